@@ -1,0 +1,295 @@
+//! The editor: one project, its undo history and the asset-context cache. Every tool call goes
+//! through [`Editor::call_tool`], which runs the tool on a working copy and commits it as one
+//! history entry only when the call succeeds.
+
+use std::fmt;
+
+use serde_json::{json, Map, Value};
+
+use crate::history::History;
+use crate::model::{Asset, AssetType, Project, ProjectError, Sticker};
+use crate::time::FrameRate;
+use crate::tools::context::{self, ContextCache, ContextProvider, ContextRequest, ContextStep, ProviderReport};
+use crate::tools::registry::{self, Kind, ToolDef};
+use crate::tools::{Args, Ctx, ToolError};
+
+/// Misuse of the editor API itself (not a tool call): a bad asset or sticker description.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ApiError {
+    pub code: &'static str,
+    pub message: String,
+}
+
+impl fmt::Display for ApiError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for ApiError {}
+
+fn api_error(code: &'static str, message: impl Into<String>) -> ApiError {
+    ApiError { code, message: message.into() }
+}
+
+/// What `addAsset` takes. Host-side file handles never reach the core.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct NewAsset {
+    pub id: Option<String>,
+    pub name: String,
+    pub kind: String,
+    pub duration: Option<f64>,
+    pub width: Option<u32>,
+    pub height: Option<u32>,
+    pub fps: Option<FrameRate>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Editor {
+    project: Option<Project>,
+    history: History,
+    contexts: ContextCache,
+    /// Bumped on every committed change; hosts compare it to know when to redraw.
+    revision: u64,
+}
+
+impl Editor {
+    /// An editor with an empty project.
+    pub fn new() -> Editor {
+        Editor::with_project(Project::new())
+    }
+
+    pub fn with_project(project: Project) -> Editor {
+        Editor { project: Some(project), ..Editor::default() }
+    }
+
+    /// An editor with no project loaded (tools answer "No active project"/"No active timeline").
+    pub fn empty() -> Editor {
+        Editor::default()
+    }
+
+    pub fn from_json(json: &str) -> Result<Editor, ProjectError> {
+        Project::from_json(json).map(Editor::with_project)
+    }
+
+    /// Replaces the project. Not an undo step: history starts afresh.
+    pub fn load(&mut self, project: Project) {
+        self.project = Some(project);
+        self.history.clear();
+        self.contexts.clear();
+        self.revision += 1;
+    }
+
+    pub fn project(&self) -> Option<&Project> {
+        self.project.as_ref()
+    }
+
+    pub fn project_json(&self) -> Option<String> {
+        self.project.as_ref().map(Project::to_json)
+    }
+
+    pub fn history(&self) -> &History {
+        &self.history
+    }
+
+    pub fn revision(&self) -> u64 {
+        self.revision
+    }
+
+    pub fn context_cache(&self) -> &ContextCache {
+        &self.contexts
+    }
+
+    /// Adds an asset to the library. Not an undo step: the library is not part of the timeline.
+    pub fn add_asset(&mut self, new: NewAsset) -> Result<String, ApiError> {
+        let project = self.project.as_mut().ok_or_else(|| api_error("NO_ACTIVE_PROJECT", "No active project"))?;
+        if new.name.trim().is_empty() {
+            return Err(api_error("INVALID_ASSET", "addAsset needs a non-empty name"));
+        }
+        let kind = AssetType::parse(&new.kind)
+            .ok_or_else(|| api_error("INVALID_ASSET", format!("addAsset type must be video, audio or image, not \"{}\"", new.kind)))?;
+        if let Some(d) = new.duration {
+            if !(d.is_finite() && d > 0.0 && d <= crate::time::MAX_SECONDS) {
+                return Err(api_error("INVALID_ASSET", "addAsset duration must be a positive number of seconds"));
+            }
+        }
+        if new.fps.is_some_and(|f| !f.is_valid()) {
+            return Err(api_error("INVALID_ASSET", "addAsset fps needs a positive numerator and denominator"));
+        }
+        let id = match new.id {
+            Some(id) if id.trim().is_empty() => return Err(api_error("INVALID_ASSET", "addAsset id must not be empty")),
+            Some(id) if project.asset(&id).is_some() => {
+                return Err(api_error("DUPLICATE_ID", format!("An asset with id \"{id}\" already exists")))
+            }
+            Some(id) => id,
+            None => project.new_id('a'),
+        };
+        project.assets.push(Asset {
+            id: id.clone(),
+            name: new.name,
+            kind,
+            duration: new.duration,
+            width: new.width,
+            height: new.height,
+            fps: new.fps,
+            extra: Map::new(),
+        });
+        self.revision += 1;
+        Ok(id)
+    }
+
+    /// Adds a sticker to the catalog add_sticker draws from.
+    pub fn add_sticker(&mut self, id: &str, name: &str, url: Option<String>) -> Result<String, ApiError> {
+        let project = self.project.as_mut().ok_or_else(|| api_error("NO_ACTIVE_PROJECT", "No active project"))?;
+        if id.trim().is_empty() || name.trim().is_empty() {
+            return Err(api_error("INVALID_STICKER", "addSticker needs a non-empty id and name"));
+        }
+        if project.sticker(id).is_some() {
+            return Err(api_error("DUPLICATE_ID", format!("A sticker with id \"{id}\" already exists")));
+        }
+        project.stickers.push(Sticker { id: id.to_string(), name: name.to_string(), url, extra: Map::new() });
+        self.revision += 1;
+        Ok(id.to_string())
+    }
+
+    pub fn can_undo(&self) -> bool {
+        self.history.can_undo()
+    }
+
+    pub fn can_redo(&self) -> bool {
+        self.history.can_redo()
+    }
+
+    /// Undoes one step; returns its label.
+    pub fn undo(&mut self) -> Option<String> {
+        let tl = self.project.as_mut()?.timeline.as_mut()?;
+        let label = self.history.undo(tl)?;
+        self.revision += 1;
+        Some(label)
+    }
+
+    pub fn redo(&mut self) -> Option<String> {
+        let tl = self.project.as_mut()?.timeline.as_mut()?;
+        let label = self.history.redo(tl)?;
+        self.revision += 1;
+        Some(label)
+    }
+
+    /// Runs a tool by name. A failed call changes nothing; a successful edit that changes the
+    /// timeline is one undo step.
+    pub fn call_tool(&mut self, name: &str, raw: &Value) -> Result<Value, ToolError> {
+        let def = registry::find(name).ok_or_else(|| ToolError::unknown_tool(name, &registry::names()))?;
+        let args = Args::strict(def.name, def.args, raw)?;
+        match def.kind {
+            Kind::Undo => self.undo_tool(),
+            Kind::Redo => self.redo_tool(),
+            Kind::Context => {
+                // Without a provider only the cache can answer (the host's clock is unknown here,
+                // so expiry is not checked: the JS package always passes its clock).
+                match self.begin_context(raw, &[AssetType::Video, AssetType::Audio, AssetType::Image], 0.0)? {
+                    ContextStep::Done(out) => Ok(out),
+                    ContextStep::Fetch(_) => Err(ToolError::context_failed().with("details", "No context provider is configured")),
+                }
+            }
+            Kind::Read | Kind::Edit | Kind::Batch => {
+                let mut ctx = Ctx::new(self.project.as_ref());
+                let out = run_in(&mut ctx, def, args)?;
+                let (timeline, next_id) = (ctx.timeline, ctx.ids.next);
+                self.commit(timeline, next_id, def, &out);
+                Ok(out)
+            }
+        }
+    }
+
+    /// Stores a successful call's working copy: one history entry if the timeline changed.
+    fn commit(&mut self, timeline: Option<crate::model::Timeline>, next_id: u64, def: &ToolDef, out: &Value) {
+        let Some(project) = self.project.as_mut() else { return };
+        project.next_id = project.next_id.max(next_id);
+        let (Some(new), Some(old)) = (timeline, project.timeline.as_ref()) else { return };
+        if new.same_as(old) {
+            return;
+        }
+        let label = match def.kind {
+            Kind::Batch => batch_label(out),
+            _ => def.name.to_string(),
+        };
+        let before = std::mem::replace(project.timeline.as_mut().expect("checked above"), new);
+        self.history.record(before, label);
+        self.revision += 1;
+    }
+
+    fn undo_tool(&mut self) -> Result<Value, ToolError> {
+        let label = self.undo().ok_or_else(|| ToolError::new("NOTHING_TO_UNDO", "Nothing to undo"))?;
+        Ok(json!({ "success": true, "undone": label, "canUndo": self.can_undo(), "canRedo": self.can_redo() }))
+    }
+
+    fn redo_tool(&mut self) -> Result<Value, ToolError> {
+        let label = self.redo().ok_or_else(|| ToolError::new("NOTHING_TO_REDO", "Nothing to redo"))?;
+        Ok(json!({ "success": true, "redone": label, "canUndo": self.can_undo(), "canRedo": self.can_redo() }))
+    }
+
+    /// load_asset_context, step one: validate and answer from the cache, or return the request
+    /// the host's provider must serve. `now` is the host's clock in milliseconds.
+    pub fn begin_context(&self, args: &Value, supported: &[AssetType], now: f64) -> Result<ContextStep, ToolError> {
+        let def = registry::find("load_asset_context").expect("registered");
+        let args = Args::strict(def.name, def.args, args)?;
+        let ctx = Ctx::new(self.project.as_ref());
+        context::begin(&ctx, args, &self.contexts, supported, now)
+    }
+
+    /// load_asset_context, step two: record what the provider reported.
+    pub fn finish_context(&mut self, request: &ContextRequest, result: Result<ProviderReport, String>, now: f64) -> Result<Value, ToolError> {
+        context::finish(&mut self.contexts, request, result, now)
+    }
+
+    /// load_asset_context with a Rust provider, both steps.
+    pub async fn load_asset_context<P: ContextProvider>(&mut self, provider: &mut P, args: &Value, now: f64) -> Result<Value, ToolError> {
+        match self.begin_context(args, provider.supported_types(), now)? {
+            ContextStep::Done(out) => Ok(out),
+            ContextStep::Fetch(request) => {
+                let result = provider.load(&request).await;
+                self.finish_context(&request, result, now)
+            }
+        }
+    }
+}
+
+/// Runs one tool (or a batch) against a working context.
+fn run_in(ctx: &mut Ctx, def: &ToolDef, args: Args) -> Result<Value, ToolError> {
+    match (def.kind, def.run) {
+        (Kind::Batch, _) => run_batch(ctx, args),
+        (_, Some(run)) => run(ctx, args),
+        _ => Err(ToolError::new("NOT_IN_BATCH", format!("Tool {} cannot run inside batch", def.name))),
+    }
+}
+
+const INVALID_STEPS: &str = "Invalid batch steps";
+
+fn run_batch(ctx: &mut Ctx, args: Args) -> Result<Value, ToolError> {
+    let invalid = || ToolError::new("INVALID_BATCH_STEPS", INVALID_STEPS).with_hint("steps is a non-empty list of {\"tool\": name, \"args\": {...}}.");
+    let Some(Value::Array(steps)) = args.get("steps") else { return Err(invalid()) };
+    if steps.is_empty() {
+        return Err(invalid());
+    }
+    let mut results = Vec::with_capacity(steps.len());
+    for (i, step) in steps.iter().enumerate() {
+        let fail = |e: ToolError, tool: &str| e.with("step", i).with("tool", tool.to_string());
+        let Some(obj) = step.as_object() else { return Err(fail(invalid(), "")) };
+        let step_args = Args::strict("batch step", &["tool", "args"], step).map_err(|e| fail(e, ""))?;
+        let name = step_args.get("tool").and_then(Value::as_str).unwrap_or("");
+        let def = registry::find(name).ok_or_else(|| fail(ToolError::unknown_tool(name, &registry::names()), name))?;
+        if !matches!(def.kind, Kind::Read | Kind::Edit) {
+            return Err(fail(ToolError::new("NOT_IN_BATCH", format!("Tool {name} cannot run inside batch")), name));
+        }
+        let raw = obj.get("args").unwrap_or(&Value::Null);
+        let tool_args = Args::strict(def.name, def.args, raw).map_err(|e| fail(e, name))?;
+        let out = run_in(ctx, def, tool_args).map_err(|e| fail(e, name))?;
+        results.push(json!({ "tool": name, "result": out }));
+    }
+    Ok(json!({ "success": true, "results": results }))
+}
+
+fn batch_label(out: &Value) -> String {
+    let tools: Vec<&str> = out["results"].as_array().into_iter().flatten().filter_map(|r| r["tool"].as_str()).collect();
+    format!("batch: {}", tools.join(", "))
+}

@@ -1,0 +1,189 @@
+//! Editing verbs on a timeline: insert, place, split, remove, move and trim.
+//!
+//! Each works on a working copy and may leave it half-changed when it fails: the caller discards
+//! the copy on error, which is what keeps failed calls free of side effects.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use crate::model::{Element, Timeline, Track, TrackType};
+
+/// Why an edit could not be made.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EditError {
+    /// `element` on `track` occupies part of the requested range.
+    Overlap { track: String, element: String, start: i64, end: i64 },
+    /// The track cannot hold this kind of element.
+    Incompatible { track: String },
+}
+
+fn overlap_error(track: &Track, e: &Element) -> EditError {
+    EditError::Overlap { track: track.id.clone(), element: e.id.clone(), start: e.start, end: e.end() }
+}
+
+/// Inserts `element` on track `ti` if its range is free.
+pub fn insert(tl: &mut Timeline, ti: usize, element: Element) -> Result<(), EditError> {
+    let track = &tl.tracks[ti];
+    if !track.kind.accepts(element.kind) {
+        return Err(EditError::Incompatible { track: track.id.clone() });
+    }
+    if let Some(e) = track.first_overlap(element.start, element.end(), &|_| false) {
+        return Err(overlap_error(track, e));
+    }
+    tl.track_mut(ti).insert_sorted(Arc::new(element));
+    Ok(())
+}
+
+/// Puts `element` on the first track of `kind` (top to bottom) whose range is free, creating a
+/// track when none has room. The main track is never duplicated: a collision there is an error.
+/// Returns the index of the track used.
+pub fn place(tl: &mut Timeline, kind: TrackType, element: Element, new_track_id: impl FnOnce() -> String) -> Result<usize, EditError> {
+    let (start, end) = (element.start, element.end());
+    let mut blocked = None;
+    for (ti, track) in tl.tracks.iter().enumerate().filter(|(_, t)| t.kind == kind) {
+        match track.first_overlap(start, end, &|_| false) {
+            None => {
+                insert(tl, ti, element)?;
+                return Ok(ti);
+            }
+            Some(e) => blocked = blocked.or_else(|| Some(overlap_error(track, e))),
+        }
+    }
+    if kind == TrackType::Main {
+        return Err(blocked.unwrap_or(EditError::Incompatible { track: String::new() }));
+    }
+    let ti = add_track(tl, kind, new_track_id());
+    insert(tl, ti, element)?;
+    Ok(ti)
+}
+
+/// Adds an empty track: visual tracks go on top of the picture, audio tracks at the bottom.
+pub fn add_track(tl: &mut Timeline, kind: TrackType, id: String) -> usize {
+    let track = Arc::new(Track::new(id, kind));
+    if kind.is_visual() {
+        tl.tracks.insert(0, track);
+        0
+    } else {
+        tl.tracks.push(track);
+        tl.tracks.len() - 1
+    }
+}
+
+/// One cut made by [`split`]: the element that was cut and the new right-hand piece.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cut {
+    pub original: String,
+    pub piece: String,
+    pub track: String,
+    pub start: i64,
+    pub end: i64,
+}
+
+/// Cuts every element where a time falls strictly inside it. The left part keeps the id; each
+/// right part gets a new id and keeps its source position. Boundaries and repeats cut nothing.
+pub fn split(tl: &mut Timeline, times: &[i64], mut new_id: impl FnMut() -> String) -> Vec<Cut> {
+    let mut times = times.to_vec();
+    times.sort_unstable();
+    times.dedup();
+    let mut cuts = Vec::new();
+    for ti in 0..tl.tracks.len() {
+        // Find the cuts first so untouched tracks are never copied.
+        let hits: Vec<(usize, Vec<i64>)> = tl.tracks[ti]
+            .elements
+            .iter()
+            .enumerate()
+            .filter_map(|(ei, e)| {
+                let from = times.partition_point(|t| *t <= e.start);
+                let to = times.partition_point(|t| *t < e.end());
+                (from < to).then(|| (ei, times[from..to].to_vec()))
+            })
+            .collect();
+        if hits.is_empty() {
+            continue;
+        }
+        let track_id = tl.tracks[ti].id.clone();
+        let track = tl.track_mut(ti);
+        // Walk backwards so earlier indices stay valid while pieces are inserted.
+        for (ei, at) in hits.into_iter().rev() {
+            let original = Arc::clone(&track.elements[ei]);
+            let mut pieces = Vec::with_capacity(at.len());
+            let mut left = (*original).clone();
+            for &t in &at {
+                let mut right = left.clone();
+                right.id = new_id();
+                cut_at(&mut left, &mut right, t);
+                cuts.push(Cut { original: original.id.clone(), piece: right.id.clone(), track: track_id.clone(), start: right.start, end: right.end() });
+                pieces.push(Arc::new(std::mem::replace(&mut left, right)));
+            }
+            // The first piece still carries the original id: only right parts were renamed.
+            pieces.push(Arc::new(left));
+            track.elements.splice(ei..=ei, pieces);
+        }
+    }
+    cuts.sort_by(|a, b| (a.start, &a.track).cmp(&(b.start, &b.track)));
+    cuts
+}
+
+/// Splits `left` (a copy of the element) at `t`; `right` starts as another copy.
+fn cut_at(left: &mut Element, right: &mut Element, t: i64) {
+    let offset = t - left.start;
+    let tail = left.end() - t;
+    if left.kind.is_timed_media() {
+        right.trim_start = left.trim_start + offset;
+        left.trim_end += tail;
+    }
+    left.duration = offset;
+    right.start = t;
+    right.duration = tail;
+}
+
+/// Removes the elements whose ids are in `ids`. Returns how many were removed.
+pub fn remove(tl: &mut Timeline, ids: &HashSet<&str>) -> usize {
+    let mut removed = 0;
+    for ti in 0..tl.tracks.len() {
+        if tl.tracks[ti].elements.iter().any(|e| ids.contains(e.id.as_str())) {
+            let track = tl.track_mut(ti);
+            let before = track.elements.len();
+            track.elements.retain(|e| !ids.contains(e.id.as_str()));
+            removed += before - track.elements.len();
+        }
+    }
+    removed
+}
+
+/// One element's destination in a [`relocate`].
+pub struct Move {
+    pub element: Element,
+    pub track: usize,
+}
+
+/// Takes the moving elements out, then puts each at its destination; fails on the first overlap
+/// (with a staying element or with another moving one).
+pub fn relocate(tl: &mut Timeline, moves: Vec<Move>) -> Result<(), EditError> {
+    let ids: HashSet<String> = moves.iter().map(|m| m.element.id.clone()).collect();
+    remove(tl, &ids.iter().map(String::as_str).collect());
+    for m in moves {
+        insert(tl, m.track, m.element)?;
+    }
+    Ok(())
+}
+
+/// Replaces one element in place (same track) with `updated`, checking its new range.
+pub fn replace(tl: &mut Timeline, ti: usize, updated: Element) -> Result<(), EditError> {
+    let track = &tl.tracks[ti];
+    if let Some(e) = track.first_overlap(updated.start, updated.end(), &|id| id == updated.id) {
+        return Err(overlap_error(track, e));
+    }
+    let track = tl.track_mut(ti);
+    let Some(ei) = track.elements.iter().position(|e| e.id == updated.id) else {
+        return Err(EditError::Incompatible { track: track.id.clone() });
+    };
+    let moved = track.elements[ei].start != updated.start;
+    if moved {
+        track.elements.remove(ei);
+        track.insert_sorted(Arc::new(updated));
+    } else {
+        track.elements[ei] = Arc::new(updated);
+    }
+    Ok(())
+}

@@ -1,0 +1,207 @@
+//! The effect registry: the seven effects, their parameters and how parameters are validated.
+//! Static data, not project-dependent.
+
+use serde_json::{Map, Value};
+
+/// One numeric parameter of an effect.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ParamDef {
+    pub key: &'static str,
+    pub label: &'static str,
+    pub default: f64,
+    pub min: f64,
+    pub max: f64,
+    pub step: f64,
+    /// What the parameter does, in a few words (the range sentence is added to it).
+    pub meaning: &'static str,
+}
+
+impl ParamDef {
+    /// The human-readable description get_effect returns, e.g.
+    /// "Number between 0 and 100, step 1. Default: 15".
+    pub fn description(&self) -> String {
+        format!("Number between {} and {}, step {}. Default: {}", self.min, self.max, self.step, self.default)
+    }
+}
+
+/// One registered effect.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EffectDef {
+    pub id: &'static str,
+    pub name: &'static str,
+    pub description: &'static str,
+    pub keywords: &'static [&'static str],
+    pub params: &'static [ParamDef],
+}
+
+const fn p(key: &'static str, label: &'static str, default: f64, min: f64, max: f64, step: f64, meaning: &'static str) -> ParamDef {
+    ParamDef { key, label, default, min, max, step, meaning }
+}
+
+/// Every effect, in the order list_effects returns them.
+pub static EFFECTS: [EffectDef; 7] = [
+    EffectDef {
+        id: "blur",
+        name: "Blur",
+        description: "Gaussian blur of the picture below the effect track. Intensity 0 leaves it sharp.",
+        keywords: &["gaussian", "soften", "defocus", "blurry"],
+        params: &[p("intensity", "Intensity", 15.0, 0.0, 100.0, 1.0, "Blur strength; 100 is a Gaussian of sigma 25 px at 1080p.")],
+    },
+    EffectDef {
+        id: "brightness-contrast",
+        name: "Brightness & Contrast",
+        description: "Shifts brightness and scales contrast around mid-grey.",
+        keywords: &["brightness", "contrast", "exposure", "light", "dark", "levels"],
+        params: &[
+            p("brightness", "Brightness", 0.0, -1.0, 1.0, 0.01, "Added to every channel; -1 is black, 1 is white."),
+            p("contrast", "Contrast", 1.0, 0.0, 3.0, 0.01, "Multiplies the distance from mid-grey; 1 leaves it unchanged."),
+        ],
+    },
+    EffectDef {
+        id: "grayscale",
+        name: "Grayscale",
+        description: "Removes colour, leaving luminance (Rec. 709 weights).",
+        keywords: &["black and white", "monochrome", "desaturate", "greyscale", "b&w"],
+        params: &[p("intensity", "Intensity", 100.0, 0.0, 100.0, 1.0, "Percent of the way to grey; 0 leaves colour.")],
+    },
+    EffectDef {
+        id: "saturation",
+        name: "Saturation",
+        description: "Scales colour saturation: below 100 washes colour out, above 100 makes it vivid.",
+        keywords: &["color", "colour", "vibrance", "vivid", "desaturate"],
+        params: &[p("saturation", "Saturation", 100.0, 0.0, 300.0, 1.0, "Percent of the original saturation; 0 is grey.")],
+    },
+    EffectDef {
+        id: "sepia",
+        name: "Sepia",
+        description: "Warm brown vintage tone.",
+        keywords: &["vintage", "old", "retro", "warm", "brown"],
+        params: &[p("intensity", "Intensity", 100.0, 0.0, 100.0, 1.0, "Percent of the way to full sepia.")],
+    },
+    EffectDef {
+        id: "invert",
+        name: "Invert",
+        description: "Inverts colours, like a photographic negative.",
+        keywords: &["negative", "inverse", "reverse colors"],
+        params: &[p("intensity", "Intensity", 100.0, 0.0, 100.0, 1.0, "Percent of the way to the full negative.")],
+    },
+    EffectDef {
+        id: "vignette",
+        name: "Vignette",
+        description: "Darkens the edges of the frame toward the corners.",
+        keywords: &["edges", "corners", "dark edges", "cinematic", "frame"],
+        params: &[
+            p("radius", "Radius", 75.0, 10.0, 100.0, 1.0, "Where darkening starts, in percent of the centre-to-corner distance."),
+            p("softness", "Softness", 35.0, 5.0, 80.0, 1.0, "Width of the fade from clear to dark, in percent."),
+        ],
+    },
+];
+
+pub fn find(id: &str) -> Option<&'static EffectDef> {
+    EFFECTS.iter().find(|e| e.id == id)
+}
+
+/// Effects whose id, name or keywords contain `query`, case-insensitively. An empty query
+/// matches everything.
+pub fn search(query: &str) -> Vec<&'static EffectDef> {
+    let q = query.trim().to_lowercase();
+    EFFECTS
+        .iter()
+        .filter(|e| {
+            q.is_empty()
+                || e.id.contains(&q)
+                || e.name.to_lowercase().contains(&q)
+                || e.keywords.iter().any(|k| k.contains(&q) || q.contains(k))
+        })
+        .collect()
+}
+
+/// Why a parameter patch was refused.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ParamError {
+    /// Not an object, or a value of the wrong type.
+    Invalid { key: Option<String> },
+    Unknown(String),
+    BelowMin(&'static str, f64),
+    AboveMax(&'static str, f64),
+}
+
+impl EffectDef {
+    pub fn param(&self, key: &str) -> Option<&'static ParamDef> {
+        self.params.iter().find(|p| p.key == key)
+    }
+
+    /// Every parameter at its default, in declaration order.
+    pub fn defaults(&self) -> Map<String, Value> {
+        self.params.iter().map(|p| (p.key.to_string(), number(p.default))).collect()
+    }
+
+    /// Merges `patch` over `base` after checking each key and value against the definitions.
+    /// Keys keep the declaration order.
+    pub fn merge_params(&self, base: &Map<String, Value>, patch: &Map<String, Value>) -> Result<Map<String, Value>, ParamError> {
+        for (key, value) in patch {
+            let def = self.param(key).ok_or_else(|| ParamError::Unknown(key.clone()))?;
+            let v = value.as_f64().ok_or(ParamError::Invalid { key: Some(key.clone()) })?;
+            if v < def.min {
+                return Err(ParamError::BelowMin(def.key, def.min));
+            }
+            if v > def.max {
+                return Err(ParamError::AboveMax(def.key, def.max));
+            }
+        }
+        let mut merged = Map::new();
+        for def in self.params {
+            let v = patch.get(def.key).or_else(|| base.get(def.key)).cloned().unwrap_or_else(|| number(def.default));
+            merged.insert(def.key.to_string(), v);
+        }
+        Ok(merged)
+    }
+
+    /// Reads a parameter as a number, falling back to its default.
+    pub fn value(&self, params: &Map<String, Value>, key: &str) -> f64 {
+        let def = self.param(key);
+        params.get(key).and_then(Value::as_f64).or(def.map(|d| d.default)).unwrap_or(0.0)
+    }
+}
+
+/// A JSON number that prints integers without a fraction (15 rather than 15.0).
+pub fn number(v: f64) -> Value {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        Value::from(v as i64)
+    } else {
+        serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn descriptions_read_as_the_spec_example() {
+        assert_eq!(find("blur").unwrap().params[0].description(), "Number between 0 and 100, step 1. Default: 15");
+        assert_eq!(
+            find("brightness-contrast").unwrap().params[0].description(),
+            "Number between -1 and 1, step 0.01. Default: 0"
+        );
+    }
+
+    #[test]
+    fn search_is_case_insensitive_over_names_and_keywords() {
+        let ids = |q| search(q).into_iter().map(|e| e.id).collect::<Vec<_>>();
+        assert_eq!(ids("BLUR"), ["blur"]);
+        assert_eq!(ids("vintage"), ["sepia"]);
+        assert_eq!(ids("").len(), 7);
+        assert!(ids("zzz").is_empty());
+    }
+
+    #[test]
+    fn merge_checks_ranges_and_keeps_order() {
+        let vignette = find("vignette").unwrap();
+        let patch = serde_json::json!({"softness": 50}).as_object().unwrap().clone();
+        let merged = vignette.merge_params(&vignette.defaults(), &patch).unwrap();
+        assert_eq!(Value::Object(merged), serde_json::json!({"radius": 75, "softness": 50}));
+        let bad = serde_json::json!({"radius": 5}).as_object().unwrap().clone();
+        assert_eq!(vignette.merge_params(&Map::new(), &bad), Err(ParamError::BelowMin("radius", 10.0)));
+    }
+}

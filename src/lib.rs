@@ -1,0 +1,18 @@
+#![doc = include_str!("../README.md")]
+
+// The pure core: no wasm_bindgen, js_sys or web_sys below this line (tests/layering.rs checks).
+pub mod edits;
+pub mod editor;
+pub mod effects;
+pub mod history;
+pub mod model;
+pub mod time;
+pub mod tools;
+
+pub use editor::{ApiError, Editor, NewAsset};
+pub use time::TICKS_PER_SECOND;
+pub use tools::ToolError;
+
+// The boundary: the wasm-bindgen API, compiled only for WebAssembly.
+#[cfg(target_arch = "wasm32")]
+pub mod wasm;

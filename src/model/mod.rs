@@ -1,0 +1,190 @@
+//! The project: settings, the media library (assets, stickers) and one active timeline, with its
+//! versioned JSON form.
+
+mod timeline;
+mod validate;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::time::{seconds_to_ticks, FrameRate};
+pub use timeline::{Element, ElementType, Timeline, Track, TrackType};
+pub use validate::ProjectError;
+
+/// The `format` tag of a saved project.
+pub const PROJECT_FORMAT: &str = "neuralcut-project";
+/// The version of the saved form this build writes and reads.
+pub const PROJECT_VERSION: u32 = 1;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Canvas {
+    pub width: u32,
+    pub height: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Settings {
+    #[serde(default)]
+    pub fps: FrameRate,
+    #[serde(default = "default_canvas")]
+    pub canvas: Canvas,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+fn default_canvas() -> Canvas {
+    Canvas { width: 1920, height: 1080 }
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings { fps: FrameRate::DEFAULT, canvas: default_canvas(), extra: Map::new() }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AssetType {
+    Video,
+    Audio,
+    Image,
+}
+
+impl AssetType {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AssetType::Video => "video",
+            AssetType::Audio => "audio",
+            AssetType::Image => "image",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<AssetType> {
+        [AssetType::Video, AssetType::Audio, AssetType::Image].into_iter().find(|t| t.as_str() == s)
+    }
+
+    pub fn element_type(self) -> ElementType {
+        match self {
+            AssetType::Video => ElementType::Video,
+            AssetType::Audio => ElementType::Audio,
+            AssetType::Image => ElementType::Image,
+        }
+    }
+}
+
+/// A media file known to the project. Its bytes stay with the host.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Asset {
+    pub id: String,
+    pub name: String,
+    #[serde(rename = "type")]
+    pub kind: AssetType,
+    /// Seconds (video and audio).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duration: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub width: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub height: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fps: Option<FrameRate>,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+impl Asset {
+    /// Source duration in ticks, when known.
+    pub fn duration_ticks(&self) -> Option<i64> {
+        self.duration.and_then(seconds_to_ticks).filter(|t| *t > 0)
+    }
+}
+
+/// An entry of the sticker catalog (`provider:value` ids such as `flags:us`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Sticker {
+    pub id: String,
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+/// A whole project. `timeline` is `None` for a project with no active scene.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Project {
+    pub format: String,
+    pub version: u32,
+    #[serde(default)]
+    pub settings: Settings,
+    #[serde(default)]
+    pub assets: Vec<Asset>,
+    #[serde(default)]
+    pub stickers: Vec<Sticker>,
+    pub timeline: Option<Timeline>,
+    /// The next number the id allocator hands out. Outside undo history, so ids are never reused.
+    #[serde(default)]
+    pub next_id: u64,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+impl Default for Project {
+    fn default() -> Self {
+        Project::new()
+    }
+}
+
+impl Project {
+    /// An empty project: default settings and a timeline with its one main track.
+    pub fn new() -> Project {
+        let mut p = Project {
+            format: PROJECT_FORMAT.to_string(),
+            version: PROJECT_VERSION,
+            settings: Settings::default(),
+            assets: Vec::new(),
+            stickers: Vec::new(),
+            timeline: None,
+            next_id: 1,
+            extra: Map::new(),
+        };
+        let main = p.new_id('t');
+        p.timeline = Some(Timeline::with_main(main));
+        p
+    }
+
+    /// Parses and validates a saved project.
+    pub fn from_json(json: &str) -> Result<Project, ProjectError> {
+        let value: Value = serde_json::from_str(json).map_err(|e| ProjectError::syntax(e.to_string()))?;
+        Project::from_value(value)
+    }
+
+    pub fn from_value(value: Value) -> Result<Project, ProjectError> {
+        validate::check_header(&value)?;
+        let mut project: Project =
+            serde_json::from_value(value).map_err(|e| ProjectError::shape(e.to_string()))?;
+        validate::check_project(&mut project)?;
+        project.next_id = project.next_id.max(validate::next_free_id(&project));
+        Ok(project)
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("a project always serialises")
+    }
+
+    /// Hands out a fresh id: a one-letter kind prefix and a project-wide counter.
+    pub fn new_id(&mut self, prefix: char) -> String {
+        let id = format!("{prefix}{}", self.next_id);
+        self.next_id += 1;
+        id
+    }
+
+    pub fn asset(&self, id: &str) -> Option<&Asset> {
+        self.assets.iter().find(|a| a.id == id)
+    }
+
+    pub fn sticker(&self, id: &str) -> Option<&Sticker> {
+        self.stickers.iter().find(|s| s.id == id)
+    }
+}

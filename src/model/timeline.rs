@@ -1,0 +1,288 @@
+//! The timeline: typed tracks holding typed elements, shared by reference so that history
+//! snapshots cost only what an edit touched.
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// The kinds of track of the tool spec.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TrackType {
+    Main,
+    Overlay,
+    Text,
+    Effect,
+    Audio,
+}
+
+impl TrackType {
+    pub const ALL: [TrackType; 5] =
+        [TrackType::Main, TrackType::Overlay, TrackType::Text, TrackType::Effect, TrackType::Audio];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TrackType::Main => "main",
+            TrackType::Overlay => "overlay",
+            TrackType::Text => "text",
+            TrackType::Effect => "effect",
+            TrackType::Audio => "audio",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<TrackType> {
+        TrackType::ALL.into_iter().find(|t| t.as_str() == s)
+    }
+
+    /// Whether an element of `kind` may live on a track of this type.
+    pub fn accepts(self, kind: ElementType) -> bool {
+        use ElementType as E;
+        match self {
+            TrackType::Main => matches!(kind, E::Video | E::Image),
+            TrackType::Overlay => matches!(kind, E::Video | E::Image | E::Sticker),
+            TrackType::Text => kind == E::Text,
+            TrackType::Effect => kind == E::Effect,
+            TrackType::Audio => kind == E::Audio,
+        }
+    }
+
+    /// Audio tracks sit below the picture; every other track is part of the visual stack.
+    pub fn is_visual(self) -> bool {
+        self != TrackType::Audio
+    }
+}
+
+/// The kinds of timeline element.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ElementType {
+    Video,
+    Image,
+    Audio,
+    Text,
+    Sticker,
+    Effect,
+}
+
+impl ElementType {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ElementType::Video => "video",
+            ElementType::Image => "image",
+            ElementType::Audio => "audio",
+            ElementType::Text => "text",
+            ElementType::Sticker => "sticker",
+            ElementType::Effect => "effect",
+        }
+    }
+
+    /// Elements that play a span of a source file and so carry source trims.
+    pub fn is_timed_media(self) -> bool {
+        matches!(self, ElementType::Video | ElementType::Audio)
+    }
+
+    pub fn has_volume(self) -> bool {
+        self.is_timed_media()
+    }
+}
+
+fn is_zero(v: &i64) -> bool {
+    *v == 0
+}
+
+/// One element on a track. Times are ticks. Fields that only some types use are optional; the
+/// project loader checks that each type has what it needs. Unknown fields ride along in `extra`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Element {
+    pub id: String,
+    #[serde(rename = "type")]
+    pub kind: ElementType,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    pub start: i64,
+    pub duration: i64,
+    /// Source time cut off the head (video and audio).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub trim_start: i64,
+    /// Source time cut off the tail (video and audio).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub trim_end: i64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub asset_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub volume: Option<f64>,
+    /// Text content (text elements).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content: Option<String>,
+    /// Text style preset: plain, subtitle, hook or label.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub style: Option<String>,
+    /// Named placement of a text or sticker (`top`, `bottom-left`, …).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub position: Option<String>,
+    /// Pixel offset of the element's centre from the canvas centre (text and stickers).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub x: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub y: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub font_size: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub color: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub font_weight: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub background: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sticker_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effect_type: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub params: Option<Map<String, Value>>,
+    /// Fields this engine does not model, kept and written back unchanged.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+impl Element {
+    /// A bare element of `kind`; callers fill in the per-type fields.
+    pub fn new(id: String, kind: ElementType, start: i64, duration: i64) -> Element {
+        Element {
+            id,
+            kind,
+            name: None,
+            start,
+            duration,
+            trim_start: 0,
+            trim_end: 0,
+            asset_id: None,
+            volume: None,
+            content: None,
+            style: None,
+            position: None,
+            x: None,
+            y: None,
+            font_size: None,
+            color: None,
+            font_weight: None,
+            background: None,
+            sticker_id: None,
+            effect_type: None,
+            params: None,
+            extra: Map::new(),
+        }
+    }
+
+    pub fn end(&self) -> i64 {
+        self.start + self.duration
+    }
+
+    /// Source duration for video/audio: what was trimmed plus what plays.
+    pub fn source_span(&self) -> i64 {
+        self.trim_start + self.duration + self.trim_end
+    }
+}
+
+/// A track: elements sorted by start, never overlapping.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Track {
+    pub id: String,
+    #[serde(rename = "type")]
+    pub kind: TrackType,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default)]
+    pub elements: Vec<Arc<Element>>,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+impl Track {
+    pub fn new(id: String, kind: TrackType) -> Track {
+        Track { id, kind, name: None, elements: Vec::new(), extra: Map::new() }
+    }
+
+    /// The first element that overlaps `[start, end)`, ignoring elements whose id is in `skip`.
+    pub fn first_overlap(&self, start: i64, end: i64, skip: &dyn Fn(&str) -> bool) -> Option<&Element> {
+        // Elements are sorted and disjoint, so ends are sorted too: skip everything ending at or
+        // before `start`, then only the next few can overlap.
+        let from = self.elements.partition_point(|e| e.end() <= start);
+        self.elements[from..]
+            .iter()
+            .take_while(|e| e.start < end)
+            .map(|e| e.as_ref())
+            .find(|e| !skip(&e.id))
+    }
+
+    /// Inserts keeping the order by start. The caller has checked for overlap.
+    pub fn insert_sorted(&mut self, element: Arc<Element>) {
+        let at = self.elements.partition_point(|e| e.start < element.start);
+        self.elements.insert(at, element);
+    }
+
+    pub fn end(&self) -> i64 {
+        self.elements.last().map_or(0, |e| e.end())
+    }
+}
+
+/// The active timeline (OpenCut's scene): tracks from the top of the picture down, audio last.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Timeline {
+    pub tracks: Vec<Arc<Track>>,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+impl Timeline {
+    /// A timeline holding only the one main track.
+    pub fn with_main(main_id: String) -> Timeline {
+        Timeline { tracks: vec![Arc::new(Track::new(main_id, TrackType::Main))], extra: Map::new() }
+    }
+
+    pub fn element_count(&self) -> usize {
+        self.tracks.iter().map(|t| t.elements.len()).sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.tracks.iter().all(|t| t.elements.is_empty())
+    }
+
+    pub fn track_index(&self, id: &str) -> Option<usize> {
+        self.tracks.iter().position(|t| t.id == id)
+    }
+
+    /// Finds an element by id: (track index, element index).
+    pub fn find(&self, id: &str) -> Option<(usize, usize)> {
+        self.tracks
+            .iter()
+            .enumerate()
+            .find_map(|(ti, t)| t.elements.iter().position(|e| e.id == id).map(|ei| (ti, ei)))
+    }
+
+    pub fn element(&self, id: &str) -> Option<(&Track, &Element)> {
+        self.find(id).map(|(ti, ei)| (self.tracks[ti].as_ref(), self.tracks[ti].elements[ei].as_ref()))
+    }
+
+    /// A mutable track; copies it first if a history snapshot still shares it.
+    pub fn track_mut(&mut self, index: usize) -> &mut Track {
+        Arc::make_mut(&mut self.tracks[index])
+    }
+
+    pub fn main_index(&self) -> Option<usize> {
+        self.tracks.iter().position(|t| t.kind == TrackType::Main)
+    }
+
+    /// The end of the last element, in ticks.
+    pub fn end(&self) -> i64 {
+        self.tracks.iter().map(|t| t.end()).max().unwrap_or(0)
+    }
+
+    /// Whether two timelines are the same value, comparing shared parts by pointer first.
+    pub fn same_as(&self, other: &Timeline) -> bool {
+        self.tracks.len() == other.tracks.len()
+            && self.tracks.iter().zip(&other.tracks).all(|(a, b)| Arc::ptr_eq(a, b) || a == b)
+            && self.extra == other.extra
+    }
+}

@@ -1,0 +1,128 @@
+//! move_timeline_elements and update_timeline_element_timing.
+
+use std::collections::{HashMap, HashSet};
+
+use serde_json::{json, Value};
+
+use super::{edit_error, seconds, timeline_mut, Args, Ctx, ToolError};
+use crate::edits::{self, Move};
+use crate::model::Element;
+
+pub fn move_timeline_elements(ctx: &mut Ctx, args: Args) -> Result<Value, ToolError> {
+    let ids = args.id_list("elementIds", ToolError::invalid_element_ids)?;
+    let start = match args.seconds("start") {
+        Ok(Some(t)) if t >= 0 => t,
+        _ => return Err(ToolError::invalid_start()),
+    };
+    let target = match args.get("targetTrackId") {
+        None => None,
+        Some(Value::String(s)) => Some(s.as_str()),
+        Some(_) => return Err(ToolError::invalid_argument("targetTrackId", "a track id string")),
+    };
+    let tl = timeline_mut(&mut ctx.timeline)?;
+    if tl.is_empty() {
+        return Err(ToolError::no_timeline_content());
+    }
+    // One pass over the timeline finds every requested element and its track.
+    let wanted: HashSet<&str> = ids.iter().map(String::as_str).collect();
+    let mut found: HashMap<&str, (usize, Element)> = HashMap::with_capacity(ids.len());
+    for (ti, track) in tl.tracks.iter().enumerate() {
+        for e in &track.elements {
+            if let Some(id) = wanted.get(e.id.as_str()) {
+                found.insert(id, (ti, (**e).clone()));
+            }
+        }
+    }
+    let missing: Vec<String> = ids.iter().filter(|id| !found.contains_key(id.as_str())).cloned().collect();
+    if !missing.is_empty() {
+        return Err(ToolError::elements_not_found(&missing));
+    }
+    let target_index = match target {
+        None => None,
+        Some(id) => Some(tl.track_index(id).ok_or_else(|| ToolError::target_track_not_found(id))?),
+    };
+    if let Some(ti) = target_index {
+        let track = &tl.tracks[ti];
+        if let Some((_, e)) = found.values().find(|(_, e)| !track.kind.accepts(e.kind)) {
+            return Err(ToolError::incompatible_track(&track.id, track.kind.as_str(), e.kind.as_str()));
+        }
+    }
+    let earliest = found.values().map(|(_, e)| e.start).min().unwrap_or(0);
+    let offset = start - earliest;
+    let mut moves = Vec::with_capacity(ids.len());
+    for id in &ids {
+        let (ti, mut e) = found.remove(id.as_str()).expect("every id was found above");
+        e.start += offset;
+        moves.push(Move { element: e, track: target_index.unwrap_or(ti) });
+    }
+    let summary: Vec<Value> = moves
+        .iter()
+        .map(|m| {
+            json!({
+                "elementId": m.element.id,
+                "trackId": tl.tracks[m.track].id,
+                "start": seconds(m.element.start),
+                "end": seconds(m.element.end()),
+            })
+        })
+        .collect();
+    edits::relocate(tl, moves).map_err(edit_error)?;
+    Ok(json!({ "success": true, "movedElements": summary }))
+}
+
+pub fn update_timeline_element_timing(ctx: &mut Ctx, args: Args) -> Result<Value, ToolError> {
+    let id = args.id("elementId", ToolError::invalid_element_id)?;
+    if !(args.has("start") || args.has("end") || args.has("duration")) {
+        return Err(ToolError::invalid_timing_update().with_hint("Pass at least one of start, end or duration (seconds)."));
+    }
+    let start = match args.seconds("start") {
+        Ok(Some(t)) if t < 0 => return Err(ToolError::invalid_start()),
+        Ok(v) => v,
+        Err(()) => return Err(ToolError::invalid_start()),
+    };
+    let end = match args.seconds("end") {
+        Ok(Some(t)) if t < 0 => return Err(ToolError::invalid_end()),
+        Ok(v) => v,
+        Err(()) => return Err(ToolError::invalid_end()),
+    };
+    let duration = match args.seconds("duration") {
+        Ok(Some(t)) if t <= 0 => return Err(ToolError::invalid_duration()),
+        Ok(v) => v,
+        Err(()) => return Err(ToolError::invalid_duration()),
+    };
+    let project_assets = ctx.project().ok();
+    let tl = timeline_mut(&mut ctx.timeline)?;
+    let (ti, ei) = tl.find(id).ok_or_else(|| ToolError::timeline_element_not_found(id))?;
+    let mut e = (*tl.tracks[ti].elements[ei]).clone();
+    let new_start = start.unwrap_or(e.start);
+    let new_duration = match (end, duration) {
+        (Some(end), Some(d)) if new_start + d != end => return Err(ToolError::conflicting_timing()),
+        (_, Some(d)) => d,
+        (Some(end), None) => end - new_start,
+        (None, None) => e.duration,
+    };
+    if new_duration <= 0 {
+        return Err(ToolError::invalid_range());
+    }
+    if e.kind.is_timed_media() {
+        let known = e.asset_id.as_deref().and_then(|a| project_assets.and_then(|p| p.asset(a))).and_then(|a| a.duration_ticks());
+        let source = known.unwrap_or_else(|| e.source_span());
+        if e.trim_start + new_duration > source {
+            return Err(ToolError::duration_exceeds_source());
+        }
+        e.trim_end = source - e.trim_start - new_duration;
+    }
+    e.start = new_start;
+    e.duration = new_duration;
+    let track_id = tl.tracks[ti].id.clone();
+    let out = json!({
+        "success": true,
+        "elementId": e.id,
+        "trackId": track_id,
+        "start": seconds(e.start),
+        "end": seconds(e.end()),
+        "duration": seconds(e.duration),
+    });
+    edits::replace(tl, ti, e).map_err(edit_error)?;
+    Ok(out)
+}

@@ -1,0 +1,168 @@
+//! load_asset_context without I/O: the core validates the call, answers from its cache, or tells
+//! the host which asset to hand to its context provider (Gemini, through the proxy), then records
+//! what the provider reported. The waiting happens in the host; the core never blocks.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+use super::{Args, Ctx, ToolError};
+use crate::model::{Asset, AssetType};
+
+pub const PROVIDER: &str = "gemini";
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ContextStatus {
+    Active,
+    Processing,
+    Failed,
+}
+
+/// The cache entry of the spec, plus the provider's expiry and the summary once asked for.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ContextRecord {
+    pub asset_id: String,
+    pub provider: String,
+    pub file_uri: String,
+    pub status: ContextStatus,
+    /// Milliseconds since the Unix epoch, from the host's clock.
+    pub created_at: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expires_at: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summary: Option<String>,
+}
+
+impl ContextRecord {
+    fn usable(&self, now: f64) -> bool {
+        self.status != ContextStatus::Failed && self.expires_at.map_or(true, |t| t > now)
+    }
+}
+
+/// Provider file references by asset id. Application state: not part of the project or history.
+pub type ContextCache = BTreeMap<String, ContextRecord>;
+
+/// What the host's provider is asked to do: make `asset` available, polling `previous` if it is
+/// still processing rather than uploading again.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ContextRequest {
+    pub asset: Asset,
+    pub previous: Option<ContextRecord>,
+}
+
+/// What the provider reports back.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ProviderReport {
+    pub file_uri: String,
+    pub status: ContextStatus,
+    #[serde(default)]
+    pub expires_at: Option<f64>,
+    #[serde(default)]
+    pub summary: Option<String>,
+}
+
+/// The next step of a load_asset_context call.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ContextStep {
+    /// Answered from the cache.
+    Done(Value),
+    /// The host must call its provider with this request, then `finish`.
+    Fetch(ContextRequest),
+}
+
+/// An asynchronous context provider, for Rust hosts and tests. The JS package drives the same two
+/// steps with a Promise-returning callback.
+pub trait ContextProvider {
+    fn supported_types(&self) -> &[AssetType] {
+        &[AssetType::Video, AssetType::Audio, AssetType::Image]
+    }
+    /// Uploads or polls; `Err` carries a safe, human-readable detail.
+    fn load(&mut self, request: &ContextRequest) -> impl std::future::Future<Output = Result<ProviderReport, String>>;
+}
+
+fn output(record: &ContextRecord, cached: bool) -> Value {
+    let mut out = json!({
+        "assetId": record.asset_id,
+        "status": if record.status == ContextStatus::Active { "loaded" } else { "processing" },
+        "cached": cached,
+        "provider": PROVIDER,
+        "fileUri": record.file_uri,
+    });
+    if let Some(s) = &record.summary {
+        out["summary"] = Value::from(s.clone());
+    }
+    out
+}
+
+/// Resolves the asset by id, or by file name when exactly one asset has that name.
+fn resolve<'a>(assets: &'a [Asset], key: &str) -> Option<&'a Asset> {
+    assets.iter().find(|a| a.id == key).or_else(|| {
+        let mut named = assets.iter().filter(|a| a.name == key);
+        match (named.next(), named.next()) {
+            (Some(a), None) => Some(a),
+            _ => None,
+        }
+    })
+}
+
+/// Step one: validate, answer from the cache, or ask for a provider call.
+pub fn begin(ctx: &Ctx, args: Args, cache: &ContextCache, supported: &[AssetType], now: f64) -> Result<ContextStep, ToolError> {
+    let key = args.id("assetId", ToolError::asset_not_found)?;
+    let project = ctx.project()?;
+    let asset = resolve(&project.assets, key).ok_or_else(|| ToolError::asset_not_found().with_hint("Call list_project_assets to get asset ids."))?;
+    if !supported.contains(&asset.kind) {
+        return Err(ToolError::unsupported_asset_type());
+    }
+    let previous = cache.get(&asset.id).filter(|r| r.usable(now));
+    match previous {
+        Some(r) if r.status == ContextStatus::Active => Ok(ContextStep::Done(output(r, true))),
+        _ => Ok(ContextStep::Fetch(ContextRequest { asset: asset.clone(), previous: previous.cloned() })),
+    }
+}
+
+/// Step two: record the provider's report and answer the call.
+pub fn finish(cache: &mut ContextCache, request: &ContextRequest, result: Result<ProviderReport, String>, now: f64) -> Result<Value, ToolError> {
+    let asset_id = request.asset.id.clone();
+    let report = match result {
+        Ok(r) if r.status != ContextStatus::Failed && !r.file_uri.is_empty() => r,
+        Ok(r) => {
+            let detail = if r.file_uri.is_empty() { "provider returned no file" } else { "provider could not process the file" };
+            return Err(failed(cache, &asset_id, &r.file_uri, now, detail));
+        }
+        Err(detail) => return Err(failed(cache, &asset_id, "", now, &detail)),
+    };
+    let reused = request.previous.as_ref().filter(|p| p.file_uri == report.file_uri);
+    let record = ContextRecord {
+        asset_id: asset_id.clone(),
+        provider: PROVIDER.to_string(),
+        file_uri: report.file_uri,
+        status: report.status,
+        created_at: reused.map_or(now, |p| p.created_at),
+        expires_at: report.expires_at,
+        summary: report.summary.or_else(|| reused.and_then(|p| p.summary.clone())),
+    };
+    let out = output(&record, reused.is_some());
+    cache.insert(asset_id, record);
+    Ok(out)
+}
+
+fn failed(cache: &mut ContextCache, asset_id: &str, file_uri: &str, now: f64, detail: &str) -> ToolError {
+    cache.insert(
+        asset_id.to_string(),
+        ContextRecord {
+            asset_id: asset_id.to_string(),
+            provider: PROVIDER.to_string(),
+            file_uri: file_uri.to_string(),
+            status: ContextStatus::Failed,
+            created_at: now,
+            expires_at: None,
+            summary: None,
+        },
+    );
+    ToolError::context_failed().with("details", detail)
+}

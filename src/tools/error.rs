@@ -1,0 +1,170 @@
+//! The one error type of a tool call: the spec's exact message, a stable code, and where useful a
+//! hint that tells the caller how to fix the call.
+
+use std::fmt;
+
+use serde_json::{Map, Value};
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ToolError {
+    /// Stable, SCREAMING_SNAKE_CASE; never changes once published.
+    pub code: &'static str,
+    /// The tool spec's string where it names one.
+    pub message: String,
+    pub hint: Option<String>,
+    /// Structured details placed beside `error` (e.g. `step` for batch, `details` for providers).
+    pub data: Map<String, Value>,
+}
+
+impl fmt::Display for ToolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for ToolError {}
+
+macro_rules! spec_errors {
+    ($($fn_name:ident => $code:literal, $msg:literal;)*) => {
+        impl ToolError {
+            $(pub fn $fn_name() -> ToolError { ToolError::new($code, $msg) })*
+        }
+        /// Every fixed message of the tool spec with its code, for documentation and tests.
+        pub const SPEC_MESSAGES: &[(&str, &str)] = &[$(($code, $msg)),*];
+    };
+}
+
+spec_errors! {
+    no_active_project => "NO_ACTIVE_PROJECT", "No active project";
+    no_active_timeline => "NO_ACTIVE_TIMELINE", "No active timeline";
+    asset_not_found => "ASSET_NOT_FOUND", "Asset not found";
+    unsupported_asset_type => "UNSUPPORTED_ASSET_TYPE", "Unsupported asset type";
+    context_failed => "CONTEXT_LOAD_FAILED", "Failed to load asset context";
+    invalid_split_times => "INVALID_SPLIT_TIMES", "Invalid split times";
+    no_timeline_content => "NO_TIMELINE_CONTENT", "No timeline content";
+    invalid_element_ids => "INVALID_ELEMENT_IDS", "Invalid element ids";
+    invalid_element_id => "INVALID_ELEMENT_ID", "Invalid element id";
+    invalid_start => "INVALID_START_TIME", "Invalid start time";
+    invalid_end => "INVALID_END_TIME", "Invalid end time";
+    invalid_duration => "INVALID_DURATION", "Invalid duration";
+    invalid_range => "INVALID_TIME_RANGE", "Invalid time range";
+    invalid_timing_update => "INVALID_TIMING_UPDATE", "Invalid timing update";
+    conflicting_timing => "CONFLICTING_TIMING_VALUES", "Conflicting timing values";
+    duration_exceeds_source => "DURATION_EXCEEDS_SOURCE", "Duration exceeds source duration";
+    text_required => "TEXT_REQUIRED", "Text is required";
+    text_element_not_found => "TEXT_ELEMENT_NOT_FOUND", "Text element not found";
+    not_text => "ELEMENT_NOT_TEXT", "Element is not text";
+    invalid_track_type => "INVALID_TRACK_TYPE", "Invalid track type for asset";
+    element_not_found => "ELEMENT_NOT_FOUND", "Element not found";
+    invalid_volume => "INVALID_VOLUME", "Volume must be between 0 and 1";
+    no_volume => "VOLUME_NOT_SUPPORTED", "Element does not support volume";
+    sticker_not_found => "STICKER_NOT_FOUND", "Sticker not found";
+    invalid_effect_type => "INVALID_EFFECT_TYPE", "Invalid effect type";
+    invalid_effect_params => "INVALID_EFFECT_PARAMETERS", "Invalid effect parameters";
+    placement_failed => "PLACEMENT_FAILED", "Failed to place effect element";
+    params_required => "PARAMS_REQUIRED", "params is required and must be a non-empty object";
+    not_effect => "ELEMENT_NOT_EFFECT", "Element is not an effect";
+}
+
+impl ToolError {
+    pub fn new(code: &'static str, message: impl Into<String>) -> ToolError {
+        ToolError { code, message: message.into(), hint: None, data: Map::new() }
+    }
+
+    pub fn with_hint(mut self, hint: impl Into<String>) -> ToolError {
+        self.hint = Some(hint.into());
+        self
+    }
+
+    pub fn with(mut self, key: &str, value: impl Into<Value>) -> ToolError {
+        self.data.insert(key.to_string(), value.into());
+        self
+    }
+
+    pub fn elements_not_found(ids: &[String]) -> ToolError {
+        ToolError::new("ELEMENTS_NOT_FOUND", format!("Timeline elements not found: {}", ids.join(", ")))
+            .with("missing", ids.to_vec())
+            .with_hint("Call list_timeline to get the current element ids.")
+    }
+
+    pub fn timeline_element_not_found(id: &str) -> ToolError {
+        ToolError::new("TIMELINE_ELEMENT_NOT_FOUND", format!("Timeline element not found: {id}"))
+            .with_hint("Call list_timeline to get the current element ids.")
+    }
+
+    pub fn target_track_not_found(id: &str) -> ToolError {
+        ToolError::new("TARGET_TRACK_NOT_FOUND", format!("Target track not found: {id}"))
+            .with_hint("Call list_timeline to get the current track ids.")
+    }
+
+    pub fn effect_not_found(kind: &str) -> ToolError {
+        ToolError::new("EFFECT_NOT_FOUND", format!("Effect not found: {kind}"))
+            .with_hint("Call list_effects to see the registered effect ids.")
+    }
+
+    pub fn unknown_parameter(key: &str) -> ToolError {
+        ToolError::new("UNKNOWN_PARAMETER", format!("Unknown parameter: {key}"))
+            .with_hint("Call get_effect to see the effect's parameters.")
+    }
+
+    pub fn parameter_below(key: &str, min: f64) -> ToolError {
+        ToolError::new("PARAMETER_OUT_OF_RANGE", format!("Parameter '{key}' must be >= {min}"))
+    }
+
+    pub fn parameter_above(key: &str, max: f64) -> ToolError {
+        ToolError::new("PARAMETER_OUT_OF_RANGE", format!("Parameter '{key}' must be <= {max}"))
+    }
+
+    /// An element on `track` is in the way of the requested placement.
+    pub fn overlap(track_id: &str, element_id: &str, start: f64, end: f64) -> ToolError {
+        ToolError::new(
+            "OVERLAP",
+            format!("Element {element_id} on track {track_id} is in the way ({start}s to {end}s)"),
+        )
+        .with("trackId", track_id)
+        .with("elementId", element_id)
+        .with_hint("Choose a free time range (see list_timeline), or move or delete the element first.")
+    }
+
+    pub fn incompatible_track(track_id: &str, track_type: &str, element_type: &str) -> ToolError {
+        ToolError::new(
+            "INCOMPATIBLE_TRACK",
+            format!("Target track {track_id} is a {track_type} track and cannot hold {element_type} elements"),
+        )
+        .with_hint("Video and image go on main or overlay tracks, stickers on overlay, audio on audio.")
+    }
+
+    pub fn unknown_tool(name: &str, known: &[&str]) -> ToolError {
+        ToolError::new("UNKNOWN_TOOL", format!("Unknown tool \"{name}\"")).with_hint(format!("Known tools: {}", known.join(", ")))
+    }
+
+    pub fn unknown_argument(tool: &str, arg: &str, accepted: &[&str]) -> ToolError {
+        let expected = if accepted.is_empty() { "no arguments".to_string() } else { accepted.join(", ") };
+        ToolError::new("UNKNOWN_ARGUMENT", format!("unknown argument \"{arg}\" for {tool}; expected: {expected}"))
+            .with("argument", arg)
+            .with("accepted", accepted.iter().map(|s| Value::from(*s)).collect::<Vec<_>>())
+    }
+
+    /// A wrong type or value for an argument the spec gives no message for.
+    pub fn invalid_argument(arg: &str, expected: &str) -> ToolError {
+        ToolError::new("INVALID_ARGUMENT", format!("Argument \"{arg}\" must be {expected}")).with("argument", arg)
+    }
+
+    pub fn arguments_not_object() -> ToolError {
+        ToolError::new("INVALID_ARGUMENTS", "Arguments must be a JSON object")
+    }
+
+    /// The JSON form returned to callers: `{ error, code, hint?, ...data }`.
+    pub fn to_json(&self) -> Value {
+        let mut obj = Map::new();
+        obj.insert("error".into(), Value::from(self.message.clone()));
+        obj.insert("code".into(), Value::from(self.code));
+        if let Some(h) = &self.hint {
+            obj.insert("hint".into(), Value::from(h.clone()));
+        }
+        for (k, v) in &self.data {
+            obj.insert(k.clone(), v.clone());
+        }
+        Value::Object(obj)
+    }
+}

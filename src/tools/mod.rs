@@ -1,0 +1,96 @@
+//! The agent tools of the tool spec: argument checking, the per-tool logic and the registry that
+//! describes them to LLMs. The editor (`crate::editor`) decides what a call commits.
+
+mod args;
+mod arrange;
+pub mod context;
+mod create;
+mod cut;
+mod effect_tools;
+mod error;
+mod inspect;
+pub mod registry;
+mod schemas;
+
+use serde_json::Value;
+
+use crate::model::{Asset, Project, Settings, Sticker, Timeline};
+use crate::time::ticks_to_seconds;
+pub use args::Args;
+pub use error::{ToolError, SPEC_MESSAGES};
+
+/// Hands out project-wide ids (`e12`, `t3`): a kind letter and a counter that never goes back.
+#[derive(Clone, Copy, Debug)]
+pub struct IdGen {
+    pub next: u64,
+}
+
+impl IdGen {
+    pub fn next(&mut self, prefix: char) -> String {
+        let id = format!("{prefix}{}", self.next);
+        self.next += 1;
+        id
+    }
+}
+
+/// What one tool call sees: the project's library and settings (read-only) and a working copy
+/// of the timeline. The editor commits the copy only when the call succeeds.
+pub struct Ctx<'a> {
+    project: Option<&'a Project>,
+    pub timeline: Option<Timeline>,
+    pub ids: IdGen,
+}
+
+impl<'a> Ctx<'a> {
+    pub fn new(project: Option<&'a Project>) -> Ctx<'a> {
+        Ctx {
+            project,
+            timeline: project.and_then(|p| p.timeline.clone()),
+            ids: IdGen { next: project.map_or(1, |p| p.next_id) },
+        }
+    }
+
+    pub fn project(&self) -> Result<&'a Project, ToolError> {
+        self.project.ok_or_else(ToolError::no_active_project)
+    }
+
+    pub fn timeline(&self) -> Result<&Timeline, ToolError> {
+        self.timeline.as_ref().ok_or_else(ToolError::no_active_timeline)
+    }
+
+    pub fn asset(&self, id: &str) -> Option<&'a Asset> {
+        self.project.and_then(|p| p.asset(id))
+    }
+
+    pub fn sticker(&self, id: &str) -> Option<&'a Sticker> {
+        self.project.and_then(|p| p.sticker(id))
+    }
+
+    pub fn settings(&self) -> Settings {
+        self.project.map(|p| p.settings.clone()).unwrap_or_default()
+    }
+}
+
+/// The working timeline, or "No active timeline". A free function so callers can borrow
+/// `ctx.ids` at the same time.
+pub fn timeline_mut(timeline: &mut Option<Timeline>) -> Result<&mut Timeline, ToolError> {
+    timeline.as_mut().ok_or_else(ToolError::no_active_timeline)
+}
+
+pub type ToolFn = fn(&mut Ctx, Args) -> Result<Value, ToolError>;
+
+/// A seconds value for output: whole numbers print without a fraction.
+pub fn seconds(ticks: i64) -> Value {
+    crate::effects::number(ticks_to_seconds(ticks))
+}
+
+/// Maps an edit failure to the tool error that names what is in the way.
+pub(crate) fn edit_error(err: crate::edits::EditError) -> ToolError {
+    use crate::edits::EditError;
+    match err {
+        EditError::Overlap { track, element, start, end } => {
+            ToolError::overlap(&track, &element, ticks_to_seconds(start), ticks_to_seconds(end))
+        }
+        EditError::Incompatible { track } => ToolError::new("INCOMPATIBLE_TRACK", format!("Track {track} cannot hold this element")),
+    }
+}

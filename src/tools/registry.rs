@@ -1,0 +1,325 @@
+//! The tool registry: every tool's name, title, LLM-facing description, JSON Schemas, MCP
+//! annotations, documented errors and an example call. MCP, WebMCP, Gemini function calling,
+//! the TypeScript typings and docs/tools.md are all generated from this one table.
+
+use std::sync::OnceLock;
+
+use serde_json::{json, Value};
+
+use super::{arrange, create, cut, effect_tools, inspect, schemas, ToolFn};
+
+/// How the editor runs a tool.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Reads; never changes anything.
+    Read,
+    /// Changes the timeline; one undo step when it succeeds and changes something.
+    Edit,
+    Undo,
+    Redo,
+    Batch,
+    /// load_asset_context: needs the host's provider (see `tools::context`).
+    Context,
+}
+
+/// The four MCP tool annotations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Annotations {
+    pub read_only: bool,
+    pub destructive: bool,
+    pub idempotent: bool,
+    pub open_world: bool,
+}
+
+const READ: Annotations = Annotations { read_only: true, destructive: false, idempotent: true, open_world: false };
+const ADD: Annotations = Annotations { read_only: false, destructive: false, idempotent: false, open_world: false };
+const CHANGE: Annotations = Annotations { read_only: false, destructive: true, idempotent: true, open_world: false };
+const HISTORY: Annotations = Annotations { read_only: false, destructive: true, idempotent: false, open_world: false };
+
+pub struct ToolDef {
+    pub name: &'static str,
+    pub title: &'static str,
+    pub description: &'static str,
+    /// The accepted argument names (the input schema's properties).
+    pub args: &'static [&'static str],
+    pub kind: Kind,
+    pub annotations: Annotations,
+    /// The error messages this tool can return (spec strings; `<x>` marks a filled-in part).
+    pub errors: &'static [&'static str],
+    /// An example call's arguments, run against the demo fixture to document the output.
+    pub example: &'static str,
+    pub run: Option<ToolFn>,
+}
+
+impl ToolDef {
+    pub fn input_schema(&self) -> Value {
+        schemas::input(self.name)
+    }
+
+    pub fn output_schema(&self) -> Value {
+        schemas::output(self.name)
+    }
+
+    pub fn annotations_json(&self) -> Value {
+        let a = self.annotations;
+        json!({
+            "readOnlyHint": a.read_only,
+            "destructiveHint": a.destructive,
+            "idempotentHint": a.idempotent,
+            "openWorldHint": a.open_world,
+        })
+    }
+
+    /// The catalog entry: name, title, description, inputSchema, outputSchema, annotations.
+    pub fn info(&self) -> Value {
+        json!({
+            "name": self.name,
+            "title": self.title,
+            "description": self.description,
+            "inputSchema": self.input_schema(),
+            "outputSchema": self.output_schema(),
+            "annotations": self.annotations_json(),
+        })
+    }
+}
+
+const NOT_FOUND_IDS: &str = "Timeline elements not found: <ids>";
+const ARG_ERRORS: &str = "unknown argument \"<name>\" for <tool>; expected: <names>";
+
+/// Every tool, in the stable order they are listed.
+pub static TOOLS: &[ToolDef] = &[
+    ToolDef {
+        name: "list_project_assets",
+        title: "List project assets",
+        description: "List the media assets (video, audio, image) loaded in the project, with their stable ids, durations in seconds and whether the timeline uses them. Call this first when you need an assetId. Filter by usage (all, used, unused) and by type. Reads only.",
+        args: &["filter", "type"],
+        kind: Kind::Read,
+        annotations: READ,
+        errors: &["No active project", ARG_ERRORS],
+        example: r#"{"filter":"unused","type":"all"}"#,
+        run: Some(inspect::list_project_assets),
+    },
+    ToolDef {
+        name: "list_timeline",
+        title: "List timeline",
+        description: "Summarise the timeline: every track (trackId, type: main, overlay, text, effect or audio; listed from the top of the picture down, audio last) and its elements (elementId, type, assetId, name, start, end and duration in timeline seconds, plus text content, effect params, sticker id or volume). Call this before editing whenever you do not have exact ids. Reads only.",
+        args: &[],
+        kind: Kind::Read,
+        annotations: READ,
+        errors: &["No active timeline"],
+        example: "{}",
+        run: Some(inspect::list_timeline),
+    },
+    ToolDef {
+        name: "load_asset_context",
+        title: "Load asset into context",
+        description: "Make a project asset (video first; audio and image too) available to the multimodal model by uploading it to Gemini once; later calls reuse the cached file. Returns status loaded, or processing if the file is not ready yet (call again later). Does not edit the timeline. assetId comes from list_project_assets; an unambiguous file name also works.",
+        args: &["assetId"],
+        kind: Kind::Context,
+        annotations: Annotations { read_only: true, destructive: false, idempotent: true, open_world: true },
+        errors: &["Asset not found", "Unsupported asset type", "Failed to load asset context"],
+        example: r#"{"assetId":"a1"}"#,
+        run: None,
+    },
+    ToolDef {
+        name: "split",
+        title: "Split at times",
+        description: "Cut every element of every track at each given timeline time (seconds) that falls strictly inside it; deletes nothing. The left part keeps its elementId, each right part gets a new one (listed in newElements with the element it was split from). Times on an existing boundary make no cut, so repeating a split is harmless. To remove a range, split at its start and end, then delete_timeline_elements the pieces inside.",
+        args: &["times"],
+        kind: Kind::Edit,
+        annotations: Annotations { read_only: false, destructive: false, idempotent: true, open_world: false },
+        errors: &["Invalid split times", "No timeline content"],
+        example: r#"{"times":[2.5]}"#,
+        run: Some(cut::split),
+    },
+    ToolDef {
+        name: "delete_timeline_elements",
+        title: "Delete timeline elements",
+        description: "Delete the given elements (elementIds from list_timeline) and nothing else; other elements do not move. All ids must exist or nothing is deleted. To delete a time range, split at its edges first.",
+        args: &["elementIds"],
+        kind: Kind::Edit,
+        annotations: Annotations { read_only: false, destructive: true, idempotent: true, open_world: false },
+        errors: &["Invalid element ids", NOT_FOUND_IDS, "No timeline content"],
+        example: r#"{"elementIds":["e5"]}"#,
+        run: Some(cut::delete_timeline_elements),
+    },
+    ToolDef {
+        name: "move_timeline_elements",
+        title: "Move timeline elements",
+        description: "Move elements so the earliest one starts at start (timeline seconds); the others keep their offsets relative to it. With targetTrackId (from list_timeline) they all move to that track, which must accept them (video and image: main or overlay; stickers: overlay; text: text; effects: effect; audio: audio). Fails without changing anything if an element is missing or the destination overlaps another element.",
+        args: &["elementIds", "start", "targetTrackId"],
+        kind: Kind::Edit,
+        annotations: CHANGE,
+        errors: &["Invalid element ids", "Invalid start time", NOT_FOUND_IDS, "Target track not found: <id>", "Target track <id> is a <type> track and cannot hold <type> elements", "Element <id> on track <id> is in the way (<start>s to <end>s)", "No timeline content"],
+        example: r#"{"elementIds":["e6"],"start":12}"#,
+        run: Some(arrange::move_timeline_elements),
+    },
+    ToolDef {
+        name: "add_text",
+        title: "Add text",
+        description: "Add a text element (title, hook, label or one subtitle line) from start to end (timeline seconds) at the top, center or bottom of the frame, with an optional style preset (plain, subtitle, hook, label). It goes on the first text track free at that time; a new text track is created when none is. For subtitles, call it once per line.",
+        args: &["text", "start", "end", "position", "style"],
+        kind: Kind::Edit,
+        annotations: ADD,
+        errors: &["Text is required", "Invalid time range"],
+        example: r#"{"text":"Day one","start":0,"end":2,"position":"top","style":"hook"}"#,
+        run: Some(create::add_text),
+    },
+    ToolDef {
+        name: "update_text",
+        title: "Update text",
+        description: "Change a text element found by trackId and elementId (from list_timeline). Only the fields given change: text, start or end (timeline seconds; each moves that edge only), position.",
+        args: &["trackId", "elementId", "text", "start", "end", "position"],
+        kind: Kind::Edit,
+        annotations: CHANGE,
+        errors: &["Text element not found", "Element is not text", "Invalid time range", "Text is required"],
+        example: r#"{"trackId":"t3","elementId":"e7","text":"Day two"}"#,
+        run: Some(create::update_text),
+    },
+    ToolDef {
+        name: "add_media_to_timeline",
+        title: "Add media to timeline",
+        description: "Place a project asset (assetId from list_project_assets) at startTime (timeline seconds) on a track of trackType: main or overlay for video and image, audio for audio. Video and audio use their full source duration unless duration (seconds) is given, which may not exceed it; images last 5 s by default. Overlay and audio go on the first free track of that type (a new one if needed); the one main track must be free at that time.",
+        args: &["assetId", "startTime", "trackType", "duration"],
+        kind: Kind::Edit,
+        annotations: ADD,
+        errors: &["Asset not found", "Invalid track type for asset", "Invalid duration", "Duration exceeds source duration", "Invalid start time", "Element <id> on track <id> is in the way (<start>s to <end>s)"],
+        example: r#"{"assetId":"a2","startTime":10,"trackType":"overlay","duration":3}"#,
+        run: Some(create::add_media_to_timeline),
+    },
+    ToolDef {
+        name: "update_timeline_element_timing",
+        title: "Update element timing",
+        description: "Change when an element (elementId from list_timeline) starts, ends or how long it lasts, in timeline seconds. start alone moves it; end or duration resizes it from its end; end and duration together must agree. Video and audio cannot last longer than their source allows. The asset itself never changes.",
+        args: &["elementId", "start", "end", "duration"],
+        kind: Kind::Edit,
+        annotations: CHANGE,
+        errors: &["Invalid element id", "Invalid timing update", "Invalid start time", "Invalid end time", "Invalid duration", "Invalid time range", "Conflicting timing values", "Timeline element not found: <id>", "Duration exceeds source duration", "Element <id> on track <id> is in the way (<start>s to <end>s)"],
+        example: r#"{"elementId":"e6","duration":3}"#,
+        run: Some(arrange::update_timeline_element_timing),
+    },
+    ToolDef {
+        name: "delete_element",
+        title: "Delete element (deprecated)",
+        description: "Deprecated: prefer delete_timeline_elements. Deletes one element found by trackId and elementId.",
+        args: &["trackId", "elementId"],
+        kind: Kind::Edit,
+        annotations: Annotations { read_only: false, destructive: true, idempotent: true, open_world: false },
+        errors: &["Element not found"],
+        example: r#"{"trackId":"t1","elementId":"e5"}"#,
+        run: Some(cut::delete_element),
+    },
+    ToolDef {
+        name: "set_volume",
+        title: "Set volume",
+        description: "Set the volume of a video or audio element (trackId and elementId from list_timeline) from 0 (silent) to 1 (full).",
+        args: &["trackId", "elementId", "volume"],
+        kind: Kind::Edit,
+        annotations: CHANGE,
+        errors: &["Volume must be between 0 and 1", "Element does not support volume", "Element not found"],
+        example: r#"{"trackId":"t2","elementId":"e8","volume":0.5}"#,
+        run: Some(create::set_volume),
+    },
+    ToolDef {
+        name: "add_sticker",
+        title: "Add sticker",
+        description: "Add a sticker from the project's sticker catalog (stickerId such as flags:us) from start to end (timeline seconds) at a corner or the center of the frame. It goes on the first overlay track free at that time.",
+        args: &["stickerId", "start", "end", "position"],
+        kind: Kind::Edit,
+        annotations: ADD,
+        errors: &["Sticker not found", "Invalid time range"],
+        example: r#"{"stickerId":"emoji:star","start":1,"end":3,"position":"top-right"}"#,
+        run: Some(create::add_sticker),
+    },
+    ToolDef {
+        name: "list_effects",
+        title: "List effects",
+        description: "List the available visual effects (id, name, description). Optional query filters by name or keyword, case-insensitively. First step of list_effects, get_effect, apply_effect. Reads only.",
+        args: &["query"],
+        kind: Kind::Read,
+        annotations: READ,
+        errors: &[],
+        example: r#"{"query":"vintage"}"#,
+        run: Some(inspect::list_effects),
+    },
+    ToolDef {
+        name: "get_effect",
+        title: "Get effect",
+        description: "Describe one effect (effectType from list_effects): each parameter's key, type, default, min, max, step and a readable description. Call before apply_effect to choose params. Reads only.",
+        args: &["effectType"],
+        kind: Kind::Read,
+        annotations: READ,
+        errors: &["Invalid effect type", "Effect not found: <type>"],
+        example: r#"{"effectType":"blur"}"#,
+        run: Some(inspect::get_effect),
+    },
+    ToolDef {
+        name: "apply_effect",
+        title: "Apply effect",
+        description: "Add an effect from start to end (timeline seconds) on an effect track; it changes the picture of every track below it. params override the defaults (see get_effect) and are checked against their ranges; the applied values are returned. Change them later with update_effect.",
+        args: &["effectType", "start", "end", "params"],
+        kind: Kind::Edit,
+        annotations: ADD,
+        errors: &["Invalid effect type", "Effect not found: <type>", "Invalid start time", "Invalid end time", "Invalid time range", "Invalid effect parameters", "Unknown parameter: <key>", "Parameter '<key>' must be >= <min>", "Parameter '<key>' must be <= <max>", "No active timeline", "Failed to place effect element"],
+        example: r#"{"effectType":"sepia","start":0,"end":4,"params":{"intensity":60}}"#,
+        run: Some(effect_tools::apply_effect),
+    },
+    ToolDef {
+        name: "update_effect",
+        title: "Update effect",
+        description: "Change some parameters of an effect element (elementId from list_timeline); parameters not given keep their values. Returns the full merged params.",
+        args: &["elementId", "params"],
+        kind: Kind::Edit,
+        annotations: CHANGE,
+        errors: &["Invalid element id", "params is required and must be a non-empty object", "No active timeline", "Timeline element not found: <id>", "Element is not an effect", "Effect not found: <type>", "Unknown parameter: <key>", "Parameter '<key>' must be >= <min>", "Parameter '<key>' must be <= <max>", "Invalid effect parameters"],
+        example: r#"{"elementId":"e9","params":{"intensity":40}}"#,
+        run: Some(effect_tools::update_effect),
+    },
+    ToolDef {
+        name: "undo",
+        title: "Undo",
+        description: "Undo the last successful editing call (a batch counts as one). Reports which tool was undone. Use it to correct a mistake, then call list_timeline to see the state.",
+        args: &[],
+        kind: Kind::Undo,
+        annotations: HISTORY,
+        errors: &["Nothing to undo"],
+        example: "{}",
+        run: None,
+    },
+    ToolDef {
+        name: "redo",
+        title: "Redo",
+        description: "Redo the last undone call. Reports which tool was redone. Any new edit after an undo clears what can be redone.",
+        args: &[],
+        kind: Kind::Redo,
+        annotations: HISTORY,
+        errors: &["Nothing to redo"],
+        example: "{}",
+        run: None,
+    },
+    ToolDef {
+        name: "batch",
+        title: "Batch",
+        description: "Run several tool calls in order as one all-or-nothing step: steps is a list of {tool, args}. Later steps see the results of earlier ones. If any step fails, nothing changes and the error names the failing step's index and tool. A successful batch is one undo step. undo, redo, batch and load_asset_context cannot be steps.",
+        args: &["steps"],
+        kind: Kind::Batch,
+        annotations: HISTORY,
+        errors: &["Invalid batch steps", "Tool <name> cannot run inside batch", "<the failing step's own error>"],
+        example: r#"{"steps":[{"tool":"split","args":{"times":[4,6]}},{"tool":"list_timeline","args":{}}]}"#,
+        run: None,
+    },
+];
+
+pub fn find(name: &str) -> Option<&'static ToolDef> {
+    TOOLS.iter().find(|t| t.name == name)
+}
+
+pub fn names() -> Vec<&'static str> {
+    TOOLS.iter().map(|t| t.name).collect()
+}
+
+/// The whole catalog as a JSON array, built once.
+pub fn catalog() -> &'static Value {
+    static CATALOG: OnceLock<Value> = OnceLock::new();
+    CATALOG.get_or_init(|| Value::Array(TOOLS.iter().map(ToolDef::info).collect()))
+}

@@ -1,0 +1,306 @@
+//! JSON Schemas (2020-12) of every tool's input and output. Inputs are closed
+//! (`additionalProperties: false`); outputs describe what the tools return.
+
+use serde_json::{json, Value};
+
+const DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
+
+fn object(properties: Value, required: &[&str]) -> Value {
+    json!({
+        "$schema": DIALECT,
+        "type": "object",
+        "properties": properties,
+        "required": required,
+        "additionalProperties": false,
+    })
+}
+
+/// An output object: open, since fields may be added beside the documented ones.
+fn result(properties: Value, required: &[&str]) -> Value {
+    json!({ "$schema": DIALECT, "type": "object", "properties": properties, "required": required })
+}
+
+fn seconds(what: &str) -> Value {
+    json!({ "type": "number", "minimum": 0, "description": format!("{what}, in timeline seconds") })
+}
+
+fn id(what: &str) -> Value {
+    json!({ "type": "string", "minLength": 1, "description": what })
+}
+
+fn ids(what: &str) -> Value {
+    json!({ "type": "array", "items": { "type": "string", "minLength": 1 }, "minItems": 1, "description": what })
+}
+
+fn choice(values: &[&str], what: &str) -> Value {
+    json!({ "type": "string", "enum": values, "description": what })
+}
+
+fn params() -> Value {
+    json!({
+        "type": "object",
+        "additionalProperties": { "type": ["number", "string", "boolean"] },
+        "description": "Effect parameters by key (see get_effect)",
+    })
+}
+
+fn placed() -> Value {
+    result(json!({ "elementId": { "type": "string" }, "trackId": { "type": "string" } }), &["elementId", "trackId"])
+}
+
+fn success(extra: Value, required: &[&str]) -> Value {
+    let mut props = json!({ "success": { "type": "boolean" } });
+    for (k, v) in extra.as_object().cloned().unwrap_or_default() {
+        props[k] = v;
+    }
+    let mut req = vec!["success"];
+    req.extend_from_slice(required);
+    result(props, &req)
+}
+
+pub fn input(tool: &str) -> Value {
+    match tool {
+        "list_project_assets" => object(
+            json!({
+                "filter": choice(&["all", "used", "unused"], "Which assets by timeline usage (default all)"),
+                "type": choice(&["all", "video", "audio", "image"], "Which asset type (default all)"),
+            }),
+            &[],
+        ),
+        "list_timeline" | "undo" | "redo" => object(json!({}), &[]),
+        "load_asset_context" => object(json!({ "assetId": id("Asset id from list_project_assets") }), &["assetId"]),
+        "split" => object(
+            json!({ "times": { "type": "array", "items": { "type": "number", "minimum": 0 }, "minItems": 1, "description": "Timeline seconds to cut at" } }),
+            &["times"],
+        ),
+        "delete_timeline_elements" => object(json!({ "elementIds": ids("Element ids from list_timeline") }), &["elementIds"]),
+        "move_timeline_elements" => object(
+            json!({
+                "elementIds": ids("Element ids from list_timeline"),
+                "start": seconds("New start of the earliest element"),
+                "targetTrackId": id("Track to move them all to (default: each stays on its track)"),
+            }),
+            &["elementIds", "start"],
+        ),
+        "add_text" => object(
+            json!({
+                "text": { "type": "string", "minLength": 1, "description": "The text to show" },
+                "start": seconds("When it appears"),
+                "end": seconds("When it disappears"),
+                "position": choice(&["top", "center", "bottom"], "Where in the frame"),
+                "style": choice(&["plain", "subtitle", "hook", "label"], "Style preset (default plain)"),
+            }),
+            &["text", "start", "end", "position"],
+        ),
+        "update_text" => object(
+            json!({
+                "trackId": id("Track id from list_timeline"),
+                "elementId": id("Text element id from list_timeline"),
+                "text": { "type": "string", "minLength": 1, "description": "New text" },
+                "start": seconds("New start"),
+                "end": seconds("New end"),
+                "position": choice(&["top", "center", "bottom"], "New position"),
+            }),
+            &["trackId", "elementId"],
+        ),
+        "add_media_to_timeline" => object(
+            json!({
+                "assetId": id("Asset id from list_project_assets"),
+                "startTime": seconds("Where it starts"),
+                "trackType": choice(&["main", "overlay", "audio"], "main or overlay for video and image, audio for audio"),
+                "duration": { "type": "number", "exclusiveMinimum": 0, "description": "Length in seconds (default: the full source, or 5 s for images)" },
+            }),
+            &["assetId", "startTime", "trackType"],
+        ),
+        "update_timeline_element_timing" => object(
+            json!({
+                "elementId": id("Element id from list_timeline"),
+                "start": seconds("New start (moves the element)"),
+                "end": seconds("New end (resizes it)"),
+                "duration": { "type": "number", "exclusiveMinimum": 0, "description": "New length in seconds (resizes it)" },
+            }),
+            &["elementId"],
+        ),
+        "delete_element" => object(
+            json!({ "trackId": id("Track id from list_timeline"), "elementId": id("Element id from list_timeline") }),
+            &["trackId", "elementId"],
+        ),
+        "set_volume" => object(
+            json!({
+                "trackId": id("Track id from list_timeline"),
+                "elementId": id("Video or audio element id"),
+                "volume": { "type": "number", "minimum": 0, "maximum": 1, "description": "0 is silent, 1 is full volume" },
+            }),
+            &["trackId", "elementId", "volume"],
+        ),
+        "add_sticker" => object(
+            json!({
+                "stickerId": id("Sticker id from the project's catalog, such as flags:us"),
+                "start": seconds("When it appears"),
+                "end": seconds("When it disappears"),
+                "position": choice(&["top-left", "top-right", "center", "bottom-left", "bottom-right"], "Where in the frame"),
+            }),
+            &["stickerId", "start", "end", "position"],
+        ),
+        "list_effects" => object(json!({ "query": { "type": "string", "description": "Filter by name or keyword" } }), &[]),
+        "get_effect" => object(json!({ "effectType": id("Effect id from list_effects") }), &["effectType"]),
+        "apply_effect" => object(
+            json!({
+                "effectType": id("Effect id from list_effects"),
+                "start": seconds("Effect start"),
+                "end": seconds("Effect end"),
+                "params": params(),
+            }),
+            &["effectType", "start", "end"],
+        ),
+        "update_effect" => object(
+            json!({ "elementId": id("Effect element id from list_timeline"), "params": params() }),
+            &["elementId", "params"],
+        ),
+        "batch" => object(
+            json!({
+                "steps": {
+                    "type": "array",
+                    "minItems": 1,
+                    "items": {
+                        "type": "object",
+                        "properties": {
+                            "tool": { "type": "string", "description": "Tool name" },
+                            "args": { "type": "object", "description": "That tool's arguments" },
+                        },
+                        "required": ["tool"],
+                        "additionalProperties": false,
+                    },
+                    "description": "Tool calls to run in order",
+                },
+            }),
+            &["steps"],
+        ),
+        _ => Value::Null,
+    }
+}
+
+pub fn output(tool: &str) -> Value {
+    let num = json!({ "type": "number" });
+    let string = json!({ "type": "string" });
+    match tool {
+        "list_project_assets" => result(
+            json!({ "assets": { "type": "array", "items": {
+                "type": "object",
+                "properties": {
+                    "id": string, "name": string,
+                    "type": { "enum": ["video", "audio", "image"] },
+                    "duration": num, "usedInTimeline": { "type": "boolean" },
+                },
+                "required": ["id", "name", "type", "usedInTimeline"],
+            } } }),
+            &["assets"],
+        ),
+        "list_timeline" => result(
+            json!({
+                "tracks": { "type": "array", "items": {
+                    "type": "object",
+                    "properties": {
+                        "trackId": string,
+                        "type": { "enum": ["main", "overlay", "audio", "text", "effect"] },
+                        "name": string,
+                        "elements": { "type": "array", "items": {
+                            "type": "object",
+                            "properties": {
+                                "elementId": string, "type": string, "assetId": string, "name": string,
+                                "start": num, "end": num, "duration": num, "trimStart": num, "volume": num,
+                                "text": string, "position": string, "stickerId": string, "effectType": string,
+                                "params": { "type": "object" },
+                            },
+                            "required": ["elementId", "type", "start", "end"],
+                        } },
+                    },
+                    "required": ["trackId", "type", "elements"],
+                } },
+                "duration": { "type": "number", "description": "End of the last element, seconds" },
+            }),
+            &["tracks"],
+        ),
+        "load_asset_context" => result(
+            json!({
+                "assetId": string,
+                "status": { "enum": ["loaded", "processing"] },
+                "cached": { "type": "boolean" },
+                "provider": { "const": "gemini" },
+                "fileUri": string,
+                "summary": string,
+            }),
+            &["assetId", "status", "cached", "provider"],
+        ),
+        "split" => success(
+            json!({
+                "affectedElements": { "type": "array", "items": string },
+                "newElements": { "type": "array", "items": {
+                    "type": "object",
+                    "properties": { "elementId": string, "splitFrom": string, "trackId": string, "start": num, "end": num },
+                    "required": ["elementId", "splitFrom", "trackId", "start", "end"],
+                } },
+            }),
+            &["affectedElements"],
+        ),
+        "delete_timeline_elements" => success(json!({ "deletedElements": { "type": "array", "items": string } }), &["deletedElements"]),
+        "move_timeline_elements" => success(
+            json!({ "movedElements": { "type": "array", "items": {
+                "type": "object",
+                "properties": { "elementId": string, "trackId": string, "start": num, "end": num },
+                "required": ["elementId", "trackId", "start", "end"],
+            } } }),
+            &["movedElements"],
+        ),
+        "add_text" | "add_media_to_timeline" | "add_sticker" => placed(),
+        "update_text" => success(json!({ "elementId": string }), &["elementId"]),
+        "update_timeline_element_timing" => success(
+            json!({ "elementId": string, "trackId": string, "start": num, "end": num, "duration": num }),
+            &["elementId", "trackId", "start", "end", "duration"],
+        ),
+        "delete_element" => success(json!({}), &[]),
+        "set_volume" => success(json!({ "volume": num }), &["volume"]),
+        "list_effects" => result(
+            json!({ "effects": { "type": "array", "items": {
+                "type": "object",
+                "properties": { "id": string, "name": string, "description": string },
+                "required": ["id", "name", "description"],
+            } } }),
+            &["effects"],
+        ),
+        "get_effect" => result(
+            json!({
+                "id": string, "name": string, "description": string,
+                "params": { "type": "array", "items": {
+                    "type": "object",
+                    "properties": {
+                        "key": string, "label": string,
+                        "type": { "enum": ["number", "boolean", "color", "select"] },
+                        "default": { "type": ["number", "string", "boolean"] },
+                        "min": num, "max": num, "step": num,
+                        "options": { "type": "array", "items": { "type": "object", "properties": { "value": string, "label": string } } },
+                        "description": string,
+                    },
+                    "required": ["key", "label", "type", "default", "description"],
+                } },
+            }),
+            &["id", "name", "description", "params"],
+        ),
+        "apply_effect" => result(
+            json!({ "elementId": string, "trackId": string, "appliedParams": { "type": "object" } }),
+            &["elementId", "trackId", "appliedParams"],
+        ),
+        "update_effect" => success(json!({ "elementId": string, "appliedParams": { "type": "object" } }), &["elementId", "appliedParams"]),
+        "undo" => success(json!({ "undone": string, "canUndo": { "type": "boolean" }, "canRedo": { "type": "boolean" } }), &["undone"]),
+        "redo" => success(json!({ "redone": string, "canUndo": { "type": "boolean" }, "canRedo": { "type": "boolean" } }), &["redone"]),
+        "batch" => success(
+            json!({ "results": { "type": "array", "items": {
+                "type": "object",
+                "properties": { "tool": string, "result": { "type": "object" } },
+                "required": ["tool", "result"],
+            } } }),
+            &["results"],
+        ),
+        _ => Value::Null,
+    }
+}
