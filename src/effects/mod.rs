@@ -1,6 +1,9 @@
 //! The effect registry: the seven effects, their parameters and how parameters are validated.
 //! Static data, not project-dependent.
 
+pub mod active;
+pub mod reference;
+
 use serde_json::{Map, Value};
 
 /// One numeric parameter of an effect.

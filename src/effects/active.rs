@@ -1,0 +1,117 @@
+//! Which effect elements act on the picture at a given time.
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::model::{ElementType, Timeline, TrackType};
+use crate::time::ticks_to_seconds;
+
+/// One effect element active at a time, as a host renders it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ActiveEffect {
+    pub element_id: String,
+    pub track_id: String,
+    pub effect_type: String,
+    /// Every parameter of the effect, defaults filled in for any the element lacks.
+    pub params: Map<String, Value>,
+    /// The element's time range, in seconds.
+    pub start: f64,
+    pub end: f64,
+}
+
+/// The effect elements whose `[start, end)` contains `tick`, bottom track first (tracks are
+/// stored top first, so this walks them in reverse): the order in which to apply them.
+pub fn effects_at(timeline: &Timeline, tick: i64) -> Vec<ActiveEffect> {
+    let mut out = Vec::new();
+    for track in timeline.tracks.iter().rev().filter(|t| t.kind == TrackType::Effect) {
+        let from = track.elements.partition_point(|e| e.end() <= tick);
+        for e in track.elements[from..].iter().take_while(|e| e.start <= tick) {
+            if e.kind != ElementType::Effect || tick < e.start {
+                continue;
+            }
+            let effect_type = e.effect_type.clone().unwrap_or_default();
+            let stored = e.params.clone().unwrap_or_default();
+            let mut params = super::find(&effect_type).map(|def| def.defaults()).unwrap_or_default();
+            for (k, v) in stored {
+                params.insert(k, v);
+            }
+            out.push(ActiveEffect {
+                element_id: e.id.clone(),
+                track_id: track.id.clone(),
+                effect_type,
+                params,
+                start: ticks_to_seconds(e.start),
+                end: ticks_to_seconds(e.end()),
+            });
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Element, Track};
+    use serde_json::json;
+    use std::sync::Arc;
+
+    fn effect(id: &str, kind: &str, start: i64, end: i64, params: Value) -> Arc<Element> {
+        let mut e = Element::new(id.into(), ElementType::Effect, start, end - start);
+        e.effect_type = Some(kind.into());
+        e.params = Some(params.as_object().unwrap().clone());
+        Arc::new(e)
+    }
+
+    #[test]
+    fn active_effects_bottom_to_top_with_half_open_ranges() {
+        let mut top = Track::new("t-top".into(), TrackType::Effect);
+        top.elements = vec![effect("e1", "invert", 0, 100, json!({"intensity": 50}))];
+        let mut bottom = Track::new("t-bottom".into(), TrackType::Effect);
+        bottom.elements = vec![
+            effect("e2", "blur", 0, 50, json!({"intensity": 30})),
+            effect("e3", "vignette", 50, 120, json!({"radius": 40})),
+        ];
+        let main = Track::new("t-main".into(), TrackType::Main);
+        let tl = Timeline { tracks: vec![Arc::new(top), Arc::new(main), Arc::new(bottom)], extra: Map::new() };
+
+        let ids = |t| effects_at(&tl, t).into_iter().map(|a| a.element_id).collect::<Vec<_>>();
+        assert_eq!(ids(0), ["e2", "e1"]);
+        assert_eq!(ids(49), ["e2", "e1"]);
+        assert_eq!(ids(50), ["e3", "e1"]);
+        assert_eq!(ids(100), ["e3"]);
+        assert!(ids(120).is_empty());
+        assert!(ids(-1).is_empty());
+
+        let at = effects_at(&tl, 60);
+        assert_eq!(at[0].track_id, "t-bottom");
+        assert_eq!(at[0].effect_type, "vignette");
+        // Missing params take their defaults, in declaration order.
+        assert_eq!(Value::Object(at[0].params.clone()), json!({"radius": 40, "softness": 35}));
+        assert_eq!(at[0].start, ticks_to_seconds(50));
+    }
+
+    #[test]
+    fn editor_effects_at_uses_seconds_and_the_tools() {
+        let mut ed = crate::Editor::new();
+        assert_eq!(ed.effects_at(1.0), Ok(vec![]));
+        let out = ed.call_tool("apply_effect", &json!({"effectType": "sepia", "start": 1, "end": 2, "params": {"intensity": 40}})).unwrap();
+        let at = ed.effects_at(1.5).unwrap();
+        assert_eq!(at.len(), 1);
+        assert_eq!(Value::String(at[0].element_id.clone()), out["elementId"]);
+        assert_eq!(Value::Object(at[0].params.clone()), json!({"intensity": 40}));
+        assert_eq!((at[0].start, at[0].end), (1.0, 2.0));
+        assert!(ed.effects_at(2.0).unwrap().is_empty());
+        assert!(ed.effects_at(f64::NAN).is_err());
+    }
+}
+
+impl crate::Editor {
+    /// The effect elements active at `seconds` on the current project's timeline, bottom to top
+    /// (see [`effects_at`]). Empty when there is no project or timeline. Seconds are rounded to
+    /// the nearest tick; a non-finite or out-of-range value is an error.
+    pub fn effects_at(&self, seconds: f64) -> Result<Vec<ActiveEffect>, String> {
+        let tick = crate::time::seconds_to_ticks(seconds).ok_or_else(|| format!("seconds must be a finite number of seconds, got {seconds}"))?;
+        Ok(self.project().and_then(|p| p.timeline.as_ref()).map(|tl| effects_at(tl, tick)).unwrap_or_default())
+    }
+}
