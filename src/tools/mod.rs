@@ -10,6 +10,7 @@ mod effect_tools;
 mod error;
 mod inspect;
 pub mod registry;
+pub mod typescript;
 mod schemas;
 
 use serde_json::Value;

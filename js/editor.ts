@@ -1,0 +1,261 @@
+// The editor handle: a thin TypeScript shell over the wasm `WasmEditor`. Tool arguments cross
+// the boundary as one JSON string and results come back as one (see docs/package.md for why);
+// change notifications are queued and delivered after the call that caused them has returned.
+import { loadEngine, WasmEditor } from "./engine.js";
+import { NeuralCutError, rethrow } from "./errors.js";
+import type { ToolArgsMap, ToolName, ToolResultMap } from "./generated/tools.js";
+import type {
+  AddAssetOptions,
+  AddStickerOptions,
+  AssetSource,
+  AssetType,
+  ChangeEvent,
+  ContextProvider,
+  ContextProviderRequest,
+  CreateEditorOptions,
+  ProjectJson,
+  ProviderReport,
+  ToolErrorResult,
+  ToolInfo,
+} from "./types.js";
+
+/** The arguments parameter of `callTool`: optional when every argument of the tool is. */
+export type ToolArgsParam<N extends ToolName> = {} extends ToolArgsMap[N] ? [args?: ToolArgsMap[N]] : [args: ToolArgsMap[N]];
+
+/** What `callTool(name)` resolves to: the tool's result or an error value. */
+export type ToolCallResult<N extends ToolName> = ToolResultMap[N] | ToolErrorResult;
+
+const ASSET_TYPES: readonly AssetType[] = ["video", "audio", "image"];
+
+/** True when a tool call resolved to an error value. */
+export function isToolError(result: unknown): result is ToolErrorResult {
+  return typeof result === "object" && result !== null && typeof (result as { error?: unknown }).error === "string";
+}
+
+/** JSON text of tool arguments. A value JSON cannot express (a function, a cycle, a BigInt) is
+ * sent as `false`, which the engine answers with "Arguments must be a JSON object". */
+function argsJson(args: unknown): string {
+  if (args === undefined) return "{}";
+  try {
+    return JSON.stringify(args) ?? "false";
+  } catch {
+    return "false";
+  }
+}
+
+function checkProvider(p: ContextProvider | undefined): ContextProvider | undefined {
+  if (p === undefined || p === null) return undefined;
+  if (typeof p !== "object" || typeof p.load !== "function") {
+    throw new NeuralCutError("INVALID_PROVIDER", "contextProvider needs a load(request) function");
+  }
+  const types = p.supportedTypes;
+  if (types !== undefined && (!Array.isArray(types) || types.some((t) => !ASSET_TYPES.includes(t)))) {
+    throw new NeuralCutError("INVALID_PROVIDER", "contextProvider.supportedTypes may hold video, audio and image only");
+  }
+  return p;
+}
+
+type Listener = (event: ChangeEvent) => void;
+
+const CONSTRUCT = Symbol("construct");
+
+export class NeuralCutEditor {
+  #inner: WasmEditor | undefined;
+  #sources = new Map<string, AssetSource>();
+  #listeners = new Set<Listener>();
+  #provider: ContextProvider | undefined;
+  #catalog: string | undefined;
+
+  /** @internal Use `createEditor`. */
+  constructor(token: typeof CONSTRUCT, inner: WasmEditor, provider: ContextProvider | undefined) {
+    if (token !== CONSTRUCT) throw new TypeError("Use createEditor() to make an editor");
+    this.#inner = inner;
+    this.#provider = provider;
+  }
+
+  get #engine(): WasmEditor {
+    if (!this.#inner) throw new NeuralCutError("EDITOR_DISPOSED", "This editor was disposed");
+    return this.#inner;
+  }
+
+  /** Adds a media asset to the project library and returns its id. Throws NeuralCutError. */
+  addAsset(options: AddAssetOptions): string {
+    if (typeof options !== "object" || options === null) {
+      throw new NeuralCutError("INVALID_ASSET", "addAsset takes an options object { name, type, ... }");
+    }
+    const { file, url, ...rest } = options;
+    const before = this.#engine.revision();
+    let id: string;
+    try {
+      id = this.#engine.addAsset(rest);
+    } catch (e) {
+      rethrow(e);
+    }
+    if (file !== undefined || url !== undefined) this.#sources.set(id, { file, url });
+    this.#changed(before, { source: "asset" });
+    return id;
+  }
+
+  /** The file or URL given to `addAsset` for this asset, if any. */
+  assetSource(id: string): AssetSource | undefined {
+    const s = this.#sources.get(id);
+    return s && { ...s };
+  }
+
+  /** Adds a sticker to the catalog `add_sticker` draws from and returns its id. */
+  addSticker(options: AddStickerOptions): string {
+    if (typeof options !== "object" || options === null) {
+      throw new NeuralCutError("INVALID_STICKER", "addSticker takes an options object { id, name, url? }");
+    }
+    const before = this.#engine.revision();
+    let id: string;
+    try {
+      id = this.#engine.addSticker(options);
+    } catch (e) {
+      rethrow(e);
+    }
+    this.#changed(before, { source: "sticker" });
+    return id;
+  }
+
+  /** The tool catalog: name, title, description, inputSchema, outputSchema, annotations. */
+  tools(): ToolInfo[] {
+    this.#catalog ??= this.#engine.toolsJson();
+    return JSON.parse(this.#catalog);
+  }
+
+  /** Runs a tool. Resolves to its result or to `{ error, code, hint?, ... }`; never rejects for
+   * a tool error. The change (if any) is committed before the returned promise settles. */
+  callTool<N extends ToolName>(name: N, ...args: ToolArgsParam<N>): Promise<ToolCallResult<N>> {
+    return this.callToolUntyped(name, args[0]) as Promise<ToolCallResult<N>>;
+  }
+
+  /** `callTool` for names and arguments known only at run time (an LLM's function call). */
+  async callToolUntyped(name: string, args?: unknown): Promise<Record<string, unknown>> {
+    const tool = typeof name === "string" ? name : String(name);
+    if (tool === "load_asset_context" && this.#provider) return this.#loadContext(this.#provider, args);
+    const before = this.#engine.revision();
+    const out = JSON.parse(this.#engine.callTool(tool, argsJson(args)));
+    this.#changed(before, { source: "tool", tool });
+    return out;
+  }
+
+  /** load_asset_context through the configured provider: begin, provider.load, finish. */
+  async #loadContext(provider: ContextProvider, args: unknown): Promise<Record<string, unknown>> {
+    let step;
+    try {
+      step = JSON.parse(this.#engine.beginContext(argsJson(args), provider.supportedTypes ?? [...ASSET_TYPES], Date.now()));
+    } catch (e) {
+      rethrow(e);
+    }
+    if (step.kind === "done") return step.output;
+    const request: ContextProviderRequest = { ...step.request, source: { ...this.#sources.get(step.request.asset.id) } };
+    let report: string | undefined;
+    let failure: string | undefined;
+    try {
+      const r: ProviderReport | undefined = await provider.load(request);
+      if (r && typeof r === "object") {
+        report = JSON.stringify({ fileUri: r.fileUri, status: r.status, expiresAt: r.expiresAt, summary: r.summary });
+      }
+    } catch (e) {
+      failure = e instanceof Error ? e.message : String(e);
+    }
+    return JSON.parse(this.#engine.finishContext(step.ticket, report, failure, Date.now()));
+  }
+
+  /** Serves load_asset_context from now on (undefined: only cached contexts answer). */
+  setContextProvider(provider: ContextProvider | undefined): void {
+    this.#provider = checkProvider(provider);
+  }
+
+  /** Undoes the last committed change; false when there is nothing to undo. */
+  undo(): boolean {
+    const before = this.#engine.revision();
+    const done = this.#engine.undo();
+    this.#changed(before, { source: "undo" });
+    return done;
+  }
+
+  redo(): boolean {
+    const before = this.#engine.revision();
+    const done = this.#engine.redo();
+    this.#changed(before, { source: "redo" });
+    return done;
+  }
+
+  canUndo(): boolean {
+    return this.#engine.canUndo();
+  }
+
+  canRedo(): boolean {
+    return this.#engine.canRedo();
+  }
+
+  /** Bumped on every committed change (tools, undo/redo, assets, stickers). */
+  revision(): number {
+    return this.#engine.revision();
+  }
+
+  /** The whole project, versioned; `createEditor({ project })` loads it back. */
+  project(): ProjectJson {
+    const json = this.#engine.projectJson();
+    if (json === undefined) throw new NeuralCutError("NO_ACTIVE_PROJECT", "No active project");
+    return JSON.parse(json);
+  }
+
+  /** Calls `listener` after each committed change, once the call that made it has returned
+   * (in a microtask), never from inside the engine. Returns the unsubscribe function. */
+  onChange(listener: (event: ChangeEvent) => void): () => void {
+    if (typeof listener !== "function") throw new TypeError("onChange takes a function");
+    const entry: Listener = (e) => listener(e);
+    this.#listeners.add(entry);
+    return () => {
+      this.#listeners.delete(entry);
+    };
+  }
+
+  /** Frees the engine memory; the editor cannot be used afterwards. */
+  dispose(): void {
+    this.#inner?.free();
+    this.#inner = undefined;
+    this.#listeners.clear();
+  }
+
+  #changed(before: number, event: Omit<ChangeEvent, "revision">): void {
+    const revision = this.#engine.revision();
+    if (revision === before || this.#listeners.size === 0) return;
+    const full: ChangeEvent = { ...event, revision };
+    queueMicrotask(() => {
+      for (const listener of [...this.#listeners]) {
+        try {
+          listener(full);
+        } catch (e) {
+          // A host's bug must not stop the other listeners; report it like an uncaught error.
+          if (typeof reportError === "function") reportError(e);
+          else console.error(e);
+        }
+      }
+    });
+  }
+}
+
+/** Creates an editor, loading the engine wasm on first use. Throws NeuralCutError with code
+ * INVALID_JSON, INVALID_PROJECT or UNSUPPORTED_PROJECT for a project it cannot load. */
+export async function createEditor(options: CreateEditorOptions = {}): Promise<NeuralCutEditor> {
+  const provider = checkProvider(options.contextProvider);
+  await loadEngine();
+  const { project } = options;
+  let json: string | undefined;
+  if (project !== undefined && project !== null) {
+    if (typeof project === "string") json = project;
+    else if (typeof project === "object") json = JSON.stringify(project);
+    else throw new NeuralCutError("INVALID_PROJECT", "project must be a project object or its JSON text");
+  }
+  let inner: WasmEditor;
+  try {
+    inner = new WasmEditor(json);
+  } catch (e) {
+    rethrow(e);
+  }
+  return new NeuralCutEditor(CONSTRUCT, inner, provider);
+}

@@ -1,0 +1,12 @@
+// The package entry `neuralcut`: the timeline engine and the agent tools.
+export { createEditor, isToolError, NeuralCutEditor } from "./editor.js";
+export type { ToolArgsParam, ToolCallResult } from "./editor.js";
+export { NeuralCutError } from "./errors.js";
+export * from "./generated/tools.js";
+export type * from "./types.js";
+
+/** Internal time unit: ticks per second (tools take and return seconds). */
+export const TICKS_PER_SECOND = 120_000;
+
+/** An editor, as `createEditor` returns it. */
+export type { NeuralCutEditor as Editor } from "./editor.js";

@@ -1,0 +1,138 @@
+// Public types of the package entry that are not generated from the tool registry.
+import type { ToolName } from "./generated/tools.js";
+
+/** A saved project, as `editor.project()` returns it and `createEditor({ project })` takes it. */
+export interface ProjectJson {
+  format: "neuralcut-project";
+  version: number;
+  [key: string]: unknown;
+}
+
+/** A tool's catalog entry (the same catalog MCP, WebMCP and Gemini are given). */
+export interface ToolInfo {
+  name: ToolName;
+  title: string;
+  description: string;
+  /** JSON Schema 2020-12 of the arguments. */
+  inputSchema: Record<string, unknown>;
+  /** JSON Schema 2020-12 of a successful result. */
+  outputSchema: Record<string, unknown>;
+  annotations: {
+    readOnlyHint: boolean;
+    destructiveHint: boolean;
+    idempotentHint: boolean;
+    openWorldHint: boolean;
+  };
+}
+
+/** What a tool call resolves to when it fails: the spec's message, a stable code, maybe a hint. */
+export interface ToolErrorResult {
+  error: string;
+  code: string;
+  hint?: string;
+  [key: string]: unknown;
+}
+
+export type AssetType = "video" | "audio" | "image";
+
+/** A rational frame rate. */
+export interface FrameRate {
+  numerator: number;
+  denominator: number;
+}
+
+/** What `editor.addAsset` takes. `file` and `url` stay in JS (see `editor.assetSource`). */
+export interface AddAssetOptions {
+  /** Your own id; one is generated when absent. */
+  id?: string;
+  name: string;
+  type: AssetType;
+  /** Seconds; required in practice for video and audio. */
+  duration?: number;
+  width?: number;
+  height?: number;
+  /** `30`, or `{ numerator: 30000, denominator: 1001 }`. */
+  fps?: number | FrameRate;
+  /** The media bytes, handed to the context provider. */
+  file?: Blob;
+  /** Where the media can be fetched, handed to the context provider. */
+  url?: string;
+}
+
+export interface AddStickerOptions {
+  /** Catalog id such as `flags:us`. */
+  id: string;
+  name: string;
+  url?: string;
+}
+
+/** The host-side handle of an asset's bytes. */
+export interface AssetSource {
+  file?: Blob;
+  url?: string;
+}
+
+/** An asset as the project stores it. */
+export interface AssetJson {
+  id: string;
+  name: string;
+  type: AssetType;
+  duration?: number;
+  width?: number;
+  height?: number;
+  fps?: FrameRate;
+  [key: string]: unknown;
+}
+
+/** A cached provider file reference. */
+export interface ContextRecord {
+  assetId: string;
+  provider: string;
+  fileUri: string;
+  status: "active" | "processing" | "failed";
+  /** Milliseconds since the Unix epoch. */
+  createdAt: number;
+  expiresAt?: number;
+  summary?: string;
+}
+
+/** What a context provider is asked to do: make `asset` available to the model, polling
+ * `previous` (still processing) rather than uploading again. */
+export interface ContextProviderRequest {
+  asset: AssetJson;
+  previous: ContextRecord | null;
+  /** The file or URL given to `addAsset`. */
+  source: AssetSource;
+}
+
+/** What a context provider reports back. */
+export interface ProviderReport {
+  fileUri: string;
+  status: "active" | "processing" | "failed";
+  /** Milliseconds since the Unix epoch. */
+  expiresAt?: number;
+  summary?: string;
+}
+
+/** Serves `load_asset_context` (for example by uploading to Gemini through the proxy). */
+export interface ContextProvider {
+  /** Asset types it accepts (default: all three). */
+  supportedTypes?: AssetType[];
+  /** Uploads or polls. A thrown error becomes "Failed to load asset context" with its message. */
+  load(request: ContextProviderRequest): Promise<ProviderReport>;
+}
+
+export interface CreateEditorOptions {
+  /** A project from `editor.project()` (object or JSON string); an empty project by default. */
+  project?: ProjectJson | string;
+  contextProvider?: ContextProvider;
+}
+
+/** Delivered to `onChange` listeners after a call that committed a change has returned. */
+export interface ChangeEvent {
+  /** The editor's revision after the change. */
+  revision: number;
+  source: "tool" | "undo" | "redo" | "asset" | "sticker";
+  /** The tool that made the change, when `source` is "tool". */
+  tool?: string;
+}

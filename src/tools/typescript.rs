@@ -1,0 +1,182 @@
+//! TypeScript typings generated from the registry's JSON Schemas, so the `.d.ts` of the npm
+//! package, tool validation, MCP and Gemini all describe the same arguments and results. The
+//! output is committed as `js/generated/tools.ts`; a test fails when it drifts (regenerate with
+//! `npm run typings`, which runs that test with `NEURALCUT_BLESS=1`).
+
+use std::fmt::Write;
+
+use serde_json::{Map, Value};
+
+use super::registry::TOOLS;
+
+/// Where the generated file lives, relative to the crate root.
+pub const TYPINGS_PATH: &str = "js/generated/tools.ts";
+
+/// `split_at` → `SplitAt`.
+fn pascal(name: &str) -> String {
+    name.split('_').map(|w| w[..1].to_uppercase() + &w[1..]).collect()
+}
+
+fn literal(v: &Value) -> String {
+    v.to_string()
+}
+
+fn is_identifier(key: &str) -> bool {
+    let mut chars = key.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$') && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
+}
+
+fn doc(out: &mut String, indent: &str, schema: &Value) {
+    if let Some(d) = schema.get("description").and_then(Value::as_str) {
+        let _ = writeln!(out, "{indent}/** {} */", d.replace("*/", "*\\/"));
+    }
+}
+
+/// The TypeScript type of a schema, as it appears inline.
+fn ts_type(schema: &Value, indent: &str) -> String {
+    if let Some(c) = schema.get("const") {
+        return literal(c);
+    }
+    if let Some(Value::Array(values)) = schema.get("enum") {
+        return values.iter().map(literal).collect::<Vec<_>>().join(" | ");
+    }
+    match schema.get("type") {
+        Some(Value::Array(types)) => types.iter().map(|t| ts_type(&single_type(schema, t), indent)).collect::<Vec<_>>().join(" | "),
+        Some(Value::String(t)) => match t.as_str() {
+            "string" => "string".into(),
+            "number" | "integer" => "number".into(),
+            "boolean" => "boolean".into(),
+            "null" => "null".into(),
+            "array" => {
+                let item = schema.get("items").map_or("unknown".into(), |i| ts_type(i, indent));
+                if item.contains(' ') && !item.starts_with('{') {
+                    format!("({item})[]")
+                } else {
+                    format!("{item}[]")
+                }
+            }
+            "object" => object_type(schema, indent),
+            _ => "unknown".into(),
+        },
+        _ => "unknown".into(),
+    }
+}
+
+/// The schema narrowed to one of its `type`s.
+fn single_type(schema: &Value, t: &Value) -> Value {
+    let mut s = schema.as_object().cloned().unwrap_or_default();
+    s.insert("type".into(), t.clone());
+    Value::Object(s)
+}
+
+/// An object type: its properties (required or optional) and what else it allows.
+fn object_type(schema: &Value, indent: &str) -> String {
+    let empty = Map::new();
+    let props = schema.get("properties").and_then(Value::as_object).unwrap_or(&empty);
+    let required: Vec<&str> = schema.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).collect();
+    let extra = match schema.get("additionalProperties") {
+        Some(Value::Bool(false)) => None,
+        Some(s @ Value::Object(_)) => Some(ts_type(s, indent)),
+        _ => Some("unknown".to_string()),
+    };
+    if props.is_empty() {
+        return match extra {
+            // A closed object without properties: `{}` would accept anything.
+            None => "Record<string, never>".into(),
+            Some(t) => format!("{{ [key: string]: {t} }}"),
+        };
+    }
+    let inner = format!("{indent}  ");
+    let mut out = String::from("{\n");
+    for (key, prop) in props {
+        doc(&mut out, &inner, prop);
+        let name = if is_identifier(key) { key.clone() } else { literal(&Value::from(key.as_str())) };
+        let optional = if required.contains(&key.as_str()) { "" } else { "?" };
+        let _ = writeln!(out, "{inner}{name}{optional}: {};", ts_type(prop, &inner));
+    }
+    // Open output objects stay open: tools may add fields beside the documented ones.
+    if let Some(t) = extra.filter(|t| t != "unknown" || schema.get("additionalProperties").is_some()) {
+        let _ = writeln!(out, "{inner}[key: string]: {t};");
+    }
+    out.push_str(indent);
+    out.push('}');
+    out
+}
+
+/// A named declaration: an interface for objects with properties, a type alias otherwise.
+fn declaration(out: &mut String, name: &str, schema: &Value) {
+    let ty = ts_type(schema, "");
+    if ty.starts_with('{') {
+        let _ = writeln!(out, "export interface {name} {ty}\n");
+    } else {
+        let _ = writeln!(out, "export type {name} = {ty};\n");
+    }
+}
+
+/// The whole generated module.
+pub fn typings() -> String {
+    let mut out = String::new();
+    out.push_str("// Generated from the tool registry's JSON Schemas by src/tools/typescript.rs.\n");
+    out.push_str("// Do not edit: run `npm run typings` after changing a schema.\n\n");
+    for tool in TOOLS {
+        let base = pascal(tool.name);
+        let _ = writeln!(out, "/** Arguments of `{}`: {} */", tool.name, tool.title);
+        declaration(&mut out, &format!("{base}Args"), &tool.input_schema());
+        let _ = writeln!(out, "/** Result of `{}`. */", tool.name);
+        declaration(&mut out, &format!("{base}Result"), &tool.output_schema());
+    }
+    for (map, suffix, what) in [("ToolArgsMap", "Args", "arguments"), ("ToolResultMap", "Result", "successful result")] {
+        let _ = writeln!(out, "/** Each tool's {what}, by tool name. */\nexport interface {map} {{");
+        for tool in TOOLS {
+            let _ = writeln!(out, "  {}: {}{suffix};", tool.name, pascal(tool.name));
+        }
+        out.push_str("}\n\n");
+    }
+    out.push_str("/** The name of a tool. */\nexport type ToolName = keyof ToolArgsMap;\n\n");
+    out.push_str("/** Every tool name, in catalog order. */\nexport const TOOL_NAMES: readonly ToolName[] = [\n");
+    for tool in TOOLS {
+        let _ = writeln!(out, "  {},", literal(&Value::from(tool.name)));
+    }
+    out.push_str("];\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Fails when the committed typings differ from freshly generated ones. With
+    /// `NEURALCUT_BLESS=1` it rewrites the file instead.
+    #[test]
+    fn committed_typings_match_the_registry() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(TYPINGS_PATH);
+        let fresh = typings();
+        if std::env::var_os("NEURALCUT_BLESS").is_some() {
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, &fresh).unwrap();
+        }
+        let committed = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(committed == fresh, "{TYPINGS_PATH} is out of date with the tool registry: run `npm run typings` and commit it");
+    }
+
+    #[test]
+    fn every_tool_has_argument_and_result_types() {
+        let t = typings();
+        for tool in TOOLS {
+            assert!(t.contains(&format!("  {}: {}Args;", tool.name, pascal(tool.name))), "{}", tool.name);
+            assert!(t.contains(&format!("  {}: {}Result;", tool.name, pascal(tool.name))), "{}", tool.name);
+        }
+    }
+
+    #[test]
+    fn schemas_map_to_typescript() {
+        let closed = serde_json::json!({ "type": "object", "properties": { "times": { "type": "array", "items": { "type": "number" } }, "x-y": { "enum": ["a", "b"] } }, "required": ["times"], "additionalProperties": false });
+        assert_eq!(ts_type(&closed, ""), "{\n  times: number[];\n  \"x-y\"?: \"a\" | \"b\";\n}");
+        let empty = serde_json::json!({ "type": "object", "properties": {}, "additionalProperties": false });
+        assert_eq!(ts_type(&empty, ""), "Record<string, never>");
+        let map = serde_json::json!({ "type": "object", "additionalProperties": { "type": ["number", "string"] } });
+        assert_eq!(ts_type(&map, ""), "{ [key: string]: number | string }");
+        assert_eq!(ts_type(&serde_json::json!({ "type": "array", "items": { "enum": [1, 2] } }), ""), "(1 | 2)[]");
+        assert_eq!(ts_type(&serde_json::json!({ "const": "gemini" }), ""), "\"gemini\"");
+    }
+}
