@@ -4,6 +4,8 @@
 
 use std::fmt;
 
+use serde::Serialize;
+use serde_json::value::RawValue;
 use serde_json::{json, Map, Value};
 
 use crate::history::History;
@@ -11,7 +13,7 @@ use crate::model::{Asset, AssetType, Project, ProjectError, Sticker};
 use crate::time::FrameRate;
 use crate::tools::context::{self, ContextCache, ContextProvider, ContextRequest, ContextStep, ProviderReport};
 use crate::tools::registry::{self, Kind, ToolDef};
-use crate::tools::{Args, Ctx, ToolError};
+use crate::tools::{Args, Ctx, Output, ToolError};
 
 /// Misuse of the editor API itself (not a tool call): a bad asset or sticker description.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -177,42 +179,59 @@ impl Editor {
 
     /// Runs a tool by name. A failed call changes nothing; a successful edit that changes the
     /// timeline is one undo step.
-    pub fn call_tool(&mut self, name: &str, raw: &Value) -> Result<Value, ToolError> {
+    pub fn call_tool(&mut self, name: &str, args: &Value) -> Result<Value, ToolError> {
+        self.call_tool_output(name, args).map(|o| o.to_value())
+    }
+
+    /// Like [`Editor::call_tool`], with JSON text in and out: the form the JS boundary uses.
+    /// The result is the tool's output, or its error as `{ error, code, ... }`.
+    pub fn call_tool_json(&mut self, name: &str, args_json: &str) -> String {
+        let args = match serde_json::from_str::<Value>(args_json) {
+            Ok(v) => v,
+            Err(_) => return ToolError::arguments_not_object().to_json().to_string(),
+        };
+        match self.call_tool_output(name, &args) {
+            Ok(out) => out.as_str().to_string(),
+            Err(err) => err.to_json().to_string(),
+        }
+    }
+
+    pub fn call_tool_output(&mut self, name: &str, raw: &Value) -> Result<Output, ToolError> {
         let def = registry::find(name).ok_or_else(|| ToolError::unknown_tool(name, &registry::names()))?;
         let args = Args::strict(def.name, def.args, raw)?;
         match def.kind {
-            Kind::Undo => self.undo_tool(),
-            Kind::Redo => self.redo_tool(),
+            Kind::Undo => self.undo_tool().map(Output::from),
+            Kind::Redo => self.redo_tool().map(Output::from),
             Kind::Context => {
                 // Without a provider only the cache can answer (the host's clock is unknown here,
                 // so expiry is not checked: the JS package always passes its clock).
                 match self.begin_context(raw, &[AssetType::Video, AssetType::Audio, AssetType::Image], 0.0)? {
-                    ContextStep::Done(out) => Ok(out),
+                    ContextStep::Done(out) => Ok(out.into()),
                     ContextStep::Fetch(_) => Err(ToolError::context_failed().with("details", "No context provider is configured")),
                 }
             }
             Kind::Read | Kind::Edit | Kind::Batch => {
                 let mut ctx = Ctx::new(self.project.as_ref());
                 let out = run_in(&mut ctx, def, args)?;
+                let label = match def.kind {
+                    Kind::Batch => batch_label(raw),
+                    _ => def.name.to_string(),
+                };
                 let (timeline, next_id) = (ctx.timeline, ctx.ids.next);
-                self.commit(timeline, next_id, def, &out);
+                self.commit(timeline, next_id, label);
                 Ok(out)
             }
         }
     }
 
     /// Stores a successful call's working copy: one history entry if the timeline changed.
-    fn commit(&mut self, timeline: Option<crate::model::Timeline>, next_id: u64, def: &ToolDef, out: &Value) {
+    fn commit(&mut self, timeline: Option<crate::model::Timeline>, next_id: u64, label: String) {
         let Some(project) = self.project.as_mut() else { return };
         project.next_id = project.next_id.max(next_id);
         let (Some(new), Some(old)) = (timeline, project.timeline.as_ref()) else { return };
         if new.same_as(old) {
             return;
         }
-        let label = match def.kind {
-            Kind::Batch => batch_label(out),
-            _ => def.name.to_string(),
-        };
         let before = std::mem::replace(project.timeline.as_mut().expect("checked above"), new);
         self.history.record(before, label);
         self.revision += 1;
@@ -255,7 +274,7 @@ impl Editor {
 }
 
 /// Runs one tool (or a batch) against a working context.
-fn run_in(ctx: &mut Ctx, def: &ToolDef, args: Args) -> Result<Value, ToolError> {
+fn run_in(ctx: &mut Ctx, def: &ToolDef, args: Args) -> Result<Output, ToolError> {
     match (def.kind, def.run) {
         (Kind::Batch, _) => run_batch(ctx, args),
         (_, Some(run)) => run(ctx, args),
@@ -265,13 +284,25 @@ fn run_in(ctx: &mut Ctx, def: &ToolDef, args: Args) -> Result<Value, ToolError> 
 
 const INVALID_STEPS: &str = "Invalid batch steps";
 
-fn run_batch(ctx: &mut Ctx, args: Args) -> Result<Value, ToolError> {
+#[derive(Serialize)]
+struct BatchOutput<'a> {
+    success: bool,
+    results: Vec<StepResult<'a>>,
+}
+
+#[derive(Serialize)]
+struct StepResult<'a> {
+    tool: &'a str,
+    result: &'a RawValue,
+}
+
+fn run_batch(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
     let invalid = || ToolError::new("INVALID_BATCH_STEPS", INVALID_STEPS).with_hint("steps is a non-empty list of {\"tool\": name, \"args\": {...}}.");
     let Some(Value::Array(steps)) = args.get("steps") else { return Err(invalid()) };
     if steps.is_empty() {
         return Err(invalid());
     }
-    let mut results = Vec::with_capacity(steps.len());
+    let mut outputs = Vec::with_capacity(steps.len());
     for (i, step) in steps.iter().enumerate() {
         let fail = |e: ToolError, tool: &str| e.with("step", i).with("tool", tool.to_string());
         let Some(obj) = step.as_object() else { return Err(fail(invalid(), "")) };
@@ -283,13 +314,15 @@ fn run_batch(ctx: &mut Ctx, args: Args) -> Result<Value, ToolError> {
         }
         let raw = obj.get("args").unwrap_or(&Value::Null);
         let tool_args = Args::strict(def.name, def.args, raw).map_err(|e| fail(e, name))?;
-        let out = run_in(ctx, def, tool_args).map_err(|e| fail(e, name))?;
-        results.push(json!({ "tool": name, "result": out }));
+        outputs.push((def.name, run_in(ctx, def, tool_args).map_err(|e| fail(e, name))?));
     }
-    Ok(json!({ "success": true, "results": results }))
+    let results: Vec<StepResult> = outputs.iter().map(|(tool, out)| StepResult { tool, result: out.raw() }).collect();
+    Ok(Output::from_serialize(&BatchOutput { success: true, results }))
 }
 
-fn batch_label(out: &Value) -> String {
-    let tools: Vec<&str> = out["results"].as_array().into_iter().flatten().filter_map(|r| r["tool"].as_str()).collect();
+/// "batch: split, delete_timeline_elements" — the steps' tool names.
+fn batch_label(args: &Value) -> String {
+    let steps = args["steps"].as_array().into_iter().flatten();
+    let tools: Vec<&str> = steps.filter_map(|s| s["tool"].as_str()).collect();
     format!("batch: {}", tools.join(", "))
 }

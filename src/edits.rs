@@ -3,7 +3,7 @@
 //! Each works on a working copy and may leave it half-changed when it fails: the caller discards
 //! the copy on error, which is what keeps failed calls free of side effects.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::model::{Element, Timeline, Track, TrackType};
@@ -87,17 +87,19 @@ pub fn split(tl: &mut Timeline, times: &[i64], mut new_id: impl FnMut() -> Strin
     times.dedup();
     let mut cuts = Vec::new();
     for ti in 0..tl.tracks.len() {
-        // Find the cuts first so untouched tracks are never copied.
-        let hits: Vec<(usize, Vec<i64>)> = tl.tracks[ti]
-            .elements
-            .iter()
-            .enumerate()
-            .filter_map(|(ei, e)| {
-                let from = times.partition_point(|t| *t <= e.start);
-                let to = times.partition_point(|t| *t < e.end());
-                (from < to).then(|| (ei, times[from..to].to_vec()))
-            })
-            .collect();
+        // Find the cuts first so untouched tracks are never copied. Elements are sorted and
+        // disjoint, so a binary search per time finds the one element a time can fall inside.
+        let elements = &tl.tracks[ti].elements;
+        let mut hits: Vec<(usize, Vec<i64>)> = Vec::new();
+        for &t in &times {
+            let ei = elements.partition_point(|e| e.end() <= t);
+            if ei < elements.len() && elements[ei].start < t {
+                match hits.last_mut() {
+                    Some((last, at)) if *last == ei => at.push(t),
+                    _ => hits.push((ei, vec![t])),
+                }
+            }
+        }
         if hits.is_empty() {
             continue;
         }
@@ -137,31 +139,55 @@ fn cut_at(left: &mut Element, right: &mut Element, t: i64) {
     right.duration = tail;
 }
 
-/// Removes the elements whose ids are in `ids`. Returns how many were removed.
-pub fn remove(tl: &mut Timeline, ids: &HashSet<&str>) -> usize {
-    let mut removed = 0;
-    for ti in 0..tl.tracks.len() {
-        if tl.tracks[ti].elements.iter().any(|e| ids.contains(e.id.as_str())) {
-            let track = tl.track_mut(ti);
-            let before = track.elements.len();
-            track.elements.retain(|e| !ids.contains(e.id.as_str()));
-            removed += before - track.elements.len();
+/// Finds each id's (track index, element index) in one pass over the timeline; `None` for ids
+/// that are not there. A few ids are compared directly, many through a hash map.
+pub fn locate(tl: &Timeline, ids: &[String]) -> Vec<Option<(usize, usize)>> {
+    let mut found = vec![None; ids.len()];
+    let index: Option<HashMap<&str, usize>> = (ids.len() > 8).then(|| ids.iter().enumerate().map(|(i, id)| (id.as_str(), i)).collect());
+    let mut left = ids.len();
+    'tracks: for (ti, track) in tl.tracks.iter().enumerate() {
+        for (ei, e) in track.elements.iter().enumerate() {
+            let hit = match &index {
+                Some(map) => map.get(e.id.as_str()).copied(),
+                None => ids.iter().position(|id| *id == e.id),
+            };
+            if let Some(i) = hit {
+                if found[i].is_none() {
+                    found[i] = Some((ti, ei));
+                    left -= 1;
+                    if left == 0 {
+                        break 'tracks;
+                    }
+                }
+            }
         }
     }
-    removed
+    found
 }
 
-/// One element's destination in a [`relocate`].
+/// Removes the elements at `positions` (track index, element index), copying only their tracks.
+pub fn remove_at(tl: &mut Timeline, positions: &[(usize, usize)]) {
+    let mut sorted = positions.to_vec();
+    sorted.sort_unstable();
+    sorted.dedup();
+    // Back to front, so earlier indices stay valid.
+    for &(ti, ei) in sorted.iter().rev() {
+        tl.track_mut(ti).elements.remove(ei);
+    }
+}
+
+/// One element's destination in a [`relocate`]: `from` is where it is now.
 pub struct Move {
     pub element: Element,
+    pub from: (usize, usize),
     pub track: usize,
 }
 
 /// Takes the moving elements out, then puts each at its destination; fails on the first overlap
 /// (with a staying element or with another moving one).
 pub fn relocate(tl: &mut Timeline, moves: Vec<Move>) -> Result<(), EditError> {
-    let ids: HashSet<String> = moves.iter().map(|m| m.element.id.clone()).collect();
-    remove(tl, &ids.iter().map(String::as_str).collect());
+    let from: Vec<(usize, usize)> = moves.iter().map(|m| m.from).collect();
+    remove_at(tl, &from);
     for m in moves {
         insert(tl, m.track, m.element)?;
     }

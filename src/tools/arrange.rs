@@ -1,14 +1,12 @@
 //! move_timeline_elements and update_timeline_element_timing.
 
-use std::collections::{HashMap, HashSet};
-
 use serde_json::{json, Value};
 
-use super::{edit_error, seconds, timeline_mut, Args, Ctx, ToolError};
+use super::{Output, edit_error, seconds, timeline_mut, Args, Ctx, ToolError};
 use crate::edits::{self, Move};
 use crate::model::Element;
 
-pub fn move_timeline_elements(ctx: &mut Ctx, args: Args) -> Result<Value, ToolError> {
+pub fn move_timeline_elements(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
     let ids = args.id_list("elementIds", ToolError::invalid_element_ids)?;
     let start = match args.seconds("start") {
         Ok(Some(t)) if t >= 0 => t,
@@ -23,38 +21,33 @@ pub fn move_timeline_elements(ctx: &mut Ctx, args: Args) -> Result<Value, ToolEr
     if tl.is_empty() {
         return Err(ToolError::no_timeline_content());
     }
-    // One pass over the timeline finds every requested element and its track.
-    let wanted: HashSet<&str> = ids.iter().map(String::as_str).collect();
-    let mut found: HashMap<&str, (usize, Element)> = HashMap::with_capacity(ids.len());
-    for (ti, track) in tl.tracks.iter().enumerate() {
-        for e in &track.elements {
-            if let Some(id) = wanted.get(e.id.as_str()) {
-                found.insert(id, (ti, (**e).clone()));
-            }
-        }
-    }
-    let missing: Vec<String> = ids.iter().filter(|id| !found.contains_key(id.as_str())).cloned().collect();
+    let found = edits::locate(tl, &ids);
+    let missing: Vec<String> = ids.iter().zip(&found).filter(|(_, f)| f.is_none()).map(|(id, _)| id.clone()).collect();
     if !missing.is_empty() {
         return Err(ToolError::elements_not_found(&missing));
     }
+    let found: Vec<(usize, usize)> = found.into_iter().flatten().collect();
+    let element = |&(ti, ei): &(usize, usize)| -> &Element { &tl.tracks[ti].elements[ei] };
     let target_index = match target {
         None => None,
         Some(id) => Some(tl.track_index(id).ok_or_else(|| ToolError::target_track_not_found(id))?),
     };
     if let Some(ti) = target_index {
         let track = &tl.tracks[ti];
-        if let Some((_, e)) = found.values().find(|(_, e)| !track.kind.accepts(e.kind)) {
+        if let Some(e) = found.iter().map(element).find(|e| !track.kind.accepts(e.kind)) {
             return Err(ToolError::incompatible_track(&track.id, track.kind.as_str(), e.kind.as_str()));
         }
     }
-    let earliest = found.values().map(|(_, e)| e.start).min().unwrap_or(0);
+    let earliest = found.iter().map(|p| element(p).start).min().unwrap_or(0);
     let offset = start - earliest;
-    let mut moves = Vec::with_capacity(ids.len());
-    for id in &ids {
-        let (ti, mut e) = found.remove(id.as_str()).expect("every id was found above");
-        e.start += offset;
-        moves.push(Move { element: e, track: target_index.unwrap_or(ti) });
-    }
+    let moves: Vec<Move> = found
+        .iter()
+        .map(|&(ti, ei)| {
+            let mut e = element(&(ti, ei)).clone();
+            e.start += offset;
+            Move { element: e, from: (ti, ei), track: target_index.unwrap_or(ti) }
+        })
+        .collect();
     let summary: Vec<Value> = moves
         .iter()
         .map(|m| {
@@ -67,10 +60,10 @@ pub fn move_timeline_elements(ctx: &mut Ctx, args: Args) -> Result<Value, ToolEr
         })
         .collect();
     edits::relocate(tl, moves).map_err(edit_error)?;
-    Ok(json!({ "success": true, "movedElements": summary }))
+    Ok(json!({ "success": true, "movedElements": summary }).into())
 }
 
-pub fn update_timeline_element_timing(ctx: &mut Ctx, args: Args) -> Result<Value, ToolError> {
+pub fn update_timeline_element_timing(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
     let id = args.id("elementId", ToolError::invalid_element_id)?;
     if !(args.has("start") || args.has("end") || args.has("duration")) {
         return Err(ToolError::invalid_timing_update().with_hint("Pass at least one of start, end or duration (seconds)."));
@@ -124,5 +117,5 @@ pub fn update_timeline_element_timing(ctx: &mut Ctx, args: Args) -> Result<Value
         "duration": seconds(e.duration),
     });
     edits::replace(tl, ti, e).map_err(edit_error)?;
-    Ok(out)
+    Ok(out.into())
 }

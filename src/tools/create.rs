@@ -3,7 +3,7 @@
 
 use serde_json::{json, Value};
 
-use super::{edit_error, timeline_mut, Args, Ctx, ToolError};
+use super::{Output, edit_error, timeline_mut, Args, Ctx, ToolError};
 use crate::edits;
 use crate::model::{AssetType, Canvas, Element, ElementType, TrackType};
 use crate::time::TICKS_PER_SECOND;
@@ -85,7 +85,7 @@ fn placed(ctx: &Ctx, ti: usize, id: &str) -> Value {
     json!({ "elementId": id, "trackId": track.id })
 }
 
-pub fn add_text(ctx: &mut Ctx, args: Args) -> Result<Value, ToolError> {
+pub fn add_text(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
     let text = required_text(&args)?.ok_or_else(ToolError::text_required)?;
     let (start, end) = range(&args, ToolError::invalid_range)?;
     let position = args
@@ -102,10 +102,10 @@ pub fn add_text(ctx: &mut Ctx, args: Args) -> Result<Value, ToolError> {
     set_position(&mut e, position, canvas);
     let ids = &mut ctx.ids;
     let ti = edits::place(tl, TrackType::Text, e, || ids.next('t')).map_err(edit_error)?;
-    Ok(placed(ctx, ti, &id))
+    Ok(placed(ctx, ti, &id).into())
 }
 
-pub fn update_text(ctx: &mut Ctx, args: Args) -> Result<Value, ToolError> {
+pub fn update_text(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
     let track_id = args.id("trackId", ToolError::text_element_not_found)?;
     let element_id = args.id("elementId", ToolError::text_element_not_found)?;
     let text = required_text(&args)?;
@@ -136,10 +136,10 @@ pub fn update_text(ctx: &mut Ctx, args: Args) -> Result<Value, ToolError> {
         set_position(&mut e, p, canvas);
     }
     edits::replace(tl, ti, e).map_err(edit_error)?;
-    Ok(json!({ "success": true, "elementId": element_id }))
+    Ok(json!({ "success": true, "elementId": element_id }).into())
 }
 
-pub fn add_media_to_timeline(ctx: &mut Ctx, args: Args) -> Result<Value, ToolError> {
+pub fn add_media_to_timeline(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
     let asset_id = args.id("assetId", ToolError::asset_not_found)?;
     let start = match args.seconds("startTime") {
         Ok(Some(t)) if t >= 0 => t,
@@ -179,10 +179,10 @@ pub fn add_media_to_timeline(ctx: &mut Ctx, args: Args) -> Result<Value, ToolErr
     }
     let ids = &mut ctx.ids;
     let ti = edits::place(tl, track_type, e, || ids.next('t')).map_err(edit_error)?;
-    Ok(placed(ctx, ti, &id))
+    Ok(placed(ctx, ti, &id).into())
 }
 
-pub fn add_sticker(ctx: &mut Ctx, args: Args) -> Result<Value, ToolError> {
+pub fn add_sticker(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
     let sticker_id = args.id("stickerId", ToolError::sticker_not_found)?;
     let (start, end) = range(&args, ToolError::invalid_range)?;
     let position = args
@@ -198,10 +198,10 @@ pub fn add_sticker(ctx: &mut Ctx, args: Args) -> Result<Value, ToolError> {
     set_position(&mut e, position, canvas);
     let ids = &mut ctx.ids;
     let ti = edits::place(tl, TrackType::Overlay, e, || ids.next('t')).map_err(edit_error)?;
-    Ok(placed(ctx, ti, &id))
+    Ok(placed(ctx, ti, &id).into())
 }
 
-pub fn set_volume(ctx: &mut Ctx, args: Args) -> Result<Value, ToolError> {
+pub fn set_volume(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
     let volume = args.get("volume").and_then(Value::as_f64).filter(|v| (0.0..=1.0).contains(v)).ok_or_else(ToolError::invalid_volume)?;
     let track_id = args.id("trackId", ToolError::element_not_found)?;
     let element_id = args.id("elementId", ToolError::element_not_found)?;
@@ -214,5 +214,5 @@ pub fn set_volume(ctx: &mut Ctx, args: Args) -> Result<Value, ToolError> {
     let mut e = (**current).clone();
     e.volume = Some(volume);
     edits::replace(tl, ti, e).map_err(edit_error)?;
-    Ok(json!({ "success": true, "volume": crate::effects::number(volume) }))
+    Ok(json!({ "success": true, "volume": crate::effects::number(volume) }).into())
 }

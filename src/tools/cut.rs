@@ -1,14 +1,12 @@
 //! split, delete_timeline_elements and the deprecated delete_element.
 
-use std::collections::HashSet;
-
 use serde_json::{json, Value};
 
-use super::{seconds, timeline_mut, Args, Ctx, ToolError};
+use super::{Output, seconds, timeline_mut, Args, Ctx, ToolError};
 use crate::edits;
 use crate::time::seconds_to_ticks;
 
-pub fn split(ctx: &mut Ctx, args: Args) -> Result<Value, ToolError> {
+pub fn split(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
     let Some(Value::Array(raw)) = args.get("times") else { return Err(ToolError::invalid_split_times()) };
     let times = raw
         .iter()
@@ -40,32 +38,25 @@ pub fn split(ctx: &mut Ctx, args: Args) -> Result<Value, ToolError> {
             })
         })
         .collect();
-    Ok(json!({ "success": true, "affectedElements": affected, "newElements": pieces }))
+    Ok(json!({ "success": true, "affectedElements": affected, "newElements": pieces }).into())
 }
 
-pub fn delete_timeline_elements(ctx: &mut Ctx, args: Args) -> Result<Value, ToolError> {
+pub fn delete_timeline_elements(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
     let ids = args.id_list("elementIds", ToolError::invalid_element_ids)?;
     let tl = timeline_mut(&mut ctx.timeline)?;
     if tl.is_empty() {
         return Err(ToolError::no_timeline_content());
     }
-    let wanted: HashSet<&str> = ids.iter().map(String::as_str).collect();
-    let found: HashSet<&str> = tl
-        .tracks
-        .iter()
-        .flat_map(|t| t.elements.iter())
-        .filter(|e| wanted.contains(e.id.as_str()))
-        .map(|e| wanted.get(e.id.as_str()).copied().unwrap_or_default())
-        .collect();
-    let missing: Vec<String> = ids.iter().filter(|id| !found.contains(id.as_str())).cloned().collect();
+    let found = edits::locate(tl, &ids);
+    let missing: Vec<String> = ids.iter().zip(&found).filter(|(_, f)| f.is_none()).map(|(id, _)| id.clone()).collect();
     if !missing.is_empty() {
         return Err(ToolError::elements_not_found(&missing));
     }
-    edits::remove(tl, &wanted);
-    Ok(json!({ "success": true, "deletedElements": ids }))
+    edits::remove_at(tl, &found.into_iter().flatten().collect::<Vec<_>>());
+    Ok(json!({ "success": true, "deletedElements": ids }).into())
 }
 
-pub fn delete_element(ctx: &mut Ctx, args: Args) -> Result<Value, ToolError> {
+pub fn delete_element(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
     let track_id = args.id("trackId", ToolError::element_not_found)?;
     let element_id = args.id("elementId", ToolError::element_not_found)?;
     let tl = timeline_mut(&mut ctx.timeline)?;
@@ -74,5 +65,5 @@ pub fn delete_element(ctx: &mut Ctx, args: Args) -> Result<Value, ToolError> {
         return Err(ToolError::element_not_found());
     }
     tl.track_mut(ti).elements.retain(|e| e.id != element_id);
-    Ok(json!({ "success": true }))
+    Ok(json!({ "success": true }).into())
 }

@@ -3,7 +3,7 @@
 
 use serde_json::{json, Map, Value};
 
-use super::{edit_error, timeline_mut, Args, Ctx, ToolError};
+use super::{Output, edit_error, timeline_mut, Args, Ctx, ToolError};
 use crate::edits;
 use crate::effects::{self, ParamError};
 use crate::model::{Element, ElementType, TrackType};
@@ -23,7 +23,7 @@ fn param_error(e: ParamError) -> ToolError {
     }
 }
 
-pub fn apply_effect(ctx: &mut Ctx, args: Args) -> Result<Value, ToolError> {
+pub fn apply_effect(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
     let kind = args.id("effectType", ToolError::invalid_effect_type)?;
     let def = effects::find(kind).ok_or_else(|| ToolError::effect_not_found(kind))?;
     let start = match args.seconds("start") {
@@ -52,10 +52,10 @@ pub fn apply_effect(ctx: &mut Ctx, args: Args) -> Result<Value, ToolError> {
     let ids = &mut ctx.ids;
     let ti = edits::place(tl, TrackType::Effect, e, || ids.next('t')).map_err(|_| ToolError::placement_failed())?;
     let track_id = tl.tracks[ti].id.clone();
-    Ok(json!({ "elementId": id, "trackId": track_id, "appliedParams": params }))
+    Ok(json!({ "elementId": id, "trackId": track_id, "appliedParams": params }).into())
 }
 
-pub fn update_effect(ctx: &mut Ctx, args: Args) -> Result<Value, ToolError> {
+pub fn update_effect(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
     let id = args.id("elementId", ToolError::invalid_element_id)?;
     let patch = match args.get("params") {
         Some(Value::Object(m)) if !m.is_empty() => m,
@@ -73,5 +73,5 @@ pub fn update_effect(ctx: &mut Ctx, args: Args) -> Result<Value, ToolError> {
     let mut e = (**current).clone();
     e.params = Some(params.clone());
     edits::replace(tl, ti, e).map_err(edit_error)?;
-    Ok(json!({ "success": true, "elementId": id, "appliedParams": params }))
+    Ok(json!({ "success": true, "elementId": id, "appliedParams": params }).into())
 }

@@ -13,6 +13,8 @@ pub mod registry;
 pub mod typescript;
 mod schemas;
 
+use serde::Serialize;
+use serde_json::value::RawValue;
 use serde_json::Value;
 
 use crate::model::{Asset, Project, Settings, Sticker, Timeline};
@@ -78,7 +80,36 @@ pub fn timeline_mut(timeline: &mut Option<Timeline>) -> Result<&mut Timeline, To
     timeline.as_mut().ok_or_else(ToolError::no_active_timeline)
 }
 
-pub type ToolFn = fn(&mut Ctx, Args) -> Result<Value, ToolError>;
+pub type ToolFn = fn(&mut Ctx, Args) -> Result<Output, ToolError>;
+
+/// A tool's output as JSON text. Tools serialise once, straight to text, because the text is what
+/// crosses into JS; Rust callers parse it with [`Output::to_value`] when they need a value.
+#[derive(Clone, Debug)]
+pub struct Output(Box<RawValue>);
+
+impl Output {
+    pub fn from_serialize<T: Serialize + ?Sized>(value: &T) -> Output {
+        Output(serde_json::value::to_raw_value(value).expect("tool outputs always serialise"))
+    }
+
+    pub fn raw(&self) -> &RawValue {
+        &self.0
+    }
+
+    pub fn as_str(&self) -> &str {
+        self.0.get()
+    }
+
+    pub fn to_value(&self) -> Value {
+        serde_json::from_str(self.0.get()).expect("tool outputs are valid JSON")
+    }
+}
+
+impl From<Value> for Output {
+    fn from(value: Value) -> Output {
+        Output::from_serialize(&value)
+    }
+}
 
 /// A seconds value for output: whole numbers print without a fraction.
 pub fn seconds(ticks: i64) -> Value {
