@@ -13,6 +13,11 @@ pub use editor::{ApiError, Editor, NewAsset};
 pub use time::TICKS_PER_SECOND;
 pub use tools::ToolError;
 
-// The boundary: the wasm-bindgen API, compiled only for WebAssembly.
-#[cfg(target_arch = "wasm32")]
+// The boundary: the wasm-bindgen API, compiled only for WebAssembly (not into the separate
+// effects module, which is built with the `effects` feature).
+#[cfg(all(target_arch = "wasm32", not(feature = "effects")))]
 pub mod wasm;
+
+// The boundary: the wgpu effects renderer (native for tests, and the browser effects module).
+#[cfg(any(feature = "gpu", feature = "effects"))]
+pub mod gpu;

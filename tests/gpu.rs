@@ -1,0 +1,1 @@
+//! GPU effects against the CPU reference (wgpu on Vulkan; lavapipe in CI).
