@@ -1,0 +1,143 @@
+//! docs/tools.md is generated from the tool registry, with every example run against
+//! tests/fixtures/docs.json, so the reference cannot drift from the code. Regenerate with
+//! `UPDATE_DOCS=1 cargo test --test docs`.
+
+use neuralcut::tools::context::{ContextProvider, ContextRequest, ContextStatus, ProviderReport};
+use neuralcut::tools::registry::{ToolDef, TOOLS};
+use neuralcut::Editor;
+use serde_json::Value;
+
+const FIXTURE: &str = include_str!("fixtures/docs.json");
+const DOC_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/tools.md");
+
+/// A provider that answers at once, so the load_asset_context example shows a real output.
+struct Ready;
+
+impl ContextProvider for Ready {
+    async fn load(&mut self, req: &ContextRequest) -> Result<ProviderReport, String> {
+        Ok(ProviderReport {
+            file_uri: format!("https://generativelanguage.googleapis.com/v1beta/files/{}", req.asset.id),
+            status: ContextStatus::Active,
+            expires_at: None,
+            summary: Some("A person talks to the camera in an office.".into()),
+        })
+    }
+}
+
+/// Polls a future that never waits (the provider above answers at once).
+fn ready<F: std::future::Future>(f: F) -> F::Output {
+    let mut f = std::pin::pin!(f);
+    let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+    match f.as_mut().poll(&mut cx) {
+        std::task::Poll::Ready(v) => v,
+        std::task::Poll::Pending => panic!("the docs provider never waits"),
+    }
+}
+
+fn type_of(schema: &Value) -> String {
+    if let Some(values) = schema["enum"].as_array() {
+        return values.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(" \\| ");
+    }
+    if let Some(c) = schema.get("const") {
+        return c.to_string();
+    }
+    match &schema["type"] {
+        Value::String(t) if t == "array" => format!("{}[]", type_of(&schema["items"])),
+        Value::String(t) => t.clone(),
+        Value::Array(ts) => ts.iter().filter_map(Value::as_str).collect::<Vec<_>>().join(" \\| "),
+        _ => "any".into(),
+    }
+}
+
+fn fields(schema: &Value, with_description: bool) -> String {
+    let required: Vec<&str> = schema["required"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
+    let props = schema["properties"].as_object().cloned().unwrap_or_default();
+    if props.is_empty() {
+        return "None.\n".into();
+    }
+    let mut out = String::from(if with_description { "| name | type | required | description |\n|---|---|---|---|\n" } else { "| field | type | always |\n|---|---|---|\n" });
+    for (name, prop) in &props {
+        let req = if required.contains(&name.as_str()) { "yes" } else { "no" };
+        if with_description {
+            out += &format!("| `{name}` | {} | {req} | {} |\n", type_of(prop), prop["description"].as_str().unwrap_or(""));
+        } else {
+            out += &format!("| `{name}` | {} | {req} |\n", type_of(prop));
+        }
+    }
+    out
+}
+
+fn example(tool: &ToolDef) -> String {
+    let args: Value = serde_json::from_str(tool.example).expect("registry examples are JSON");
+    let mut ed = Editor::from_json(FIXTURE).expect("docs fixture loads");
+    if tool.name == "redo" {
+        ed.call_tool("split", &serde_json::json!({ "times": [2.5] })).unwrap();
+        ed.undo();
+    }
+    if tool.name == "undo" {
+        ed.call_tool("split", &serde_json::json!({ "times": [2.5] })).unwrap();
+    }
+    let result = if tool.name == "load_asset_context" {
+        ready(ed.load_asset_context(&mut Ready, &args, 0.0))
+    } else {
+        ed.call_tool(tool.name, &args)
+    };
+    let out = result.unwrap_or_else(|e| panic!("the example of {} fails: {}", tool.name, e.message));
+    format!(
+        "```json\n{}\n```\n\nreturns\n\n```json\n{}\n```\n",
+        serde_json::to_string(&args).unwrap(),
+        serde_json::to_string_pretty(&out).unwrap()
+    )
+}
+
+fn render() -> String {
+    let mut md = String::from(
+        "# Tool reference\n\n\
+         Generated from the tool registry (`src/tools/registry.rs`) by `tests/docs.rs`: do not edit by hand, run \
+         `UPDATE_DOCS=1 cargo test --test docs`. Every example below is run against `tests/fixtures/docs.json` \
+         when the tests run.\n\n\
+         Conventions: every time is in timeline seconds (the engine keeps exact integer ticks, 120 000 per second, \
+         and rounds a seconds value to the nearest tick). Unknown arguments are refused with an error that names them. \
+         A failed call changes nothing. Errors come back as `{ \"error\": <message>, \"code\": <STABLE_CODE>, \"hint\"?: … }`; \
+         the messages are the tool spec's own strings.\n\n\
+         | tool | title | read-only | destructive | idempotent | open world |\n|---|---|---|---|---|---|\n",
+    );
+    let yes = |b: bool| if b { "yes" } else { "no" };
+    for t in TOOLS {
+        let a = t.annotations;
+        md += &format!(
+            "| [`{}`](#{}) | {} | {} | {} | {} | {} |\n",
+            t.name,
+            t.name,
+            t.title,
+            yes(a.read_only),
+            yes(a.destructive),
+            yes(a.idempotent),
+            yes(a.open_world)
+        );
+    }
+    for t in TOOLS {
+        md += &format!("\n## {}\n\n**{}.** {}\n\n### Arguments\n\n{}", t.name, t.title, t.description, fields(&t.input_schema(), true));
+        md += &format!("\n### Output\n\n{}", fields(&t.output_schema(), false));
+        md += "\n### Errors\n\n";
+        if t.errors.is_empty() {
+            md += "None: it always answers.\n";
+        }
+        for e in t.errors {
+            md += &format!("- `{e}`\n");
+        }
+        md += &format!("\n### Example\n\n{}", example(t));
+    }
+    md
+}
+
+#[test]
+fn tools_md_matches_the_registry() {
+    let fresh = render();
+    if std::env::var_os("UPDATE_DOCS").is_some() {
+        std::fs::write(DOC_PATH, &fresh).unwrap();
+    }
+    let current = std::fs::read_to_string(DOC_PATH).unwrap_or_default();
+    assert!(current == fresh, "docs/tools.md is out of date: run `UPDATE_DOCS=1 cargo test --test docs`");
+    assert_eq!(fresh.matches("\n## ").count(), TOOLS.len());
+}
