@@ -57,7 +57,9 @@ function checkProvider(p: ContextProvider | undefined): ContextProvider | undefi
 
 type Listener = (event: ChangeEvent) => void;
 
-const CONSTRUCT = Symbol("construct");
+/** Makes an editor around an engine instance (the constructor is private to keep the engine's
+ * wasm-bindgen types out of the public typings). */
+let construct: (inner: WasmEditor, provider: ContextProvider | undefined) => NeuralCutEditor;
 
 export class NeuralCutEditor {
   #inner: WasmEditor | undefined;
@@ -66,9 +68,12 @@ export class NeuralCutEditor {
   #provider: ContextProvider | undefined;
   #catalog: string | undefined;
 
-  /** @internal Use `createEditor`. */
-  constructor(token: typeof CONSTRUCT, inner: WasmEditor, provider: ContextProvider | undefined) {
-    if (token !== CONSTRUCT) throw new TypeError("Use createEditor() to make an editor");
+  static {
+    construct = (inner, provider) => new NeuralCutEditor(inner, provider);
+  }
+
+  /** Use `createEditor`. */
+  private constructor(inner: WasmEditor, provider: ContextProvider | undefined) {
     this.#inner = inner;
     this.#provider = provider;
   }
@@ -257,5 +262,5 @@ export async function createEditor(options: CreateEditorOptions = {}): Promise<N
   } catch (e) {
     rethrow(e);
   }
-  return new NeuralCutEditor(CONSTRUCT, inner, provider);
+  return construct(inner, provider);
 }

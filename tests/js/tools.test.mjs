@@ -1,0 +1,191 @@
+// Every tool through callTool on the built package, with the tool spec's exact output and error
+// strings, plus the data-driven cases of tests/cases/*.json (the same files tests/tool_cases.rs
+// runs natively) replayed through the wasm boundary.
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { test } from "node:test";
+
+import { diff, editorOn, pkg } from "./helpers.mjs";
+
+const { TOOL_NAMES } = pkg;
+
+/** Asserts that every key of `expected` is in `actual` with the same value. */
+function partial(expected, actual) {
+  for (const [k, v] of Object.entries(expected)) {
+    const d = diff(v, actual[k], `$.${k}`);
+    assert.equal(d, null, `${d} in ${JSON.stringify(actual)}`);
+  }
+}
+
+const demoTimeline = {
+  tracks: [
+    { trackId: "t10", type: "text", elements: [{ elementId: "e20", type: "text", name: "Hello world", start: 0, end: 3, duration: 3, text: "Hello world", position: "top" }] },
+    { trackId: "t11", type: "effect", elements: [{ elementId: "e21", type: "effect", name: "Sepia", start: 4, end: 8, duration: 4, effectType: "sepia", params: { intensity: 60 } }] },
+    { trackId: "t12", type: "overlay", elements: [
+      { elementId: "e22", type: "image", assetId: "a4", name: "logo.png", start: 1, end: 4, duration: 3 },
+      { elementId: "e23", type: "sticker", name: "Star", start: 5, end: 7, duration: 2, stickerId: "emoji:star", position: "top-right" },
+    ] },
+    { trackId: "t13", type: "main", name: "Main", elements: [
+      { elementId: "e24", type: "video", assetId: "a1", name: "intro.mp4", start: 0, end: 8, duration: 8, trimStart: 1, volume: 1 },
+      { elementId: "e25", type: "video", assetId: "a2", name: "broll.mp4", start: 8, end: 14, duration: 6, trimStart: 0, volume: 1 },
+    ] },
+    { trackId: "t14", type: "audio", elements: [{ elementId: "e26", type: "audio", assetId: "a3", name: "music.mp3", start: 0, end: 12, duration: 12, trimStart: 0, volume: 0.8 }] },
+  ],
+  duration: 14,
+};
+
+// One successful call per tool on the demo fixture, with its exact output.
+const successes = [
+  ["list_project_assets", { filter: "unused" }, { assets: [
+    { id: "a5", name: "voiceover.wav", type: "audio", duration: 8, usedInTimeline: false },
+    { id: "a6", name: "photo.jpg", type: "image", usedInTimeline: false },
+    { id: "a7", name: "outro.mp4", type: "video", duration: 4, usedInTimeline: false },
+  ] }],
+  ["list_timeline", undefined, demoTimeline],
+  ["split", { times: [2.5] }, { success: true, affectedElements: ["e20", "e22", "e24", "e26"], newElements: [
+    { elementId: "e30", splitFrom: "e20", trackId: "t10", start: 2.5, end: 3 },
+    { elementId: "e31", splitFrom: "e22", trackId: "t12", start: 2.5, end: 4 },
+    { elementId: "e32", splitFrom: "e24", trackId: "t13", start: 2.5, end: 8 },
+    { elementId: "e33", splitFrom: "e26", trackId: "t14", start: 2.5, end: 12 },
+  ] }],
+  ["delete_timeline_elements", { elementIds: ["e25"] }, { success: true, deletedElements: ["e25"] }],
+  ["move_timeline_elements", { elementIds: ["e23"], start: 12 }, { success: true, movedElements: [{ elementId: "e23", trackId: "t12", start: 12, end: 14 }] }],
+  ["add_text", { text: "Day one", start: 0, end: 2, position: "bottom", style: "subtitle" }, { elementId: "e30", trackId: "t31" }],
+  ["update_text", { trackId: "t10", elementId: "e20", text: "Bye" }, { success: true, elementId: "e20" }],
+  ["add_media_to_timeline", { assetId: "a2", startTime: 10, trackType: "overlay", duration: 3 }, { elementId: "e30", trackId: "t12" }],
+  ["update_timeline_element_timing", { elementId: "e25", duration: 2 }, { success: true, elementId: "e25", trackId: "t13", start: 8, end: 10, duration: 2 }],
+  ["delete_element", { trackId: "t12", elementId: "e22" }, { success: true }],
+  ["set_volume", { trackId: "t14", elementId: "e26", volume: 0.5 }, { success: true, volume: 0.5 }],
+  ["add_sticker", { stickerId: "flags:us", start: 1, end: 3, position: "top-left" }, null],
+  ["list_effects", { query: "vintage" }, { effects: [{ id: "sepia", name: "Sepia", description: "Warm brown vintage tone." }] }],
+  ["get_effect", { effectType: "vignette" }, { id: "vignette", name: "Vignette", description: "Darkens the edges of the frame toward the corners.", params: [
+    { key: "radius", label: "Radius", type: "number", default: 75, min: 10, max: 100, step: 1, description: "Number between 10 and 100, step 1. Default: 75" },
+    { key: "softness", label: "Softness", type: "number", default: 35, min: 5, max: 80, step: 1, description: "Number between 5 and 80, step 1. Default: 35" },
+  ] }],
+  ["apply_effect", { effectType: "blur", start: 0, end: 4, params: { intensity: 30 } }, { elementId: "e30", trackId: "t11", appliedParams: { intensity: 30 } }],
+  ["update_effect", { elementId: "e21", params: { intensity: 40 } }, { success: true, elementId: "e21", appliedParams: { intensity: 40 } }],
+  ["batch", { steps: [{ tool: "split", args: { times: [5] } }, { tool: "list_effects", args: { query: "blur" } }] }, null],
+];
+
+const readOnly = new Set(["list_project_assets", "list_timeline", "list_effects", "get_effect"]);
+
+for (const [tool, args, expected] of successes) {
+  test(`${tool} succeeds through callTool`, async () => {
+    const editor = await editorOn();
+    const before = JSON.stringify(editor.project());
+    const out = await editor.callTool(tool, args);
+    assert.equal(out.error, undefined, JSON.stringify(out));
+    if (expected) assert.equal(diff(expected, out), null);
+    if (readOnly.has(tool)) {
+      assert.equal(JSON.stringify(editor.project()), before, "reads change nothing");
+      assert.equal(editor.canUndo(), false);
+    } else {
+      assert.equal(editor.canUndo(), true, "an edit is one undo step");
+      const after = JSON.stringify(editor.project().timeline);
+      assert.equal(editor.undo(), true);
+      assert.equal(editor.canUndo(), false, "exactly one step");
+      assert.equal(JSON.stringify(editor.project().timeline), JSON.stringify(JSON.parse(before).timeline), "undo restores the exact timeline");
+      assert.equal(editor.redo(), true);
+      assert.equal(JSON.stringify(editor.project().timeline), after);
+    }
+  });
+}
+
+test("add_sticker and batch place what list_timeline then shows", async () => {
+  const editor = await editorOn();
+  const sticker = await editor.callTool("add_sticker", { stickerId: "flags:us", start: 1, end: 3, position: "top-left" });
+  const batch = await editor.callTool("batch", { steps: [{ tool: "split", args: { times: [5] } }, { tool: "list_effects", args: { query: "blur" } }] });
+  assert.equal(batch.success, true);
+  assert.deepEqual(batch.results.map((r) => r.tool), ["split", "list_effects"]);
+  assert.deepEqual(batch.results[1].result.effects.map((e) => e.id), ["blur"]);
+  const { tracks } = await editor.callTool("list_timeline");
+  const placed = tracks.find((t) => t.trackId === sticker.trackId).elements.find((e) => e.elementId === sticker.elementId);
+  partial({ type: "sticker", stickerId: "flags:us", start: 1, end: 3, position: "top-left" }, placed);
+  assert.deepEqual(await editor.callTool("undo"), { success: true, undone: "batch: split, list_effects", canUndo: true, canRedo: true });
+});
+
+test("list_effects lists the seven effects", async () => {
+  const editor = await editorOn();
+  const { effects } = await editor.callTool("list_effects");
+  assert.deepEqual(effects.map((e) => e.id).sort(), ["blur", "brightness-contrast", "grayscale", "invert", "saturation", "sepia", "vignette"]);
+});
+
+// The spec's error strings, one or more per tool; each failed call must change nothing.
+const failures = [
+  ["list_project_assets", { filter: "all", bogus: 1 }, { error: 'unknown argument "bogus" for list_project_assets; expected: filter, type', code: "UNKNOWN_ARGUMENT" }],
+  ["list_timeline", {}, { error: "No active timeline", code: "NO_ACTIVE_TIMELINE" }, "no_timeline"],
+  ["load_asset_context", { assetId: "missing" }, { error: "Asset not found", code: "ASSET_NOT_FOUND" }],
+  ["split", { times: [] }, { error: "Invalid split times", code: "INVALID_SPLIT_TIMES" }],
+  ["split", { times: [1] }, { error: "No timeline content", code: "NO_TIMELINE_CONTENT" }, "blank"],
+  ["delete_timeline_elements", { elementIds: [] }, { error: "Invalid element ids", code: "INVALID_ELEMENT_IDS" }],
+  ["delete_timeline_elements", { elementIds: ["e25", "e99"] }, { error: "Timeline elements not found: e99", code: "ELEMENTS_NOT_FOUND" }],
+  ["move_timeline_elements", { elementIds: ["e22"], start: 0, targetTrackId: "t99" }, { error: "Target track not found: t99", code: "TARGET_TRACK_NOT_FOUND" }],
+  ["move_timeline_elements", { elementIds: ["e26"], start: 0, targetTrackId: "t13" }, { error: "Target track t13 is a main track and cannot hold audio elements", code: "INCOMPATIBLE_TRACK" }],
+  ["add_text", { text: "", start: 0, end: 2, position: "top" }, { error: "Text is required", code: "TEXT_REQUIRED" }],
+  ["add_text", { text: "a", start: 3, end: 1, position: "top" }, { error: "Invalid time range", code: "INVALID_TIME_RANGE" }],
+  ["update_text", { trackId: "t10", elementId: "e99", text: "x" }, { error: "Text element not found", code: "TEXT_ELEMENT_NOT_FOUND" }],
+  ["update_text", { trackId: "t12", elementId: "e22", text: "x" }, { error: "Element is not text", code: "ELEMENT_NOT_TEXT" }],
+  ["add_media_to_timeline", { assetId: "a99", startTime: 0, trackType: "main" }, { error: "Asset not found", code: "ASSET_NOT_FOUND" }],
+  ["add_media_to_timeline", { assetId: "a3", startTime: 0, trackType: "main" }, { error: "Invalid track type for asset", code: "INVALID_TRACK_TYPE" }],
+  ["add_media_to_timeline", { assetId: "a7", startTime: 0, trackType: "overlay", duration: 5 }, { error: "Duration exceeds source duration", code: "DURATION_EXCEEDS_SOURCE" }],
+  ["update_timeline_element_timing", { elementId: "e25", end: 14, duration: 3 }, { error: "Conflicting timing values", code: "CONFLICTING_TIMING_VALUES" }],
+  ["update_timeline_element_timing", { elementId: "e99", start: 1 }, { error: "Timeline element not found: e99", code: "TIMELINE_ELEMENT_NOT_FOUND" }],
+  ["update_timeline_element_timing", { elementId: "e22", start: 4.5 }, { error: "Element e23 on track t12 is in the way (5s to 7s)", code: "OVERLAP" }],
+  ["delete_element", { trackId: "t10", elementId: "e99" }, { error: "Element not found", code: "ELEMENT_NOT_FOUND" }],
+  ["set_volume", { trackId: "t14", elementId: "e26", volume: 2 }, { error: "Volume must be between 0 and 1", code: "INVALID_VOLUME" }],
+  ["set_volume", { trackId: "t10", elementId: "e20", volume: 0.5 }, { error: "Element does not support volume", code: "VOLUME_NOT_SUPPORTED" }],
+  ["add_sticker", { stickerId: "nope", start: 0, end: 1, position: "center" }, { error: "Sticker not found", code: "STICKER_NOT_FOUND" }],
+  ["list_effects", { query: 3 }, { code: "INVALID_ARGUMENT" }],
+  ["get_effect", { effectType: "" }, { error: "Invalid effect type", code: "INVALID_EFFECT_TYPE" }],
+  ["get_effect", { effectType: "nope" }, { error: "Effect not found: nope", code: "EFFECT_NOT_FOUND" }],
+  ["apply_effect", { effectType: "blur", start: 0, end: 1, params: { intensity: 101 } }, { error: "Parameter 'intensity' must be <= 100", code: "PARAMETER_OUT_OF_RANGE" }],
+  ["apply_effect", { effectType: "blur", start: 0, end: 1, params: { foo: 1 } }, { error: "Unknown parameter: foo", code: "UNKNOWN_PARAMETER" }],
+  ["apply_effect", { effectType: "blur", start: 0, end: 1 }, { error: "No active timeline", code: "NO_ACTIVE_TIMELINE" }, "no_timeline"],
+  ["update_effect", { elementId: "e20", params: { intensity: 1 } }, { error: "Element is not an effect", code: "ELEMENT_NOT_EFFECT" }],
+  ["update_effect", { elementId: "e21", params: {} }, { error: "params is required and must be a non-empty object", code: "PARAMS_REQUIRED" }],
+  ["undo", {}, { error: "Nothing to undo", code: "NOTHING_TO_UNDO" }],
+  ["redo", {}, { error: "Nothing to redo", code: "NOTHING_TO_REDO" }],
+  ["batch", { steps: [] }, { error: "Invalid batch steps", code: "INVALID_BATCH_STEPS" }],
+  ["batch", { steps: [{ tool: "undo", args: {} }] }, { error: "Tool undo cannot run inside batch", code: "NOT_IN_BATCH", step: 0, tool: "undo" }],
+  ["batch", { steps: [{ tool: "split", args: { times: [5] } }, { tool: "delete_timeline_elements", args: { elementIds: ["e99"] } }] }, { error: "Timeline elements not found: e99", code: "ELEMENTS_NOT_FOUND", step: 1, tool: "delete_timeline_elements" }],
+];
+
+for (const [tool, args, expected, fixtureName] of failures) {
+  test(`${tool} returns "${expected.error ?? expected.code}"${fixtureName ? ` on ${fixtureName}` : ""}`, async () => {
+    const editor = await editorOn(fixtureName ?? "demo");
+    const before = JSON.stringify(editor.project());
+    const out = await editor.callTool(tool, args);
+    partial(expected, out);
+    assert.equal(JSON.stringify(editor.project()), before, "a failed call changes nothing");
+    assert.equal(editor.canUndo(), false, "and pushes no history");
+  });
+}
+
+test("every tool is covered by a success or a failure case above", () => {
+  const covered = new Set([...successes.map((s) => s[0]), ...failures.map((f) => f[0])]);
+  assert.deepEqual(TOOL_NAMES.filter((t) => !covered.has(t)), []);
+});
+
+// tests/cases/*.json through the package (fixture "none" needs Editor::empty(), which the JS API
+// does not offer: a JS editor always has a project, so those cases stay with the Rust harness).
+const caseFiles = readdirSync(new URL("../cases/", import.meta.url)).filter((f) => f.endsWith(".json")).sort();
+for (const file of caseFiles) {
+  const spec = JSON.parse(readFileSync(new URL(`../cases/${file}`, import.meta.url), "utf8"));
+  const cases = spec.cases.filter((c) => (c.fixture ?? spec.fixture ?? "demo") !== "none");
+  test(`tests/cases/${file}: ${cases.length} cases through the wasm boundary`, async () => {
+    for (const c of cases) {
+      const fixtureName = c.fixture ?? spec.fixture ?? "demo";
+      const editor = fixtureName === "new" ? await pkg.createEditor() : await editorOn(fixtureName);
+      for (const s of c.setup ?? []) {
+        const r = await editor.callToolUntyped(s.tool, s.args);
+        assert.equal(r.error, undefined, `${file} / ${c.name}: setup ${s.tool} failed: ${JSON.stringify(r)}`);
+      }
+      const out = await editor.callToolUntyped(c.tool ?? spec.tool, c.args);
+      if (c.expect !== undefined) assert.equal(diff(c.expect, out), null, `${file} / ${c.name}`);
+      if (c.expectError !== undefined) {
+        for (const [k, v] of Object.entries(c.expectError)) assert.equal(diff(v, out[k], `$.${k}`), null, `${file} / ${c.name}: ${JSON.stringify(out)}`);
+      }
+      if (c.timeline !== undefined) assert.equal(diff(c.timeline, await editor.callTool("list_timeline")), null, `${file} / ${c.name}: timeline`);
+    }
+  });
+}
