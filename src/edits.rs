@@ -110,11 +110,14 @@ pub fn split(tl: &mut Timeline, times: &[i64], mut new_id: impl FnMut() -> Strin
             let original = Arc::clone(&track.elements[ei]);
             let mut pieces = Vec::with_capacity(at.len());
             let mut left = (*original).clone();
-            for &t in &at {
+            for (k, &t) in at.iter().enumerate() {
                 let mut right = left.clone();
                 right.id = new_id();
                 cut_at(&mut left, &mut right, t);
-                cuts.push(Cut { original: original.id.clone(), piece: right.id.clone(), track: track_id.clone(), start: right.start, end: right.end() });
+                // A piece ends where the next cut of the same element falls, not where it ended
+                // before that cut.
+                let end = at.get(k + 1).copied().unwrap_or(original.end());
+                cuts.push(Cut { original: original.id.clone(), piece: right.id.clone(), track: track_id.clone(), start: right.start, end });
                 pieces.push(Arc::new(std::mem::replace(&mut left, right)));
             }
             // The first piece still carries the original id: only right parts were renamed.
@@ -122,7 +125,9 @@ pub fn split(tl: &mut Timeline, times: &[i64], mut new_id: impl FnMut() -> Strin
             track.elements.splice(ei..=ei, pieces);
         }
     }
-    cuts.sort_by(|a, b| (a.start, &a.track).cmp(&(b.start, &b.track)));
+    // By time, then in track order (top to bottom): cuts were made track by track, and the sort
+    // is stable.
+    cuts.sort_by_key(|c| c.start);
     cuts
 }
 

@@ -188,6 +188,8 @@ pub fn add_sticker(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
     let position = args
         .choice("position", &STICKER_POSITIONS)?
         .ok_or_else(|| ToolError::invalid_argument("position", &super::args::one_of(&STICKER_POSITIONS)))?;
+    // Like add_media_to_timeline: with no project, say so rather than "Sticker not found".
+    ctx.project()?;
     let sticker = ctx.sticker(sticker_id).ok_or_else(|| ToolError::sticker_not_found().with_hint("The host registers stickers with addSticker; ids look like provider:value."))?;
     let canvas = ctx.settings().canvas;
     let tl = timeline_mut(&mut ctx.timeline)?;

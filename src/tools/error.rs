@@ -66,6 +66,15 @@ spec_errors! {
     not_effect => "ELEMENT_NOT_EFFECT", "Element is not an effect";
 }
 
+/// "a" or "an" before a track type (an overlay, an effect, an audio track).
+fn article(word: &str) -> &'static str {
+    if word.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
+    }
+}
+
 impl ToolError {
     pub fn new(code: &'static str, message: impl Into<String>) -> ToolError {
         ToolError { code, message: message.into(), hint: None, data: Map::new() }
@@ -129,7 +138,7 @@ impl ToolError {
     pub fn incompatible_track(track_id: &str, track_type: &str, element_type: &str) -> ToolError {
         ToolError::new(
             "INCOMPATIBLE_TRACK",
-            format!("Target track {track_id} is a {track_type} track and cannot hold {element_type} elements"),
+            format!("Target track {track_id} is {} {track_type} track and cannot hold {element_type} elements", article(track_type)),
         )
         .with_hint("Video and image go on main or overlay tracks, stickers on overlay, audio on audio.")
     }

@@ -150,7 +150,7 @@ pub static TOOLS: &[ToolDef] = &[
         args: &["elementIds", "start", "targetTrackId"],
         kind: Kind::Edit,
         annotations: CHANGE,
-        errors: &["Invalid element ids", "Invalid start time", NOT_FOUND_IDS, "Target track not found: <id>", "Target track <id> is a <type> track and cannot hold <type> elements", "Element <id> on track <id> is in the way (<start>s to <end>s)", "No timeline content"],
+        errors: &["Invalid element ids", "Invalid start time", NOT_FOUND_IDS, "Target track not found: <id>", "Target track <id> is a(n) <type> track and cannot hold <type> elements", "Element <id> on track <id> is in the way (<start>s to <end>s)", "No timeline content"],
         example: r#"{"elementIds":["e6"],"start":12}"#,
         run: Some(arrange::move_timeline_elements),
     },

@@ -1,0 +1,745 @@
+//! Data-driven tool tests: every file under `tests/cases/` is a list of calls with the exact
+//! output or error they must give, checked at the JSON boundary.
+//!
+//! A case file:
+//! ```json
+//! { "tool": "split", "fixture": "demo", "cases": [
+//!   { "name": "…", "fixture": "blank", "setup": [{ "tool": "…", "args": {} }],
+//!     "tool": "…", "args": { … },
+//!     "expect": { …exact output… }                 // or
+//!     "expectError": { "error": "…", "code": "…" }, // every key given must match exactly
+//!     "timeline": { …exact list_timeline after the call… },
+//!     "elements": { "e24": { …fields of the saved element, in ticks… }, "e99": null },
+//!     "undoLabels": ["…"] } ] }
+//! ```
+//! `tool` and `fixture` default to the file's. A setup step with `"fails": true` must fail (to
+//! check that failures leave history alone). Fixtures are `tests/fixtures/<name>.json`, plus
+//! `none` (no project: `Editor::empty()`) and `new` (`Editor::new()`). Numbers compare by value.
+//!
+//! Beside what a case states, the harness checks on every call:
+//! - a failed call leaves the project JSON and the history (undo/redo stacks) exactly as they were;
+//! - a read-only call (and load_asset_context) changes nothing either;
+//! - a successful edit that changes the timeline pushes exactly one undo entry labelled with the
+//!   tool (clearing redo), undo gives back the previous project exactly and redo the new one; an
+//!   edit that changes nothing pushes nothing;
+//! - undo/redo move exactly one entry between the stacks, and the opposite call reverses them;
+//! - the saved project still loads (so ids are unique, tracks hold no overlaps, trims fit their
+//!   source) and reloading it gives the same JSON.
+//!
+//! The project's `nextId` (the id allocator) is deliberately outside history: undo never gives an
+//! id back, so ids are never reused. Project comparisons across undo ignore `nextId` and check it
+//! never decreases.
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::future::Future;
+use std::path::{Path, PathBuf};
+use std::pin::pin;
+use std::sync::Arc;
+use std::task::{Context, Poll, Wake, Waker};
+
+use neuralcut::model::{AssetType, Project};
+use neuralcut::tools::context::{ContextProvider, ContextRequest, ContextStatus, ContextStep, ProviderReport};
+use neuralcut::tools::registry::{self, Kind};
+use neuralcut::tools::SPEC_MESSAGES;
+use neuralcut::Editor;
+use serde_json::{json, Map, Value};
+
+// ---------------------------------------------------------------------------------------------
+// JSON comparison
+
+/// Where `actual` differs from `expected`: objects need the same keys, arrays the same length,
+/// numbers the same value (2 == 2.0).
+fn diff(expected: &Value, actual: &Value, path: &str) -> Option<String> {
+    match (expected, actual) {
+        (Value::Number(a), Value::Number(b)) => {
+            (a.as_f64() != b.as_f64()).then(|| format!("{path}: expected {a}, got {b}"))
+        }
+        (Value::Object(a), Value::Object(b)) => {
+            let keys: BTreeSet<&String> = a.keys().chain(b.keys()).collect();
+            keys.into_iter().find_map(|k| match (a.get(k), b.get(k)) {
+                (Some(x), Some(y)) => diff(x, y, &format!("{path}.{k}")),
+                (Some(x), None) => Some(format!("{path}.{k}: missing (expected {x})")),
+                (None, Some(y)) => Some(format!("{path}.{k}: unexpected {y}")),
+                (None, None) => None,
+            })
+        }
+        (Value::Array(a), Value::Array(b)) => {
+            if a.len() != b.len() {
+                return Some(format!("{path}: expected {} items, got {}: {actual}", a.len(), b.len()));
+            }
+            a.iter().zip(b).enumerate().find_map(|(i, (x, y))| diff(x, y, &format!("{path}[{i}]")))
+        }
+        _ => (expected != actual).then(|| format!("{path}: expected {expected}, got {actual}")),
+    }
+}
+
+/// Like [`diff`] but only for the keys `expected` names at the top level.
+fn diff_subset(expected: &Map<String, Value>, actual: &Value, path: &str) -> Option<String> {
+    expected.iter().find_map(|(k, x)| match actual.get(k) {
+        Some(y) => diff(x, y, &format!("{path}.{k}")),
+        None => Some(format!("{path}.{k}: missing (expected {x}) in {actual}")),
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fixtures and editor state
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests")
+}
+
+fn fixture(name: &str) -> Editor {
+    match name {
+        "none" => Editor::empty(),
+        "new" => Editor::new(),
+        _ => {
+            let path = root().join("fixtures").join(format!("{name}.json"));
+            let text = fs::read_to_string(&path).unwrap_or_else(|e| panic!("fixture {}: {e}", path.display()));
+            Editor::from_json(&text).unwrap_or_else(|e| panic!("fixture {name} does not load: {e}"))
+        }
+    }
+}
+
+/// The project JSON (parsed) and the history's shape.
+#[derive(Clone, Debug, PartialEq)]
+struct Snapshot {
+    project: Option<Value>,
+    undo: Vec<String>,
+    redo: usize,
+}
+
+fn snapshot(ed: &Editor) -> Snapshot {
+    Snapshot {
+        project: ed.project_json().map(|j| serde_json::from_str(&j).expect("project JSON parses")),
+        undo: ed.history().undo_labels().map(str::to_string).collect(),
+        redo: ed.history().redo_len(),
+    }
+}
+
+fn without_next_id(project: &Option<Value>) -> Option<Value> {
+    project.clone().map(|mut p| {
+        p.as_object_mut().expect("project is an object").remove("nextId");
+        p
+    })
+}
+
+fn next_id(project: &Option<Value>) -> u64 {
+    project.as_ref().and_then(|p| p["nextId"].as_u64()).unwrap_or(0)
+}
+
+/// The saved project must load again and save to the same JSON.
+fn check_reloads(ed: &Editor) -> Result<(), String> {
+    let Some(json) = ed.project_json() else { return Ok(()) };
+    let again = Project::from_json(&json).map_err(|e| format!("saved project does not reload: {e}"))?;
+    if again.to_json() != json {
+        return Err("saved project changes when reloaded and saved".into());
+    }
+    Ok(())
+}
+
+/// Calls a tool and hands back its output as a JSON value.
+fn call(ed: &mut Editor, name: &str, args: &Value) -> Result<Value, neuralcut::ToolError> {
+    ed.call_tool(name, args)
+}
+
+fn saved_element(ed: &Editor, id: &str) -> Option<Value> {
+    let project: Value = serde_json::from_str(&ed.project_json()?).ok()?;
+    project["timeline"]["tracks"].as_array()?.iter().flat_map(|t| t["elements"].as_array().cloned().unwrap_or_default()).find(|e| e["id"] == id)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Running one case
+
+struct CaseFile {
+    path: PathBuf,
+    tool: Option<String>,
+    fixture: String,
+    cases: Vec<Value>,
+}
+
+fn read_case_file(path: &Path) -> CaseFile {
+    let text = fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let v: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{} is not JSON: {e}", path.display()));
+    let cases = v["cases"].as_array().unwrap_or_else(|| panic!("{}: no \"cases\" array", path.display())).clone();
+    assert!(!cases.is_empty(), "{}: no cases", path.display());
+    CaseFile {
+        path: path.to_path_buf(),
+        tool: v["tool"].as_str().map(str::to_string),
+        fixture: v["fixture"].as_str().unwrap_or("demo").to_string(),
+        cases,
+    }
+}
+
+const CASE_KEYS: &[&str] = &["name", "fixture", "setup", "tool", "args", "expect", "expectError", "timeline", "elements", "undoLabels", "note"];
+
+fn run_case(file: &CaseFile, case: &Value) -> Result<(), String> {
+    let obj = case.as_object().ok_or("a case is an object")?;
+    if let Some(bad) = obj.keys().find(|k| !CASE_KEYS.contains(&k.as_str())) {
+        return Err(format!("unknown case key \"{bad}\""));
+    }
+    let tool = case["tool"].as_str().or(file.tool.as_deref()).ok_or("no tool")?;
+    let args = case.get("args").cloned().unwrap_or(json!({}));
+    let fixture_name = case["fixture"].as_str().unwrap_or(&file.fixture);
+    let mut ed = fixture(fixture_name);
+
+    for (i, step) in case["setup"].as_array().into_iter().flatten().enumerate() {
+        let name = step["tool"].as_str().ok_or_else(|| format!("setup[{i}]: no tool"))?;
+        let result = call(&mut ed, name, step.get("args").unwrap_or(&Value::Null));
+        match (result, step["fails"].as_bool().unwrap_or(false)) {
+            (Ok(_), false) | (Err(_), true) => {}
+            (Err(e), false) => return Err(format!("setup[{i}] {name} failed: {}", e.to_json())),
+            (Ok(out), true) => return Err(format!("setup[{i}] {name} should fail, got {out}")),
+        }
+    }
+
+    let before = snapshot(&ed);
+    let result = call(&mut ed, tool, &args);
+    let after = snapshot(&ed);
+    let kind = registry::find(tool).map(|d| d.kind);
+
+    match (&result, case.get("expect"), case.get("expectError")) {
+        (_, Some(_), Some(_)) => return Err("give expect or expectError, not both".into()),
+        (_, None, None) => return Err("a case needs expect or expectError".into()),
+        (Ok(out), Some(expected), None) => {
+            if let Some(d) = diff(expected, out, "output") {
+                return Err(format!("{d}\n  full output: {out}"));
+            }
+        }
+        (Ok(out), None, Some(_)) => return Err(format!("expected an error, got {out}")),
+        (Err(e), Some(_), None) => return Err(format!("expected success, got error {}", e.to_json())),
+        (Err(e), None, Some(expected)) => {
+            let expected = expected.as_object().ok_or("expectError is an object")?;
+            if !expected.contains_key("error") {
+                return Err("expectError needs \"error\"".into());
+            }
+            if let Some(d) = diff_subset(expected, &e.to_json(), "error") {
+                return Err(d);
+            }
+        }
+    }
+
+    // What the call did to the project and its history.
+    match (&result, kind) {
+        (Err(_), _) | (Ok(_), None | Some(Kind::Read | Kind::Context)) => {
+            if after != before {
+                return Err(format!(
+                    "{} changed the project or history",
+                    if result.is_err() { "a failed call" } else { "a read-only call" }
+                ));
+            }
+        }
+        (Ok(_), Some(Kind::Edit | Kind::Batch)) => {
+            if next_id(&after.project) < next_id(&before.project) {
+                return Err("nextId went back".into());
+            }
+            // Edits change the timeline only: never the assets, the sticker catalog or settings.
+            for key in ["assets", "stickers", "settings", "format", "version"] {
+                let part = |s: &Snapshot| s.project.as_ref().map(|p| p[key].clone());
+                if part(&after) != part(&before) {
+                    return Err(format!("an edit changed the project's {key}"));
+                }
+            }
+            if without_next_id(&after.project) == without_next_id(&before.project) {
+                if after.undo != before.undo || after.redo != before.redo {
+                    return Err("an edit that changed nothing touched the history".into());
+                }
+            } else {
+                let mut expected_undo = before.undo.clone();
+                expected_undo.push(after.undo.last().cloned().unwrap_or_default());
+                if after.undo != expected_undo || after.redo != 0 {
+                    return Err(format!("expected exactly one new undo entry and no redo, got {:?} / {}", after.undo, after.redo));
+                }
+                let label = after.undo.last().unwrap();
+                let label_ok = if kind == Some(Kind::Batch) { label.starts_with("batch: ") } else { label == tool };
+                if !label_ok {
+                    return Err(format!("undo label {label:?} does not name the call"));
+                }
+                ed.undo().ok_or("undo refused")?;
+                if without_next_id(&snapshot(&ed).project) != without_next_id(&before.project) {
+                    return Err("undo did not restore the previous project exactly".into());
+                }
+                ed.redo().ok_or("redo refused")?;
+                if snapshot(&ed) != after {
+                    return Err("redo did not restore the edited project exactly".into());
+                }
+            }
+        }
+        (Ok(_), Some(Kind::Undo)) => {
+            if after.undo.len() + 1 != before.undo.len() || after.redo != before.redo + 1 {
+                return Err("undo did not move exactly one entry".into());
+            }
+            ed.redo().ok_or("redo after undo refused")?;
+            if snapshot(&ed) != before {
+                return Err("redo did not reverse the undo exactly".into());
+            }
+            ed.undo();
+        }
+        (Ok(_), Some(Kind::Redo)) => {
+            if after.undo.len() != before.undo.len() + 1 || after.redo + 1 != before.redo {
+                return Err("redo did not move exactly one entry".into());
+            }
+            ed.undo().ok_or("undo after redo refused")?;
+            if snapshot(&ed) != before {
+                return Err("undo did not reverse the redo exactly".into());
+            }
+            ed.redo();
+        }
+    }
+    if snapshot(&ed) != after {
+        return Err("the harness's undo/redo round trip did not come back to the state after the call".into());
+    }
+    check_reloads(&ed)?;
+
+    if let Some(expected) = case.get("timeline") {
+        let listed = call(&mut ed, "list_timeline", &json!({})).map_err(|e| format!("list_timeline after: {}", e.to_json()))?;
+        if let Some(d) = diff(expected, &listed, "timeline") {
+            return Err(format!("{d}\n  full timeline: {listed}"));
+        }
+    }
+    if let Some(elements) = case.get("elements") {
+        for (id, fields) in elements.as_object().ok_or("elements is an object")? {
+            match (fields, saved_element(&ed, id)) {
+                (Value::Null, None) => {}
+                (Value::Null, Some(e)) => return Err(format!("element {id} should be gone, found {e}")),
+                (_, None) => return Err(format!("element {id} not in the saved project")),
+                (Value::Object(f), Some(mut e)) => {
+                    // Zero trims are left out of the saved form; read them as the 0 they mean.
+                    for key in ["trimStart", "trimEnd"] {
+                        e.as_object_mut().unwrap().entry(key).or_insert(json!(0));
+                    }
+                    if let Some(d) = diff_subset(f, &e, &format!("element {id}")) {
+                        return Err(d);
+                    }
+                }
+                _ => return Err(format!("elements.{id} is an object or null")),
+            }
+        }
+    }
+    if let Some(labels) = case.get("undoLabels") {
+        let actual: Vec<Value> = ed.history().undo_labels().map(Value::from).collect();
+        if let Some(d) = diff(labels, &Value::Array(actual), "undoLabels") {
+            return Err(d);
+        }
+    }
+    Ok(())
+}
+
+fn run_file(name: &str) {
+    let file = read_case_file(&root().join("cases").join(format!("{name}.json")));
+    let mut failures = Vec::new();
+    let mut names = BTreeSet::new();
+    for (i, case) in file.cases.iter().enumerate() {
+        let label = format!("{}[{i}] {}", name, case["name"].as_str().unwrap_or("(unnamed)"));
+        if case["name"].as_str().is_none() {
+            failures.push(format!("{label}: a case needs a name"));
+        } else if !names.insert(case["name"].as_str().unwrap().to_string()) {
+            failures.push(format!("{label}: duplicate case name"));
+        }
+        if let Err(why) = run_case(&file, case) {
+            failures.push(format!("{label}: {why}"));
+        }
+    }
+    assert!(failures.is_empty(), "{} of {} cases in {} failed:\n{}", failures.len(), file.cases.len(), file.path.display(), failures.join("\n"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// One test per case file
+
+macro_rules! case_files {
+    ($($name:ident),* $(,)?) => {
+        const CASE_FILES: &[&str] = &[$(stringify!($name)),*];
+        $( #[test] fn $name() { run_file(stringify!($name)); } )*
+    };
+}
+
+case_files!(
+    list_project_assets,
+    list_timeline,
+    load_asset_context,
+    split,
+    delete_timeline_elements,
+    move_timeline_elements,
+    add_text,
+    update_text,
+    add_media_to_timeline,
+    update_timeline_element_timing,
+    delete_element,
+    set_volume,
+    add_sticker,
+    list_effects,
+    get_effect,
+    apply_effect,
+    update_effect,
+    undo_redo,
+    batch,
+    strict_arguments,
+);
+
+fn all_case_files() -> Vec<CaseFile> {
+    let mut files: Vec<PathBuf> = fs::read_dir(root().join("cases"))
+        .expect("tests/cases exists")
+        .map(|e| e.expect("readable entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    files.iter().map(|p| read_case_file(p)).collect()
+}
+
+#[test]
+fn every_case_file_is_run() {
+    let on_disk: BTreeSet<String> = all_case_files()
+        .iter()
+        .map(|f| f.path.file_stem().unwrap().to_string_lossy().into_owned())
+        .collect();
+    let listed: BTreeSet<String> = CASE_FILES.iter().map(|s| s.to_string()).collect();
+    assert_eq!(on_disk, listed, "every tests/cases/*.json must be listed in case_files! (and only those)");
+}
+
+/// Every (tool) a case calls, and every error message a case expects.
+fn coverage() -> (BTreeSet<String>, Vec<String>) {
+    let mut tools = BTreeSet::new();
+    let mut errors = Vec::new();
+    for file in all_case_files() {
+        for case in &file.cases {
+            if let Some(t) = case["tool"].as_str().or(file.tool.as_deref()) {
+                tools.insert(t.to_string());
+            }
+            if let Some(e) = case["expectError"]["error"].as_str() {
+                errors.push(e.to_string());
+            }
+        }
+    }
+    (tools, errors)
+}
+
+#[test]
+fn every_registered_tool_has_cases() {
+    let (tools, _) = coverage();
+    let missing: Vec<&str> = registry::names().into_iter().filter(|n| !tools.contains(*n)).collect();
+    assert!(missing.is_empty(), "tools without cases: {missing:?}");
+    assert_eq!(registry::names().len(), 20, "17 spec tools plus undo, redo and batch");
+}
+
+/// Every error string of the spec is expected, exactly, by at least one case.
+#[test]
+fn every_spec_error_string_is_exercised() {
+    let (_, errors) = coverage();
+    // "Failed to place effect element" cannot happen: apply_effect creates a new effect track
+    // whenever no existing one is free, and an empty track always has room. It stays documented.
+    let unreachable = ["Failed to place effect element"];
+    // Only reachable with a provider that refuses a type: see the context_* tests below.
+    let covered_by_provider_tests = ["Unsupported asset type"];
+    for (_, message) in SPEC_MESSAGES {
+        if covered_by_provider_tests.contains(message) {
+            continue;
+        }
+        if unreachable.contains(message) {
+            let apply = registry::find("apply_effect").unwrap();
+            assert!(apply.errors.contains(message), "{message} is documented for apply_effect");
+            continue;
+        }
+        assert!(errors.iter().any(|e| e == message), "no case expects the spec error {message:?}");
+    }
+    // The spec's messages with a filled-in part.
+    let templated = [
+        "Timeline elements not found: ",
+        "Target track not found: ",
+        "Timeline element not found: ",
+        "Effect not found: ",
+        "Unknown parameter: ",
+        "Parameter '",
+    ];
+    for prefix in templated {
+        assert!(errors.iter().any(|e| e.starts_with(prefix)), "no case expects an error starting {prefix:?}");
+    }
+    assert!(errors.iter().any(|e| e.starts_with("Parameter '") && e.contains(" must be >= ")));
+    assert!(errors.iter().any(|e| e.starts_with("Parameter '") && e.contains(" must be <= ")));
+}
+
+/// The fixture files these cases use (tests/fixtures holds others' fixtures too).
+const FIXTURES: &[&str] = &["demo", "blank", "no_timeline", "odd"];
+
+#[test]
+fn fixtures_load_and_round_trip() {
+    for name in FIXTURES {
+        let path = root().join("fixtures").join(format!("{name}.json"));
+        let text = fs::read_to_string(&path).unwrap();
+        let project = Project::from_json(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let saved = project.to_json();
+        assert_eq!(Project::from_json(&saved).unwrap().to_json(), saved, "{}", path.display());
+        // Unknown fields survive.
+        let original: Value = serde_json::from_str(&text).unwrap();
+        let saved: Value = serde_json::from_str(&saved).unwrap();
+        if let Some(ui) = original.get("ui") {
+            assert_eq!(saved.get("ui"), Some(ui));
+        }
+    }
+    let demo: Value = serde_json::from_str(&fixture("demo").project_json().unwrap()).unwrap();
+    assert_eq!(demo["timeline"]["tracks"][3]["muted"], json!(false));
+    assert_eq!(demo["timeline"]["tracks"][3]["elements"][0]["locked"], json!(true));
+}
+
+#[test]
+fn the_comparison_is_strict_but_numeric() {
+    assert_eq!(diff(&json!({ "a": 2, "b": [1.5] }), &json!({ "a": 2.0, "b": [1.5] }), "x"), None);
+    assert!(diff(&json!({ "a": 2 }), &json!({ "a": 3 }), "x").is_some());
+    assert!(diff(&json!({ "a": 2 }), &json!({ "a": 2, "b": 1 }), "x").is_some(), "extra keys fail");
+    assert!(diff(&json!({ "a": 2, "b": 1 }), &json!({ "a": 2 }), "x").is_some(), "missing keys fail");
+    assert!(diff(&json!([1, 2]), &json!([2, 1]), "x").is_some(), "order matters");
+    assert!(diff(&json!("2"), &json!(2), "x").is_some(), "a string is not a number");
+    assert!(diff_subset(json!({ "error": "x" }).as_object().unwrap(), &json!({ "error": "x", "code": "C" }), "e").is_none());
+}
+
+#[test]
+fn unknown_tool_is_an_error_that_lists_the_tools() {
+    let mut ed = fixture("demo");
+    let before = snapshot(&ed);
+    let err = call(&mut ed, "transcribe_video", &json!({})).unwrap_err().to_json();
+    assert_eq!(err["error"], "Unknown tool \"transcribe_video\"");
+    assert_eq!(err["code"], "UNKNOWN_TOOL");
+    assert!(err["hint"].as_str().unwrap().contains("list_timeline"));
+    assert_eq!(snapshot(&ed), before);
+}
+
+// ---------------------------------------------------------------------------------------------
+// load_asset_context: the two-step API and the async provider
+
+/// Runs a future to completion on this thread (the providers here never wait on anything real).
+fn block_on<F: Future>(future: F) -> F::Output {
+    struct Noop;
+    impl Wake for Noop {
+        fn wake(self: Arc<Self>) {}
+    }
+    let waker = Waker::from(Arc::new(Noop));
+    let mut cx = Context::from_waker(&waker);
+    let mut future = pin!(future);
+    loop {
+        if let Poll::Ready(out) = future.as_mut().poll(&mut cx) {
+            return out;
+        }
+    }
+}
+
+/// A provider that answers from a script and records what it was asked.
+struct Scripted {
+    supported: Vec<AssetType>,
+    answers: Vec<Result<ProviderReport, String>>,
+    calls: Vec<ContextRequest>,
+}
+
+impl Scripted {
+    fn new(answers: Vec<Result<ProviderReport, String>>) -> Scripted {
+        Scripted { supported: vec![AssetType::Video, AssetType::Audio, AssetType::Image], answers, calls: Vec::new() }
+    }
+}
+
+/// Yields once before answering, so the editor really awaits.
+struct YieldOnce(bool);
+impl Future for YieldOnce {
+    type Output = ();
+    fn poll(mut self: std::pin::Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+        if self.0 {
+            Poll::Ready(())
+        } else {
+            self.0 = true;
+            cx.waker().wake_by_ref();
+            Poll::Pending
+        }
+    }
+}
+
+impl ContextProvider for Scripted {
+    fn supported_types(&self) -> &[AssetType] {
+        &self.supported
+    }
+    async fn load(&mut self, request: &ContextRequest) -> Result<ProviderReport, String> {
+        self.calls.push(request.clone());
+        YieldOnce(false).await;
+        assert!(!self.answers.is_empty(), "provider called more often than scripted");
+        self.answers.remove(0)
+    }
+}
+
+fn report(uri: &str, status: ContextStatus, expires_at: Option<f64>, summary: Option<&str>) -> Result<ProviderReport, String> {
+    Ok(ProviderReport { file_uri: uri.into(), status, expires_at, summary: summary.map(str::to_string) })
+}
+
+fn assert_same(expected: Value, actual: &Value) {
+    if let Some(d) = diff(&expected, actual, "output") {
+        panic!("{d}\n  full: {actual}");
+    }
+}
+
+const NOW: f64 = 1_700_000_000_000.0;
+const URI: &str = "https://generativelanguage.googleapis.com/v1beta/files/abc";
+
+#[test]
+fn context_two_step_api() {
+    let mut ed = fixture("demo");
+    let before = snapshot(&ed);
+    let all = [AssetType::Video, AssetType::Audio, AssetType::Image];
+    let ContextStep::Fetch(request) = ed.begin_context(&json!({ "assetId": "a1" }), &all, NOW).unwrap() else {
+        panic!("an empty cache must ask the provider");
+    };
+    assert_eq!(request.asset.id, "a1");
+    assert_eq!(request.previous, None);
+    let out = ed.finish_context(&request, report(URI, ContextStatus::Active, Some(NOW + 3.6e6), Some("A beach at dawn")), NOW).unwrap();
+    assert_same(json!({ "assetId": "a1", "status": "loaded", "cached": false, "provider": "gemini", "fileUri": URI, "summary": "A beach at dawn" }), &out);
+    // The cache record of the spec.
+    let record = &ed.context_cache()["a1"];
+    assert_eq!(record.provider, "gemini");
+    assert_eq!(record.file_uri, URI);
+    assert_eq!(record.status, ContextStatus::Active);
+    assert_eq!(record.created_at, NOW);
+    // Second call: answered from the cache.
+    let ContextStep::Done(out) = ed.begin_context(&json!({ "assetId": "a1" }), &all, NOW + 1000.0).unwrap() else {
+        panic!("a live cache entry answers without the provider");
+    };
+    assert_same(json!({ "assetId": "a1", "status": "loaded", "cached": true, "provider": "gemini", "fileUri": URI, "summary": "A beach at dawn" }), &out);
+    // Without a provider, call_tool answers from the cache too.
+    let out = call(&mut ed, "load_asset_context", &json!({ "assetId": "a1" })).unwrap();
+    assert_eq!(out["cached"], true);
+    // Never the timeline, never the history.
+    assert_eq!(snapshot(&ed), before);
+    // Validation happens in step one.
+    let err = ed.begin_context(&json!({ "assetId": "a404" }), &all, NOW).unwrap_err();
+    assert_eq!(err.message, "Asset not found");
+    let err = ed.begin_context(&json!({ "assetId": "a1", "force": true }), &all, NOW).unwrap_err();
+    assert_eq!(err.to_json()["error"], "unknown argument \"force\" for load_asset_context; expected: assetId");
+    let err = ed.begin_context(&json!({ "assetId": "a3" }), &[AssetType::Video], NOW).unwrap_err();
+    assert_eq!(err.to_json(), json!({ "error": "Unsupported asset type", "code": "UNSUPPORTED_ASSET_TYPE" }));
+}
+
+#[test]
+fn context_provider_cache_hit_does_not_call_the_provider() {
+    let mut ed = fixture("demo");
+    let mut provider = Scripted::new(vec![report(URI, ContextStatus::Active, None, None)]);
+    let out = block_on(ed.load_asset_context(&mut provider, &json!({ "assetId": "a1" }), NOW)).unwrap();
+    assert_same(json!({ "assetId": "a1", "status": "loaded", "cached": false, "provider": "gemini", "fileUri": URI }), &out);
+    assert_eq!(provider.calls.len(), 1);
+    let before = snapshot(&ed);
+    for _ in 0..3 {
+        let out = block_on(ed.load_asset_context(&mut provider, &json!({ "assetId": "a1" }), NOW + 5.0)).unwrap();
+        assert_same(json!({ "assetId": "a1", "status": "loaded", "cached": true, "provider": "gemini", "fileUri": URI }), &out);
+    }
+    assert_eq!(provider.calls.len(), 1, "cached: the provider is not called again");
+    assert_eq!(snapshot(&ed), before);
+    // The file name resolves when unambiguous, to the same cache entry.
+    let out = block_on(ed.load_asset_context(&mut provider, &json!({ "assetId": "intro.mp4" }), NOW)).unwrap();
+    assert_eq!(out["assetId"], "a1");
+    assert_eq!(out["cached"], true);
+    assert_eq!(provider.calls.len(), 1);
+}
+
+#[test]
+fn context_processing_is_polled_then_loaded() {
+    let mut ed = fixture("demo");
+    let mut provider = Scripted::new(vec![
+        report(URI, ContextStatus::Processing, None, None),
+        report(URI, ContextStatus::Processing, None, None),
+        report(URI, ContextStatus::Active, None, Some("Two people talking")),
+    ]);
+    let call = |ed: &mut Editor, p: &mut Scripted, now: f64| block_on(ed.load_asset_context(p, &json!({ "assetId": "a1" }), now)).unwrap();
+    let out = call(&mut ed, &mut provider, NOW);
+    assert_same(json!({ "assetId": "a1", "status": "processing", "cached": false, "provider": "gemini", "fileUri": URI }), &out);
+    assert_eq!(ed.context_cache()["a1"].status, ContextStatus::Processing);
+    // Still processing: the provider is asked to poll the file it already has, not to upload again.
+    let out = call(&mut ed, &mut provider, NOW + 1000.0);
+    assert_eq!(out["status"], "processing");
+    assert_eq!(provider.calls[1].previous.as_ref().map(|p| p.file_uri.as_str()), Some(URI));
+    assert_eq!(provider.calls[1].previous.as_ref().map(|p| p.status), Some(ContextStatus::Processing));
+    let out = call(&mut ed, &mut provider, NOW + 2000.0);
+    // The same file, so no new upload happened: cached.
+    assert_same(json!({ "assetId": "a1", "status": "loaded", "cached": true, "provider": "gemini", "fileUri": URI, "summary": "Two people talking" }), &out);
+    assert_eq!(ed.context_cache()["a1"].created_at, NOW, "the record keeps its creation time while polled");
+    assert_eq!(provider.calls.len(), 3);
+    let out = call(&mut ed, &mut provider, NOW + 3000.0);
+    assert_eq!(out["cached"], true);
+    assert_eq!(provider.calls.len(), 3);
+}
+
+#[test]
+fn context_expired_record_is_fetched_again() {
+    let mut ed = fixture("demo");
+    let uri2 = "https://generativelanguage.googleapis.com/v1beta/files/def";
+    let mut provider = Scripted::new(vec![
+        report(URI, ContextStatus::Active, Some(NOW + 48.0 * 3.6e6), None),
+        report(uri2, ContextStatus::Active, Some(NOW + 96.0 * 3.6e6), None),
+    ]);
+    block_on(ed.load_asset_context(&mut provider, &json!({ "assetId": "a2" }), NOW)).unwrap();
+    // Before expiry: cached.
+    let out = block_on(ed.load_asset_context(&mut provider, &json!({ "assetId": "a2" }), NOW + 47.0 * 3.6e6)).unwrap();
+    assert_eq!(out["cached"], true);
+    assert_eq!(provider.calls.len(), 1);
+    // After expiry: a fresh upload, with no stale record handed to the provider.
+    let later = NOW + 49.0 * 3.6e6;
+    let out = block_on(ed.load_asset_context(&mut provider, &json!({ "assetId": "a2" }), later)).unwrap();
+    assert_same(json!({ "assetId": "a2", "status": "loaded", "cached": false, "provider": "gemini", "fileUri": uri2 }), &out);
+    assert_eq!(provider.calls.len(), 2);
+    assert_eq!(provider.calls[1].previous, None);
+    assert_eq!(ed.context_cache()["a2"].created_at, later);
+    assert_eq!(ed.context_cache()["a2"].file_uri, uri2);
+}
+
+#[test]
+fn context_provider_failure_is_the_spec_error_with_details() {
+    let mut ed = fixture("demo");
+    let before = snapshot(&ed);
+    let mut provider = Scripted::new(vec![
+        Err("upload rejected: file too large (2.1 GB > 2 GB)".into()),
+        report(URI, ContextStatus::Failed, None, None),
+        report("", ContextStatus::Active, None, None),
+        report(URI, ContextStatus::Active, None, None),
+    ]);
+    let err = block_on(ed.load_asset_context(&mut provider, &json!({ "assetId": "a1" }), NOW)).unwrap_err();
+    assert_eq!(
+        err.to_json(),
+        json!({ "error": "Failed to load asset context", "code": "CONTEXT_LOAD_FAILED", "details": "upload rejected: file too large (2.1 GB > 2 GB)" })
+    );
+    assert_eq!(ed.context_cache()["a1"].status, ContextStatus::Failed);
+    // A failed record is not a cache hit: the next call asks again.
+    let err = block_on(ed.load_asset_context(&mut provider, &json!({ "assetId": "a1" }), NOW + 1.0)).unwrap_err();
+    assert_eq!(err.to_json()["error"], "Failed to load asset context");
+    assert_eq!(err.to_json()["details"], "provider could not process the file");
+    assert_eq!(provider.calls[1].previous, None);
+    let err = block_on(ed.load_asset_context(&mut provider, &json!({ "assetId": "a1" }), NOW + 2.0)).unwrap_err();
+    assert_eq!(err.to_json()["details"], "provider returned no file");
+    let out = block_on(ed.load_asset_context(&mut provider, &json!({ "assetId": "a1" }), NOW + 3.0)).unwrap();
+    assert_eq!(out["status"], "loaded");
+    assert_eq!(out["cached"], false);
+    assert_eq!(provider.calls.len(), 4);
+    assert_eq!(snapshot(&ed), before, "context loading never touches the project or history");
+}
+
+#[test]
+fn context_unsupported_type_never_reaches_the_provider() {
+    let mut ed = fixture("demo");
+    let mut provider = Scripted::new(vec![report(URI, ContextStatus::Active, None, None)]);
+    provider.supported = vec![AssetType::Video];
+    for asset in ["a3", "a4"] {
+        let err = block_on(ed.load_asset_context(&mut provider, &json!({ "assetId": asset }), NOW)).unwrap_err();
+        assert_eq!(err.to_json(), json!({ "error": "Unsupported asset type", "code": "UNSUPPORTED_ASSET_TYPE" }));
+    }
+    let err = block_on(ed.load_asset_context(&mut provider, &json!({ "assetId": "nope" }), NOW)).unwrap_err();
+    assert_eq!(err.message, "Asset not found");
+    assert!(provider.calls.is_empty());
+    let out = block_on(ed.load_asset_context(&mut provider, &json!({ "assetId": "a7" }), NOW)).unwrap();
+    assert_eq!(out["status"], "loaded");
+    assert_eq!(provider.calls.len(), 1);
+    assert_eq!(provider.calls[0].asset.id, "a7");
+    assert!(ed.context_cache().get("a3").is_none());
+}
+
+#[test]
+fn context_without_a_project_or_provider() {
+    let mut ed = Editor::empty();
+    let mut provider = Scripted::new(vec![]);
+    let err = block_on(ed.load_asset_context(&mut provider, &json!({ "assetId": "a1" }), NOW)).unwrap_err();
+    assert_eq!(err.message, "No active project");
+    let mut ed = fixture("demo");
+    let err = call(&mut ed, "load_asset_context", &json!({ "assetId": "a1" })).unwrap_err().to_json();
+    assert_eq!(err["error"], "Failed to load asset context");
+    assert!(err["details"].as_str().unwrap().contains("provider"));
+    assert!(ed.context_cache().is_empty(), "no provider: nothing recorded");
+}
