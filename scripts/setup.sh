@@ -12,6 +12,8 @@ export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 
 # Debian packages the tests need: chromium for the browser tests.
 APT_PACKAGES=(chromium)
+# Mesa's lavapipe (Vulkan on the CPU) for the native GPU effect tests (cargo test --features gpu).
+APT_PACKAGES+=(mesa-vulkan-drivers libvulkan1)
 
 say() { printf '[setup] %s\n' "$*"; }
 

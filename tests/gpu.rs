@@ -1,1 +1,147 @@
-//! GPU effects against the CPU reference (wgpu on Vulkan; lavapipe in CI).
+//! GPU effects against the CPU reference: wgpu on Vulkan (Mesa's lavapipe in CI). Runs with
+//! `cargo test --features gpu`; without a Vulkan driver these tests fail, they do not skip.
+//!
+//! Tolerances (docs/effects.md): per-pixel effects within 2/255 on every channel of every pixel;
+//! blur within 1/255 on average.
+
+use neuralcut::effects::reference::{self, test_image, Effect, RgbaImage};
+use neuralcut::effects::EFFECTS;
+use neuralcut::gpu::{native_renderer, Renderer};
+
+fn renderer() -> Renderer {
+    let (r, info) = native_renderer().unwrap_or_else(|e| panic!("GPU tests need a Vulkan device: {e}"));
+    eprintln!("adapter: {} ({:?})", info.name, info.device_type);
+    r
+}
+
+fn gpu(r: &mut Renderer, img: &RgbaImage, effects: &[Effect]) -> RgbaImage {
+    r.upload(img).unwrap();
+    r.render(effects).unwrap();
+    r.read_output().unwrap()
+}
+
+/// (max |Δ|, mean |Δ|) over all channels, in 1/255 steps.
+fn diff(a: &RgbaImage, b: &RgbaImage) -> (u8, f64) {
+    assert_eq!((a.width, a.height), (b.width, b.height));
+    let mut max = 0u8;
+    let mut sum = 0u64;
+    for (x, y) in a.pixels.iter().zip(&b.pixels) {
+        let d = x.abs_diff(*y);
+        max = max.max(d);
+        sum += d as u64;
+    }
+    (max, sum as f64 / a.pixels.len() as f64)
+}
+
+fn check(effects: &[Effect], max: u8, mean: f64, got: &RgbaImage, want: &RgbaImage) -> Result<(), String> {
+    let (m, avg) = diff(got, want);
+    if m > max || avg > mean {
+        return Err(format!("{effects:?} on {}x{}: max |Δ| {m}/255, mean {avg:.3}/255", got.width, got.height));
+    }
+    Ok(())
+}
+
+/// Every parameter combination the tests cover: defaults, each parameter at its minimum and at
+/// its maximum with the others at their defaults, and all at their minimums / maximums.
+fn parameter_cases(id: &str) -> Vec<Effect> {
+    let def = neuralcut::effects::find(id).unwrap();
+    let mut cases: Vec<Vec<(&str, f64)>> = vec![vec![]];
+    for p in def.params {
+        cases.push(vec![(p.key, p.min)]);
+        cases.push(vec![(p.key, p.max)]);
+    }
+    if def.params.len() > 1 {
+        cases.push(def.params.iter().map(|p| (p.key, p.min)).collect());
+        cases.push(def.params.iter().map(|p| (p.key, p.max)).collect());
+    }
+    cases.into_iter().map(|c| Effect::new(id, c.into_iter().map(|(k, v)| (k, Some(v)))).unwrap()).collect()
+}
+
+fn tolerance(e: &Effect) -> (u8, f64) {
+    match e {
+        Effect::Blur { .. } => (255, 1.0),
+        _ => (2, 2.0),
+    }
+}
+
+#[test]
+fn every_effect_at_default_and_edge_parameters_matches_the_reference() {
+    let mut r = renderer();
+    let img = test_image(480, 270);
+    let mut failures = Vec::new();
+    let mut count = 0;
+    for def in EFFECTS.iter() {
+        for effect in parameter_cases(def.id) {
+            let got = gpu(&mut r, &img, &[effect]);
+            let want = reference::apply(&img, &[effect]);
+            let (max, mean) = tolerance(&effect);
+            let (m, avg) = diff(&got, &want);
+            eprintln!("{effect:?}: max |Δ| {m}, mean {avg:.4}");
+            assert!(want == img || got != img, "{effect:?} changed nothing on the GPU");
+            if let Err(e) = check(&[effect], max, mean, &got, &want) {
+                failures.push(e);
+            }
+            count += 1;
+        }
+    }
+    assert!(failures.is_empty(), "{} of {count} cases differ:\n{}", failures.len(), failures.join("\n"));
+    // Five one-parameter effects (3 cases each), two two-parameter ones (7 cases each).
+    assert_eq!(count, 5 * 3 + 2 * 7, "cases run");
+}
+
+#[test]
+fn strong_blur_on_a_tall_frame_matches_the_reference() {
+    // 720 lines: sigma 16.7 px at intensity 100 (kernel radius 51, 26 merged taps a side).
+    let mut r = renderer();
+    let img = test_image(200, 720);
+    for intensity in [1.0, 15.0, 55.0, 100.0] {
+        let e = [Effect::Blur { intensity }];
+        check(&e, 255, 1.0, &gpu(&mut r, &img, &e), &reference::apply(&img, &e)).unwrap();
+    }
+}
+
+#[test]
+fn a_stack_of_effects_applies_in_order() {
+    let mut r = renderer();
+    let img = test_image(320, 180);
+    let stack = [
+        Effect::Saturation { saturation: 180.0 },
+        Effect::Blur { intensity: 60.0 },
+        Effect::Sepia { intensity: 70.0 },
+        Effect::BrightnessContrast { brightness: 0.1, contrast: 1.4 },
+        Effect::Vignette { radius: 50.0, softness: 40.0 },
+        Effect::Invert { intensity: 30.0 },
+        Effect::Grayscale { intensity: 25.0 },
+        Effect::Blur { intensity: 20.0 },
+    ];
+    let got = gpu(&mut r, &img, &stack);
+    let want = reference::apply(&img, &stack);
+    check(&stack, 255, 1.0, &got, &want).unwrap();
+    // The same stack without the blurs is held to the per-pixel tolerance (rounding after
+    // each effect can add up to one step per effect, so allow two per effect here).
+    let per_pixel: Vec<Effect> = stack.iter().copied().filter(|e| !matches!(e, Effect::Blur { .. })).collect();
+    check(&per_pixel, 2, 2.0, &gpu(&mut r, &img, &per_pixel), &reference::apply(&img, &per_pixel)).unwrap();
+}
+
+#[test]
+fn no_effects_and_identity_parameters_return_the_source_exactly() {
+    let mut r = renderer();
+    let img = test_image(97, 61);
+    assert_eq!(gpu(&mut r, &img, &[]), img);
+    let neutral = [Effect::Blur { intensity: 0.0 }, Effect::Invert { intensity: 0.0 }, Effect::Saturation { saturation: 100.0 }];
+    assert_eq!(gpu(&mut r, &img, &neutral), img);
+}
+
+#[test]
+fn resizing_between_frames_reuses_the_renderer() {
+    let mut r = renderer();
+    let e = [Effect::Blur { intensity: 80.0 }, Effect::Sepia { intensity: 100.0 }];
+    for (w, h) in [(480, 270), (64, 48), (1, 1), (333, 77), (480, 270)] {
+        let img = test_image(w, h);
+        let got = gpu(&mut r, &img, &e);
+        assert_eq!(r.size(), Some((w, h)));
+        check(&e, 255, 1.0, &got, &reference::apply(&img, &e)).unwrap();
+    }
+    assert!(r.resize(0, 10).is_err());
+    assert!(r.resize(r.max_size() + 1, 10).is_err());
+}

@@ -49,6 +49,16 @@ pub fn effects_at(timeline: &Timeline, tick: i64) -> Vec<ActiveEffect> {
     out
 }
 
+impl crate::Editor {
+    /// The effect elements active at `seconds` on the current project's timeline, bottom to top
+    /// (see [`effects_at`]). Empty when there is no project or timeline. Seconds are rounded to
+    /// the nearest tick; a non-finite or out-of-range value is an error.
+    pub fn effects_at(&self, seconds: f64) -> Result<Vec<ActiveEffect>, String> {
+        let tick = crate::time::seconds_to_ticks(seconds).ok_or_else(|| format!("seconds must be a finite number of seconds, got {seconds}"))?;
+        Ok(self.project().and_then(|p| p.timeline.as_ref()).map(|tl| effects_at(tl, tick)).unwrap_or_default())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -103,15 +113,5 @@ mod tests {
         assert_eq!((at[0].start, at[0].end), (1.0, 2.0));
         assert!(ed.effects_at(2.0).unwrap().is_empty());
         assert!(ed.effects_at(f64::NAN).is_err());
-    }
-}
-
-impl crate::Editor {
-    /// The effect elements active at `seconds` on the current project's timeline, bottom to top
-    /// (see [`effects_at`]). Empty when there is no project or timeline. Seconds are rounded to
-    /// the nearest tick; a non-finite or out-of-range value is an error.
-    pub fn effects_at(&self, seconds: f64) -> Result<Vec<ActiveEffect>, String> {
-        let tick = crate::time::seconds_to_ticks(seconds).ok_or_else(|| format!("seconds must be a finite number of seconds, got {seconds}"))?;
-        Ok(self.project().and_then(|p| p.timeline.as_ref()).map(|tl| effects_at(tl, tick)).unwrap_or_default())
     }
 }
