@@ -6,6 +6,7 @@ pub mod editor;
 pub mod effects;
 pub mod history;
 pub mod model;
+pub mod opencut;
 pub mod time;
 pub mod tools;
 

@@ -1,0 +1,114 @@
+//! OpenCut's timeline, read and written losslessly, so OpenCut can hand its active scene to the
+//! engine and take the result back (see docs/opencut.md).
+//!
+//! # Mapping
+//!
+//! | OpenCut (`scene.tracks`) | NeuralCut track |
+//! |---|---|
+//! | `main` (video) | `main` |
+//! | `overlay[i]` video / graphic | `overlay` (graphic remembered) |
+//! | `overlay[i]` text / effect | `text` / `effect` |
+//! | `audio[i]` | `audio` |
+//!
+//! NeuralCut's track list is OpenCut's rendering order: the overlay tracks (first is top), then
+//! main, then the audio tracks. Tracks the tools create go where NeuralCut puts them: visual tracks
+//! on top (first in `overlay`), audio tracks last (end of `audio`).
+//!
+//! Elements: `startTime`↔`start`, `mediaId`↔`assetId`, `duration`/`trimStart`/`trimEnd` as they are
+//! (ticks on both sides); `content`, `color`, `fontWeight`, `stickerId`, `effectType`, `params` as
+//! they are; text `transform.position`↔`x`/`y`. Three fields are measured differently and are
+//! converted, the original kept so an untouched value comes back byte for byte:
+//! `volume` (OpenCut decibels ↔ NeuralCut 0–1), text `fontSize` (OpenCut's unit, rendered at
+//! `fontSize × canvasHeight / 90` px ↔ NeuralCut pixels) and text `background` (an object ↔ a CSS
+//! colour or none). A `graphic` element (no NeuralCut counterpart) travels as a sticker with
+//! `stickerId` `graphic:<definitionId>` and comes back a graphic. Library audio (`sourceType:
+//! "library"`, played from a URL) is given an audio asset `library:<url>`.
+//!
+//! Every other field, known or not, waits in the element's (track's) `extra` map and is written
+//! back unchanged; an element made by a split is a copy of its parent, so it carries them too.
+//! Adapter bookkeeping (the originals above, OpenCut fields whose names NeuralCut uses for its own)
+//! lives under the `opencut` key of `extra` and never reaches OpenCut.
+
+mod read;
+mod units;
+mod write;
+
+use std::fmt::Display;
+
+use serde_json::Value;
+
+use crate::editor::ApiError;
+use crate::model::ProjectError;
+use crate::tools::context::{ContextRequest, ContextStatus, ProviderReport};
+use crate::Editor;
+
+pub use read::read_scene;
+pub use units::{db_to_linear, font_opencut, font_px, linear_to_db, FONT_SIZE_SCALE_REFERENCE};
+pub use write::write_scene;
+
+/// The `extra` key that holds the adapter's bookkeeping.
+pub const STASH: &str = "opencut";
+/// Id prefix of the assets that stand for OpenCut library audio.
+pub const LIBRARY_ASSET_PREFIX: &str = "library:";
+/// Error code of a refused scene.
+pub const INVALID_SCENE: &str = "INVALID_SCENE";
+
+fn scene_error(path: &str, what: impl Display) -> ProjectError {
+    ProjectError { code: INVALID_SCENE, message: format!("Invalid OpenCut scene at {path}: {what}") }
+}
+
+impl Editor {
+    /// Replaces the timeline and media library with an OpenCut scene `{ tracks, assets, settings? }`.
+    ///
+    /// Not an undo step: like [`Editor::load`] it starts a fresh history (NeuralCut's earlier
+    /// steps belong to a timeline OpenCut may since have changed; OpenCut's own snapshot undo spans
+    /// loads). Every tool call after it is one step, as usual. The sticker catalog stays, and so
+    /// does the asset-context cache for assets the scene still has. Without `settings` the
+    /// current fps and canvas stay.
+    ///
+    /// A scene that breaks NeuralCut's invariants is refused with an `INVALID_SCENE` error that
+    /// names the place (`tracks.main.elements[2] ("el-3"): overlaps element "el-2" …`), and the
+    /// editor is left exactly as it was.
+    pub fn load_opencut_scene(&mut self, scene: &Value) -> Result<(), ProjectError> {
+        let project = read_scene(scene, self.project())?;
+        // Provider uploads (load_asset_context) stay valid for the same media.
+        let keep: Vec<_> = self
+            .context_cache()
+            .values()
+            .filter(|r| r.status != ContextStatus::Failed)
+            .filter_map(|r| {
+                let old = self.project()?.asset(&r.asset_id)?;
+                let new = project.asset(&r.asset_id)?;
+                (old.kind == new.kind).then(|| (new.clone(), r.clone()))
+            })
+            .collect();
+        self.load(project);
+        for (asset, record) in keep {
+            let report = ProviderReport {
+                file_uri: record.file_uri.clone(),
+                status: record.status,
+                expires_at: record.expires_at,
+                summary: record.summary.clone(),
+            };
+            let now = record.created_at;
+            let request = ContextRequest { asset, previous: Some(record) };
+            // Re-recording a usable record cannot fail; if it somehow did, the asset is simply
+            // uploaded again when next asked for.
+            let _ = self.finish_context(&request, Ok(report), now);
+        }
+        Ok(())
+    }
+
+    /// The timeline as OpenCut's `{ tracks: { overlay, main, audio } }`, for OpenCut's snapshot
+    /// command. Fails only when no timeline is loaded.
+    pub fn to_opencut_scene(&self) -> Result<Value, ApiError> {
+        let project = self
+            .project()
+            .ok_or_else(|| ApiError { code: "NO_ACTIVE_PROJECT", message: "No active project".into() })?;
+        let tl = project
+            .timeline
+            .as_ref()
+            .ok_or_else(|| ApiError { code: "NO_ACTIVE_TIMELINE", message: "No active timeline".into() })?;
+        Ok(write_scene(project, tl))
+    }
+}

@@ -1,0 +1,493 @@
+//! OpenCut scene → NeuralCut project. Everything is checked here, with OpenCut's own paths in the
+//! errors (`tracks.overlay[1].elements[0] ("el-7")`), before anything is built, so a refused scene
+//! changes nothing.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use serde_json::{Map, Value};
+
+use super::{scene_error as err, units, LIBRARY_ASSET_PREFIX, STASH};
+use crate::model::{
+    Asset, AssetType, Canvas, Element, ElementType, Project, ProjectError, Settings, Timeline, Track, TrackType,
+    PROJECT_FORMAT, PROJECT_VERSION,
+};
+use crate::time::TICKS_PER_SECOND;
+
+/// Names NeuralCut's element serialises itself. An OpenCut field of the same name that is not
+/// mapped onto it waits in the stash instead of `extra`, so the two never collide.
+const ELEMENT_FIELDS: [&str; 22] = [
+    "id", "type", "name", "start", "duration", "trimStart", "trimEnd", "assetId", "volume", "content", "style",
+    "position", "x", "y", "fontSize", "color", "fontWeight", "background", "stickerId", "effectType", "params", STASH,
+];
+
+/// Which part of OpenCut's `tracks` object a track came from.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Slot {
+    Overlay,
+    Main,
+    Audio,
+}
+
+/// Whether an OpenCut track of `track` type may hold an element of `element` type.
+pub(super) fn accepts(track: &str, element: &str) -> bool {
+    match track {
+        "video" => matches!(element, "video" | "image"),
+        "graphic" => matches!(element, "sticker" | "graphic"),
+        other => other == element,
+    }
+}
+
+struct Reader {
+    assets: Vec<Asset>,
+    ids: HashSet<String>,
+    canvas_height: u32,
+}
+
+/// Reads `{ tracks, assets, settings? }` into a project. `base` is the editor's current project:
+/// its sticker catalog and id counter carry over, and its settings stand when the scene has none.
+pub fn read_scene(scene: &Value, base: Option<&Project>) -> Result<Project, ProjectError> {
+    let obj = scene.as_object().ok_or_else(|| err("scene", "must be an object { tracks, assets, settings? }"))?;
+    let settings = match obj.get("settings") {
+        None | Some(Value::Null) => base.map(|p| p.settings.clone()).unwrap_or_default(),
+        Some(v) => read_settings(v, base.map(|p| &p.settings))?,
+    };
+    let mut reader = Reader { assets: Vec::new(), ids: HashSet::new(), canvas_height: settings.canvas.height };
+    match obj.get("assets") {
+        None | Some(Value::Null) => {}
+        Some(Value::Array(list)) => {
+            for (i, v) in list.iter().enumerate() {
+                let asset = read_asset(v, &format!("assets[{i}]"))?;
+                if !reader.ids.insert(asset.id.clone()) {
+                    return Err(err(&format!("assets[{i}]"), format!("duplicate id \"{}\"", asset.id)));
+                }
+                reader.assets.push(asset);
+            }
+        }
+        Some(_) => return Err(err("assets", "must be an array of media assets")),
+    }
+
+    let tracks = obj.get("tracks").ok_or_else(|| err("tracks", "is missing: a scene is { tracks: { overlay, main, audio }, assets }"))?;
+    let tracks = tracks.as_object().ok_or_else(|| err("tracks", "must be an object { overlay: [...], main: {...}, audio: [...] }"))?;
+    let list = |key: &str| -> Result<&[Value], ProjectError> {
+        match tracks.get(key) {
+            None | Some(Value::Null) => Ok(&[]),
+            Some(Value::Array(a)) => Ok(a.as_slice()),
+            Some(_) => Err(err(&format!("tracks.{key}"), "must be an array of tracks")),
+        }
+    };
+    let (overlay, audio) = (list("overlay")?, list("audio")?);
+    let main = match tracks.get("main") {
+        Some(v @ Value::Object(_)) => v,
+        _ => return Err(err("tracks.main", "is missing: every scene has one main video track")),
+    };
+
+    let mut out = Vec::with_capacity(overlay.len() + 1 + audio.len());
+    for (i, t) in overlay.iter().enumerate() {
+        out.push(Arc::new(read_track(t, &format!("tracks.overlay[{i}]"), Slot::Overlay, &mut reader)?));
+    }
+    out.push(Arc::new(read_track(main, "tracks.main", Slot::Main, &mut reader)?));
+    for (i, t) in audio.iter().enumerate() {
+        out.push(Arc::new(read_track(t, &format!("tracks.audio[{i}]"), Slot::Audio, &mut reader)?));
+    }
+    // Anything else in the tracks object rides along on the timeline.
+    let extra: Map<String, Value> = tracks
+        .iter()
+        .filter(|(k, _)| !matches!(k.as_str(), "overlay" | "main" | "audio" | "tracks"))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+
+    let mut project = Project {
+        format: PROJECT_FORMAT.to_string(),
+        version: PROJECT_VERSION,
+        settings,
+        assets: reader.assets,
+        stickers: base.map(|p| p.stickers.clone()).unwrap_or_default(),
+        timeline: Some(Timeline { tracks: out, extra }),
+        next_id: 1,
+        extra: base.map(|p| p.extra.clone()).unwrap_or_default(),
+    };
+    project.next_id = next_free_id(&project).max(base.map_or(1, |p| p.next_id));
+    Ok(project)
+}
+
+fn read_settings(v: &Value, base: Option<&Settings>) -> Result<Settings, ProjectError> {
+    let o = v.as_object().ok_or_else(|| err("settings", "must be an object { fps, canvasSize, background }"))?;
+    let mut s = base.cloned().unwrap_or_default();
+    s.extra = Map::new();
+    for (k, v) in o {
+        match k.as_str() {
+            "fps" => {
+                s.fps = units::frame_rate(v)
+                    .ok_or_else(|| err("settings.fps", "must be { numerator, denominator } with both positive integers"))?;
+            }
+            "canvasSize" => {
+                let dim = |key: &str| v.get(key).and_then(Value::as_u64).filter(|n| *n > 0).and_then(|n| u32::try_from(n).ok());
+                let (Some(width), Some(height)) = (dim("width"), dim("height")) else {
+                    return Err(err("settings.canvasSize", "must be { width, height } in whole pixels > 0"));
+                };
+                s.canvas = Canvas { width, height };
+            }
+            // NeuralCut's own name for the canvas; never an OpenCut field.
+            "canvas" => {}
+            _ => {
+                s.extra.insert(k.clone(), v.clone());
+            }
+        }
+    }
+    Ok(s)
+}
+
+fn read_asset(v: &Value, path: &str) -> Result<Asset, ProjectError> {
+    let o = v.as_object().ok_or_else(|| err(path, "must be a media asset object { id, name, type, duration? }"))?;
+    let id = match o.get("id") {
+        Some(Value::String(s)) if !s.is_empty() => s.clone(),
+        _ => return Err(err(path, "needs a non-empty string id")),
+    };
+    let path = format!("{path} (\"{id}\")");
+    let name = match o.get("name") {
+        None | Some(Value::Null) => id.clone(),
+        Some(Value::String(s)) => s.clone(),
+        Some(_) => return Err(err(&path, "name must be a string")),
+    };
+    let kind = o
+        .get("type")
+        .and_then(Value::as_str)
+        .and_then(AssetType::parse)
+        .ok_or_else(|| err(&path, "type must be \"video\", \"audio\" or \"image\""))?;
+    let duration = match o.get("duration") {
+        None | Some(Value::Null) => None,
+        Some(d) => Some(d.as_f64().filter(|d| d.is_finite() && *d >= 0.0 && *d <= crate::time::MAX_SECONDS).ok_or_else(|| {
+            err(&path, "duration must be a number of seconds >= 0")
+        })?),
+    };
+    let dim = |key: &str| -> Result<Option<u32>, ProjectError> {
+        match o.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(v) => v
+                .as_f64()
+                .filter(|f| f.is_finite() && *f >= 0.0 && f.fract() == 0.0 && *f <= u32::MAX as f64)
+                .map(|f| Some(f as u32))
+                .ok_or_else(|| err(&path, format!("{key} must be a whole number of pixels"))),
+        }
+    };
+    let (width, height) = (dim("width")?, dim("height")?);
+    let fps = match o.get("fps") {
+        None | Some(Value::Null) => None,
+        Some(v) => Some(units::frame_rate(v).ok_or_else(|| err(&path, "fps must be a positive number or { numerator, denominator }"))?),
+    };
+    let extra = o
+        .iter()
+        .filter(|(k, _)| !matches!(k.as_str(), "id" | "name" | "type" | "duration" | "width" | "height" | "fps"))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    Ok(Asset { id, name, kind, duration, width, height, fps, extra })
+}
+
+fn read_track(v: &Value, path: &str, slot: Slot, r: &mut Reader) -> Result<Track, ProjectError> {
+    let o = v.as_object().ok_or_else(|| err(path, "must be a track object { id, name, type, elements }"))?;
+    let id = match o.get("id") {
+        Some(Value::String(s)) if !s.is_empty() => s.clone(),
+        _ => return Err(err(path, "needs a non-empty string id")),
+    };
+    let base = path;
+    let path = format!("{path} (\"{id}\")");
+    if !r.ids.insert(id.clone()) {
+        return Err(err(&path, "duplicate id"));
+    }
+    let oc_type = o.get("type").and_then(Value::as_str).unwrap_or("");
+    let kind = match (slot, oc_type) {
+        (Slot::Main, "video") => TrackType::Main,
+        (Slot::Main, t) => return Err(err(&path, format!("the main track is a video track, not \"{t}\""))),
+        (Slot::Overlay, "video" | "graphic") => TrackType::Overlay,
+        (Slot::Overlay, "text") => TrackType::Text,
+        (Slot::Overlay, "effect") => TrackType::Effect,
+        (Slot::Overlay, t) => {
+            return Err(err(&path, format!("overlay tracks are video, text, graphic or effect tracks, not \"{t}\"")))
+        }
+        (Slot::Audio, "audio") => TrackType::Audio,
+        (Slot::Audio, t) => return Err(err(&path, format!("tracks in audio are audio tracks, not \"{t}\""))),
+    };
+    let name = match o.get("name") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(_) => return Err(err(&path, "name must be a string")),
+    };
+    let elements = match o.get("elements") {
+        None | Some(Value::Null) => &[][..],
+        Some(Value::Array(a)) => a.as_slice(),
+        Some(_) => return Err(err(&path, "elements must be an array")),
+    };
+    let mut read = Vec::with_capacity(elements.len());
+    for (i, e) in elements.iter().enumerate() {
+        let epath = format!("{base}.elements[{i}]");
+        read.push((epath.clone(), read_element(e, &epath, oc_type, r)?));
+    }
+    // NeuralCut keeps each track sorted by start; OpenCut's order inside a track carries no meaning.
+    read.sort_by_key(|(_, e)| e.start);
+    for pair in read.windows(2) {
+        let ((_, a), (bpath, b)) = (&pair[0], &pair[1]);
+        if a.end() > b.start {
+            return Err(err(
+                &format!("{bpath} (\"{}\")", b.id),
+                format!(
+                    "overlaps element \"{}\" on the same track ({} runs {}–{} ticks, {} starts at {})",
+                    a.id,
+                    a.id,
+                    a.start,
+                    a.end(),
+                    b.id,
+                    b.start
+                ),
+            ));
+        }
+    }
+    let mut track = Track::new(id, kind);
+    track.name = name;
+    track.elements = read.into_iter().map(|(_, e)| Arc::new(e)).collect();
+    let mut stash = Map::new();
+    if oc_type == "graphic" {
+        stash.insert("type".into(), "graphic".into());
+    }
+    for (k, v) in o {
+        match k.as_str() {
+            "id" | "name" | "type" | "elements" => {}
+            STASH => {
+                stash.insert(k.clone(), v.clone());
+            }
+            _ => {
+                track.extra.insert(k.clone(), v.clone());
+            }
+        }
+    }
+    if !stash.is_empty() {
+        track.extra.insert(STASH.into(), Value::Object(stash));
+    }
+    Ok(track)
+}
+
+fn string<'a>(o: &'a Map<String, Value>, key: &str, path: &str, what: &str) -> Result<&'a str, ProjectError> {
+    o.get(key).and_then(Value::as_str).ok_or_else(|| err(path, format!("{what} needs a string {key}")))
+}
+
+fn read_element(v: &Value, path: &str, track_type: &str, r: &mut Reader) -> Result<Element, ProjectError> {
+    let o = v.as_object().ok_or_else(|| err(path, "must be an element object"))?;
+    let id = match o.get("id") {
+        Some(Value::String(s)) if !s.is_empty() => s.clone(),
+        _ => return Err(err(path, "needs a non-empty string id")),
+    };
+    let path = &format!("{path} (\"{id}\")");
+    if !r.ids.insert(id.clone()) {
+        return Err(err(path, "duplicate id"));
+    }
+    let t = o.get("type").and_then(Value::as_str).unwrap_or("");
+    let kind = match t {
+        "video" => ElementType::Video,
+        "image" => ElementType::Image,
+        "audio" => ElementType::Audio,
+        "text" => ElementType::Text,
+        // NeuralCut has no graphic element: a graphic (a shape drawn from a definition) behaves like
+        // a sticker on the timeline and is written back as a graphic.
+        "sticker" | "graphic" => ElementType::Sticker,
+        "effect" => ElementType::Effect,
+        other => return Err(err(path, format!("unknown element type \"{other}\""))),
+    };
+    if !accepts(track_type, t) {
+        return Err(err(path, format!("a {track_type} track cannot hold a {t} element")));
+    }
+    let time = |key: &str, min: i64, default: Option<i64>| -> Result<i64, ProjectError> {
+        match o.get(key) {
+            None | Some(Value::Null) => default.ok_or_else(|| err(path, format!("needs {key} (whole ticks)"))),
+            Some(v) => units::ticks(v).filter(|t| *t >= min && *t <= crate::time::MAX_SECONDS as i64 * TICKS_PER_SECOND).ok_or_else(|| {
+                let bound = if min > 0 { "> 0" } else { ">= 0" };
+                err(path, format!("{key} must be a whole number of ticks {bound}, not {v}"))
+            }),
+        }
+    };
+    let (start, duration) = (time("startTime", 0, None)?, time("duration", 1, None)?);
+    let (trim_start, trim_end) = (time("trimStart", 0, Some(0))?, time("trimEnd", 0, Some(0))?);
+    let mut e = Element::new(id, kind, start, duration);
+    e.trim_start = trim_start;
+    e.trim_end = trim_end;
+    e.name = match o.get("name") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(_) => return Err(err(path, "name must be a string")),
+    };
+    let mut handled = vec!["id", "type", "name", "startTime", "duration", "trimStart", "trimEnd"];
+    let mut stash = Map::new();
+    match t {
+        "video" | "image" | "audio" => {
+            let library = t == "audio" && o.get("sourceType").and_then(Value::as_str) == Some("library");
+            let asset = if library {
+                let url = string(o, "sourceUrl", path, "a library audio element")?;
+                r.library_asset(url, e.name.as_deref(), o.get("sourceDuration"))
+            } else {
+                let media = string(o, "mediaId", path, &format!("a {t} element"))?;
+                handled.push("mediaId");
+                let asset = r.assets.iter().find(|a| a.id == media).ok_or_else(|| {
+                    err(path, format!("unknown asset \"{media}\" (mediaId); pass every media asset the scene uses in assets"))
+                })?;
+                if asset.kind.as_str() != t {
+                    return Err(err(path, format!("asset \"{media}\" is {}, element is {t}", asset.kind.as_str())));
+                }
+                asset
+            };
+            let retimed = o.get("retime").and_then(|r| r.get("rate")).and_then(Value::as_f64).is_some_and(|r| r != 1.0);
+            if let (false, Some(source)) = (t == "image" || retimed, asset.duration_ticks()) {
+                if e.trim_start + e.duration > source {
+                    return Err(err(
+                        path,
+                        format!("plays past the end of asset \"{}\" (trimStart + duration = {} ticks, the asset has {source})", asset.id, e.trim_start + e.duration),
+                    ));
+                }
+            }
+            e.asset_id = Some(asset.id.clone());
+            if t != "image" {
+                if let Some(v) = o.get("volume").filter(|v| !v.is_null()) {
+                    let db = v.as_f64().filter(|d| d.is_finite()).ok_or_else(|| err(path, "volume must be a number (decibels)"))?;
+                    e.volume = Some(units::db_to_linear(db));
+                    stash.insert("volume".into(), v.clone());
+                    handled.push("volume");
+                }
+            }
+        }
+        "text" => {
+            e.content = Some(string(o, "content", path, "a text element")?.to_string());
+            handled.push("content");
+            if let Some(v) = o.get("fontSize").filter(|v| !v.is_null()) {
+                let size = v.as_f64().filter(|s| s.is_finite() && *s > 0.0).ok_or_else(|| err(path, "fontSize must be a number > 0"))?;
+                e.font_size = Some(units::font_px(size, r.canvas_height));
+                stash.insert("fontSize".into(), v.clone());
+                handled.push("fontSize");
+            }
+            for (key, slot) in [("color", &mut e.color), ("fontWeight", &mut e.font_weight)] {
+                match o.get(key) {
+                    None | Some(Value::Null) => {}
+                    Some(Value::String(s)) => {
+                        *slot = Some(s.clone());
+                        handled.push(key);
+                    }
+                    Some(_) => return Err(err(path, format!("{key} must be a string"))),
+                }
+            }
+            if let Some(bg) = o.get("background").filter(|v| !v.is_null()) {
+                if !bg.is_object() {
+                    return Err(err(path, "background must be an object { enabled, color, ... }"));
+                }
+                e.background = background_color(bg);
+                stash.insert("background".into(), bg.clone());
+                handled.push("background");
+            }
+        }
+        "sticker" => {
+            e.sticker_id = Some(string(o, "stickerId", path, "a sticker element")?.to_string());
+            handled.push("stickerId");
+        }
+        "graphic" => {
+            let def = string(o, "definitionId", path, "a graphic element")?;
+            e.sticker_id = Some(format!("graphic:{def}"));
+            stash.insert("type".into(), "graphic".into());
+            if let Some(Value::Object(p)) = o.get("params") {
+                e.params = Some(p.clone());
+                handled.push("params");
+            }
+        }
+        "effect" => {
+            e.effect_type = Some(string(o, "effectType", path, "an effect element")?.to_string());
+            handled.push("effectType");
+            match o.get("params") {
+                None | Some(Value::Null) => {}
+                Some(Value::Object(p)) => {
+                    e.params = Some(p.clone());
+                    handled.push("params");
+                }
+                Some(_) => return Err(err(path, "params must be an object")),
+            }
+        }
+        _ => unreachable!("element types were matched above"),
+    }
+    if matches!(t, "text" | "sticker" | "graphic") {
+        if let Some(pos) = o.get("transform").and_then(|t| t.get("position")) {
+            e.x = pos.get("x").and_then(Value::as_f64);
+            e.y = pos.get("y").and_then(Value::as_f64);
+        }
+    }
+    for (k, v) in o {
+        if handled.contains(&k.as_str()) {
+            continue;
+        }
+        if ELEMENT_FIELDS.contains(&k.as_str()) {
+            stash.insert(k.clone(), v.clone());
+        } else {
+            e.extra.insert(k.clone(), v.clone());
+        }
+    }
+    if !stash.is_empty() {
+        e.extra.insert(STASH.into(), Value::Object(stash));
+    }
+    Ok(e)
+}
+
+/// NeuralCut's text background (a CSS colour, or none) as OpenCut's `background` object shows it.
+pub(super) fn background_color(bg: &Value) -> Option<String> {
+    let color = bg.get("color").and_then(Value::as_str);
+    // OpenCut's own reading: `enabled` when given, else on unless the colour is transparent.
+    let enabled = bg.get("enabled").and_then(Value::as_bool).unwrap_or(color.is_some_and(|c| c != "transparent"));
+    enabled.then(|| color.unwrap_or("#000000").to_string())
+}
+
+impl Reader {
+    /// The asset standing for OpenCut library audio (played from a URL, not a media file): one per
+    /// URL, id `library:<url>`, known to NeuralCut's tools like any audio asset.
+    fn library_asset(&mut self, url: &str, name: Option<&str>, source: Option<&Value>) -> &Asset {
+        let id = format!("{LIBRARY_ASSET_PREFIX}{url}");
+        if let Some(i) = self.assets.iter().position(|a| a.id == id) {
+            return &self.assets[i];
+        }
+        let mut extra = Map::new();
+        extra.insert("sourceType".into(), "library".into());
+        extra.insert("sourceUrl".into(), url.into());
+        let duration = source.and_then(units::ticks).filter(|t| *t > 0).map(crate::time::ticks_to_seconds);
+        self.ids.insert(id.clone());
+        self.assets.push(Asset {
+            id,
+            name: name.unwrap_or(url).to_string(),
+            kind: AssetType::Audio,
+            duration,
+            width: None,
+            height: None,
+            fps: None,
+            extra,
+        });
+        self.assets.last().expect("just pushed")
+    }
+}
+
+/// One more than the largest counter in any id NeuralCut could have made (`t12`, `e40`), so new
+/// ids never collide with the scene's.
+fn next_free_id(project: &Project) -> u64 {
+    let numbered = |id: &str| -> u64 {
+        let mut chars = id.chars();
+        match chars.next() {
+            Some(c) if c.is_ascii_lowercase() => {}
+            _ => return 0,
+        }
+        let rest = chars.as_str();
+        if rest.is_empty() || !rest.bytes().all(|b| b.is_ascii_digit()) {
+            return 0;
+        }
+        rest.parse().unwrap_or(0)
+    };
+    let mut max = 0;
+    for a in &project.assets {
+        max = max.max(numbered(&a.id));
+    }
+    for t in project.timeline.iter().flat_map(|t| t.tracks.iter()) {
+        max = max.max(numbered(&t.id));
+        for e in &t.elements {
+            max = max.max(numbered(&e.id));
+        }
+    }
+    max.saturating_add(1)
+}
