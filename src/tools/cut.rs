@@ -1,5 +1,6 @@
 //! split, delete_timeline_elements and the deprecated delete_element.
 
+use serde::Serialize;
 use serde_json::{json, Value};
 
 use super::{Output, seconds, timeline_mut, Args, Ctx, ToolError};
@@ -26,19 +27,29 @@ pub fn split(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
             affected.push(&c.original);
         }
     }
-    let pieces: Vec<Value> = cuts
+    let new_elements = cuts
         .iter()
-        .map(|c| {
-            json!({
-                "elementId": c.piece,
-                "splitFrom": c.original,
-                "trackId": c.track,
-                "start": seconds(c.start),
-                "end": seconds(c.end),
-            })
-        })
+        .map(|c| Piece { element_id: &c.piece, split_from: &c.original, track_id: &c.track, start: seconds(c.start), end: seconds(c.end) })
         .collect();
-    Ok(json!({ "success": true, "affectedElements": affected, "newElements": pieces }).into())
+    Ok(Output::from_serialize(&SplitOutput { success: true, affected_elements: affected, new_elements }))
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SplitOutput<'a> {
+    success: bool,
+    affected_elements: Vec<&'a str>,
+    new_elements: Vec<Piece<'a>>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Piece<'a> {
+    element_id: &'a str,
+    split_from: &'a str,
+    track_id: &'a str,
+    start: Value,
+    end: Value,
 }
 
 pub fn delete_timeline_elements(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
