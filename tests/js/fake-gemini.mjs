@@ -38,6 +38,10 @@ export async function startFakeGemini({ apiKey, granularity = 256 * 1024, proces
     /** Scripted answers: each is a response object or (body, fake) => response object | { status, body }. */
     script: [],
     processingPolls,
+    /** Lifetime given to new files (Gemini's is 48 hours); negative makes them born expired. */
+    fileLifetimeMs: 48 * 3600 * 1000,
+    /** Consulted before the script: (body) => answer, or undefined to fall through to the script. */
+    intercept: null,
     /** When set, files end FAILED instead of ACTIVE. */
     failProcessing: false,
     /** The next request of `kind` ("start", "chunk", "status", "generate") answers `status`. */
@@ -150,7 +154,7 @@ export async function startFakeGemini({ apiKey, granularity = 256 * 1024, proces
         sizeBytes: String(bytes.length),
         createTime: now.toISOString(),
         updateTime: now.toISOString(),
-        expirationTime: new Date(now.getTime() + 48 * 3600 * 1000).toISOString(),
+        expirationTime: new Date(now.getTime() + fake.fileLifetimeMs).toISOString(),
         sha256Hash: createHash("sha256").update(bytes).digest("base64"),
         uri: `${fake.url}/v1beta/files/${id}`,
         state: "PROCESSING",
@@ -197,7 +201,8 @@ export async function startFakeGemini({ apiKey, granularity = 256 * 1024, proces
           if (f.state !== "ACTIVE") return error(res, 400, "FAILED_PRECONDITION", "The file is not in an ACTIVE state");
         }
       }
-      const next = fake.script.shift();
+      const intercepted = fake.intercept ? await fake.intercept(parsed, fake) : undefined;
+      const next = intercepted ?? fake.script.shift();
       if (next === undefined) return send(res, 200, modelTurn([{ text: "(the fake model has nothing scripted)" }]));
       const answer = typeof next === "function" ? await next(parsed, fake) : next;
       if (answer && typeof answer.status === "number") return send(res, answer.status, answer.body);

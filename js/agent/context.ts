@@ -1,0 +1,182 @@
+// The Gemini context provider behind load_asset_context: uploads the asset's bytes through the
+// proxy, waits (bounded) for Gemini to finish processing, asks once for a short summary, and
+// reports back to the editor, which keeps the cache by asset id.
+
+import type { AssetJson, AssetSource, ContextProvider, ContextProviderRequest, ProviderReport } from "../types.js";
+import { ProxyError, responseText, type ProxyClient, type StatusResult } from "./client.js";
+
+export interface GeminiContextOptions {
+  client: ProxyClient;
+  /** Model for the one-off summary. */
+  model: string;
+  /** How long one load_asset_context call waits for ACTIVE before answering "processing". 60 000 ms. */
+  maxWaitMs?: number;
+  /** Between status polls. 2 000 ms. */
+  pollIntervalMs?: number;
+  /** Ask Gemini for a short summary once the file is active. true. */
+  summarize?: boolean;
+  summaryPrompt?: string;
+  /** Waits `ms`; replaceable in tests. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  signal?: AbortSignal;
+}
+
+export interface GeminiContextProvider extends ContextProvider {
+  /** The MIME type of an uploaded handle, when this provider uploaded it. */
+  mimeTypeOf(fileUri: string): string | undefined;
+  /** Uploads made so far (for diagnostics and tests). */
+  readonly uploads: number;
+}
+
+const DEFAULT_SUMMARY_PROMPT =
+  "Summarize this media for a video editor in at most three sentences: what is seen and heard, notable moments with their times in seconds, and any speech.";
+
+const EXTENSIONS: Record<string, string> = {
+  mp4: "video/mp4",
+  m4v: "video/mp4",
+  mov: "video/quicktime",
+  webm: "video/webm",
+  mkv: "video/x-matroska",
+  avi: "video/x-msvideo",
+  mpeg: "video/mpeg",
+  mpg: "video/mpeg",
+  mp3: "audio/mpeg",
+  wav: "audio/wav",
+  m4a: "audio/mp4",
+  aac: "audio/aac",
+  ogg: "audio/ogg",
+  oga: "audio/ogg",
+  flac: "audio/flac",
+  opus: "audio/ogg",
+  png: "image/png",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  gif: "image/gif",
+  webp: "image/webp",
+  heic: "image/heic",
+};
+const FALLBACK: Record<string, string> = { video: "video/mp4", audio: "audio/mpeg", image: "image/png" };
+
+/** The MIME type to upload an asset with: the Blob's own, else from the name, else by asset type. */
+export function mimeTypeFor(asset: AssetJson, blob: Blob, hint?: string): string {
+  const own = (blob.type || "").split(";")[0].trim().toLowerCase();
+  if (own.startsWith(asset.type + "/")) return own;
+  const fromName = (name?: string) => {
+    const ext = /\.([a-z0-9]+)(?:[?#].*)?$/i.exec(name ?? "")?.[1]?.toLowerCase();
+    const t = ext ? EXTENSIONS[ext] : undefined;
+    return t && t.startsWith(asset.type + "/") ? t : undefined;
+  };
+  return fromName(asset.name) ?? fromName(hint) ?? FALLBACK[asset.type] ?? "application/octet-stream";
+}
+
+const defaultSleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const t = setTimeout(resolve, ms);
+    signal?.addEventListener("abort", () => {
+      clearTimeout(t);
+      reject(signal.reason);
+    }, { once: true });
+  });
+
+/** The bytes of an asset: its Blob, or what its URL serves (fetched by the browser, never the proxy). */
+async function assetBytes(source: AssetSource, doFetch: typeof fetch, signal?: AbortSignal): Promise<Blob> {
+  if (source.file) return source.file;
+  if (source.url) {
+    let res: Response;
+    try {
+      res = await doFetch(source.url, { signal });
+    } catch {
+      throw new Error("the asset URL could not be fetched");
+    }
+    if (!res.ok) throw new Error(`the asset URL answered HTTP ${res.status}`);
+    return res.blob();
+  }
+  throw new Error("the asset has no file or url to upload (pass file or url to addAsset)");
+}
+
+function safeMessage(e: unknown): string {
+  if (e instanceof ProxyError) return e.message;
+  if (e instanceof Error) return e.message.slice(0, 300);
+  return "unknown error";
+}
+
+export function createGeminiContextProvider(options: GeminiContextOptions & { fetch?: typeof fetch }): GeminiContextProvider {
+  const { client, model } = options;
+  const maxWaitMs = options.maxWaitMs ?? 60_000;
+  const pollIntervalMs = Math.max(1, options.pollIntervalMs ?? 2_000);
+  const maxPolls = Math.max(1, Math.ceil(maxWaitMs / pollIntervalMs));
+  const sleep = options.sleep ?? defaultSleep;
+  const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+  const mimeTypes = new Map<string, string>();
+  let uploads = 0;
+
+  async function upload(asset: AssetJson, source: AssetSource): Promise<StatusResult> {
+    const blob = await assetBytes(source, doFetch, options.signal);
+    const mimeType = mimeTypeFor(asset, blob, source.url);
+    const up = await client.upload(blob, { name: asset.name, mimeType, signal: options.signal });
+    uploads++;
+    mimeTypes.set(up.handle, up.mimeType);
+    return up;
+  }
+
+  async function summarize(handle: string): Promise<string | undefined> {
+    try {
+      const res = await client.generate(
+        {
+          model,
+          contents: [{ role: "user", parts: [{ fileData: { fileUri: handle, mimeType: mimeTypes.get(handle) } }, { text: options.summaryPrompt ?? DEFAULT_SUMMARY_PROMPT }] }],
+          generationConfig: { maxOutputTokens: 400, temperature: 0.2 },
+        },
+        options.signal,
+      );
+      const text = responseText(res).trim();
+      return text ? text.slice(0, 1200) : undefined;
+    } catch {
+      // A missing summary is not a failed load.
+      return undefined;
+    }
+  }
+
+  async function load(request: ContextProviderRequest): Promise<ProviderReport> {
+    const { asset, previous, source } = request;
+    let st: StatusResult | undefined;
+    try {
+      if (previous && previous.status === "processing" && previous.fileUri) {
+        try {
+          st = await client.status(previous.fileUri, options.signal);
+        } catch (e) {
+          // Expired, or a handle of an earlier proxy key or client: upload again.
+          if (!(e instanceof ProxyError) || (e.status !== 404 && e.status !== 410)) throw e;
+        }
+      }
+      st ??= await upload(asset, source);
+      for (let i = 0; st.state === "PROCESSING" && i < maxPolls; i++) {
+        await sleep(pollIntervalMs, options.signal);
+        st = await client.status(st.handle, options.signal);
+      }
+    } catch (e) {
+      if ((e as { name?: string })?.name === "AbortError") throw new Error("cancelled");
+      throw new Error(safeMessage(e));
+    }
+    if (st.state === "FAILED") throw new Error(`Gemini could not process the file${st.details ? `: ${st.details}` : ""}`);
+    if (st.mimeType) mimeTypes.set(st.handle, st.mimeType);
+    const report: ProviderReport = { fileUri: st.handle, status: st.state === "ACTIVE" ? "active" : "processing" };
+    if (st.expiresAt) report.expiresAt = st.expiresAt;
+    const known = previous && previous.fileUri === st.handle ? previous.summary : undefined;
+    if (report.status === "active" && !known && options.summarize !== false) {
+      const summary = await summarize(st.handle);
+      if (summary) report.summary = summary;
+    }
+    return report;
+  }
+
+  return {
+    supportedTypes: ["video", "audio", "image"],
+    load,
+    mimeTypeOf: (fileUri) => mimeTypes.get(fileUri),
+    get uploads() {
+      return uploads;
+    },
+  };
+}

@@ -1,0 +1,258 @@
+// transcribe_video: the spec's secondary tool, served host-side. It transcribes an asset's speech
+// (Gemini audio understanding through the proxy by default, or a host-provided local transcriber
+// such as Whisper in a worker) and returns segments in timeline seconds for each placement of the
+// asset on the timeline. It edits nothing; captions are a flow of add_text calls.
+
+import type { NeuralCutEditor } from "../editor.js";
+import type { AssetJson, AssetSource } from "../types.js";
+import { responseText, type ProxyClient } from "./client.js";
+
+/** A segment in source seconds (what a transcriber returns). */
+export interface SourceSegment {
+  start: number;
+  end: number;
+  text: string;
+}
+
+/** A host-provided transcriber, e.g. Whisper running in a worker. */
+export type LocalTranscriber = (request: {
+  asset: AssetJson;
+  source: AssetSource;
+  language?: string;
+  modelId?: string;
+  signal?: AbortSignal;
+}) => Promise<{ segments: SourceSegment[]; language?: string }>;
+
+/** A tool served by the host rather than the engine, in the catalog's own shape. */
+export interface HostTool {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  outputSchema: Record<string, unknown>;
+  annotations: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
+  call(args: unknown, options?: { signal?: AbortSignal }): Promise<Record<string, unknown>>;
+}
+
+export interface TranscribeToolOptions {
+  editor: NeuralCutEditor;
+  /** Gemini through the proxy; not needed when `transcriber` serves every call. */
+  client?: ProxyClient;
+  /** Default Gemini model. */
+  model: string;
+  transcriber?: LocalTranscriber;
+  /** Bound on returned segments. 2 000. */
+  maxSegments?: number;
+}
+
+const TICKS_PER_SECOND = 120_000;
+const ARGS = ["assetId", "language", "modelId"];
+
+export const TRANSCRIBE_INPUT_SCHEMA = {
+  $schema: "https://json-schema.org/draft/2020-12/schema",
+  type: "object",
+  properties: {
+    assetId: { type: "string", minLength: 1, description: "Video or audio asset id from list_project_assets; optional when the timeline uses exactly one" },
+    language: { type: "string", minLength: 1, description: "Spoken language as a BCP 47 tag (e.g. en, es-AR); detected when omitted" },
+    modelId: { type: "string", minLength: 1, description: "Transcription model: a Gemini model the proxy allows, or the local transcriber's model" },
+  },
+  additionalProperties: false,
+};
+
+export const TRANSCRIBE_OUTPUT_SCHEMA = {
+  $schema: "https://json-schema.org/draft/2020-12/schema",
+  type: "object",
+  properties: {
+    assetId: { type: "string" },
+    provider: { enum: ["gemini", "local"] },
+    timeBase: { enum: ["timeline", "source"], description: "timeline: seconds on the timeline, per placement; source: seconds into the asset (it is not on the timeline)" },
+    language: { type: "string" },
+    segments: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: { start: { type: "number" }, end: { type: "number" }, text: { type: "string" }, elementId: { type: "string" } },
+        required: ["start", "end", "text"],
+      },
+    },
+  },
+  required: ["assetId", "provider", "timeBase", "segments"],
+};
+
+const GEMINI_RESPONSE_SCHEMA = {
+  type: "object",
+  properties: {
+    language: { type: "string" },
+    segments: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: { start: { type: "number" }, end: { type: "number" }, text: { type: "string" } },
+        required: ["start", "end", "text"],
+      },
+    },
+  },
+  required: ["segments"],
+};
+
+function fail(error: string, code: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { error, code, ...extra };
+}
+
+interface ElementJson {
+  id: string;
+  type: string;
+  assetId?: string;
+  start: number;
+  duration: number;
+  trimStart?: number;
+}
+
+function placements(project: Record<string, unknown>, assetId: string): ElementJson[] {
+  const tracks = ((project.timeline as { tracks?: Array<{ elements?: ElementJson[] }> } | null)?.tracks ?? []) as Array<{ elements?: ElementJson[] }>;
+  return tracks.flatMap((t) => t.elements ?? []).filter((e) => e.assetId === assetId && (e.type === "video" || e.type === "audio"));
+}
+
+const round = (s: number) => Math.round(s * 1000) / 1000;
+
+/** Cleans a transcriber's segments: finite, ordered, inside the asset, bounded in number. */
+export function cleanSegments(raw: unknown, duration: number | undefined, max: number): SourceSegment[] {
+  if (!Array.isArray(raw)) return [];
+  const out: SourceSegment[] = [];
+  for (const s of raw) {
+    if (typeof s !== "object" || s === null) continue;
+    let { start, end, text } = s as Record<string, unknown>;
+    if (typeof start !== "number" || typeof end !== "number" || typeof text !== "string" || !Number.isFinite(start) || !Number.isFinite(end)) continue;
+    start = Math.max(0, start);
+    if (duration !== undefined) end = Math.min(end as number, duration);
+    text = text.trim();
+    if ((end as number) <= (start as number) || text === "") continue;
+    out.push({ start: start as number, end: end as number, text: text as string });
+  }
+  out.sort((a, b) => a.start - b.start || a.end - b.end);
+  return out.slice(0, max);
+}
+
+/** Maps source-time segments onto each placement's visible window, in timeline seconds. */
+export function toTimeline(segments: SourceSegment[], elements: ElementJson[]): Array<SourceSegment & { elementId: string }> {
+  const out: Array<SourceSegment & { elementId: string }> = [];
+  for (const el of elements) {
+    const from = (el.trimStart ?? 0) / TICKS_PER_SECOND;
+    const to = from + el.duration / TICKS_PER_SECOND;
+    const at = el.start / TICKS_PER_SECOND;
+    for (const s of segments) {
+      const a = Math.max(s.start, from);
+      const b = Math.min(s.end, to);
+      if (b <= a) continue;
+      out.push({ start: round(at + (a - from)), end: round(at + (b - from)), text: s.text, elementId: el.id });
+    }
+  }
+  return out.sort((x, y) => x.start - y.start || x.end - y.end);
+}
+
+export function createTranscribeTool(options: TranscribeToolOptions): HostTool {
+  const { editor, client, transcriber } = options;
+  const maxSegments = options.maxSegments ?? 2000;
+
+  async function viaGemini(asset: AssetJson, language: string | undefined, modelId: string | undefined, signal?: AbortSignal): Promise<Record<string, unknown>> {
+    if (!client) return fail("Failed to transcribe", "TRANSCRIBE_FAILED", { details: "no Gemini proxy and no local transcriber configured" });
+    const ctx = await editor.callToolUntyped("load_asset_context", { assetId: asset.id });
+    if (typeof ctx.error === "string") return fail("Failed to transcribe", "TRANSCRIBE_FAILED", { details: `load_asset_context: ${ctx.error}${typeof ctx.details === "string" ? ` (${ctx.details})` : ""}` });
+    if (ctx.status !== "loaded") {
+      return fail("Asset is still processing", "ASSET_PROCESSING", { hint: "Gemini is still processing this asset; call transcribe_video again in a little while." });
+    }
+    const prompt =
+      `Transcribe all speech in this ${asset.type}. Return JSON: { "language": BCP 47 tag, "segments": [{ "start": seconds, "end": seconds, "text": string }] }. ` +
+      `Times are seconds from the start of the file, as decimal numbers. One segment per sentence or short phrase, at most about 12 seconds each. ` +
+      (language ? `The speech is in ${language}; transcribe it in that language. ` : "Transcribe in the spoken language. ") +
+      "If there is no speech, return an empty segments list.";
+    let res;
+    try {
+      res = await client.generate(
+        {
+          model: modelId ?? options.model,
+          contents: [{ role: "user", parts: [{ fileData: { fileUri: String(ctx.fileUri) } }, { text: prompt }] }],
+          generationConfig: { responseMimeType: "application/json", responseJsonSchema: GEMINI_RESPONSE_SCHEMA, temperature: 0 },
+        },
+        signal,
+      );
+    } catch (e) {
+      return fail("Failed to transcribe", "TRANSCRIBE_FAILED", { details: e instanceof Error ? e.message.slice(0, 300) : "unknown error" });
+    }
+    let parsed: { segments?: unknown; language?: unknown };
+    try {
+      parsed = JSON.parse(responseText(res));
+    } catch {
+      return fail("Failed to transcribe", "TRANSCRIBE_FAILED", { details: "the model did not return the transcript as JSON" });
+    }
+    return { segments: parsed?.segments, language: typeof parsed?.language === "string" ? parsed.language : language };
+  }
+
+  async function call(rawArgs: unknown, callOptions: { signal?: AbortSignal } = {}): Promise<Record<string, unknown>> {
+    const args = rawArgs === undefined ? {} : rawArgs;
+    if (typeof args !== "object" || args === null || Array.isArray(args)) return fail("Arguments must be a JSON object", "ARGUMENTS_NOT_OBJECT");
+    for (const k of Object.keys(args)) {
+      if (!ARGS.includes(k)) return fail(`unknown argument "${k}" for transcribe_video; expected: ${ARGS.join(", ")}`, "UNKNOWN_ARGUMENT", { argument: k, accepted: ARGS });
+    }
+    const { assetId, language, modelId } = args as Record<string, unknown>;
+    for (const [k, v] of Object.entries({ assetId, language, modelId })) {
+      if (v !== undefined && (typeof v !== "string" || v.trim() === "")) return fail(`${k} must be a non-empty string`, "INVALID_ARGUMENT", { argument: k });
+    }
+    let project: Record<string, unknown>;
+    try {
+      project = editor.project() as Record<string, unknown>;
+    } catch {
+      return fail("No active project", "NO_ACTIVE_PROJECT");
+    }
+    const assets = (project.assets ?? []) as AssetJson[];
+    let asset: AssetJson | undefined;
+    if (typeof assetId === "string") {
+      asset = assets.find((a) => a.id === assetId);
+      if (!asset) {
+        const named = assets.filter((a) => a.name === assetId);
+        if (named.length === 1) asset = named[0];
+      }
+      if (!asset) return fail("Asset not found", "ASSET_NOT_FOUND", { hint: "Call list_project_assets to get asset ids." });
+    } else {
+      const media = assets.filter((a) => a.type === "video" || a.type === "audio");
+      const placed = media.filter((a) => placements(project, a.id).length > 0);
+      const pool = placed.length ? placed : media;
+      if (pool.length !== 1) {
+        return fail("assetId is required", "ASSET_REQUIRED", { hint: `${pool.length === 0 ? "There is no video or audio asset." : "Several video or audio assets qualify;"} Call list_project_assets and pass assetId.` });
+      }
+      asset = pool[0];
+    }
+    if (asset.type !== "video" && asset.type !== "audio") return fail("Unsupported asset type", "UNSUPPORTED_ASSET_TYPE", { hint: "transcribe_video takes a video or audio asset." });
+
+    let raw: Record<string, unknown>;
+    const provider = transcriber ? "local" : "gemini";
+    if (transcriber) {
+      try {
+        raw = { ...(await transcriber({ asset, source: editor.assetSource(asset.id) ?? {}, language: language as string | undefined, modelId: modelId as string | undefined, signal: callOptions.signal })) };
+      } catch (e) {
+        return fail("Failed to transcribe", "TRANSCRIBE_FAILED", { details: e instanceof Error ? e.message.slice(0, 300) : "the local transcriber failed" });
+      }
+    } else {
+      raw = await viaGemini(asset, language as string | undefined, modelId as string | undefined, callOptions.signal);
+      if (typeof raw.error === "string") return raw as Record<string, unknown>;
+    }
+    const segments = cleanSegments(raw?.segments, asset.duration, maxSegments);
+    const elements = placements(project, asset.id);
+    const out: Record<string, unknown> = { assetId: asset.id, provider, timeBase: elements.length ? "timeline" : "source" };
+    const lang = typeof raw?.language === "string" ? raw.language : language;
+    if (lang) out.language = lang;
+    out.segments = elements.length ? toTimeline(segments, elements) : segments.map((s) => ({ start: round(s.start), end: round(s.end), text: s.text }));
+    return out;
+  }
+
+  return {
+    name: "transcribe_video",
+    title: "Transcribe video",
+    description:
+      "Transcribe the speech of a video or audio asset into timed segments { start, end, text }. Times are timeline seconds for each placement of the asset (with its elementId), or source seconds when the asset is not on the timeline. Edits nothing: to caption, call add_text per segment. Secondary to load_asset_context for understanding content.",
+    inputSchema: TRANSCRIBE_INPUT_SCHEMA,
+    outputSchema: TRANSCRIBE_OUTPUT_SCHEMA,
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    call,
+  };
+}
