@@ -3,6 +3,7 @@
 // change notifications are queued and delivered after the call that caused them has returned.
 import { loadEngine, WasmEditor } from "./engine.js";
 import { NeuralCutError, rethrow } from "./errors.js";
+import type { OpenCutScene, OpenCutSceneTracks } from "./opencut.js";
 import type { ToolArgsMap, ToolName, ToolResultMap } from "./generated/tools.js";
 import type {
   AddAssetOptions,
@@ -206,6 +207,28 @@ export class NeuralCutEditor {
     const json = this.#engine.projectJson();
     if (json === undefined) throw new NeuralCutError("NO_ACTIVE_PROJECT", "No active project");
     return JSON.parse(json);
+  }
+
+  /** Replaces the timeline and media library with an OpenCut scene `{ tracks, assets, settings? }`
+   * (plain JSON: `neuralcut/opencut` strips host objects first). Not an undo step: the history
+   * starts afresh. Throws NeuralCutError INVALID_SCENE, naming the place, and then nothing changed. */
+  loadOpenCutScene(scene: OpenCutScene): void {
+    const before = this.#engine.revision();
+    try {
+      this.#engine.loadOpenCutScene(JSON.stringify(scene) ?? "null");
+    } catch (e) {
+      rethrow(e);
+    }
+    this.#changed(before, { source: "scene" });
+  }
+
+  /** The timeline as OpenCut's `{ tracks: { overlay, main, audio } }`, times in ticks. */
+  toOpenCutScene(): { tracks: OpenCutSceneTracks } {
+    try {
+      return JSON.parse(this.#engine.openCutSceneJson());
+    } catch (e) {
+      rethrow(e);
+    }
   }
 
   /** Calls `listener` after each committed change, once the call that made it has returned

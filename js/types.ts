@@ -132,7 +132,7 @@ export interface CreateEditorOptions {
 export interface ChangeEvent {
   /** The editor's revision after the change. */
   revision: number;
-  source: "tool" | "undo" | "redo" | "asset" | "sticker";
+  source: "tool" | "undo" | "redo" | "asset" | "sticker" | "scene";
   /** The tool that made the change, when `source` is "tool". */
   tool?: string;
 }

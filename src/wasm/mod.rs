@@ -9,6 +9,7 @@
 
 mod context;
 mod options;
+mod opencut;
 
 use std::sync::Once;
 
