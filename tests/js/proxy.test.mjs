@@ -276,6 +276,35 @@ test("a misconfigured proxy fails at creation", () => {
   assert.throws(() => createGeminiProxy({ ...ok, limits: { maxTurns: -1 } }), TypeError);
 });
 
+test("npm run proxy's entry starts on 127.0.0.1, prints its URL and never the key", async () => {
+  const { spawn } = await import("node:child_process");
+  const child = spawn(process.execPath, ["dist/proxy/cli.js"], {
+    env: { ...process.env, GEMINI_API_KEY: KEY, NEURALCUT_PROXY_PORT: "0", NEURALCUT_PROXY_ORIGINS: ORIGIN, NEURALCUT_PROXY_UPSTREAM: fake.url },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  child.stderr.on("data", (d) => (out += d));
+  try {
+    const url = await new Promise((resolve, reject) => {
+      child.stdout.on("data", (d) => {
+        out += d;
+        const m = /listening on (http:\/\/127\.0\.0\.1:\d+\/)/.exec(out);
+        if (m) resolve(m[1]);
+      });
+      child.once("exit", (code) => reject(new Error(`exited ${code}: ${out}`)));
+    });
+    fake.script.push(modelTurn([{ text: "from the cli" }]));
+    const r = await generate({ model: "gemini-2.5-flash", contents: [{ role: "user", parts: [{ text: "hi" }] }] }, { base: url });
+    assert.equal(r.status, 200);
+    assert.equal(r.json.candidates[0].content.parts[0].text, "from the cli");
+  } finally {
+    child.kill("SIGTERM");
+    await new Promise((resolve) => (child.exitCode !== null ? resolve() : child.once("exit", resolve)));
+  }
+  assert.ok(!out.includes(KEY));
+  assert.match(out, /POST \/generate 200/);
+});
+
 test("the key appears in no response body, header or log line", () => {
   assert.ok(seen.length > 30, `checked ${seen.length} responses`);
   for (const r of seen) {
