@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Regenerates the demo's sample media with ffmpeg (5.1 or newer) from its built-in test sources.
+# Nothing is downloaded: every file is synthesised here. See README.md beside this script.
+set -euo pipefail
+cd "$(dirname "$0")"
+command -v ffmpeg >/dev/null || { echo "make-media.sh: ffmpeg is required (apt-get install ffmpeg)" >&2; exit 1; }
+ff() { ffmpeg -y -hide_banner -loglevel error "$@"; }
+
+# clip.webm: 6 s, 480x270, 30 fps test pattern (VP9) with a beeping 440 Hz tone (Opus).
+ff -f lavfi -i "testsrc2=size=480x270:rate=30:duration=6" \
+   -f lavfi -i "sine=frequency=440:beep_factor=4:sample_rate=48000:duration=6" \
+   -c:v libvpx-vp9 -b:v 90k -deadline good -cpu-used 4 -row-mt 1 -g 60 -pix_fmt yuv420p \
+   -c:a libopus -b:a 24k -ac 1 clip.webm
+
+# still.jpg: 640x360 four-colour gradient with a grid and a light square.
+ff -f lavfi -i "gradients=size=640x360:c0=0x1e3a8a:c1=0x7c3aed:c2=0xf97316:c3=0xfacc15:nb_colors=4:type=linear:x0=0:y0=0:x1=640:y1=360:speed=0.00001,drawbox=x=420:y=70:w=150:h=150:color=white@0.3:t=fill,drawgrid=w=40:h=40:t=1:c=white@0.12" \
+   -frames:v 1 -q:v 5 still.jpg
+
+# tone.ogg: 8 s mono arpeggio (C4, G4, C5, E5 plucks, two per second), Opus.
+ff -f lavfi -i "aevalsrc='0.25*sin(2*PI*t*(262+131*floor(mod(t*2,4))))*exp(-3*mod(t,0.5))':s=48000:d=8" \
+   -c:a libopus -b:a 24k -ac 1 tone.ogg
+
+ls -l clip.webm still.jpg tone.ogg
