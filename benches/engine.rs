@@ -126,6 +126,19 @@ fn main() {
     let list_us = time(runs, || base.clone(), |ed| {
         black_box(ed.call_tool_json("list_timeline", "{}"));
     });
+    let mut warm = base.clone();
+    warm.call_tool_json("list_timeline", "{}");
+    let list_warm_us = time(
+        runs,
+        || {
+            let mut ed = warm.clone();
+            call(&mut ed, "update_timeline_element_timing", &json!({ "elementId": "e100250", "duration": 0.5 }));
+            ed
+        },
+        |ed| {
+            black_box(ed.call_tool_json("list_timeline", "{}"));
+        },
+    );
     let list_value_us = time(runs, || base.clone(), |ed| call(ed, "list_timeline", &json!({})));
     let undo_redo = |args: Value, tool: &'static str| {
         time(
@@ -166,7 +179,8 @@ fn main() {
     row("move 50 elements", move_us);
     row("move 1 element", one_move_us);
     row("delete 100 elements", delete_us);
-    row("list_timeline (JSON text, as JS gets it)", list_us);
+    row("list_timeline, cold (JSON text, as JS gets it)", list_us);
+    row("list_timeline after a 1-element edit (cached)", list_warm_us);
     row("list_timeline (parsed into a serde Value)", list_value_us);
     row("undo + redo of the split", undo_split_us);
     row("undo + redo of the one-element move", undo_one_us);

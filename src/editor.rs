@@ -13,7 +13,7 @@ use crate::model::{Asset, AssetType, Project, ProjectError, Sticker};
 use crate::time::FrameRate;
 use crate::tools::context::{self, ContextCache, ContextProvider, ContextRequest, ContextStep, ProviderReport};
 use crate::tools::registry::{self, Kind, ToolDef};
-use crate::tools::{Args, Ctx, Output, ToolError};
+use crate::tools::{Args, Ctx, ListingCache, Output, ToolError};
 
 /// Misuse of the editor API itself (not a tool call): a bad asset or sticker description.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -51,6 +51,7 @@ pub struct Editor {
     project: Option<Project>,
     history: History,
     contexts: ContextCache,
+    listing: ListingCache,
     /// Bumped on every committed change; hosts compare it to know when to redraw.
     revision: u64,
 }
@@ -211,7 +212,7 @@ impl Editor {
                 }
             }
             Kind::Read | Kind::Edit | Kind::Batch => {
-                let mut ctx = Ctx::new(self.project.as_ref());
+                let mut ctx = Ctx::new(self.project.as_ref()).with_listing(&mut self.listing);
                 let out = run_in(&mut ctx, def, args)?;
                 let label = match def.kind {
                     Kind::Batch => batch_label(raw),

@@ -219,6 +219,9 @@ proptest! {
                 }
                 Ok(_) => {
                     check_invariants(ed.project().unwrap());
+                    // The editor's cached listing must equal a cold one of the same project.
+                    let mut cold = Editor::from_json(&ed.project_json().unwrap()).unwrap();
+                    prop_assert_eq!(ed.call_tool_json("list_timeline", "{}"), cold.call_tool_json("list_timeline", "{}"));
                     let grew = ed.history().undo_len() as isize - undo_len as isize;
                     match tool.as_str() {
                         "undo" => prop_assert_eq!(grew, -1),

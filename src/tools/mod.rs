@@ -9,6 +9,7 @@ mod cut;
 mod effect_tools;
 mod error;
 mod inspect;
+mod listing;
 pub mod registry;
 pub mod typescript;
 mod schemas;
@@ -21,6 +22,7 @@ use crate::model::{Asset, Project, Settings, Sticker, Timeline};
 use crate::time::ticks_to_seconds;
 pub use args::Args;
 pub use error::{ToolError, SPEC_MESSAGES};
+pub use listing::ListingCache;
 
 /// Hands out project-wide ids (`e12`, `t3`): a kind letter and a counter that never goes back.
 #[derive(Clone, Copy, Debug)]
@@ -42,6 +44,8 @@ pub struct Ctx<'a> {
     project: Option<&'a Project>,
     pub timeline: Option<Timeline>,
     pub ids: IdGen,
+    /// The editor's list_timeline cache, when the call runs inside an editor.
+    pub listing: Option<&'a mut ListingCache>,
 }
 
 impl<'a> Ctx<'a> {
@@ -50,7 +54,13 @@ impl<'a> Ctx<'a> {
             project,
             timeline: project.and_then(|p| p.timeline.clone()),
             ids: IdGen { next: project.map_or(1, |p| p.next_id) },
+            listing: None,
         }
+    }
+
+    pub fn with_listing(mut self, cache: &'a mut ListingCache) -> Ctx<'a> {
+        self.listing = Some(cache);
+        self
     }
 
     pub fn project(&self) -> Result<&'a Project, ToolError> {
