@@ -44,7 +44,7 @@ export async function startFakeGemini({ apiKey, granularity = 256 * 1024, proces
     intercept: null,
     /** When set, files end FAILED instead of ACTIVE. */
     failProcessing: false,
-    /** The next request of `kind` ("start", "chunk", "status", "generate") answers `status`. */
+    /** The next request of `kind` ("start", "chunk", "status", "generate") answers `status`, or never ("hang"). */
     failNext(kind, status, body) {
       failures.push({ kind, status, body });
     },
@@ -74,6 +74,8 @@ export async function startFakeGemini({ apiKey, granularity = 256 * 1024, proces
     const i = failures.findIndex((f) => f.kind === kind);
     if (i < 0) return false;
     const [f] = failures.splice(i, 1);
+    // "hang": never answer (the connection is dropped when the fake closes).
+    if (f.status === "hang") return true;
     // Real error bodies can echo request URLs; this one also echoes the key, so the proxy's
     // scrubbing is tested.
     send(res, f.status, f.body ?? { error: { code: f.status, message: `Internal error at ${fake.url}/v1beta/x?key=${apiKey} (${apiKey})`, status: "INTERNAL" } });

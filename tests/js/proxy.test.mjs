@@ -239,6 +239,18 @@ test("an unreachable upstream is a 502", async () => {
   assert.equal(res.status, 502);
 });
 
+test("an upstream that does not answer in time is a 504", async () => {
+  const impatient = await serveGeminiProxy({ apiKey: KEY, allowedOrigins: [ORIGIN], models: ["gemini-2.5-flash"], upstream: fake.url, limits: { upstreamTimeoutMs: 200 } });
+  try {
+    fake.failNext("generate", "hang");
+    const r = await generate({ model: "gemini-2.5-flash", contents: [{ role: "user", parts: [{ text: "hi" }] }] }, { base: impatient.url });
+    assert.equal(r.status, 504);
+    assert.equal(r.json.code, "upstream_error");
+  } finally {
+    await impatient.close();
+  }
+});
+
 test("per-client rate limit answers 429 with Retry-After", async () => {
   const limited = await serveGeminiProxy({ apiKey: KEY, allowedOrigins: [ORIGIN], models: ["gemini-2.5-flash"], upstream: fake.url, limits: { requestsPerWindow: 3, windowMs: 60_000 } });
   try {
