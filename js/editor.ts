@@ -213,9 +213,15 @@ export class NeuralCutEditor {
    * (plain JSON: `neuralcut/opencut` strips host objects first). Not an undo step: the history
    * starts afresh. Throws NeuralCutError INVALID_SCENE, naming the place, and then nothing changed. */
   loadOpenCutScene(scene: OpenCutScene): void {
+    let json: string;
+    try {
+      json = JSON.stringify(scene) ?? "null";
+    } catch (e) {
+      throw new NeuralCutError("INVALID_SCENE", `OpenCut scene is not JSON: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+    }
     const before = this.#engine.revision();
     try {
-      this.#engine.loadOpenCutScene(JSON.stringify(scene) ?? "null");
+      this.#engine.loadOpenCutScene(json);
     } catch (e) {
       rethrow(e);
     }

@@ -103,6 +103,8 @@ test("a refused scene throws INVALID_SCENE with the place, and changes nothing",
   assert.deepStrictEqual(editor.project(), before);
   assert.equal(editor.canUndo(), true);
   assert.throws(() => editor.loadOpenCutScene(null), (e) => e.code === "INVALID_SCENE");
+  assert.throws(() => editor.loadOpenCutScene({ tracks: { main: { id: 1n } } }), (e) => e instanceof pkg.NeuralCutError && e.code === "INVALID_SCENE");
+  assert.deepStrictEqual(editor.project(), before);
 });
 
 test("a load tells onChange listeners, with source scene", async () => {
