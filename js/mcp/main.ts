@@ -1,0 +1,108 @@
+// `neuralcut mcp`: the MCP server on stdio over an in-process editor.
+//
+//   neuralcut mcp                          an empty project
+//   neuralcut mcp --demo                   the demo project (js/mcp/demo-project.ts)
+//   neuralcut mcp --project p.json         a saved project (editor.project() JSON)
+//   neuralcut mcp --project p.json --save  ... written back after every change (temp file, then rename)
+//
+// stdout carries only JSON-RPC; diagnostics go to stderr. Exit status 2 for a usage error,
+// 1 when the project cannot be loaded, 0 when the client closes stdin.
+import { existsSync, readFileSync } from "node:fs";
+import process from "node:process";
+import { resolve } from "node:path";
+
+import { createEditor, type NeuralCutEditor } from "../editor.js";
+import { DEMO_PROJECT } from "./demo-project.js";
+import { createNeuralCutMcpServer, writeAtomic } from "./server.js";
+import { LineTransport } from "./transport.js";
+
+export const MCP_USAGE = `usage: neuralcut mcp [--demo | --project <file.json> [--save]]
+
+Serves the NeuralCut tools over MCP on stdio.
+  --demo              open the demo project
+  --project <file>    open a saved project (JSON from editor.project())
+  --save              write the project back to --project after every change
+                      (a missing file is created on the first change)
+  -h, --help          this text`;
+
+export interface McpArgs {
+  demo: boolean;
+  project?: string;
+  save: boolean;
+}
+
+/** Parses the arguments after `mcp`; throws an Error with a usage message. */
+export function parseMcpArgs(argv: string[]): McpArgs | "help" {
+  const out: McpArgs = { demo: false, save: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === "-h" || a === "--help") return "help";
+    if (a === "--demo") out.demo = true;
+    else if (a === "--save") out.save = true;
+    else if (a === "--project" || a.startsWith("--project=")) {
+      const value = a === "--project" ? argv[++i] : a.slice("--project=".length);
+      if (!value) throw new Error("--project needs a file path");
+      out.project = value;
+    } else throw new Error(`unknown option ${JSON.stringify(a)}`);
+  }
+  if (out.demo && out.project) throw new Error("--demo and --project cannot be combined");
+  if (out.save && !out.project) throw new Error("--save needs --project <file>");
+  return out;
+}
+
+function packageVersion(): string {
+  try {
+    return JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")).version ?? "0.0.0";
+  } catch {
+    return "0.0.0";
+  }
+}
+
+async function openEditor(args: McpArgs): Promise<NeuralCutEditor> {
+  if (args.demo) return createEditor({ project: DEMO_PROJECT });
+  if (!args.project) return createEditor();
+  const path = resolve(args.project);
+  if (!existsSync(path)) {
+    if (!args.save) throw new Error(`project file not found: ${path} (add --save to start a new one there)`);
+    return createEditor();
+  }
+  return createEditor({ project: readFileSync(path, "utf8") });
+}
+
+/** Runs the server until stdin closes. */
+export async function runMcp(argv: string[]): Promise<void> {
+  let args: McpArgs | "help";
+  try {
+    args = parseMcpArgs(argv);
+  } catch (e) {
+    process.stderr.write(`neuralcut mcp: ${(e as Error).message}\n\n${MCP_USAGE}\n`);
+    process.exit(2);
+  }
+  if (args === "help") {
+    process.stdout.write(`${MCP_USAGE}\n`);
+    return;
+  }
+  // stdout is the protocol channel: anything logged goes to stderr.
+  console.log = console.info = console.debug = console.error;
+  let editor: NeuralCutEditor;
+  try {
+    editor = await openEditor(args);
+  } catch (e) {
+    process.stderr.write(`neuralcut mcp: cannot open the project: ${(e as Error).message}\n`);
+    process.exit(1);
+  }
+  const savePath = args.save && args.project ? resolve(args.project) : undefined;
+  if (savePath && !existsSync(savePath)) writeAtomic(savePath, `${JSON.stringify(editor.project(), null, 2)}\n`);
+  // Nothing a client sends may end the session: report stray errors and keep serving.
+  process.on("uncaughtException", (e: unknown) => process.stderr.write(`neuralcut mcp: internal error: ${String((e as Error)?.stack ?? e)}\n`));
+  process.on("unhandledRejection", (e: unknown) => process.stderr.write(`neuralcut mcp: internal error: ${String((e as Error)?.stack ?? e)}\n`));
+  const server = createNeuralCutMcpServer(editor, { savePath, version: packageVersion() });
+  server.onerror = (e) => process.stderr.write(`neuralcut mcp: ${e.message}\n`);
+  const transport = new LineTransport();
+  const closed = new Promise<void>((done) => {
+    server.onclose = () => done();
+  });
+  await server.connect(transport);
+  process.stderr.write(`neuralcut mcp: serving ${args.demo ? "the demo project" : args.project ? resolve(args.project) : "an empty project"} on stdio\n`);
+  await closed;
+}

@@ -1,0 +1,59 @@
+// The few Node built-ins the MCP server uses, declared structurally: the package has no
+// @types/node (see js/proxy/node.ts for the same choice). Only what js/mcp/ calls is here; none
+// of it appears in an exported signature, so the published typings never need Node's.
+
+declare module "node:process" {
+  interface Stream {
+    on(event: string, listener: (...args: any[]) => void): unknown;
+    off(event: string, listener: (...args: any[]) => void): unknown;
+    once(event: string, listener: (...args: any[]) => void): unknown;
+  }
+  interface Readable extends Stream {
+    pause(): unknown;
+    resume(): unknown;
+  }
+  interface Writable extends Stream {
+    write(chunk: string): boolean;
+    writableLength?: number;
+  }
+  const process: {
+    argv: string[];
+    pid: number;
+    stdin: Readable;
+    stdout: Writable;
+    stderr: Writable;
+    exitCode: number | undefined;
+    exit(code?: number): never;
+    on(event: string, listener: (...args: any[]) => void): unknown;
+  };
+  export default process;
+}
+
+declare module "node:fs/promises" {
+  interface FileHandle {
+    read(buffer: Uint8Array, offset: number, length: number, position: number): Promise<{ bytesRead: number }>;
+    stat(): Promise<{ size: number; isFile(): boolean }>;
+    close(): Promise<void>;
+  }
+  export function open(path: string, flags?: string): Promise<FileHandle>;
+  export function readFile(path: string, encoding: "utf8"): Promise<string>;
+}
+
+declare module "node:fs" {
+  export function readFileSync(path: string | URL, encoding: "utf8"): string;
+  export function writeFileSync(path: string, data: string): void;
+  export function renameSync(from: string, to: string): void;
+  export function rmSync(path: string, options?: { force?: boolean }): void;
+  export function existsSync(path: string): boolean;
+}
+
+declare module "node:path" {
+  export function basename(path: string): string;
+  export function dirname(path: string): string;
+  export function isAbsolute(path: string): boolean;
+  export function resolve(...paths: string[]): string;
+}
+
+declare module "node:url" {
+  export function pathToFileURL(path: string): URL;
+}

@@ -1,0 +1,140 @@
+// `neuralcut/webmcp`: the editor's tools registered with the page's WebMCP model context
+// (`document.modelContext`, or `navigator.modelContext` where only that exists), so an agent in
+// the browser calls the same tools, with the same schemas and annotations, as MCP clients do.
+import { isToolError, type NeuralCutEditor } from "./editor.js";
+import { NeuralCutError } from "./errors.js";
+import type { ToolInfo } from "./types.js";
+
+/** What a WebMCP tool's `execute` resolves to: an MCP CallToolResult. */
+export interface WebMcpToolResult {
+  content: { type: "text"; text: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+/** The tool descriptor handed to `registerTool`. */
+export interface WebMcpTool {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  /** Read by runtimes that understand it (the MCP-B polyfill); others ignore it. */
+  outputSchema: Record<string, unknown>;
+  annotations: ToolInfo["annotations"];
+  execute(input: Record<string, unknown> | undefined): Promise<WebMcpToolResult>;
+}
+
+/** The part of a WebMCP model context this module uses. Current drafts take `{ signal }` to
+ * unregister; older runtimes return `{ unregister() }` or offer `unregisterTool(name)`. */
+export interface WebMcpModelContext {
+  registerTool(tool: WebMcpTool, options?: { signal?: AbortSignal }): unknown;
+  unregisterTool?(name: string): unknown;
+}
+
+export interface RegisterWebMcpToolsOptions {
+  /** The model context (default: `document.modelContext`, else `navigator.modelContext`). */
+  modelContext?: WebMcpModelContext;
+  /** Aborting it unregisters every tool registered here. */
+  signal?: AbortSignal;
+  /** Register only these tools (default: all of `editor.tools()`). */
+  tools?: string[];
+}
+
+export interface WebMcpRegistration {
+  /** The registered tool names, in catalog order. */
+  names: string[];
+  /** Unregisters them (the same as aborting `signal`); safe to call twice. */
+  unregister(): void;
+}
+
+/** `document.modelContext`, else `navigator.modelContext`, else undefined. */
+export function findModelContext(): WebMcpModelContext | undefined {
+  const g = globalThis as { document?: { modelContext?: WebMcpModelContext }; navigator?: { modelContext?: WebMcpModelContext } };
+  return g.document?.modelContext ?? g.navigator?.modelContext;
+}
+
+/** Runs one tool for WebMCP: the output as structuredContent plus its JSON as text, or an
+ * isError result carrying the engine's message. */
+export async function runToolForWebMcp(editor: NeuralCutEditor, name: string, input: unknown): Promise<WebMcpToolResult> {
+  let out: Record<string, unknown>;
+  try {
+    out = await editor.callToolUntyped(name, input ?? {});
+  } catch (e) {
+    const error = `internal error: ${e instanceof Error ? e.message : String(e)}`;
+    return { content: [{ type: "text", text: error }], structuredContent: { error, code: "INTERNAL" }, isError: true };
+  }
+  if (isToolError(out)) {
+    const content: WebMcpToolResult["content"] = [{ type: "text", text: out.error }];
+    if (typeof out.hint === "string") content.push({ type: "text", text: `Hint: ${out.hint}` });
+    return { content, structuredContent: out, isError: true };
+  }
+  return { content: [{ type: "text", text: JSON.stringify(out) }], structuredContent: out };
+}
+
+/** Registers the editor's tools with the page's WebMCP model context. Resolves once every tool
+ * is registered; if one registration fails, the ones before it are unregistered and the error is
+ * thrown. Throws NeuralCutError WEBMCP_UNAVAILABLE when there is no model context. */
+export async function registerWebMcpTools(editor: NeuralCutEditor, options: RegisterWebMcpToolsOptions = {}): Promise<WebMcpRegistration> {
+  const modelContext = options.modelContext ?? findModelContext();
+  if (!modelContext || typeof modelContext.registerTool !== "function") {
+    throw new NeuralCutError(
+      "WEBMCP_UNAVAILABLE",
+      "No WebMCP model context: neither document.modelContext nor navigator.modelContext exists (load a polyfill such as @mcp-b/global, or pass options.modelContext)",
+    );
+  }
+  let catalog = editor.tools();
+  if (options.tools) {
+    const wanted = new Set(options.tools);
+    const unknown = options.tools.filter((n) => !catalog.some((t) => t.name === n));
+    if (unknown.length) throw new NeuralCutError("UNKNOWN_TOOL", `Unknown tool ${unknown.map((n) => JSON.stringify(n)).join(", ")}`);
+    catalog = catalog.filter((t) => wanted.has(t.name));
+  }
+
+  // One controller for everything registered here: it fires on the caller's signal or unregister().
+  const controller = new AbortController();
+  const undo: (() => void)[] = [];
+  const unregister = () => {
+    if (controller.signal.aborted) return;
+    controller.abort();
+    for (const u of undo.splice(0).reverse()) {
+      try {
+        u();
+      } catch {
+        // already gone (the runtime honoured the signal first)
+      }
+    }
+  };
+  const outer = options.signal;
+  if (outer?.aborted) return { names: [], unregister };
+  outer?.addEventListener("abort", unregister, { once: true });
+
+  const names: string[] = [];
+  try {
+    for (const t of catalog) {
+      const tool: WebMcpTool = {
+        name: t.name,
+        title: t.title,
+        description: t.description,
+        inputSchema: t.inputSchema,
+        outputSchema: t.outputSchema,
+        annotations: { ...t.annotations },
+        execute: (input) => runToolForWebMcp(editor, t.name, input),
+      };
+      const handle = await modelContext.registerTool(tool, { signal: controller.signal });
+      names.push(t.name);
+      if (handle && typeof (handle as { unregister?: unknown }).unregister === "function") {
+        undo.push(() => (handle as { unregister(): void }).unregister());
+      } else if (typeof modelContext.unregisterTool === "function") {
+        undo.push(() => {
+          void Promise.resolve(modelContext.unregisterTool!(t.name)).catch(() => {});
+        });
+      }
+      if (controller.signal.aborted) break; // aborted while registering
+    }
+  } catch (e) {
+    unregister();
+    outer?.removeEventListener("abort", unregister);
+    throw e;
+  }
+  return { names, unregister };
+}
