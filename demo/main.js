@@ -1,0 +1,245 @@
+// The NeuralCut demo page: wires the package (neuralcut and, when built, neuralcut/effects,
+// neuralcut/agent and neuralcut/webmcp) to a timeline view, a preview, a tool console, an asset
+// bin and an agent sidebar. Served by scripts/demo.mjs (`npm run demo`), which writes the import
+// map and says in /config.json which entries exist and whether the Gemini proxy is mounted.
+import { createAgentPanel } from "./agentpanel.js";
+import { createAssetBin } from "./assets.js";
+import { createClock } from "./clock.js";
+import { createPreview } from "./preview.js";
+import { createDemoEditor } from "./project.js";
+import { createTimelineView } from "./timeline.js";
+import { createToolConsole } from "./toolconsole.js";
+import { formatTime, h, store } from "./util.js";
+
+const $ = (id) => document.getElementById(id);
+
+function badge(key, label, value, kind = "") {
+  let node = document.querySelector(`.badge[data-key="${key}"]`);
+  if (!node) {
+    node = h("span", { class: "badge", dataset: { key } });
+    $("badges").append(node);
+  }
+  node.className = `badge ${kind}`;
+  node.replaceChildren(`${label} `, h("b", {}, value));
+  return node;
+}
+
+async function loadEffects(canvas) {
+  try {
+    const fx = await import("neuralcut/effects");
+    const renderer = await fx.createEffectRenderer({ canvas });
+    return { renderer, status: renderer.backend, kind: "ok" };
+  } catch (e) {
+    console.warn("effects renderer unavailable:", e);
+    return { renderer: null, status: `unavailable (${e instanceof Error ? e.message : String(e)})`, kind: "err" };
+  }
+}
+
+async function setupWebMcp(editor, has) {
+  const modelContext = document.modelContext ?? navigator.modelContext;
+  if (!has) return badge("webmcp", "WebMCP", "module not built", "warn");
+  if (!modelContext) return badge("webmcp", "WebMCP", "not offered by this browser");
+  try {
+    const { registerWebMcpTools } = await import("neuralcut/webmcp");
+    const registration = await registerWebMcpTools(editor, { modelContext });
+    window.demo.webmcp = registration;
+    badge("webmcp", "WebMCP", `${editor.tools().length} tools registered`, "ok");
+  } catch (e) {
+    console.warn("WebMCP registration failed:", e);
+    badge("webmcp", "WebMCP", "registration failed", "err");
+  }
+}
+
+async function main() {
+  const config = await (await fetch("/config.json")).json();
+  const has = (name) => config.modules.includes(name);
+  window.demo = { config };
+
+  const { editor, sources } = await createDemoEditor();
+  const selection = store(null);
+  let duration = () => 10;
+  const clock = createClock({ duration: () => duration() });
+  badge("engine", "engine", "wasm ready", "ok");
+
+  // ---- preview + effects ----
+  const canvases = { base: $("preview-base"), gpu: $("preview-gpu"), top: $("preview-top") };
+  let effects = { renderer: null, status: "module not built", kind: "warn" };
+  if (has("neuralcut/effects")) effects = await loadEffects(canvases.gpu);
+  badge("effects", "effects", effects.status, effects.kind);
+  const note = $("effects-note");
+  const preview = createPreview({
+    editor,
+    sources,
+    canvases,
+    stack: $("preview"),
+    clock,
+    renderer: effects.renderer,
+    onStatus: ({ effects: active, applied }) => {
+      if (active.length === 0) {
+        note.textContent = "No effect at the playhead.";
+      } else {
+        const names = active.map((f) => `${f.effectType} (${f.elementId ?? ""})`).join(", ");
+        note.replaceChildren(
+          applied ? h("span", { class: "active" }, `Effects applied on the GPU (${effects.renderer.backend}): ${names}`) : h("span", { class: "active" }, `Effects at the playhead: ${names}, not applied: the effects module is ${effects.renderer ? "unavailable" : "not built"}.`),
+        );
+      }
+    },
+  });
+  duration = preview.duration;
+
+  // ---- transport ----
+  const play = $("play");
+  const seek = $("seek");
+  const timecode = $("timecode");
+  function showClock({ time, playing }) {
+    play.textContent = playing ? "❚❚ Pause" : "▶ Play";
+    seek.max = String(Math.max(duration(), 0.01));
+    seek.value = String(time);
+    timecode.textContent = `${formatTime(time)} / ${formatTime(duration())}`;
+  }
+  clock.subscribe(showClock);
+  editor.onChange(() => showClock(clock.get()));
+  play.addEventListener("click", () => clock.toggle());
+  $("to-start").addEventListener("click", () => (clock.pause(), clock.seek(0)));
+  seek.addEventListener("input", () => (clock.pause(), clock.seek(Number(seek.value))));
+  showClock(clock.get());
+  const canvasInfo = editor.project().settings?.canvas;
+  $("preview-info").textContent = canvasInfo ? `${canvasInfo.width}×${canvasInfo.height} project, drawn at 640×360` : "";
+
+  // ---- timeline ----
+  createTimelineView({
+    container: $("timeline"),
+    info: $("timeline-info"),
+    editor,
+    clock,
+    selection,
+    zoomButtons: { in: $("zoom-in"), out: $("zoom-out"), fit: $("zoom-fit") },
+  });
+
+  // ---- tool console ----
+  const toolConsole = createToolConsole({
+    editor,
+    clock,
+    selection,
+    elements: { select: $("tool-select"), desc: $("tool-desc"), args: $("tool-args"), run: $("tool-run"), reset: $("tool-reset"), result: $("tool-result"), status: $("tool-status") },
+  });
+  selection.subscribe(() => toolConsole.fill());
+
+  // ---- tabs ----
+  function showTab(name) {
+    for (const tab of document.querySelectorAll(".tab")) {
+      const on = tab.dataset.tab === name;
+      tab.classList.toggle("active", on);
+      tab.setAttribute("aria-selected", String(on));
+      $(`tab-${tab.dataset.tab}`).hidden = !on;
+    }
+  }
+  for (const tab of document.querySelectorAll(".tab")) tab.addEventListener("click", () => showTab(tab.dataset.tab));
+
+  // ---- assets + import ----
+  const bin = createAssetBin({
+    editor,
+    sources,
+    clock,
+    list: $("asset-list"),
+    count: $("asset-count"),
+    notify: (what, out) => {
+      const r = $("tool-result");
+      r.className = `tool-result ${out?.error ? "error" : "ok"}`;
+      r.textContent = `${what}\n${JSON.stringify(out, null, 2)}`;
+    },
+  });
+  const importInput = $("import-input");
+  importInput.addEventListener("change", async () => {
+    const files = [...importInput.files];
+    importInput.value = "";
+    showTab("assets");
+    await bin.importFiles(files);
+  });
+  const dropHint = $("drop-hint");
+  let dragDepth = 0;
+  document.addEventListener("dragenter", (e) => {
+    if (![...(e.dataTransfer?.types ?? [])].includes("Files")) return;
+    dragDepth++;
+    dropHint.hidden = false;
+  });
+  document.addEventListener("dragleave", () => {
+    dragDepth = Math.max(0, dragDepth - 1);
+    if (dragDepth === 0) dropHint.hidden = true;
+  });
+  document.addEventListener("dragover", (e) => e.preventDefault());
+  document.addEventListener("drop", async (e) => {
+    e.preventDefault();
+    dragDepth = 0;
+    dropHint.hidden = true;
+    const files = [...(e.dataTransfer?.files ?? [])];
+    if (files.length) {
+      showTab("assets");
+      await bin.importFiles(files);
+    }
+  });
+
+  // ---- undo / redo ----
+  const undo = $("undo");
+  const redo = $("redo");
+  const refreshHistory = () => {
+    undo.disabled = !editor.canUndo();
+    redo.disabled = !editor.canRedo();
+  };
+  editor.onChange(refreshHistory);
+  refreshHistory();
+  undo.addEventListener("click", () => editor.undo());
+  redo.addEventListener("click", () => editor.redo());
+  document.addEventListener("keydown", (e) => {
+    const t = e.target;
+    const typing = t instanceof HTMLElement && (t.isContentEditable || t.tagName === "TEXTAREA" || (t.tagName === "INPUT" && !["checkbox", "range", "file", "button"].includes(t.type)));
+    if (typing) return;
+    const mod = e.ctrlKey || e.metaKey;
+    const key = e.key.toLowerCase();
+    if (mod && key === "z") {
+      e.preventDefault();
+      if (e.shiftKey) editor.redo();
+      else editor.undo();
+    } else if (mod && key === "y" && !e.metaKey) {
+      e.preventDefault();
+      editor.redo();
+    } else if (key === " " && !mod && t.tagName !== "BUTTON" && t.tagName !== "SELECT") {
+      e.preventDefault();
+      clock.toggle();
+    }
+  });
+
+  Object.assign(window.demo, { editor, sources, clock, preview, selection, toolConsole, importFiles: bin.importFiles, effects: effects.renderer });
+
+  // ---- agent + WebMCP ----
+  badge("agent", "agent", config.agent ? "proxy on" : "no API key", config.agent ? "ok" : "warn");
+  const agentPanel = await createAgentPanel({
+    editor,
+    config,
+    sources,
+    hasModule: has("neuralcut/agent"),
+    elements: {
+      log: $("agent-log"),
+      form: $("agent-form"),
+      input: $("agent-input"),
+      send: $("agent-send"),
+      confirmBox: $("agent-confirm"),
+      modelRow: $("agent-model-row"),
+      modelSelect: $("agent-model"),
+      resetButton: $("agent-reset"),
+    },
+  });
+  if (config.agent && agentPanel.status !== "on") badge("agent", "agent", agentPanel.status, "warn");
+  window.demo.agent = agentPanel;
+  await setupWebMcp(editor, has("neuralcut/webmcp"));
+
+  await preview.requestRender();
+  document.body.dataset.ready = "true";
+}
+
+main().catch((e) => {
+  document.body.dataset.ready = "failed";
+  const box = h("div", { class: "msg error", style: { margin: "12px" } }, `The demo failed to start: ${e instanceof Error ? e.message : String(e)}`);
+  document.body.prepend(box);
+  throw e;
+});

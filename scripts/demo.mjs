@@ -1,0 +1,250 @@
+#!/usr/bin/env node
+// `npm run demo`: serves the demo page (demo/) and the built package (dist/) on 127.0.0.1, with
+// the Gemini proxy mounted at /api/gemini/ when GEMINI_API_KEY is set.
+//
+//   PORT                     port to listen on (default 5173; 0 picks a free one)
+//   GEMINI_API_KEY           enables the agent sidebar; the key stays in this process
+//   GEMINI_MODELS            comma-separated models the page may use (default: gemini-2.5-flash, ...)
+//   NEURALCUT_PROXY_UPSTREAM Gemini base URL (default Google's; a local fake for tests)
+//
+// Flags: --no-build (never run the build; fail if dist/ is missing).
+//
+// dist/ is rebuilt first (node scripts/build.mjs --skip-setup) when it is missing or older than
+// any source it is built from. The page imports the package through an import map generated
+// from package.json's "exports", so whatever entries dist/ holds are what the page can load.
+import { execFileSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { open, readFile, stat } from "node:fs/promises";
+import { createServer } from "node:http";
+import { dirname, extname, join, relative, resolve, sep } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const demoDir = join(root, "demo");
+const distDir = join(root, "dist");
+
+export const DEFAULT_PORT = 5173;
+export const DEFAULT_MODELS = ["gemini-2.5-flash", "gemini-2.5-pro", "gemini-3-flash-preview", "gemini-3-pro-preview"];
+export const PROXY_PATH = "/api/gemini";
+
+const TYPES = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".json": "application/json; charset=utf-8",
+  ".wasm": "application/wasm",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".jpg": "image/jpeg",
+  ".webm": "video/webm",
+  ".ogg": "audio/ogg",
+  ".md": "text/markdown; charset=utf-8",
+  ".map": "application/json; charset=utf-8",
+};
+
+/** Newest modification time (ms) of the files under `path`. */
+function newest(path) {
+  if (!existsSync(path)) return 0;
+  const s = statSync(path);
+  if (!s.isDirectory()) return s.mtimeMs;
+  let max = 0;
+  for (const entry of readdirSync(path)) max = Math.max(max, newest(join(path, entry)));
+  return max;
+}
+
+/** Why dist/ needs a build, or null when it is up to date. */
+export function staleReason() {
+  const built = join(distDir, "index.js");
+  if (!existsSync(built)) return "dist/ is missing";
+  const builtAt = statSync(built).mtimeMs;
+  for (const source of ["src", "js", "shaders", "Cargo.toml", "Cargo.lock", "tsconfig.json"]) {
+    if (newest(join(root, source)) > builtAt) return `${source} changed since the last build`;
+  }
+  return null;
+}
+
+/** Import map entries for every package export whose file exists in dist/. */
+export function importMap() {
+  const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+  const imports = {};
+  for (const [key, value] of Object.entries(pkg.exports ?? {})) {
+    const target = typeof value === "string" ? value : (value?.browser ?? value?.import ?? value?.default);
+    if (typeof target !== "string" || !target.endsWith(".js")) continue;
+    const file = resolve(root, target);
+    if (!file.startsWith(distDir + sep) || !existsSync(file)) continue;
+    imports[key === "." ? pkg.name : `${pkg.name}/${key.slice(2)}`] = "/" + relative(root, file).split(sep).join("/");
+  }
+  return { imports };
+}
+
+/** Maps a URL path to a file under demo/ or dist/, or null (never outside them). */
+function fileFor(pathname) {
+  let decoded;
+  try {
+    decoded = decodeURIComponent(pathname);
+  } catch {
+    return null;
+  }
+  if (decoded.includes("\0")) return null;
+  const [base, rest] = decoded.startsWith("/dist/") ? [distDir, decoded.slice(6)] : [demoDir, decoded.slice(1)];
+  const file = resolve(base, rest.endsWith("/") || rest === "" ? rest + "index.html" : rest);
+  return file.startsWith(base + sep) ? file : null;
+}
+
+/** Serves a file, honouring a single byte Range (media elements seek with them). */
+async function sendFile(req, res, file) {
+  let info;
+  try {
+    info = await stat(file);
+  } catch {
+    info = null;
+  }
+  if (!info?.isFile()) {
+    res.writeHead(404, { "content-type": "text/plain; charset=utf-8" });
+    return res.end("Not found");
+  }
+  const headers = { "content-type": TYPES[extname(file)] ?? "application/octet-stream", "cache-control": "no-cache", "accept-ranges": "bytes", "x-content-type-options": "nosniff" };
+  const size = info.size;
+  const range = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? "");
+  let start = 0;
+  let end = size - 1;
+  if (range && (range[1] || range[2])) {
+    if (range[1]) {
+      start = Number(range[1]);
+      if (range[2]) end = Math.min(Number(range[2]), size - 1);
+    } else {
+      start = Math.max(0, size - Number(range[2]));
+    }
+    if (start > end || start >= size) {
+      res.writeHead(416, { "content-range": `bytes */${size}` });
+      return res.end();
+    }
+    res.writeHead(206, { ...headers, "content-range": `bytes ${start}-${end}/${size}`, "content-length": String(end - start + 1) });
+  } else {
+    res.writeHead(200, { ...headers, "content-length": String(size) });
+  }
+  if (req.method === "HEAD" || size === 0) return res.end();
+  const handle = await open(file);
+  const stream = handle.createReadStream({ start, end });
+  stream.pipe(res);
+  stream.on("error", () => res.destroy());
+}
+
+/**
+ * Starts the demo server. Options: port (0: a free one), apiKey (mounts the proxy), models,
+ * upstream (Gemini base URL), log (one line per proxy request). Resolves to { url, close }.
+ */
+export async function startDemoServer({ port = DEFAULT_PORT, apiKey, models = DEFAULT_MODELS, upstream, log } = {}) {
+  if (!existsSync(join(distDir, "index.js"))) throw new Error("dist/ is missing: run npm run build");
+  let proxy = null;
+  const config = () => ({
+    agent: proxy ? { proxyUrl: `${PROXY_PATH}/`, models } : null,
+    modules: Object.keys(importMap().imports),
+  });
+  const server = createServer(async (req, res) => {
+    try {
+      const url = new URL(req.url ?? "/", "http://127.0.0.1");
+      if (url.pathname === PROXY_PATH || url.pathname.startsWith(PROXY_PATH + "/")) {
+        if (proxy) return proxy(req, res);
+        res.writeHead(503, { "content-type": "application/json" });
+        return res.end(JSON.stringify({ error: "No GEMINI_API_KEY is configured on the demo server", code: "no_key" }));
+      }
+      if (req.method !== "GET" && req.method !== "HEAD") {
+        res.writeHead(405, { allow: "GET, HEAD" });
+        return res.end();
+      }
+      if (url.pathname === "/config.json") {
+        res.writeHead(200, { "content-type": TYPES[".json"], "cache-control": "no-store" });
+        return res.end(JSON.stringify(config()));
+      }
+      if (url.pathname === "/" || url.pathname === "/index.html") {
+        // The import map is written into the page so it always matches dist/.
+        const html = (await readFile(join(demoDir, "index.html"), "utf8")).replace("<!--importmap-->", `<script type="importmap">${JSON.stringify(importMap())}</script>`);
+        res.writeHead(200, { "content-type": TYPES[".html"], "cache-control": "no-store" });
+        return res.end(html);
+      }
+      if (url.pathname === "/favicon.ico") return sendFile(req, res, join(demoDir, "media", "star.svg"));
+      const file = fileFor(url.pathname);
+      if (!file) {
+        res.writeHead(404);
+        return res.end();
+      }
+      return sendFile(req, res, file);
+    } catch (e) {
+      if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
+      res.end(`Internal error: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  });
+  await new Promise((done, fail) => {
+    server.once("error", fail);
+    server.listen(port, "127.0.0.1", done);
+  });
+  const actualPort = server.address().port;
+  if (apiKey) {
+    // Mounted on the same origin as the page; the page's origin is the only one allowed.
+    const { createGeminiProxy } = await import(pathToFileURL(join(distDir, "proxy", "index.js")).href);
+    const { toNodeListener } = await import(pathToFileURL(join(distDir, "proxy", "node.js")).href);
+    proxy = toNodeListener(
+      createGeminiProxy({
+        apiKey,
+        allowedOrigins: [`http://127.0.0.1:${actualPort}`, `http://localhost:${actualPort}`],
+        models,
+        basePath: PROXY_PATH,
+        upstream,
+        log,
+      }),
+    );
+  }
+  return {
+    url: `http://127.0.0.1:${actualPort}/`,
+    agent: Boolean(proxy),
+    close: () =>
+      new Promise((done) => {
+        server.close(() => done());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function list(value, fallback) {
+  const items = (value ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  return items.length ? items : fallback;
+}
+
+async function main() {
+  const noBuild = process.argv.includes("--no-build");
+  const reason = staleReason();
+  if (reason && !noBuild) {
+    console.log(`[demo] building the package first (${reason})`);
+    execFileSync(process.execPath, [join(root, "scripts", "build.mjs"), "--skip-setup"], { cwd: root, stdio: "inherit" });
+  }
+  const rawPort = process.env.PORT ?? String(DEFAULT_PORT);
+  const port = /^\d{1,5}$/.test(rawPort) && Number(rawPort) < 65536 ? Number(rawPort) : NaN;
+  if (Number.isNaN(port)) throw new Error(`PORT must be a port number, got '${rawPort}'`);
+  const apiKey = (process.env.GEMINI_API_KEY ?? "").trim() || undefined;
+  const running = await startDemoServer({
+    port,
+    apiKey,
+    models: list(process.env.GEMINI_MODELS, DEFAULT_MODELS),
+    upstream: process.env.NEURALCUT_PROXY_UPSTREAM || undefined,
+    log: (line) => console.log(`[proxy] ${line}`),
+  });
+  const missing = ["effects", "agent", "webmcp"].filter((m) => !(`neuralcut/${m}` in importMap().imports));
+  console.log("");
+  console.log(`  NeuralCut demo: ${running.url}`);
+  console.log(`  port ${port === 0 ? "picked freely" : port}${process.env.PORT ? " (from PORT)" : ` (default; set PORT to change it)`}`);
+  console.log(running.agent ? "  agent sidebar: on (Gemini proxy at /api/gemini/, key kept in this process)" : "  agent sidebar: off (set GEMINI_API_KEY to chat with Gemini)");
+  if (missing.length) console.log(`  not built yet: ${missing.map((m) => `neuralcut/${m}`).join(", ")} (the page says what it cannot do)`);
+  console.log("  Ctrl+C stops the server.\n");
+  const stop = () => void running.close().then(() => process.exit(0));
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((e) => {
+    console.error(`[demo] ${e instanceof Error ? e.message : String(e)}`);
+    process.exit(1);
+  });
+}
