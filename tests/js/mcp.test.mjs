@@ -1,0 +1,324 @@
+// The MCP server as a client sees it: the official SDK client spawns `neuralcut mcp` (the
+// package's bin, from dist/) and drives it over stdio. Covers the listing and annotations, a
+// split/undo round trip, errors (isError, -32602, -32700 and other junk the session survives),
+// the resources, --project/--save across a restart, and media_import on files made here.
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, test } from "node:test";
+import { fileURLToPath } from "node:url";
+
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+
+import { jpegHeader, mp3Cbr, mp4, png, wav } from "./mcp-media.mjs";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const pkgJson = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+// The bin as package.json names it (NEURALCUT_DIST points the tests at another build of dist/).
+const dist = process.env.NEURALCUT_DIST ?? join(root, "dist");
+const CLI = join(dist, pkgJson.bin.neuralcut.replace(/^(\.\/)?dist\//, ""));
+const { createEditor } = await import(join(dist, "index.js"));
+const { DEMO_PROJECT } = await import(join(dist, "mcp", "demo-project.js"));
+
+let dir;
+before(() => {
+  dir = mkdtempSync(join(tmpdir(), "neuralcut-mcp-"));
+});
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The SDK client on a fresh `neuralcut mcp <args>`. */
+async function connect(...args) {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, "mcp", ...args], stderr: "pipe" });
+  const client = new Client({ name: "neuralcut-test", version: "1.0.0" });
+  await client.connect(transport);
+  return client;
+}
+
+/** A tool call's structuredContent, asserting it succeeded and the text block holds the same JSON. */
+async function call(client, name, args = {}) {
+  const r = await client.callTool({ name, arguments: args });
+  assert.notEqual(r.isError, true, `${name} failed: ${JSON.stringify(r.content)}`);
+  assert.deepEqual(JSON.parse(r.content[0].text), r.structuredContent);
+  return r.structuredContent;
+}
+
+/** The JSON-RPC error a call is rejected with. */
+async function rpcError(promise) {
+  try {
+    await promise;
+  } catch (e) {
+    return e;
+  }
+  assert.fail("expected a JSON-RPC error");
+}
+
+test("lists every engine tool and media_import, in catalog order, with titles, schemas and the four annotations", async () => {
+  const client = await connect();
+  try {
+    const { tools } = await client.listTools();
+    const editor = await createEditor();
+    const catalog = editor.tools();
+    assert.deepEqual(tools.map((t) => t.name), [...catalog.map((t) => t.name), "media_import"]);
+    assert.deepEqual((await client.listTools()).tools.map((t) => t.name), tools.map((t) => t.name), "stable order");
+    for (const t of tools) {
+      assert.ok(t.title && t.description, `${t.name}: title and description`);
+      assert.equal(t.inputSchema.type, "object", t.name);
+      assert.equal(t.inputSchema.additionalProperties, false, `${t.name}: strict arguments`);
+      assert.equal(t.outputSchema?.type, "object", `${t.name}: outputSchema`);
+      for (const hint of ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"]) {
+        assert.equal(typeof t.annotations?.[hint], "boolean", `${t.name}: ${hint}`);
+      }
+      const engine = catalog.find((c) => c.name === t.name);
+      if (engine) {
+        assert.equal(t.title, engine.title);
+        assert.deepEqual(t.inputSchema, engine.inputSchema);
+        assert.deepEqual(t.outputSchema, engine.outputSchema);
+        assert.deepEqual({ ...t.annotations, title: undefined }, { ...engine.annotations, title: undefined });
+      }
+    }
+    const byName = Object.fromEntries(tools.map((t) => [t.name, t.annotations]));
+    for (const name of ["list_timeline", "list_project_assets", "list_effects", "get_effect"]) assert.equal(byName[name].readOnlyHint, true, name);
+    for (const name of ["delete_element", "delete_timeline_elements"]) assert.equal(byName[name].destructiveHint, true, name);
+    assert.equal(byName.media_import.readOnlyHint, false);
+  } finally {
+    await client.close();
+  }
+});
+
+test("--demo: split then undo restores the timeline", async () => {
+  const client = await connect("--demo");
+  try {
+    const before = await call(client, "list_timeline");
+    assert.ok(before.tracks.some((t) => t.elements.length > 0), "the demo project has a laid-out timeline");
+    const split = await call(client, "split", { times: [2] });
+    assert.equal(split.success, true);
+    assert.ok(split.newElements.length > 0);
+    const cut = await call(client, "list_timeline");
+    assert.equal(cut.tracks.flatMap((t) => t.elements).length, before.tracks.flatMap((t) => t.elements).length + split.newElements.length);
+    await call(client, "undo");
+    assert.deepEqual(await call(client, "list_timeline"), before);
+    await call(client, "redo");
+    assert.deepEqual(await call(client, "list_timeline"), cut);
+  } finally {
+    await client.close();
+  }
+});
+
+test("a tool's own error is an isError result with the engine's message", async () => {
+  const client = await connect("--demo");
+  try {
+    const r = await client.callTool({ name: "delete_element", arguments: { trackId: "t13", elementId: "nope" } });
+    assert.equal(r.isError, true);
+    assert.equal(r.content[0].text, "Element not found");
+    assert.equal(r.structuredContent.error, "Element not found");
+    const bad = await client.callTool({ name: "split", arguments: { times: [] } });
+    assert.equal(bad.isError, true);
+    assert.equal(typeof bad.content[0].text, "string");
+  } finally {
+    await client.close();
+  }
+});
+
+test("an unknown argument or tool is a JSON-RPC -32602 error naming it, and the session goes on", async () => {
+  const client = await connect("--demo");
+  try {
+    const e = await rpcError(client.callTool({ name: "split", arguments: { times: [2], tmes: [3] } }));
+    assert.equal(e.code, -32602);
+    assert.match(e.message, /unknown argument "tmes" for split; expected: times/);
+    assert.equal(e.data.argument, "tmes");
+    assert.deepEqual(e.data.accepted, ["times"]);
+    const m = await rpcError(client.callTool({ name: "media_import", arguments: { path: "/x.wav" } }));
+    assert.equal(m.code, -32602);
+    assert.match(m.message, /unknown argument "path" for media_import; expected: paths/);
+    const u = await rpcError(client.callTool({ name: "splitt", arguments: {} }));
+    assert.equal(u.code, -32602);
+    assert.match(u.message, /splitt/);
+    assert.ok(u.data.known.includes("split"));
+    // Nothing changed, and the next call works.
+    assert.equal((await call(client, "split", { times: [2] })).success, true);
+  } finally {
+    await client.close();
+  }
+});
+
+test("resources: the project document and the tool catalog, as application/json", async () => {
+  const client = await connect("--demo");
+  try {
+    const { resources } = await client.listResources();
+    assert.deepEqual(resources.map((r) => [r.uri, r.mimeType]), [["neuralcut://project", "application/json"], ["neuralcut://tools", "application/json"]]);
+    const project = await client.readResource({ uri: "neuralcut://project" });
+    assert.equal(project.contents[0].mimeType, "application/json");
+    assert.deepEqual(JSON.parse(project.contents[0].text).assets, DEMO_PROJECT.assets);
+    const catalog = JSON.parse((await client.readResource({ uri: "neuralcut://tools" })).contents[0].text);
+    assert.deepEqual(catalog.tools.map((t) => t.name), (await client.listTools()).tools.map((t) => t.name));
+    const e = await rpcError(client.readResource({ uri: "neuralcut://nothing" }));
+    assert.equal(e.code, -32002);
+  } finally {
+    await client.close();
+  }
+});
+
+/** An SDK client transport over a spawned server that can also write raw lines and keeps the
+ * replies that have no id (a parse error's id is null, which the SDK's schema does not accept). */
+class RawStdioTransport {
+  idless = [];
+  #child;
+  #buffer = "";
+
+  constructor(args) {
+    this.args = args;
+  }
+
+  async start() {
+    this.#child = spawn(process.execPath, [CLI, "mcp", ...this.args], { stdio: ["pipe", "pipe", "pipe"] });
+    this.#child.stderr.resume();
+    this.#child.stdout.setEncoding("utf8");
+    this.#child.stdout.on("data", (chunk) => {
+      this.#buffer += chunk;
+      for (let nl; (nl = this.#buffer.indexOf("\n")) !== -1; ) {
+        const message = JSON.parse(this.#buffer.slice(0, nl));
+        this.#buffer = this.#buffer.slice(nl + 1);
+        if (message.id === null || message.id === undefined && !("method" in message)) this.idless.push(message);
+        else this.onmessage?.(message);
+      }
+    });
+    this.#child.on("exit", (code) => {
+      this.exitCode = code;
+      this.onclose?.();
+    });
+  }
+
+  writeRaw(text) {
+    this.#child.stdin.write(text);
+  }
+
+  async send(message) {
+    this.#child.stdin.write(`${JSON.stringify(message)}\n`);
+  }
+
+  async close() {
+    this.#child.stdin.end();
+    if (this.#child.exitCode === null) await new Promise((r) => this.#child.once("exit", r));
+  }
+}
+
+test("a line that is not JSON gets -32700 with id null; junk never ends the session", async () => {
+  const transport = new RawStdioTransport(["--demo"]);
+  const client = new Client({ name: "neuralcut-test", version: "1.0.0" });
+  await client.connect(transport);
+  try {
+    transport.writeRaw("this is not json\n");
+    assert.equal((await call(client, "split", { times: [1] })).success, true, "a working call right after");
+    assert.equal(transport.idless.length, 1);
+    assert.equal(transport.idless[0].id, null);
+    assert.equal(transport.idless[0].error.code, -32700);
+
+    // More of what a client might send: the server answers or ignores each, and keeps serving.
+    transport.writeRaw("{\"jsonrpc\":\"2.0\",\"id\":41,\"method\":\"tools/call\",\"params\":{\"name\":\"split\",\"arguments\":\"x\"}}\n");
+    transport.writeRaw("{\"jsonrpc\":\"2.0\",\"id\":42,\"method\":\"no/such/method\"}\n");
+    transport.writeRaw("[1, 2, 3]\n");
+    transport.writeRaw("{\"id\": \"raw-43\"}\n");
+    transport.writeRaw("\u0000\u00ff\u00fe{{{\n\n");
+    transport.writeRaw("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/nonsense\",\"params\":{}}\n");
+    transport.writeRaw(`{"jsonrpc":"2.0","id":"raw-44","method":"tools/call","params":{"name":"batch","arguments":{"steps":[{"tool":"split","args":{"times":"soon"}}]}}}\n`);
+    const tl = await call(client, "list_timeline");
+    assert.ok(tl.tracks.length > 0);
+    assert.deepEqual(transport.idless.map((m) => m.error.code), [-32700, -32600, -32700]);
+    assert.equal(transport.exitCode, undefined, "the server is still running");
+  } finally {
+    await client.close();
+  }
+  assert.equal(transport.exitCode, 0, "stdin closed: the server exits cleanly");
+});
+
+test("--project with --save writes the project after every change and a restart reads it back", async () => {
+  const project = join(dir, "saved.json");
+  const voice = join(dir, "voice.wav");
+  writeFileSync(voice, wav(1.5));
+  let client = await connect("--project", project, "--save");
+  let assetId;
+  try {
+    const imported = await call(client, "media_import", { paths: [voice] });
+    assetId = imported.assets[0].id;
+    assert.equal(JSON.parse(readFileSync(project, "utf8")).assets.length, 1, "saved after media_import");
+    await call(client, "add_media_to_timeline", { assetId, startTime: 0, trackType: "audio" });
+    await call(client, "add_text", { text: "Saved", start: 0, end: 1, position: "bottom" });
+  } finally {
+    await client.close();
+  }
+  assert.deepEqual(readdirSync(dir).filter((f) => f.startsWith("saved.json")), ["saved.json"], "no temporary file left behind");
+
+  client = await connect("--project", project);
+  try {
+    const tl = await call(client, "list_timeline");
+    const elements = tl.tracks.flatMap((t) => t.elements);
+    assert.ok(elements.some((e) => e.assetId === assetId && e.duration === 1.5));
+    assert.ok(elements.some((e) => e.type === "text" && e.text === "Saved"));
+    // Without --save, changes stay in memory (history starts empty after a load).
+    const text = elements.find((e) => e.type === "text");
+    await call(client, "delete_timeline_elements", { elementIds: [text.elementId] });
+  } finally {
+    await client.close();
+  }
+  const saved = JSON.parse(readFileSync(project, "utf8"));
+  assert.ok(saved.timeline.tracks.some((t) => t.elements.some((e) => e.type === "text")), "not written without --save");
+});
+
+test("media_import reads WAV, PNG, JPEG, MP4 and MP3 headers; bad paths are isError and add nothing", async () => {
+  const files = {
+    "tone.wav": wav(2.25, 16000),
+    "still.png": png(64, 48),
+    "photo.jpg": jpegHeader(320, 200),
+    "clip.mp4": mp4({ seconds: 3, width: 640, height: 360, fps: 25 }),
+    "song.mp3": mp3Cbr(10),
+    "notes.txt": Buffer.from("not media\n"),
+  };
+  for (const [name, bytes] of Object.entries(files)) writeFileSync(join(dir, name), bytes);
+  const client = await connect();
+  try {
+    const paths = ["tone.wav", "still.png", "photo.jpg", "clip.mp4", "song.mp3"].map((n) => join(dir, n));
+    const { assets } = await call(client, "media_import", { paths });
+    const strip = ({ id, path, ...rest }) => rest;
+    assert.deepEqual(assets.map(strip), [
+      { name: "tone.wav", type: "audio", format: "wav", duration: 2.25 },
+      { name: "still.png", type: "image", format: "png", width: 64, height: 48 },
+      { name: "photo.jpg", type: "image", format: "jpeg", width: 320, height: 200 },
+      { name: "clip.mp4", type: "video", format: "mp4", duration: 3, width: 640, height: 360, fps: { numerator: 25, denominator: 1 } },
+      { name: "song.mp3", type: "audio", format: "mp3", duration: (10 * 417 * 8) / 128000, durationEstimated: true },
+    ]);
+    assert.deepEqual(assets.map((a) => a.path), paths);
+    const listed = await call(client, "list_project_assets");
+    assert.deepEqual(listed.assets.map((a) => a.id), assets.map((a) => a.id));
+    const placed = await call(client, "add_media_to_timeline", { assetId: assets[3].id, startTime: 0, trackType: "main" });
+    assert.ok(placed.elementId);
+
+    const failures = [
+      [["relative/tone.wav"], /^Path must be absolute/],
+      [[join(dir, "missing.wav")], /^File not found: /],
+      [[join(dir, "notes.txt")], /^Unsupported media format: .*notes\.txt/],
+      [[join(dir, "tone.wav"), join(dir, "notes.txt")], /notes\.txt/],
+    ];
+    for (const [bad, message] of failures) {
+      const r = await client.callTool({ name: "media_import", arguments: { paths: bad } });
+      assert.equal(r.isError, true, JSON.stringify(bad));
+      assert.match(r.content[0].text, message);
+    }
+    assert.equal((await call(client, "list_project_assets")).assets.length, assets.length, "a failed import adds nothing");
+  } finally {
+    await client.close();
+  }
+});
+
+test("usage errors exit with status 2 before serving", async () => {
+  for (const args of [["--save"], ["--demo", "--project", "x.json"], ["--bogus"]]) {
+    const child = spawn(process.execPath, [CLI, "mcp", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (c) => (stderr += c));
+    const code = await new Promise((r) => child.on("exit", r));
+    assert.equal(code, 2, `${args.join(" ")}: ${stderr}`);
+    assert.match(stderr, /usage: neuralcut mcp/);
+  }
+});

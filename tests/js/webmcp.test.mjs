@@ -1,0 +1,199 @@
+// neuralcut/webmcp: registering the editor's tools with a WebMCP model context. In headless
+// Chromium through the @mcp-b/global polyfill (register, call two tools and an error, abort to
+// unregister), and in Node against stand-in model contexts for the fallbacks.
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { createServer } from "node:http";
+import { join, normalize } from "node:path";
+import { test } from "node:test";
+import { fileURLToPath } from "node:url";
+
+import { chromium } from "playwright-core";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const dist = process.env.NEURALCUT_DIST ?? join(root, "dist");
+const { createEditor } = await import(join(dist, "index.js"));
+const { registerWebMcpTools } = await import(join(dist, "webmcp.js"));
+const { DEMO_PROJECT } = await import(join(dist, "mcp", "demo-project.js"));
+
+/** A model context as the current draft describes it: registerTool(tool, { signal }). */
+function draftContext() {
+  const tools = new Map();
+  return {
+    tools,
+    registerTool(tool, { signal } = {}) {
+      if (tools.has(tool.name)) return Promise.reject(new Error(`duplicate ${tool.name}`));
+      tools.set(tool.name, tool);
+      signal?.addEventListener("abort", () => tools.delete(tool.name));
+      return Promise.resolve();
+    },
+  };
+}
+
+test("registers every tool with name, title, description, schemas and annotations; execute runs the engine", async () => {
+  const editor = await createEditor({ project: DEMO_PROJECT });
+  const ctx = draftContext();
+  const controller = new AbortController();
+  const reg = await registerWebMcpTools(editor, { modelContext: ctx, signal: controller.signal });
+  const catalog = editor.tools();
+  assert.deepEqual(reg.names, catalog.map((t) => t.name));
+  assert.deepEqual([...ctx.tools.keys()], reg.names);
+  for (const t of catalog) {
+    const registered = ctx.tools.get(t.name);
+    assert.equal(registered.title, t.title);
+    assert.equal(registered.description, t.description);
+    assert.deepEqual(registered.inputSchema, t.inputSchema);
+    assert.deepEqual(registered.annotations, t.annotations);
+  }
+  const split = await ctx.tools.get("split").execute({ times: [2] });
+  assert.equal(split.isError, undefined);
+  assert.deepEqual(JSON.parse(split.content[0].text), split.structuredContent);
+  assert.equal(split.structuredContent.success, true);
+  const bad = await ctx.tools.get("delete_element").execute({ trackId: "t13", elementId: "nope" });
+  assert.equal(bad.isError, true);
+  assert.equal(bad.content[0].text, "Element not found");
+  controller.abort();
+  assert.equal(ctx.tools.size, 0, "aborting the signal unregisters every tool");
+  reg.unregister(); // a second time is harmless
+});
+
+test("falls back to navigator.modelContext, and unregisters through unregisterTool or a returned handle", async () => {
+  const editor = await createEditor();
+  // Only navigator.modelContext, of an older shape: registerTool returns { unregister }.
+  const handles = new Map();
+  const legacy = {
+    registerTool(tool) {
+      handles.set(tool.name, tool);
+      return { unregister: () => handles.delete(tool.name) };
+    },
+  };
+  const hadNavigator = Object.getOwnPropertyDescriptor(globalThis, "navigator");
+  Object.defineProperty(globalThis, "navigator", { value: { modelContext: legacy }, configurable: true });
+  try {
+    const reg = await registerWebMcpTools(editor, { tools: ["list_timeline", "split"] });
+    assert.deepEqual(reg.names, ["list_timeline", "split"]);
+    assert.deepEqual([...handles.keys()], ["list_timeline", "split"]);
+    reg.unregister();
+    assert.equal(handles.size, 0);
+  } finally {
+    if (hadNavigator) Object.defineProperty(globalThis, "navigator", hadNavigator);
+    else delete globalThis.navigator;
+  }
+  // registerTool(tool) plus unregisterTool(name), signal ignored.
+  const names = new Set();
+  const idl = { registerTool: (t) => void names.add(t.name), unregisterTool: (n) => void names.delete(n) };
+  const controller = new AbortController();
+  await registerWebMcpTools(editor, { modelContext: idl, signal: controller.signal });
+  assert.equal(names.size, editor.tools().length);
+  controller.abort();
+  assert.equal(names.size, 0);
+});
+
+test("no model context, an aborted signal, a failed registration", async () => {
+  const editor = await createEditor();
+  await assert.rejects(registerWebMcpTools(editor), (e) => e.code === "WEBMCP_UNAVAILABLE");
+  const ctx = draftContext();
+  const reg = await registerWebMcpTools(editor, { modelContext: ctx, signal: AbortSignal.abort() });
+  assert.deepEqual(reg.names, []);
+  assert.equal(ctx.tools.size, 0);
+  // A name already taken: the registration fails and leaves nothing of ours behind.
+  await ctx.registerTool({ name: "split" });
+  await assert.rejects(registerWebMcpTools(editor, { modelContext: ctx }), /duplicate split/);
+  assert.deepEqual([...ctx.tools.keys()], ["split"]);
+  await assert.rejects(registerWebMcpTools(editor, { modelContext: ctx, tools: ["nope"] }), (e) => e.code === "UNKNOWN_TOOL");
+});
+
+// ---- in the browser, through the @mcp-b/global polyfill ---------------------------------------
+
+const PAGE = `<!doctype html>
+<meta charset="utf-8">
+<script src="/polyfill.js"></script>
+<script type="module">
+import { createEditor } from "/dist/index.js";
+import { registerWebMcpTools } from "/dist/webmcp.js";
+import { DEMO_PROJECT } from "/dist/mcp/demo-project.js";
+const out = {};
+try {
+  const testing = navigator.modelContextTesting;
+  const editor = await createEditor({ project: DEMO_PROJECT });
+  const controller = new AbortController();
+  const reg = await registerWebMcpTools(editor, { signal: controller.signal });
+  out.registered = reg.names;
+  out.listed = testing.listTools().map((t) => t.name);
+  out.described = (await document.modelContext.getTools()).find((t) => t.name === "list_timeline");
+  out.timeline = JSON.parse(await testing.executeTool("list_timeline", "{}"));
+  out.split = JSON.parse(await testing.executeTool("split", JSON.stringify({ times: [2] })));
+  out.error = JSON.parse(await testing.executeTool("delete_element", JSON.stringify({ trackId: "t13", elementId: "nope" })));
+  out.elementsAfter = (await editor.callTool("list_timeline")).tracks.flatMap((t) => t.elements).length;
+  controller.abort();
+  out.afterAbort = testing.listTools().map((t) => t.name);
+} catch (e) {
+  out.failure = String(e && e.stack || e);
+}
+window.result = out;
+</script>`;
+
+const TYPES = { ".js": "text/javascript", ".wasm": "application/wasm", ".json": "application/json" };
+
+/** Serves the page, the polyfill's script build and dist/ on 127.0.0.1. */
+function serve() {
+  const polyfill = join(root, "node_modules", "@mcp-b", "global", "dist", "index.iife.js");
+  const server = createServer(async (req, res) => {
+    const path = normalize(decodeURIComponent(new URL(req.url, "http://x").pathname));
+    try {
+      if (path === "/") return res.writeHead(200, { "content-type": "text/html" }).end(PAGE);
+      if (path === "/polyfill.js") return res.writeHead(200, { "content-type": "text/javascript" }).end(await readFile(polyfill));
+      if (path.startsWith("/dist/") && !path.includes("..")) {
+        const file = join(dist, path.slice("/dist/".length));
+        return res.writeHead(200, { "content-type": TYPES[file.slice(file.lastIndexOf("."))] ?? "application/octet-stream" }).end(await readFile(file));
+      }
+    } catch {
+      // fall through to 404
+    }
+    res.writeHead(404).end("not found");
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve({ url: `http://127.0.0.1:${server.address().port}/`, server })));
+}
+
+test("in Chromium through the @mcp-b/global polyfill: registers, calls two tools and an error, unregisters on abort", async () => {
+  const { url, server } = await serve();
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    headless: true,
+    args: ["--no-sandbox", "--disable-gpu-sandbox", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-quic"],
+  });
+  try {
+    const page = await browser.newPage();
+    const errors = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    await page.goto(url);
+    await page.waitForFunction(() => window.result !== undefined, null, { timeout: 60_000 });
+    const out = await page.evaluate(() => window.result);
+    assert.equal(out.failure, undefined, out.failure);
+    assert.deepEqual(errors, []);
+    const names = (await createEditor()).tools().map((t) => t.name);
+    assert.deepEqual(out.registered, names);
+    assert.deepEqual([...out.listed].sort(), [...names].sort());
+    assert.equal(out.described.title, "List timeline");
+    assert.equal(out.described.annotations.readOnlyHint, true);
+    assert.ok(out.timeline.structuredContent.tracks.length > 0);
+    assert.deepEqual(JSON.parse(out.timeline.content[0].text), out.timeline.structuredContent);
+    assert.equal(out.split.structuredContent.success, true);
+    const before = out.timeline.structuredContent.tracks.flatMap((t) => t.elements).length;
+    assert.equal(out.elementsAfter, before + out.split.structuredContent.newElements.length, "the split reached the page's editor");
+    assert.equal(out.error.isError, true);
+    assert.equal(out.error.content[0].text, "Element not found");
+    assert.deepEqual(out.afterAbort, []);
+  } finally {
+    await browser.close();
+    server.close();
+  }
+});
+
+test("the package exports neuralcut/webmcp and the neuralcut bin", () => {
+  const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+  assert.equal(pkg.exports["./webmcp"].default, "./dist/webmcp.js");
+  assert.equal(pkg.bin.neuralcut, "dist/cli.js");
+  assert.ok(pkg.dependencies["@modelcontextprotocol/sdk"]);
+});
