@@ -12,6 +12,7 @@ import { fileURLToPath } from "node:url";
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 
 import { jpegHeader, mp3Cbr, mp4, png, wav } from "./mcp-media.mjs";
 
@@ -156,6 +157,13 @@ test("resources: the project document and the tool catalog, as application/json"
     assert.deepEqual(catalog.tools.map((t) => t.name), (await client.listTools()).tools.map((t) => t.name));
     const e = await rpcError(client.readResource({ uri: "neuralcut://nothing" }));
     assert.equal(e.code, -32002);
+    // A subscriber hears about each change.
+    const updated = new Promise((resolve) => client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => resolve(n.params.uri)));
+    await client.subscribeResource({ uri: "neuralcut://project" });
+    await call(client, "split", { times: [2] });
+    assert.equal(await updated, "neuralcut://project");
+    const after = JSON.parse((await client.readResource({ uri: "neuralcut://project" })).contents[0].text);
+    assert.ok(after.timeline.tracks.flatMap((t) => t.elements).length > DEMO_PROJECT.timeline.tracks.flatMap((t) => t.elements).length);
   } finally {
     await client.close();
   }
@@ -312,13 +320,31 @@ test("media_import reads WAV, PNG, JPEG, MP4 and MP3 headers; bad paths are isEr
   }
 });
 
-test("usage errors exit with status 2 before serving", async () => {
-  for (const args of [["--save"], ["--demo", "--project", "x.json"], ["--bogus"]]) {
-    const child = spawn(process.execPath, [CLI, "mcp", ...args], { stdio: ["ignore", "pipe", "pipe"] });
-    let stderr = "";
-    child.stderr.on("data", (c) => (stderr += c));
-    const code = await new Promise((r) => child.on("exit", r));
+/** Runs the bin to its end: { code, stdout, stderr }. */
+async function runCli(args) {
+  const child = spawn(process.execPath, [CLI, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (c) => (stdout += c));
+  child.stderr.on("data", (c) => (stderr += c));
+  const code = await new Promise((r) => child.on("exit", r));
+  return { code, stdout, stderr };
+}
+
+test("usage errors exit with status 2 and an unloadable project with 1, before serving", async () => {
+  for (const args of [["--save"], ["--demo", "--project", "x.json"], ["--bogus"], ["--project"]]) {
+    const { code, stdout, stderr } = await runCli(["mcp", ...args]);
     assert.equal(code, 2, `${args.join(" ")}: ${stderr}`);
     assert.match(stderr, /usage: neuralcut mcp/);
+    assert.equal(stdout, "");
   }
+  const missing = await runCli(["mcp", "--project", join(dir, "absent.json")]);
+  assert.equal(missing.code, 1);
+  assert.match(missing.stderr, /project file not found: .*absent\.json/);
+  writeFileSync(join(dir, "broken.json"), "{ not a project");
+  const broken = await runCli(["mcp", "--project", join(dir, "broken.json")]);
+  assert.equal(broken.code, 1);
+  assert.match(broken.stderr, /cannot open the project/);
+  assert.match((await runCli(["mcp", "--help"])).stdout, /--project <file>/);
+  assert.equal((await runCli(["frobnicate"])).code, 2);
 });

@@ -122,6 +122,7 @@ try {
   out.registered = reg.names;
   out.listed = testing.listTools().map((t) => t.name);
   out.described = (await document.modelContext.getTools()).find((t) => t.name === "list_timeline");
+  out.mcpListed = (await document.modelContext.listTools()).find((t) => t.name === "delete_element");
   out.timeline = JSON.parse(await testing.executeTool("list_timeline", "{}"));
   out.split = JSON.parse(await testing.executeTool("split", JSON.stringify({ times: [2] })));
   out.error = JSON.parse(await testing.executeTool("delete_element", JSON.stringify({ trackId: "t13", elementId: "nope" })));
@@ -172,11 +173,19 @@ test("in Chromium through the @mcp-b/global polyfill: registers, calls two tools
     const out = await page.evaluate(() => window.result);
     assert.equal(out.failure, undefined, out.failure);
     assert.deepEqual(errors, []);
-    const names = (await createEditor()).tools().map((t) => t.name);
+    const editorTools = (await createEditor()).tools();
+    const names = editorTools.map((t) => t.name);
     assert.deepEqual(out.registered, names);
     assert.deepEqual([...out.listed].sort(), [...names].sort());
     assert.equal(out.described.title, "List timeline");
     assert.equal(out.described.annotations.readOnlyHint, true);
+    // The polyfill's MCP listing keeps all four hints and the output schema.
+    assert.equal(out.mcpListed.title, editorTools.find((t) => t.name === "delete_element").title);
+    assert.deepEqual(
+      Object.fromEntries(["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"].map((k) => [k, out.mcpListed.annotations[k]])),
+      editorTools.find((t) => t.name === "delete_element").annotations,
+    );
+    assert.deepEqual(out.mcpListed.outputSchema, editorTools.find((t) => t.name === "delete_element").outputSchema);
     assert.ok(out.timeline.structuredContent.tracks.length > 0);
     assert.deepEqual(JSON.parse(out.timeline.content[0].text), out.timeline.structuredContent);
     assert.equal(out.split.structuredContent.success, true);
