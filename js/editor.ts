@@ -4,7 +4,7 @@
 import { loadEngine, WasmEditor } from "./engine.js";
 import { NeuralCutError, rethrow } from "./errors.js";
 import type { OpenCutScene, OpenCutSceneTracks } from "./opencut.js";
-import type { ToolArgsMap, ToolName, ToolResultMap } from "./generated/tools.js";
+import { TOOL_CATALOG, type ToolArgsMap, type ToolInfo, type ToolName, type ToolResultMap } from "./generated/tools.js";
 import type {
   AddAssetOptions,
   AddStickerOptions,
@@ -17,7 +17,6 @@ import type {
   ProjectJson,
   ProviderReport,
   ToolErrorResult,
-  ToolInfo,
 } from "./types.js";
 
 /** The arguments parameter of `callTool`: optional when every argument of the tool is. */
@@ -67,7 +66,6 @@ export class NeuralCutEditor {
   #sources = new Map<string, AssetSource>();
   #listeners = new Set<Listener>();
   #provider: ContextProvider | undefined;
-  #catalog: string | undefined;
 
   static {
     construct = (inner, provider) => new NeuralCutEditor(inner, provider);
@@ -126,8 +124,8 @@ export class NeuralCutEditor {
 
   /** The tool catalog: name, title, description, inputSchema, outputSchema, annotations. */
   tools(): ToolInfo[] {
-    this.#catalog ??= this.#engine.toolsJson();
-    return JSON.parse(this.#catalog);
+    this.#engine; // throws once disposed, like every other method
+    return structuredClone(TOOL_CATALOG) as ToolInfo[];
   }
 
   /** Runs a tool. Resolves to its result or to `{ error, code, hint?, ... }`; never rejects for

@@ -1,28 +1,11 @@
 // Public types of the package entry that are not generated from the tool registry.
-import type { ToolName } from "./generated/tools.js";
 
+export type { ToolInfo } from "./generated/tools.js";
 /** A saved project, as `editor.project()` returns it and `createEditor({ project })` takes it. */
 export interface ProjectJson {
   format: "neuralcut-project";
   version: number;
   [key: string]: unknown;
-}
-
-/** A tool's catalog entry (the same catalog MCP, WebMCP and Gemini are given). */
-export interface ToolInfo {
-  name: ToolName;
-  title: string;
-  description: string;
-  /** JSON Schema 2020-12 of the arguments. */
-  inputSchema: Record<string, unknown>;
-  /** JSON Schema 2020-12 of a successful result. */
-  outputSchema: Record<string, unknown>;
-  annotations: {
-    readOnlyHint: boolean;
-    destructiveHint: boolean;
-    idempotentHint: boolean;
-    openWorldHint: boolean;
-  };
 }
 
 /** What a tool call resolves to when it fails: the spec's message, a stable code, maybe a hint. */

@@ -439,3 +439,1377 @@ export const TOOL_NAMES: readonly ToolName[] = [
   "redo",
   "batch",
 ];
+
+/** A tool's catalog entry (the same catalog MCP, WebMCP and Gemini are given). */
+export interface ToolInfo {
+  name: ToolName;
+  title: string;
+  description: string;
+  /** JSON Schema 2020-12 of the arguments. */
+  inputSchema: Record<string, unknown>;
+  /** JSON Schema 2020-12 of a successful result. */
+  outputSchema: Record<string, unknown>;
+  annotations: {
+    readOnlyHint: boolean;
+    destructiveHint: boolean;
+    idempotentHint: boolean;
+    openWorldHint: boolean;
+  };
+}
+
+/** Every tool's catalog entry, in order: `registry::catalog()` of the Rust crate. */
+export const TOOL_CATALOG: readonly ToolInfo[] = [
+  {
+    "name": "list_project_assets",
+    "title": "List project assets",
+    "description": "List the media assets (video, audio, image) loaded in the project, with their stable ids, durations in seconds and whether the timeline uses them. Call this first when you need an assetId. Filter by usage (all, used, unused) and by type. Reads only.",
+    "inputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "filter": {
+          "type": "string",
+          "enum": [
+            "all",
+            "used",
+            "unused"
+          ],
+          "description": "Which assets by timeline usage (default all)"
+        },
+        "type": {
+          "type": "string",
+          "enum": [
+            "all",
+            "video",
+            "audio",
+            "image"
+          ],
+          "description": "Which asset type (default all)"
+        }
+      },
+      "required": [],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "assets": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "id": {
+                "type": "string"
+              },
+              "name": {
+                "type": "string"
+              },
+              "type": {
+                "enum": [
+                  "video",
+                  "audio",
+                  "image"
+                ]
+              },
+              "duration": {
+                "type": "number"
+              },
+              "usedInTimeline": {
+                "type": "boolean"
+              }
+            },
+            "required": [
+              "id",
+              "name",
+              "type",
+              "usedInTimeline"
+            ]
+          }
+        }
+      },
+      "required": [
+        "assets"
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": true,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "list_timeline",
+    "title": "List timeline",
+    "description": "Summarise the timeline: every track (trackId, type: main, overlay, text, effect or audio; listed from the top of the picture down, audio last) and its elements (elementId, type, assetId, name, start, end and duration in timeline seconds, plus text content, effect params, sticker id or volume). Call this before editing whenever you do not have exact ids. Reads only.",
+    "inputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {},
+      "required": [],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "tracks": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "trackId": {
+                "type": "string"
+              },
+              "type": {
+                "enum": [
+                  "main",
+                  "overlay",
+                  "audio",
+                  "text",
+                  "effect"
+                ]
+              },
+              "name": {
+                "type": "string"
+              },
+              "elements": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "properties": {
+                    "elementId": {
+                      "type": "string"
+                    },
+                    "type": {
+                      "type": "string"
+                    },
+                    "assetId": {
+                      "type": "string"
+                    },
+                    "name": {
+                      "type": "string"
+                    },
+                    "start": {
+                      "type": "number"
+                    },
+                    "end": {
+                      "type": "number"
+                    },
+                    "duration": {
+                      "type": "number"
+                    },
+                    "trimStart": {
+                      "type": "number"
+                    },
+                    "volume": {
+                      "type": "number"
+                    },
+                    "text": {
+                      "type": "string"
+                    },
+                    "position": {
+                      "type": "string"
+                    },
+                    "stickerId": {
+                      "type": "string"
+                    },
+                    "effectType": {
+                      "type": "string"
+                    },
+                    "params": {
+                      "type": "object"
+                    }
+                  },
+                  "required": [
+                    "elementId",
+                    "type",
+                    "start",
+                    "end"
+                  ]
+                }
+              }
+            },
+            "required": [
+              "trackId",
+              "type",
+              "elements"
+            ]
+          }
+        },
+        "duration": {
+          "type": "number",
+          "description": "End of the last element, seconds"
+        }
+      },
+      "required": [
+        "tracks"
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": true,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "load_asset_context",
+    "title": "Load asset into context",
+    "description": "Make a project asset (video first; audio and image too) available to the multimodal model by uploading it to Gemini once; later calls reuse the cached file. Returns status loaded, or processing if the file is not ready yet (call again later). Does not edit the timeline. assetId comes from list_project_assets; an unambiguous file name also works.",
+    "inputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "assetId": {
+          "type": "string",
+          "minLength": 1,
+          "description": "Asset id from list_project_assets"
+        }
+      },
+      "required": [
+        "assetId"
+      ],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "assetId": {
+          "type": "string"
+        },
+        "status": {
+          "enum": [
+            "loaded",
+            "processing"
+          ]
+        },
+        "cached": {
+          "type": "boolean"
+        },
+        "provider": {
+          "const": "gemini"
+        },
+        "fileUri": {
+          "type": "string"
+        },
+        "summary": {
+          "type": "string"
+        }
+      },
+      "required": [
+        "assetId",
+        "status",
+        "cached",
+        "provider"
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": true,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": true
+    }
+  },
+  {
+    "name": "split",
+    "title": "Split at times",
+    "description": "Cut every element of every track at each given timeline time (seconds) that falls strictly inside it; deletes nothing. The left part keeps its elementId, each right part gets a new one (listed in newElements with the element it was split from). Times on an existing boundary make no cut, so repeating a split is harmless. To remove a range, split at its start and end, then delete_timeline_elements the pieces inside.",
+    "inputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "times": {
+          "type": "array",
+          "items": {
+            "type": "number",
+            "minimum": 0
+          },
+          "minItems": 1,
+          "description": "Timeline seconds to cut at"
+        }
+      },
+      "required": [
+        "times"
+      ],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "success": {
+          "type": "boolean"
+        },
+        "affectedElements": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "newElements": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "elementId": {
+                "type": "string"
+              },
+              "splitFrom": {
+                "type": "string"
+              },
+              "trackId": {
+                "type": "string"
+              },
+              "start": {
+                "type": "number"
+              },
+              "end": {
+                "type": "number"
+              }
+            },
+            "required": [
+              "elementId",
+              "splitFrom",
+              "trackId",
+              "start",
+              "end"
+            ]
+          }
+        }
+      },
+      "required": [
+        "success",
+        "affectedElements"
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "delete_timeline_elements",
+    "title": "Delete timeline elements",
+    "description": "Delete the given elements (elementIds from list_timeline) and nothing else; other elements do not move. All ids must exist or nothing is deleted. To delete a time range, split at its edges first.",
+    "inputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "elementIds": {
+          "type": "array",
+          "items": {
+            "type": "string",
+            "minLength": 1
+          },
+          "minItems": 1,
+          "description": "Element ids from list_timeline"
+        }
+      },
+      "required": [
+        "elementIds"
+      ],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "success": {
+          "type": "boolean"
+        },
+        "deletedElements": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        }
+      },
+      "required": [
+        "success",
+        "deletedElements"
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "idempotentHint": true,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "move_timeline_elements",
+    "title": "Move timeline elements",
+    "description": "Move elements so the earliest one starts at start (timeline seconds); the others keep their offsets relative to it. With targetTrackId (from list_timeline) they all move to that track, which must accept them (video and image: main or overlay; stickers: overlay; text: text; effects: effect; audio: audio). Fails without changing anything if an element is missing or the destination overlaps another element.",
+    "inputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "elementIds": {
+          "type": "array",
+          "items": {
+            "type": "string",
+            "minLength": 1
+          },
+          "minItems": 1,
+          "description": "Element ids from list_timeline"
+        },
+        "start": {
+          "type": "number",
+          "minimum": 0,
+          "description": "New start of the earliest element, in timeline seconds"
+        },
+        "targetTrackId": {
+          "type": "string",
+          "minLength": 1,
+          "description": "Track to move them all to (default: each stays on its track)"
+        }
+      },
+      "required": [
+        "elementIds",
+        "start"
+      ],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "success": {
+          "type": "boolean"
+        },
+        "movedElements": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "elementId": {
+                "type": "string"
+              },
+              "trackId": {
+                "type": "string"
+              },
+              "start": {
+                "type": "number"
+              },
+              "end": {
+                "type": "number"
+              }
+            },
+            "required": [
+              "elementId",
+              "trackId",
+              "start",
+              "end"
+            ]
+          }
+        }
+      },
+      "required": [
+        "success",
+        "movedElements"
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "idempotentHint": true,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "add_text",
+    "title": "Add text",
+    "description": "Add a text element (title, hook, label or one subtitle line) from start to end (timeline seconds) at the top, center or bottom of the frame, with an optional style preset (plain, subtitle, hook, label). It goes on the first text track free at that time; a new text track is created when none is. For subtitles, call it once per line.",
+    "inputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "text": {
+          "type": "string",
+          "minLength": 1,
+          "description": "The text to show"
+        },
+        "start": {
+          "type": "number",
+          "minimum": 0,
+          "description": "When it appears, in timeline seconds"
+        },
+        "end": {
+          "type": "number",
+          "minimum": 0,
+          "description": "When it disappears, in timeline seconds"
+        },
+        "position": {
+          "type": "string",
+          "enum": [
+            "top",
+            "center",
+            "bottom"
+          ],
+          "description": "Where in the frame"
+        },
+        "style": {
+          "type": "string",
+          "enum": [
+            "plain",
+            "subtitle",
+            "hook",
+            "label"
+          ],
+          "description": "Style preset (default plain)"
+        }
+      },
+      "required": [
+        "text",
+        "start",
+        "end",
+        "position"
+      ],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "elementId": {
+          "type": "string"
+        },
+        "trackId": {
+          "type": "string"
+        }
+      },
+      "required": [
+        "elementId",
+        "trackId"
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": false,
+      "idempotentHint": false,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "update_text",
+    "title": "Update text",
+    "description": "Change a text element found by trackId and elementId (from list_timeline). Only the fields given change: text, start or end (timeline seconds; each moves that edge only), position.",
+    "inputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "trackId": {
+          "type": "string",
+          "minLength": 1,
+          "description": "Track id from list_timeline"
+        },
+        "elementId": {
+          "type": "string",
+          "minLength": 1,
+          "description": "Text element id from list_timeline"
+        },
+        "text": {
+          "type": "string",
+          "minLength": 1,
+          "description": "New text"
+        },
+        "start": {
+          "type": "number",
+          "minimum": 0,
+          "description": "New start, in timeline seconds"
+        },
+        "end": {
+          "type": "number",
+          "minimum": 0,
+          "description": "New end, in timeline seconds"
+        },
+        "position": {
+          "type": "string",
+          "enum": [
+            "top",
+            "center",
+            "bottom"
+          ],
+          "description": "New position"
+        }
+      },
+      "required": [
+        "trackId",
+        "elementId"
+      ],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "success": {
+          "type": "boolean"
+        },
+        "elementId": {
+          "type": "string"
+        }
+      },
+      "required": [
+        "success",
+        "elementId"
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "idempotentHint": true,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "add_media_to_timeline",
+    "title": "Add media to timeline",
+    "description": "Place a project asset (assetId from list_project_assets) at startTime (timeline seconds) on a track of trackType: main or overlay for video and image, audio for audio. Video and audio use their full source duration unless duration (seconds) is given, which may not exceed it; images last 5 s by default. Overlay and audio go on the first free track of that type (a new one if needed); the one main track must be free at that time.",
+    "inputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "assetId": {
+          "type": "string",
+          "minLength": 1,
+          "description": "Asset id from list_project_assets"
+        },
+        "startTime": {
+          "type": "number",
+          "minimum": 0,
+          "description": "Where it starts, in timeline seconds"
+        },
+        "trackType": {
+          "type": "string",
+          "enum": [
+            "main",
+            "overlay",
+            "audio"
+          ],
+          "description": "main or overlay for video and image, audio for audio"
+        },
+        "duration": {
+          "type": "number",
+          "exclusiveMinimum": 0,
+          "description": "Length in seconds (default: the full source, or 5 s for images)"
+        }
+      },
+      "required": [
+        "assetId",
+        "startTime",
+        "trackType"
+      ],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "elementId": {
+          "type": "string"
+        },
+        "trackId": {
+          "type": "string"
+        }
+      },
+      "required": [
+        "elementId",
+        "trackId"
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": false,
+      "idempotentHint": false,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "update_timeline_element_timing",
+    "title": "Update element timing",
+    "description": "Change when an element (elementId from list_timeline) starts, ends or how long it lasts, in timeline seconds. start alone moves it; end or duration resizes it from its end; end and duration together must agree. Video and audio cannot last longer than their source allows. The asset itself never changes.",
+    "inputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "elementId": {
+          "type": "string",
+          "minLength": 1,
+          "description": "Element id from list_timeline"
+        },
+        "start": {
+          "type": "number",
+          "minimum": 0,
+          "description": "New start (moves the element), in timeline seconds"
+        },
+        "end": {
+          "type": "number",
+          "minimum": 0,
+          "description": "New end (resizes it), in timeline seconds"
+        },
+        "duration": {
+          "type": "number",
+          "exclusiveMinimum": 0,
+          "description": "New length in seconds (resizes it)"
+        }
+      },
+      "required": [
+        "elementId"
+      ],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "success": {
+          "type": "boolean"
+        },
+        "elementId": {
+          "type": "string"
+        },
+        "trackId": {
+          "type": "string"
+        },
+        "start": {
+          "type": "number"
+        },
+        "end": {
+          "type": "number"
+        },
+        "duration": {
+          "type": "number"
+        }
+      },
+      "required": [
+        "success",
+        "elementId",
+        "trackId",
+        "start",
+        "end",
+        "duration"
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "idempotentHint": true,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "delete_element",
+    "title": "Delete element (deprecated)",
+    "description": "Deprecated: prefer delete_timeline_elements. Deletes one element found by trackId and elementId.",
+    "inputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "trackId": {
+          "type": "string",
+          "minLength": 1,
+          "description": "Track id from list_timeline"
+        },
+        "elementId": {
+          "type": "string",
+          "minLength": 1,
+          "description": "Element id from list_timeline"
+        }
+      },
+      "required": [
+        "trackId",
+        "elementId"
+      ],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "success": {
+          "type": "boolean"
+        }
+      },
+      "required": [
+        "success"
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "idempotentHint": true,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "set_volume",
+    "title": "Set volume",
+    "description": "Set the volume of a video or audio element (trackId and elementId from list_timeline) from 0 (silent) to 1 (full).",
+    "inputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "trackId": {
+          "type": "string",
+          "minLength": 1,
+          "description": "Track id from list_timeline"
+        },
+        "elementId": {
+          "type": "string",
+          "minLength": 1,
+          "description": "Video or audio element id"
+        },
+        "volume": {
+          "type": "number",
+          "minimum": 0,
+          "maximum": 1,
+          "description": "0 is silent, 1 is full volume"
+        }
+      },
+      "required": [
+        "trackId",
+        "elementId",
+        "volume"
+      ],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "success": {
+          "type": "boolean"
+        },
+        "volume": {
+          "type": "number"
+        }
+      },
+      "required": [
+        "success",
+        "volume"
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "idempotentHint": true,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "add_sticker",
+    "title": "Add sticker",
+    "description": "Add a sticker from the project's sticker catalog (stickerId such as flags:us) from start to end (timeline seconds) at a corner or the center of the frame. It goes on the first overlay track free at that time.",
+    "inputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "stickerId": {
+          "type": "string",
+          "minLength": 1,
+          "description": "Sticker id from the project's catalog, such as flags:us"
+        },
+        "start": {
+          "type": "number",
+          "minimum": 0,
+          "description": "When it appears, in timeline seconds"
+        },
+        "end": {
+          "type": "number",
+          "minimum": 0,
+          "description": "When it disappears, in timeline seconds"
+        },
+        "position": {
+          "type": "string",
+          "enum": [
+            "top-left",
+            "top-right",
+            "center",
+            "bottom-left",
+            "bottom-right"
+          ],
+          "description": "Where in the frame"
+        }
+      },
+      "required": [
+        "stickerId",
+        "start",
+        "end",
+        "position"
+      ],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "elementId": {
+          "type": "string"
+        },
+        "trackId": {
+          "type": "string"
+        }
+      },
+      "required": [
+        "elementId",
+        "trackId"
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": false,
+      "idempotentHint": false,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "list_effects",
+    "title": "List effects",
+    "description": "List the available visual effects (id, name, description). Optional query filters by name or keyword, case-insensitively. First step of list_effects, get_effect, apply_effect. Reads only.",
+    "inputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "query": {
+          "type": "string",
+          "description": "Filter by name or keyword"
+        }
+      },
+      "required": [],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "effects": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "id": {
+                "type": "string"
+              },
+              "name": {
+                "type": "string"
+              },
+              "description": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "id",
+              "name",
+              "description"
+            ]
+          }
+        }
+      },
+      "required": [
+        "effects"
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": true,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "get_effect",
+    "title": "Get effect",
+    "description": "Describe one effect (effectType from list_effects): each parameter's key, type, default, min, max, step and a readable description. Call before apply_effect to choose params. Reads only.",
+    "inputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "effectType": {
+          "type": "string",
+          "minLength": 1,
+          "description": "Effect id from list_effects"
+        }
+      },
+      "required": [
+        "effectType"
+      ],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "name": {
+          "type": "string"
+        },
+        "description": {
+          "type": "string"
+        },
+        "params": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "key": {
+                "type": "string"
+              },
+              "label": {
+                "type": "string"
+              },
+              "type": {
+                "enum": [
+                  "number",
+                  "boolean",
+                  "color",
+                  "select"
+                ]
+              },
+              "default": {
+                "type": [
+                  "number",
+                  "string",
+                  "boolean"
+                ]
+              },
+              "min": {
+                "type": "number"
+              },
+              "max": {
+                "type": "number"
+              },
+              "step": {
+                "type": "number"
+              },
+              "options": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "properties": {
+                    "value": {
+                      "type": "string"
+                    },
+                    "label": {
+                      "type": "string"
+                    }
+                  }
+                }
+              },
+              "description": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "key",
+              "label",
+              "type",
+              "default",
+              "description"
+            ]
+          }
+        }
+      },
+      "required": [
+        "id",
+        "name",
+        "description",
+        "params"
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": true,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "apply_effect",
+    "title": "Apply effect",
+    "description": "Add an effect from start to end (timeline seconds) on an effect track; it changes the picture of every track below it. params override the defaults (see get_effect) and are checked against their ranges; the applied values are returned. Change them later with update_effect.",
+    "inputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "effectType": {
+          "type": "string",
+          "minLength": 1,
+          "description": "Effect id from list_effects"
+        },
+        "start": {
+          "type": "number",
+          "minimum": 0,
+          "description": "Effect start, in timeline seconds"
+        },
+        "end": {
+          "type": "number",
+          "minimum": 0,
+          "description": "Effect end, in timeline seconds"
+        },
+        "params": {
+          "type": "object",
+          "additionalProperties": {
+            "type": [
+              "number",
+              "string",
+              "boolean"
+            ]
+          },
+          "description": "Effect parameters by key (see get_effect)"
+        }
+      },
+      "required": [
+        "effectType",
+        "start",
+        "end"
+      ],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "elementId": {
+          "type": "string"
+        },
+        "trackId": {
+          "type": "string"
+        },
+        "appliedParams": {
+          "type": "object"
+        }
+      },
+      "required": [
+        "elementId",
+        "trackId",
+        "appliedParams"
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": false,
+      "idempotentHint": false,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "update_effect",
+    "title": "Update effect",
+    "description": "Change some parameters of an effect element (elementId from list_timeline); parameters not given keep their values. Returns the full merged params.",
+    "inputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "elementId": {
+          "type": "string",
+          "minLength": 1,
+          "description": "Effect element id from list_timeline"
+        },
+        "params": {
+          "type": "object",
+          "additionalProperties": {
+            "type": [
+              "number",
+              "string",
+              "boolean"
+            ]
+          },
+          "description": "Effect parameters by key (see get_effect)"
+        }
+      },
+      "required": [
+        "elementId",
+        "params"
+      ],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "success": {
+          "type": "boolean"
+        },
+        "elementId": {
+          "type": "string"
+        },
+        "appliedParams": {
+          "type": "object"
+        }
+      },
+      "required": [
+        "success",
+        "elementId",
+        "appliedParams"
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "idempotentHint": true,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "undo",
+    "title": "Undo",
+    "description": "Undo the last successful editing call (a batch counts as one). Reports which tool was undone. Use it to correct a mistake, then call list_timeline to see the state.",
+    "inputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {},
+      "required": [],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "success": {
+          "type": "boolean"
+        },
+        "undone": {
+          "type": "string"
+        },
+        "canUndo": {
+          "type": "boolean"
+        },
+        "canRedo": {
+          "type": "boolean"
+        }
+      },
+      "required": [
+        "success",
+        "undone"
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "idempotentHint": false,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "redo",
+    "title": "Redo",
+    "description": "Redo the last undone call. Reports which tool was redone. Any new edit after an undo clears what can be redone.",
+    "inputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {},
+      "required": [],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "success": {
+          "type": "boolean"
+        },
+        "redone": {
+          "type": "string"
+        },
+        "canUndo": {
+          "type": "boolean"
+        },
+        "canRedo": {
+          "type": "boolean"
+        }
+      },
+      "required": [
+        "success",
+        "redone"
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "idempotentHint": false,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "batch",
+    "title": "Batch",
+    "description": "Run several tool calls in order as one all-or-nothing step: steps is a list of {tool, args}. Later steps see the results of earlier ones. If any step fails, nothing changes and the error names the failing step's index and tool. A successful batch is one undo step. undo, redo, batch and load_asset_context cannot be steps.",
+    "inputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "steps": {
+          "type": "array",
+          "minItems": 1,
+          "items": {
+            "type": "object",
+            "properties": {
+              "tool": {
+                "type": "string",
+                "description": "Tool name"
+              },
+              "args": {
+                "type": "object",
+                "description": "That tool's arguments"
+              }
+            },
+            "required": [
+              "tool"
+            ],
+            "additionalProperties": false
+          },
+          "description": "Tool calls to run in order"
+        }
+      },
+      "required": [
+        "steps"
+      ],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "success": {
+          "type": "boolean"
+        },
+        "results": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "tool": {
+                "type": "string"
+              },
+              "result": {
+                "type": "object"
+              }
+            },
+            "required": [
+              "tool",
+              "result"
+            ]
+          }
+        }
+      },
+      "required": [
+        "success",
+        "results"
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "idempotentHint": false,
+      "openWorldHint": false
+    }
+  }
+];

@@ -7,7 +7,7 @@ use std::fmt::Write;
 
 use serde_json::{Map, Value};
 
-use super::registry::TOOLS;
+use super::registry::{self, TOOLS};
 
 /// Where the generated file lives, relative to the crate root.
 pub const TYPINGS_PATH: &str = "js/generated/tools.ts";
@@ -137,9 +137,34 @@ pub fn typings() -> String {
     for tool in TOOLS {
         let _ = writeln!(out, "  {},", literal(&Value::from(tool.name)));
     }
-    out.push_str("];\n");
+    out.push_str("];\n\n");
+    out.push_str(CATALOG_HEADER);
+    let catalog = serde_json::to_string_pretty(registry::catalog()).expect("the catalog serialises");
+    let _ = writeln!(out, "export const TOOL_CATALOG: readonly ToolInfo[] = {catalog};");
     out
 }
+
+/// The catalog is shipped as JS, not built by the wasm at run time: the schema builders then stay
+/// out of the wasm (tens of KB of code) and `editor.tools()` costs one copy.
+const CATALOG_HEADER: &str = "/** A tool's catalog entry (the same catalog MCP, WebMCP and Gemini are given). */
+export interface ToolInfo {
+  name: ToolName;
+  title: string;
+  description: string;
+  /** JSON Schema 2020-12 of the arguments. */
+  inputSchema: Record<string, unknown>;
+  /** JSON Schema 2020-12 of a successful result. */
+  outputSchema: Record<string, unknown>;
+  annotations: {
+    readOnlyHint: boolean;
+    destructiveHint: boolean;
+    idempotentHint: boolean;
+    openWorldHint: boolean;
+  };
+}
+
+/** Every tool's catalog entry, in order: `registry::catalog()` of the Rust crate. */
+";
 
 #[cfg(test)]
 mod tests {

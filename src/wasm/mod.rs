@@ -13,11 +13,9 @@ mod opencut;
 
 use std::sync::Once;
 
-use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
-use crate::tools::registry;
-use crate::{Editor, ToolError};
+use crate::Editor;
 
 pub use options::{AssetOptions, FpsOption, StickerOptions};
 
@@ -34,10 +32,6 @@ pub(crate) fn api_error(code: &str, message: &str) -> JsValue {
     // Setting a property on a fresh Error object cannot fail.
     let _ = js_sys::Reflect::set(&err, &JsValue::from_str("code"), &JsValue::from_str(code));
     err.into()
-}
-
-fn tool_error_json(e: &ToolError) -> String {
-    e.to_json().to_string()
 }
 
 /// One project, its undo history and the asset-context cache.
@@ -76,24 +70,11 @@ impl WasmEditor {
         self.inner.add_sticker(&s.id, &s.name, s.url).map_err(|e| api_error(e.code, &e.message))
     }
 
-    /// The tool catalog as a JSON array string.
-    #[wasm_bindgen(js_name = toolsJson)]
-    pub fn tools_json(&self) -> String {
-        registry::catalog().to_string()
-    }
-
     /// Runs a tool. `argsJson` is a JSON object (or `null`); returns the output, or
     /// `{ error, code, hint?, ... }`, as a JSON string. Never throws for tool errors.
     #[wasm_bindgen(js_name = callTool)]
     pub fn call_tool(&mut self, name: &str, args_json: &str) -> String {
-        let args: Value = match serde_json::from_str(args_json) {
-            Ok(v) => v,
-            Err(_) => return tool_error_json(&ToolError::arguments_not_object()),
-        };
-        match self.inner.call_tool(name, &args) {
-            Ok(out) => out.to_string(),
-            Err(e) => tool_error_json(&e),
-        }
+        self.inner.call_tool_json(name, args_json)
     }
 
     pub fn undo(&mut self) -> bool {

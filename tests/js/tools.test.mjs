@@ -178,7 +178,8 @@ for (const file of caseFiles) {
       const editor = fixtureName === "new" ? await pkg.createEditor() : await editorOn(fixtureName);
       for (const s of c.setup ?? []) {
         const r = await editor.callToolUntyped(s.tool, s.args);
-        assert.equal(r.error, undefined, `${file} / ${c.name}: setup ${s.tool} failed: ${JSON.stringify(r)}`);
+        // A step marked "fails": true must fail (to test what a failed call leaves behind).
+        assert.equal(typeof r.error === "string", s.fails === true, `${file} / ${c.name}: setup ${s.tool}: ${JSON.stringify(r)}`);
       }
       const out = await editor.callToolUntyped(c.tool ?? spec.tool, c.args);
       if (c.expect !== undefined) assert.equal(diff(c.expect, out), null, `${file} / ${c.name}`);

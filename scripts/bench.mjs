@@ -1,0 +1,107 @@
+#!/usr/bin/env node
+// `npm run bench`: size and speed of the built package (dist/), in one Node process, each figure
+// next to the baseline it is compared against. Medians of repeated runs after a warm-up.
+import { readFileSync } from "node:fs";
+import { performance } from "node:perf_hooks";
+import { gzipSync } from "node:zlib";
+
+const root = new URL("..", import.meta.url);
+const { createEditor } = await import(new URL("dist/index.js", root));
+
+const OPENCUT_WASM_GZ = 1_104_724; // opencut-wasm 0.2.10, gzipped (GPU compositor included)
+const SIZE_TARGET = 200 * 1024;
+const TICKS = 120_000;
+
+/** Median milliseconds of `fn` over `runs` runs (after `warmup` unmeasured ones). */
+async function median(fn, { runs = 31, warmup = 5 } = {}) {
+  for (let i = 0; i < warmup; i++) await fn();
+  const times = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    await fn();
+    times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  return times[times.length >> 1];
+}
+
+/** A project with `tracks` overlay tracks of `perTrack` one-second video elements each. */
+function bigProject(tracks, perTrack) {
+  const out = [{ id: "t0", type: "main", elements: [] }];
+  let n = 1;
+  for (let t = 0; t < tracks; t++) {
+    const elements = [];
+    for (let i = 0; i < perTrack; i++) {
+      elements.push({ id: `e${n++}`, type: "video", name: "clip.mp4", start: i * TICKS, duration: TICKS, trimStart: 0, assetId: "a1" });
+    }
+    out.push({ id: `t${n++}`, type: "overlay", elements });
+  }
+  return {
+    format: "neuralcut-project",
+    version: 1,
+    assets: [{ id: "a1", name: "clip.mp4", type: "video", duration: 3600 }],
+    timeline: { tracks: out },
+    nextId: n,
+  };
+}
+
+const ms = (x) => (x >= 1 ? `${x.toFixed(2)} ms` : `${(x * 1000).toFixed(1)} µs`);
+const rows = [];
+function row(what, value, baseline, ratio, goal, met) {
+  rows.push({ what, value, baseline, ratio, goal, met: met ? "yes" : "NO" });
+}
+
+// 1. Size of the engine wasm.
+const wasm = readFileSync(new URL("dist/wasm/neuralcut_engine_bg.wasm", root));
+const gz = gzipSync(wasm, { level: 9 }).length;
+row(
+  "engine+tools wasm, gzipped",
+  `${gz.toLocaleString("en")} B (${wasm.length.toLocaleString("en")} raw)`,
+  `opencut-wasm 0.2.10: ${OPENCUT_WASM_GZ.toLocaleString("en")} B`,
+  `${((gz / OPENCUT_WASM_GZ) * 100).toFixed(1)}%`,
+  "≤ 200 KB",
+  gz <= SIZE_TARGET,
+);
+
+// 2. list_timeline on 10 000 elements vs JSON.parse(JSON.stringify(its own output)).
+const editor = await createEditor({ project: bigProject(100, 100) });
+const listing = await editor.callTool("list_timeline");
+const count = listing.tracks.reduce((s, t) => s + t.elements.length, 0);
+if (count !== 10_000) throw new Error(`expected 10 000 elements, got ${count}`);
+const tList = await median(() => editor.callTool("list_timeline"));
+const tCopy = await median(() => JSON.parse(JSON.stringify(listing)));
+row("list_timeline, 10 000 elements (callTool, parsed)", ms(tList), `JSON.parse(JSON.stringify(output)): ${ms(tCopy)}`, `${(tList / tCopy).toFixed(2)}×`, "≤ 3×", tList <= 3 * tCopy);
+
+// 3. A split crossing 100 tracks, plus its undo, vs one structuredClone of the timeline.
+const timeline = editor.project().timeline;
+const tClone = await median(() => structuredClone(timeline));
+const tSplit = await median(async () => {
+  const r = await editor.callTool("split", { times: [50.5] });
+  if (r.affectedElements?.length !== 100) throw new Error(`split: ${JSON.stringify(r).slice(0, 200)}`);
+  editor.undo();
+});
+row("split across 100 tracks + undo", ms(tSplit), `structuredClone(timeline): ${ms(tClone)}`, `${(tSplit / tClone).toFixed(3)}×`, "< 1×", tSplit < tClone);
+
+// 4. A one-element move, plus undo, vs a tenth of that clone.
+const tMove = await median(
+  async () => {
+    const r = await editor.callTool("move_timeline_elements", { elementIds: ["e1"], start: 200 });
+    if (r.success !== true) throw new Error(`move: ${JSON.stringify(r)}`);
+    editor.undo();
+  },
+  { runs: 201, warmup: 20 },
+);
+row("move one element + undo", ms(tMove), `structuredClone(timeline): ${ms(tClone)}`, `${(tMove / tClone).toFixed(4)}×`, "< 0.1×", tMove < tClone / 10);
+
+// 5. A trivial call's round trip.
+const small = await createEditor();
+const tEffects = await median(() => small.callTool("list_effects"), { runs: 1001, warmup: 100 });
+row("list_effects round trip (callTool)", ms(tEffects), "—", "—", "µs, reported", tEffects < 1);
+
+console.log(`NeuralCut bench (Node ${process.version}, ${new Date().toISOString()})\n`);
+const cols = ["what", "value", "baseline", "ratio", "goal", "met"];
+const width = cols.map((c) => Math.max(c.length, ...rows.map((r) => String(r[c]).length)));
+const line = (cells) => `| ${cells.map((c, i) => String(c).padEnd(width[i])).join(" | ")} |`;
+console.log(line(cols));
+console.log(`|${width.map((w) => "-".repeat(w + 2)).join("|")}|`);
+for (const r of rows) console.log(line(cols.map((c) => r[c])));
