@@ -22,7 +22,7 @@ Serves the NeuralCut tools over MCP on stdio.
   --demo              open the demo project
   --project <file>    open a saved project (JSON from editor.project())
   --save              write the project back to --project after every change
-                      (a missing file is created on the first change)
+                      (a missing file is created)
   -h, --help          this text`;
 
 export interface McpArgs {
