@@ -213,7 +213,7 @@ class RawStdioTransport {
   }
 }
 
-test("a line that is not JSON gets -32700 with id null; junk never ends the session", async () => {
+test("a line that is not JSON gets -32700 with id null; junk and an over-long line never end the session", async () => {
   const transport = new RawStdioTransport(["--demo"]);
   const client = new Client({ name: "neuralcut-test", version: "1.0.0" });
   await client.connect(transport);
@@ -232,9 +232,11 @@ test("a line that is not JSON gets -32700 with id null; junk never ends the sess
     transport.writeRaw("\u0000\u00ff\u00fe{{{\n\n");
     transport.writeRaw("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/nonsense\",\"params\":{}}\n");
     transport.writeRaw(`{"jsonrpc":"2.0","id":"raw-44","method":"tools/call","params":{"name":"batch","arguments":{"steps":[{"tool":"split","args":{"times":"soon"}}]}}}\n`);
+    transport.writeRaw(`{"jsonrpc":"2.0","id":"raw-45","method":"ping","params":{"pad":"${"x".repeat(11 * 1024 * 1024)}"}}\n`);
     const tl = await call(client, "list_timeline");
     assert.ok(tl.tracks.length > 0);
-    assert.deepEqual(transport.idless.map((m) => m.error.code), [-32700, -32600, -32700]);
+    assert.deepEqual(transport.idless.map((m) => m.error.code), [-32700, -32600, -32700, -32600]);
+    assert.match(transport.idless[3].error.message, /longer than/);
     assert.equal(transport.exitCode, undefined, "the server is still running");
   } finally {
     await client.close();
