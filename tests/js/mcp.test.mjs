@@ -4,7 +4,7 @@
 // the resources, --project/--save across a restart, and media_import on files made here.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
@@ -275,6 +275,24 @@ test("--project with --save writes the project after every change and a restart 
   }
   const saved = JSON.parse(readFileSync(project, "utf8"));
   assert.ok(saved.timeline.tracks.some((t) => t.elements.some((e) => e.type === "text")), "not written without --save");
+});
+
+test("a save that fails is reported beside a successful result, and the session goes on", async () => {
+  const sub = join(dir, "vanishing");
+  mkdirSync(sub);
+  const client = await connect("--project", join(sub, "p.json"), "--save");
+  try {
+    rmSync(sub, { recursive: true });
+    const r = await client.callTool({ name: "add_text", arguments: { text: "Hi", start: 0, end: 1, position: "top" } });
+    assert.notEqual(r.isError, true);
+    assert.ok(r.structuredContent.elementId);
+    assert.match(r.content[1].text, /^warning: the change was made but could not be saved to .*p\.json/);
+    mkdirSync(sub);
+    await call(client, "undo");
+    assert.equal(JSON.parse(readFileSync(join(sub, "p.json"), "utf8")).format, "neuralcut-project", "saved again once it can be");
+  } finally {
+    await client.close();
+  }
 });
 
 test("media_import reads WAV, PNG, JPEG, MP4 and MP3 headers; bad paths are isError and add nothing", async () => {
