@@ -24,10 +24,11 @@ function badge(key, label, value, kind = "") {
   return node;
 }
 
-async function loadEffects(canvas) {
+async function loadEffects() {
   try {
     const fx = await import("neuralcut/effects");
-    const renderer = await fx.createEffectRenderer({ canvas });
+    // Its own canvas, never shown: the preview draws its output back into the picture.
+    const renderer = await fx.createEffectRenderer();
     return { renderer, status: renderer.backend, kind: "ok" };
   } catch (e) {
     console.warn("effects renderer unavailable:", e);
@@ -43,7 +44,7 @@ async function setupWebMcp(editor, has) {
     const { registerWebMcpTools } = await import("neuralcut/webmcp");
     const registration = await registerWebMcpTools(editor, { modelContext });
     window.demo.webmcp = registration;
-    badge("webmcp", "WebMCP", `${editor.tools().length} tools registered`, "ok");
+    badge("webmcp", "WebMCP", `${registration?.names?.length ?? editor.tools().length} tools registered`, "ok");
   } catch (e) {
     console.warn("WebMCP registration failed:", e);
     badge("webmcp", "WebMCP", "registration failed", "err");
@@ -62,27 +63,28 @@ async function main() {
   badge("engine", "engine", "wasm ready", "ok");
 
   // ---- preview + effects ----
-  const canvases = { base: $("preview-base"), gpu: $("preview-gpu"), top: $("preview-top") };
   let effects = { renderer: null, status: "module not built", kind: "warn" };
-  if (has("neuralcut/effects")) effects = await loadEffects(canvases.gpu);
+  if (has("neuralcut/effects")) effects = await loadEffects();
   badge("effects", "effects", effects.status, effects.kind);
   const note = $("effects-note");
   const preview = createPreview({
     editor,
     sources,
-    canvases,
+    canvas: $("preview-canvas"),
     stack: $("preview"),
     clock,
     renderer: effects.renderer,
-    onStatus: ({ effects: active, applied }) => {
+    onStatus: ({ effects: active, applied, failure }) => {
       if (active.length === 0) {
         note.textContent = "No effect at the playhead.";
-      } else {
-        const names = active.map((f) => `${f.effectType} (${f.elementId ?? ""})`).join(", ");
-        note.replaceChildren(
-          applied ? h("span", { class: "active" }, `Effects applied on the GPU (${effects.renderer.backend}): ${names}`) : h("span", { class: "active" }, `Effects at the playhead: ${names}, not applied: the effects module is ${effects.renderer ? "unavailable" : "not built"}.`),
-        );
+        return;
       }
+      const names = active.map((f) => `${f.effectType} (${f.elementId})`).join(", ");
+      let text;
+      if (failure) text = `Effects at the playhead: ${names}. The GPU renderer failed: ${failure}`;
+      else if (applied) text = `Effects applied on the GPU (${effects.renderer.backend}): ${names}`;
+      else text = `Effects at the playhead: ${names}, not applied: the effects module is ${has("neuralcut/effects") ? "unavailable here" : "not built"}.`;
+      note.replaceChildren(h("span", { class: failure ? "failed" : "active" }, text));
     },
   });
   duration = preview.duration;

@@ -2,19 +2,16 @@
 //
 // Tracks are drawn bottom up (the project lists them top first; audio is heard, not drawn): main
 // and overlay media contain-fitted, text and stickers at their x/y (pixels from the centre of
-// the project canvas). Effects act on the picture below their effect track: everything below the
-// topmost active effect track is drawn on a 2D canvas, handed to the GPU effect renderer
-// (neuralcut/effects) with the effects active now, and the tracks above it are drawn on a
-// transparent canvas stacked on top. When several effect tracks are active, all their effects
-// apply, in order, to the picture below the topmost one.
+// the project canvas). An effect acts on the picture below its track: when the drawing reaches an
+// effect track with effects active now, the picture so far is handed to the GPU effect renderer
+// (neuralcut/effects, WebGPU or WebGL2) and its output is drawn back before the tracks above.
 import { once, sec, TICKS_PER_SECOND, timelineEnd } from "./util.js";
 
 const STICKER_SIZE = 200; // project-canvas pixels
 
-export function createPreview({ editor, sources, canvases, stack, clock, renderer, onStatus }) {
-  const { base, gpu, top } = canvases;
-  const baseCtx = base.getContext("2d");
-  const topCtx = top.getContext("2d");
+export function createPreview({ editor, sources, canvas: base, stack, clock, renderer, onStatus }) {
+  // Read back for every effect pass, so kept in CPU memory.
+  const ctx = base.getContext("2d", { willReadFrequently: true });
   const videos = new Map(); // element id -> HTMLVideoElement
   const audios = new Map(); // element id -> HTMLAudioElement
   const images = new Map(); // url -> HTMLImageElement
@@ -267,37 +264,46 @@ export function createPreview({ editor, sources, canvases, stack, clock, rendere
     if (v.readyState < 2) await once(v, "loadeddata");
   }
 
-  /** Draws the frame at t onto the canvases. */
+  /** Draws the frame at t onto the preview canvas. */
   async function compose(t) {
     const W = base.width;
     const H = base.height;
     const scale = W / (project.settings?.canvas?.width ?? 1920);
-    const active = activeAt(t);
     const byTrack = new Map();
-    for (const { track, e } of active) {
+    for (const { track, e } of activeAt(t)) {
       if (!byTrack.has(track.id)) byTrack.set(track.id, []);
       byTrack.get(track.id).push(e);
     }
-    const bottomUp = [...(project.timeline?.tracks ?? [])].reverse().filter((tr) => tr.type !== "audio");
     const fx = await effectsAt(t);
-    let split = -1;
-    if (renderer && fx.length) {
-      const ids = new Set(fx.map((f) => f.trackId));
-      bottomUp.forEach((tr, i) => ids.has(tr.id) && (split = i));
+    const fxByTrack = new Map();
+    for (const f of fx) {
+      if (!fxByTrack.has(f.trackId)) fxByTrack.set(f.trackId, []);
+      fxByTrack.get(f.trackId).push({ effectType: f.effectType, params: f.params });
     }
-    baseCtx.fillStyle = "#000";
-    baseCtx.fillRect(0, 0, W, H);
-    topCtx.clearRect(0, 0, W, H);
-    bottomUp.forEach((track, i) => {
-      if (track.type === "effect") return;
-      drawTrack(i < split ? baseCtx : split >= 0 ? topCtx : baseCtx, track, byTrack.get(track.id) ?? [], scale);
-    });
-    if (split >= 0) {
-      await renderer.render({ source: base, width: W, height: H, effects: fx.map((f) => ({ effectType: f.effectType, params: f.params })) });
+    let applied = false;
+    let failure = null;
+    ctx.fillStyle = "#000";
+    ctx.fillRect(0, 0, W, H);
+    for (const track of [...(project.timeline?.tracks ?? [])].reverse()) {
+      if (track.type === "audio") continue;
+      if (track.type !== "effect") {
+        drawTrack(ctx, track, byTrack.get(track.id) ?? [], scale);
+        continue;
+      }
+      const effects = fxByTrack.get(track.id);
+      if (!effects || !renderer) continue;
+      // The effect acts on everything drawn so far (the tracks below it): the GPU renders it, and
+      // its output replaces the picture before the tracks above are drawn.
+      try {
+        renderer.render({ source: ctx.getImageData(0, 0, W, H), width: W, height: H, effects });
+        const pixels = await renderer.readPixels();
+        ctx.putImageData(new ImageData(new Uint8ClampedArray(pixels.buffer, pixels.byteOffset, pixels.byteLength), W, H), 0, 0);
+        applied = true;
+      } catch (e) {
+        failure = e instanceof Error ? e.message : String(e);
+      }
     }
-    gpu.hidden = split < 0;
-    base.hidden = split >= 0;
-    onStatus?.({ time: t, effects: fx, applied: split >= 0 });
+    onStatus?.({ time: t, effects: fx, applied, failure });
   }
 
   // ---- scheduling -------------------------------------------------------------------------

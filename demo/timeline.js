@@ -106,6 +106,7 @@ export function createTimelineView({ container, info, editor, clock, selection, 
     const count = tracks.reduce((n, t) => n + (t.elements?.length ?? 0), 0);
     info.textContent = `${tracks.length} tracks · ${count} elements · ${formatTime(timelineEnd(project))}`;
     container.dataset.revision = String(editor.revision());
+    container.dataset.pxPerSecond = String(pxPerSecond);
     movePlayhead(clock.get().time);
   }
 
