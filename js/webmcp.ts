@@ -54,19 +54,18 @@ export function findModelContext(): WebMcpModelContext | undefined {
 }
 
 /** Runs one tool for WebMCP: the output as structuredContent plus its JSON as text, or an
- * isError result carrying the engine's message. */
+ * isError result whose first text block is the engine's message and second the whole error
+ * value as JSON. */
 export async function runToolForWebMcp(editor: NeuralCutEditor, name: string, input: unknown): Promise<WebMcpToolResult> {
   let out: Record<string, unknown>;
   try {
     out = await editor.callToolUntyped(name, input ?? {});
   } catch (e) {
-    const error = `internal error: ${e instanceof Error ? e.message : String(e)}`;
-    return { content: [{ type: "text", text: error }], structuredContent: { error, code: "INTERNAL" }, isError: true };
+    out = { error: `internal error: ${e instanceof Error ? e.message : String(e)}`, code: "INTERNAL" };
   }
   if (isToolError(out)) {
-    const content: WebMcpToolResult["content"] = [{ type: "text", text: out.error }];
-    if (typeof out.hint === "string") content.push({ type: "text", text: `Hint: ${out.hint}` });
-    return { content, structuredContent: out, isError: true };
+    // No structuredContent on errors: runtimes check it against the outputSchema (success only).
+    return { content: [{ type: "text", text: out.error }, { type: "text", text: JSON.stringify(out) }], isError: true };
   }
   return { content: [{ type: "text", text: JSON.stringify(out) }], structuredContent: out };
 }

@@ -113,11 +113,17 @@ function ok(out: Record<string, unknown>, warnings: string[] = []): CallToolResu
   };
 }
 
-/** A tool's own failure: the engine's message as the text, the whole error value as structuredContent. */
+/** A tool's own failure: the engine's message as the first text block, the whole error value
+ * (code, hint, ...) as JSON in a second. No structuredContent: clients check it against the
+ * tool's outputSchema, which describes success. */
 function failed(error: Record<string, unknown> & { error: string }): CallToolResult {
-  const content: CallToolResult["content"] = [{ type: "text", text: error.error }];
-  if (typeof error.hint === "string") content.push({ type: "text", text: `Hint: ${error.hint}` });
-  return { content, structuredContent: error, isError: true };
+  return {
+    content: [
+      { type: "text", text: error.error },
+      { type: "text", text: JSON.stringify(error) },
+    ],
+    isError: true,
+  };
 }
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));

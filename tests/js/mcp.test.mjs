@@ -92,6 +92,7 @@ test("lists every engine tool and media_import, in catalog order, with titles, s
 test("--demo: split then undo restores the timeline", async () => {
   const client = await connect("--demo");
   try {
+    await client.listTools(); // from here on the SDK client checks structuredContent against each outputSchema
     const before = await call(client, "list_timeline");
     assert.ok(before.tracks.some((t) => t.elements.length > 0), "the demo project has a laid-out timeline");
     const split = await call(client, "split", { times: [2] });
@@ -111,10 +112,12 @@ test("--demo: split then undo restores the timeline", async () => {
 test("a tool's own error is an isError result with the engine's message", async () => {
   const client = await connect("--demo");
   try {
+    await client.listTools(); // the SDK client now checks structuredContent against each outputSchema
     const r = await client.callTool({ name: "delete_element", arguments: { trackId: "t13", elementId: "nope" } });
     assert.equal(r.isError, true);
     assert.equal(r.content[0].text, "Element not found");
-    assert.equal(r.structuredContent.error, "Element not found");
+    assert.equal(r.structuredContent, undefined, "structuredContent is for results that match the outputSchema");
+    assert.deepEqual(JSON.parse(r.content[1].text), { error: "Element not found", code: "ELEMENT_NOT_FOUND" });
     const bad = await client.callTool({ name: "split", arguments: { times: [] } });
     assert.equal(bad.isError, true);
     assert.equal(typeof bad.content[0].text, "string");
@@ -307,6 +310,7 @@ test("media_import reads WAV, PNG, JPEG, MP4 and MP3 headers; bad paths are isEr
   for (const [name, bytes] of Object.entries(files)) writeFileSync(join(dir, name), bytes);
   const client = await connect();
   try {
+    await client.listTools(); // the SDK client checks structuredContent against the outputSchema
     const paths = ["tone.wav", "still.png", "photo.jpg", "clip.mp4", "song.mp3"].map((n) => join(dir, n));
     const { assets } = await call(client, "media_import", { paths });
     const strip = ({ id, path, ...rest }) => rest;

@@ -53,6 +53,8 @@ test("registers every tool with name, title, description, schemas and annotation
   const bad = await ctx.tools.get("delete_element").execute({ trackId: "t13", elementId: "nope" });
   assert.equal(bad.isError, true);
   assert.equal(bad.content[0].text, "Element not found");
+  assert.equal(bad.structuredContent, undefined);
+  assert.equal(JSON.parse(bad.content[1].text).code, "ELEMENT_NOT_FOUND");
   controller.abort();
   assert.equal(ctx.tools.size, 0, "aborting the signal unregisters every tool");
   reg.unregister(); // a second time is harmless
@@ -193,6 +195,7 @@ test("in Chromium through the @mcp-b/global polyfill: registers, calls two tools
     assert.equal(out.elementsAfter, before + out.split.structuredContent.newElements.length, "the split reached the page's editor");
     assert.equal(out.error.isError, true);
     assert.equal(out.error.content[0].text, "Element not found");
+    assert.equal(JSON.parse(out.error.content[1].text).code, "ELEMENT_NOT_FOUND");
     assert.deepEqual(out.afterAbort, []);
   } finally {
     await browser.close();
