@@ -109,6 +109,49 @@ test("--demo: split then undo restores the timeline", async () => {
   }
 });
 
+// One successful call per engine tool (on the tools tests' fixture), each undone afterwards.
+const SUCCESSES = [
+  ["list_project_assets", { filter: "unused" }],
+  ["list_timeline", {}],
+  ["split", { times: [2.5] }],
+  ["delete_timeline_elements", { elementIds: ["e25"] }],
+  ["move_timeline_elements", { elementIds: ["e23"], start: 12 }],
+  ["add_text", { text: "Day one", start: 0, end: 2, position: "bottom", style: "subtitle" }],
+  ["update_text", { trackId: "t10", elementId: "e20", text: "Bye" }],
+  ["add_media_to_timeline", { assetId: "a2", startTime: 10, trackType: "overlay", duration: 3 }],
+  ["update_timeline_element_timing", { elementId: "e25", duration: 2 }],
+  ["delete_element", { trackId: "t12", elementId: "e22" }],
+  ["set_volume", { trackId: "t14", elementId: "e26", volume: 0.5 }],
+  ["add_sticker", { stickerId: "flags:us", start: 1, end: 3, position: "top-left" }],
+  ["list_effects", { query: "vintage" }],
+  ["get_effect", { effectType: "vignette" }],
+  ["apply_effect", { effectType: "blur", start: 0, end: 4, params: { intensity: 30 } }],
+  ["update_effect", { elementId: "e21", params: { intensity: 40 } }],
+  ["batch", { steps: [{ tool: "split", args: { times: [5] } }, { tool: "list_effects", args: { query: "blur" } }] }],
+];
+
+test("every engine tool's result passes the SDK client's outputSchema check", async () => {
+  const client = await connect("--project", join(root, "tests", "fixtures", "demo.json"));
+  try {
+    const { tools } = await client.listTools();
+    const readOnly = new Set(tools.filter((t) => t.annotations.readOnlyHint).map((t) => t.name));
+    const start = await call(client, "list_timeline");
+    for (const [name, args] of SUCCESSES) {
+      await call(client, name, args);
+      if (!readOnly.has(name)) {
+        await call(client, "undo");
+        await call(client, "redo");
+        await call(client, "undo");
+      }
+      assert.deepEqual(await call(client, "list_timeline"), start, `${name} undone`);
+    }
+    const covered = new Set([...SUCCESSES.map(([n]) => n), "undo", "redo", "media_import", "load_asset_context"]);
+    assert.deepEqual(tools.map((t) => t.name).filter((n) => !covered.has(n)), [], "a success case for every tool");
+  } finally {
+    await client.close();
+  }
+});
+
 test("a tool's own error is an isError result with the engine's message", async () => {
   const client = await connect("--demo");
   try {
