@@ -11,7 +11,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { homedir } from "node:os";
-import { dirname, join, relative } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 
@@ -58,7 +58,8 @@ function buildWasm({ outName, features, optLevel, what }) {
   // strip=false here: wasm-bindgen reads the target_features section; wasm-opt strips afterwards.
   const profile = { CARGO_PROFILE_RELEASE_STRIP: "false", ...(optLevel ? { CARGO_PROFILE_RELEASE_OPT_LEVEL: optLevel } : {}) };
   run("cargo", ["build", "--release", "--target", "wasm32-unknown-unknown", "--lib", ...featureArgs], profile);
-  const raw = join(root, "target", "wasm32-unknown-unknown", "release", "neuralcut.wasm");
+  const targetDir = process.env.CARGO_TARGET_DIR ? resolve(root, process.env.CARGO_TARGET_DIR) : join(root, "target");
+  const raw = join(targetDir, "wasm32-unknown-unknown", "release", "neuralcut.wasm");
   run("wasm-bindgen", ["--target", "web", "--out-dir", relative(root, wasmOut), "--out-name", outName, relative(root, raw)]);
   const wasm = join(wasmOut, `${outName}_bg.wasm`);
   if (args.has("--no-opt")) {
