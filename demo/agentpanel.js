@@ -69,6 +69,7 @@ export async function createAgentPanel({ editor, config, sources, elements, hasM
           "div",
           { class: `call ${event.readOnly ? "read" : "write"}`, dataset: { callId: event.id, tool: event.name } },
           h("div", { class: "head" }, h("span", { class: "name" }, event.name), h("span", { class: "muted" }, event.readOnly ? "reads" : "changes"), state),
+          h("div", { class: "caption" }, "arguments"),
           h("pre", { class: "args" }, clip(event.args, 400)),
         );
         cards.set(event.id, { card, state, name: event.name });
@@ -80,7 +81,7 @@ export async function createAgentPanel({ editor, config, sources, elements, hasM
         if (!entry) break;
         entry.card.classList.add(event.isError ? "failed" : "ok");
         entry.state.textContent = event.isError ? `error: ${event.result.error}` : "done";
-        entry.card.append(h("pre", { class: "result" }, clip(event.result)));
+        entry.card.append(h("div", { class: "caption" }, "result"), h("pre", { class: "result" }, clip(event.result)));
         break;
       }
       case "error":

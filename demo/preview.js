@@ -335,6 +335,9 @@ export function createPreview({ editor, sources, canvas: base, stack, clock, ren
     for (const w of done) w();
   }
 
+  // A lost 2D context (the browser's GPU process restarted) comes back blank: draw again.
+  base.addEventListener("contextrestored", () => requestRender());
+
   editor.onChange(() => {
     project = editor.project();
     prune();
