@@ -244,7 +244,8 @@ async function main() {
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   main().catch((e) => {
-    console.error(`[demo] ${e instanceof Error ? e.message : String(e)}`);
+    if (e?.code === "EADDRINUSE") console.error(`[demo] port ${e.port} is in use: set PORT to another port (PORT=0 picks a free one)`);
+    else console.error(`[demo] ${e instanceof Error ? e.message : String(e)}`);
     process.exit(1);
   });
 }
