@@ -73,12 +73,26 @@ export function createAssetBin({ editor, sources, list, count, notify, clock }) 
     notify(`add_media_to_timeline ${JSON.stringify(args)}`, out);
   }
 
+  const thumbs = new Map();
+  /** A picture of the asset (kept across redraws, so videos are not loaded again). */
+  function thumbFor(a, url) {
+    const key = `${a.id} ${url}`;
+    if (!thumbs.has(key)) {
+      let node;
+      if (url && a.type === "image") node = h("img", { class: "asset-thumb", src: url, alt: "" });
+      else if (url && a.type === "video") node = h("video", { class: "asset-thumb", src: `${url}#t=0.5`, muted: true, preload: "metadata", tabIndex: -1 });
+      else node = h("span", { class: "asset-thumb" }, a.type === "audio" ? "♪" : "▣");
+      thumbs.set(key, node);
+    }
+    return thumbs.get(key);
+  }
+
   function render() {
     const assets = editor.project().assets ?? [];
     count.textContent = String(assets.length);
     const items = assets.map((a) => {
       const url = urlOf(a.id);
-      const thumb = a.type === "image" && url ? h("img", { class: "asset-thumb", src: url, alt: "" }) : h("span", { class: "asset-thumb" }, a.type === "video" ? "▶" : a.type === "audio" ? "♪" : "▣");
+      const thumb = thumbFor(a, url);
       const facts = [a.type, a.duration !== undefined ? formatTime(a.duration) : null, a.width ? `${a.width}×${a.height}` : null, a.id].filter(Boolean).join(" · ");
       return h(
         "li",
