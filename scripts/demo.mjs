@@ -6,6 +6,7 @@
 //   GEMINI_API_KEY           enables the agent sidebar; the key stays in this process
 //   GEMINI_MODELS            comma-separated models the page may use (default: gemini-2.5-flash, ...)
 //   NEURALCUT_PROXY_UPSTREAM Gemini base URL (default Google's; a local fake for tests)
+//   NEURALCUT_DIST           serve another build of the package instead of dist/
 //
 // Flags: --no-build (never run the build; fail if dist/ is missing).
 //
@@ -21,7 +22,8 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const demoDir = join(root, "demo");
-const distDir = join(root, "dist");
+// The built package; NEURALCUT_DIST serves another build (as the other browser tests allow).
+const distDir = resolve(process.env.NEURALCUT_DIST ?? join(root, "dist"));
 
 export const DEFAULT_PORT = 5173;
 export const DEFAULT_MODELS = ["gemini-2.5-flash", "gemini-2.5-pro", "gemini-3-flash-preview", "gemini-3-pro-preview"];
@@ -71,9 +73,9 @@ export function importMap() {
   for (const [key, value] of Object.entries(pkg.exports ?? {})) {
     const target = typeof value === "string" ? value : (value?.browser ?? value?.import ?? value?.default);
     if (typeof target !== "string" || !target.endsWith(".js")) continue;
-    const file = resolve(root, target);
-    if (!file.startsWith(distDir + sep) || !existsSync(file)) continue;
-    imports[key === "." ? pkg.name : `${pkg.name}/${key.slice(2)}`] = "/" + relative(root, file).split(sep).join("/");
+    const inDist = relative(join(root, "dist"), resolve(root, target));
+    if (inDist.startsWith("..") || !existsSync(join(distDir, inDist))) continue;
+    imports[key === "." ? pkg.name : `${pkg.name}/${key.slice(2)}`] = "/dist/" + inDist.split(sep).join("/");
   }
   return { imports };
 }
@@ -136,7 +138,7 @@ async function sendFile(req, res, file) {
  * upstream (Gemini base URL), log (one line per proxy request). Resolves to { url, close }.
  */
 export async function startDemoServer({ port = DEFAULT_PORT, apiKey, models = DEFAULT_MODELS, upstream, log } = {}) {
-  if (!existsSync(join(distDir, "index.js"))) throw new Error("dist/ is missing: run npm run build");
+  if (!existsSync(join(distDir, "index.js"))) throw new Error(`${distDir} has no build: run npm run build`);
   let proxy = null;
   const config = () => ({
     agent: proxy ? { proxyUrl: `${PROXY_PATH}/`, models } : null,
@@ -213,7 +215,7 @@ function list(value, fallback) {
 }
 
 async function main() {
-  const noBuild = process.argv.includes("--no-build");
+  const noBuild = process.argv.includes("--no-build") || Boolean(process.env.NEURALCUT_DIST);
   const reason = staleReason();
   if (reason && !noBuild) {
     console.log(`[demo] building the package first (${reason})`);
