@@ -1,0 +1,231 @@
+// neuralcut/effects in headless Chromium, once on WebGPU (SwiftShader) and once on WebGL2:
+// every effect at its default and edge parameters, rendered, read back and compared with the
+// CPU reference (applyEffectsCpu, the same Rust code the native GPU tests use). Tolerances as in
+// docs/effects.md: per-pixel effects max |Δ| ≤ 2/255, blur mean |Δ| ≤ 1/255.
+//
+// Needs `npm run build` first (dist/effects.js). NEURALCUT_DIST points at another build.
+import { strict as assert } from "node:assert";
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import { fileURLToPath } from "node:url";
+
+import { chromium } from "playwright-core";
+
+import { serveDir } from "./browser.mjs";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const dist = process.env.NEURALCUT_DIST ?? join(root, "dist");
+const WEBGPU_FLAGS = ["--enable-unsafe-webgpu", "--use-webgpu-adapter=swiftshader"];
+
+/** Headless Debian Chromium with the flags of shared/environment.md (playwright makes the profile). */
+export function launchChromium(extra = []) {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    headless: true,
+    args: ["--no-sandbox", "--disable-gpu-sandbox", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-quic", ...extra],
+  });
+}
+
+/** Parameter cases per effect: defaults, each parameter at min and max, all at min / max. */
+const RANGES = {
+  blur: { intensity: [0, 100] },
+  "brightness-contrast": { brightness: [-1, 1], contrast: [0, 3] },
+  grayscale: { intensity: [0, 100] },
+  saturation: { saturation: [0, 300] },
+  sepia: { intensity: [0, 100] },
+  invert: { intensity: [0, 100] },
+  vignette: { radius: [10, 100], softness: [5, 80] },
+};
+
+function cases() {
+  const out = [];
+  for (const [effectType, params] of Object.entries(RANGES)) {
+    out.push({ effectType, params: {} });
+    const keys = Object.keys(params);
+    for (const k of keys) for (const v of params[k]) out.push({ effectType, params: { [k]: v } });
+    if (keys.length > 1) for (const i of [0, 1]) out.push({ effectType, params: Object.fromEntries(keys.map((k) => [k, params[k][i]])) });
+  }
+  return out;
+}
+
+/** Runs in the page: renders every case from several source kinds and measures the differences. */
+async function runInPage({ moduleUrl, backend, cases }) {
+  const fx = await import(moduleUrl);
+  const r = await fx.createEffectRenderer({ backend });
+  const W = 160, H = 90;
+  const data = new Uint8ClampedArray(W * H * 4);
+  for (let y = 0; y < H; y++)
+    for (let x = 0; x < W; x++) {
+      const i = (y * W + x) * 4;
+      const checker = ((x >> 3) + (y >> 3)) & 1;
+      data[i] = y < H / 2 ? (x * 255) / (W - 1) : checker ? 250 : 12;
+      data[i + 1] = y < H / 2 ? (y * 255) / (H / 2) : checker ? 245 : 30;
+      data[i + 2] = y < H / 2 ? 255 - (x * 255) / (W - 1) : (x * 37 + y * 11) & 255;
+      data[i + 3] = 255;
+    }
+  const image = new ImageData(data, W, H);
+  const diff = (a, b) => {
+    let max = 0, sum = 0;
+    for (let i = 0; i < a.length; i++) {
+      const d = Math.abs(a[i] - b[i]);
+      if (d > max) max = d;
+      sum += d;
+    }
+    return { max, mean: sum / a.length };
+  };
+  const results = [];
+  for (const e of cases) {
+    r.render({ source: image, width: W, height: H, effects: [e] });
+    const got = (await r.readPixels());
+    const want = await fx.applyEffectsCpu(data, W, H, [e]);
+    results.push({ effect: e, ...diff(got, want), changed: diff(want, data).max > 0, gpuChanged: diff(got, data).max > 0 });
+  }
+
+  // Every kind of source gives the same picture.
+  const canvas = document.createElement("canvas");
+  canvas.width = W;
+  canvas.height = H;
+  canvas.getContext("2d").putImageData(image, 0, 0);
+  const offscreen = new OffscreenCanvas(W, H);
+  offscreen.getContext("2d").putImageData(image, 0, 0);
+  const bitmap = await createImageBitmap(image);
+  const frame = new VideoFrame(canvas, { timestamp: 0 });
+  const stack = [{ effectType: "sepia", params: { intensity: 80 } }, { effectType: "blur", params: { intensity: 60 } }, { effectType: "vignette" }];
+  const wantStack = await fx.applyEffectsCpu(data, W, H, stack);
+  const sources = {};
+  for (const [name, source] of Object.entries({ ImageData: image, HTMLCanvasElement: canvas, OffscreenCanvas: offscreen, ImageBitmap: bitmap, VideoFrame: frame })) {
+    r.render({ source, width: W, height: H, effects: stack });
+    sources[name] = diff((await r.readPixels()), wantStack);
+  }
+  frame.close();
+
+  // Errors name the problem and draw nothing.
+  r.render({ source: image, width: W, height: H, effects: [{ effectType: "invert" }] });
+  const before = (await r.readPixels());
+  const errors = [];
+  for (const effects of [
+    [{ effectType: "glow" }],
+    [{ effectType: "blur", params: { intensity: 101 } }],
+    [{ effectType: "blur", params: { radius: 3 } }],
+    [{ effectType: "sepia" }, { effectType: "vignette", params: { softness: "x" } }],
+  ]) {
+    try {
+      r.render({ source: image, width: W, height: H, effects });
+      errors.push(null);
+    } catch (e) {
+      errors.push(`${e instanceof Error}:${e.message}`);
+    }
+  }
+  const untouched = diff((await r.readPixels()), before).max === 0;
+
+  // Resizing, down and up to 4K (beyond WebGL2's default 2048 limit).
+  const sizes = [];
+  for (const [w, h] of [[64, 48], [3840, 2160], [W, H]]) {
+    const big = new ImageData(w, h);
+    for (let i = 0; i < big.data.length; i += 4) {
+      const p = i / 4, x = p % w, y = Math.floor(p / w);
+      big.data[i] = (x * 255) / w;
+      big.data[i + 1] = (y * 255) / h;
+      big.data[i + 2] = ((x >> 5) + (y >> 5)) & 1 ? 220 : 40;
+      big.data[i + 3] = 255;
+    }
+    const fxs = [{ effectType: "blur", params: { intensity: 10 } }, { effectType: "invert", params: { intensity: 70 } }, { effectType: "vignette" }];
+    r.render({ source: big, width: w, height: h, effects: fxs });
+    const got = (await r.readPixels());
+    const want = await fx.applyEffectsCpu(big.data, w, h, fxs);
+    sizes.push({ w, h, ...diff(got, want) });
+  }
+
+  // A renderer that shows frames on a canvas: the canvas follows the frame size. (Chromium's
+  // SwiftShader WebGPU breaks buffer mapping on a device once it has drawn to a canvas, so the
+  // comparisons above use a headless renderer; on WebGL2 the shown frame is read back too.)
+  const canvasEl = document.createElement("canvas");
+  const shown = await fx.createEffectRenderer({ backend, canvas: canvasEl });
+  const shownSizes = [];
+  for (const [w, h] of [[W, H], [64, 48]]) {
+    shown.render({ source: image, width: w, height: h, effects: stack });
+    shownSizes.push([canvasEl.width, canvasEl.height]);
+  }
+  const shownCanvas = shown.canvas === canvasEl;
+  let shownDiff = null;
+  if (backend === "webgl2") {
+    shown.render({ source: image, width: W, height: H, effects: stack });
+    shownDiff = diff(await shown.readPixels(), wantStack);
+  }
+  shown.destroy();
+  const result = { backend: r.backend, maxSize: r.maxSize, headlessCanvas: r.canvas === undefined, results, sources, errors, untouched, sizes, shownSizes, shownCanvas, shownDiff };
+  r.destroy();
+  let destroyed = false;
+  try {
+    r.render({ source: image, width: W, height: H, effects: [] });
+  } catch {
+    destroyed = true;
+  }
+  return { ...result, destroyed };
+}
+
+function check(out, backend) {
+  assert.equal(out.backend, backend, "backend reports the one used");
+  assert.ok(out.maxSize >= 3840, `max size ${out.maxSize} allows 4K`);
+  assert.equal(out.results.length, 29);
+  for (const r of out.results) {
+    const label = JSON.stringify(r.effect);
+    if (r.effect.effectType === "blur") assert.ok(r.mean <= 1, `${label}: mean |Δ| ${r.mean.toFixed(3)} > 1/255`);
+    else assert.ok(r.max <= 2, `${label}: max |Δ| ${r.max} > 2/255`);
+    if (r.changed) assert.ok(r.gpuChanged, `${label} changed nothing on the GPU`);
+  }
+  for (const [name, d] of Object.entries(out.sources)) assert.ok(d.mean <= 1 && d.max <= 8, `source ${name}: max ${d.max}, mean ${d.mean.toFixed(3)}`);
+  assert.match(out.errors[0], /^true:.*"glow"/);
+  assert.match(out.errors[1], /^true:.*"intensity".*maximum 100/);
+  assert.match(out.errors[2], /^true:.*unknown parameter "radius".*intensity/);
+  assert.match(out.errors[3], /^true:effects\[1\].*"vignette".*"softness"/);
+  assert.ok(out.untouched, "a refused render draws nothing");
+  assert.ok(out.headlessCanvas, "no canvas given: headless");
+  assert.ok(out.shownCanvas, "renderer.canvas is the canvas given");
+  assert.deepEqual(out.shownSizes, [[160, 90], [64, 48]], "the canvas follows the frame size");
+  if (backend === "webgl2") assert.ok(out.shownDiff.mean <= 1 && out.shownDiff.max <= 8, `shown frame: ${JSON.stringify(out.shownDiff)}`);
+  for (const s of out.sizes) {
+    assert.ok(s.mean <= 1 && s.max <= 8, `${s.w}x${s.h}: max ${s.max}, mean ${s.mean.toFixed(3)}`);
+  }
+  assert.ok(out.destroyed, "render after destroy throws");
+}
+
+describe("neuralcut/effects in Chromium", { timeout: 600_000 }, () => {
+  let server;
+  before(async () => {
+    assert.ok(existsSync(join(dist, "effects.js")), `${dist}/effects.js is missing: run npm run build`);
+    server = await serveDir(dist);
+  });
+  after(() => server?.close());
+
+  for (const [backend, flags] of [["webgpu", WEBGPU_FLAGS], ["webgl2", []]]) {
+    test(`every effect on ${backend} matches the CPU reference`, async () => {
+      const browser = await launchChromium(flags);
+      try {
+        const page = await browser.newPage();
+        const consoleErrors = [];
+        page.on("console", (m) => m.type() === "error" && !m.text().startsWith("Failed to load resource") && consoleErrors.push(m.text()));
+        after(() => consoleErrors.length && console.log(`# ${backend} console errors:\n${consoleErrors.join("\n")}`));
+        await page.goto(`${server.url}/effects.js`); // any page of the origin; the module is imported below
+        // "auto" picks this backend in this browser (asked first: SwiftShader's WebGPU may refuse
+        // new adapters once a canvas was drawn on).
+        const auto = await page.evaluate(async (url) => {
+          const fx = await import(url);
+          const r = await fx.createEffectRenderer();
+          const b = r.backend;
+          r.destroy();
+          return b;
+        }, `${server.url}/effects.js`);
+        assert.equal(auto, backend, `auto chose ${auto}`);
+        const out = await page.evaluate(runInPage, { moduleUrl: `${server.url}/effects.js`, backend, cases: cases() });
+        const worst = out.results.reduce((w, r) => (r.max > w.max ? r : w), { max: -1 });
+        console.log(`# ${backend}: ${out.results.length} cases, worst max |Δ| ${worst.max} (${JSON.stringify(worst.effect)}), 4K mean |Δ| ${out.sizes[1].mean.toFixed(3)}`);
+        check(out, backend);
+        assert.deepEqual(consoleErrors.filter((e) => /GPU error|panicked/.test(e)), [], "no GPU errors");
+      } finally {
+        await browser.close();
+      }
+    });
+  }
+});
