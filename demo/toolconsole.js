@@ -1,19 +1,29 @@
 // The tool console: pick any tool, get its arguments prefilled from its input schema (with real
 // ids from the project and the playhead's time), run it through editor.callTool, see the result
 // or the error.
-import { h, pretty, sec } from "./util.js";
+import { h, pretty, sec, timelineEnd } from "./util.js";
 
-/** Picks the element a tool is most likely meant for: the selection, else the first that fits. */
-function pickElement(project, selection, types) {
+/** Picks the element a tool is most likely meant for: the selection, else one under the
+ * playhead, else the first that fits. */
+function pickElement(project, selection, types, time) {
   const tracks = project.timeline?.tracks ?? [];
   const sel = selection.get();
-  if (sel && (!types || types.includes(sel.type))) return sel;
-  for (const track of tracks) {
-    for (const e of track.elements ?? []) {
-      if (!types || types.includes(e.type)) return { elementId: e.id, trackId: track.id, type: e.type, start: sec(e.start), end: sec(e.start + e.duration) };
+  if (sel && (!types || types.includes(sel.type))) {
+    for (const track of tracks) {
+      const e = (track.elements ?? []).find((x) => x.id === sel.elementId);
+      if (e) return { elementId: e.id, trackId: track.id, type: e.type, start: sec(e.start), duration: sec(e.duration) };
     }
   }
-  return null;
+  let first = null;
+  for (const track of tracks) {
+    for (const e of track.elements ?? []) {
+      if (types && !types.includes(e.type)) continue;
+      const found = { elementId: e.id, trackId: track.id, type: e.type, start: sec(e.start), duration: sec(e.duration) };
+      if (found.start <= time && time < found.start + found.duration) return found;
+      first ??= found;
+    }
+  }
+  return first;
 }
 
 const round = (x) => Math.round(x * 100) / 100;
@@ -26,7 +36,7 @@ function exampleFor(tool, key, schema, ctx) {
     update_effect: ["effect"],
     set_volume: ["video", "audio"],
   }[tool];
-  const element = pickElement(project, selection, types);
+  const element = pickElement(project, selection, types, time);
   const assets = project.assets ?? [];
   switch (key) {
     case "assetId":
@@ -41,8 +51,11 @@ function exampleFor(tool, key, schema, ctx) {
       return [round(time > 0 ? time : 1)];
     case "start":
     case "startTime":
-      if (tool === "move_timeline_elements") return round(time);
+      // Moving to the end of the timeline never lands on another element.
+      if (tool === "move_timeline_elements") return round(timelineEnd(project) + 0.5);
       return round(time);
+    case "duration":
+      return round(Math.max(0.5, (element?.duration ?? 2) / 2));
     case "end":
       return round(time + 2);
     case "stickerId":
@@ -50,7 +63,7 @@ function exampleFor(tool, key, schema, ctx) {
     case "effectType":
       return "sepia";
     case "text":
-      return "Hello from the console";
+      return tool === "update_text" ? "Changed from the console" : "Hello from the console";
     case "volume":
       return 0.5;
     case "trackType": {
@@ -91,7 +104,8 @@ export function prefill(tool, ctx) {
   const required = new Set(schema.required ?? []);
   const args = {};
   for (const [key, prop] of Object.entries(props)) {
-    if (required.has(key) || (tool.name === "apply_effect" && key === "params")) args[key] = exampleFor(tool.name, key, prop, ctx);
+    const shown = (tool.name === "apply_effect" && key === "params") || (tool.name === "update_text" && key === "text") || (tool.name === "update_timeline_element_timing" && key === "duration");
+    if (required.has(key) || shown) args[key] = exampleFor(tool.name, key, prop, ctx);
   }
   return args;
 }
