@@ -94,10 +94,8 @@ fn external_source(source: &JsValue) -> Option<wgpu::ExternalImageSource> {
         Some(S::HTMLVideoElement(s.clone()))
     } else if let Some(s) = source.dyn_ref::<web_sys::VideoFrame>() {
         Some(S::VideoFrame(Clone::clone(s)))
-    } else if let Some(s) = source.dyn_ref::<web_sys::HtmlImageElement>() {
-        Some(S::HTMLImageElement(s.clone()))
     } else {
-        None
+        source.dyn_ref::<web_sys::HtmlImageElement>().map(|s| S::HTMLImageElement(s.clone()))
     }
 }
 
