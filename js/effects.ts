@@ -16,8 +16,11 @@ export interface EffectInput {
 export type EffectSource = ImageBitmap | ImageData | HTMLCanvasElement | OffscreenCanvas | HTMLVideoElement | VideoFrame | HTMLImageElement;
 
 export interface RenderOptions {
-  /** The picture; copied from its top-left corner, at least `width × height`. */
-  source: EffectSource;
+  /**
+   * The picture; copied from its top-left corner, at least `width × height`. Omit it to apply
+   * new effects to the frame already on the GPU (same size), without uploading it again.
+   */
+  source?: EffectSource | null;
   /** Output size in pixels; the canvas is resized to it. */
   width: number;
   height: number;
@@ -118,7 +121,7 @@ export async function createEffectRenderer(options: CreateEffectRendererOptions 
       alive();
       if (!Number.isInteger(width) || !Number.isInteger(height)) throw new Error(`width and height must be integers, got ${width}x${height}`);
       validate(effects);
-      inner.render(staged(source, width, height), width, height, effects);
+      inner.render(source == null ? null : staged(source, width, height), width, height, effects);
     },
     readPixels(region?: { x: number; y: number; width: number; height: number }) {
       alive();

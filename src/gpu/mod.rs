@@ -335,6 +335,9 @@ impl Renderer {
             self.queue.write_buffer(&self.uniforms, 0, &data);
         }
         let frame = self.frame.as_ref().expect("sized");
+        // SAFETY: every pass draws one triangle covering the whole target with blending off, so
+        // each pixel is written before anything reads it; clearing first would be wasted work.
+        let load = wgpu::LoadOp::DontCare(unsafe { wgpu::LoadOpDontCare::enabled() });
         let mut encoder = self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("effects") });
         let mut input = 0;
         for (i, pass) in passes.iter().enumerate() {
@@ -345,7 +348,7 @@ impl Renderer {
                     view: &frame.views[output],
                     depth_slice: None,
                     resolve_target: None,
-                    ops: wgpu::Operations { load: wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT), store: wgpu::StoreOp::Store },
+                    ops: wgpu::Operations { load, store: wgpu::StoreOp::Store },
                 })],
                 depth_stencil_attachment: None,
                 timestamp_writes: None,

@@ -253,13 +253,22 @@ impl WasmEffectRenderer {
     }
 
     /// Renders `source` with `effects` applied in order at `width × height`, and shows the result
-    /// on the canvas (resized to match), if there is one. The source is copied from its top-left corner and must be at least
-    /// that large. Invalid effects are refused before anything is drawn.
+    /// on the canvas (resized to match), if there is one. The source is copied from its top-left
+    /// corner and must be at least that large. Invalid effects are refused before anything is
+    /// drawn.
     pub fn render(&mut self, source: JsValue, width: u32, height: u32, effects: JsValue) -> Result<(), JsError> {
         let effects = parse_effects(&effects)?;
         let max = self.renderer.max_size();
         if width == 0 || height == 0 || width > max || height > max {
             return Err(err(format!("width and height must be between 1 and {max}, got {width}x{height}")));
+        }
+        if source.is_undefined() || source.is_null() {
+            // Same frame, new effects (e.g. a parameter dragged while paused): no upload.
+            if self.renderer.size() != Some((width, height)) {
+                return Err(err(format!("no source given and no earlier {width}x{height} frame to reuse")));
+            }
+            self.renderer.render(&effects).map_err(err)?;
+            return self.show(width, height);
         }
         let image_data = source.dyn_ref::<web_sys::ImageData>().cloned();
         let external = if image_data.is_some() { None } else { external_source(&source) };
@@ -313,6 +322,11 @@ impl WasmEffectRenderer {
         }
 
         self.renderer.render(&effects).map_err(err)?;
+        self.show(width, height)
+    }
+
+    /// Draws the last result on the canvas, if there is one.
+    fn show(&mut self, width: u32, height: u32) -> Result<(), JsError> {
         if let Some(out) = self.output.as_mut() {
             let device = self.renderer.device();
             if !out.configured || (out.config.width, out.config.height) != (width, height) {

@@ -119,6 +119,17 @@ async function runInPage({ moduleUrl, backend, cases }) {
   }
   const untouched = diff((await r.readPixels()), before).max === 0;
 
+  // No source: new effects on the frame already on the GPU.
+  r.render({ source: image, width: W, height: H, effects: [{ effectType: "invert" }] });
+  r.render({ width: W, height: H, effects: [{ effectType: "sepia", params: { intensity: 60 } }] });
+  const reuse = diff(await r.readPixels(), await fx.applyEffectsCpu(data, W, H, [{ effectType: "sepia", params: { intensity: 60 } }]));
+  let reuseOtherSize = null;
+  try {
+    r.render({ width: W + 1, height: H, effects: [] });
+  } catch (e) {
+    reuseOtherSize = e.message;
+  }
+
   // Resizing, down and up to 4K (beyond WebGL2's default 2048 limit).
   const sizes = [];
   for (const [w, h] of [[64, 48], [3840, 2160], [W, H]]) {
@@ -154,7 +165,7 @@ async function runInPage({ moduleUrl, backend, cases }) {
     shownDiff = diff(await shown.readPixels(), wantStack);
   }
   shown.destroy();
-  const result = { backend: r.backend, maxSize: r.maxSize, headlessCanvas: r.canvas === undefined, results, sources, errors, untouched, sizes, shownSizes, shownCanvas, shownDiff };
+  const result = { backend: r.backend, maxSize: r.maxSize, headlessCanvas: r.canvas === undefined, results, sources, errors, untouched, reuse, reuseOtherSize, sizes, shownSizes, shownCanvas, shownDiff };
   r.destroy();
   let destroyed = false;
   try {
@@ -181,6 +192,8 @@ function check(out, backend) {
   assert.match(out.errors[2], /^true:.*unknown parameter "radius".*intensity/);
   assert.match(out.errors[3], /^true:effects\[1\].*"vignette".*"softness"/);
   assert.ok(out.untouched, "a refused render draws nothing");
+  assert.ok(out.reuse.max <= 2, `re-rendering the frame on the GPU: max |Δ| ${out.reuse.max}`);
+  assert.match(out.reuseOtherSize ?? "", /no source given/);
   assert.ok(out.headlessCanvas, "no canvas given: headless");
   assert.ok(out.shownCanvas, "renderer.canvas is the canvas given");
   assert.deepEqual(out.shownSizes, [[160, 90], [64, 48]], "the canvas follows the frame size");
