@@ -61,6 +61,17 @@ type Listener = (event: ChangeEvent) => void;
  * wasm-bindgen types out of the public typings). */
 let construct: (inner: WasmEditor, provider: ContextProvider | undefined) => NeuralCutEditor;
 
+/** An effect element active at a time, as `effectsAt` returns it. */
+export interface ActiveEffect {
+  elementId: string;
+  trackId: string;
+  effectType: string;
+  params: Record<string, number>;
+  /** The element's time range, in seconds. */
+  start: number;
+  end: number;
+}
+
 export class NeuralCutEditor {
   #inner: WasmEditor | undefined;
   #sources = new Map<string, AssetSource>();
@@ -198,6 +209,20 @@ export class NeuralCutEditor {
   /** Bumped on every committed change (tools, undo/redo, assets, stickers). */
   revision(): number {
     return this.#engine.revision();
+  }
+
+  /**
+   * The effect elements active at `seconds`, bottom to top (the order to apply them in), with
+   * every parameter filled in: hand them to `neuralcut/effects`' `render({ effects })`.
+   */
+  effectsAt(seconds: number): ActiveEffect[] {
+    let json: string;
+    try {
+      json = this.#engine.effectsAtJson(seconds);
+    } catch (e) {
+      rethrow(e);
+    }
+    return JSON.parse(json);
   }
 
   /** The whole project, versioned; `createEditor({ project })` loads it back. */

@@ -8,6 +8,7 @@
 //! a bad value is an ordinary error, never a trap.
 
 mod context;
+mod effects;
 mod options;
 mod opencut;
 
