@@ -1,0 +1,286 @@
+#!/usr/bin/env node
+// `npm run bench:effects`: GPU effects frame times in headless Chromium, on WebGPU (SwiftShader)
+// and on WebGL2, side by side in one run with opencut-wasm 0.2.10's Gaussian blur at the same
+// sigma and with Canvas2D ctx.filter; plus the gzipped sizes of the effects module (WebGPU only,
+// and WebGPU + WebGL2) and of the main engine module.
+//
+// Needs `npm run build` first (dist/). Installs opencut-wasm@0.2.10 into .bench/opencut (not a
+// project dependency) and builds the WebGPU-only module into .bench/effects-webgpu.
+//
+// Each frame is timed from the call to the moment one pixel of the result is back on the CPU
+// (the same synchronisation as shared/anchors.md). Figures are medians of FRAMES frames after a
+// warm-up frame (3 frames when the warm-up took over 1.5 s).
+//
+//   node scripts/bench-effects.mjs [--frames N] [--skip-size]
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { homedir } from "node:os";
+import { dirname, extname, join, normalize } from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+
+import { chromium } from "playwright-core";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const dist = process.env.NEURALCUT_DIST ?? join(root, "dist");
+const benchDir = join(root, ".bench");
+const argv = process.argv.slice(2);
+const FRAMES = Number(argv[argv.indexOf("--frames") + 1]) || 7;
+const env = { ...process.env, PATH: `${join(process.env.CARGO_HOME ?? join(homedir(), ".cargo"), "bin")}:${process.env.PATH}` };
+
+function sh(cmd, args, opts = {}) {
+  console.log(`[bench] $ ${cmd} ${args.join(" ")}`);
+  return execFileSync(cmd, args, { cwd: root, stdio: ["ignore", "inherit", "inherit"], env: { ...env, ...(opts.env ?? {}) } });
+}
+
+const gz = (file) => gzipSync(readFileSync(file), { level: 9 }).length;
+const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+
+// ---------------------------------------------------------------------------------------------
+// Sizes
+
+function sizes() {
+  const full = join(dist, "wasm", "neuralcut_effects_bg.wasm");
+  const engine = join(dist, "wasm", "neuralcut_engine_bg.wasm");
+  if (!existsSync(full)) throw new Error(`${full} is missing: run npm run build first`);
+  const out = { "effects, WebGPU + WebGL2": { bytes: readFileSync(full).length, gzip: gz(full) } };
+  if (!argv.includes("--skip-size")) {
+    // The WebGPU-only module: same crate, `effects` without `effects-webgl`. Own target dir so the
+    // shipped build's artefacts are not disturbed.
+    const dir = join(benchDir, "effects-webgpu");
+    mkdirSync(dir, { recursive: true });
+    const target = join(root, "target", "bench-effects");
+    sh("cargo", ["build", "--release", "--target", "wasm32-unknown-unknown", "--lib", "--no-default-features", "--features", "effects"], {
+      env: { CARGO_TARGET_DIR: target, CARGO_PROFILE_RELEASE_STRIP: "false" },
+    });
+    sh("wasm-bindgen", ["--target", "web", "--out-dir", dir, "--out-name", "neuralcut_effects", join(target, "wasm32-unknown-unknown", "release", "neuralcut.wasm")]);
+    const wasm = join(dir, "neuralcut_effects_bg.wasm");
+    sh(join(root, "node_modules", ".bin", "wasm-opt"), ["-Oz", "--strip-debug", "--strip-producers", wasm, "-o", wasm]);
+    out["effects, WebGPU only"] = { bytes: readFileSync(wasm).length, gzip: gz(wasm) };
+  }
+  if (existsSync(engine)) {
+    // The engine is built without the effects features: none of the effects code may be in it.
+    const text = readFileSync(engine).toString("latin1");
+    out["main neuralcut engine"] = { bytes: readFileSync(engine).length, gzip: gz(engine), effectsCodeInside: /known effects:|read-back failed|linear clamp/.test(text) };
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Frame times
+
+async function installOpencut() {
+  const pkg = join(benchDir, "opencut", "node_modules", "opencut-wasm");
+  if (!existsSync(join(pkg, "opencut_wasm_bg.wasm"))) {
+    mkdirSync(join(benchDir, "opencut"), { recursive: true });
+    sh("npm", ["install", "--no-save", "--no-package-lock", "--prefix", join(benchDir, "opencut"), "opencut-wasm@0.2.10"]);
+  }
+  return pkg;
+}
+
+const TYPES = { ".js": "text/javascript", ".wasm": "application/wasm", ".html": "text/html" };
+
+/** Serves dist/ at / and opencut-wasm at /opencut/ on 127.0.0.1. */
+function serve(opencut) {
+  const server = createServer((req, res) => {
+    let path = normalize(decodeURIComponent(new URL(req.url, "http://x").pathname)).replace(/^(\.\.[/\\])+/, "");
+    let base = dist;
+    if (path.startsWith("/opencut/")) {
+      base = opencut;
+      path = path.slice("/opencut".length);
+    }
+    if (path === "/") {
+      res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><title>effects bench</title>");
+      return;
+    }
+    try {
+      const body = readFileSync(join(base, path));
+      res.writeHead(200, { "content-type": TYPES[extname(path)] ?? "application/octet-stream" }).end(body);
+    } catch {
+      res.writeHead(404).end();
+    }
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve({ url: `http://127.0.0.1:${server.address().port}`, server })));
+}
+
+/** Runs in the page. */
+async function benchPage({ backend, frames, sizes, what }) {
+  const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+  const time = async (n, frame) => {
+    const w0 = performance.now();
+    await frame(); // warm-up
+    if (performance.now() - w0 > 1500) n = Math.min(n, 3); // seconds a frame: 3 are enough
+    const t = [];
+    for (let i = 0; i < n; i++) {
+      const t0 = performance.now();
+      await frame();
+      t.push(performance.now() - t0);
+    }
+    return median(t);
+  };
+  const pattern = (w, h) => {
+    const c = new OffscreenCanvas(w, h);
+    const g = c.getContext("2d");
+    const grad = g.createLinearGradient(0, 0, w, h);
+    grad.addColorStop(0, "#e33");
+    grad.addColorStop(0.5, "#3c7");
+    grad.addColorStop(1, "#36e");
+    g.fillStyle = grad;
+    g.fillRect(0, 0, w, h);
+    g.fillStyle = "#fff";
+    for (let y = 0; y < h; y += 64) for (let x = (y / 64) % 2 ? 0 : 32; x < w; x += 64) g.fillRect(x, y, 32, 32);
+    return c;
+  };
+  const one = new OffscreenCanvas(1, 1).getContext("2d", { willReadFrequently: true });
+  const readOne = (canvas) => {
+    one.drawImage(canvas, 0, 0, 1, 1, 0, 0, 1, 1);
+    return one.getImageData(0, 0, 1, 1).data[0];
+  };
+
+  const out = { backend, rows: [] };
+  let r = null;
+  if (what === "ours") {
+    const fx = await import("/effects.js");
+    r = await fx.createEffectRenderer({ backend });
+    out.backend = r.backend;
+  }
+
+  let opencut = null;
+  if (what === "opencut") try {
+    const glue = await import("/opencut/opencut_wasm_bg.js");
+    const { instance } = await WebAssembly.instantiateStreaming(fetch("/opencut/opencut_wasm_bg.wasm"), { "./opencut_wasm_bg.js": glue });
+    glue.__wbg_set_wasm(instance.exports);
+    instance.exports.__wbindgen_start();
+    await glue.initializeGpu();
+    opencut = glue;
+  } catch (e) {
+    out.opencutError = String(e);
+  }
+
+  for (const [w, h] of sizes) {
+    const src = pattern(w, h);
+    // The same OffscreenCanvas source for all three.
+    const ours = (effects) => async () => {
+      r.render({ source: src, width: w, height: h, effects });
+      await r.readPixels({ x: 0, y: 0, width: 1, height: 1 });
+    };
+    // The frame already on the GPU (render without a source): the effect's own cost.
+    const oursOnGpu = (effects) => async () => {
+      r.render({ width: w, height: h, effects });
+      await r.readPixels({ x: 0, y: 0, width: 1, height: 1 });
+    };
+    const c2d = new OffscreenCanvas(w, h).getContext("2d", { willReadFrequently: true });
+    const canvas2d = (filter) => async () => {
+      c2d.filter = filter;
+      c2d.drawImage(src, 0, 0);
+      c2d.getImageData(0, 0, 1, 1);
+    };
+    const sigma10 = (40 * 1080) / h; // intensity giving sigma 10 px at this height
+    const rows = [
+      { effect: `blur σ=10 px (intensity ${sigma10})`, ours: [{ effectType: "blur", params: { intensity: sigma10 } }], canvas2d: "blur(10px)", opencut: 10 },
+      { effect: `blur default (intensity 15, σ=${(15 * h) / 4320} px)`, ours: [{ effectType: "blur" }], canvas2d: `blur(${(15 * h) / 4320}px)` },
+      { effect: `blur max (intensity 100, σ=${(100 * h) / 4320} px)`, ours: [{ effectType: "blur", params: { intensity: 100 } }], canvas2d: `blur(${(100 * h) / 4320}px)` },
+      { effect: "brightness-contrast (0.2, 1.5)", ours: [{ effectType: "brightness-contrast", params: { brightness: 0.2, contrast: 1.5 } }], canvas2d: "brightness(1.2) contrast(1.5)" },
+      { effect: "grayscale 100", ours: [{ effectType: "grayscale" }], canvas2d: "grayscale(1)" },
+      { effect: "saturation 200", ours: [{ effectType: "saturation", params: { saturation: 200 } }], canvas2d: "saturate(2)" },
+      { effect: "sepia 100", ours: [{ effectType: "sepia" }], canvas2d: "sepia(1)" },
+      { effect: "invert 100", ours: [{ effectType: "invert" }], canvas2d: "invert(1)" },
+      { effect: "vignette default", ours: [{ effectType: "vignette" }], canvas2d: null },
+      { effect: "no effect (upload + read-back)", ours: [], canvas2d: "none" },
+    ];
+    for (const row of rows) {
+      const res = { size: `${w}x${h}`, effect: row.effect };
+      if (r) {
+        res.ours = await time(frames, ours(row.ours));
+        res.oursOnGpu = await time(frames, oursOnGpu(row.ours));
+      }
+      if (r && row.canvas2d) res.canvas2d = await time(frames, canvas2d(row.canvas2d));
+      if (row.opencut && opencut) {
+        const passes = [[1, 0], [0, 1]].map((d) => ({
+          shader: "gaussian-blur",
+          uniforms: [
+            { name: "u_sigma", value: [row.opencut] },
+            { name: "u_step", value: [1] },
+            { name: "u_direction", value: d },
+          ],
+        }));
+        const n = frames;
+        res.opencut = await time(n, async () => readOne(opencut.applyEffectPasses({ source: src, width: w, height: h, passes })));
+      }
+      out.rows.push(res);
+    }
+  }
+  r?.destroy();
+  return out;
+}
+
+async function frameTimes() {
+  const opencut = await installOpencut();
+  const { url, server } = await serve(opencut);
+  const results = [];
+  try {
+    for (const [backend, flags] of [["webgpu", ["--enable-unsafe-webgpu", "--use-webgpu-adapter=swiftshader"]], ["webgl2", []]]) {
+      const browser = await chromium.launch({
+        executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+        headless: true,
+        args: ["--no-sandbox", "--disable-gpu-sandbox", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-quic", ...flags],
+      });
+      try {
+        // One page each: SwiftShader's WebGPU breaks buffer read-back in a page once a WebGPU
+        // canvas was drawn on, which opencut-wasm does.
+        const parts = {};
+        for (const what of ["ours", "opencut"]) {
+          const page = await browser.newPage();
+          page.on("console", (m) => m.type() === "error" && !m.text().startsWith("Failed to load") && console.log(`[page ${backend} ${what}] ${m.text().slice(0, 300)}`));
+          await page.goto(`${url}/`);
+          console.log(`[bench] ${backend}: measuring ${what} (${FRAMES} frames a figure)…`);
+          page.setDefaultTimeout(0);
+          parts[what] = await page.evaluate(benchPage, { backend, frames: FRAMES, sizes: [[1920, 1080], [3840, 2160]], what });
+          await page.close();
+        }
+        const rows = parts.ours.rows.map((row, i) => ({ ...row, ...Object.fromEntries(Object.entries(parts.opencut.rows[i]).filter(([k]) => k.startsWith("opencut"))) }));
+        results.push({ backend: parts.ours.backend, opencutError: parts.opencut.opencutError, rows });
+      } finally {
+        await browser.close();
+      }
+    }
+  } finally {
+    server.close();
+  }
+  return results;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const ms = (x) => (x === undefined ? "–" : x >= 100 ? `${x.toFixed(0)} ms` : `${x.toFixed(1)} ms`);
+const ratio = (other, ours) => (other === undefined ? "–" : `${(other / ours).toFixed(1)}×`);
+
+const sizeTable = sizes();
+const runs = await frameTimes();
+
+const lines = ["# GPU effects benchmark", "", `Headless Chromium (${FRAMES} frames a figure, median; each frame synchronised by reading one pixel back).`, ""];
+for (const run of runs) {
+  lines.push(`## ${run.backend === "webgpu" ? "WebGPU (SwiftShader)" : "WebGL2 (ANGLE on SwiftShader)"}`, "");
+  if (run.opencutError) lines.push(`opencut-wasm failed to start: ${run.opencutError}`, "");
+  lines.push(
+    "| size | effect | neuralcut frame | neuralcut, frame on GPU | opencut-wasm 0.2.10 | ratio | Canvas2D ctx.filter | ratio |",
+    "|---|---|---|---|---|---|---|---|",
+  );
+  for (const r of run.rows) {
+    lines.push(`| ${r.size} | ${r.effect} | ${ms(r.ours)} | ${ms(r.oursOnGpu)} | ${ms(r.opencut)} | ${ratio(r.opencut, r.ours)} | ${ms(r.canvas2d)} | ${ratio(r.canvas2d, r.ours)} |`);
+  }
+  lines.push("", "Ratios: the other's time over neuralcut's frame time (above 1: neuralcut is faster). \"Frame\": upload from the OffscreenCanvas, effect, one pixel read back; \"frame on GPU\": the effect re-rendered on the uploaded frame.");
+  lines.push("");
+}
+lines.push("## Sizes (wasm-opt -Oz)", "", "| module | bytes | gzipped |", "|---|---|---|");
+for (const [name, s] of Object.entries(sizeTable)) lines.push(`| ${name} | ${s.bytes.toLocaleString("en")} | ${s.gzip.toLocaleString("en")} (${kb(s.gzip)}) |`);
+lines.push("| opencut-wasm 0.2.10 (anchor) | 3,037,899 | 1,104,724 (1078.8 KB) |", "");
+if (sizeTable["main neuralcut engine"]) lines.push(`Effects code inside the main engine module: ${sizeTable["main neuralcut engine"].effectsCodeInside ? "YES (regression)" : "none"}.`, "");
+
+const report = lines.join("\n");
+console.log(`\n${report}`);
+mkdirSync(benchDir, { recursive: true });
+writeFileSync(join(benchDir, "effects.md"), report);
+writeFileSync(join(benchDir, "effects.json"), JSON.stringify({ sizes: sizeTable, runs }, null, 2));
+console.log(`[bench] written to .bench/effects.md and .bench/effects.json`);
