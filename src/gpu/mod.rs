@@ -25,7 +25,7 @@ const FULLSCREEN: &str = include_str!("../../shaders/fullscreen.wgsl");
 const COPY: &str = include_str!("../../shaders/copy.wgsl");
 
 /// Shader of each pipeline kind, in [`Kind`] order.
-const SHADERS: [(&str, &str); 8] = [
+const SHADERS: [(&str, &str); 9] = [
     ("blur", include_str!("../../shaders/blur.wgsl")),
     ("brightness-contrast", include_str!("../../shaders/brightness_contrast.wgsl")),
     ("grayscale", include_str!("../../shaders/grayscale.wgsl")),
@@ -33,8 +33,10 @@ const SHADERS: [(&str, &str); 8] = [
     ("sepia", include_str!("../../shaders/sepia.wgsl")),
     ("invert", include_str!("../../shaders/invert.wgsl")),
     ("vignette", include_str!("../../shaders/vignette.wgsl")),
+    ("resample", include_str!("../../shaders/resample.wgsl")),
     ("copy", COPY),
 ];
+const RESAMPLE: usize = 7;
 
 /// Merged blur taps per side the uniform holds (two per vec4): kernel radius up to 512.
 const MAX_PAIRS: usize = 256;
@@ -45,6 +47,48 @@ const UNIFORM_SIZE: u64 = 16 + (MAX_PAIRS as u64 / 2) * 16;
 struct Pass {
     pipeline: usize,
     uniform: Vec<u8>,
+    /// Texture slots read and written (see [`Frame::textures`]).
+    src: usize,
+    dst: usize,
+}
+
+/// Texture slots: 0 the source, 1 and 2 full-size work textures, then two per pyramid level
+/// (level `l` ≥ 1 is `ceil(size / 2^l)`).
+fn level_slot(level: u32, second: bool) -> usize {
+    3 + 2 * (level as usize - 1) + second as usize
+}
+
+/// The other full-size work texture.
+fn other(slot: usize) -> usize {
+    if slot == 1 {
+        2
+    } else {
+        1
+    }
+}
+
+fn level_size(width: u32, height: u32, level: u32) -> (u32, u32) {
+    (width.div_ceil(1 << level).max(1), height.div_ceil(1 << level).max(1))
+}
+
+/// Sigma (in full-size pixels) above which the blur works on a reduced copy: each level halves
+/// the size, and the level is picked so the blur there has sigma of at most about 2.4 px.
+const PYRAMID_SIGMA: f32 = 3.0;
+
+/// The pyramid level for a blur of `sigma` and the sigma to blur with there. Halving L times
+/// (2×2 box averages) and scaling back up (bilinear) adds variance (4^L − 1)/12 + 4^L/6 px²,
+/// which is taken out of the blur done at level L so the total matches σ².
+pub fn blur_level(sigma: f32, width: u32, height: u32) -> (u32, f32) {
+    let mut level = 0;
+    while sigma / PYRAMID_SIGMA >= (2u32 << level) as f32 && (width >> (level + 1)) >= 8 && (height >> (level + 1)) >= 8 {
+        level += 1;
+    }
+    if level == 0 {
+        return (0, sigma);
+    }
+    let scale = (1u32 << (2 * level)) as f32;
+    let extra = (scale - 1.0) / 12.0 + scale / 6.0;
+    (level, ((sigma * sigma - extra) / scale).max(0.0).sqrt())
 }
 
 fn pipeline_of(effect: &Effect) -> usize {
@@ -55,44 +99,73 @@ fn floats(v: &[f32]) -> Vec<u8> {
     v.iter().flat_map(|f| f.to_le_bytes()).collect()
 }
 
-/// The passes that render `effects` on a `width × height` frame. Effects that change nothing at
-/// their parameters are skipped.
-fn plan(effects: &[Effect], width: u32, height: u32) -> Vec<Pass> {
+/// The passes that render `effects` on a `width × height` frame, and the slot holding the
+/// result. Effects that change nothing at their parameters are skipped.
+fn plan(effects: &[Effect], width: u32, height: u32) -> (Vec<Pass>, usize) {
     let mut passes = Vec::new();
+    let mut cur = 0;
     for effect in effects.iter().filter(|e| !e.is_identity(height)) {
         let pipeline = pipeline_of(effect);
+        let single = |uniform: Vec<u8>, cur: usize| Pass { pipeline, uniform, src: cur, dst: other(cur) };
         match *effect {
             Effect::Blur { intensity } => {
-                let (centre, taps) = linear_taps(&blur_kernel(blur_sigma(intensity, height)));
+                let (level, sigma) = blur_level(blur_sigma(intensity, height), width, height);
+                let (lw, lh) = level_size(width, height, level);
+                let resample = |w: u32, h: u32| floats(&[1.0 / w as f32, 1.0 / h as f32, 0.0, 0.0]);
+                // Down the pyramid.
+                let mut at = cur;
+                for l in 1..=level {
+                    let (w, h) = level_size(width, height, l);
+                    passes.push(Pass { pipeline: RESAMPLE, uniform: resample(w, h), src: at, dst: level_slot(l, false) });
+                    at = level_slot(l, false);
+                }
+                let (centre, taps) = linear_taps(&blur_kernel(sigma));
                 debug_assert!(taps.len() <= MAX_PAIRS);
-                for step in [[1.0 / width as f32, 0.0], [0.0, 1.0 / height as f32]] {
+                let (mid, end) = if level == 0 { (other(cur), other(other(cur))) } else { (level_slot(level, true), level_slot(level, false)) };
+                for (step, src, dst) in [([1.0 / lw as f32, 0.0], at, mid), ([0.0, 1.0 / lh as f32], mid, end)] {
                     let mut u = floats(&step);
                     u.extend((taps.len() as u32).to_le_bytes());
                     u.extend(centre.to_le_bytes());
                     for (offset, weight) in &taps {
                         u.extend(floats(&[*offset, *weight]));
                     }
-                    passes.push(Pass { pipeline, uniform: u });
+                    passes.push(Pass { pipeline, uniform: u, src, dst });
+                }
+                if level > 0 {
+                    // Back up to full size; `cur` was only read, so its partner is free.
+                    passes.push(Pass { pipeline: RESAMPLE, uniform: resample(width, height), src: end, dst: other(cur) });
+                    cur = other(cur);
+                } else {
+                    cur = end;
                 }
             }
-            Effect::BrightnessContrast { brightness, contrast } => passes.push(Pass { pipeline, uniform: floats(&[brightness, contrast, 0.0, 0.0]) }),
+            Effect::BrightnessContrast { brightness, contrast } => passes.push(single(floats(&[brightness, contrast, 0.0, 0.0]), cur)),
             Effect::Grayscale { intensity } | Effect::Sepia { intensity } | Effect::Invert { intensity } => {
-                passes.push(Pass { pipeline, uniform: floats(&[intensity / 100.0, 0.0, 0.0, 0.0]) })
+                passes.push(single(floats(&[intensity / 100.0, 0.0, 0.0, 0.0]), cur))
             }
-            Effect::Saturation { saturation } => passes.push(Pass { pipeline, uniform: floats(&[saturation / 100.0, 0.0, 0.0, 0.0]) }),
-            Effect::Vignette { radius, softness } => passes.push(Pass { pipeline, uniform: floats(&[radius / 100.0, softness / 100.0, 0.0, 0.0]) }),
+            Effect::Saturation { saturation } => passes.push(single(floats(&[saturation / 100.0, 0.0, 0.0, 0.0]), cur)),
+            Effect::Vignette { radius, softness } => passes.push(single(floats(&[radius / 100.0, softness / 100.0, 0.0, 0.0]), cur)),
+        }
+        if !matches!(effect, Effect::Blur { .. }) {
+            cur = passes.last().expect("pushed").dst;
         }
     }
-    passes
+    (passes, cur)
 }
 
-/// Textures for one frame size. Index 0 is the source, 1 and 2 the ping-pong work textures.
+/// One texture the passes read or write, with what binding it needs.
+struct Slot {
+    texture: wgpu::Texture,
+    view: wgpu::TextureView,
+    bind_group: wgpu::BindGroup,
+}
+
+/// Textures for one frame size: slots 0 (source), 1 and 2 (work) at full size, then pyramid
+/// levels for the blur, made when a blur first needs them.
 struct Frame {
     width: u32,
     height: u32,
-    textures: [wgpu::Texture; 3],
-    views: [wgpu::TextureView; 3],
-    bind_groups: [wgpu::BindGroup; 3],
+    textures: Vec<Slot>,
 }
 
 /// The effects renderer. GPU objects are created once (pipelines, sampler) or when the frame
@@ -253,28 +326,41 @@ impl Renderer {
         if width == 0 || height == 0 || width > max || height > max {
             return Err(format!("frame size {width}x{height} is outside 1..={max} on this device"));
         }
-        let texture = |label: &str, usage: wgpu::TextureUsages| {
-            self.device.create_texture(&wgpu::TextureDescriptor {
-                label: Some(label),
-                size: wgpu::Extent3d { width, height, depth_or_array_layers: 1 },
-                mip_level_count: 1,
-                sample_count: 1,
-                dimension: wgpu::TextureDimension::D2,
-                format: WORK_FORMAT,
-                usage,
-                view_formats: &[],
-            })
-        };
-        let usage = wgpu::TextureUsages::TEXTURE_BINDING
-            | wgpu::TextureUsages::RENDER_ATTACHMENT
-            | wgpu::TextureUsages::COPY_SRC
-            | wgpu::TextureUsages::COPY_DST;
-        let textures = [texture("source", usage), texture("work a", usage), texture("work b", usage)];
-        let views = textures.each_ref().map(|t| t.create_view(&Default::default()));
-        let bind_groups = views.each_ref().map(|v| self.bind_group(v));
-        self.frame = Some(Frame { width, height, textures, views, bind_groups });
+        let textures = ["source", "work a", "work b"].map(|label| self.slot(label, width, height)).into_iter().collect();
+        self.frame = Some(Frame { width, height, textures });
         self.output = 0;
         Ok(())
+    }
+
+    fn slot(&self, label: &str, width: u32, height: u32) -> Slot {
+        let texture = self.device.create_texture(&wgpu::TextureDescriptor {
+            label: Some(label),
+            size: wgpu::Extent3d { width, height, depth_or_array_layers: 1 },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: WORK_FORMAT,
+            usage: wgpu::TextureUsages::TEXTURE_BINDING
+                | wgpu::TextureUsages::RENDER_ATTACHMENT
+                | wgpu::TextureUsages::COPY_SRC
+                | wgpu::TextureUsages::COPY_DST,
+            view_formats: &[],
+        });
+        let view = texture.create_view(&Default::default());
+        let bind_group = self.bind_group(&view);
+        Slot { texture, view, bind_group }
+    }
+
+    /// Makes the pyramid textures down to `level`.
+    fn ensure_levels(&mut self, level: u32) {
+        let frame = self.frame.take().expect("sized");
+        let mut textures = frame.textures;
+        while textures.len() < level_slot(level, true) + 1 {
+            let l = (textures.len() as u32 - 3) / 2 + 1;
+            let (w, h) = level_size(frame.width, frame.height, l);
+            textures.push(self.slot("blur level", w, h));
+        }
+        self.frame = Some(Frame { textures, ..frame });
     }
 
     fn bind_group(&self, view: &wgpu::TextureView) -> wgpu::BindGroup {
@@ -298,7 +384,7 @@ impl Renderer {
 
     /// The texture the next frame's source goes into (after [`Renderer::resize`]).
     pub fn source_texture(&self) -> Option<&wgpu::Texture> {
-        self.frame.as_ref().map(|f| &f.textures[0])
+        self.frame.as_ref().map(|f| &f.textures[0].texture)
     }
 
     /// Uploads an RGBA8 image as the source, resizing to it.
@@ -318,13 +404,19 @@ impl Renderer {
     /// stays on the GPU; [`Renderer::present`] draws it onto a target.
     pub fn render(&mut self, effects: &[Effect]) -> Result<(), String> {
         let (width, height) = self.size().ok_or("no frame: upload a source first")?;
-        let passes = plan(effects, width, height);
+        let (passes, result) = plan(effects, width, height);
+        let slots = passes.iter().map(|p| p.src.max(p.dst)).max().unwrap_or(0);
+        if slots >= 3 {
+            self.ensure_levels(((slots - 3) / 2 + 1) as u32);
+        }
         if passes.len() as u64 > self.uniform_slots {
             self.uniform_slots = (passes.len() as u64).next_power_of_two();
             self.uniforms = Self::uniform_buffer(&self.device, self.stride * self.uniform_slots);
-            let frame = self.frame.take().expect("sized");
-            let bind_groups = frame.views.each_ref().map(|v| self.bind_group(v));
-            self.frame = Some(Frame { bind_groups, ..frame });
+            let mut frame = self.frame.take().expect("sized");
+            for t in &mut frame.textures {
+                t.bind_group = self.bind_group(&t.view);
+            }
+            self.frame = Some(frame);
         }
         if !passes.is_empty() {
             let mut data = vec![0u8; self.stride as usize * passes.len()];
@@ -339,13 +431,11 @@ impl Renderer {
         // each pixel is written before anything reads it; clearing first would be wasted work.
         let load = wgpu::LoadOp::DontCare(unsafe { wgpu::LoadOpDontCare::enabled() });
         let mut encoder = self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("effects") });
-        let mut input = 0;
         for (i, pass) in passes.iter().enumerate() {
-            let output = if input == 1 { 2 } else { 1 };
             let mut rp = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                 label: Some(SHADERS[pass.pipeline].0),
                 color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view: &frame.views[output],
+                    view: &frame.textures[pass.dst].view,
                     depth_slice: None,
                     resolve_target: None,
                     ops: wgpu::Operations { load, store: wgpu::StoreOp::Store },
@@ -356,19 +446,17 @@ impl Renderer {
                 multiview_mask: None,
             });
             rp.set_pipeline(&self.pipelines[pass.pipeline]);
-            rp.set_bind_group(0, &frame.bind_groups[input], &[(i as u64 * self.stride) as u32]);
+            rp.set_bind_group(0, &frame.textures[pass.src].bind_group, &[(i as u64 * self.stride) as u32]);
             rp.draw(0..3, 0..1);
-            drop(rp);
-            input = output;
         }
-        self.output = input;
+        self.output = result;
         self.queue.submit([encoder.finish()]);
         Ok(())
     }
 
     /// The texture holding the last rendered result.
     pub fn output_texture(&self) -> Option<&wgpu::Texture> {
-        self.frame.as_ref().map(|f| &f.textures[self.output])
+        self.frame.as_ref().map(|f| &f.textures[self.output].texture)
     }
 
     /// Draws the last result onto `target` (a canvas texture of the frame size, any colour
@@ -397,7 +485,7 @@ impl Renderer {
                 multiview_mask: None,
             });
             rp.set_pipeline(pipeline);
-            rp.set_bind_group(0, &frame.bind_groups[self.output], &[0]);
+            rp.set_bind_group(0, &frame.textures[self.output].bind_group, &[0]);
             rp.draw(0..3, 0..1);
         }
         self.queue.submit([encoder.finish()]);
