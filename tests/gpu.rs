@@ -96,7 +96,10 @@ fn strong_blur_on_a_tall_frame_matches_the_reference() {
     let img = test_image(200, 720);
     for intensity in [1.0, 15.0, 55.0, 100.0] {
         let e = [Effect::Blur { intensity }];
-        check(&e, 255, 1.0, &gpu(&mut r, &img, &e), &reference::apply(&img, &e)).unwrap();
+        let (got, want) = (gpu(&mut r, &img, &e), reference::apply(&img, &e));
+        let (m, avg) = diff(&got, &want);
+        eprintln!("{e:?} on 200x720: max |Δ| {m}, mean {avg:.4}");
+        check(&e, 255, 1.0, &got, &want).unwrap();
     }
 }
 
