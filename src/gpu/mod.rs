@@ -73,14 +73,17 @@ fn level_size(width: u32, height: u32, level: u32) -> (u32, u32) {
 
 /// Sigma (in full-size pixels) above which the blur works on a reduced copy: each level halves
 /// the size, and the level is picked so the blur there has sigma of at most about 2.4 px.
-const PYRAMID_SIGMA: f32 = 3.0;
+const PYRAMID_SIGMA: f32 = 4.0;
+/// Deeper levels drift from the reference at the frame edges (the clamp there repeats a 2^L-pixel
+/// average rather than the edge pixel); two levels keep mean |Δ| well under 1/255.
+const MAX_LEVEL: u32 = 2;
 
 /// The pyramid level for a blur of `sigma` and the sigma to blur with there. Halving L times
 /// (2×2 box averages) and scaling back up (bilinear) adds variance (4^L − 1)/12 + 4^L/6 px²,
 /// which is taken out of the blur done at level L so the total matches σ².
 pub fn blur_level(sigma: f32, width: u32, height: u32) -> (u32, f32) {
     let mut level = 0;
-    while sigma / PYRAMID_SIGMA >= (2u32 << level) as f32 && (width >> (level + 1)) >= 8 && (height >> (level + 1)) >= 8 {
+    while level < MAX_LEVEL && sigma / PYRAMID_SIGMA >= (2u32 << level) as f32 && (width >> (level + 1)) >= 8 && (height >> (level + 1)) >= 8 {
         level += 1;
     }
     if level == 0 {
