@@ -192,7 +192,7 @@ impl Editor {
             Err(_) => return ToolError::arguments_not_object().to_json().to_string(),
         };
         match self.call_tool_output(name, &args) {
-            Ok(out) => out.as_str().to_string(),
+            Ok(out) => out.into_string(),
             Err(err) => err.to_json().to_string(),
         }
     }

@@ -28,7 +28,7 @@ pub fn list(tl: &Timeline, cache: Option<&mut ListingCache>) -> Output {
     let Some(cache) = cache else {
         let texts: Vec<Box<RawValue>> = tl.tracks.iter().map(|t| track_text(t)).collect();
         let texts: Vec<&RawValue> = texts.iter().map(|t| &**t).collect();
-        return Output::from_serialize(&Listing { tracks: &texts, end: tl.end() });
+        return join(&texts, tl.end());
     };
     let mut fresh = HashMap::with_capacity(tl.tracks.len());
     for track in &tl.tracks {
@@ -42,11 +42,15 @@ pub fn list(tl: &Timeline, cache: Option<&mut ListingCache>) -> Output {
     // Entries of tracks no longer in the timeline go now, with their allocations.
     cache.tracks = fresh;
     let texts: Vec<&RawValue> = tl.tracks.iter().map(|t| &*cache.tracks[&(Arc::as_ptr(t) as usize)].1).collect();
-    Output::from_serialize(&Listing { tracks: &texts, end: tl.end() })
+    join(&texts, tl.end())
 }
 
 fn track_text(track: &Track) -> Box<RawValue> {
     serde_json::value::to_raw_value(&TrackView(track)).expect("a track always serialises")
+}
+
+fn join(texts: &[&RawValue], end: i64) -> Output {
+    Output::from_serialize(&Listing { tracks: texts, end })
 }
 
 struct Listing<'a> {

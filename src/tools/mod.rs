@@ -102,6 +102,11 @@ impl Output {
         Output(serde_json::value::to_raw_value(value).expect("tool outputs always serialise"))
     }
 
+    /// The text, without copying it.
+    pub fn into_string(self) -> String {
+        Box::<str>::from(self.0).into_string()
+    }
+
     pub fn raw(&self) -> &RawValue {
         &self.0
     }
