@@ -4,8 +4,6 @@
 
 use std::fmt;
 
-use serde::Serialize;
-use serde_json::value::RawValue;
 use serde_json::{json, Map, Value};
 
 use crate::history::History;
@@ -285,18 +283,6 @@ fn run_in(ctx: &mut Ctx, def: &ToolDef, args: Args) -> Result<Output, ToolError>
 
 const INVALID_STEPS: &str = "Invalid batch steps";
 
-#[derive(Serialize)]
-struct BatchOutput<'a> {
-    success: bool,
-    results: Vec<StepResult<'a>>,
-}
-
-#[derive(Serialize)]
-struct StepResult<'a> {
-    tool: &'a str,
-    result: &'a RawValue,
-}
-
 fn run_batch(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
     let invalid = || ToolError::new("INVALID_BATCH_STEPS", INVALID_STEPS).with_hint("steps is a non-empty list of {\"tool\": name, \"args\": {...}}.");
     let Some(Value::Array(steps)) = args.get("steps") else { return Err(invalid()) };
@@ -317,8 +303,20 @@ fn run_batch(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
         let tool_args = Args::strict(def.name, def.args, raw).map_err(|e| fail(e, name))?;
         outputs.push((def.name, run_in(ctx, def, tool_args).map_err(|e| fail(e, name))?));
     }
-    let results: Vec<StepResult> = outputs.iter().map(|(tool, out)| StepResult { tool, result: out.raw() }).collect();
-    Ok(Output::from_serialize(&BatchOutput { success: true, results }))
+    // {"success":true,"results":[{"tool":…,"result":…},…]}, with each step's text copied verbatim.
+    let mut text = String::from(r#"{"success":true,"results":["#);
+    for (i, (tool, out)) in outputs.iter().enumerate() {
+        if i > 0 {
+            text.push(',');
+        }
+        text.push_str(r#"{"tool":"#);
+        text.push_str(&serde_json::to_string(tool).expect("a tool name serialises"));
+        text.push_str(r#","result":"#);
+        text.push_str(out.as_str());
+        text.push('}');
+    }
+    text.push_str("]}");
+    Ok(Output::from_json_text(text))
 }
 
 /// "batch: split, delete_timeline_elements" — the steps' tool names.

@@ -19,7 +19,7 @@ pub enum EditError {
 }
 
 fn overlap_error(track: &Track, e: &Element) -> EditError {
-    EditError::Overlap { track: track.id.clone(), element: e.id.clone(), start: e.start, end: e.end() }
+    EditError::Overlap { track: track.id.clone(), element: e.id.to_string(), start: e.start, end: e.end() }
 }
 
 /// Inserts `element` on track `ti` if its range is free.
@@ -113,12 +113,12 @@ pub fn split(tl: &mut Timeline, times: &[i64], mut new_id: impl FnMut() -> Strin
             let mut left = (*original).clone();
             for (k, &t) in at.iter().enumerate() {
                 let mut right = left.clone();
-                right.id = new_id();
+                right.id = new_id().into();
                 cut_at(&mut left, &mut right, t);
                 // A piece ends where the next cut of the same element falls, not where it ended
                 // before that cut.
                 let end = at.get(k + 1).copied().unwrap_or(original.end());
-                cuts.push(Cut { original: original.id.clone(), piece: right.id.clone(), track: track_id.clone(), start: right.start, end });
+                cuts.push(Cut { original: original.id.to_string(), piece: right.id.to_string(), track: track_id.clone(), start: right.start, end });
                 pieces.push(Arc::new(std::mem::replace(&mut left, right)));
             }
             // The first piece still carries the original id: only right parts were renamed.

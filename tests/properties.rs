@@ -84,7 +84,7 @@ fn element_ids(ed: &Editor) -> Vec<(String, String, String)> {
     let tl = ed.project().and_then(|p| p.timeline.as_ref()).expect("timeline");
     tl.tracks
         .iter()
-        .flat_map(|t| t.elements.iter().map(move |e| (t.id.clone(), e.id.clone(), e.kind.as_str().to_string())))
+        .flat_map(|t| t.elements.iter().map(move |e| (t.id.clone(), e.id.to_string(), e.kind.as_str().to_string())))
         .collect()
 }
 
@@ -160,7 +160,7 @@ fn check_invariants(project: &Project) {
             assert!(pair[0].end() <= pair[1].start, "overlap on {}: {} and {}", track.id, pair[0].id, pair[1].id);
         }
         for e in &track.elements {
-            assert!(ids.insert(e.id.clone()), "duplicate id {}", e.id);
+            assert!(ids.insert(e.id.to_string()), "duplicate id {}", e.id);
             assert!(track.kind.accepts(e.kind), "{} on a {:?} track", e.id, track.kind);
             assert!(e.start >= 0 && e.duration > 0 && e.trim_start >= 0 && e.trim_end >= 0, "bad times on {e:?}");
             if e.kind.is_timed_media() {

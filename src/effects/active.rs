@@ -37,7 +37,7 @@ pub fn effects_at(timeline: &Timeline, tick: i64) -> Vec<ActiveEffect> {
                 params.insert(k, v);
             }
             out.push(ActiveEffect {
-                element_id: e.id.clone(),
+                element_id: e.id.to_string(),
                 track_id: track.id.clone(),
                 effect_type,
                 params,

@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use smol_str::SmolStr;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -93,14 +94,19 @@ fn is_zero(v: &i64) -> bool {
 
 /// One element on a track. Times are ticks. Fields that only some types use are optional; the
 /// project loader checks that each type has what it needs. Unknown fields ride along in `extra`.
+///
+/// `repr(C)` keeps the fields in the order written, so the ones list_timeline and the edits read
+/// for every element (id to volume) share the first two cache lines; Rust's own layout spread them
+/// over five, and a cold listing of 10 000 elements spent most of its time waiting on memory.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[repr(C)]
 pub struct Element {
-    pub id: String,
+    pub id: SmolStr,
     #[serde(rename = "type")]
     pub kind: ElementType,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
+    pub name: Option<SmolStr>,
     pub start: i64,
     pub duration: i64,
     /// Source time cut off the head (video and audio).
@@ -110,7 +116,7 @@ pub struct Element {
     #[serde(default, skip_serializing_if = "is_zero")]
     pub trim_end: i64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub asset_id: Option<String>,
+    pub asset_id: Option<SmolStr>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub volume: Option<f64>,
     /// Text content (text elements).
@@ -150,7 +156,7 @@ impl Element {
     /// A bare element of `kind`; callers fill in the per-type fields.
     pub fn new(id: String, kind: ElementType, start: i64, duration: i64) -> Element {
         Element {
-            id,
+            id: id.into(),
             kind,
             name: None,
             start,

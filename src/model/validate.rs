@@ -93,7 +93,7 @@ pub(super) fn check_project(project: &mut Project) -> Result<(), ProjectError> {
         track.elements.sort_by_key(|e| e.start);
         for (ei, e) in track.elements.iter().enumerate() {
             let path = format!("{path}.elements[{ei}] (\"{}\")", e.id);
-            if e.id.is_empty() || !ids.insert(e.id.clone()) {
+            if e.id.is_empty() || !ids.insert(e.id.to_string()) {
                 return Err(ProjectError::at(path, "duplicate or empty id".into()));
             }
             if !track.kind.accepts(e.kind) {

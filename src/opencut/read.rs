@@ -311,7 +311,7 @@ fn read_element(v: &Value, path: &str, track_type: &str, r: &mut Reader) -> Resu
     e.trim_end = trim_end;
     e.name = match o.get("name") {
         None | Some(Value::Null) => None,
-        Some(Value::String(s)) => Some(s.clone()),
+        Some(Value::String(s)) => Some(s.as_str().into()),
         Some(_) => return Err(err(path, "name must be a string")),
     };
     let mut handled = vec!["id", "type", "name", "startTime", "duration", "trimStart", "trimEnd"];
@@ -342,7 +342,7 @@ fn read_element(v: &Value, path: &str, track_type: &str, r: &mut Reader) -> Resu
                     ));
                 }
             }
-            e.asset_id = Some(asset.id.clone());
+            e.asset_id = Some(asset.id.as_str().into());
             if t != "image" {
                 if let Some(v) = o.get("volume").filter(|v| !v.is_null()) {
                     let db = v.as_f64().filter(|d| d.is_finite()).ok_or_else(|| err(path, "volume must be a number (decibels)"))?;

@@ -132,8 +132,8 @@ impl Writer<'_> {
         let canvas_h = self.project.settings.canvas.height;
         let asset = e.asset_id.as_deref().and_then(|id| self.project.asset(id));
         let mut o = Map::new();
-        o.insert("id".into(), e.id.clone().into());
-        o.insert("name".into(), e.name.clone().unwrap_or_else(|| self.default_name(e, kind)).into());
+        o.insert("id".into(), e.id.as_str().into());
+        o.insert("name".into(), e.name.as_ref().map_or_else(|| self.default_name(e, kind), |n| n.to_string()).into());
         o.insert("type".into(), kind.into());
         o.insert("startTime".into(), e.start.into());
         o.insert("duration".into(), e.duration.into());
@@ -155,7 +155,7 @@ impl Writer<'_> {
                         put("sourceUrl", url);
                     }
                 } else if let Some(id) = &e.asset_id {
-                    put("mediaId", id.clone().into());
+                    put("mediaId", id.as_str().into());
                 }
                 if kind != "image" {
                     // Written back as it came unless a tool changed it.

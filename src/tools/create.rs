@@ -96,7 +96,7 @@ pub fn add_text(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
     let tl = timeline_mut(&mut ctx.timeline)?;
     let id = ctx.ids.next('e');
     let mut e = Element::new(id.clone(), ElementType::Text, start, end - start);
-    e.name = Some(text_name(text));
+    e.name = Some(text_name(text).into());
     e.content = Some(text.to_string());
     apply_style(&mut e, style, canvas);
     set_position(&mut e, position, canvas);
@@ -129,7 +129,7 @@ pub fn update_text(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
     e.start = new_start;
     e.duration = new_end - new_start;
     if let Some(t) = text {
-        e.name = Some(text_name(t));
+        e.name = Some(text_name(t).into());
         e.content = Some(t.to_string());
     }
     if let Some(p) = position {
@@ -172,8 +172,8 @@ pub fn add_media_to_timeline(ctx: &mut Ctx, args: Args) -> Result<Output, ToolEr
     let tl = timeline_mut(&mut ctx.timeline)?;
     let id = ctx.ids.next('e');
     let mut e = Element::new(id.clone(), asset.kind.element_type(), start, length);
-    e.name = Some(asset.name.clone());
-    e.asset_id = Some(asset.id.clone());
+    e.name = Some(asset.name.as_str().into());
+    e.asset_id = Some(asset.id.as_str().into());
     if asset.kind != AssetType::Image {
         e.trim_end = source.map_or(0, |s| s - length);
     }
@@ -195,7 +195,7 @@ pub fn add_sticker(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
     let tl = timeline_mut(&mut ctx.timeline)?;
     let id = ctx.ids.next('e');
     let mut e = Element::new(id.clone(), ElementType::Sticker, start, end - start);
-    e.name = Some(sticker.name.clone());
+    e.name = Some(sticker.name.as_str().into());
     e.sticker_id = Some(sticker.id.clone());
     set_position(&mut e, position, canvas);
     let ids = &mut ctx.ids;

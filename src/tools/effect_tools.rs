@@ -46,7 +46,7 @@ pub fn apply_effect(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
     let tl = timeline_mut(&mut ctx.timeline)?;
     let id = ctx.ids.next('e');
     let mut e = Element::new(id.clone(), ElementType::Effect, start, end - start);
-    e.name = Some(def.name.to_string());
+    e.name = Some(def.name.into());
     e.effect_type = Some(def.id.to_string());
     e.params = Some(params.clone());
     let ids = &mut ctx.ids;

@@ -15,7 +15,6 @@ pub mod typescript;
 mod schemas;
 
 use serde::Serialize;
-use serde_json::value::RawValue;
 use serde_json::Value;
 
 use crate::model::{Asset, Project, Settings, Sticker, Timeline};
@@ -95,28 +94,30 @@ pub type ToolFn = fn(&mut Ctx, Args) -> Result<Output, ToolError>;
 /// A tool's output as JSON text. Tools serialise once, straight to text, because the text is what
 /// crosses into JS; Rust callers parse it with [`Output::to_value`] when they need a value.
 #[derive(Clone, Debug)]
-pub struct Output(Box<RawValue>);
+pub struct Output(String);
 
 impl Output {
     pub fn from_serialize<T: Serialize + ?Sized>(value: &T) -> Output {
-        Output(serde_json::value::to_raw_value(value).expect("tool outputs always serialise"))
+        Output(serde_json::to_string(value).expect("tool outputs always serialise"))
+    }
+
+    /// Wraps text this crate wrote itself; it must be one valid JSON value.
+    pub(crate) fn from_json_text(text: String) -> Output {
+        debug_assert!(serde_json::from_str::<serde::de::IgnoredAny>(&text).is_ok(), "not JSON: {text}");
+        Output(text)
     }
 
     /// The text, without copying it.
     pub fn into_string(self) -> String {
-        Box::<str>::from(self.0).into_string()
-    }
-
-    pub fn raw(&self) -> &RawValue {
-        &self.0
+        self.0
     }
 
     pub fn as_str(&self) -> &str {
-        self.0.get()
+        &self.0
     }
 
     pub fn to_value(&self) -> Value {
-        serde_json::from_str(self.0.get()).expect("tool outputs are valid JSON")
+        serde_json::from_str(&self.0).expect("tool outputs are valid JSON")
     }
 }
 
