@@ -45,6 +45,11 @@ const SECOND: i64 = neuralcut::TICKS_PER_SECOND;
 
 /// 100 tracks (one main, 99 overlay) of 100 one-second video clips each, back to back.
 fn big_project() -> Project {
+    project_of(SECOND)
+}
+
+/// The same timeline with clips of `clip` ticks.
+fn project_of(clip: i64) -> Project {
     let mut project = Project::new();
     project.assets.push(serde_json::from_value(json!({ "id": "a1", "name": "clip.mp4", "type": "video", "duration": 3600 })).unwrap());
     let mut tracks = Vec::with_capacity(TRACKS);
@@ -53,11 +58,11 @@ fn big_project() -> Project {
         let mut track: Track = serde_json::from_value(json!({ "id": format!("t{}", 100 + t), "type": kind })).unwrap();
         for i in 0..PER_TRACK {
             let id = format!("e{}", 100_000 + t * PER_TRACK + i);
-            let mut e = Element::new(id, neuralcut::model::ElementType::Video, i as i64 * SECOND, SECOND);
+            let mut e = Element::new(id, neuralcut::model::ElementType::Video, i as i64 * clip, clip);
             e.asset_id = Some("a1".into());
             e.name = Some("clip.mp4".into());
-            e.trim_start = i as i64 * SECOND;
-            e.trim_end = 3600 * SECOND - (i as i64 + 1) * SECOND;
+            e.trim_start = i as i64 * clip;
+            e.trim_end = 3600 * SECOND - (i as i64 + 1) * clip;
             track.elements.push(Arc::new(e));
         }
         tracks.push(Arc::new(track));
@@ -126,6 +131,11 @@ fn main() {
     let list_us = time(runs, || base.clone(), |ed| {
         black_box(ed.call_tool_json("list_timeline", "{}"));
     });
+    // Clips of 1.26 s: every time has a fraction, as on most real timelines.
+    let fractional = Editor::with_project(project_of(SECOND * 126 / 100));
+    let list_fraction_us = time(runs, || fractional.clone(), |ed| {
+        black_box(ed.call_tool_json("list_timeline", "{}"));
+    });
     let mut warm = base.clone();
     warm.call_tool_json("list_timeline", "{}");
     let list_warm_us = time(
@@ -180,6 +190,7 @@ fn main() {
     row("move 1 element", one_move_us);
     row("delete 100 elements", delete_us);
     row("list_timeline, cold (JSON text, as JS gets it)", list_us);
+    row("list_timeline, cold, clips of 1.26 s", list_fraction_us);
     row("list_timeline after a 1-element edit (cached)", list_warm_us);
     row("list_timeline (parsed into a serde Value)", list_value_us);
     row("undo + redo of the split", undo_split_us);

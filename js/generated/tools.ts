@@ -37,7 +37,9 @@ export interface ListTimelineResult {
       start: number;
       end: number;
       duration?: number;
+      /** Source seconds skipped at the head; absent when 0 */
       trimStart?: number;
+      /** 0 to 1; absent when 1 */
       volume?: number;
       text?: string;
       position?: string;
@@ -542,7 +544,7 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
   {
     "name": "list_timeline",
     "title": "List timeline",
-    "description": "Summarise the timeline: every track (trackId, type: main, overlay, text, effect or audio; listed from the top of the picture down, audio last) and its elements (elementId, type, assetId, name, start, end and duration in timeline seconds, plus text content, effect params, sticker id or volume). Call this before editing whenever you do not have exact ids. Reads only.",
+    "description": "Summarise the timeline: every track (trackId, type: main, overlay, text, effect or audio; listed from the top of the picture down, audio last) and its elements (elementId, type, assetId, name, start, end and duration in timeline seconds, plus text content, effect params or sticker id; video and audio show trimStart, the source seconds skipped, when not 0, and volume when not 1). Call this before editing whenever you do not have exact ids. Reads only.",
     "inputSchema": {
       "$schema": "https://json-schema.org/draft/2020-12/schema",
       "type": "object",
@@ -601,10 +603,12 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
                       "type": "number"
                     },
                     "trimStart": {
-                      "type": "number"
+                      "type": "number",
+                      "description": "Source seconds skipped at the head; absent when 0"
                     },
                     "volume": {
-                      "type": "number"
+                      "type": "number",
+                      "description": "0 to 1; absent when 1"
                     },
                     "text": {
                       "type": "string"

@@ -5,10 +5,10 @@
 //! the others. So a track's text stays right for as long as that very `Arc` is alive, and after
 //! a one-element edit list_timeline writes one track instead of all of them.
 //!
-//! The writer is by hand rather than through serde because on 10 000 elements serde's per-key
-//! escaping was most of the cost: keys here are constants, and ids and names almost never need
-//! escaping, so both are copied as they are. Rare values (floats, params, strings that need
-//! escaping) still go through serde_json, so the text is byte for byte what serde would write.
+//! The writer is by hand rather than through serde: on 10 000 elements serde's per-key escaping
+//! and float formatting were most of the cost. Keys here are constants; ids and names are copied
+//! as they are unless they need escaping; times are written from ticks, exactly. The text is
+//! byte for byte what serde_json would write (a test checks the times; the tool cases, the rest).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Weak};
@@ -147,10 +147,15 @@ fn element(w: &mut Writer, c: &Common) {
     let e = c.e;
     match c.kind {
         ElementType::Video | ElementType::Audio => {
-            w.raw(r#","trimStart":"#);
-            w.seconds(e.trim_start);
-            w.raw(r#","volume":"#);
-            w.number(e.volume.unwrap_or(1.0));
+            // Defaults are left out: on a long timeline they are most of the text an agent reads.
+            if e.trim_start != 0 {
+                w.raw(r#","trimStart":"#);
+                w.seconds(e.trim_start);
+            }
+            if let Some(v) = e.volume.filter(|&v| v != 1.0) {
+                w.raw(r#","volume":"#);
+                w.number(v);
+            }
         }
         ElementType::Text => {
             w.raw(r#","text":"#);
@@ -194,7 +199,9 @@ impl Writer {
 
     /// A JSON string: copied between quotes when nothing in it needs escaping.
     fn string(&mut self, s: &str) {
-        if s.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\') {
+        // No early exit: the check runs branch-free (and vectorised on long strings).
+        let needs_escape = s.bytes().fold(false, |acc, b| acc | (b < 0x20) | (b == b'"') | (b == b'\\'));
+        if needs_escape {
             self.serde(s);
         } else {
             self.0.reserve(s.len() + 2);
@@ -204,12 +211,24 @@ impl Writer {
         }
     }
 
-    /// Seconds: whole numbers print without a fraction.
+    /// Seconds: whole numbers print without a fraction, other times as the shortest text that
+    /// reads back as the same `f64`, which is what serde_json writes too.
     fn seconds(&mut self, ticks: i64) {
         if ticks % TICKS_PER_SECOND == 0 {
             self.int(ticks / TICKS_PER_SECOND);
+        } else if let Some((whole, micros)) = exact_decimal(ticks) {
+            self.int(whole);
+            self.0.push('.');
+            // Six digits of millionths, leading zeros kept and trailing zeros dropped; one char at
+            // a time is cheaper here than formatting a number and copying it.
+            let (mut rest, mut scale) = (micros, 100_000);
+            while rest > 0 {
+                self.0.push(char::from(b'0' + (rest / scale) as u8));
+                rest %= scale;
+                scale /= 10;
+            }
         } else {
-            self.serde(&ticks_to_seconds(ticks));
+            self.0.push_str(zmij::Buffer::new().format_finite(ticks_to_seconds(ticks)));
         }
     }
 
@@ -224,14 +243,25 @@ impl Writer {
         }
     }
 
-    /// Times under 100 s are most of a listing; writing their digits one by one skips a memcpy.
+    /// Times under 10 000 s are nearly every time in a listing; copying their digits from a table
+    /// is a fixed-size copy instead of a formatted number and a memcpy call.
     fn int(&mut self, v: i64) {
-        let digit = |d: i64| char::from(b'0' + d as u8);
+        const PAIRS: &str = concat!(
+            "00010203040506070809101112131415161718192021222324252627282930313233343536373839",
+            "40414243444546474849505152535455565758596061626364656667686970717273747576777879",
+            "8081828384858687888990919293949596979899"
+        );
+        let pair = |w: &mut Writer, p: i64| w.0.push_str(&PAIRS[2 * p as usize..2 * p as usize + 2]);
         match v {
-            0..=9 => self.0.push(digit(v)),
-            10..=99 => {
-                self.0.push(digit(v / 10));
-                self.0.push(digit(v % 10));
+            0..=9 => self.0.push(char::from(b'0' + v as u8)),
+            10..=99 => pair(self, v),
+            100..=999 => {
+                self.0.push(char::from(b'0' + (v / 100) as u8));
+                pair(self, v % 100);
+            }
+            1000..=9999 => {
+                pair(self, v / 100);
+                pair(self, v % 100);
             }
             _ => self.0.push_str(itoa::Buffer::new().format(v)),
         }
@@ -250,5 +280,44 @@ impl Writer {
         self.1.clear();
         serde_json::to_writer(&mut self.1, v).expect("a listing value always serialises");
         self.0.push_str(std::str::from_utf8(&self.1).expect("serde_json writes UTF-8"));
+    }
+}
+
+/// `ticks` as whole seconds and millionths when that decimal is exact, which is when `ticks` is a
+/// multiple of 3 (120 000 = 3 · 2⁶ · 5⁴). Below 2³² s an `f64` step is under a millionth of a
+/// second, so no shorter decimal reads back as the same `f64`: this text is the shortest one.
+fn exact_decimal(ticks: i64) -> Option<(i64, i64)> {
+    const LIMIT: i64 = (1 << 32) * TICKS_PER_SECOND;
+    (ticks % 3 == 0 && (0..LIMIT).contains(&ticks))
+        .then(|| (ticks / TICKS_PER_SECOND, ticks % TICKS_PER_SECOND / 3 * 25))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn written(ticks: i64) -> String {
+        let mut w = Writer::with_capacity(32);
+        w.seconds(ticks);
+        w.finish()
+    }
+
+    /// The decimal shortcut must write what serde_json writes for the same seconds.
+    #[test]
+    fn seconds_match_serde_json() {
+        let far = (1i64 << 32) * TICKS_PER_SECOND;
+        let samples = (0..400_000)
+            .chain((0..20_000).map(|i| i * 7_919 + 1))
+            .chain((0..20_000).map(|i| far - 1 - i * 104_729))
+            .chain([far, far + 3, i64::MAX / 2, -3, -120_000, -1]);
+        for ticks in samples {
+            let seconds = ticks_to_seconds(ticks);
+            let expected = if ticks % TICKS_PER_SECOND == 0 {
+                serde_json::to_string(&(ticks / TICKS_PER_SECOND)).unwrap()
+            } else {
+                serde_json::to_string(&seconds).unwrap()
+            };
+            assert_eq!(written(ticks), expected, "ticks {ticks}");
+        }
     }
 }

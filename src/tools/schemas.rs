@@ -208,7 +208,9 @@ pub fn output(tool: &str) -> Value {
                             "type": "object",
                             "properties": {
                                 "elementId": string, "type": string, "assetId": string, "name": string,
-                                "start": num, "end": num, "duration": num, "trimStart": num, "volume": num,
+                                "start": num, "end": num, "duration": num,
+                                "trimStart": { "type": "number", "description": "Source seconds skipped at the head; absent when 0" },
+                                "volume": { "type": "number", "description": "0 to 1; absent when 1" },
                                 "text": string, "position": string, "stickerId": string, "effectType": string,
                                 "params": { "type": "object" },
                             },

@@ -26,10 +26,10 @@ const demoTimeline = {
       { elementId: "e23", type: "sticker", name: "Star", start: 5, end: 7, duration: 2, stickerId: "emoji:star", position: "top-right" },
     ] },
     { trackId: "t13", type: "main", name: "Main", elements: [
-      { elementId: "e24", type: "video", assetId: "a1", name: "intro.mp4", start: 0, end: 8, duration: 8, trimStart: 1, volume: 1 },
-      { elementId: "e25", type: "video", assetId: "a2", name: "broll.mp4", start: 8, end: 14, duration: 6, trimStart: 0, volume: 1 },
+      { elementId: "e24", type: "video", assetId: "a1", name: "intro.mp4", start: 0, end: 8, duration: 8, trimStart: 1 },
+      { elementId: "e25", type: "video", assetId: "a2", name: "broll.mp4", start: 8, end: 14, duration: 6 },
     ] },
-    { trackId: "t14", type: "audio", elements: [{ elementId: "e26", type: "audio", assetId: "a3", name: "music.mp3", start: 0, end: 12, duration: 12, trimStart: 0, volume: 0.8 }] },
+    { trackId: "t14", type: "audio", elements: [{ elementId: "e26", type: "audio", assetId: "a3", name: "music.mp3", start: 0, end: 12, duration: 12, volume: 0.8 }] },
   ],
   duration: 14,
 };
