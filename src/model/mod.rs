@@ -175,8 +175,9 @@ impl Project {
 
     /// Hands out a fresh id: a one-letter kind prefix and a project-wide counter.
     pub fn new_id(&mut self, prefix: char) -> String {
-        let id = format!("{prefix}{}", self.next_id);
-        self.next_id += 1;
+        let mut ids = IdGen { next: self.next_id };
+        let id = ids.next(prefix);
+        self.next_id = ids.next;
         id
     }
 
@@ -186,5 +187,19 @@ impl Project {
 
     pub fn sticker(&self, id: &str) -> Option<&Sticker> {
         self.stickers.iter().find(|s| s.id == id)
+    }
+}
+
+/// The id counter: ids are a one-letter kind prefix (`e`, `t`, `a`) and a number that only grows.
+#[derive(Clone, Copy, Debug)]
+pub struct IdGen {
+    pub next: u64,
+}
+
+impl IdGen {
+    pub fn next(&mut self, prefix: char) -> String {
+        let id = format!("{prefix}{}", self.next);
+        self.next += 1;
+        id
     }
 }

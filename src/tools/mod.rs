@@ -23,19 +23,7 @@ pub use args::Args;
 pub use error::{ToolError, SPEC_MESSAGES};
 pub use listing::ListingCache;
 
-/// Hands out project-wide ids (`e12`, `t3`): a kind letter and a counter that never goes back.
-#[derive(Clone, Copy, Debug)]
-pub struct IdGen {
-    pub next: u64,
-}
-
-impl IdGen {
-    pub fn next(&mut self, prefix: char) -> String {
-        let id = format!("{prefix}{}", self.next);
-        self.next += 1;
-        id
-    }
-}
+pub use crate::model::IdGen;
 
 /// What one tool call sees: the project's library and settings (read-only) and a working copy
 /// of the timeline. The editor commits the copy only when the call succeeds.
