@@ -284,7 +284,7 @@ if (existsSync(opencutWasm)) sizeTable["opencut-wasm 0.2.10"] = { bytes: readFil
 const lines = [
   "# GPU effects benchmark",
   "",
-  `Headless Chromium, ${new Date().toISOString().slice(0, 10)}, \`node scripts/bench-effects.mjs ${argv.join(" ")}\`.`,
+  `Headless Chromium, ${new Date().toISOString().slice(0, 10)}, \`${["node scripts/bench-effects.mjs", ...argv].join(" ")}\`.`,
   `Medians of ${FRAMES} frames (${SLOW_FRAMES} when a frame takes over ${SLOW_MS / 1000} s) after one warm-up; each frame ends when one pixel of the result is back on the CPU.`,
   "",
   "Ratio = the other's median / neuralcut's median frame time: **above 1, neuralcut is faster**; below 1, the other is.",
