@@ -1,17 +1,22 @@
 #!/usr/bin/env node
-// `npm run bench:effects`: GPU effects frame times in headless Chromium, on WebGPU (SwiftShader)
-// and on WebGL2, side by side in one run with opencut-wasm 0.2.10's Gaussian blur at the same
-// sigma and with Canvas2D ctx.filter; plus the gzipped sizes of the effects module (WebGPU only,
-// and WebGPU + WebGL2) and of the main engine module.
+// GPU effects frame times in headless Chromium, on WebGPU (SwiftShader) and on WebGL2, side by
+// side in one run with opencut-wasm 0.2.10's Gaussian blur at the same sigma and with Canvas2D
+// ctx.filter; plus the gzipped sizes of the effects module (WebGPU only, and WebGPU + WebGL2)
+// and of the main engine module.
 //
-// Needs `npm run build` first (dist/). Installs opencut-wasm@0.2.10 into .bench/opencut (not a
-// project dependency) and builds the WebGPU-only module into .bench/effects-webgpu.
+//   npm run bench:effects   full run: 7 frames a figure (3 when a frame takes over 1.5 s)
+//   npm run bench           engine bench, then this with --quick: 5 frames a figure (3 when a
+//                           frame takes over 1 s), a few minutes on two cores
+//
+// Needs `npm run build` first (dist/, or NEURALCUT_DIST). Installs opencut-wasm@0.2.10 into
+// .bench/opencut (not a project dependency) and builds the WebGPU-only module into
+// .bench/effects-webgpu.
 //
 // Each frame is timed from the call to the moment one pixel of the result is back on the CPU
-// (the same synchronisation as shared/anchors.md). Figures are medians of FRAMES frames after a
-// warm-up frame (3 frames when the warm-up took over 1.5 s).
+// (the same synchronisation as shared/anchors.md). Figures are medians after one warm-up frame.
+// Ratios are the other's median over neuralcut's median frame time: above 1, neuralcut is faster.
 //
-//   node scripts/bench-effects.mjs [--frames N] [--skip-size]
+//   node scripts/bench-effects.mjs [--quick] [--frames N] [--skip-size]
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
@@ -26,7 +31,12 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const dist = process.env.NEURALCUT_DIST ?? join(root, "dist");
 const benchDir = join(root, ".bench");
 const argv = process.argv.slice(2);
-const FRAMES = Number(argv[argv.indexOf("--frames") + 1]) || 7;
+const QUICK = argv.includes("--quick");
+const FRAMES = (argv.includes("--frames") && Number(argv[argv.indexOf("--frames") + 1])) || (QUICK ? 5 : 7);
+// A frame slower than this (its warm-up, in ms) gets only SLOW_FRAMES measured frames.
+const SLOW_MS = QUICK ? 1000 : 1500;
+const SLOW_FRAMES = 3;
+const started = Date.now();
 const env = { ...process.env, PATH: `${join(process.env.CARGO_HOME ?? join(homedir(), ".cargo"), "bin")}:${process.env.PATH}` };
 
 function sh(cmd, args, opts = {}) {
@@ -105,12 +115,12 @@ function serve(opencut) {
 }
 
 /** Runs in the page. */
-async function benchPage({ backend, frames, sizes, what }) {
+async function benchPage({ backend, frames, slowMs, slowFrames, sizes, what }) {
   const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
   const time = async (n, frame) => {
     const w0 = performance.now();
     await frame(); // warm-up
-    if (performance.now() - w0 > 1500) n = Math.min(n, 3); // seconds a frame: 3 are enough
+    if (performance.now() - w0 > slowMs) n = Math.min(n, slowFrames); // a slow frame: fewer runs
     const t = [];
     for (let i = 0; i < n; i++) {
       const t0 = performance.now();
@@ -133,9 +143,12 @@ async function benchPage({ backend, frames, sizes, what }) {
     return c;
   };
   const one = new OffscreenCanvas(1, 1).getContext("2d", { willReadFrequently: true });
+  // Reads pixel (0, 0) of a canvas; its alpha is 0 when the snapshot came back empty (which
+  // SwiftShader's WebGPU does for a WebGPU canvas, without waiting for the GPU work).
   const readOne = (canvas) => {
+    one.clearRect(0, 0, 1, 1);
     one.drawImage(canvas, 0, 0, 1, 1, 0, 0, 1, 1);
-    return one.getImageData(0, 0, 1, 1).data[0];
+    return one.getImageData(0, 0, 1, 1).data[3];
   };
 
   const out = { backend, rows: [] };
@@ -205,8 +218,12 @@ async function benchPage({ backend, frames, sizes, what }) {
             { name: "u_direction", value: d },
           ],
         }));
-        const n = frames;
-        res.opencut = await time(n, async () => readOne(opencut.applyEffectPasses({ source: src, width: w, height: h, passes })));
+        let alpha = 255;
+        res.opencut = await time(frames, async () => {
+          alpha = Math.min(alpha, readOne(opencut.applyEffectPasses({ source: src, width: w, height: h, passes })));
+        });
+        // Timed without waiting for the GPU: not comparable.
+        if (alpha === 0) res.opencutUnsynced = true;
       }
       out.rows.push(res);
     }
@@ -236,7 +253,7 @@ async function frameTimes() {
           await page.goto(`${url}/`);
           console.log(`[bench] ${backend}: measuring ${what} (${FRAMES} frames a figure)…`);
           page.setDefaultTimeout(0);
-          parts[what] = await page.evaluate(benchPage, { backend, frames: FRAMES, sizes: [[1920, 1080], [3840, 2160]], what });
+          parts[what] = await page.evaluate(benchPage, { backend, frames: FRAMES, slowMs: SLOW_MS, slowFrames: SLOW_FRAMES, sizes: [[1920, 1080], [3840, 2160]], what });
           await page.close();
         }
         const rows = parts.ours.rows.map((row, i) => ({ ...row, ...Object.fromEntries(Object.entries(parts.opencut.rows[i]).filter(([k]) => k.startsWith("opencut"))) }));
@@ -254,33 +271,72 @@ async function frameTimes() {
 // ---------------------------------------------------------------------------------------------
 
 const ms = (x) => (x === undefined ? "–" : x >= 100 ? `${x.toFixed(0)} ms` : `${x.toFixed(1)} ms`);
-const ratio = (other, ours) => (other === undefined ? "–" : `${(other / ours).toFixed(1)}×`);
+/** other / ours: above 1, neuralcut is faster. */
+const ratio = (other, ours) => (other === undefined || ours === undefined ? "–" : `${(other / ours).toFixed(other / ours < 1 ? 2 : 1)}×`);
+const backendName = (b) => (b === "webgpu" ? "WebGPU (SwiftShader)" : "WebGL2 (ANGLE on SwiftShader)");
 
 const sizeTable = sizes();
 const runs = await frameTimes();
+const opencutWasm = join(benchDir, "opencut", "node_modules", "opencut-wasm", "opencut_wasm_bg.wasm");
+// Gzipped here like the modules above (Node's zlib, level 9); `gzip -9` gives 1,104,724 bytes.
+if (existsSync(opencutWasm)) sizeTable["opencut-wasm 0.2.10"] = { bytes: readFileSync(opencutWasm).length, gzip: gz(opencutWasm) };
 
-const lines = ["# GPU effects benchmark", "", `Headless Chromium (${FRAMES} frames a figure, median; each frame synchronised by reading one pixel back).`, ""];
+const lines = [
+  "# GPU effects benchmark",
+  "",
+  `Headless Chromium, ${new Date().toISOString().slice(0, 10)}, \`${["node scripts/bench-effects.mjs", ...argv].join(" ")}\`.`,
+  `Medians of ${FRAMES} frames (${SLOW_FRAMES} when a frame takes over ${SLOW_MS / 1000} s) after one warm-up; each frame ends when one pixel of the result is back on the CPU.`,
+  "",
+  "Ratio = the other's median / neuralcut's median frame time: **above 1, neuralcut is faster**; below 1, the other is.",
+  "\"frame\": upload from the OffscreenCanvas, effect, one pixel read back (what Canvas2D and opencut-wasm are timed doing); \"on GPU\": the effect re-rendered on the frame already uploaded.",
+  "",
+];
+let unsynced = false;
+const wins = [];
 for (const run of runs) {
-  lines.push(`## ${run.backend === "webgpu" ? "WebGPU (SwiftShader)" : "WebGL2 (ANGLE on SwiftShader)"}`, "");
+  lines.push(`## ${backendName(run.backend)}`, "");
   if (run.opencutError) lines.push(`opencut-wasm failed to start: ${run.opencutError}`, "");
   lines.push(
-    "| size | effect | neuralcut frame | neuralcut, frame on GPU | opencut-wasm 0.2.10 | ratio | Canvas2D ctx.filter | ratio |",
+    "| size | effect | neuralcut frame | neuralcut on GPU | Canvas2D ctx.filter | Canvas2D / neuralcut | opencut-wasm 0.2.10 | opencut / neuralcut |",
     "|---|---|---|---|---|---|---|---|",
   );
   for (const r of run.rows) {
-    lines.push(`| ${r.size} | ${r.effect} | ${ms(r.ours)} | ${ms(r.oursOnGpu)} | ${ms(r.opencut)} | ${ratio(r.opencut, r.ours)} | ${ms(r.canvas2d)} | ${ratio(r.canvas2d, r.ours)} |`);
+    let oc = ratio(r.opencut, r.ours);
+    if (r.opencutUnsynced) {
+      unsynced = true;
+      oc = "n/a¹";
+    }
+    lines.push(`| ${r.size} | ${r.effect} | ${ms(r.ours)} | ${ms(r.oursOnGpu)} | ${ms(r.canvas2d)} | ${ratio(r.canvas2d, r.ours)} | ${ms(r.opencut)} | ${oc} |`);
+    if (r.canvas2d !== undefined && !r.effect.startsWith("no effect")) wins.push({ backend: run.backend, size: r.size, vs: "Canvas2D", faster: r.canvas2d > r.ours });
+    if (r.opencut !== undefined && !r.opencutUnsynced) wins.push({ backend: run.backend, size: r.size, vs: "opencut-wasm", faster: r.opencut > r.ours });
   }
-  lines.push("", "Ratios: the other's time over neuralcut's frame time (above 1: neuralcut is faster). \"Frame\": upload from the OffscreenCanvas, effect, one pixel read back; \"frame on GPU\": the effect re-rendered on the uploaded frame.");
   lines.push("");
 }
-lines.push("## Sizes (wasm-opt -Oz)", "", "| module | bytes | gzipped |", "|---|---|---|");
+if (unsynced) {
+  lines.push(
+    "¹ Not comparable: the read-back of opencut-wasm's WebGPU canvas came back empty (alpha 0), so its time does not wait for the GPU work (SwiftShader's WebGPU gives empty canvas snapshots).",
+    "",
+  );
+}
+lines.push("## Shared effects where neuralcut's frame is faster", "", "| backend | size | vs Canvas2D | vs opencut-wasm |", "|---|---|---|---|");
+for (const run of runs) {
+  for (const size of [...new Set(run.rows.map((r) => r.size))]) {
+    const count = (vs) => {
+      const w = wins.filter((x) => x.backend === run.backend && x.size === size && x.vs === vs);
+      return w.length ? `${w.filter((x) => x.faster).length} of ${w.length}` : "–";
+    };
+    lines.push(`| ${backendName(run.backend)} | ${size} | ${count("Canvas2D")} | ${count("opencut-wasm")} |`);
+  }
+}
+lines.push("", "## Sizes (wasm-opt -Oz)", "", "| module | bytes | gzipped |", "|---|---|---|");
 for (const [name, s] of Object.entries(sizeTable)) lines.push(`| ${name} | ${s.bytes.toLocaleString("en")} | ${s.gzip.toLocaleString("en")} (${kb(s.gzip)}) |`);
-lines.push("| opencut-wasm 0.2.10 (anchor) | 3,037,899 | 1,104,724 (1078.8 KB) |", "");
+lines.push("");
 if (sizeTable["main neuralcut engine"]) lines.push(`Effects code inside the main engine module: ${sizeTable["main neuralcut engine"].effectsCodeInside ? "YES (regression)" : "none"}.`, "");
+lines.push(`Took ${((Date.now() - started) / 60000).toFixed(1)} min.`, "");
 
 const report = lines.join("\n");
 console.log(`\n${report}`);
 mkdirSync(benchDir, { recursive: true });
 writeFileSync(join(benchDir, "effects.md"), report);
-writeFileSync(join(benchDir, "effects.json"), JSON.stringify({ sizes: sizeTable, runs }, null, 2));
+writeFileSync(join(benchDir, "effects.json"), JSON.stringify({ date: new Date().toISOString(), args: argv, frames: FRAMES, slowMs: SLOW_MS, slowFrames: SLOW_FRAMES, sizes: sizeTable, runs }, null, 2));
 console.log(`[bench] written to .bench/effects.md and .bench/effects.json`);

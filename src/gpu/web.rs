@@ -388,17 +388,31 @@ impl WasmEffectRenderer {
         queue.submit([encoder.finish()]);
         let state: std::rc::Rc<std::cell::RefCell<Option<Result<(), wgpu::BufferAsyncError>>>> = Default::default();
         let done = state.clone();
-        buffer.slice(..).map_async(wgpu::MapMode::Read, move |r| *done.borrow_mut() = Some(r));
+        // Resolved by the mapping callback, so WebGPU can wait on it without polling.
+        let resolver: std::rc::Rc<std::cell::RefCell<Option<js_sys::Function>>> = Default::default();
+        let slot = resolver.clone();
+        let mapped = js_sys::Promise::new(&mut |resolve, _| *slot.borrow_mut() = Some(resolve));
+        buffer.slice(..).map_async(wgpu::MapMode::Read, move |r| {
+            *done.borrow_mut() = Some(r);
+            if let Some(resolve) = resolver.borrow_mut().take() {
+                let _ = resolve.call0(&JsValue::UNDEFINED);
+            }
+        });
+        let webgpu = self.backend == "webgpu";
         Ok(wasm_bindgen_futures::future_to_promise(async move {
-            // WebGPU resolves the mapping by itself; WebGL2 only sees its fence signalled in a
-            // later task, so poll between yields to the event loop rather than blocking.
+            // WebGPU resolves the mapping by itself. WebGL2 only sees its fence signalled in a
+            // later task, so it polls between short yields to the event loop, never blocking.
             loop {
                 let _ = device.poll(wgpu::PollType::Poll);
                 if let Some(r) = state.borrow_mut().take() {
                     r.map_err(|e| JsValue::from(err(format!("read-back failed: {e}"))))?;
                     break;
                 }
-                next_task().await?;
+                if webgpu {
+                    wasm_bindgen_futures::JsFuture::from(mapped.clone()).await?;
+                } else {
+                    short_wait().await?;
+                }
             }
             let view = buffer.slice(..).get_mapped_range().map_err(|e| JsValue::from(err(e)))?;
             let out = js_sys::Uint8ClampedArray::new_with_length(width * height * 4);
@@ -413,11 +427,28 @@ impl WasmEffectRenderer {
     }
 }
 
-/// Resolves in a later task (`setTimeout(0)`).
-async fn next_task() -> Result<(), JsValue> {
-    let set_timeout: js_sys::Function = js_sys::Reflect::get(&js_sys::global(), &"setTimeout".into())?.dyn_into()?;
+/// Resolves about 1 ms later, in a later task. The timer is started from a message task: a
+/// timer started from a timer's own task counts as nested, and browsers stretch nested timers
+/// to 4 ms after five levels, which added 2 to 4 ms to every WebGL2 read-back.
+async fn short_wait() -> Result<(), JsValue> {
+    let global = js_sys::global();
+    if let Ok(ctor) = js_sys::Reflect::get(&global, &"MessageChannel".into())?.dyn_into::<js_sys::Function>() {
+        let channel = js_sys::Reflect::construct(&ctor, &js_sys::Array::new())?;
+        let port1 = js_sys::Reflect::get(&channel, &"port1".into())?;
+        let port2 = js_sys::Reflect::get(&channel, &"port2".into())?;
+        let message = js_sys::Promise::new(&mut |resolve, _| {
+            let _ = js_sys::Reflect::set(&port1, &"onmessage".into(), &resolve);
+        });
+        let post: js_sys::Function = js_sys::Reflect::get(&port2, &"postMessage".into())?.dyn_into()?;
+        post.call1(&port2, &JsValue::NULL)?;
+        wasm_bindgen_futures::JsFuture::from(message).await?;
+        if let Ok(close) = js_sys::Reflect::get(&port1, &"close".into())?.dyn_into::<js_sys::Function>() {
+            close.call0(&port1)?;
+        }
+    }
+    let set_timeout: js_sys::Function = js_sys::Reflect::get(&global, &"setTimeout".into())?.dyn_into()?;
     let promise = js_sys::Promise::new(&mut |resolve, _| {
-        let _ = set_timeout.call2(&JsValue::UNDEFINED, &resolve, &JsValue::from(0));
+        let _ = set_timeout.call2(&JsValue::UNDEFINED, &resolve, &JsValue::from(1));
     });
     wasm_bindgen_futures::JsFuture::from(promise).await.map(|_| ())
 }
