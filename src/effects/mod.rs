@@ -169,11 +169,16 @@ impl EffectDef {
 
 /// A JSON number that prints integers without a fraction (15 rather than 15.0).
 pub fn number(v: f64) -> Value {
-    if v.fract() == 0.0 && v.abs() < 1e15 {
-        Value::from(v as i64)
+    if let Some(whole) = whole_number(v) {
+        Value::from(whole)
     } else {
         serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number)
     }
+}
+
+/// `v` as an integer when it is one that JSON should show without a fraction.
+pub fn whole_number(v: f64) -> Option<i64> {
+    (v.fract() == 0.0 && v.abs() < 1e15).then_some(v as i64)
 }
 
 #[cfg(test)]

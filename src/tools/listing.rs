@@ -234,8 +234,8 @@ impl Writer {
 
     /// As [`crate::effects::number`] writes it: integral values without a fraction, NaN as null.
     fn number(&mut self, v: f64) {
-        if v.fract() == 0.0 && v.abs() < 1e15 {
-            self.int(v as i64);
+        if let Some(whole) = crate::effects::whole_number(v) {
+            self.int(whole);
         } else if v.is_finite() {
             self.serde(&v);
         } else {
