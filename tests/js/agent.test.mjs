@@ -59,7 +59,7 @@ const responses = (body) => lastTurn(body).parts.filter((p) => p.functionRespons
 
 before(async () => {
   fake = await startFakeGemini({ apiKey: KEY, granularity: 1024, processingPolls: 2 });
-  proxy = await serveGeminiProxy({ apiKey: KEY, allowedOrigins: [ORIGIN], models: [MODEL, "gemini-2.5-pro"], upstream: fake.url, limits: { uploadChunkBytes: 1024 } });
+  proxy = await serveGeminiProxy({ apiKey: KEY, public: true, allowedOrigins: [ORIGIN], models: [MODEL, "gemini-2.5-pro"], upstream: fake.url, limits: { uploadChunkBytes: 1024 } });
 });
 
 after(async () => {
