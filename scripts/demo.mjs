@@ -4,16 +4,22 @@
 //
 //   PORT                     port to listen on (default 5173; 0 picks a free one)
 //   GEMINI_API_KEY           enables the agent sidebar; the key stays in this process
-//   GEMINI_MODELS            comma-separated models the page may use (default: gemini-2.5-flash, ...)
+//   GEMINI_MODELS            comma-separated models the page may use (default: the proxy's
+//                            DEFAULT_MODELS, flash-class only)
 //   NEURALCUT_PROXY_UPSTREAM Gemini base URL (default Google's; a local fake for tests)
 //   NEURALCUT_DIST           serve another build of the package instead of dist/
 //
 // Flags: --no-build (never run the build; fail if dist/ is missing).
 //
+// The proxy admits only this server's own page: serving the page sets a random per-start token as
+// an HttpOnly, SameSite=Strict cookie scoped to the proxy's path, and the proxy's authorize checks
+// it. The page's same-origin fetches send it; nothing in the page (or the agent) handles it.
+//
 // dist/ is rebuilt first (node scripts/build.mjs --skip-setup) when it is missing or older than
 // any source it is built from. The page imports the package through an import map generated
 // from package.json's "exports", so whatever entries dist/ holds are what the page can load.
 import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { open, readFile, stat } from "node:fs/promises";
 import { createServer } from "node:http";
@@ -26,8 +32,9 @@ const demoDir = join(root, "demo");
 const distDir = resolve(process.env.NEURALCUT_DIST ?? join(root, "dist"));
 
 export const DEFAULT_PORT = 5173;
-export const DEFAULT_MODELS = ["gemini-2.5-flash", "gemini-2.5-pro", "gemini-3-flash-preview", "gemini-3-pro-preview"];
 export const PROXY_PATH = "/api/gemini";
+/** The cookie carrying the per-start token that authorizes the page at the proxy. */
+export const TOKEN_COOKIE = "neuralcut_demo_token";
 
 const TYPES = {
   ".html": "text/html; charset=utf-8",
@@ -137,9 +144,12 @@ async function sendFile(req, res, file) {
  * Starts the demo server. Options: port (0: a free one), apiKey (mounts the proxy), models,
  * upstream (Gemini base URL), log (one line per proxy request). Resolves to { url, close }.
  */
-export async function startDemoServer({ port = DEFAULT_PORT, apiKey, models = DEFAULT_MODELS, upstream, log } = {}) {
+export async function startDemoServer({ port = DEFAULT_PORT, apiKey, models, upstream, log } = {}) {
   if (!existsSync(join(distDir, "index.js"))) throw new Error(`${distDir} has no build: run npm run build`);
   let proxy = null;
+  // New on every start: only a page this server served holds it.
+  const token = randomBytes(32).toString("base64url");
+  const tokenCookie = `${TOKEN_COOKIE}=${token}; Path=${PROXY_PATH}; HttpOnly; SameSite=Strict`;
   const config = () => ({
     agent: proxy ? { proxyUrl: `${PROXY_PATH}/`, models } : null,
     modules: Object.keys(importMap().imports),
@@ -163,7 +173,9 @@ export async function startDemoServer({ port = DEFAULT_PORT, apiKey, models = DE
       if (url.pathname === "/" || url.pathname === "/index.html") {
         // The import map is written into the page so it always matches dist/.
         const html = (await readFile(join(demoDir, "index.html"), "utf8")).replace("<!--importmap-->", `<script type="importmap">${JSON.stringify(importMap())}</script>`);
-        res.writeHead(200, { "content-type": TYPES[".html"], "cache-control": "no-store" });
+        const headers = { "content-type": TYPES[".html"], "cache-control": "no-store" };
+        if (proxy) headers["set-cookie"] = tokenCookie;
+        res.writeHead(200, headers);
         return res.end(html);
       }
       if (url.pathname === "/favicon.ico") return sendFile(req, res, join(demoDir, "media", "star.svg"));
@@ -178,6 +190,8 @@ export async function startDemoServer({ port = DEFAULT_PORT, apiKey, models = DE
       res.end(`Internal error: ${e instanceof Error ? e.message : String(e)}`);
     }
   });
+  // Uploads through the proxy may take longer than Node's default 300 s; the proxy bounds stalls.
+  server.requestTimeout = 0;
   await new Promise((done, fail) => {
     server.once("error", fail);
     server.listen(port, "127.0.0.1", done);
@@ -185,14 +199,18 @@ export async function startDemoServer({ port = DEFAULT_PORT, apiKey, models = DE
   const actualPort = server.address().port;
   if (apiKey) {
     // Mounted on the same origin as the page; the page's origin is the only one allowed.
-    const { createGeminiProxy } = await import(pathToFileURL(join(distDir, "proxy", "index.js")).href);
+    const { createGeminiProxy, createTokenAuthorizer, DEFAULT_MODELS } = await import(pathToFileURL(join(distDir, "proxy", "index.js")).href);
     const { toNodeListener } = await import(pathToFileURL(join(distDir, "proxy", "node.js")).href);
+    models ??= [...DEFAULT_MODELS];
     proxy = toNodeListener(
       createGeminiProxy({
         apiKey,
+        authorize: createTokenAuthorizer(token, { cookie: TOKEN_COOKIE, user: "demo" }),
         allowedOrigins: [`http://127.0.0.1:${actualPort}`, `http://localhost:${actualPort}`],
         models,
         basePath: PROXY_PATH,
+        // Handles need not outlive this process.
+        handleSecret: randomBytes(32),
         upstream,
         log,
       }),
@@ -228,7 +246,7 @@ async function main() {
   const running = await startDemoServer({
     port,
     apiKey,
-    models: list(process.env.GEMINI_MODELS, DEFAULT_MODELS),
+    models: list(process.env.GEMINI_MODELS, undefined),
     upstream: process.env.NEURALCUT_PROXY_UPSTREAM || undefined,
     log: (line) => console.log(`[proxy] ${line}`),
   });

@@ -14,6 +14,8 @@ export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 APT_PACKAGES=(chromium)
 # Mesa's lavapipe (Vulkan on the CPU) for the native GPU effect tests (cargo test --features gpu).
 APT_PACKAGES+=(mesa-vulkan-drivers libvulkan1)
+# redis-server for the proxy's shared-budget tests (tests/js/proxy-redis.test.mjs starts its own).
+APT_PACKAGES+=(redis-server)
 
 say() { printf '[setup] %s\n' "$*"; }
 

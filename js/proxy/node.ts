@@ -21,9 +21,13 @@ export interface NodeResponseLike {
   setHeader(name: string, value: string): unknown;
   write(chunk: Uint8Array): unknown;
   end(data?: string): unknown;
+  writableFinished?: boolean;
+  on?(event: "close", cb: () => void): unknown;
 }
 
 interface NodeServer {
+  requestTimeout?: number;
+  headersTimeout?: number;
   listen(port: number, host: string, cb: () => void): unknown;
   once(event: "error", cb: (e: Error) => void): unknown;
   address(): { address: string; family: string; port: number } | string | null;
@@ -47,9 +51,9 @@ function bodyStream(req: NodeRequestLike): ReadableStream<Uint8Array> {
         controller.error(e);
       }
     },
-    async cancel() {
-      await it.return?.();
-    },
+    // Nothing is destroyed here: the answer (a 413, a 408) must still reach the client. The
+    // listener closes the connection after answering a request whose body was not read.
+    cancel() {},
   });
 }
 
@@ -72,9 +76,15 @@ export function toNodeListener(handler: GeminiProxyHandler): (req: NodeRequestLi
     }
     const method = req.method ?? "GET";
     const hasBody = method !== "GET" && method !== "HEAD";
+    // The client hanging up aborts the request's signal, and with it the upstream call.
+    const gone = new AbortController();
+    res.on?.("close", () => {
+      if (!res.writableFinished) gone.abort();
+    });
     const request = new Request(url, {
       method,
       headers,
+      signal: gone.signal,
       body: hasBody ? bodyStream(req) : undefined,
       // Node's fetch needs this for a streamed request body.
       ...(hasBody ? { duplex: "half" } : {}),
@@ -83,6 +93,9 @@ export function toNodeListener(handler: GeminiProxyHandler): (req: NodeRequestLi
       .then(async (response) => {
         res.statusCode = response.status;
         response.headers.forEach((value, key) => res.setHeader(key, value));
+        // A body left unread (refused, stalled) is not waited for: Node closes the connection
+        // once the answer is out, so a stalled client holds no socket.
+        if (!req.complete) res.setHeader("connection", "close");
         if (response.body) {
           const reader = response.body.getReader();
           for (;;) {
@@ -124,6 +137,10 @@ export async function serveGeminiProxy(options: ServeOptions): Promise<RunningPr
   const handler = createGeminiProxy(proxyOptions);
   const http = await builtin("http");
   const server: NodeServer = http.createServer(toNodeListener(handler));
+  // Node cuts any request after 300 s by default, which ends a large upload on a slow line; the
+  // proxy's own idle timeout per chunk (uploadIdleTimeoutMs) bounds stalled uploads instead.
+  server.requestTimeout = 0;
+  server.headersTimeout = 60_000;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => resolve());

@@ -1,39 +1,12 @@
 // The shape check of a /generate request. Only what the agent needs passes: text, function calls
 // and responses, thought signatures, and fileData that names a handle this proxy issued. Tools
 // are function declarations only: Google's own tools (search, URL context, code execution) would
-// make the proxy fetch or run what a browser asked for.
+// make the proxy fetch or run what a browser asked for. What sets the cost of a call (output and
+// thinking tokens, media resolution, video frame rate, files) is clamped or bounded here.
 
-export class RequestError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly code: string = codeFor(status),
-    readonly extra: Record<string, unknown> = {},
-  ) {
-    super(message);
-  }
-}
-
-function codeFor(status: number): string {
-  switch (status) {
-    case 400:
-      return "bad_request";
-    case 403:
-      return "forbidden";
-    case 404:
-      return "not_found";
-    case 410:
-      return "gone";
-    case 411:
-      return "length_required";
-    case 413:
-      return "too_large";
-    case 415:
-      return "unsupported_media_type";
-    default:
-      return "error";
-  }
-}
+import type { ProxyLimits } from "./config.js";
+import { MEDIA_RESOLUTIONS } from "./config.js";
+import { RequestError } from "./errors.js";
 
 export interface Part {
   text?: string;
@@ -59,11 +32,10 @@ export interface GenerateBody {
   generationConfig?: Record<string, unknown>;
 }
 
-interface Bounds {
-  maxTurns: number;
-  maxPartsPerTurn: number;
-  maxFunctionDeclarations: number;
-}
+type Bounds = Pick<
+  Required<ProxyLimits>,
+  "maxTurns" | "maxPartsPerTurn" | "maxPartsPerRequest" | "maxFunctionDeclarations" | "maxFilesPerRequest" | "maxOutputTokens" | "maxThinkingTokens" | "maxMediaResolution" | "maxVideoFps"
+>;
 
 const BODY_KEYS = new Set(["model", "contents", "tools", "toolConfig", "systemInstruction", "generationConfig"]);
 const PART_KEYS = new Set(["text", "thought", "thoughtSignature", "functionCall", "functionResponse", "fileData", "videoMetadata"]);
@@ -83,6 +55,12 @@ const GENERATION_KEYS = new Set([
   "frequencyPenalty",
   "mediaResolution",
 ]);
+const FUNCTION_CALL_KEYS = new Set(["name", "args", "id"]);
+const FUNCTION_RESPONSE_KEYS = new Set(["name", "response", "id"]);
+const FILE_DATA_KEYS = new Set(["fileUri", "mimeType"]);
+const VIDEO_METADATA_KEYS = new Set(["startOffset", "endOffset", "fps"]);
+const THINKING_KEYS = new Set(["thinkingBudget", "thinkingLevel", "includeThoughts"]);
+const FUNCTION_CALLING_KEYS = new Set(["mode", "allowedFunctionNames"]);
 const DECLARATION_KEYS = new Set(["name", "description", "parameters", "parametersJsonSchema", "response", "responseJsonSchema"]);
 const FUNCTION_NAME = /^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$/;
 
@@ -98,7 +76,7 @@ function onlyKeys(obj: Record<string, unknown>, allowed: Set<string>, where: str
   for (const k of Object.keys(obj)) if (!allowed.has(k)) throw bad(`${where}: '${k}' is not accepted (accepted: ${[...allowed].join(", ")})`);
 }
 
-function checkPart(raw: unknown, where: string): Part {
+function checkPart(raw: unknown, where: string, bounds: Bounds): Part {
   if (!isObject(raw)) throw bad(`${where} is not an object`);
   onlyKeys(raw, PART_KEYS, where);
   const part: Part = {};
@@ -116,23 +94,32 @@ function checkPart(raw: unknown, where: string): Part {
   }
   if (raw.functionCall !== undefined) {
     if (!isObject(raw.functionCall) || typeof raw.functionCall.name !== "string") throw bad(`${where}.functionCall needs a name`);
+    onlyKeys(raw.functionCall, FUNCTION_CALL_KEYS, `${where}.functionCall`);
+    if (raw.functionCall.args !== undefined && !isObject(raw.functionCall.args)) throw bad(`${where}.functionCall.args is not an object`);
     part.functionCall = raw.functionCall;
   }
   if (raw.functionResponse !== undefined) {
     const fr = raw.functionResponse;
     if (!isObject(fr) || typeof fr.name !== "string" || !isObject(fr.response)) throw bad(`${where}.functionResponse needs a name and a response object`);
-    if (fr.parts !== undefined) throw bad(`${where}.functionResponse.parts is not accepted`);
+    onlyKeys(fr, FUNCTION_RESPONSE_KEYS, `${where}.functionResponse`);
     part.functionResponse = fr;
   }
   if (raw.fileData !== undefined) {
     const fd = raw.fileData;
     if (!isObject(fd) || typeof fd.fileUri !== "string") throw bad(`${where}.fileData needs a fileUri (a handle from /upload)`);
+    onlyKeys(fd, FILE_DATA_KEYS, `${where}.fileData`);
     part.fileData = { fileUri: fd.fileUri, mimeType: typeof fd.mimeType === "string" ? fd.mimeType : undefined };
   }
   if (raw.videoMetadata !== undefined) {
     if (!isObject(raw.videoMetadata)) throw bad(`${where}.videoMetadata is not an object`);
-    onlyKeys(raw.videoMetadata, new Set(["startOffset", "endOffset", "fps"]), `${where}.videoMetadata`);
-    part.videoMetadata = raw.videoMetadata;
+    onlyKeys(raw.videoMetadata, VIDEO_METADATA_KEYS, `${where}.videoMetadata`);
+    const vm = { ...raw.videoMetadata };
+    if (vm.fps !== undefined) {
+      if (typeof vm.fps !== "number" || !(vm.fps > 0)) throw bad(`${where}.videoMetadata.fps is not a positive number`);
+      // More frames per second, more tokens: lowered to the configured maximum.
+      vm.fps = Math.min(vm.fps, bounds.maxVideoFps);
+    }
+    part.videoMetadata = vm;
   }
   return part;
 }
@@ -141,10 +128,15 @@ export function checkGenerateBody(raw: unknown, bounds: Bounds, models: Set<stri
   if (!isObject(raw)) throw bad("The request body must be a JSON object");
   onlyKeys(raw, BODY_KEYS, "body");
   const model = typeof raw.model === "string" ? raw.model.replace(/^models\//, "") : "";
-  if (!models.has(model)) throw new RequestError(403, "Model not allowed", "model_not_allowed", { allowed: [...models] });
+  // Names the refused model, never the allowed ones (the operator's list is not the client's business).
+  if (!models.has(model)) {
+    const shown = typeof raw.model === "string" ? raw.model.slice(0, 80) : "(none)";
+    throw new RequestError(403, `Model '${shown}' is not allowed here`, "model_not_allowed", { model: shown });
+  }
 
   if (!Array.isArray(raw.contents) || raw.contents.length === 0) throw bad("contents must be a non-empty array");
   if (raw.contents.length > bounds.maxTurns) throw new RequestError(413, `contents holds over ${bounds.maxTurns} turns`, "too_many_turns");
+  let totalParts = 0;
   const contents: Content[] = raw.contents.map((c: unknown, i: number) => {
     const where = `contents[${i}]`;
     if (!isObject(c)) throw bad(`${where} is not an object`);
@@ -152,8 +144,21 @@ export function checkGenerateBody(raw: unknown, bounds: Bounds, models: Set<stri
     if (c.role !== "user" && c.role !== "model") throw bad(`${where}.role must be 'user' or 'model'`);
     if (!Array.isArray(c.parts) || c.parts.length === 0) throw bad(`${where}.parts must be a non-empty array`);
     if (c.parts.length > bounds.maxPartsPerTurn) throw new RequestError(413, `${where} holds over ${bounds.maxPartsPerTurn} parts`, "too_many_parts");
-    return { role: c.role, parts: c.parts.map((p: unknown, j: number) => checkPart(p, `${where}.parts[${j}]`)) };
+    totalParts += c.parts.length;
+    if (totalParts > bounds.maxPartsPerRequest) throw new RequestError(413, `contents holds over ${bounds.maxPartsPerRequest} parts in all`, "too_many_parts");
+    return { role: c.role, parts: c.parts.map((p: unknown, j: number) => checkPart(p, `${where}.parts[${j}]`, bounds)) };
   });
+  // Each file is billed by its length in tokens every time it is sent: a bounded number per
+  // request, and never the same one twice.
+  const files = new Set<string>();
+  for (const c of contents) {
+    for (const p of c.parts) {
+      if (!p.fileData) continue;
+      if (files.has(p.fileData.fileUri)) throw new RequestError(400, "The same file is attached more than once in this request; attach it once", "duplicate_file");
+      files.add(p.fileData.fileUri);
+      if (files.size > bounds.maxFilesPerRequest) throw new RequestError(413, `over ${bounds.maxFilesPerRequest} files in one request`, "too_many_files");
+    }
+  }
 
   const body: GenerateBody = { model, contents };
 
@@ -180,6 +185,11 @@ export function checkGenerateBody(raw: unknown, bounds: Bounds, models: Set<stri
   if (raw.toolConfig !== undefined) {
     if (!isObject(raw.toolConfig)) throw bad("toolConfig is not an object");
     onlyKeys(raw.toolConfig, new Set(["functionCallingConfig"]), "toolConfig");
+    const fcc = raw.toolConfig.functionCallingConfig;
+    if (fcc !== undefined) {
+      if (!isObject(fcc)) throw bad("toolConfig.functionCallingConfig is not an object");
+      onlyKeys(fcc, FUNCTION_CALLING_KEYS, "toolConfig.functionCallingConfig");
+    }
     body.toolConfig = raw.toolConfig;
   }
 
@@ -195,12 +205,41 @@ export function checkGenerateBody(raw: unknown, bounds: Bounds, models: Set<stri
     };
   }
 
-  if (raw.generationConfig !== undefined) {
-    if (!isObject(raw.generationConfig)) throw bad("generationConfig is not an object");
-    onlyKeys(raw.generationConfig, GENERATION_KEYS, "generationConfig");
-    const cc = raw.generationConfig.candidateCount;
-    if (cc !== undefined && cc !== 1) throw bad("generationConfig.candidateCount must be 1");
-    body.generationConfig = raw.generationConfig;
-  }
+  body.generationConfig = checkGenerationConfig(raw.generationConfig, bounds);
   return body;
+}
+
+const RESOLUTION_RANK: Record<string, number> = { MEDIA_RESOLUTION_UNSPECIFIED: -1 };
+MEDIA_RESOLUTIONS.forEach((r, i) => (RESOLUTION_RANK[r] = i));
+
+/** The generation config with its cost clamped: output and thinking tokens, media resolution. */
+function checkGenerationConfig(raw: unknown, bounds: Bounds): Record<string, unknown> {
+  if (raw !== undefined && !isObject(raw)) throw bad("generationConfig is not an object");
+  const gc: Record<string, unknown> = { ...(raw ?? {}) };
+  onlyKeys(gc, GENERATION_KEYS, "generationConfig");
+  if (gc.candidateCount !== undefined && gc.candidateCount !== 1) throw bad("generationConfig.candidateCount must be 1");
+  const out = gc.maxOutputTokens;
+  if (out !== undefined && (!Number.isInteger(out) || (out as number) <= 0)) throw bad("generationConfig.maxOutputTokens is not a positive whole number");
+  // Always set: without it a call may write (and think) up to the model's own maximum.
+  gc.maxOutputTokens = Math.min((out as number | undefined) ?? Infinity, bounds.maxOutputTokens);
+  if (gc.thinkingConfig !== undefined) {
+    if (!isObject(gc.thinkingConfig)) throw bad("generationConfig.thinkingConfig is not an object");
+    onlyKeys(gc.thinkingConfig, THINKING_KEYS, "generationConfig.thinkingConfig");
+    const tc = { ...gc.thinkingConfig };
+    const budget = tc.thinkingBudget;
+    if (budget !== undefined) {
+      if (!Number.isInteger(budget) || (budget as number) < -1) throw bad("generationConfig.thinkingConfig.thinkingBudget is not a whole number (-1 for dynamic)");
+      // -1 (dynamic) lets the model think as long as it likes: bounded like any other budget.
+      tc.thinkingBudget = budget === -1 ? bounds.maxThinkingTokens : Math.min(budget as number, bounds.maxThinkingTokens);
+    }
+    if (tc.thinkingLevel !== undefined && typeof tc.thinkingLevel !== "string") throw bad("generationConfig.thinkingConfig.thinkingLevel is not a string");
+    if (tc.includeThoughts !== undefined && typeof tc.includeThoughts !== "boolean") throw bad("generationConfig.thinkingConfig.includeThoughts is not a boolean");
+    gc.thinkingConfig = tc;
+  }
+  if (gc.mediaResolution !== undefined) {
+    const rank = typeof gc.mediaResolution === "string" ? RESOLUTION_RANK[gc.mediaResolution] : undefined;
+    if (rank === undefined) throw bad(`generationConfig.mediaResolution must be one of ${Object.keys(RESOLUTION_RANK).join(", ")}`);
+    if (rank > RESOLUTION_RANK[bounds.maxMediaResolution]) gc.mediaResolution = bounds.maxMediaResolution;
+  }
+  return gc;
 }

@@ -36,6 +36,7 @@ export async function startStack({ proxyOptions = {}, fakeOptions = {} } = {}) {
   const fake = await startFakeGemini({ apiKey: KEY, granularity: 1024, processingPolls: 2, ...fakeOptions });
   const proxy = await serveGeminiProxy({
     apiKey: KEY,
+    public: true,
     allowedOrigins: [ORIGIN],
     models: [MODEL, "gemini-2.5-pro", "gemini-3-pro-preview"],
     upstream: fake.url,

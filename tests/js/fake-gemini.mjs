@@ -6,6 +6,7 @@
 //                                                  x-goog-upload-offset -> { file } on finalize
 //   GET  /v1beta/files/{id}                        PROCESSING for `processingPolls` reads, then ACTIVE
 //   POST /v1beta/models/{model}:generateContent    answers from a script
+//   DELETE /v1beta/files/{id}                      files.delete
 //
 // Every request must carry the key in x-goog-api-key. Everything is recorded for assertions.
 import { createServer } from "node:http";
@@ -48,6 +49,12 @@ export async function startFakeGemini({ apiKey, granularity = 256 * 1024, proces
     failNext(kind, status, body) {
       failures.push({ kind, status, body });
     },
+    /** Requests whose connection closed before the fake answered them: { method, path }. */
+    abandoned: [],
+    /** Names of files deleted through files.delete, in order. */
+    deleted: [],
+    /** When set, the upload session URL of a resumable start points at this base instead of the fake. */
+    uploadUrlBase: null,
     /** Makes a file unknown upstream (as after its 48 hours). */
     expire(name) {
       files.delete(name);
@@ -76,6 +83,12 @@ export async function startFakeGemini({ apiKey, granularity = 256 * 1024, proces
     const [f] = failures.splice(i, 1);
     // "hang": never answer (the connection is dropped when the fake closes).
     if (f.status === "hang") return true;
+    // "redirect": a 307 to the URL given as the body.
+    if (f.status === "redirect") {
+      res.writeHead(307, { location: String(f.body) });
+      res.end();
+      return true;
+    }
     // Real error bodies can echo request URLs; this one also echoes the key, so the proxy's
     // scrubbing is tested.
     send(res, f.status, f.body ?? { error: { code: f.status, message: `Internal error at ${fake.url}/v1beta/x?key=${apiKey} (${apiKey})`, status: "INTERNAL" } });
@@ -96,6 +109,9 @@ export async function startFakeGemini({ apiKey, granularity = 256 * 1024, proces
   const server = createServer(async (req, res) => {
     const url = new URL(req.url, fake.url);
     fake.requests.push({ method: req.method, path: url.pathname, query: url.search, headers: { ...req.headers } });
+    res.on("close", () => {
+      if (!res.writableEnded) fake.abandoned.push({ method: req.method, path: url.pathname });
+    });
     const body = await readBody(req);
     if (req.headers["x-goog-api-key"] !== apiKey) return error(res, 403, "PERMISSION_DENIED", "API key missing or wrong");
 
@@ -117,7 +133,7 @@ export async function startFakeGemini({ apiKey, granularity = 256 * 1024, proces
       const id = randomBytes(12).toString("hex");
       sessions.set(id, { size, mimeType, displayName: meta?.file?.display_name ?? meta?.file?.displayName, received: [], offset: 0, commands: [] });
       res.writeHead(200, {
-        "x-goog-upload-url": `${fake.url}/upload/v1beta/files?upload_id=${id}&upload_protocol=resumable`,
+        "x-goog-upload-url": `${fake.uploadUrlBase ?? fake.url}/upload/v1beta/files?upload_id=${id}&upload_protocol=resumable`,
         "x-goog-upload-status": "active",
         "x-goog-upload-chunk-granularity": String(granularity),
         "x-guploader-uploadid": id,
@@ -182,6 +198,15 @@ export async function startFakeGemini({ apiKey, granularity = 256 * 1024, proces
         if (fake.failProcessing) f.error = { code: 400, message: "The video could not be decoded" };
       }
       return send(res, 200, fileResource(f));
+    }
+
+    // files.delete
+    if (req.method === "DELETE" && m) {
+      if (failure("delete", res)) return;
+      if (!files.has(m[1])) return error(res, 404, "NOT_FOUND", `File ${m[1]} not found`);
+      files.delete(m[1]);
+      fake.deleted.push(m[1]);
+      return send(res, 200, {});
     }
 
     // models.generateContent
