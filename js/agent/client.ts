@@ -182,6 +182,7 @@ export function isRetryable(e: unknown): e is ProxyError {
 
 function retryAfter(res: Response, json: Record<string, unknown> | undefined): number | undefined {
   if (typeof json?.retryAfterMs === "number" && Number.isFinite(json.retryAfterMs) && json.retryAfterMs >= 0) return json.retryAfterMs;
+  if (typeof json?.retryAfterSeconds === "number" && Number.isFinite(json.retryAfterSeconds) && json.retryAfterSeconds >= 0) return json.retryAfterSeconds * 1000;
   const h = res.headers.get("retry-after");
   if (h === null) return undefined;
   if (/^\d+$/.test(h.trim())) return Number(h.trim()) * 1000;

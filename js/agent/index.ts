@@ -162,7 +162,15 @@ function isAbort(e: unknown): boolean {
 /** A proxy failure in plain words. */
 export function explainProxyError(e: ProxyError, model: string): string {
   if (e.status === 0) return "The assistant's server could not be reached. Check the internet connection, then send the message again.";
-  if (e.status === 429) return "Gemini is getting too many requests right now. Wait a minute, then send the message again.";
+  if (e.status === 429) {
+    const minutes = e.retryAfterMs !== undefined ? Math.ceil(e.retryAfterMs / 60_000) : 1;
+    if (minutes > 5) {
+      const when = minutes >= 120 ? `about ${Math.round(minutes / 60)} hours` : `about ${minutes} minutes`;
+      return `You have used up the assistant's allowance for now; it renews in ${when}. Try again then.`;
+    }
+    return "Gemini is getting too many requests right now. Wait a minute, then send the message again.";
+  }
+  if (e.status === 401) return "The assistant's server needs you to sign in again. Reload the page, sign in, and send the message again.";
   if (e.code === "model_not_allowed") return `The model ${model} is not enabled on the assistant's server. Choose another model.`;
   if (e.code === "origin_refused") return "The assistant's server does not accept requests from this page. Its operator must add this site to the proxy's allowed origins.";
   if (e.status === 401 || e.status === 403) return "The assistant's server refused the request: you may need to sign in again. Reload the page and retry.";
@@ -406,13 +414,21 @@ export function createAgent(options: AgentOptions): Agent {
       if (!(e instanceof HistoryTooLargeError)) throw e;
       throw fail("too_large", "This step is too large for the assistant's server. Ask for fewer changes at once, or start a new conversation (Reset).", e.message);
     }
+    // Each file once (the proxy refuses a file attached twice), the newest ones, at most maxFilesPerRequest.
     const maxFiles = typeof lim.maxFilesPerRequest === "number" ? lim.maxFilesPerRequest : Infinity;
-    let files = contents.reduce((n, c) => n + c.parts.filter((p) => p.fileData).length, 0);
-    if (files <= maxFiles) return contents;
-    // Oldest files first.
+    const keep = new Set<Part>();
+    const seen = new Set<string>();
+    for (let i = contents.length - 1; i >= 0; i--) {
+      for (let j = contents[i].parts.length - 1; j >= 0; j--) {
+        const p = contents[i].parts[j];
+        if (!p.fileData || seen.has(p.fileData.fileUri) || seen.size >= maxFiles) continue;
+        seen.add(p.fileData.fileUri);
+        keep.add(p);
+      }
+    }
     return contents.map((c) => {
-      if (files <= maxFiles || !c.parts.some((p) => p.fileData)) return c;
-      const parts = c.parts.filter((p) => !(p.fileData && files-- > maxFiles));
+      if (!c.parts.some((p) => p.fileData && !keep.has(p))) return c;
+      const parts = c.parts.filter((p) => !p.fileData || keep.has(p));
       return { role: c.role, parts: parts.length ? parts : [{ text: "(media left out)" }] };
     });
   }

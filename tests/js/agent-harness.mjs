@@ -42,6 +42,9 @@ export async function startStack({ proxyOptions = {}, fakeOptions = {} } = {}) {
     upstream: fake.url,
     ...proxyOptions,
     limits: { uploadChunkBytes: 1024, ...proxyOptions.limits },
+    // The tests make hundreds of requests and dozens of uploads a minute; budgets are tested in
+    // proxy*.test.mjs and where a test sets its own.
+    budgets: { requestsPerMinute: 100_000, globalRequestsPerMinute: 100_000, uploadsPerMinute: 10_000, ...proxyOptions.budgets },
   });
   return {
     fake,

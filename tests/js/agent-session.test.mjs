@@ -13,8 +13,7 @@ let fake;
 let proxy;
 
 before(async () => {
-  // A busy sidebar makes hundreds of requests in seconds here; the rate limit is tested in proxy.test.mjs.
-  stack = await startStack({ proxyOptions: { limits: { requestsPerWindow: 100_000, globalRequestsPerWindow: 100_000, uploadsPerWindow: 1000 } } });
+  stack = await startStack();
   ({ fake, proxy } = stack);
 });
 after(() => stack?.close());
@@ -254,31 +253,37 @@ test("reset() during a model call: the late answer does not reach the new conver
 test("429 then success: the agent backs off, honouring the proxy's Retry-After, and says so", async () => {
   const waits = [];
   const { agent, events } = await setup(proxy, { agentOptions: { sleep: async (ms) => void waits.push(ms) } });
+  // Gemini rate limits; the proxy answers 429 with Retry-After (Gemini's, else 30 s).
   fake.failNext("generate", 429, { error: { code: 429, message: "Resource has been exhausted", status: "RESOURCE_EXHAUSTED" } });
   fake.script.push(modelTurn([{ text: "Fine now." }]));
   assert.equal(await agent.send("Hello."), "Fine now.");
-  assert.equal(waits.length, 1);
-  assert.ok(events.some((e) => e.type === "notice" && e.code === "retry" && /Gemini is busy/.test(e.message)));
-  // Server errors too, up to the limit; then a plain message.
+  assert.deepEqual(waits, [30_000], "waited what Retry-After said");
+  assert.ok(events.some((e) => e.type === "notice" && e.code === "retry" && /Gemini is busy; trying again in 30 s/.test(e.message)));
+  // Server errors too, with a growing back-off, up to the limit; then a plain message.
   for (let i = 0; i < 4; i++) fake.failNext("generate", 503, { error: { code: 503, message: "The model is overloaded", status: "UNAVAILABLE" } });
   waits.length = 0;
-  await assert.rejects(agent.send("Again."), (e) => e.code === "proxy" && /Try again in a moment/.test(e.message) && e.status >= 500);
+  await assert.rejects(agent.send("Again."), (e) => e.code === "proxy" && e.message === "Gemini could not answer right now. Try again in a moment." && e.status === 502);
   assert.equal(waits.length, 3, "three retries, then the error");
   assert.ok(waits[1] > waits[0] && waits[2] > waits[1], `back-off grows: ${waits}`);
+  // A refusal by Gemini (4xx) is not retried: it would fail the same way.
+  fake.failNext("generate", 400, { error: { code: 400, message: "Request contains an invalid argument.", status: "INVALID_ARGUMENT" } });
+  waits.length = 0;
+  await assert.rejects(agent.send("Once more."), (e) => e.code === "proxy" && /^Gemini refused the request \(Request contains an invalid argument\.\)/.test(e.message));
+  assert.deepEqual(waits, []);
   assertValidConversation(agent.history());
 });
 
-test("Retry-After from the proxy's own rate limit is honoured", async () => {
-  const tight = await startStack({ proxyOptions: { limits: { requestsPerWindow: 2, windowMs: 300 } } });
+test("the proxy's own rate limit: its Retry-After is honoured; a wait over maxDelayMs is not made and the user is told when to come back", async () => {
+  const tight = await startStack({ proxyOptions: { budgets: { requestsPerMinute: 2 } } });
   try {
     resetFake(tight.fake);
     const waits = [];
-    const sleep = (ms) => (waits.push(ms), new Promise((r) => setTimeout(r, ms)));
-    const { agent } = await setup(tight.proxy, { agentOptions: { sleep } });
-    tight.fake.script.push(modelTurn([call("list_timeline", {})]), modelTurn([call("list_timeline", {})]), modelTurn([{ text: "Listed twice." }]));
-    assert.equal(await agent.send("List it twice."), "Listed twice.");
-    assert.ok(waits.length >= 1, "rate limited at least once");
-    assert.ok(waits.every((ms) => ms <= 1000), `waited as told: ${waits}`);
+    const { agent } = await setup(tight.proxy, { agentOptions: { sleep: async (ms) => void waits.push(ms), retry: { maxDelayMs: 5000 } } });
+    tight.fake.script.push(modelTurn([call("list_timeline", {}, "s")]), modelTurn([call("list_timeline", {}, "t")]), modelTurn([{ text: "never" }]));
+    await assert.rejects(agent.send("List it."), (e) => e.code === "proxy" && e.status === 429 && /Wait a minute, then send the message again/.test(e.message));
+    assert.deepEqual(waits, [], "a Retry-After of most of a minute is over maxDelayMs: no retry before it");
+    assert.equal(tight.fake.generateCalls.length, 2, "the third request was refused by the proxy, not sent upstream");
+    assertValidConversation(agent.history());
   } finally {
     await tight.close();
   }
@@ -380,7 +385,7 @@ test("a per-message cap on destructive calls stops a runaway loop; the system in
 });
 
 test("the proxy's published limits bound the history: turns and bytes", async () => {
-  const small = await startStack({ proxyOptions: { limits: { maxTurns: 12, requestsPerWindow: 100_000 } } });
+  const small = await startStack({ proxyOptions: { limits: { maxTurns: 12 } } });
   try {
     resetFake(small.fake);
     const { agent, fetchLog } = await setup(small.proxy);
