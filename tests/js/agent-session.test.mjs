@@ -186,21 +186,22 @@ test("cancel reaches an upload in flight: send rejects at once and the history s
   assert.equal(history.at(-1).parts[0].functionResponse.name, "load_asset_context");
 });
 
-test("cancel reaches status polling: the wait stops at once", async () => {
+test("cancel reaches status polling: the wait between polls stops at once", async () => {
   fake.processingPolls = 1_000_000;
   const ac = new AbortController();
-  // Real waits between polls, so cancelling has a wait to interrupt.
-  const { assetId, agent } = await setup(proxy, { agentOptions: { context: { pollIntervalMs: 20, maxWaitMs: 600_000 } } });
+  // Real, long waits between polls: cancelling must interrupt one.
+  const { assetId, agent } = await setup(proxy, { agentOptions: { context: { pollIntervalMs: 10_000, maxWaitMs: 600_000 } } });
   fake.script.push(modelTurn([call("load_asset_context", { assetId }, "s")]));
   const polls = () => fake.requests.filter((r) => r.method === "GET" && r.path.startsWith("/v1beta/files/")).length;
-  const p0 = polls();
+  const uploads = fake.uploads.length;
   const sending = agent.send("Look at the clip.", { signal: ac.signal });
-  while (polls() < p0 + 3) await new Promise((r) => setTimeout(r, 5));
+  while (fake.uploads.length === uploads) await new Promise((r) => setTimeout(r, 5));
+  await new Promise((r) => setTimeout(r, 50));
+  const p0 = polls();
   ac.abort();
   await within(2000, assert.rejects(sending, (e) => e.name === "AbortError"));
-  const after = polls();
   await new Promise((r) => setTimeout(r, 100));
-  assert.ok(polls() <= after + 1, "polling stopped");
+  assert.equal(polls(), p0, "no poll after cancelling");
   assertValidConversation(agent.history());
 });
 
