@@ -190,6 +190,8 @@ interface Session {
   busy: boolean;
   /** File handles whose summary the model has (their fileData need not be sent again). */
   summarized: Set<string>;
+  /** The history_trimmed notice was given. */
+  trimmed?: boolean;
 }
 
 const newSession = (): Session => ({ contents: [], busy: false, summarized: new Set() });
@@ -413,6 +415,10 @@ export function createAgent(options: AgentOptions): Agent {
     } catch (e) {
       if (!(e instanceof HistoryTooLargeError)) throw e;
       throw fail("too_large", "This step is too large for the assistant's server. Ask for fewer changes at once, or start a new conversation (Reset).", e.message);
+    }
+    if (contents.length < s.contents.length && !s.trimmed) {
+      s.trimmed = true;
+      emit({ type: "notice", code: "history_trimmed", message: "The conversation is long: its oldest messages are no longer sent to Gemini." });
     }
     // Each file once (the proxy refuses a file attached twice), the newest ones, at most maxFilesPerRequest.
     const maxFiles = typeof lim.maxFilesPerRequest === "number" ? lim.maxFilesPerRequest : Infinity;

@@ -24,7 +24,7 @@ const generateBodies = (log) => log.filter((r) => r.url.endsWith("/generate")).m
 const fileUris = (body) => body.contents.flatMap((c) => c.parts.filter((p) => p.fileData).map((p) => p.fileData.fileUri));
 
 test("a 200-message session with three tool calls per message works from the first message to the last, and request size stays flat", async () => {
-  const { editor, agent, fetchLog, trackId, elementId } = await setup(proxy);
+  const { editor, agent, fetchLog, trackId, elementId, events } = await setup(proxy);
   // Each message: add a caption, list the assets, set the clip's volume; then a short answer.
   let n = 0;
   fake.intercept = (body) => {
@@ -54,6 +54,8 @@ test("a 200-message session with three tool calls per message works from the fir
   }
   const texts = editor.project().timeline.tracks.flatMap((t) => t.elements).filter((e) => e.type === "text");
   assert.equal(texts.length, 200);
+  assert.equal(events.filter((e) => e.type === "notice" && e.code === "history_trimmed").length, 1, "said once that old messages are no longer sent");
+  assert.equal(events.filter((e) => e.type === "error").length, 0);
   // Flat: once the history is full, the biggest request of the last 100 messages is within 2 % of
   // the biggest of messages 50 to 100 (ids and numbers gain digits).
   const peak = (from, to) => Math.max(...sizes.slice(from - 1, to));
