@@ -297,6 +297,21 @@ test("handle secrets: a short one is refused at start, none gives a warning, ano
   });
 });
 
+test("a budget store that fails refuses requests (fails closed) and says nothing of why", async () => {
+  const broken = { add: async () => { throw new Error("ECONNREFUSED redis://127.0.0.1:6379 password=hunter2"); } };
+  await withProxy({ store: broken }, async () => {
+    const before = fake.requests.length;
+    const r = await generate(hello());
+    assert.equal(r.status, 500);
+    assert.equal(r.json.code, "internal");
+    assert.ok(!r.text.includes("hunter2") && !r.text.includes("redis://"), r.text);
+    assert.equal((await upload(bytes(10))).status, 500);
+    assert.equal(fake.requests.length, before, "nothing went upstream unbudgeted");
+    // Reading the limits needs no budget.
+    assert.equal((await req("limits", { method: "GET" })).status, 200);
+  });
+});
+
 test("Gemini's 5xx text, the key and the upstream URL reach no client", async () => {
   await withProxy({}, async () => {
     for (const kind of ["generate", "start", "status"]) {
