@@ -1,7 +1,8 @@
 // The agent sidebar: chat with Gemini through the demo server's proxy (neuralcut/agent). Each
 // tool call is shown as it starts and updated with its result; with "confirm before changes"
 // on (the default), a call that is not read-only waits for Allow or Decline. Uploading a clip to
-// Gemini always asks first. New conversation cancels a running message.
+// Gemini always asks first. Escape in the input stops a running message; New conversation
+// cancels it too.
 import { h, pretty } from "./util.js";
 
 const CLIENT_KEY = "neuralcut-demo-client";
@@ -172,17 +173,22 @@ export async function createAgentPanel({ editor, config, sources, elements, hasM
     notice("New conversation.");
   });
 
+  /** The running message's controller: Escape in the input stops it. */
+  let running = null;
+
   async function submit(text) {
     if (!text.trim()) return;
     send.disabled = true;
     input.value = "";
+    running = new AbortController();
     try {
-      await agent.send(text);
+      await agent.send(text, { signal: running.signal });
     } catch (e) {
       // The loop has already shown its own errors (proxy, empty answer); show anything else.
       if (e?.name === "AbortError") notice("Stopped.");
       else if (!(e instanceof agentModule.AgentError) || e.code === "busy") onEvent({ type: "error", message: e instanceof Error ? e.message : String(e) });
     } finally {
+      running = null;
       send.disabled = false;
       input.focus();
     }
@@ -193,6 +199,11 @@ export async function createAgentPanel({ editor, config, sources, elements, hasM
     submit(input.value);
   });
   input.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && running) {
+      e.preventDefault();
+      running.abort();
+      return;
+    }
     if (e.key === "Enter" && !e.shiftKey) {
       e.preventDefault();
       submit(input.value);
