@@ -1,6 +1,8 @@
 // The agent sidebar: chat with Gemini through the demo server's proxy (neuralcut/agent). Each
 // tool call is shown as it starts and updated with its result; with "confirm before changes"
-// on, a call that is not read-only waits for Allow or Decline.
+// on (the default), a call that is not read-only waits for Allow or Decline. Uploading a clip to
+// Gemini always asks first. Escape in the input stops a running message; New conversation
+// cancels it too.
 import { h, pretty } from "./util.js";
 
 const CLIENT_KEY = "neuralcut-demo-client";
@@ -84,41 +86,58 @@ export async function createAgentPanel({ editor, config, sources, elements, hasM
         entry.card.append(h("div", { class: "caption" }, "result"), h("pre", { class: "result" }, clip(event.result)));
         break;
       }
+      case "notice":
+        log.append(h("div", { class: "msg notice" }, event.message));
+        break;
       case "error":
-        log.append(h("div", { class: "msg error" }, `${event.message}`));
+        log.append(h("div", { class: "msg error", title: event.details ?? "" }, `${event.message}`));
         break;
     }
     scroll();
   }
 
-  /** Asks in the latest card of that tool; resolves true for Allow. */
-  function confirm(request) {
-    if (!confirmBox.checked) return true;
-    const entry = [...cards.values()].reverse().find((c) => c.name === request.name && !c.asked);
-    if (!entry) return window.confirm(`Allow ${request.name}?`);
-    entry.asked = true;
-    entry.state.textContent = "waiting for you";
+  /** An Allow / Decline row in `where`; resolves true for Allow, false when the message is cancelled. */
+  function askIn(where, text, signal, onAnswer) {
     return new Promise((resolve) => {
       const answer = (ok) => {
         row.remove();
-        entry.state.textContent = ok ? "running…" : "declined";
+        onAnswer?.(ok);
         resolve(ok);
       };
       const row = h(
         "div",
         { class: "confirm" },
-        h("span", { class: "muted" }, `${request.title}: allow this change?`),
+        h("span", { class: "muted" }, text),
         h("button", { type: "button", class: "primary", onclick: () => answer(true) }, "Allow"),
         h("button", { type: "button", onclick: () => answer(false) }, "Decline"),
       );
-      entry.card.append(row);
+      signal?.addEventListener("abort", () => answer(false), { once: true });
+      where.append(row);
       scroll();
       row.querySelector("button.primary").focus();
     });
   }
 
+  /** Uploads always ask; other changes ask in the latest card of that tool while the box is checked. */
+  function confirm(request) {
+    if (request.kind === "upload") {
+      const entry = [...cards.values()].reverse().find((c) => c.name === request.name);
+      const size = request.upload ? ` (${(request.upload.sizeBytes / 1e6).toFixed(1)} MB)` : "";
+      return askIn(entry ? entry.card : log, `Send "${request.upload?.assetName ?? "this asset"}"${size} to Google Gemini so the assistant can watch it?`, request.signal);
+    }
+    if (!confirmBox.checked) return true;
+    const entry = [...cards.values()].reverse().find((c) => c.name === request.name && !c.asked);
+    if (!entry) return window.confirm(`Allow ${request.name}?`);
+    entry.asked = true;
+    entry.state.textContent = "waiting for you";
+    return askIn(entry.card, `${request.title}: allow this change?`, request.signal, (ok) => {
+      entry.state.textContent = ok ? "running…" : "declined";
+    });
+  }
+
   let agent;
   function makeAgent() {
+    agent?.reset();
     agent = agentModule.createAgent({
       editor,
       proxyUrl: new URL(config.agent.proxyUrl, location.href).href,
@@ -147,22 +166,29 @@ export async function createAgentPanel({ editor, config, sources, elements, hasM
     notice(`New conversation with ${modelSelect.value}.`);
   });
   resetButton.addEventListener("click", () => {
+    // Cancels a running message first.
     agent.reset();
     cards.clear();
     log.replaceChildren();
     notice("New conversation.");
   });
 
+  /** The running message's controller: Escape in the input stops it. */
+  let running = null;
+
   async function submit(text) {
     if (!text.trim()) return;
     send.disabled = true;
     input.value = "";
+    running = new AbortController();
     try {
-      await agent.send(text);
+      await agent.send(text, { signal: running.signal });
     } catch (e) {
       // The loop has already shown its own errors (proxy, empty answer); show anything else.
-      if (!(e instanceof agentModule.AgentError)) onEvent({ type: "error", message: e instanceof Error ? e.message : String(e) });
+      if (e?.name === "AbortError") notice("Stopped.");
+      else if (!(e instanceof agentModule.AgentError) || e.code === "busy") onEvent({ type: "error", message: e instanceof Error ? e.message : String(e) });
     } finally {
+      running = null;
       send.disabled = false;
       input.focus();
     }
@@ -173,6 +199,11 @@ export async function createAgentPanel({ editor, config, sources, elements, hasM
     submit(input.value);
   });
   input.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && running) {
+      e.preventDefault();
+      running.abort();
+      return;
+    }
     if (e.key === "Enter" && !e.shiftKey) {
       e.preventDefault();
       submit(input.value);

@@ -178,6 +178,12 @@ export class NeuralCutEditor {
     return JSON.parse(this.#engine.finishContext(step.ticket, report, failure, Date.now()));
   }
 
+  /** Drops the cached load_asset_context file of an asset (its provider reported it gone), so the
+   * next call uploads again. False when nothing was cached. */
+  forgetContext(assetId: string): boolean {
+    return this.#engine.forgetContext(String(assetId));
+  }
+
   /** Serves load_asset_context from now on (undefined: only cached contexts answer). */
   setContextProvider(provider: ContextProvider | undefined): void {
     this.#provider = checkProvider(provider);

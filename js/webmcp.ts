@@ -1,8 +1,10 @@
 // `neuralcut/webmcp`: the editor's tools registered with the page's WebMCP model context
 // (`document.modelContext`, or `navigator.modelContext` where only that exists), so an agent in
-// the browser calls the same tools, with the same schemas and annotations, as MCP clients do.
+// the browser calls the same tools, with the same schemas, as MCP clients do. The annotations
+// carry WebMCP's own hints next to MCP's, derived from the registry (see webMcpAnnotations).
 import { isToolError, type NeuralCutEditor } from "./editor.js";
 import { NeuralCutError } from "./errors.js";
+import { UNTRUSTED_OUTPUT_TOOLS } from "./generated/tools.js";
 import type { ToolInfo } from "./types.js";
 
 /** What a WebMCP tool's `execute` resolves to: an MCP CallToolResult. */
@@ -20,8 +22,42 @@ export interface WebMcpTool {
   inputSchema: Record<string, unknown>;
   /** Read by runtimes that understand it (the MCP-B polyfill); others ignore it. */
   outputSchema: Record<string, unknown>;
-  annotations: ToolInfo["annotations"];
+  annotations: WebMcpAnnotations;
   execute(input: Record<string, unknown> | undefined): Promise<WebMcpToolResult>;
+}
+
+/** MCP's four hints plus WebMCP's: what an agent browser confirms, and what it distrusts. */
+export interface WebMcpAnnotations {
+  /** Only reads, and nothing leaves the page: false for tools that upload media. */
+  readOnlyHint: boolean;
+  /** Deletes or replaces the user's work, or sends their media to a third party: confirm first. */
+  consequentialHint: boolean;
+  /** The output carries text made by users or models (names, element text, summaries, transcripts). */
+  untrustedContentHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+const UNTRUSTED = new Set<string>(UNTRUSTED_OUTPUT_TOOLS);
+
+/**
+ * WebMCP annotations of a catalog entry, from the registry. Chromium's WebMCP reads readOnlyHint,
+ * consequentialHint and untrustedContentHint; the MCP-B polyfill keeps readOnlyHint,
+ * untrustedContentHint and MCP's four (it has no consequentialHint: destructiveHint says it there).
+ * A tool that reaches outside the page (openWorldHint: load_asset_context uploads the asset to
+ * Gemini) is consequential and not a plain read, even though it changes nothing in the project.
+ */
+export function webMcpAnnotations(tool: { name: string; annotations: ToolInfo["annotations"] & { untrustedContentHint?: boolean } }): WebMcpAnnotations {
+  const a = tool.annotations;
+  return {
+    readOnlyHint: a.readOnlyHint && !a.openWorldHint,
+    consequentialHint: a.destructiveHint || a.openWorldHint,
+    untrustedContentHint: a.untrustedContentHint === true || UNTRUSTED.has(tool.name),
+    destructiveHint: a.destructiveHint,
+    idempotentHint: a.idempotentHint,
+    openWorldHint: a.openWorldHint,
+  };
 }
 
 /** The part of a WebMCP model context this module uses. Current drafts take `{ signal }` to
@@ -116,7 +152,7 @@ export async function registerWebMcpTools(editor: NeuralCutEditor, options: Regi
         description: t.description,
         inputSchema: t.inputSchema,
         outputSchema: t.outputSchema,
-        annotations: { ...t.annotations },
+        annotations: webMcpAnnotations(t),
         execute: (input) => runToolForWebMcp(editor, t.name, input),
       };
       const handle = await modelContext.registerTool(tool, { signal: controller.signal });

@@ -260,6 +260,12 @@ impl Editor {
         context::finish(&mut self.contexts, request, result, now)
     }
 
+    /// Drops an asset's cached provider file (e.g. Gemini reported it expired), so the next
+    /// load_asset_context uploads again. False when nothing was cached.
+    pub fn forget_context(&mut self, asset_id: &str) -> bool {
+        self.contexts.remove(asset_id).is_some()
+    }
+
     /// load_asset_context with a Rust provider, both steps.
     pub async fn load_asset_context<P: ContextProvider>(&mut self, provider: &mut P, args: &Value, now: f64) -> Result<Value, ToolError> {
         match self.begin_context(args, provider.supported_types(), now)? {

@@ -100,20 +100,21 @@ fn render() -> String {
          and rounds a seconds value to the nearest tick). Unknown arguments are refused with an error that names them. \
          A failed call changes nothing. Errors come back as `{ \"error\": <message>, \"code\": <STABLE_CODE>, \"hint\"?: … }`; \
          the messages are the tool spec's own strings.\n\n\
-         | tool | title | read-only | destructive | idempotent | open world |\n|---|---|---|---|---|---|\n",
+         | tool | title | read-only | destructive | idempotent | open world | untrusted output |\n|---|---|---|---|---|---|---|\n",
     );
     let yes = |b: bool| if b { "yes" } else { "no" };
     for t in TOOLS {
         let a = t.annotations;
         md += &format!(
-            "| [`{}`](#{}) | {} | {} | {} | {} | {} |\n",
+            "| [`{}`](#{}) | {} | {} | {} | {} | {} | {} |\n",
             t.name,
             t.name,
             t.title,
             yes(a.read_only),
             yes(a.destructive),
             yes(a.idempotent),
-            yes(a.open_world)
+            yes(a.open_world),
+            yes(a.untrusted_content)
         );
     }
     for t in TOOLS {

@@ -1,5 +1,6 @@
-// The browser side of the proxy's three endpoints. Only the proxy's own URL is ever called; the
-// API key and Gemini's URLs stay on the server.
+// The browser side of the proxy's endpoints (upload, status, generate, delete, limits). Only the
+// proxy's own URL is ever called; the API key and Gemini's URLs stay on the server. Rate limits
+// (429) and server failures (5xx) are retried with back-off, honouring Retry-After.
 
 /** The proxy answered with an error, or could not be reached. `message` is safe to show. */
 export class ProxyError extends Error {
@@ -9,11 +10,47 @@ export class ProxyError extends Error {
     readonly status: number,
     readonly code: string,
     readonly details?: string,
+    /** How long the proxy asked to wait before trying again (Retry-After), in milliseconds. */
+    readonly retryAfterMs?: number,
+    /** The HTTP status Gemini answered the proxy with, when the proxy says. */
+    readonly upstreamStatus?: number,
   ) {
     super(message);
     this.name = "ProxyError";
   }
 }
+
+/** Headers sent with every proxy request (e.g. `authorization` for a host's `authorize`). */
+export type ProxyHeaders = Record<string, string> | (() => Record<string, string> | Promise<Record<string, string>>);
+
+/** How failed requests are retried: 429, 5xx other than Gemini refusing the request, unreachable. */
+export interface RetryOptions {
+  /** Retries after the first try. 3. */
+  retries?: number;
+  /** First back-off, doubled per retry (with jitter) when the proxy names no Retry-After. 1 000 ms. */
+  baseDelayMs?: number;
+  /** A Retry-After longer than this is not waited for: the error is thrown. 60 000 ms. */
+  maxDelayMs?: number;
+}
+
+/** What the proxy serves at `GET <root>/limits` (older proxies: 404, then DEFAULT_PROXY_LIMITS). */
+export interface ProxyLimitsInfo {
+  maxTurns: number;
+  maxPartsPerTurn: number;
+  maxBodyBytes: number;
+  maxFunctionDeclarations: number;
+  maxFilesPerRequest?: number;
+  maxOutputTokens?: number;
+  [key: string]: unknown;
+}
+
+/** The limits of a proxy that does not publish them (the proxy's own defaults before /limits). */
+export const DEFAULT_PROXY_LIMITS: Readonly<ProxyLimitsInfo> = Object.freeze({
+  maxTurns: 64,
+  maxPartsPerTurn: 64,
+  maxBodyBytes: 2 * 1024 * 1024,
+  maxFunctionDeclarations: 128,
+});
 
 export interface ProxyClientOptions {
   /** The proxy's root URL (where it is mounted), e.g. `/api/gemini/` or `http://127.0.0.1:8787/`. */
@@ -26,6 +63,13 @@ export interface ProxyClientOptions {
   clientId?: string;
   /** The fetch to use. `globalThis.fetch`. */
   fetch?: typeof fetch;
+  /** Sent with every request; a function is called per request (it may be async). */
+  headers?: ProxyHeaders;
+  retry?: RetryOptions;
+  /** Waits `ms` before a retry; replaceable in tests. Rejects when `signal` aborts. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Called before each retry: the error, the retry number (1-based) and the wait. */
+  onRetry?: (info: { error: ProxyError; attempt: number; delayMs: number; endpoint: string }) => void;
 }
 
 export interface UploadResult {
@@ -87,6 +131,11 @@ export interface ProxyClient {
   upload(file: Blob, options: { name?: string; mimeType: string; signal?: AbortSignal }): Promise<UploadResult>;
   status(handle: string, signal?: AbortSignal): Promise<StatusResult>;
   generate(request: GenerateRequest, signal?: AbortSignal): Promise<GenerateResponse>;
+  /** Deletes an uploaded file at Gemini. Resolves false when the proxy has no delete endpoint or
+   * no longer knows the handle. */
+  delete(handle: string, signal?: AbortSignal): Promise<boolean>;
+  /** The proxy's published limits; DEFAULT_PROXY_LIMITS when it publishes none (404). */
+  limits(signal?: AbortSignal): Promise<ProxyLimitsInfo>;
 }
 
 const CLIENT_ID = /^[A-Za-z0-9_-]{16,128}$/;
@@ -98,6 +147,49 @@ function randomClientId(): string {
   return "nc_" + btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
+const abortable = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(abortReason(signal));
+    const t = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(abortReason(signal!));
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+
+/** An AbortError for `signal` (its reason when that is an Error). */
+export function abortReason(signal?: AbortSignal): Error {
+  const reason = signal?.reason;
+  if (reason instanceof Error) return reason;
+  const e = new Error("The agent was cancelled");
+  e.name = "AbortError";
+  return e;
+}
+
+/** Whether a failed request may succeed if sent again unchanged. */
+export function isRetryable(e: unknown): e is ProxyError {
+  if (!(e instanceof ProxyError)) return false;
+  if (e.status === 0 || e.status === 429) return true;
+  if (e.status < 500) return false;
+  // The proxy answers 502 when Gemini refused the request (4xx): sending it again changes nothing.
+  if (e.status === 502 && e.upstreamStatus !== undefined && e.upstreamStatus < 500 && e.upstreamStatus !== 429) return false;
+  return e.status !== 501;
+}
+
+function retryAfter(res: Response, json: Record<string, unknown> | undefined): number | undefined {
+  if (typeof json?.retryAfterMs === "number" && Number.isFinite(json.retryAfterMs) && json.retryAfterMs >= 0) return json.retryAfterMs;
+  if (typeof json?.retryAfterSeconds === "number" && Number.isFinite(json.retryAfterSeconds) && json.retryAfterSeconds >= 0) return json.retryAfterSeconds * 1000;
+  const h = res.headers.get("retry-after");
+  if (h === null) return undefined;
+  if (/^\d+$/.test(h.trim())) return Number(h.trim()) * 1000;
+  const at = Date.parse(h);
+  return Number.isFinite(at) ? Math.max(0, at - Date.now()) : undefined;
+}
+
 export function createProxyClient(options: ProxyClientOptions): ProxyClient {
   if (typeof options?.proxyUrl !== "string" || options.proxyUrl === "") throw new TypeError("proxyUrl is required");
   const clientId = options.clientId ?? randomClientId();
@@ -105,42 +197,98 @@ export function createProxyClient(options: ProxyClientOptions): ProxyClient {
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   const root = options.proxyUrl.endsWith("/") ? options.proxyUrl : options.proxyUrl + "/";
   const base = typeof location !== "undefined" ? new URL(root, location.href) : new URL(root);
+  const retries = Math.max(0, Math.floor(options.retry?.retries ?? 3));
+  const baseDelayMs = Math.max(0, options.retry?.baseDelayMs ?? 1000);
+  const maxDelayMs = Math.max(0, options.retry?.maxDelayMs ?? 60_000);
+  const sleep = options.sleep ?? abortable;
+  let limitsPromise: Promise<ProxyLimitsInfo> | undefined;
 
-  async function post<T>(endpoint: string, body: BodyInit, headers: Record<string, string>, signal?: AbortSignal): Promise<T> {
+  async function hostHeaders(): Promise<Record<string, string>> {
+    const h = options.headers;
+    if (!h) return {};
+    const got = typeof h === "function" ? await h() : h;
+    return got && typeof got === "object" ? { ...got } : {};
+  }
+
+  async function once<T>(method: "GET" | "POST", endpoint: string, body: BodyInit | undefined, headers: Record<string, string>, signal?: AbortSignal): Promise<T> {
     let res: Response;
     try {
-      res = await doFetch(new URL(endpoint, base), { method: "POST", headers: { ...headers, "x-neuralcut-client": clientId }, body, signal });
+      res = await doFetch(new URL(endpoint, base), { method, headers: { ...(await hostHeaders()), ...headers, "x-neuralcut-client": clientId }, body, signal });
     } catch (e) {
-      if ((e as { name?: string })?.name === "AbortError") throw e;
+      if ((e as { name?: string })?.name === "AbortError" || signal?.aborted) throw signal?.aborted ? abortReason(signal) : e;
       throw new ProxyError(`the Gemini proxy could not be reached (${endpoint})`, 0, "unreachable");
     }
     let json: Record<string, unknown> | undefined;
     try {
       json = (await res.json()) as Record<string, unknown>;
-    } catch {
+    } catch (e) {
+      if (signal?.aborted) throw abortReason(signal);
       json = undefined;
     }
     if (!res.ok || !json) {
       const message = typeof json?.error === "string" ? json.error : `HTTP ${res.status}`;
       const code = typeof json?.code === "string" ? json.code : "http_" + res.status;
       const details = typeof json?.details === "string" ? json.details : undefined;
-      throw new ProxyError(`the Gemini proxy refused ${endpoint} (${res.status}: ${message}${details ? `; ${details}` : ""})`, res.status, code, details);
+      const upstream = typeof json?.upstreamStatus === "number" ? json.upstreamStatus : undefined;
+      throw new ProxyError(`the Gemini proxy refused ${endpoint} (${res.status}: ${message}${details ? `; ${details}` : ""})`, res.status, code, details, retryAfter(res, json), upstream);
     }
     return json as T;
   }
 
+  async function request<T>(method: "GET" | "POST", endpoint: string, body: BodyInit | undefined, headers: Record<string, string>, signal?: AbortSignal): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      if (signal?.aborted) throw abortReason(signal);
+      try {
+        return await once<T>(method, endpoint, body, headers, signal);
+      } catch (e) {
+        if (!isRetryable(e) || attempt >= retries) throw e;
+        const backoff = baseDelayMs * 2 ** attempt * (0.75 + Math.random() * 0.5);
+        const delayMs = Math.round(e.retryAfterMs ?? backoff);
+        if (delayMs > maxDelayMs) throw e;
+        options.onRetry?.({ error: e, attempt: attempt + 1, delayMs, endpoint });
+        await sleep(delayMs, signal);
+      }
+    }
+  }
+
+  const jsonHeaders = { "content-type": "application/json" };
   return {
     clientId,
     upload(file, { name, mimeType, signal }) {
       const headers: Record<string, string> = { "content-type": mimeType };
       if (name) headers["x-file-name"] = encodeURIComponent(name.slice(0, 200));
-      return post<UploadResult>("upload", file, headers, signal);
+      return request<UploadResult>("POST", "upload", file, headers, signal);
     },
     status(handle, signal) {
-      return post<StatusResult>("status", JSON.stringify({ handle }), { "content-type": "application/json" }, signal);
+      return request<StatusResult>("POST", "status", JSON.stringify({ handle }), jsonHeaders, signal);
     },
-    generate(request, signal) {
-      return post<GenerateResponse>("generate", JSON.stringify(request), { "content-type": "application/json" }, signal);
+    generate(req, signal) {
+      return request<GenerateResponse>("POST", "generate", JSON.stringify(req), jsonHeaders, signal);
+    },
+    async delete(handle, signal) {
+      try {
+        const out = await request<{ deleted?: unknown }>("POST", "delete", JSON.stringify({ handle }), jsonHeaders, signal);
+        return out.deleted === true;
+      } catch (e) {
+        if (e instanceof ProxyError && (e.status === 404 || e.status === 405 || e.status === 410)) return false;
+        throw e;
+      }
+    },
+    limits(signal) {
+      limitsPromise ??= request<Record<string, unknown>>("GET", "limits", undefined, {}, signal).then(
+        (got) => {
+          const out: ProxyLimitsInfo = { ...DEFAULT_PROXY_LIMITS };
+          for (const [k, v] of Object.entries(got)) if (typeof v === "number" && Number.isFinite(v) && v > 0) out[k] = v;
+          return out;
+        },
+        (e) => {
+          if (e instanceof ProxyError && (e.status === 404 || e.status === 405)) return { ...DEFAULT_PROXY_LIMITS };
+          // Not known yet (offline, cancelled): ask again next time.
+          limitsPromise = undefined;
+          throw e;
+        },
+      );
+      return limitsPromise;
     },
   };
 }

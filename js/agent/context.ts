@@ -1,9 +1,29 @@
-// The Gemini context provider behind load_asset_context: uploads the asset's bytes through the
-// proxy, waits (bounded) for Gemini to finish processing, asks once for a short summary, and
-// reports back to the editor, which keeps the cache by asset id.
+// The Gemini context provider behind load_asset_context: asks the host's consent, uploads the
+// asset's bytes through the proxy, waits (bounded) for Gemini to finish processing, asks once for
+// a short summary, and reports back to the editor, which keeps the cache by asset id.
 
 import type { AssetJson, AssetSource, ContextProvider, ContextProviderRequest, ProviderReport } from "../types.js";
-import { ProxyError, responseText, type ProxyClient, type StatusResult } from "./client.js";
+import { abortReason, ProxyError, responseText, type GenerateResponse, type ProxyClient, type StatusResult } from "./client.js";
+import { taskConfig } from "./models.js";
+
+/** What the host is asked before an asset's bytes leave the machine. */
+export interface UploadConsentRequest {
+  asset: AssetJson;
+  sizeBytes: number;
+  mimeType: string;
+  signal?: AbortSignal;
+}
+
+/** Thrown (and reported as the tool's details) when an upload is not allowed. */
+export class UploadRefusedError extends Error {
+  constructor(
+    readonly code: "UPLOAD_DECLINED" | "UPLOADS_NOT_ALLOWED",
+    message: string,
+  ) {
+    super(message);
+    this.name = "UploadRefusedError";
+  }
+}
 
 export interface GeminiContextOptions {
   client: ProxyClient;
@@ -18,12 +38,19 @@ export interface GeminiContextOptions {
   summaryPrompt?: string;
   /** Waits `ms`; replaceable in tests. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
-  signal?: AbortSignal;
+  /** Cancels uploads, polls and the summary: a signal, or a function giving the current one. */
+  signal?: AbortSignal | (() => AbortSignal | undefined);
+  /** Asked before every upload; resolve false to refuse. Without it uploads are allowed. */
+  consent?: (request: UploadConsentRequest) => boolean | Promise<boolean>;
+  /** The proxy's bound on maxOutputTokens, when it has one. */
+  maxOutputTokens?: number | (() => number | undefined);
 }
 
 export interface GeminiContextProvider extends ContextProvider {
   /** The MIME type of an uploaded handle, when this provider uploaded it. */
   mimeTypeOf(fileUri: string): string | undefined;
+  /** When the handle expires (ms since the epoch), as last reported by the proxy. */
+  expiresAtOf(fileUri: string): number | undefined;
   /** Uploads made so far (for diagnostics and tests). */
   readonly uploads: number;
 }
@@ -95,7 +122,16 @@ async function assetBytes(source: AssetSource, doFetch: typeof fetch, signal?: A
   throw new Error("the asset has no file or url to upload (pass file or url to addAsset)");
 }
 
+/** "2.9 MB" */
+export function formatBytes(n: number): string {
+  if (n < 1000) return `${n} B`;
+  if (n < 1e6) return `${(n / 1e3).toFixed(1)} kB`;
+  if (n < 1e9) return `${(n / 1e6).toFixed(1)} MB`;
+  return `${(n / 1e9).toFixed(2)} GB`;
+}
+
 function safeMessage(e: unknown): string {
+  if (e instanceof UploadRefusedError) return e.message;
   if (e instanceof ProxyError) return e.message;
   if (e instanceof Error) return e.message.slice(0, 300);
   return "unknown error";
@@ -108,66 +144,90 @@ export function createGeminiContextProvider(options: GeminiContextOptions & { fe
   const maxPolls = Math.max(1, Math.ceil(maxWaitMs / pollIntervalMs));
   const sleep = options.sleep ?? defaultSleep;
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+  const signalNow = () => (typeof options.signal === "function" ? options.signal() : options.signal);
+  const tokenCap = () => (typeof options.maxOutputTokens === "function" ? options.maxOutputTokens() : options.maxOutputTokens);
   const mimeTypes = new Map<string, string>();
+  const expiries = new Map<string, number>();
   let uploads = 0;
 
-  async function upload(asset: AssetJson, source: AssetSource): Promise<StatusResult> {
-    const blob = await assetBytes(source, doFetch, options.signal);
+  async function upload(asset: AssetJson, source: AssetSource, signal?: AbortSignal): Promise<StatusResult> {
+    const blob = await assetBytes(source, doFetch, signal);
     const mimeType = mimeTypeFor(asset, blob, source.url);
-    const up = await client.upload(blob, { name: asset.name, mimeType, signal: options.signal });
+    if (options.consent) {
+      let allowed: boolean;
+      try {
+        allowed = (await options.consent({ asset, sizeBytes: blob.size, mimeType, signal })) === true;
+      } catch (e) {
+        if (e instanceof UploadRefusedError || signal?.aborted) throw e;
+        allowed = false;
+      }
+      if (signal?.aborted) throw abortReason(signal);
+      if (!allowed) throw new UploadRefusedError("UPLOAD_DECLINED", `the user declined uploading "${asset.name}" (${formatBytes(blob.size)}) to Gemini`);
+    }
+    const up = await client.upload(blob, { name: asset.name, mimeType, signal });
     uploads++;
     mimeTypes.set(up.handle, up.mimeType);
+    if (up.expiresAt) expiries.set(up.handle, up.expiresAt);
     return up;
   }
 
-  async function summarize(handle: string): Promise<string | undefined> {
-    try {
-      const res = await client.generate(
-        {
-          model,
-          contents: [{ role: "user", parts: [{ fileData: { fileUri: handle, mimeType: mimeTypes.get(handle) } }, { text: options.summaryPrompt ?? DEFAULT_SUMMARY_PROMPT }] }],
-          generationConfig: { maxOutputTokens: 400, temperature: 0.2 },
-        },
-        options.signal,
-      );
+  async function summarize(handle: string, signal?: AbortSignal): Promise<string | undefined> {
+    // A second try with twice the room when thinking ate the first.
+    for (let boost = 1; boost <= 2; boost++) {
+      let res: GenerateResponse;
+      try {
+        res = await client.generate(
+          {
+            model,
+            contents: [{ role: "user", parts: [{ fileData: { fileUri: handle, mimeType: mimeTypes.get(handle) } }, { text: options.summaryPrompt ?? DEFAULT_SUMMARY_PROMPT }] }],
+            generationConfig: taskConfig(model, "summary", { temperature: 0.2, maxOutputTokens: tokenCap(), boost }),
+          },
+          signal,
+        );
+      } catch (e) {
+        if (signal?.aborted) throw e;
+        // A missing summary is not a failed load.
+        return undefined;
+      }
       const text = responseText(res).trim();
-      return text ? text.slice(0, 1200) : undefined;
-    } catch {
-      // A missing summary is not a failed load.
-      return undefined;
+      if (text) return text.slice(0, 1200);
+      if (res.candidates?.[0]?.finishReason !== "MAX_TOKENS") return undefined;
     }
+    return undefined;
   }
 
   async function load(request: ContextProviderRequest): Promise<ProviderReport> {
     const { asset, previous, source } = request;
+    const signal = signalNow();
     let st: StatusResult | undefined;
+    let summary: string | undefined;
     try {
+      if (signal?.aborted) throw abortReason(signal);
       if (previous && previous.status === "processing" && previous.fileUri) {
         try {
-          st = await client.status(previous.fileUri, options.signal);
+          st = await client.status(previous.fileUri, signal);
         } catch (e) {
           // Expired, or a handle of an earlier proxy key or client: upload again.
           if (!(e instanceof ProxyError) || (e.status !== 404 && e.status !== 410)) throw e;
         }
       }
-      st ??= await upload(asset, source);
+      st ??= await upload(asset, source, signal);
       for (let i = 0; st.state === "PROCESSING" && i < maxPolls; i++) {
-        await sleep(pollIntervalMs, options.signal);
-        st = await client.status(st.handle, options.signal);
+        await sleep(pollIntervalMs, signal);
+        st = await client.status(st.handle, signal);
       }
+      if (st.state === "FAILED") throw new Error(`Gemini could not process the file${st.details ? `: ${st.details}` : ""}`);
+      if (st.mimeType) mimeTypes.set(st.handle, st.mimeType);
+      if (st.expiresAt) expiries.set(st.handle, st.expiresAt);
+      const known = previous && previous.fileUri === st.handle ? previous.summary : undefined;
+      if (st.state === "ACTIVE" && !known && options.summarize !== false) summary = await summarize(st.handle, signal);
     } catch (e) {
-      if ((e as { name?: string })?.name === "AbortError") throw new Error("cancelled");
+      if ((e as { name?: string })?.name === "AbortError" || signal?.aborted) throw new Error("cancelled by the user");
       throw new Error(safeMessage(e));
     }
-    if (st.state === "FAILED") throw new Error(`Gemini could not process the file${st.details ? `: ${st.details}` : ""}`);
-    if (st.mimeType) mimeTypes.set(st.handle, st.mimeType);
     const report: ProviderReport = { fileUri: st.handle, status: st.state === "ACTIVE" ? "active" : "processing" };
     if (st.expiresAt) report.expiresAt = st.expiresAt;
-    const known = previous && previous.fileUri === st.handle ? previous.summary : undefined;
-    if (report.status === "active" && !known && options.summarize !== false) {
-      const summary = await summarize(st.handle);
-      if (summary) report.summary = summary;
-    }
+    if (summary) report.summary = summary;
     return report;
   }
 
@@ -175,6 +235,7 @@ export function createGeminiContextProvider(options: GeminiContextOptions & { fe
     supportedTypes: ["video", "audio", "image"],
     load,
     mimeTypeOf: (fileUri) => mimeTypes.get(fileUri),
+    expiresAtOf: (fileUri) => expiries.get(fileUri),
     get uploads() {
       return uploads;
     },

@@ -5,7 +5,8 @@
 
 import type { NeuralCutEditor } from "../editor.js";
 import type { AssetJson, AssetSource } from "../types.js";
-import { responseText, type ProxyClient } from "./client.js";
+import { responseText, type GenerateResponse, type ProxyClient } from "./client.js";
+import { taskConfig } from "./models.js";
 
 /** A segment in source seconds (what a transcriber returns). */
 export interface SourceSegment {
@@ -30,7 +31,7 @@ export interface HostTool {
   description: string;
   inputSchema: Record<string, unknown>;
   outputSchema: Record<string, unknown>;
-  annotations: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
+  annotations: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean; untrustedContentHint?: boolean };
   call(args: unknown, options?: { signal?: AbortSignal }): Promise<Record<string, unknown>>;
 }
 
@@ -43,6 +44,14 @@ export interface TranscribeToolOptions {
   transcriber?: LocalTranscriber;
   /** Bound on returned segments. 2 000. */
   maxSegments?: number;
+  /** Runs load_asset_context (the agent passes its own: consent, cancel, dead handles healed). */
+  loadContext?: (assetId: string, signal?: AbortSignal) => Promise<Record<string, unknown>>;
+  /** Replaces a file handle Gemini no longer knows; resolves the new handle, or undefined. */
+  heal?: (assetId: string, fileUri: string, signal?: AbortSignal) => Promise<string | undefined>;
+  /** Whether a failed request means the file handle is gone (the agent checks with the proxy). */
+  isDeadFile?: (error: unknown, fileUri: string, signal?: AbortSignal) => Promise<boolean>;
+  /** The proxy's bound on maxOutputTokens, when it has one. */
+  maxOutputTokens?: () => number | undefined;
 }
 
 const TICKS_PER_SECOND = 120_000;
@@ -154,9 +163,12 @@ export function createTranscribeTool(options: TranscribeToolOptions): HostTool {
   const { editor, client, transcriber } = options;
   const maxSegments = options.maxSegments ?? 2000;
 
+  const loadContext = options.loadContext ?? ((assetId: string) => editor.callToolUntyped("load_asset_context", { assetId }));
+
   async function viaGemini(asset: AssetJson, language: string | undefined, modelId: string | undefined, signal?: AbortSignal): Promise<Record<string, unknown>> {
     if (!client) return fail("Failed to transcribe", "TRANSCRIBE_FAILED", { details: "no Gemini proxy and no local transcriber configured" });
-    const ctx = await editor.callToolUntyped("load_asset_context", { assetId: asset.id });
+    const ctx = await loadContext(asset.id, signal);
+    if (signal?.aborted) return fail("Cancelled by the user", "CANCELLED");
     if (typeof ctx.error === "string") return fail("Failed to transcribe", "TRANSCRIBE_FAILED", { details: `load_asset_context: ${ctx.error}${typeof ctx.details === "string" ? ` (${ctx.details})` : ""}` });
     if (ctx.status !== "loaded") {
       return fail("Asset is still processing", "ASSET_PROCESSING", { hint: "Gemini is still processing this asset; call transcribe_video again in a little while." });
@@ -166,22 +178,47 @@ export function createTranscribeTool(options: TranscribeToolOptions): HostTool {
       `Times are seconds from the start of the file, as decimal numbers. One segment per sentence or short phrase, at most about 12 seconds each. ` +
       (language ? `The speech is in ${language}; transcribe it in that language. ` : "Transcribe in the spoken language. ") +
       "If there is no speech, return an empty segments list.";
-    let res;
-    try {
-      res = await client.generate(
-        {
-          model: modelId ?? options.model,
-          contents: [{ role: "user", parts: [{ fileData: { fileUri: String(ctx.fileUri) } }, { text: prompt }] }],
-          generationConfig: { responseMimeType: "application/json", responseJsonSchema: GEMINI_RESPONSE_SCHEMA, temperature: 0 },
-        },
-        signal,
-      );
-    } catch (e) {
-      return fail("Failed to transcribe", "TRANSCRIBE_FAILED", { details: e instanceof Error ? e.message.slice(0, 300) : "unknown error" });
+    const model = modelId ?? options.model;
+    let fileUri = String(ctx.fileUri);
+    let healed = false;
+    let res: GenerateResponse | undefined;
+    for (let boost = 1; boost <= 2; ) {
+      try {
+        res = await client.generate(
+          {
+            model,
+            contents: [{ role: "user", parts: [{ fileData: { fileUri } }, { text: prompt }] }],
+            generationConfig: taskConfig(model, "transcript", {
+              temperature: 0,
+              maxOutputTokens: options.maxOutputTokens?.(),
+              boost,
+              extra: { responseMimeType: "application/json", responseJsonSchema: GEMINI_RESPONSE_SCHEMA },
+            }),
+          },
+          signal,
+        );
+      } catch (e) {
+        if (signal?.aborted) return fail("Cancelled by the user", "CANCELLED");
+        if (!healed && options.heal && (await options.isDeadFile?.(e, fileUri, signal))) {
+          healed = true;
+          const fresh = await options.heal(asset.id, fileUri, signal);
+          if (fresh) {
+            fileUri = fresh;
+            continue;
+          }
+        }
+        return fail("Failed to transcribe", "TRANSCRIBE_FAILED", { details: e instanceof Error ? e.message.slice(0, 300) : "unknown error" });
+      }
+      // Thinking used the whole budget: once more with twice the room.
+      if (responseText(res).trim() === "" && res.candidates?.[0]?.finishReason === "MAX_TOKENS") {
+        boost++;
+        continue;
+      }
+      break;
     }
     let parsed: { segments?: unknown; language?: unknown };
     try {
-      parsed = JSON.parse(responseText(res));
+      parsed = JSON.parse(responseText(res!));
     } catch {
       return fail("Failed to transcribe", "TRANSCRIBE_FAILED", { details: "the model did not return the transcript as JSON" });
     }
@@ -252,7 +289,8 @@ export function createTranscribeTool(options: TranscribeToolOptions): HostTool {
       "Transcribe the speech of a video or audio asset into timed segments { start, end, text }. Times are timeline seconds for each placement of the asset (with its elementId), or source seconds when the asset is not on the timeline. Edits nothing: to caption, call add_text per segment. Secondary to load_asset_context for understanding content.",
     inputSchema: TRANSCRIBE_INPUT_SCHEMA,
     outputSchema: TRANSCRIBE_OUTPUT_SCHEMA,
-    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    // Like load_asset_context: reads the project, may upload the media, returns speech (untrusted text).
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true, untrustedContentHint: true },
     call,
   };
 }

@@ -442,6 +442,15 @@ export const TOOL_NAMES: readonly ToolName[] = [
   "batch",
 ];
 
+/** Tools whose output carries text made by users or models (asset names, element text, summaries):
+ * data, never instructions. WebMCP's `untrustedContentHint`. */
+export const UNTRUSTED_OUTPUT_TOOLS: readonly ToolName[] = [
+  "list_project_assets",
+  "list_timeline",
+  "load_asset_context",
+  "batch",
+];
+
 /** A tool's catalog entry (the same catalog MCP, WebMCP and Gemini are given). */
 export interface ToolInfo {
   name: ToolName;

@@ -22,19 +22,26 @@ pub enum Kind {
     Context,
 }
 
-/// The four MCP tool annotations.
+/// The four MCP tool annotations, plus whether the output carries text made by users or models
+/// (asset names, element text, summaries): WebMCP's `untrustedContentHint`, for agents that must
+/// not take it as instructions. MCP has no such hint (its SDK drops unknown ones), so it is not in
+/// `annotations_json`; the typings export the list (`UNTRUSTED_OUTPUT_TOOLS`) for WebMCP.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Annotations {
     pub read_only: bool,
     pub destructive: bool,
     pub idempotent: bool,
     pub open_world: bool,
+    pub untrusted_content: bool,
 }
 
-const READ: Annotations = Annotations { read_only: true, destructive: false, idempotent: true, open_world: false };
-const ADD: Annotations = Annotations { read_only: false, destructive: false, idempotent: false, open_world: false };
-const CHANGE: Annotations = Annotations { read_only: false, destructive: true, idempotent: true, open_world: false };
-const HISTORY: Annotations = Annotations { read_only: false, destructive: true, idempotent: false, open_world: false };
+const READ: Annotations = Annotations { read_only: true, destructive: false, idempotent: true, open_world: false, untrusted_content: false };
+const LISTING: Annotations = Annotations { untrusted_content: true, ..READ };
+const ADD: Annotations = Annotations { read_only: false, destructive: false, idempotent: false, open_world: false, untrusted_content: false };
+const CHANGE: Annotations = Annotations { read_only: false, destructive: true, idempotent: true, open_world: false, untrusted_content: false };
+const HISTORY: Annotations = Annotations { read_only: false, destructive: true, idempotent: false, open_world: false, untrusted_content: false };
+/// batch returns its steps' outputs, listings included.
+const BATCH: Annotations = Annotations { untrusted_content: true, ..HISTORY };
 
 pub struct ToolDef {
     pub name: &'static str,
@@ -94,7 +101,7 @@ pub static TOOLS: &[ToolDef] = &[
         description: "List the media assets (video, audio, image) loaded in the project, with their stable ids, durations in seconds and whether the timeline uses them. Call this first when you need an assetId. Filter by usage (all, used, unused) and by type. Reads only.",
         args: &["filter", "type"],
         kind: Kind::Read,
-        annotations: READ,
+        annotations: LISTING,
         errors: &["No active project", ARG_ERRORS],
         example: r#"{"filter":"unused","type":"all"}"#,
         run: Some(inspect::list_project_assets),
@@ -105,7 +112,7 @@ pub static TOOLS: &[ToolDef] = &[
         description: "Summarise the timeline: every track (trackId, type: main, overlay, text, effect or audio; listed from the top of the picture down, audio last) and its elements (elementId, type, assetId, name, start, end and duration in timeline seconds, plus text content, effect params or sticker id; video and audio show trimStart, the source seconds skipped, when not 0, and volume when not 1). Call this before editing whenever you do not have exact ids. Reads only.",
         args: &[],
         kind: Kind::Read,
-        annotations: READ,
+        annotations: LISTING,
         errors: &["No active timeline"],
         example: "{}",
         run: Some(inspect::list_timeline),
@@ -116,7 +123,7 @@ pub static TOOLS: &[ToolDef] = &[
         description: "Make a project asset (video first; audio and image too) available to the multimodal model by uploading it to Gemini once; later calls reuse the cached file. Returns status loaded, or processing if the file is not ready yet (call again later). Does not edit the timeline. assetId comes from list_project_assets; an unambiguous file name also works.",
         args: &["assetId"],
         kind: Kind::Context,
-        annotations: Annotations { read_only: true, destructive: false, idempotent: true, open_world: true },
+        annotations: Annotations { read_only: true, destructive: false, idempotent: true, open_world: true, untrusted_content: true },
         errors: &["Asset not found", "Unsupported asset type", "Failed to load asset context"],
         example: r#"{"assetId":"a1"}"#,
         run: None,
@@ -127,7 +134,7 @@ pub static TOOLS: &[ToolDef] = &[
         description: "Cut every element of every track at each given timeline time (seconds) that falls strictly inside it; deletes nothing. The left part keeps its elementId, each right part gets a new one (listed in newElements with the element it was split from). Times on an existing boundary make no cut, so repeating a split is harmless. To remove a range, split at its start and end, then delete_timeline_elements the pieces inside.",
         args: &["times"],
         kind: Kind::Edit,
-        annotations: Annotations { read_only: false, destructive: false, idempotent: true, open_world: false },
+        annotations: Annotations { read_only: false, destructive: false, idempotent: true, open_world: false, untrusted_content: false },
         errors: &["Invalid split times", "No timeline content"],
         example: r#"{"times":[2.5]}"#,
         run: Some(cut::split),
@@ -138,7 +145,7 @@ pub static TOOLS: &[ToolDef] = &[
         description: "Delete the given elements (elementIds from list_timeline) and nothing else; other elements do not move. All ids must exist or nothing is deleted. To delete a time range, split at its edges first.",
         args: &["elementIds"],
         kind: Kind::Edit,
-        annotations: Annotations { read_only: false, destructive: true, idempotent: true, open_world: false },
+        annotations: Annotations { read_only: false, destructive: true, idempotent: true, open_world: false, untrusted_content: false },
         errors: &["Invalid element ids", NOT_FOUND_IDS, "No timeline content"],
         example: r#"{"elementIds":["e5"]}"#,
         run: Some(cut::delete_timeline_elements),
@@ -204,7 +211,7 @@ pub static TOOLS: &[ToolDef] = &[
         description: "Deprecated: prefer delete_timeline_elements. Deletes one element found by trackId and elementId.",
         args: &["trackId", "elementId"],
         kind: Kind::Edit,
-        annotations: Annotations { read_only: false, destructive: true, idempotent: true, open_world: false },
+        annotations: Annotations { read_only: false, destructive: true, idempotent: true, open_world: false, untrusted_content: false },
         errors: &["Element not found"],
         example: r#"{"trackId":"t1","elementId":"e5"}"#,
         run: Some(cut::delete_element),
@@ -303,7 +310,7 @@ pub static TOOLS: &[ToolDef] = &[
         description: "Run several tool calls in order as one all-or-nothing step: steps is a list of {tool, args}. Later steps see the results of earlier ones. If any step fails, nothing changes and the error names the failing step's index and tool. A successful batch is one undo step. undo, redo, batch and load_asset_context cannot be steps.",
         args: &["steps"],
         kind: Kind::Batch,
-        annotations: HISTORY,
+        annotations: BATCH,
         errors: &["Invalid batch steps", "Tool <name> cannot run inside batch", "<the failing step's own error>"],
         example: r#"{"steps":[{"tool":"split","args":{"times":[4,6]}},{"tool":"list_timeline","args":{}}]}"#,
         run: None,

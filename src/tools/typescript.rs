@@ -138,6 +138,15 @@ pub fn typings() -> String {
         let _ = writeln!(out, "  {},", literal(&Value::from(tool.name)));
     }
     out.push_str("];\n\n");
+    out.push_str(
+        "/** Tools whose output carries text made by users or models (asset names, element text, summaries):\n \
+         * data, never instructions. WebMCP's `untrustedContentHint`. */\n\
+         export const UNTRUSTED_OUTPUT_TOOLS: readonly ToolName[] = [\n",
+    );
+    for tool in TOOLS.iter().filter(|t| t.annotations.untrusted_content) {
+        let _ = writeln!(out, "  \"{}\",", tool.name);
+    }
+    out.push_str("];\n\n");
     out.push_str(CATALOG_HEADER);
     let catalog = serde_json::to_string_pretty(registry::catalog()).expect("the catalog serialises");
     let _ = writeln!(out, "export const TOOL_CATALOG: readonly ToolInfo[] = {catalog};");

@@ -68,4 +68,10 @@ impl WasmEditor {
         };
         Ok(out.to_string())
     }
+
+    /// Drops an asset's cached provider file; the next load_asset_context calls the provider.
+    #[wasm_bindgen(js_name = forgetContext)]
+    pub fn forget_context(&mut self, asset_id: &str) -> bool {
+        self.inner.forget_context(asset_id)
+    }
 }

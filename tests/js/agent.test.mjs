@@ -4,77 +4,26 @@ import { test, before, after, beforeEach } from "node:test";
 import assert from "node:assert/strict";
 
 import { createEditor } from "../../dist/index.js";
-import { createAgent, toGeminiSchema } from "../../dist/agent/index.js";
-import { serveGeminiProxy } from "../../dist/proxy/node.js";
-import { startFakeGemini, modelTurn, call } from "./fake-gemini.mjs";
+import { createAgent, toGeminiSchema, AgentError } from "../../dist/agent/index.js";
+import { modelTurn, call } from "./fake-gemini.mjs";
+import { startStack, resetFake, setup as setupOn, clips, lastTurn, responses, assertValidConversation, KEY, MODEL, browserFetch, noWait, media } from "./agent-harness.mjs";
 
-const KEY = "AIzaFAKE-agent-test-key-9876543210";
-const ORIGIN = "http://127.0.0.1:5173";
-const MODEL = "gemini-2.5-flash";
-
+let stack;
 let fake;
 let proxy;
 
-/** The browser's fetch: it sends the page's Origin, which Node's fetch does not. */
-const browserFetch = (url, init = {}) => {
-  const headers = new Headers(init.headers);
-  headers.set("origin", ORIGIN);
-  return fetch(url, { ...init, headers });
-};
-
-const noWait = async () => {};
-
-function media(n = 3000) {
-  const b = new Uint8Array(n);
-  for (let i = 0; i < n; i++) b[i] = (i * 13) & 0xff;
-  return new Blob([b], { type: "video/mp4" });
-}
-
-async function setup({ agentOptions = {}, clip = {} } = {}) {
-  const editor = await createEditor();
-  const assetId = editor.addAsset({ name: "clip.mp4", type: "video", duration: 10, file: media(), ...clip });
-  const placed = await editor.callTool("add_media_to_timeline", { assetId, startTime: 0, trackType: "main" });
-  assert.ok(placed.elementId, JSON.stringify(placed));
-  const events = [];
-  const agent = createAgent({
-    editor,
-    proxyUrl: proxy.url,
-    model: MODEL,
-    fetch: browserFetch,
-    onEvent: (e) => events.push(e),
-    context: { sleep: noWait, pollIntervalMs: 1, maxWaitMs: 50 },
-    ...agentOptions,
-  });
-  return { editor, assetId, agent, events };
-}
-
-function clips(editor) {
-  const tracks = editor.project().timeline.tracks;
-  return tracks.flatMap((t) => t.elements).map((e) => [e.start / 120000, (e.start + e.duration) / 120000]);
-}
-
-/** The last user turn of a generateContent body. */
-const lastTurn = (body) => body.contents.at(-1);
-const responses = (body) => lastTurn(body).parts.filter((p) => p.functionResponse).map((p) => p.functionResponse);
+const setup = (options) => setupOn(proxy, options);
 
 before(async () => {
-  fake = await startFakeGemini({ apiKey: KEY, granularity: 1024, processingPolls: 2 });
-  proxy = await serveGeminiProxy({ apiKey: KEY, public: true, allowedOrigins: [ORIGIN], models: [MODEL, "gemini-2.5-pro"], upstream: fake.url, limits: { uploadChunkBytes: 1024 } });
+  stack = await startStack();
+  ({ fake, proxy } = stack);
 });
 
 after(async () => {
-  await proxy?.close();
-  await fake?.close();
+  await stack?.close();
 });
 
-beforeEach(() => {
-  fake.script.length = 0;
-  fake.processingPolls = 2;
-  fake.failProcessing = false;
-  fake.fileLifetimeMs = 48 * 3600 * 1000;
-  // Summary requests (no tools) are answered aside from the script.
-  fake.intercept = (body) => (body.tools ? undefined : modelTurn([{ text: "A ten second test pattern with a tone." }]));
-});
+beforeEach(() => resetFake(fake));
 
 test("a user message becomes load_asset_context, split and delete_timeline_elements; the timeline changes; the final text comes back", async () => {
   const { editor, assetId, agent, events } = await setup();
@@ -270,9 +219,11 @@ test("load_asset_context: failures map to the spec's error with safe details", a
   assert.equal(nofile.error, "Failed to load asset context");
   assert.match(nofile.details, /no file or url/);
   fake.failProcessing = false;
-  fake.failNext("start", 500);
+  // Gemini failing every try (the first and three retries) fails the call.
+  for (let i = 0; i < 4; i++) fake.failNext("start", 500);
   const upstream = await agent.callTool("load_asset_context", { assetId });
   assert.equal(upstream.error, "Failed to load asset context");
+  assert.match(upstream.details, /502: Gemini failed the upload start/);
   for (const r of [failed, nofile, upstream]) assert.ok(!JSON.stringify(r).includes(KEY) && !JSON.stringify(r).includes(fake.url));
   assert.deepEqual(await agent.callTool("load_asset_context", { assetId: "nope" }).then((r) => r.error), "Asset not found");
 });
@@ -332,7 +283,7 @@ test("transcribe_video through Gemini returns segments in timeline seconds for t
 
 test("transcribe_video uses a host-provided local transcriber when given", async () => {
   const seen = [];
-  const { assetId, agent } = await setup({
+  const { assetId, elementId, agent } = await setup({
     agentOptions: {
       transcriber: async (req) => {
         seen.push(req);
@@ -343,7 +294,7 @@ test("transcribe_video uses a host-provided local transcriber when given", async
   const out = await agent.callTool("transcribe_video", {});
   assert.equal(out.provider, "local");
   assert.equal(out.assetId, assetId);
-  assert.deepEqual(out.segments, [{ start: 1, end: 2, text: "Hola.", elementId: out.segments[0].elementId }]);
+  assert.deepEqual(out.segments, [{ start: 1, end: 2, text: "Hola.", elementId }]);
   assert.ok(seen[0].source.file instanceof Blob);
 });
 
@@ -360,4 +311,176 @@ test("tool schemas are converted to Gemini's JSON Schema subset", () => {
     properties: { a: { type: "string", description: "(non-empty)" }, b: { anyOf: [{ type: "number" }, { type: "string" }] }, c: { type: "number", description: "(greater than 0)" } },
     required: ["a"],
   });
+});
+
+// ---- error paths of the loop --------------------------------------------------------------------
+
+test("empty_response: a blocked prompt rejects with a plain message; the history stays valid and the next message continues it", async () => {
+  const { agent, events, fetchLog } = await setup();
+  fake.script.push({ candidates: [], promptFeedback: { blockReason: "SAFETY" } });
+  await assert.rejects(agent.send("Something unsafe."), (e) => e instanceof AgentError && e.code === "empty_response" && e.message === "Gemini declined to answer this message (SAFETY). Rephrase it and send it again." && /SAFETY/.test(e.details));
+  assert.equal(events.at(-1).type, "error");
+  assert.equal(events.at(-1).code, "empty_response");
+  assertValidConversation(agent.history());
+  fake.script.push(modelTurn([{ text: "Sure." }]));
+  assert.equal(await agent.send("Something else."), "Sure.");
+  const body = JSON.parse(fetchLog.filter((r) => r.url.endsWith("/generate")).at(-1).body);
+  assert.deepEqual(body.contents, [{ role: "user", parts: [{ text: "Something unsafe." }, { text: "Something else." }] }]);
+  // A candidate that stopped for lack of room says so.
+  fake.script.push({ candidates: [{ finishReason: "MAX_TOKENS", index: 0 }] });
+  await assert.rejects(agent.send("Long one."), (e) => e.code === "empty_response" && /ran out of room/.test(e.message));
+});
+
+test("busy: a second send while one runs is refused; the first finishes normally", async () => {
+  const { agent } = await setup();
+  let release;
+  fake.script.push(() => new Promise((r) => (release = r)));
+  const first = agent.send("First.");
+  await assert.rejects(agent.send("Second."), (e) => e instanceof AgentError && e.code === "busy" && /still answering/.test(e.message));
+  while (!release) await new Promise((r) => setTimeout(r, 5));
+  release(modelTurn([{ text: "First answer." }]));
+  assert.equal(await first, "First answer.");
+  assert.deepEqual(agent.history().map((c) => c.parts[0].text), ["First.", "First answer."]);
+});
+
+test("a throwing confirm declines the call; nothing changes", async () => {
+  const { editor, agent } = await setup({
+    agentOptions: {
+      confirm: () => {
+        throw new Error("dialog crashed");
+      },
+    },
+  });
+  let answer;
+  fake.script.push(modelTurn([call("split", { times: [3] }, "s")]), (body) => {
+    answer = responses(body)[0];
+    return modelTurn([{ text: "Not split." }]);
+  });
+  assert.equal(await agent.send("Split at 3."), "Not split.");
+  assert.equal(answer.response.error.code, "DECLINED");
+  assert.deepEqual(clips(editor), [[0, 10]]);
+});
+
+test("a throwing onEvent is reported and does not stop the loop", async () => {
+  const reported = [];
+  const original = globalThis.reportError;
+  globalThis.reportError = (e) => reported.push(e);
+  try {
+    const { editor, agent } = await setup({
+      agentOptions: {
+        onEvent: (e) => {
+          if (e.type === "tool_call" || e.type === "text") throw new Error(`render failed on ${e.type}`);
+        },
+      },
+    });
+    fake.script.push(modelTurn([call("split", { times: [3] }, "s")]), modelTurn([{ text: "Split." }]));
+    assert.equal(await agent.send("Split at 3."), "Split.");
+    assert.deepEqual(clips(editor), [[0, 3], [3, 10]]);
+    assert.deepEqual(reported.map((e) => e.message), ["render failed on tool_call", "render failed on text"]);
+  } finally {
+    globalThis.reportError = original;
+  }
+});
+
+test("the call's id goes back in its functionResponse (and none is invented when Gemini gave none)", async () => {
+  const { agent } = await setup();
+  let answered;
+  fake.script.push(
+    modelTurn([{ functionCall: { name: "list_timeline", args: {}, id: "call-abc" }, thoughtSignature: "s" }, { functionCall: { name: "list_project_assets", args: {} } }]),
+    (body) => {
+      answered = responses(body);
+      return modelTurn([{ text: "Listed." }]);
+    },
+  );
+  await agent.send("List.");
+  assert.equal(answered[0].id, "call-abc");
+  assert.equal(answered[1].id, undefined);
+  assert.ok(answered[0].response.output.tracks);
+});
+
+test("reset() forgets the conversation; the next request holds only the new message", async () => {
+  const { agent, fetchLog } = await setup();
+  fake.script.push(modelTurn([call("list_timeline", {}, "s")]), modelTurn([{ text: "One." }]));
+  await agent.send("First.");
+  assert.equal(agent.history().length, 4);
+  agent.reset();
+  assert.deepEqual(agent.history(), []);
+  fake.script.push(modelTurn([{ text: "Two." }]));
+  await agent.send("Second.");
+  const body = JSON.parse(fetchLog.filter((r) => r.url.endsWith("/generate")).at(-1).body);
+  assert.deepEqual(body.contents, [{ role: "user", parts: [{ text: "Second." }] }]);
+});
+
+// ---- transcribe_video paths ---------------------------------------------------------------------
+
+test("transcribe_video picks the one asset on the timeline, asks for assetId when several qualify, refuses images", async () => {
+  const { editor, assetId, elementId, agent } = await setup({ agentOptions: { transcriber: async () => ({ segments: [{ start: 0, end: 1, text: "One." }] }) } });
+  editor.addAsset({ name: "unused.mp4", type: "video", duration: 4, file: media() });
+  const picked = await agent.callTool("transcribe_video", {});
+  assert.equal(picked.assetId, assetId, "the placed asset, not the unused one");
+  assert.deepEqual(picked.segments, [{ start: 0, end: 1, text: "One.", elementId }]);
+  const second = editor.addAsset({ name: "b.mp4", type: "video", duration: 4, file: media() });
+  await editor.callTool("add_media_to_timeline", { assetId: second, startTime: 10, trackType: "main" });
+  const ambiguous = await agent.callTool("transcribe_video", {});
+  assert.equal(ambiguous.code, "ASSET_REQUIRED");
+  assert.match(ambiguous.hint, /Several video or audio assets qualify/);
+  const image = editor.addAsset({ name: "still.png", type: "image", file: new Blob([new Uint8Array(10)], { type: "image/png" }) });
+  assert.equal((await agent.callTool("transcribe_video", { assetId: image })).code, "UNSUPPORTED_ASSET_TYPE");
+  // By file name when unambiguous.
+  assert.equal((await agent.callTool("transcribe_video", { assetId: "b.mp4" })).assetId, second);
+});
+
+test("transcribe_video: no media at all, bad arguments", async () => {
+  const editor = await createEditor();
+  const agent = createAgent({ editor, proxyUrl: proxy.url, fetch: browserFetch(), allowUploads: true, sleep: noWait });
+  const none = await agent.callTool("transcribe_video", {});
+  assert.equal(none.code, "ASSET_REQUIRED");
+  assert.match(none.hint, /There is no video or audio asset/);
+  assert.equal((await agent.callTool("transcribe_video", { language: "" })).code, "INVALID_ARGUMENT");
+  assert.equal((await agent.callTool("transcribe_video", { modelId: 3 })).code, "INVALID_ARGUMENT");
+  const hostTool = agent.hostTools.find((t) => t.name === "transcribe_video");
+  assert.equal((await hostTool.call([1])).code, "ARGUMENTS_NOT_OBJECT");
+  assert.equal((await hostTool.call(null)).code, "ARGUMENTS_NOT_OBJECT");
+});
+
+test("transcribe_video maps segments into each placement's window; source seconds when the asset is not placed", async () => {
+  const segments = [{ start: 0.5, end: 1.5, text: "a" }, { start: 4, end: 6, text: "b" }, { start: 9, end: 12, text: "c" }, { start: 2, end: 1, text: "backwards" }, { start: 3, end: Infinity, text: "bad" }];
+  const { editor, assetId, elementId, agent } = await setup({ agentOptions: { transcriber: async () => ({ segments }) } });
+  // The placed clip keeps source 0-10 at timeline 0-10; a second placement shows source 4-6 at 20-22.
+  const placed = await editor.callTool("add_media_to_timeline", { assetId, startTime: 16, trackType: "overlay" });
+  await editor.callTool("split", { times: [20, 22] });
+  const pieces = editor.project().timeline.tracks.find((t) => t.id === placed.trackId).elements;
+  const second = { elementId: pieces.find((e) => e.start === 20 * 120000).id };
+  await editor.callTool("delete_timeline_elements", { elementIds: pieces.filter((e) => e.id !== second.elementId).map((e) => e.id) });
+  const out = await agent.callTool("transcribe_video", { assetId });
+  assert.equal(out.timeBase, "timeline");
+  assert.deepEqual(out.segments, [
+    { start: 0.5, end: 1.5, text: "a", elementId },
+    { start: 4, end: 6, text: "b", elementId },
+    { start: 9, end: 10, text: "c", elementId },
+    { start: 20, end: 22, text: "b", elementId: second.elementId },
+  ]);
+  // Not on the timeline: source seconds, no element ids.
+  const loose = editor.addAsset({ name: "loose.mp3", type: "audio", duration: 5, file: media(100, "audio/mpeg") });
+  const src = await agent.callTool("transcribe_video", { assetId: loose });
+  assert.equal(src.timeBase, "source");
+  assert.deepEqual(src.segments, [{ start: 0.5, end: 1.5, text: "a" }, { start: 4, end: 5, text: "b" }]);
+});
+
+test("transcribe_video failures: a throwing local transcriber, a non-JSON answer, an asset still processing", async () => {
+  const throwing = await setup({ agentOptions: { transcriber: async () => Promise.reject(new Error("worker crashed")) } });
+  const crashed = await throwing.agent.callTool("transcribe_video", {});
+  assert.deepEqual(crashed, { error: "Failed to transcribe", code: "TRANSCRIBE_FAILED", details: "worker crashed" });
+
+  const { assetId, agent } = await setup();
+  fake.intercept = (body) => (body.tools ? undefined : body.generationConfig?.responseMimeType ? modelTurn([{ text: "Sorry, here is prose." }]) : modelTurn([{ text: "summary" }]));
+  const prose = await agent.callTool("transcribe_video", { assetId });
+  assert.equal(prose.code, "TRANSCRIBE_FAILED");
+  assert.equal(prose.details, "the model did not return the transcript as JSON");
+
+  fake.processingPolls = 1000;
+  const slow = await setup({ agentOptions: { context: { sleep: noWait, pollIntervalMs: 1, maxWaitMs: 2 } } });
+  const processing = await slow.agent.callTool("transcribe_video", { assetId: slow.assetId });
+  assert.equal(processing.code, "ASSET_PROCESSING");
+  assert.match(processing.hint, /call transcribe_video again/);
 });

@@ -14,7 +14,7 @@ import { chromium } from "playwright-core";
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const dist = process.env.NEURALCUT_DIST ?? join(root, "dist");
 const { createEditor } = await import(join(dist, "index.js"));
-const { registerWebMcpTools } = await import(join(dist, "webmcp.js"));
+const { registerWebMcpTools, webMcpAnnotations } = await import(join(dist, "webmcp.js"));
 const { DEMO_PROJECT } = await import(join(dist, "mcp", "demo-project.js"));
 
 /** A model context as the current draft describes it: registerTool(tool, { signal }). */
@@ -31,6 +31,8 @@ function draftContext() {
   };
 }
 
+const pick = (a) => ({ readOnlyHint: a.readOnlyHint, consequentialHint: a.consequentialHint, untrustedContentHint: a.untrustedContentHint });
+
 test("registers every tool with name, title, description, schemas and annotations; execute runs the engine", async () => {
   const editor = await createEditor({ project: DEMO_PROJECT });
   const ctx = draftContext();
@@ -44,8 +46,18 @@ test("registers every tool with name, title, description, schemas and annotation
     assert.equal(registered.title, t.title);
     assert.equal(registered.description, t.description);
     assert.deepEqual(registered.inputSchema, t.inputSchema);
-    assert.deepEqual(registered.annotations, t.annotations);
+    assert.deepEqual(registered.annotations, webMcpAnnotations(t));
   }
+  // The hints from the registry: destructive tools and the upload are consequential, listings and
+  // summaries untrusted, the upload not a plain read.
+  const hints = (name) => ctx.tools.get(name).annotations;
+  assert.deepEqual(pick(hints("delete_element")), { readOnlyHint: false, consequentialHint: true, untrustedContentHint: false });
+  assert.deepEqual(pick(hints("list_timeline")), { readOnlyHint: true, consequentialHint: false, untrustedContentHint: true });
+  assert.deepEqual(pick(hints("list_project_assets")), { readOnlyHint: true, consequentialHint: false, untrustedContentHint: true });
+  assert.deepEqual(pick(hints("load_asset_context")), { readOnlyHint: false, consequentialHint: true, untrustedContentHint: true });
+  assert.deepEqual(pick(hints("add_text")), { readOnlyHint: false, consequentialHint: false, untrustedContentHint: false });
+  assert.deepEqual(pick(hints("list_effects")), { readOnlyHint: true, consequentialHint: false, untrustedContentHint: false });
+  for (const t of catalog) assert.equal(hints(t.name).consequentialHint, t.annotations.destructiveHint || t.annotations.openWorldHint, t.name);
   const split = await ctx.tools.get("split").execute({ times: [2] });
   assert.equal(split.isError, undefined);
   assert.deepEqual(JSON.parse(split.content[0].text), split.structuredContent);
@@ -125,12 +137,43 @@ try {
   out.listed = testing.listTools().map((t) => t.name);
   out.described = (await document.modelContext.getTools()).find((t) => t.name === "list_timeline");
   out.mcpListed = (await document.modelContext.listTools()).find((t) => t.name === "delete_element");
+  out.hints = Object.fromEntries((await document.modelContext.getTools()).map((t) => [t.name, t.annotations]));
   out.timeline = JSON.parse(await testing.executeTool("list_timeline", "{}"));
   out.split = JSON.parse(await testing.executeTool("split", JSON.stringify({ times: [2] })));
   out.error = JSON.parse(await testing.executeTool("delete_element", JSON.stringify({ trackId: "t13", elementId: "nope" })));
   out.elementsAfter = (await editor.callTool("list_timeline")).tracks.flatMap((t) => t.elements).length;
   controller.abort();
   out.afterAbort = testing.listTools().map((t) => t.name);
+} catch (e) {
+  out.failure = String(e && e.stack || e);
+}
+window.result = out;
+</script>`;
+
+// Chromium's own WebMCP (--enable-features=WebMCP): document.modelContext with registerTool,
+// getTools and executeTool(tool, args), which resolves to the result as a JSON string.
+const NATIVE_PAGE = `<!doctype html>
+<meta charset="utf-8">
+<script type="module">
+import { createEditor } from "/dist/index.js";
+import { registerWebMcpTools } from "/dist/webmcp.js";
+import { DEMO_PROJECT } from "/dist/mcp/demo-project.js";
+const out = {};
+try {
+  out.native = typeof document.modelContext?.getTools === "function" && !("modelContextTesting" in navigator);
+  const editor = await createEditor({ project: DEMO_PROJECT });
+  const controller = new AbortController();
+  const reg = await registerWebMcpTools(editor, { signal: controller.signal });
+  out.registered = reg.names;
+  const tools = await document.modelContext.getTools();
+  out.tools = tools.map((t) => ({ name: t.name, title: t.title, annotations: t.annotations }));
+  const byName = (n) => tools.find((t) => t.name === n);
+  out.timeline = JSON.parse(await document.modelContext.executeTool(byName("list_timeline"), {}));
+  out.split = JSON.parse(await document.modelContext.executeTool(byName("split"), { times: [2] }));
+  out.error = JSON.parse(await document.modelContext.executeTool(byName("delete_element"), { trackId: "t13", elementId: "nope" }));
+  out.elementsAfter = (await editor.callTool("list_timeline")).tracks.flatMap((t) => t.elements).length;
+  controller.abort();
+  out.afterAbort = (await document.modelContext.getTools()).map((t) => t.name);
 } catch (e) {
   out.failure = String(e && e.stack || e);
 }
@@ -146,6 +189,7 @@ function serve() {
     const path = normalize(decodeURIComponent(new URL(req.url, "http://x").pathname));
     try {
       if (path === "/") return res.writeHead(200, { "content-type": "text/html" }).end(PAGE);
+      if (path === "/native") return res.writeHead(200, { "content-type": "text/html" }).end(NATIVE_PAGE);
       if (path === "/polyfill.js") return res.writeHead(200, { "content-type": "text/javascript" }).end(await readFile(polyfill));
       if (path.startsWith("/dist/") && !path.includes("..")) {
         const file = join(dist, path.slice("/dist/".length));
@@ -185,8 +229,16 @@ test("in Chromium through the @mcp-b/global polyfill: registers, calls two tools
     assert.equal(out.mcpListed.title, editorTools.find((t) => t.name === "delete_element").title);
     assert.deepEqual(
       Object.fromEntries(["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"].map((k) => [k, out.mcpListed.annotations[k]])),
-      editorTools.find((t) => t.name === "delete_element").annotations,
+      Object.fromEntries(["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"].map((k) => [k, editorTools.find((t) => t.name === "delete_element").annotations[k]])),
     );
+    // And WebMCP's own hints, from the registry, as far as the polyfill keeps them: readOnlyHint and
+    // untrustedContentHint (it has no consequentialHint; destructiveHint says it there).
+    for (const t of editorTools) {
+      const w = webMcpAnnotations(t);
+      assert.deepEqual([out.hints[t.name].readOnlyHint, out.hints[t.name].untrustedContentHint], [w.readOnlyHint, w.untrustedContentHint], t.name);
+    }
+    assert.equal(out.hints.list_timeline.untrustedContentHint, true);
+    assert.equal(out.hints.load_asset_context.readOnlyHint, false);
     assert.deepEqual(out.mcpListed.outputSchema, editorTools.find((t) => t.name === "delete_element").outputSchema);
     assert.ok(out.timeline.structuredContent.tracks.length > 0);
     assert.deepEqual(JSON.parse(out.timeline.content[0].text), out.timeline.structuredContent);
@@ -196,6 +248,48 @@ test("in Chromium through the @mcp-b/global polyfill: registers, calls two tools
     assert.equal(out.error.isError, true);
     assert.equal(out.error.content[0].text, "Element not found");
     assert.equal(JSON.parse(out.error.content[1].text).code, "ELEMENT_NOT_FOUND");
+    assert.deepEqual(out.afterAbort, []);
+  } finally {
+    await browser.close();
+    server.close();
+  }
+});
+
+test("in Chromium's own WebMCP (--enable-features=WebMCP): every tool registers with the registry's hints, runs through executeTool, unregisters on abort", async () => {
+  const { url, server } = await serve();
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    headless: true,
+    args: ["--enable-features=WebMCP", "--no-sandbox", "--disable-gpu-sandbox", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-quic"],
+  });
+  try {
+    const page = await browser.newPage();
+    const errors = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    await page.goto(url + "native");
+    await page.waitForFunction(() => window.result !== undefined, null, { timeout: 60_000 });
+    const out = await page.evaluate(() => window.result);
+    assert.equal(out.failure, undefined, out.failure);
+    assert.deepEqual(errors, []);
+    assert.equal(out.native, true, "Chromium's own model context, no polyfill");
+    const editorTools = (await createEditor()).tools();
+    assert.deepEqual(out.registered, editorTools.map((t) => t.name));
+    assert.deepEqual(out.tools.map((t) => t.name).sort(), editorTools.map((t) => t.name).sort());
+    // Chromium keeps readOnlyHint, consequentialHint and untrustedContentHint: all three reach it.
+    for (const t of editorTools) {
+      const native = out.tools.find((n) => n.name === t.name);
+      assert.equal(native.title, t.title);
+      assert.deepEqual(pick(native.annotations), pick(webMcpAnnotations(t)), t.name);
+    }
+    assert.deepEqual(pick(out.tools.find((t) => t.name === "delete_timeline_elements").annotations), { readOnlyHint: false, consequentialHint: true, untrustedContentHint: false });
+    assert.deepEqual(pick(out.tools.find((t) => t.name === "list_project_assets").annotations), { readOnlyHint: true, consequentialHint: false, untrustedContentHint: true });
+    assert.deepEqual(pick(out.tools.find((t) => t.name === "load_asset_context").annotations), { readOnlyHint: false, consequentialHint: true, untrustedContentHint: true });
+    assert.ok(out.timeline.structuredContent.tracks.length > 0);
+    assert.equal(out.split.structuredContent.success, true);
+    const before = out.timeline.structuredContent.tracks.flatMap((t) => t.elements).length;
+    assert.equal(out.elementsAfter, before + out.split.structuredContent.newElements.length, "the split reached the page's editor");
+    assert.equal(out.error.isError, true);
+    assert.equal(out.error.content[0].text, "Element not found");
     assert.deepEqual(out.afterAbort, []);
   } finally {
     await browser.close();
