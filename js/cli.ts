@@ -194,12 +194,21 @@ async function runScript(session: Session, catalog: readonly ToolInfo[], text: s
   return status;
 }
 
+/** Where the command word is: the first argument that is neither an option nor an option's value. */
+function verbIndex(argv: string[]): number {
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === "--project" || argv[i] === "--save-as") i++;
+    else if (argv[i] === "--") return i + 1 < argv.length ? i + 1 : -1;
+    else if (!argv[i].startsWith("-")) return i;
+  }
+  return -1;
+}
+
 /** Runs the verb; returns the exit status. */
 async function main(argv: string[]): Promise<number> {
   // `mcp` keeps its own parser and messages; options before it are handed over too.
-  const mcpAt = argv.findIndex((a) => a === "mcp");
-  const firstPositional = argv.findIndex((a) => !a.startsWith("-"));
-  if (mcpAt !== -1 && mcpAt === firstPositional) {
+  const mcpAt = verbIndex(argv);
+  if (mcpAt !== -1 && argv[mcpAt] === "mcp") {
     const { runMcp } = await import("./mcp/main.js");
     await runMcp([...argv.slice(0, mcpAt), ...argv.slice(mcpAt + 1)]);
     return 0;
