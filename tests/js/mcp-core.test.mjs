@@ -274,3 +274,18 @@ test("cache hints: ttlMs and cacheScope for requests of MCP 2026-07-28, none for
     await client.close();
   }
 });
+
+test(".mcp.json registers `neuralcut mcp --demo` and an MCP client can start it from the repository root", async () => {
+  const config = JSON.parse(readFileSync(join(root, ".mcp.json"), "utf8"));
+  const server = config.mcpServers.neuralcut;
+  assert.deepEqual(server.args.slice(-2), ["mcp", "--demo"]);
+  const transport = new StdioClientTransport({ command: server.command === "node" ? process.execPath : server.command, args: server.args, cwd: root, stderr: "pipe" });
+  const client = new Client({ name: "neuralcut-config-test", version: "1.0.0" });
+  await client.connect(transport);
+  try {
+    const doc = await call(client, "doc_inspect");
+    assert.ok(doc.timeline.tracks.length > 0, "the demo project");
+  } finally {
+    await client.close();
+  }
+});
