@@ -9,6 +9,7 @@ import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { launchChromium, serveDir } from "./browser.mjs";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -138,3 +139,35 @@ async function connectDemoTimeline() {
   const editor = await createEditor({ project: DEMO_PROJECT });
   return { timeline: await editor.callTool("list_timeline") };
 }
+
+test("in Chromium too: the module is re-instantiated on the page's main thread and the editor goes on", async () => {
+  const server = await serveDir(dist);
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage();
+    await page.goto(`${server.url}/blank`); // any page of the same origin; the module is imported below
+    const result = await page.evaluate(async () => {
+      const { createEditor } = await import("/index.js");
+      const editor = await createEditor();
+      await editor.callTool("add_text", { text: "Kept", start: 0, end: 2, position: "top" });
+      const before = JSON.stringify(editor.project());
+      let error;
+      try {
+        editor[Symbol.for("neuralcut.testOnlyPanic")]("add_text", { text: "Lost", start: 3, end: 4, position: "top" }, "in the page");
+      } catch (e) {
+        error = { name: e.name, code: e.code, message: e.message };
+      }
+      const after = JSON.stringify(editor.project());
+      const undone = editor.undo();
+      const timeline = await editor.callTool("list_timeline");
+      return { error, same: before === after, undone, elements: timeline.tracks.flatMap((t) => t.elements).length };
+    });
+    assert.equal(result.error.name, "NeuralCutError");
+    assert.equal(result.error.code, "INTERNAL");
+    assert.match(result.error.message, /^internal error: in the page/);
+    assert.deepEqual([result.same, result.undone, result.elements], [true, true, 0]);
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+});
