@@ -8,8 +8,8 @@
 // throws `internal error: …` out of the call (src/wasm/mod.rs); here the module is then
 // re-instantiated (`__wbg_reset_state`, emitted by wasm-bindgen's
 // --experimental-reset-state-function) and each editor is rebuilt from the project it started
-// from by replaying, in order, the calls that committed a change: same ids, same project, same
-// undo and redo stacks. The editor whose call panicked is rebuilt at once, the others on their
+// from by replaying, in order, the calls that committed a change (and the settings calls, such as
+// the effects a host renders): same ids, same project, same undo and redo stacks. The editor whose call panicked is rebuilt at once, the others on their
 // next call. What does not survive: the call that panicked (nothing of it is kept) and the
 // asset-context cache (load_asset_context asks the provider again). See docs/mcp.md.
 import init, { __wbg_reset_state, WasmEditor } from "./wasm/neuralcut_engine.js";
@@ -46,6 +46,9 @@ let generation = 0;
 const READS = new Set(["revision", "canUndo", "canRedo", "projectJson", "openCutSceneJson", "effectsAtJson"]);
 /** Methods after which the history starts afresh: the journal restarts from the project. */
 const RESETS = new Set(["loadOpenCutScene"]);
+/** Methods that set engine state without bumping the revision (the effects a host renders):
+ * journaled whenever they succeed. */
+const SETTINGS = new Set(["setEffects"]);
 
 /** A panic (thrown by the engine's hook) or any other trap of the instance. */
 function isPanic(e: unknown): boolean {
@@ -148,10 +151,14 @@ function call(s: State, method: string, args: unknown[]): unknown {
   if (method === "revision") return (out as number) + s.offset;
   if (reads) return out;
   const after = inner.revision();
-  if (after !== before) {
+  if (SETTINGS.has(method) && after === before) {
+    s.journal.push([method, keep(args)]);
+  } else if (after !== before) {
     if (RESETS.has(method)) {
+      // The history starts afresh: the project is the new starting point; the settings stay.
       s.base = inner.projectJson();
-      s.journal = [];
+      const last = new Map(s.journal.filter(([m]) => SETTINGS.has(m)).map((c) => [c[0], c]));
+      s.journal = [...last.values()];
     } else {
       s.journal.push([method, keep(args)]);
     }

@@ -74,6 +74,23 @@ test("createEditor: a panic is a NeuralCutError INTERNAL, and the editor goes on
   assert.equal((await editor.callTool("list_timeline")).tracks.flatMap((t) => t.elements).length, 2);
 });
 
+test("createEditor: after loadOpenCutScene (history afresh) a panic rebuilds from the loaded scene", async () => {
+  const source = await createEditor();
+  await source.callTool("add_text", { text: "From the scene", start: 0, end: 2, position: "top" });
+  const editor = await createEditor();
+  await editor.callTool("add_text", { text: "Before the scene", start: 0, end: 2, position: "top" });
+  editor.loadOpenCutScene({ ...source.toOpenCutScene(), assets: [] });
+  assert.equal(editor.canUndo(), false);
+  await editor.callTool("split", { times: [1] });
+  const project = editor.project();
+  assert.throws(() => editor[PANIC]("split", { times: [1.5] }, "after a scene"), (e) => e.code === "INTERNAL");
+  assert.deepEqual(editor.project(), project);
+  assert.equal(editor.undo(), true);
+  assert.equal(editor.canUndo(), false, "the history started at the scene");
+  const texts = (await editor.callTool("list_timeline")).tracks.flatMap((t) => t.elements).map((e) => e.text);
+  assert.deepEqual(texts, ["From the scene"]);
+});
+
 test("createEditor: the test-only path is not a tool, and not enumerable", async () => {
   const editor = await createEditor();
   assert.equal(Object.keys(Object.getPrototypeOf(editor)).includes(PANIC), false);
