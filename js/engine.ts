@@ -87,6 +87,7 @@ const invoke = (inner: WasmEditor, method: string, args: unknown[]): unknown =>
 
 /** A call's arguments as kept in the journal (option objects copied: the caller owns them). */
 function keep(args: unknown[]): unknown[] {
+  if (args.every((a) => typeof a !== "object" || a === null)) return args;
   try {
     return structuredClone(args);
   } catch {
@@ -181,12 +182,17 @@ export function openEngine(projectJson?: string): WasmEditor {
     throw internalError(e, 0);
   }
   const s: State = { inner, generation, base: projectJson, journal: [], revision: inner.revision(), offset: 0, freed: false };
+  const methods = new Map<string, (...args: unknown[]) => unknown>();
   return new Proxy({} as WasmEditor, {
     get(_target, prop) {
       if (typeof prop !== "string") return undefined;
+      let method = methods.get(prop);
+      if (method) return method;
       const value = (s.inner as unknown as Record<string, unknown>)[prop];
       if (typeof value !== "function") return value;
-      return (...args: unknown[]) => call(s, prop, args);
+      method = (...args: unknown[]) => call(s, prop, args);
+      methods.set(prop, method);
+      return method;
     },
   });
 }
