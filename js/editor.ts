@@ -1,7 +1,7 @@
 // The editor handle: a thin TypeScript shell over the wasm `WasmEditor`. Tool arguments cross
 // the boundary as one JSON string and results come back as one (see docs/package.md for why);
 // change notifications are queued and delivered after the call that caused them has returned.
-import { loadEngine, WasmEditor } from "./engine.js";
+import { loadEngine, openEngine, type WasmEditor } from "./engine.js";
 import { NeuralCutError, rethrow } from "./errors.js";
 import type { OpenCutScene, OpenCutSceneTracks } from "./opencut.js";
 import { TOOL_CATALOG, type ToolArgsMap, type ToolInfo, type ToolName, type ToolResultMap } from "./generated/tools.js";
@@ -61,6 +61,9 @@ type Listener = (event: ChangeEvent) => void;
  * wasm-bindgen types out of the public typings). */
 let construct: (inner: WasmEditor, provider: ContextProvider | undefined) => NeuralCutEditor;
 
+/** TEST ONLY (docs/mcp.md, "Panics"): provokes a real panic in the engine. */
+let testOnlyPanic: (editor: NeuralCutEditor, tool: string, args: unknown, message: string) => void;
+
 /** An effect element active at a time, as `effectsAt` returns it. */
 export interface ActiveEffect {
   elementId: string;
@@ -80,6 +83,7 @@ export class NeuralCutEditor {
 
   static {
     construct = (inner, provider) => new NeuralCutEditor(inner, provider);
+    testOnlyPanic = (editor, tool, args, message) => editor.#engine.__testOnlyPanic(tool, argsJson(args), message);
   }
 
   /** Use `createEditor`. */
@@ -316,9 +320,18 @@ export async function createEditor(options: CreateEditorOptions = {}): Promise<N
   }
   let inner: WasmEditor;
   try {
-    inner = new WasmEditor(json);
+    inner = openEngine(json);
   } catch (e) {
     rethrow(e);
   }
   return construct(inner, provider);
 }
+
+// TEST ONLY: a non-enumerable method under a registered symbol, out of the typings, so that no
+// tool call and no ordinary code reaches it: `editor[Symbol.for("neuralcut.testOnlyPanic")](tool,
+// args, message)` runs `tool` inside the engine and then panics there.
+Object.defineProperty(NeuralCutEditor.prototype, Symbol.for("neuralcut.testOnlyPanic"), {
+  value(this: NeuralCutEditor, tool: string, args: unknown, message: string) {
+    testOnlyPanic(this, tool, args, message);
+  },
+});

@@ -1,6 +1,7 @@
 /** Thrown for misuse of the API itself (tool failures are returned, never thrown). `code` is
  * stable: INVALID_ASSET, INVALID_STICKER, DUPLICATE_ID, INVALID_JSON, INVALID_PROJECT,
- * UNSUPPORTED_PROJECT, INVALID_PROVIDER, NO_ACTIVE_PROJECT, EDITOR_DISPOSED. */
+ * UNSUPPORTED_PROJECT, INVALID_PROVIDER, NO_ACTIVE_PROJECT, EDITOR_DISPOSED, and INTERNAL for a
+ * panic inside the engine (the editor has been rebuilt at its last committed state; docs/mcp.md). */
 export class NeuralCutError extends Error {
   readonly code: string;
 

@@ -26,7 +26,9 @@ const args = new Set(process.argv.slice(2));
 // optLevel overrides the release profile's opt-level for that module ("z": smallest; the engine
 // measured 190 KB gzipped with "z" against 210 KB with "s"; the bench goals still hold widely).
 export const ARTEFACTS = [
-  { outName: "neuralcut_engine", features: [], optLevel: "z", what: "timeline engine and agent tools" },
+  // The engine's glue exports __wbg_reset_state: after a panic js/engine.ts re-instantiates the
+  // module with it and replays the editors' committed changes.
+  { outName: "neuralcut_engine", features: [], optLevel: "z", bindgenFlags: ["--experimental-reset-state-function"], what: "timeline engine and agent tools" },
   { outName: "neuralcut_effects", features: ["effects-webgl"], what: "GPU effects, WebGPU + WebGL2 (neuralcut/effects)" },
 ];
 
@@ -53,7 +55,7 @@ function size(file) {
 }
 
 /** Builds one wasm artefact into dist/wasm/. */
-function buildWasm({ outName, features, optLevel, what }) {
+function buildWasm({ outName, features, optLevel, bindgenFlags = [], what }) {
   step(`${outName}: ${what}`);
   const featureArgs = features.length ? ["--no-default-features", "--features", features.join(",")] : [];
   // strip=false here: wasm-bindgen reads the target_features section; wasm-opt strips afterwards.
@@ -61,7 +63,7 @@ function buildWasm({ outName, features, optLevel, what }) {
   run("cargo", ["build", "--release", "--target", "wasm32-unknown-unknown", "--lib", ...featureArgs], profile);
   const targetDir = process.env.CARGO_TARGET_DIR ? resolve(root, process.env.CARGO_TARGET_DIR) : join(root, "target");
   const raw = join(targetDir, "wasm32-unknown-unknown", "release", "neuralcut.wasm");
-  run("wasm-bindgen", ["--target", "web", "--out-dir", relative(root, wasmOut), "--out-name", outName, relative(root, raw)]);
+  run("wasm-bindgen", ["--target", "web", ...bindgenFlags, "--out-dir", relative(root, wasmOut), "--out-name", outName, relative(root, raw)]);
   const wasm = join(wasmOut, `${outName}_bg.wasm`);
   if (args.has("--no-opt")) {
     console.log("[build] skipping wasm-opt (--no-opt)");

@@ -451,6 +451,30 @@ export const UNTRUSTED_OUTPUT_TOOLS: readonly ToolName[] = [
   "batch",
 ];
 
+/** The error messages each tool can return (the spec's strings; `<x>` marks a filled-in part). */
+export const TOOL_ERRORS: Readonly<Record<ToolName, readonly string[]>> = {
+  list_project_assets: ["No active project","unknown argument \"<name>\" for <tool>; expected: <names>"],
+  list_timeline: ["No active timeline"],
+  load_asset_context: ["Asset not found","Unsupported asset type","Failed to load asset context"],
+  split: ["Invalid split times","No timeline content"],
+  delete_timeline_elements: ["Invalid element ids","Timeline elements not found: <ids>","No timeline content"],
+  move_timeline_elements: ["Invalid element ids","Invalid start time","Timeline elements not found: <ids>","Target track not found: <id>","Target track <id> is a(n) <type> track and cannot hold <type> elements","Element <id> on track <id> is in the way (<start>s to <end>s)","No timeline content"],
+  add_text: ["Text is required","Invalid time range"],
+  update_text: ["Text element not found","Element is not text","Invalid time range","Text is required"],
+  add_media_to_timeline: ["Asset not found","Invalid track type for asset","Invalid duration","Duration exceeds source duration","Invalid start time","Element <id> on track <id> is in the way (<start>s to <end>s)"],
+  update_timeline_element_timing: ["Invalid element id","Invalid timing update","Invalid start time","Invalid end time","Invalid duration","Invalid time range","Conflicting timing values","Timeline element not found: <id>","Duration exceeds source duration","Element <id> on track <id> is in the way (<start>s to <end>s)"],
+  delete_element: ["Element not found"],
+  set_volume: ["Volume must be between 0 and 1","Element does not support volume","Element not found"],
+  add_sticker: ["Sticker not found","Invalid time range"],
+  list_effects: [],
+  get_effect: ["Invalid effect type","Effect not found: <type>"],
+  apply_effect: ["Invalid effect type","Effect not found: <type>","Invalid start time","Invalid end time","Invalid time range","Invalid effect parameters","Unknown parameter: <key>","Parameter '<key>' must be >= <min>","Parameter '<key>' must be <= <max>","No active timeline","Failed to place effect element"],
+  update_effect: ["Invalid element id","params is required and must be a non-empty object","No active timeline","Timeline element not found: <id>","Element is not an effect","Effect not found: <type>","Unknown parameter: <key>","Parameter '<key>' must be >= <min>","Parameter '<key>' must be <= <max>","Invalid effect parameters"],
+  undo: ["Nothing to undo"],
+  redo: ["Nothing to redo"],
+  batch: ["Invalid batch steps","Tool <name> cannot run inside batch","<the failing step's own error>"],
+};
+
 /** A tool's catalog entry (the same catalog MCP, WebMCP and Gemini are given). */
 export interface ToolInfo {
   name: ToolName;

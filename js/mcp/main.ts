@@ -11,9 +11,8 @@ import { existsSync, readFileSync } from "node:fs";
 import process from "node:process";
 import { resolve } from "node:path";
 
-import { createEditor, type NeuralCutEditor } from "../editor.js";
-import { DEMO_PROJECT } from "./demo-project.js";
-import { createNeuralCutMcpServer, writeAtomic } from "./server.js";
+import { createNeuralCutMcpServer } from "./server.js";
+import { openSession, saveSession, type Session } from "./session.js";
 import { LineTransport } from "./transport.js";
 
 export const MCP_USAGE = `usage: neuralcut mcp [--demo | --project <file.json> [--save]]
@@ -50,23 +49,12 @@ export function parseMcpArgs(argv: string[]): McpArgs | "help" {
   return out;
 }
 
-function packageVersion(): string {
+export function packageVersion(): string {
   try {
     return JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")).version ?? "0.0.0";
   } catch {
     return "0.0.0";
   }
-}
-
-async function openEditor(args: McpArgs): Promise<NeuralCutEditor> {
-  if (args.demo) return createEditor({ project: DEMO_PROJECT });
-  if (!args.project) return createEditor();
-  const path = resolve(args.project);
-  if (!existsSync(path)) {
-    if (!args.save) throw new Error(`project file not found: ${path} (add --save to start a new one there)`);
-    return createEditor();
-  }
-  return createEditor({ project: readFileSync(path, "utf8") });
 }
 
 /** Runs the server until stdin closes. */
@@ -84,19 +72,25 @@ export async function runMcp(argv: string[]): Promise<void> {
   }
   // stdout is the protocol channel: anything logged goes to stderr.
   console.log = console.info = console.debug = console.error;
-  let editor: NeuralCutEditor;
+  let session: Session;
   try {
-    editor = await openEditor(args);
+    session = await openSession({ demo: args.demo, project: args.project, createMissing: args.save });
   } catch (e) {
     process.stderr.write(`neuralcut mcp: cannot open the project: ${(e as Error).message}\n`);
     process.exit(1);
   }
   const savePath = args.save && args.project ? resolve(args.project) : undefined;
-  if (savePath && !existsSync(savePath)) writeAtomic(savePath, `${JSON.stringify(editor.project(), null, 2)}\n`);
+  if (savePath && !existsSync(savePath)) saveSession(session, savePath);
   // Nothing a client sends may end the session: report stray errors and keep serving.
   process.on("uncaughtException", (e: unknown) => process.stderr.write(`neuralcut mcp: internal error: ${String((e as Error)?.stack ?? e)}\n`));
   process.on("unhandledRejection", (e: unknown) => process.stderr.write(`neuralcut mcp: internal error: ${String((e as Error)?.stack ?? e)}\n`));
-  const server = createNeuralCutMcpServer(editor, { savePath, version: packageVersion() });
+  const server = createNeuralCutMcpServer(session.editor, {
+    savePath,
+    version: packageVersion(),
+    paths: session.paths,
+    // The unlisted panic tool of the tests (docs/mcp.md, "Panics"); never on by default.
+    testOnlyPanic: process.env.NEURALCUT_TEST_ONLY_PANIC === "1",
+  });
   server.onerror = (e) => process.stderr.write(`neuralcut mcp: ${e.message}\n`);
   const transport = new LineTransport();
   const closed = new Promise<void>((done) => {

@@ -18,6 +18,7 @@ declare module "node:process" {
   }
   const process: {
     argv: string[];
+    env: Record<string, string | undefined>;
     pid: number;
     stdin: Readable;
     stdout: Writable;
@@ -37,6 +38,7 @@ declare module "node:fs/promises" {
   }
   export function open(path: string, flags?: string): Promise<FileHandle>;
   export function readFile(path: string, encoding: "utf8"): Promise<string>;
+  export function mkdtemp(prefix: string): Promise<string>;
 }
 
 declare module "node:fs" {
@@ -52,6 +54,9 @@ declare module "node:path" {
   export function dirname(path: string): string;
   export function isAbsolute(path: string): boolean;
   export function resolve(...paths: string[]): string;
+  export function relative(from: string, to: string): string;
+  export function extname(path: string): string;
+  export const sep: string;
 }
 
 declare module "node:url" {

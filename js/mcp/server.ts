@@ -16,79 +16,47 @@ import {
   type CallToolResult,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
-import { renameSync, rmSync, writeFileSync } from "node:fs";
 import process from "node:process";
-import { pathToFileURL } from "node:url";
 
-import { isToolError, type NeuralCutEditor } from "../editor.js";
-import type { ToolInfo } from "../types.js";
-import { MediaProbeError, probeMedia, SUPPORTED_FORMATS, type MediaInfo } from "./media.js";
+import type { NeuralCutEditor } from "../editor.js";
+import type { ToolErrorResult, ToolInfo } from "../types.js";
+import { commandList, docInspect, MEDIA_IMPORT_TOOL, runTool, sessionCatalog, type Outcome } from "./core.js";
+import { saveSession, writeAtomic, type Session } from "./session.js";
 
+/** The project as saved (kept from before the core tools). */
 export const PROJECT_URI = "neuralcut://project";
+/** The catalog with schemas (kept from before the core tools). */
 export const TOOLS_URI = "neuralcut://tools";
+/** The document as doc_inspect returns it. */
+export const DOCUMENT_URI = "neuralcut://document";
+/** The commands as command_list returns them (with enabled now). */
+export const COMMANDS_URI = "neuralcut://commands";
 /** MCP's "resource not found" error code. */
 const RESOURCE_NOT_FOUND = -32002;
+/** The first MCP revision whose cacheable results carry ttlMs and cacheScope. */
+export const CACHE_HINTS_REVISION = "2026-07-28";
+/** Where a 2026-07-28 request names its revision (it has no initialize handshake). */
+const PROTOCOL_VERSION_META = "io.modelcontextprotocol/protocolVersion";
+/** The unlisted test-only tool, served only when NEURALCUT_TEST_ONLY_PANIC=1 (docs/mcp.md). */
+export const TEST_ONLY_PANIC_TOOL = "__test_only_panic";
+
+export { MEDIA_IMPORT_TOOL, writeAtomic };
 
 export interface NeuralCutMcpOptions {
   /** Write the project here (temporary file, then rename) after every change. */
   savePath?: string;
   /** Reported in `initialize` (default: the package version). */
   version?: string;
+  /** Absolute media path of each asset id (from the opened project); media_import adds to it. */
+  paths?: Map<string, string>;
+  /** Serve the unlisted __test_only_panic tool (tests only). */
+  testOnlyPanic?: boolean;
 }
 
-/** The catalog entry of the server's own tool. */
-export const MEDIA_IMPORT_TOOL: ToolInfo = {
-  name: "media_import" as ToolInfo["name"],
-  title: "Import media files",
-  description:
-    `Add media files to the project's assets by absolute path. Name, type (video, audio, image), duration, size and frame rate come from the file's headers, without decoding it. Supported: ${SUPPORTED_FORMATS}; an MP3 without a VBR header gets an estimated duration (durationEstimated). ` +
-    "All or nothing: if one path cannot be read, nothing is added and the error names it. Then place the new assets with add_media_to_timeline.",
-  inputSchema: {
-    $schema: "https://json-schema.org/draft/2020-12/schema",
-    type: "object",
-    properties: {
-      paths: { type: "array", items: { type: "string" }, minItems: 1, description: "Absolute paths of the files to import" },
-    },
-    required: ["paths"],
-    additionalProperties: false,
-  },
-  outputSchema: {
-    $schema: "https://json-schema.org/draft/2020-12/schema",
-    type: "object",
-    properties: {
-      assets: {
-        type: "array",
-        items: {
-          type: "object",
-          properties: {
-            id: { type: "string" },
-            name: { type: "string" },
-            type: { type: "string", enum: ["video", "audio", "image"] },
-            format: { type: "string" },
-            path: { type: "string" },
-            duration: { type: "number" },
-            durationEstimated: { type: "boolean" },
-            width: { type: "integer" },
-            height: { type: "integer" },
-            fps: {
-              type: "object",
-              properties: { numerator: { type: "integer" }, denominator: { type: "integer" } },
-              required: ["numerator", "denominator"],
-            },
-          },
-          required: ["id", "name", "type", "format", "path"],
-        },
-      },
-    },
-    required: ["assets"],
-  },
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-};
-
 const INSTRUCTIONS =
-  "NeuralCut video timeline. Times are in seconds. Start with list_timeline and list_project_assets to get ids; " +
-  "every edit is one undoable step (undo / redo tools); batch runs several calls as one step. " +
-  `The project document is the resource ${PROJECT_URI}, the tool catalog ${TOOLS_URI}.`;
+  "NeuralCut video timeline. Times are in seconds. Start with doc_inspect (or list_timeline and list_project_assets) to get ids; " +
+  "every edit is one undoable step (undo / redo tools); batch runs several calls as one step, command_batch runs them as separate steps. " +
+  `The document is the resource ${DOCUMENT_URI}, the command catalog ${COMMANDS_URI}.`;
 
 /** A JSON-RPC error the SDK sends as is: `{ code, message, data }`. */
 function rpcError(code: number, message: string, data?: Record<string, unknown>): Error {
@@ -128,23 +96,29 @@ function failed(error: Record<string, unknown> & { error: string }): CallToolRes
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
-/** Writes `text` to `path` atomically: a temporary file beside it, then a rename. */
-export function writeAtomic(path: string, text: string): void {
-  const tmp = `${path}.${process.pid}.tmp`;
-  try {
-    writeFileSync(tmp, text);
-    renameSync(tmp, path);
-  } catch (e) {
-    rmSync(tmp, { force: true });
-    throw e;
-  }
+/** The cache hints of a 2026-07-28 cacheable result, only for a request of that revision or
+ * later (older revisions do not define the fields). */
+function cacheHints(request: { params?: { _meta?: Record<string, unknown> } }, ttlMs: number, cacheScope: "public" | "private"): Record<string, unknown> {
+  const version = request.params?._meta?.[PROTOCOL_VERSION_META];
+  return typeof version === "string" && version >= CACHE_HINTS_REVISION ? { ttlMs, cacheScope } : {};
+}
+
+/** A fixed listing stays fresh for an hour; a document changes with every edit. */
+const STATIC_TTL_MS = 3_600_000;
+
+/** MCP's shape of a tool outcome: the error codes that mean a bad call become -32602. */
+function shaped(out: Outcome, warnings: string[] = []): CallToolResult {
+  if (out.ok) return ok(out.result, warnings);
+  const { error, code, ...data } = out.error as ToolErrorResult;
+  if (code === "UNKNOWN_ARGUMENT" || code === "UNKNOWN_TOOL") throw rpcError(ErrorCode.InvalidParams, error, { code, ...data });
+  return failed(out.error);
 }
 
 /** An MCP server (not yet connected) that drives `editor`. */
 export function createNeuralCutMcpServer(editor: NeuralCutEditor, options: NeuralCutMcpOptions = {}): Server {
-  const catalog = [...editor.tools(), MEDIA_IMPORT_TOOL];
+  const session: Session = { editor, paths: options.paths ?? new Map() };
+  const catalog = sessionCatalog(editor);
   const tools = catalog.map(toMcpTool);
-  const byName = new Map(catalog.map((t) => [t.name as string, t]));
   const subscribed = new Set<string>();
 
   const server = new Server(
@@ -161,43 +135,27 @@ export function createNeuralCutMcpServer(editor: NeuralCutEditor, options: Neura
     const warnings: string[] = [];
     if (options.savePath) {
       try {
-        writeAtomic(options.savePath, `${JSON.stringify(editor.project(), null, 2)}\n`);
+        saveSession(session, options.savePath);
       } catch (e) {
         warnings.push(`warning: the change was made but could not be saved to ${options.savePath}: ${message(e)}`);
         process.stderr.write(`neuralcut mcp: ${warnings[0]}\n`);
       }
     }
-    if (subscribed.has(PROJECT_URI)) {
-      server.sendResourceUpdated({ uri: PROJECT_URI }).catch(() => {});
+    for (const uri of [PROJECT_URI, DOCUMENT_URI, COMMANDS_URI]) {
+      if (subscribed.has(uri)) server.sendResourceUpdated({ uri }).catch(() => {});
     }
     return warnings;
   }
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+  server.setRequestHandler(ListToolsRequestSchema, (request) => ({ tools, ...cacheHints(request, STATIC_TTL_MS, "public") }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const { name } = request.params;
     const args = request.params.arguments ?? {};
-    const tool = byName.get(name);
-    if (!tool) {
-      throw rpcError(ErrorCode.InvalidParams, `Unknown tool "${name}"`, { tool: name, known: catalog.map((t) => t.name) });
-    }
     const before = editor.revision();
-    let out: Record<string, unknown>;
-    try {
-      out = name === MEDIA_IMPORT_TOOL.name ? await mediaImport(editor, args) : await editor.callToolUntyped(name, args);
-    } catch (e) {
-      // A broken invariant inside the engine: reported, and the session stays up.
-      return failed({ error: `internal error: ${message(e)}`, code: "INTERNAL" });
-    }
-    if (isToolError(out)) {
-      if (out.code === "UNKNOWN_ARGUMENT") {
-        const { error, code, ...data } = out;
-        throw rpcError(ErrorCode.InvalidParams, error, { code, ...data });
-      }
-      return failed(out);
-    }
-    return ok(out, committed(before));
+    if (options.testOnlyPanic && name === TEST_ONLY_PANIC_TOOL) return shaped(testOnlyPanic(editor, args));
+    const out = await runTool(session, catalog, name, args);
+    return shaped(out, out.ok ? committed(before) : []);
   });
 
   const resources = [
@@ -215,17 +173,37 @@ export function createNeuralCutMcpServer(editor: NeuralCutEditor, options: Neura
       description: "Every tool with its title, description, input and output JSON Schemas and annotations, in listing order.",
       mimeType: "application/json",
     },
+    {
+      uri: DOCUMENT_URI,
+      name: "document",
+      title: "Document",
+      description: "Settings, assets (with file paths when known), stickers and the timeline in one JSON value, as doc_inspect returns it.",
+      mimeType: "application/json",
+    },
+    {
+      uri: COMMANDS_URI,
+      name: "commands",
+      title: "Command catalog",
+      description: "Every command with its parameters and whether it is enabled now, as command_list returns it.",
+      mimeType: "application/json",
+    },
   ];
 
-  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources }));
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [] }));
-  server.setRequestHandler(ReadResourceRequestSchema, (request) => {
+  server.setRequestHandler(ListResourcesRequestSchema, (request) => ({ resources, ...cacheHints(request, STATIC_TTL_MS, "public") }));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, (request) => ({ resourceTemplates: [], ...cacheHints(request, STATIC_TTL_MS, "public") }));
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     const { uri } = request.params;
     let text: string;
-    if (uri === PROJECT_URI) text = JSON.stringify(editor.project());
-    else if (uri === TOOLS_URI) text = JSON.stringify({ tools: catalog });
-    else throw rpcError(RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri, known: resources.map((r) => r.uri) });
-    return { contents: [{ uri, mimeType: "application/json", text }] };
+    // The catalog is fixed for the process; everything else changes with the next edit.
+    let hints = cacheHints(request, 0, "private");
+    if (uri === DOCUMENT_URI) text = JSON.stringify(await docInspect(session));
+    else if (uri === COMMANDS_URI) text = JSON.stringify({ commands: commandList(session, catalog) });
+    else if (uri === PROJECT_URI) text = JSON.stringify(editor.project());
+    else if (uri === TOOLS_URI) {
+      text = JSON.stringify({ tools: catalog });
+      hints = cacheHints(request, STATIC_TTL_MS, "public");
+    } else throw rpcError(RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri, known: resources.map((r) => r.uri) });
+    return { contents: [{ uri, mimeType: "application/json", text }], ...hints };
   });
   server.setRequestHandler(SubscribeRequestSchema, (request) => {
     const { uri } = request.params;
@@ -241,38 +219,16 @@ export function createNeuralCutMcpServer(editor: NeuralCutEditor, options: Neura
   return server;
 }
 
-/** media_import: probe every path first, then add them all (or nothing). */
-async function mediaImport(editor: NeuralCutEditor, args: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const accepted = ["paths"];
-  for (const key of Object.keys(args)) {
-    if (!accepted.includes(key)) {
-      return { error: `unknown argument "${key}" for media_import; expected: ${accepted.join(", ")}`, code: "UNKNOWN_ARGUMENT", argument: key, accepted };
-    }
+/** __test_only_panic {tool, args?, message?}: runs the tool inside the engine, then panics there. */
+function testOnlyPanic(editor: NeuralCutEditor, args: Record<string, unknown>): Outcome {
+  const tool = typeof args.tool === "string" ? args.tool : "list_timeline";
+  const text = typeof args.message === "string" ? args.message : "test-only panic";
+  const provoke = (editor as unknown as Record<symbol, (t: string, a: unknown, m: string) => void>)[Symbol.for("neuralcut.testOnlyPanic")];
+  try {
+    provoke.call(editor, tool, args.args ?? {}, text);
+  } catch (e) {
+    const code = (e as { code?: unknown }).code;
+    return { ok: false, error: { error: e instanceof Error ? e.message : String(e), code: typeof code === "string" ? code : "INTERNAL" } };
   }
-  const { paths } = args;
-  if (!Array.isArray(paths) || paths.length === 0 || paths.some((p) => typeof p !== "string")) {
-    return { error: "paths must be a non-empty array of absolute file paths", code: "INVALID_ARGUMENT" };
-  }
-  const infos: [string, MediaInfo][] = [];
-  for (const path of paths as string[]) {
-    try {
-      infos.push([path, await probeMedia(path)]);
-    } catch (e) {
-      if (e instanceof MediaProbeError) return { error: e.message, code: "MEDIA_UNREADABLE", path };
-      throw e;
-    }
-  }
-  const assets = [];
-  for (const [path, info] of infos) {
-    const { format, durationEstimated, ...asset } = info;
-    let id: string;
-    try {
-      id = editor.addAsset({ ...asset, url: pathToFileURL(path).href });
-    } catch (e) {
-      const added = assets.map((a) => a.id);
-      return { error: `Cannot add ${path}: ${message(e)}`, code: "MEDIA_UNREADABLE", path, ...(added.length ? { added } : {}) };
-    }
-    assets.push({ id, ...asset, format, path, ...(durationEstimated ? { durationEstimated } : {}) });
-  }
-  return { assets };
+  return { ok: false, error: { error: "the test-only panic did not panic", code: "INTERNAL" } };
 }

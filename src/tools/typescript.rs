@@ -147,6 +147,13 @@ pub fn typings() -> String {
         let _ = writeln!(out, "  \"{}\",", tool.name);
     }
     out.push_str("];\n\n");
+    out.push_str("/** The error messages each tool can return (the spec's strings; `<x>` marks a filled-in part). */\n");
+    out.push_str("export const TOOL_ERRORS: Readonly<Record<ToolName, readonly string[]>> = {\n");
+    for tool in TOOLS {
+        let errors = serde_json::to_string(tool.errors).expect("strings serialise");
+        let _ = writeln!(out, "  {}: {errors},", tool.name);
+    }
+    out.push_str("};\n\n");
     out.push_str(CATALOG_HEADER);
     let catalog = serde_json::to_string_pretty(registry::catalog()).expect("the catalog serialises");
     let _ = writeln!(out, "export const TOOL_CATALOG: readonly ToolInfo[] = {catalog};");

@@ -20,10 +20,25 @@ use crate::Editor;
 
 pub use options::{AssetOptions, FpsOption, StickerOptions};
 
-/// Installs console_error_panic_hook once, so a panic reports its message.
+/// Installs the panic hook once per instance. wasm32-unknown-unknown cannot unwind on stable
+/// Rust (the release profile aborts), so instead of letting the abort trap as a bare
+/// `unreachable`, the hook throws a JS `Error` with code `INTERNAL` and the panic's message out
+/// of the call. The instance is left poisoned (borrow flags, shadow stack): js/engine.ts then
+/// re-instantiates the module and replays the editor's committed changes (docs/mcp.md).
 fn install_panic_hook() {
     static HOOK: Once = Once::new();
-    HOOK.call_once(console_error_panic_hook::set_once);
+    HOOK.call_once(|| {
+        std::panic::set_hook(Box::new(|info| {
+            let payload = info.payload();
+            let what = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "panic".to_string());
+            let at = info.location().map(|l| format!(" (at {}:{})", l.file(), l.line())).unwrap_or_default();
+            wasm_bindgen::throw_val(api_error("INTERNAL", &format!("internal error: {what}{at}")));
+        }));
+    });
 }
 
 /// A JS `Error` with a stable `code` property; the TypeScript layer rethrows it as
@@ -99,6 +114,18 @@ impl WasmEditor {
     /// Bumped on every committed change.
     pub fn revision(&self) -> f64 {
         self.inner.revision() as f64
+    }
+
+    /// TEST ONLY: runs `tool` (its change lands in this instance's memory) and then panics with
+    /// `message`, so tests can check that a real panic in the wasm build is reported as an
+    /// internal error and that the editor comes back at its last committed state, without that
+    /// half-finished call. Reached only through `Symbol.for("neuralcut.testOnlyPanic")` on an
+    /// editor, or the MCP server's unlisted `__test_only_panic` tool when the server was started
+    /// with NEURALCUT_TEST_ONLY_PANIC=1. Never reachable from a tool call.
+    #[wasm_bindgen(js_name = __testOnlyPanic)]
+    pub fn test_only_panic(&mut self, tool: &str, args_json: &str, message: &str) {
+        let _ = self.inner.call_tool_json(tool, args_json);
+        panic!("{message}");
     }
 
     /// The whole project as a JSON string (undefined when none is loaded).

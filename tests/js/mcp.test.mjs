@@ -24,6 +24,9 @@ const CLI = join(dist, pkgJson.bin.neuralcut.replace(/^(\.\/)?dist\//, ""));
 const { createEditor } = await import(join(dist, "index.js"));
 const { DEMO_PROJECT } = await import(join(dist, "mcp", "demo-project.js"));
 
+/** The seed's core tools, listed after the engine's (tests/js/mcp-core.test.mjs covers them). */
+const CORE_TOOLS = ["command_list", "command_run", "command_batch", "doc_inspect"];
+
 let dir;
 before(() => {
   dir = mkdtempSync(join(tmpdir(), "neuralcut-mcp-"));
@@ -62,7 +65,7 @@ test("lists every engine tool and media_import, in catalog order, with titles, s
     const { tools } = await client.listTools();
     const editor = await createEditor();
     const catalog = editor.tools();
-    assert.deepEqual(tools.map((t) => t.name), [...catalog.map((t) => t.name), "media_import"]);
+    assert.deepEqual(tools.map((t) => t.name), [...catalog.map((t) => t.name), "media_import", ...CORE_TOOLS]);
     assert.deepEqual((await client.listTools()).tools.map((t) => t.name), tools.map((t) => t.name), "stable order");
     for (const t of tools) {
       assert.ok(t.title && t.description, `${t.name}: title and description`);
@@ -145,7 +148,7 @@ test("every engine tool's result passes the SDK client's outputSchema check", as
       }
       assert.deepEqual(await call(client, "list_timeline"), start, `${name} undone`);
     }
-    const covered = new Set([...SUCCESSES.map(([n]) => n), "undo", "redo", "media_import", "load_asset_context"]);
+    const covered = new Set([...SUCCESSES.map(([n]) => n), "undo", "redo", "media_import", "load_asset_context", ...CORE_TOOLS]); // core tools: mcp-core.test.mjs
     assert.deepEqual(tools.map((t) => t.name).filter((n) => !covered.has(n)), [], "a success case for every tool");
   } finally {
     await client.close();
@@ -195,7 +198,7 @@ test("resources: the project document and the tool catalog, as application/json"
   const client = await connect("--demo");
   try {
     const { resources } = await client.listResources();
-    assert.deepEqual(resources.map((r) => [r.uri, r.mimeType]), [["neuralcut://project", "application/json"], ["neuralcut://tools", "application/json"]]);
+    assert.deepEqual(resources.map((r) => [r.uri, r.mimeType]), ["project", "tools", "document", "commands"].map((n) => [`neuralcut://${n}`, "application/json"]));
     const project = await client.readResource({ uri: "neuralcut://project" });
     assert.equal(project.contents[0].mimeType, "application/json");
     assert.deepEqual(JSON.parse(project.contents[0].text).assets, DEMO_PROJECT.assets);

@@ -1,0 +1,81 @@
+// A headless editing session, shared by `neuralcut mcp` and the CLI verbs: the editor, the
+// files its media came from, and the project file it was opened from and is saved to.
+//
+// Media paths: the engine keeps only asset metadata, so the session remembers where each
+// imported file lives and writes it into the saved project as `path` on the asset (an extra
+// field the engine keeps and writes back), relative to the project file. Opening that project
+// again (a restarted server, the next CLI call) resolves each `path` against the project file's
+// folder, so moving the project together with its media keeps them found.
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
+import process from "node:process";
+
+import { createEditor, type NeuralCutEditor } from "../editor.js";
+import type { ProjectJson } from "../types.js";
+import { DEMO_PROJECT } from "./demo-project.js";
+
+export interface Session {
+  editor: NeuralCutEditor;
+  /** Absolute path of each asset's file, by asset id (imported or read from the project). */
+  paths: Map<string, string>;
+}
+
+export interface OpenOptions {
+  demo?: boolean;
+  /** A saved project file. */
+  project?: string;
+  /** When the project file does not exist: start an empty project (true) or fail (false). */
+  createMissing?: boolean;
+}
+
+/** Opens the demo project, a project file, or an empty project. Throws Error with a message. */
+export async function openSession(options: OpenOptions): Promise<Session> {
+  const paths = new Map<string, string>();
+  if (options.demo) return { editor: await createEditor({ project: DEMO_PROJECT }), paths };
+  if (!options.project) return { editor: await createEditor(), paths };
+  const file = resolve(options.project);
+  if (!existsSync(file)) {
+    if (!options.createMissing) throw new Error(`project file not found: ${file} (add --save to start a new one there)`);
+    return { editor: await createEditor(), paths };
+  }
+  const text = readFileSync(file, "utf8");
+  const editor = await createEditor({ project: text });
+  for (const asset of (editor.project().assets as { id?: unknown; path?: unknown }[] | undefined) ?? []) {
+    if (typeof asset.id === "string" && typeof asset.path === "string" && asset.path !== "") {
+      paths.set(asset.id, resolve(dirname(file), asset.path));
+    }
+  }
+  return { editor, paths };
+}
+
+/** The project as it is saved to `file`: every known media path relative to the file's folder. */
+export function projectForFile(session: Session, file: string): ProjectJson {
+  const project = session.editor.project();
+  const dir = dirname(resolve(file));
+  const assets = project.assets as Record<string, unknown>[] | undefined;
+  for (const asset of assets ?? []) {
+    const abs = typeof asset.id === "string" ? session.paths.get(asset.id) : undefined;
+    if (abs === undefined) continue;
+    const rel = relative(dir, abs);
+    // Forward slashes, so a project saved on one system opens on another.
+    asset.path = isAbsolute(rel) ? rel : rel.split(sep).join("/");
+  }
+  return project;
+}
+
+/** Writes `text` to `path` atomically: a temporary file beside it, then a rename. */
+export function writeAtomic(path: string, text: string): void {
+  const tmp = `${path}.${process.pid}.tmp`;
+  try {
+    writeFileSync(tmp, text);
+    renameSync(tmp, path);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw e;
+  }
+}
+
+/** Saves the session's project to `file` (atomically, media paths relative to it). */
+export function saveSession(session: Session, file: string): void {
+  writeAtomic(resolve(file), `${JSON.stringify(projectForFile(session, file), null, 2)}\n`);
+}
