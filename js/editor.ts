@@ -234,20 +234,34 @@ export class NeuralCutEditor {
 
   /** Replaces the timeline and media library with an OpenCut scene `{ tracks, assets, settings? }`
    * (plain JSON: `neuralcut/opencut` strips host objects first). Not an undo step: the history
-   * starts afresh. Throws NeuralCutError INVALID_SCENE, naming the place, and then nothing changed. */
-  loadOpenCutScene(scene: OpenCutScene): void {
+   * starts afresh, unless `keepHistory` says the scene is OpenCut's normalised copy of the
+   * timeline the editor holds (pruned empty tracks, rippled elements). Each asset's `file` and
+   * `url` (from the scene, or `sources` when they were stripped) become what `load_asset_context`
+   * and `transcribe_video` upload. Throws NeuralCutError INVALID_SCENE, naming the place, and then
+   * nothing changed. */
+  loadOpenCutScene(scene: OpenCutScene, options: { keepHistory?: boolean; sources?: ReadonlyMap<string, AssetSource> } = {}): void {
     let json: string;
     try {
-      json = JSON.stringify(scene) ?? "null";
+      // Host objects (a media file) do not cross; `sources` below keeps them.
+      json = JSON.stringify(scene, (_, v) => (typeof Blob !== "undefined" && v instanceof Blob ? undefined : v)) ?? "null";
     } catch (e) {
       throw new NeuralCutError("INVALID_SCENE", `OpenCut scene is not JSON: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
     }
+    const sources = new Map<string, AssetSource>(options.sources ?? []);
+    for (const a of Array.isArray(scene?.assets) ? scene.assets : []) {
+      if (!a || typeof a !== "object" || typeof a.id !== "string" || sources.has(a.id)) continue;
+      const file = typeof Blob !== "undefined" && a.file instanceof Blob ? a.file : undefined;
+      const url = typeof a.url === "string" ? a.url : undefined;
+      if (file !== undefined || url !== undefined) sources.set(a.id, { file, url });
+    }
     const before = this.#engine.revision();
     try {
-      this.#engine.loadOpenCutScene(json);
+      if (options.keepHistory) this.#engine.adoptOpenCutScene(json);
+      else this.#engine.loadOpenCutScene(json);
     } catch (e) {
       rethrow(e);
     }
+    this.#sources = sources;
     this.#changed(before, { source: "scene" });
   }
 

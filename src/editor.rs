@@ -81,6 +81,13 @@ impl Editor {
         self.revision += 1;
     }
 
+    /// Replaces the project with a normalised copy of it from the host (OpenCut's pruning and
+    /// ripple), keeping the undo history and the asset-context cache. Not an undo step.
+    pub(crate) fn adopt(&mut self, project: Project) {
+        self.project = Some(project);
+        self.revision += 1;
+    }
+
     pub fn project(&self) -> Option<&Project> {
         self.project.as_ref()
     }

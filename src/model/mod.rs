@@ -15,6 +15,9 @@ pub use validate::ProjectError;
 pub const PROJECT_FORMAT: &str = "neuralcut-project";
 /// The version of the saved form this build writes and reads.
 pub const PROJECT_VERSION: u32 = 1;
+/// The loudest linear volume an element may have: +20 dB, OpenCut's upper bound. The tools set
+/// 0 to 1; louder values come from the host (an OpenCut boost) and are kept as they are.
+pub const MAX_VOLUME: f64 = 10.0;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Canvas {

@@ -147,6 +147,21 @@ pub struct Element {
     pub effect_type: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub params: Option<Map<String, Value>>,
+    /// Not drawn (OpenCut's `hidden`; visual elements). Absent is shown.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hidden: Option<bool>,
+    /// Silent (OpenCut's `params.muted`; video and audio). Absent is audible.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub muted: Option<bool>,
+    /// Text style beyond the presets (OpenCut's text params); absent means OpenCut's default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub font_family: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub font_style: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text_align: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text_decoration: Option<String>,
     /// Fields this engine does not model, kept and written back unchanged.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -177,6 +192,12 @@ impl Element {
             sticker_id: None,
             effect_type: None,
             params: None,
+            hidden: None,
+            muted: None,
+            font_family: None,
+            font_style: None,
+            text_align: None,
+            text_decoration: None,
             extra: Map::new(),
         }
     }
@@ -201,13 +222,19 @@ pub struct Track {
     pub name: Option<String>,
     #[serde(default)]
     pub elements: Vec<Arc<Element>>,
+    /// Not drawn (OpenCut's track `hidden`). Absent is shown.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hidden: Option<bool>,
+    /// Silent (OpenCut's track `muted`). Absent is audible.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub muted: Option<bool>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
 
 impl Track {
     pub fn new(id: String, kind: TrackType) -> Track {
-        Track { id, kind, name: None, elements: Vec::new(), extra: Map::new() }
+        Track { id, kind, name: None, elements: Vec::new(), hidden: None, muted: None, extra: Map::new() }
     }
 
     /// The first element that overlaps `[start, end)`, ignoring elements whose id is in `skip`.

@@ -29,6 +29,7 @@
 //! Adapter bookkeeping (the originals above, OpenCut fields whose names NeuralCut uses for its own)
 //! lives under the `opencut` key of `extra` and never reaches OpenCut.
 
+mod params;
 mod read;
 mod units;
 mod write;
@@ -96,6 +97,18 @@ impl Editor {
             // uploaded again when next asked for.
             let _ = self.finish_context(&request, Ok(report), now);
         }
+        Ok(())
+    }
+
+    /// Takes OpenCut's normalised copy of the timeline this editor wrote (OpenCut prunes emptied
+    /// overlay and audio tracks after every command, and ripples when its ripple toggle is on),
+    /// keeping the undo history: undo still steps back through NeuralCut's own edits. The host
+    /// decides that the scene is such a copy (`neuralcut/opencut` compares it with what it wrote);
+    /// anything else belongs in [`Editor::load_opencut_scene`]. Refused like a load, and then
+    /// nothing changed.
+    pub fn adopt_opencut_scene(&mut self, scene: &Value) -> Result<(), ProjectError> {
+        let project = read_scene(scene, self.project())?;
+        self.adopt(project);
         Ok(())
     }
 

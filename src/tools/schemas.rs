@@ -196,7 +196,18 @@ pub fn output(tool: &str) -> Value {
             } } }),
             &["assets"],
         ),
-        "list_timeline" => result(
+        "list_timeline" => {
+            let text_style = json!({
+                "type": "object",
+                "description": "The text's look; absent fields are the host's defaults",
+                "properties": {
+                    "fontSize": { "type": "number", "description": "Pixels at the project canvas" },
+                    "fontFamily": string, "color": string, "fontWeight": string, "fontStyle": string,
+                    "textAlign": string, "textDecoration": string,
+                    "background": { "type": "string", "description": "Box colour behind the text; absent when none" },
+                },
+            });
+            result(
             json!({
                 "tracks": { "type": "array", "items": {
                     "type": "object",
@@ -204,14 +215,19 @@ pub fn output(tool: &str) -> Value {
                         "trackId": string,
                         "type": { "enum": ["main", "overlay", "audio", "text", "effect"] },
                         "name": string,
+                        "hidden": { "const": true, "description": "The host does not draw this track" },
+                        "muted": { "const": true, "description": "The host plays this track silent" },
                         "elements": { "type": "array", "items": {
                             "type": "object",
                             "properties": {
                                 "elementId": string, "type": string, "assetId": string, "name": string,
                                 "start": num, "end": num, "duration": num,
                                 "trimStart": { "type": "number", "description": "Source seconds skipped at the head; absent when 0" },
-                                "volume": { "type": "number", "description": "0 to 1; absent when 1" },
+                                "volume": { "type": "number", "description": "Linear gain, 1 is unchanged; absent when 1. Above 1 is a host boost (up to 10, +20 dB)" },
+                                "hidden": { "const": true, "description": "Not drawn; absent when shown" },
+                                "muted": { "const": true, "description": "Silent; absent when audible" },
                                 "text": string, "position": string, "stickerId": string, "effectType": string,
+                                "textStyle": text_style,
                                 "params": { "type": "object" },
                             },
                             "required": ["elementId", "type", "start", "end"],
@@ -222,7 +238,8 @@ pub fn output(tool: &str) -> Value {
                 "duration": { "type": "number", "description": "End of the last element, seconds" },
             }),
             &["tracks"],
-        ),
+        )
+        }
         "load_asset_context" => result(
             json!({
                 "assetId": string,
