@@ -530,6 +530,31 @@ fn split_cuts_tick_exact_and_pieces_keep_their_parents_fields() {
 }
 
 #[test]
+fn a_retimed_clip_keeps_its_footage_where_it_was() {
+    // v-fast plays broll at 2×: source time = trimStart + (t − startTime) · 2. Cut at 6.5 s
+    // (780 000 ticks): the left piece plays 180 000 ticks = 360 000 of source, so 600 000 are left
+    // after it; the right piece starts in the source at 360 000 and keeps the 480 000 trimmed tail.
+    let mut ed = loaded("v31");
+    let tl = ed.project().unwrap().timeline.clone().unwrap();
+    let (_, fast) = tl.element("v-fast").unwrap();
+    assert_eq!(fast.retime.as_ref().map(|r| (r.rate, r.maintain_pitch)), Some((2.0, Some(true))));
+    let before = tracks(&ed);
+    let out = call(&mut ed, "split", json!({ "times": [6.5] }));
+    let after = tracks(&ed);
+    let piece = out["newElements"].as_array().unwrap().iter().find(|p| p["splitFrom"] == "v-fast").unwrap();
+    let id = piece["elementId"].as_str().unwrap();
+    let mut left = element(&before, "v-fast").clone();
+    left["duration"] = json!(180_000);
+    left["trimEnd"] = json!(600_000);
+    let mut right = element(&before, "v-fast").clone();
+    right["id"] = json!(id);
+    right["startTime"] = json!(780_000);
+    right["duration"] = json!(60_000);
+    right["trimStart"] = json!(360_000);
+    assert_eq!((element(&after, "v-fast"), element(&after, id)), (&left, &right));
+}
+
+#[test]
 fn moves_and_timing_changes_keep_everything_else() {
     let (_, before, after) = run("v31", |_| {}, "move_timeline_elements", json!({ "elementIds": ["i-card"], "start": 15 }));
     let mut card = element(&before, "i-card").clone();
@@ -748,6 +773,16 @@ fn scenes_that_break_invariants_are_refused_by_path() {
     refused(
         |s| s["tracks"]["overlay"][1]["elements"][0]["params"]["fontSize"] = json!(1e308),
         "Invalid OpenCut scene at tracks.overlay[1].elements[0].params.fontSize (\"t-title\"): must be a size > 0, not 1e+308",
+    );
+    refused(
+        |s| main_el(s, 1)["retime"] = json!({ "rate": 0 }),
+        "Invalid OpenCut scene at tracks.main.elements[1].retime (\"v-fast\"): must be { rate, maintainPitch? } with a rate from 0.01 to 5, not {\"rate\":0}",
+    );
+    // At rate 2, v-fast's 240 000 ticks play 480 000 of broll's 960 000; from trimStart 600 000
+    // they would run past the end.
+    refused(
+        |s| main_el(s, 1)["trimStart"] = json!(600_000),
+        "Invalid OpenCut scene at tracks.main.elements[1] (\"v-fast\"): plays past the end of asset \"m-broll\" (trimStart + duration = 1080000 ticks, the asset has 960000)",
     );
     refused(|s| s["tracks"] = json!([]), "Invalid OpenCut scene at tracks: must be an object { overlay: [...], main: {...}, audio: [...] }");
     refused(|s| *s = json!("scene"), "Invalid OpenCut scene at scene: must be an object { tracks, assets, settings? }");

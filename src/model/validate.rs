@@ -125,7 +125,7 @@ fn check_element_fields(assets: &[super::Asset], e: &super::Element) -> Result<(
                 return Err(format!("asset \"{id}\" is {}, element is {}", asset.kind.as_str(), e.kind.as_str()));
             }
             if let (true, Some(source)) = (e.kind.is_timed_media(), asset.duration_ticks()) {
-                if e.trim_start + e.duration > source {
+                if e.trim_start.saturating_add(e.source_ticks(e.duration)) > source {
                     return Err(format!("plays past the end of asset \"{id}\""));
                 }
             }
@@ -134,6 +134,18 @@ fn check_element_fields(assets: &[super::Asset], e: &super::Element) -> Result<(
         ElementType::Sticker if e.sticker_id.is_none() => return Err("sticker element without stickerId".into()),
         ElementType::Effect if e.effect_type.is_none() => return Err("effect element without effectType".into()),
         _ => {}
+    }
+    if let Some(r) = &e.retime {
+        if !e.kind.is_timed_media() {
+            return Err(format!("a {} element cannot have a retime", e.kind.as_str()));
+        }
+        if !r.is_valid() {
+            return Err(format!(
+                "retime.rate must be a number from {} to {}",
+                super::timeline::Retime::MIN_RATE,
+                super::timeline::Retime::MAX_RATE
+            ));
+        }
     }
     if e.volume.is_some_and(|v| !(0.0..=super::MAX_VOLUME).contains(&v)) {
         return Err(format!("volume must be between 0 and {}", super::MAX_VOLUME));

@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 
 use super::{scene_error as err, units, LIBRARY_ASSET_PREFIX, STASH};
 use crate::model::{
-    Asset, AssetType, Canvas, Element, ElementType, Project, ProjectError, Settings, Timeline, Track, TrackType,
+    Asset, AssetType, Canvas, Element, ElementType, Project, ProjectError, Retime, Settings, Timeline, Track, TrackType,
     PROJECT_FORMAT, PROJECT_VERSION,
 };
 use crate::time::TICKS_PER_SECOND;
@@ -381,12 +381,22 @@ fn read_element(v: &Value, base: &str, track_type: &str, r: &mut Reader) -> Resu
                 }
                 asset
             };
-            let retimed = o.get("retime").and_then(|r| r.get("rate")).and_then(Value::as_f64).is_some_and(|r| r != 1.0);
-            if let (false, Some(source)) = (t == "image" || retimed, asset.duration_ticks()) {
-                if e.trim_start + e.duration > source {
+            if t != "image" {
+                if let Some(v) = o.get("retime") {
+                    e.retime = Some(read_retime(v).ok_or_else(|| {
+                        let (min, max) = (Retime::MIN_RATE, Retime::MAX_RATE);
+                        err(&format!("{base}.retime (\"{}\")", e.id), format!("must be {{ rate, maintainPitch? }} with a rate from {min} to {max}, not {v}"))
+                    })?);
+                    handled.push("retime");
+                }
+            }
+            // A retimed clip plays round(duration × rate) ticks of its source.
+            let played = e.trim_start.saturating_add(e.source_ticks(e.duration));
+            if let (false, Some(source)) = (t == "image", asset.duration_ticks()) {
+                if played > source {
                     return Err(err(
                         path,
-                        format!("plays past the end of asset \"{}\" (trimStart + duration = {} ticks, the asset has {source})", asset.id, e.trim_start + e.duration),
+                        format!("plays past the end of asset \"{}\" (trimStart + duration = {played} ticks, the asset has {source})", asset.id),
                     ));
                 }
             }
@@ -420,6 +430,13 @@ fn read_element(v: &Value, base: &str, track_type: &str, r: &mut Reader) -> Resu
     }
     e.extra.insert(STASH.into(), Value::Object(stash));
     Ok(e)
+}
+
+/// OpenCut's `retime` ({ rate, maintainPitch? }), when NeuralCut can hold it.
+fn read_retime(v: &Value) -> Option<Retime> {
+    let r: Retime = serde_json::from_value(v.clone()).ok()?;
+    let pitch_ok = v.get("maintainPitch").is_none_or(Value::is_boolean);
+    (r.is_valid() && pitch_ok).then_some(r)
 }
 
 impl Reader {

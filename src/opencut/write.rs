@@ -155,6 +155,12 @@ impl Writer<'_> {
                 if native && kind == "video" {
                     o.insert("isSourceAudioEnabled".into(), true.into());
                 }
+                if let Some(r) = &e.retime {
+                    let mut v = serde_json::to_value(r).unwrap_or_default();
+                    // Whole rates as JSON integers, the way JavaScript writes them.
+                    v["rate"] = crate::effects::number(r.rate);
+                    o.insert("retime".into(), v);
+                }
             }
             "sticker" => {
                 o.insert("stickerId".into(), e.sticker_id.clone().unwrap_or_default().into());
