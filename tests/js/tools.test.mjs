@@ -19,7 +19,7 @@ function partial(expected, actual) {
 
 const demoTimeline = {
   tracks: [
-    { trackId: "t10", type: "text", elements: [{ elementId: "e20", type: "text", name: "Hello world", start: 0, end: 3, duration: 3, text: "Hello world", position: "top" }] },
+    { trackId: "t10", type: "text", elements: [{ elementId: "e20", type: "text", name: "Hello world", start: 0, end: 3, duration: 3, text: "Hello world", position: "top", textStyle: { fontSize: 80, color: "#ffffff", fontWeight: "bold" } }] },
     { trackId: "t11", type: "effect", elements: [{ elementId: "e21", type: "effect", name: "Sepia", start: 4, end: 8, duration: 4, effectType: "sepia", params: { intensity: 60 } }] },
     { trackId: "t12", type: "overlay", elements: [
       { elementId: "e22", type: "image", assetId: "a4", name: "logo.png", start: 1, end: 4, duration: 3 },
