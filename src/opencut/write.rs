@@ -139,6 +139,10 @@ impl Writer<'_> {
         o.insert("duration".into(), e.duration.into());
         o.insert("trimStart".into(), e.trim_start.into());
         o.insert("trimEnd".into(), e.trim_end.into());
+        // The model's typed retime (a project saved and loaded again holds it there, not in extra).
+        if let Some(r) = &e.retime {
+            o.insert("retime".into(), serde_json::to_value(r).expect("a retime serialises"));
+        }
         let mut put = |k: &str, v: Value| {
             o.insert(k.to_string(), v);
         };
