@@ -39,6 +39,8 @@ export interface ListTimelineResult {
       duration?: number;
       /** Source seconds skipped at the head; absent when 0 */
       trimStart?: number;
+      /** Playback speed of a retimed video or audio clip (source seconds per timeline second); absent when 1 */
+      rate?: number;
       /** 0 to 1; absent when 1 */
       volume?: number;
       text?: string;
@@ -231,9 +233,30 @@ export interface SetVolumeResult {
   volume: number;
 }
 
+/** Arguments of `list_stickers`: List stickers */
+export interface ListStickersArgs {
+  /** Filter by name, id, country code or region (default: all) */
+  query?: string;
+  /** Most stickers to return (default 50) */
+  limit?: number;
+}
+
+/** Result of `list_stickers`. */
+export interface ListStickersResult {
+  stickers: {
+    /** The stickerId add_sticker takes */
+    id: string;
+    name: string;
+    /** flags or shapes (OpenCut's), or the catalog id's prefix */
+    provider: string;
+  }[];
+  /** Every match, before limit */
+  total: number;
+}
+
 /** Arguments of `add_sticker`: Add sticker */
 export interface AddStickerArgs {
-  /** Sticker id from the project's catalog, such as flags:us */
+  /** Sticker id from list_stickers, such as flags:US */
   stickerId: string;
   /** When it appears, in timeline seconds */
   start: number;
@@ -381,6 +404,7 @@ export interface ToolArgsMap {
   update_timeline_element_timing: UpdateTimelineElementTimingArgs;
   delete_element: DeleteElementArgs;
   set_volume: SetVolumeArgs;
+  list_stickers: ListStickersArgs;
   add_sticker: AddStickerArgs;
   list_effects: ListEffectsArgs;
   get_effect: GetEffectArgs;
@@ -405,6 +429,7 @@ export interface ToolResultMap {
   update_timeline_element_timing: UpdateTimelineElementTimingResult;
   delete_element: DeleteElementResult;
   set_volume: SetVolumeResult;
+  list_stickers: ListStickersResult;
   add_sticker: AddStickerResult;
   list_effects: ListEffectsResult;
   get_effect: GetEffectResult;
@@ -432,6 +457,7 @@ export const TOOL_NAMES: readonly ToolName[] = [
   "update_timeline_element_timing",
   "delete_element",
   "set_volume",
+  "list_stickers",
   "add_sticker",
   "list_effects",
   "get_effect",
@@ -440,6 +466,20 @@ export const TOOL_NAMES: readonly ToolName[] = [
   "undo",
   "redo",
   "batch",
+];
+
+/** An effect type of the effect registry: what `createEditor({ effects })` takes. */
+export type EffectType = "blur" | "brightness-contrast" | "grayscale" | "saturation" | "sepia" | "invert" | "vignette";
+
+/** Every effect type, in registry order (the default of `createEditor({ effects })`). */
+export const EFFECT_TYPES: readonly EffectType[] = [
+  "blur",
+  "brightness-contrast",
+  "grayscale",
+  "saturation",
+  "sepia",
+  "invert",
+  "vignette",
 ];
 
 /** A tool's catalog entry (the same catalog MCP, WebMCP and Gemini are given). */
@@ -544,7 +584,7 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
   {
     "name": "list_timeline",
     "title": "List timeline",
-    "description": "Summarise the timeline: every track (trackId, type: main, overlay, text, effect or audio; listed from the top of the picture down, audio last) and its elements (elementId, type, assetId, name, start, end and duration in timeline seconds, plus text content, effect params or sticker id; video and audio show trimStart, the source seconds skipped, when not 0, and volume when not 1). Call this before editing whenever you do not have exact ids. Reads only.",
+    "description": "Summarise the timeline: every track (trackId, type: main, overlay, text, effect or audio; listed from the top of the picture down, audio last) and its elements (elementId, type, assetId, name, start, end and duration in timeline seconds, plus text content, effect params or sticker id; video and audio show trimStart, the source seconds skipped, when not 0, rate, the playback speed of a retimed clip, when not 1, and volume when not 1). Call this before editing whenever you do not have exact ids. Reads only.",
     "inputSchema": {
       "$schema": "https://json-schema.org/draft/2020-12/schema",
       "type": "object",
@@ -605,6 +645,10 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
                     "trimStart": {
                       "type": "number",
                       "description": "Source seconds skipped at the head; absent when 0"
+                    },
+                    "rate": {
+                      "type": "number",
+                      "description": "Playback speed of a retimed video or audio clip (source seconds per timeline second); absent when 1"
                     },
                     "volume": {
                       "type": "number",
@@ -1307,9 +1351,76 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
     }
   },
   {
+    "name": "list_stickers",
+    "title": "List stickers",
+    "description": "Find sticker ids for add_sticker: the host's sticker catalog, then OpenCut's built-in stickers (flags such as flags:US, found by country name, code or region; shapes such as shapes:star). Optional query filters case-insensitively; limit caps the list (default 50, at most 500) and total counts every match. Reads only.",
+    "inputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "query": {
+          "type": "string",
+          "description": "Filter by name, id, country code or region (default: all)"
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 500,
+          "description": "Most stickers to return (default 50)"
+        }
+      },
+      "required": [],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "stickers": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "id": {
+                "type": "string",
+                "description": "The stickerId add_sticker takes"
+              },
+              "name": {
+                "type": "string"
+              },
+              "provider": {
+                "type": "string",
+                "description": "flags or shapes (OpenCut's), or the catalog id's prefix"
+              }
+            },
+            "required": [
+              "id",
+              "name",
+              "provider"
+            ]
+          }
+        },
+        "total": {
+          "type": "integer",
+          "description": "Every match, before limit"
+        }
+      },
+      "required": [
+        "stickers",
+        "total"
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": true,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    }
+  },
+  {
     "name": "add_sticker",
     "title": "Add sticker",
-    "description": "Add a sticker from the project's sticker catalog (stickerId such as flags:us) from start to end (timeline seconds) at a corner or the center of the frame. It goes on the first overlay track free at that time.",
+    "description": "Add a sticker (stickerId from list_stickers, provider:value such as flags:US or shapes:star; flag codes in any case) from start to end (timeline seconds) at a corner or the center of the frame. It goes on the first overlay track free at that time, or a new overlay track on top.",
     "inputSchema": {
       "$schema": "https://json-schema.org/draft/2020-12/schema",
       "type": "object",
@@ -1317,7 +1428,7 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
         "stickerId": {
           "type": "string",
           "minLength": 1,
-          "description": "Sticker id from the project's catalog, such as flags:us"
+          "description": "Sticker id from list_stickers, such as flags:US"
         },
         "start": {
           "type": "number",
