@@ -4,7 +4,7 @@
 import { loadEngine, WasmEditor } from "./engine.js";
 import { NeuralCutError, rethrow } from "./errors.js";
 import type { OpenCutScene, OpenCutSceneTracks } from "./opencut.js";
-import { TOOL_CATALOG, type ToolArgsMap, type ToolInfo, type ToolName, type ToolResultMap } from "./generated/tools.js";
+import { TOOL_CATALOG, type EffectType, type ToolArgsMap, type ToolInfo, type ToolName, type ToolResultMap } from "./generated/tools.js";
 import type {
   AddAssetOptions,
   AddStickerOptions,
@@ -225,6 +225,11 @@ export class NeuralCutEditor {
     return JSON.parse(json);
   }
 
+  /** The effect types the effect tools offer (the `effects` option of `createEditor`). */
+  effects(): EffectType[] {
+    return this.#engine.effects() as EffectType[];
+  }
+
   /** The whole project, versioned; `createEditor({ project })` loads it back. */
   project(): ProjectJson {
     const json = this.#engine.projectJson();
@@ -322,11 +327,29 @@ export async function createEditor(options: CreateEditorOptions = {}): Promise<N
     else if (typeof project === "object") json = JSON.stringify(project);
     else throw new NeuralCutError("INVALID_PROJECT", "project must be a project object or its JSON text");
   }
+  const effects = checkEffects(options.effects);
   let inner: WasmEditor;
   try {
     inner = new WasmEditor(json);
   } catch (e) {
     rethrow(e);
   }
+  if (effects !== undefined) {
+    try {
+      inner.setEffects([...effects]);
+    } catch (e) {
+      inner.free();
+      rethrow(e);
+    }
+  }
   return construct(inner, provider);
+}
+
+/** The `effects` option: an array of strings (the engine checks that each is an effect type). */
+function checkEffects(effects: unknown): readonly string[] | undefined {
+  if (effects === undefined || effects === null) return undefined;
+  if (!Array.isArray(effects) || effects.some((e) => typeof e !== "string")) {
+    throw new NeuralCutError("INVALID_EFFECTS", "effects must be an array of effect type strings, such as [\"blur\"]");
+  }
+  return effects;
 }

@@ -232,6 +232,16 @@ impl Element {
         }
     }
 
+    /// Whether the element plays past a source `source` ticks long. A retimed clip may reach
+    /// [`Retime::END_SLACK`] past it: whole ticks make `round(duration · rate)` overshoot by a
+    /// few, and OpenCut's own speed change and split leave such clips (up to rate/2 + 1/2 tick per
+    /// edit). A player holds the last frame there.
+    pub fn plays_past(&self, source: i64) -> bool {
+        let end = self.trim_start.saturating_add(self.source_ticks(self.duration));
+        let slack = if self.rate() != 1.0 { Retime::END_SLACK } else { 0 };
+        end > source.saturating_add(slack)
+    }
+
     /// Source duration for video/audio: what was trimmed plus what plays. OpenCut keeps
     /// `trimStart + round(duration · rate) + trimEnd = sourceDuration`.
     pub fn source_span(&self) -> i64 {
@@ -244,6 +254,8 @@ impl Element {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Retime {
+    /// Written as a whole number when it is one (`2`, not `2.0`), as OpenCut's JSON has it.
+    #[serde(serialize_with = "whole_or_float")]
     pub rate: f64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub maintain_pitch: Option<bool>,
@@ -256,6 +268,9 @@ impl Retime {
     /// OpenCut's clamp range (retime/rate.ts).
     pub const MIN_RATE: f64 = 0.01;
     pub const MAX_RATE: f64 = 5.0;
+    /// Ticks a retimed clip's rounded play may reach past its source (1 ms); see
+    /// [`Element::plays_past`].
+    pub const END_SLACK: i64 = 120;
 
     pub fn new(rate: f64) -> Retime {
         Retime { rate, maintain_pitch: None, extra: Map::new() }
@@ -275,6 +290,13 @@ impl Retime {
     /// Timeline ticks that play `source_ticks` of source (`getTimelineDurationForSourceSpan`).
     pub fn clip_ticks(&self, source_ticks: i64) -> i64 {
         round_ticks((source_ticks.max(0) as f64) / self.rate)
+    }
+}
+
+fn whole_or_float<S: serde::Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
+    match crate::effects::whole_number(*v) {
+        Some(whole) => s.serialize_i64(whole),
+        None => s.serialize_f64(*v),
     }
 }
 

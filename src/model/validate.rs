@@ -125,7 +125,7 @@ fn check_element_fields(assets: &[super::Asset], e: &super::Element) -> Result<(
                 return Err(format!("asset \"{id}\" is {}, element is {}", asset.kind.as_str(), e.kind.as_str()));
             }
             if let (true, Some(source)) = (e.kind.is_timed_media(), asset.duration_ticks()) {
-                if e.trim_start.saturating_add(e.source_ticks(e.duration)) > source {
+                if e.plays_past(source) {
                     return Err(format!("plays past the end of asset \"{id}\""));
                 }
             }

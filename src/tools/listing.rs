@@ -162,6 +162,10 @@ fn element(w: &mut Writer, c: &Common) {
                 w.raw(r#","trimStart":"#);
                 w.seconds(e.trim_start);
             }
+            if let Some(r) = e.retime.as_ref().filter(|r| r.rate != 1.0) {
+                w.raw(r#","rate":"#);
+                w.number(r.rate);
+            }
             if let Some(v) = e.volume.filter(|&v| v != 1.0) {
                 w.raw(r#","volume":"#);
                 w.number(v);

@@ -135,12 +135,19 @@ pub fn input(tool: &str) -> Value {
         ),
         "add_sticker" => object(
             json!({
-                "stickerId": id("Sticker id from the project's catalog, such as flags:us"),
+                "stickerId": id("Sticker id from list_stickers, such as flags:US"),
                 "start": seconds("When it appears"),
                 "end": seconds("When it disappears"),
                 "position": choice(&["top-left", "top-right", "center", "bottom-left", "bottom-right"], "Where in the frame"),
             }),
             &["stickerId", "start", "end", "position"],
+        ),
+        "list_stickers" => object(
+            json!({
+                "query": { "type": "string", "description": "Filter by name, id, country code or region (default: all)" },
+                "limit": { "type": "integer", "minimum": 1, "maximum": 500, "description": "Most stickers to return (default 50)" },
+            }),
+            &[],
         ),
         "list_effects" => object(json!({ "query": { "type": "string", "description": "Filter by name or keyword" } }), &[]),
         "get_effect" => object(json!({ "effectType": id("Effect id from list_effects") }), &["effectType"]),
@@ -223,6 +230,7 @@ pub fn output(tool: &str) -> Value {
                                 "elementId": string, "type": string, "assetId": string, "name": string,
                                 "start": num, "end": num, "duration": num,
                                 "trimStart": { "type": "number", "description": "Source seconds skipped at the head; absent when 0" },
+                                "rate": { "type": "number", "description": "Playback speed of a retimed video or audio clip (source seconds per timeline second); absent when 1" },
                                 "volume": { "type": "number", "description": "Linear gain, 1 is unchanged; absent when 1. Above 1 is a host boost (up to 10, +20 dB)" },
                                 "hidden": { "const": true, "description": "Not drawn; absent when shown" },
                                 "muted": { "const": true, "description": "Silent; absent when audible" },
@@ -279,6 +287,21 @@ pub fn output(tool: &str) -> Value {
         ),
         "delete_element" => success(json!({}), &[]),
         "set_volume" => success(json!({ "volume": num }), &["volume"]),
+        "list_stickers" => result(
+            json!({
+                "stickers": { "type": "array", "items": {
+                    "type": "object",
+                    "properties": {
+                        "id": { "type": "string", "description": "The stickerId add_sticker takes" },
+                        "name": string,
+                        "provider": { "type": "string", "description": "flags or shapes (OpenCut's), or the catalog id's prefix" },
+                    },
+                    "required": ["id", "name", "provider"],
+                } },
+                "total": { "type": "integer", "description": "Every match, before limit" },
+            }),
+            &["stickers", "total"],
+        ),
         "list_effects" => result(
             json!({ "effects": { "type": "array", "items": {
                 "type": "object",
