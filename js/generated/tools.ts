@@ -29,6 +29,10 @@ export interface ListTimelineResult {
     trackId: string;
     type: "main" | "overlay" | "audio" | "text" | "effect";
     name?: string;
+    /** The host does not draw this track */
+    hidden?: true;
+    /** The host plays this track silent */
+    muted?: true;
     elements: {
       elementId: string;
       type: string;
@@ -41,12 +45,29 @@ export interface ListTimelineResult {
       trimStart?: number;
       /** Playback speed of a retimed video or audio clip (source seconds per timeline second); absent when 1 */
       rate?: number;
-      /** 0 to 1; absent when 1 */
+      /** Linear gain, 1 is unchanged; absent when 1. Above 1 is a host boost (up to 10, +20 dB) */
       volume?: number;
+      /** Not drawn; absent when shown */
+      hidden?: true;
+      /** Silent; absent when audible */
+      muted?: true;
       text?: string;
       position?: string;
       stickerId?: string;
       effectType?: string;
+      /** The text's look; absent fields are the host's defaults */
+      textStyle?: {
+        /** Pixels at the project canvas */
+        fontSize?: number;
+        fontFamily?: string;
+        color?: string;
+        fontWeight?: string;
+        fontStyle?: string;
+        textAlign?: string;
+        textDecoration?: string;
+        /** Box colour behind the text; absent when none */
+        background?: string;
+      };
       params?: { [key: string]: unknown };
     }[];
   }[];
@@ -584,7 +605,7 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
   {
     "name": "list_timeline",
     "title": "List timeline",
-    "description": "Summarise the timeline: every track (trackId, type: main, overlay, text, effect or audio; listed from the top of the picture down, audio last) and its elements (elementId, type, assetId, name, start, end and duration in timeline seconds, plus text content, effect params or sticker id; video and audio show trimStart, the source seconds skipped, when not 0, rate, the playback speed of a retimed clip, when not 1, and volume when not 1). Call this before editing whenever you do not have exact ids. Reads only.",
+    "description": "Summarise the timeline: every track (trackId, type: main, overlay, text, effect or audio; listed from the top of the picture down, audio last) and its elements (elementId, type, assetId, name, start, end and duration in timeline seconds, plus text content and textStyle, effect params or sticker id; video and audio show trimStart, the source seconds skipped, when not 0, rate, the playback speed of a retimed clip, when not 1, volume when not 1 (above 1 is a host boost) and muted when silent; hidden tracks and elements say hidden, muted tracks muted). Call this before editing whenever you do not have exact ids. Reads only.",
     "inputSchema": {
       "$schema": "https://json-schema.org/draft/2020-12/schema",
       "type": "object",
@@ -615,6 +636,14 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
               },
               "name": {
                 "type": "string"
+              },
+              "hidden": {
+                "const": true,
+                "description": "The host does not draw this track"
+              },
+              "muted": {
+                "const": true,
+                "description": "The host plays this track silent"
               },
               "elements": {
                 "type": "array",
@@ -652,7 +681,15 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
                     },
                     "volume": {
                       "type": "number",
-                      "description": "0 to 1; absent when 1"
+                      "description": "Linear gain, 1 is unchanged; absent when 1. Above 1 is a host boost (up to 10, +20 dB)"
+                    },
+                    "hidden": {
+                      "const": true,
+                      "description": "Not drawn; absent when shown"
+                    },
+                    "muted": {
+                      "const": true,
+                      "description": "Silent; absent when audible"
                     },
                     "text": {
                       "type": "string"
@@ -665,6 +702,38 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
                     },
                     "effectType": {
                       "type": "string"
+                    },
+                    "textStyle": {
+                      "type": "object",
+                      "description": "The text's look; absent fields are the host's defaults",
+                      "properties": {
+                        "fontSize": {
+                          "type": "number",
+                          "description": "Pixels at the project canvas"
+                        },
+                        "fontFamily": {
+                          "type": "string"
+                        },
+                        "color": {
+                          "type": "string"
+                        },
+                        "fontWeight": {
+                          "type": "string"
+                        },
+                        "fontStyle": {
+                          "type": "string"
+                        },
+                        "textAlign": {
+                          "type": "string"
+                        },
+                        "textDecoration": {
+                          "type": "string"
+                        },
+                        "background": {
+                          "type": "string",
+                          "description": "Box colour behind the text; absent when none"
+                        }
+                      }
                     },
                     "params": {
                       "type": "object"
