@@ -230,6 +230,20 @@ export class NeuralCutEditor {
     return this.#engine.effects() as EffectType[];
   }
 
+  /** Restricts the effect tools to the effect types the host renders, as the `effects` option of
+   * `createEditor` does (`connectOpenCut` sets OpenCut's). Not an undo step. Throws NeuralCutError
+   * INVALID_EFFECTS for a type that is not an effect, changing nothing. */
+  setEffects(effects: readonly EffectType[]): void {
+    if (!Array.isArray(effects) || effects.some((e) => typeof e !== "string")) {
+      throw new NeuralCutError("INVALID_EFFECTS", "effects must be an array of effect type strings, such as [\"blur\"]");
+    }
+    try {
+      this.#engine.setEffects([...effects]);
+    } catch (e) {
+      rethrow(e);
+    }
+  }
+
   /** The whole project, versioned; `createEditor({ project })` loads it back. */
   project(): ProjectJson {
     const json = this.#engine.projectJson();

@@ -7,6 +7,10 @@
 // this side and are put back on the elements that come out, including pieces cut from them.
 import type { NeuralCutEditor } from "./editor.js";
 import type { AssetSource } from "./types.js";
+import type { EffectType } from "./generated/tools.js";
+
+/** The effect types OpenCut classic's registry renders (effects/definitions at cf5e79e). */
+export const OPENCUT_EFFECTS: readonly EffectType[] = ["blur"];
 
 /** An OpenCut element: the fields NeuralCut reads, and everything else, which it keeps. */
 export interface OpenCutElement {
@@ -73,6 +77,9 @@ export interface OpenCutHost {
   /** Applies `after` as one undoable step: `editor.command.execute({ command: new
    * TracksSnapshotCommand({ before, after }) })`. OpenCut re-renders from there. */
   commit(before: OpenCutSceneTracks, after: OpenCutSceneTracks): void;
+  /** The effect types the host renders (default `OPENCUT_EFFECTS`, OpenCut's registry): the
+   * effect tools offer only these, since OpenCut's preview stops on an effect it does not know. */
+  effects?: readonly EffectType[];
 }
 
 /** True for a value JSON carries unchanged: null, booleans, finite numbers, strings, and arrays
@@ -272,6 +279,7 @@ export class OpenCutBridge {
     }
     this.editor = editor;
     this.host = host;
+    editor.setEffects(host.effects ?? OPENCUT_EFFECTS);
   }
 
   /** Hands OpenCut's current scene to the engine, unless it is the one the engine already holds

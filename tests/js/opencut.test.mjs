@@ -330,6 +330,23 @@ test("OpenCut's ripple after a delete keeps NeuralCut's history", async () => {
   assert.deepStrictEqual(core.scenes.getActiveScene().tracks, s.tracks);
 });
 
+test("the effect tools offer only what OpenCut renders", async () => {
+  const core = fakeOpenCut(scene("v31"));
+  const neuralcut = await pkg.createEditor();
+  const bridge = wire(neuralcut, core);
+  assert.deepStrictEqual(neuralcut.effects(), ["blur"]);
+  const listed = await bridge.callTool("list_effects", {});
+  assert.deepStrictEqual(listed.effects.map((e) => e.id), ["blur"]);
+  const refused = await bridge.callTool("apply_effect", { effectType: "vignette", start: 1, end: 3 });
+  assert.equal(refused.error, "Effect not found: vignette");
+  assert.equal(core.command.history.length, 0);
+  // A host that registered more of NeuralCut's effects in OpenCut says so.
+  const more = await pkg.createEditor();
+  connectOpenCut(more, { getTracks: () => core.scenes.getActiveScene().tracks, getAssets: () => [], commit() {}, effects: ["blur", "sepia"] });
+  assert.deepStrictEqual(more.effects(), ["blur", "sepia"]);
+  assert.throws(() => connectOpenCut(more, { getTracks() {}, getAssets() {}, commit() {}, effects: ["hologram"] }), (e) => e.code === "INVALID_EFFECTS");
+});
+
 test("connectOpenCut checks what it is given", async () => {
   const editor = await pkg.createEditor();
   assert.throws(() => connectOpenCut(editor, {}), TypeError);
