@@ -80,6 +80,11 @@ export interface OpenCutHost {
   /** The effect types the host renders (default `OPENCUT_EFFECTS`, OpenCut's registry): the
    * effect tools offer only these, since OpenCut's preview stops on an effect it does not know. */
   effects?: readonly EffectType[];
+  /** A sticker's natural size in pixels, which OpenCut stores on the stickers its UI inserts
+   * (`intrinsicWidth`/`intrinsicHeight`, measured from the image; 200 when it fails to load).
+   * Given, stickers the tools create carry it too; OpenCut's resolver is asynchronous, so the
+   * host answers from what it has already measured, or undefined. */
+  stickerSize?(stickerId: string): { width: number; height: number } | undefined;
 }
 
 /** True for a value JSON carries unchanged: null, booleans, finite numbers, strings, and arrays
@@ -320,7 +325,7 @@ export class OpenCutBridge {
   flush(): boolean {
     if (this.#tracks === undefined || this.editor.revision() === this.#revision) return false;
     const before = this.#tracks;
-    const after = restoreOpenCutTracks(this.editor.toOpenCutScene().tracks, this.#kept);
+    const after = this.#sized(before, restoreOpenCutTracks(this.editor.toOpenCutScene().tracks, this.#kept));
     this.host.commit(before, after);
     this.#tracks = after;
     this.#written = { before, after };
@@ -335,6 +340,21 @@ export class OpenCutBridge {
       }
     }
     return true;
+  }
+
+  /** New stickers get the natural size OpenCut's own insertion stores, when the host knows it. */
+  #sized(before: OpenCutSceneTracks, after: OpenCutSceneTracks): OpenCutSceneTracks {
+    const size = this.host.stickerSize?.bind(this.host);
+    if (!size) return after;
+    const known = new Set(allTracks(before).flatMap((t) => t.elements.map((e) => e.id)));
+    for (const t of allTracks(after)) {
+      t.elements = t.elements.map((e) => {
+        if (e.type !== "sticker" || known.has(e.id) || e.intrinsicWidth !== undefined || typeof e.stickerId !== "string") return e;
+        const s = size(e.stickerId);
+        return s ? { ...e, intrinsicWidth: s.width, intrinsicHeight: s.height } : e;
+      });
+    }
+    return after;
   }
 
   /** Runs `work` on the current scene, then writes everything it changed back as ONE OpenCut

@@ -330,6 +330,34 @@ test("OpenCut's ripple after a delete keeps NeuralCut's history", async () => {
   assert.deepStrictEqual(core.scenes.getActiveScene().tracks, s.tracks);
 });
 
+test("a sticker the tools add is OpenCut's sticker element, measured by the host", async () => {
+  const s = scene("v31");
+  const core = fakeOpenCut(s);
+  const neuralcut = await pkg.createEditor();
+  const bridge = connectOpenCut(neuralcut, {
+    getTracks: () => core.scenes.getActiveScene().tracks,
+    getAssets: () => core.media.getAssets(),
+    getSettings: () => core.project.getActive().settings,
+    commit: (before, after) => core.command.execute({ command: new TracksSnapshotCommand({ before, after }) }),
+    stickerSize: (id) => (id === "flags:FR" ? { width: 640, height: 427 } : undefined),
+  });
+  const out = await bridge.callTool("add_sticker", { stickerId: "flags:FR", start: 20, end: 22, position: "center" });
+  assert.equal(typeof out.elementId, "string", JSON.stringify(out));
+  const added = element(core.scenes.getActiveScene().tracks, out.elementId);
+  // buildStickerElement with the name OpenCut's sticker panel gives (the country's), the id as
+  // OpenCut writes it, the sizes, every visual param.
+  assert.deepStrictEqual(
+    added,
+    {
+      id: out.elementId, name: "France", type: "sticker", stickerId: "flags:FR", intrinsicWidth: 640, intrinsicHeight: 427,
+      startTime: 2_400_000, duration: 240_000, trimStart: 0, trimEnd: 0,
+      params: { "transform.positionX": 0, "transform.positionY": 0, "transform.scaleX": 1, "transform.scaleY": 1, "transform.rotate": 0, opacity: 1, blendMode: "normal" },
+    },
+  );
+  // The stickers already there are untouched.
+  assert.deepStrictEqual(element(core.scenes.getActiveScene().tracks, "s-flag"), element(s.tracks, "s-flag"));
+});
+
 test("the effect tools offer only what OpenCut renders", async () => {
   const core = fakeOpenCut(scene("v31"));
   const neuralcut = await pkg.createEditor();
