@@ -406,6 +406,46 @@ fn add_sticker_makes_opencuts_sticker_element() {
 }
 
 #[test]
+fn on_every_fixture_stickers_and_effects_are_opencuts_elements() {
+    // top-left puts the centre 15 % of the shorter side in from both edges.
+    for (name, x, y) in [("v31", -798, -378), ("ntsc-2997", -558, -378), ("ntsc-23976", -378, -798), ("migrated-v28", -532, -252)] {
+        let args = json!({ "stickerId": "flags:FR", "start": 20, "end": 22, "position": "top-left" });
+        let (out, before, after) = run(name, |_| {}, "add_sticker", args);
+        let id = out["elementId"].as_str().unwrap();
+        assert_eq!(
+            element(&after, id),
+            &json!({
+                "id": id, "name": "France", "type": "sticker", "stickerId": "flags:FR",
+                "startTime": 2_400_000, "duration": 240_000, "trimStart": 0, "trimEnd": 0,
+                "params": with(visual(), json!({ "transform.positionX": x, "transform.positionY": y }))
+            }),
+            "{name}"
+        );
+        others_untouched(&before, &after, &[]);
+
+        let args = json!({ "effectType": "blur", "start": 20, "end": 22, "params": { "intensity": 40 } });
+        let (out, before, after) = run(name, |_| {}, "apply_effect", args);
+        let id = out["elementId"].as_str().unwrap();
+        assert_eq!(
+            element(&after, id),
+            &json!({
+                "id": id, "name": "Blur", "type": "effect", "effectType": "blur", "params": { "intensity": 40 },
+                "startTime": 2_400_000, "duration": 240_000, "trimStart": 0, "trimEnd": 0
+            }),
+            "{name}"
+        );
+        others_untouched(&before, &after, &[]);
+
+        // Deleting any one element leaves every other one as it was.
+        for (track, victim) in placement(&before) {
+            let (_, before, after) = run(name, |_| {}, "delete_element", json!({ "trackId": track, "elementId": victim }));
+            assert!(placement(&after).iter().all(|(_, e)| e != &victim), "{name} {victim}");
+            others_untouched(&before, &after, &[&victim]);
+        }
+    }
+}
+
+#[test]
 fn apply_effect_makes_opencuts_effect_element() {
     // buildEffectElement: name from the type, the effect's params, no visual params.
     let args = json!({ "effectType": "blur", "start": 1, "end": 3, "params": { "intensity": 40 } });
