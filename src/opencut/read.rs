@@ -390,10 +390,11 @@ fn read_element(v: &Value, base: &str, track_type: &str, r: &mut Reader) -> Resu
                     handled.push("retime");
                 }
             }
-            // A retimed clip plays round(duration × rate) ticks of its source.
+            // A retimed clip plays round(duration × rate) ticks of its source (with the model's
+            // slack for OpenCut's own rounding).
             let played = e.trim_start.saturating_add(e.source_ticks(e.duration));
             if let (false, Some(source)) = (t == "image", asset.duration_ticks()) {
-                if played > source {
+                if e.plays_past(source) {
                     return Err(err(
                         path,
                         format!("plays past the end of asset \"{}\" (trimStart + duration = {played} ticks, the asset has {source})", asset.id),
