@@ -4,7 +4,7 @@
 import { loadEngine, openEngine, type WasmEditor } from "./engine.js";
 import { NeuralCutError, rethrow } from "./errors.js";
 import type { OpenCutScene, OpenCutSceneTracks } from "./opencut.js";
-import { TOOL_CATALOG, type ToolArgsMap, type ToolInfo, type ToolName, type ToolResultMap } from "./generated/tools.js";
+import { TOOL_CATALOG, type EffectType, type ToolArgsMap, type ToolInfo, type ToolName, type ToolResultMap } from "./generated/tools.js";
 import type {
   AddAssetOptions,
   AddStickerOptions,
@@ -235,6 +235,25 @@ export class NeuralCutEditor {
     return JSON.parse(json);
   }
 
+  /** The effect types the effect tools offer (the `effects` option of `createEditor`). */
+  effects(): EffectType[] {
+    return this.#engine.effects() as EffectType[];
+  }
+
+  /** Restricts the effect tools to the effect types the host renders, as the `effects` option of
+   * `createEditor` does (`connectOpenCut` sets OpenCut's). Not an undo step. Throws NeuralCutError
+   * INVALID_EFFECTS for a type that is not an effect, changing nothing. */
+  setEffects(effects: readonly EffectType[]): void {
+    if (!Array.isArray(effects) || effects.some((e) => typeof e !== "string")) {
+      throw new NeuralCutError("INVALID_EFFECTS", "effects must be an array of effect type strings, such as [\"blur\"]");
+    }
+    try {
+      this.#engine.setEffects([...effects]);
+    } catch (e) {
+      rethrow(e);
+    }
+  }
+
   /** The whole project, versioned; `createEditor({ project })` loads it back. */
   project(): ProjectJson {
     const json = this.#engine.projectJson();
@@ -244,20 +263,34 @@ export class NeuralCutEditor {
 
   /** Replaces the timeline and media library with an OpenCut scene `{ tracks, assets, settings? }`
    * (plain JSON: `neuralcut/opencut` strips host objects first). Not an undo step: the history
-   * starts afresh. Throws NeuralCutError INVALID_SCENE, naming the place, and then nothing changed. */
-  loadOpenCutScene(scene: OpenCutScene): void {
+   * starts afresh, unless `keepHistory` says the scene is OpenCut's normalised copy of the
+   * timeline the editor holds (pruned empty tracks, rippled elements). Each asset's `file` and
+   * `url` (from the scene, or `sources` when they were stripped) become what `load_asset_context`
+   * and `transcribe_video` upload. Throws NeuralCutError INVALID_SCENE, naming the place, and then
+   * nothing changed. */
+  loadOpenCutScene(scene: OpenCutScene, options: { keepHistory?: boolean; sources?: ReadonlyMap<string, AssetSource> } = {}): void {
     let json: string;
     try {
-      json = JSON.stringify(scene) ?? "null";
+      // Host objects (a media file) do not cross; `sources` below keeps them.
+      json = JSON.stringify(scene, (_, v) => (typeof Blob !== "undefined" && v instanceof Blob ? undefined : v)) ?? "null";
     } catch (e) {
       throw new NeuralCutError("INVALID_SCENE", `OpenCut scene is not JSON: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
     }
+    const sources = new Map<string, AssetSource>(options.sources ?? []);
+    for (const a of Array.isArray(scene?.assets) ? scene.assets : []) {
+      if (!a || typeof a !== "object" || typeof a.id !== "string" || sources.has(a.id)) continue;
+      const file = typeof Blob !== "undefined" && a.file instanceof Blob ? a.file : undefined;
+      const url = typeof a.url === "string" ? a.url : undefined;
+      if (file !== undefined || url !== undefined) sources.set(a.id, { file, url });
+    }
     const before = this.#engine.revision();
     try {
-      this.#engine.loadOpenCutScene(json);
+      if (options.keepHistory) this.#engine.adoptOpenCutScene(json);
+      else this.#engine.loadOpenCutScene(json);
     } catch (e) {
       rethrow(e);
     }
+    this.#sources = sources;
     this.#changed(before, { source: "scene" });
   }
 
@@ -318,11 +351,20 @@ export async function createEditor(options: CreateEditorOptions = {}): Promise<N
     else if (typeof project === "object") json = JSON.stringify(project);
     else throw new NeuralCutError("INVALID_PROJECT", "project must be a project object or its JSON text");
   }
+  const effects = checkEffects(options.effects);
   let inner: WasmEditor;
   try {
     inner = openEngine(json);
   } catch (e) {
     rethrow(e);
+  }
+  if (effects !== undefined) {
+    try {
+      inner.setEffects([...effects]);
+    } catch (e) {
+      inner.free();
+      rethrow(e);
+    }
   }
   return construct(inner, provider);
 }
@@ -335,3 +377,12 @@ Object.defineProperty(NeuralCutEditor.prototype, Symbol.for("neuralcut.testOnlyP
     testOnlyPanic(this, tool, args, message);
   },
 });
+
+/** The `effects` option: an array of strings (the engine checks that each is an effect type). */
+function checkEffects(effects: unknown): readonly string[] | undefined {
+  if (effects === undefined || effects === null) return undefined;
+  if (!Array.isArray(effects) || effects.some((e) => typeof e !== "string")) {
+    throw new NeuralCutError("INVALID_EFFECTS", "effects must be an array of effect type strings, such as [\"blur\"]");
+  }
+  return effects;
+}

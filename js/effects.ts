@@ -1,6 +1,7 @@
 // The package entry `neuralcut/effects`: GPU effects (WebGPU, WebGL2 fallback) as its own wasm
 // module, loaded only by hosts that import this entry. The math is defined in docs/effects.md;
 // the GPU output is tested against the CPU reference that `applyEffectsCpu` exposes.
+import type { EffectType } from "./generated/tools.js";
 import init, { applyEffectsCpu as cpu, createRenderer, validateEffects as validate, type WasmEffectRenderer } from "./wasm/neuralcut_effects.js";
 
 /** A backend the renderer can use. */
@@ -8,7 +9,7 @@ export type EffectBackend = "webgpu" | "webgl2";
 
 /** One effect to apply: an id of the effect registry and its parameters (missing ones take defaults). */
 export interface EffectInput {
-  effectType: "blur" | "brightness-contrast" | "grayscale" | "saturation" | "sepia" | "invert" | "vignette" | (string & {});
+  effectType: EffectType | (string & {});
   params?: Record<string, number>;
 }
 

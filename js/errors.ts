@@ -1,7 +1,8 @@
 /** Thrown for misuse of the API itself (tool failures are returned, never thrown). `code` is
  * stable: INVALID_ASSET, INVALID_STICKER, DUPLICATE_ID, INVALID_JSON, INVALID_PROJECT,
- * UNSUPPORTED_PROJECT, INVALID_PROVIDER, NO_ACTIVE_PROJECT, EDITOR_DISPOSED, and INTERNAL for a
- * panic inside the engine (the editor has been rebuilt at its last committed state; docs/mcp.md). */
+ * UNSUPPORTED_PROJECT, INVALID_PROVIDER, INVALID_EFFECTS, NO_ACTIVE_PROJECT, EDITOR_DISPOSED, and
+ * INTERNAL for a panic inside the engine (the editor has been rebuilt at its last committed state;
+ * docs/mcp.md). */
 export class NeuralCutError extends Error {
   readonly code: string;
 

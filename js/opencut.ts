@@ -6,6 +6,11 @@
 // what JSON cannot carry: values such as an element's decoded `buffer` (an AudioBuffer) stay on
 // this side and are put back on the elements that come out, including pieces cut from them.
 import type { NeuralCutEditor } from "./editor.js";
+import type { AssetSource } from "./types.js";
+import type { EffectType } from "./generated/tools.js";
+
+/** The effect types OpenCut classic's registry renders (effects/definitions at cf5e79e). */
+export const OPENCUT_EFFECTS: readonly EffectType[] = ["blur"];
 
 /** An OpenCut element: the fields NeuralCut reads, and everything else, which it keeps. */
 export interface OpenCutElement {
@@ -72,6 +77,14 @@ export interface OpenCutHost {
   /** Applies `after` as one undoable step: `editor.command.execute({ command: new
    * TracksSnapshotCommand({ before, after }) })`. OpenCut re-renders from there. */
   commit(before: OpenCutSceneTracks, after: OpenCutSceneTracks): void;
+  /** The effect types the host renders (default `OPENCUT_EFFECTS`, OpenCut's registry): the
+   * effect tools offer only these, since OpenCut's preview stops on an effect it does not know. */
+  effects?: readonly EffectType[];
+  /** A sticker's natural size in pixels, which OpenCut stores on the stickers its UI inserts
+   * (`intrinsicWidth`/`intrinsicHeight`, measured from the image; 200 when it fails to load).
+   * Given, stickers the tools create carry it too; OpenCut's resolver is asynchronous, so the
+   * host answers from what it has already measured, or undefined. */
+  stickerSize?(stickerId: string): { width: number; height: number } | undefined;
 }
 
 /** True for a value JSON carries unchanged: null, booleans, finite numbers, strings, and arrays
@@ -94,6 +107,9 @@ export interface PreparedScene {
   scene: OpenCutScene;
   byElement: Map<string, Kept>;
   bySource: Map<string, Kept>;
+  /** Each media asset's `file` and `url`, by asset id: what `load_asset_context` and
+   * `transcribe_video` upload. */
+  sources: Map<string, AssetSource>;
 }
 
 function sourceKey(e: Record<string, unknown>): string | undefined {
@@ -133,14 +149,22 @@ export function prepareOpenCutScene(scene: OpenCutScene): PreparedScene {
         ? { ...tracks, overlay: tracks.overlay?.map(track), main: tracks.main && track(tracks.main), audio: tracks.audio?.map(track) }
         : tracks,
   };
-  // Media assets: the engine needs ids, types, durations; the file itself stays with the host.
+  // Media assets: the engine needs ids, types, durations; the file itself stays with the host,
+  // and is what the context provider uploads.
+  const sources = new Map<string, AssetSource>();
+  for (const a of Array.isArray(scene.assets) ? scene.assets : []) {
+    if (!a || typeof a !== "object" || typeof a.id !== "string") continue;
+    const file = typeof Blob !== "undefined" && a.file instanceof Blob ? a.file : undefined;
+    const url = typeof a.url === "string" ? a.url : undefined;
+    if (file !== undefined || url !== undefined) sources.set(a.id, { file, url });
+  }
   if (scene.assets !== undefined) {
     out.assets = Array.isArray(scene.assets)
       ? scene.assets.map((a) => (a && typeof a === "object" ? Object.fromEntries(Object.entries(a).filter(([, v]) => v !== undefined && isJson(v))) : a)) as OpenCutMediaAsset[]
       : scene.assets;
   }
   if (scene.settings !== undefined) out.settings = scene.settings;
-  return { scene: out, byElement, bySource };
+  return { scene: out, byElement, bySource, sources };
 }
 
 /** Puts the kept fields back on the engine's elements: by id, else by the media they play. */
@@ -156,6 +180,91 @@ export function restoreOpenCutTracks(tracks: OpenCutSceneTracks, prepared: Pick<
   return tracks;
 }
 
+/** Deep equality of scene values, key order aside; host objects (buffers, files) by identity. */
+function same(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => same(x, b[i]));
+  }
+  const plain = (v: object) => [Object.prototype, null].includes(Object.getPrototypeOf(v));
+  if (!plain(a) || !plain(b)) return false;
+  const ka = Object.keys(a).filter((k) => (a as Kept)[k] !== undefined);
+  const kb = Object.keys(b).filter((k) => (b as Kept)[k] !== undefined);
+  return ka.length === kb.length && ka.every((k) => same((a as Kept)[k], (b as Kept)[k]));
+}
+
+/** OpenCut's reactor after every command (core/index.ts): overlay and audio tracks with no
+ * elements go; main stays. */
+function pruned(tracks: OpenCutSceneTracks): OpenCutSceneTracks {
+  return {
+    ...tracks,
+    overlay: tracks.overlay.filter((t) => t.elements.length > 0),
+    audio: tracks.audio.filter((t) => t.elements.length > 0),
+  };
+}
+
+type Span = { start: number; end: number };
+
+/** Sorted, merged, non-empty spans. */
+function merged(spans: Span[]): Span[] {
+  const out: Span[] = [];
+  for (const s of spans.filter((s) => s.end > s.start).sort((x, y) => x.start - y.start)) {
+    const last = out.at(-1);
+    if (last && s.start <= last.end) last.end = Math.max(last.end, s.end);
+    else out.push({ ...s });
+  }
+  return out;
+}
+
+/** OpenCut's ripple (ripple/diff.ts, apply.ts, shift.ts), when its ripple toggle is on: time a
+ * command freed on a track (elements removed, or shortened at the end) shifts that track's later
+ * elements left, except where elements new to the track now sit. */
+function rippled(before: OpenCutSceneTracks, after: OpenCutSceneTracks): OpenCutSceneTracks {
+  const span = (e: OpenCutElement): Span => ({ start: e.startTime, end: e.startTime + e.duration });
+  const afterById = new Map(allTracks(after).map((t) => [t.id, t]));
+  const everywhere = new Set(allTracks(after).flatMap((t) => t.elements.map((e) => e.id)));
+  const shifts = new Map<string, Span[]>();
+  for (const track of allTracks(before)) {
+    const now = new Map((afterById.get(track.id)?.elements ?? []).map((e) => [e.id, e]));
+    const was = new Map(track.elements.map((e) => [e.id, e]));
+    const vacated: Span[] = [];
+    for (const e of track.elements) {
+      const a = now.get(e.id);
+      if (!a) {
+        if (!everywhere.has(e.id)) vacated.push(span(e));
+      } else if (span(e).end > span(a).end) {
+        vacated.push({ start: span(a).end, end: span(e).end });
+      }
+    }
+    const joined = merged([...now.values()].filter((e) => !was.has(e.id)).map(span));
+    let freed = merged(vacated);
+    for (const j of joined) {
+      freed = freed.flatMap((f) =>
+        j.end <= f.start || j.start >= f.end ? [f] : [{ start: f.start, end: j.start }, { start: j.end, end: f.end }].filter((x) => x.end > x.start),
+      );
+    }
+    if (freed.length > 0) shifts.set(track.id, freed);
+  }
+  const shift = <T extends OpenCutTrack>(t: T): T => {
+    const freed = shifts.get(t.id);
+    if (!freed) return t;
+    let elements = t.elements;
+    for (const f of [...freed].sort((x, y) => y.end - x.end)) {
+      const by = f.end - f.start;
+      elements = elements.map((e) => (e.startTime >= f.end ? { ...e, startTime: e.startTime - by } : e));
+    }
+    return { ...t, elements };
+  };
+  return { ...after, overlay: after.overlay.map(shift), main: shift(after.main), audio: after.audio.map(shift) };
+}
+
+/** Whether `now` is what OpenCut's own normalisation (pruning, and ripple when on) makes of the
+ * snapshot `after` that replaced `before`. */
+function isNormalisation(before: OpenCutSceneTracks, after: OpenCutSceneTracks, now: OpenCutSceneTracks): boolean {
+  return same(now, pruned(after)) || same(now, pruned(rippled(before, after)));
+}
+
 /** Runs NeuralCut on OpenCut's active scene. Create with `connectOpenCut`. */
 export class OpenCutBridge {
   readonly editor: NeuralCutEditor;
@@ -165,6 +274,8 @@ export class OpenCutBridge {
   #settings = "";
   #revision = -1;
   #kept: Pick<PreparedScene, "byElement" | "bySource"> = { byElement: new Map(), bySource: new Map() };
+  /** The last snapshot written, and what it replaced, to recognise OpenCut's normalisation of it. */
+  #written: { before: OpenCutSceneTracks; after: OpenCutSceneTracks } | undefined;
 
   constructor(editor: NeuralCutEditor, host: OpenCutHost) {
     if (!editor || typeof editor.loadOpenCutScene !== "function") throw new TypeError("connectOpenCut needs an editor from createEditor()");
@@ -173,31 +284,40 @@ export class OpenCutBridge {
     }
     this.editor = editor;
     this.host = host;
+    editor.setEffects(host.effects ?? OPENCUT_EFFECTS);
   }
 
   /** Hands OpenCut's current scene to the engine, unless it is the one the engine already holds
    * (same tracks object, same media, same settings): then the engine's undo history stays too.
-   * Returns whether it loaded. Throws NeuralCutError INVALID_SCENE for a scene it refuses. */
+   * When OpenCut only normalised what the bridge last wrote (pruned emptied tracks, rippled), the
+   * engine takes OpenCut's copy and keeps its history; any other change in OpenCut (a user's edit,
+   * OpenCut's own undo) is loaded afresh. Returns whether it loaded. Throws NeuralCutError
+   * INVALID_SCENE for a scene it refuses. */
   sync(): boolean {
     const tracks = this.host.getTracks();
     const assets = this.host.getAssets() ?? [];
     const settings = this.host.getSettings?.();
     const assetKey = JSON.stringify(assets.map((a) => [a.id, a.type, a.duration ?? null, a.fps ?? null]));
     const settingsKey = JSON.stringify(settings ?? null);
-    if (tracks === this.#tracks && assetKey === this.#assets && settingsKey === this.#settings) {
+    const sameHost = assetKey === this.#assets && settingsKey === this.#settings;
+    if (tracks === this.#tracks && sameHost) {
       // OpenCut has not changed since the engine last saw it; whatever the engine did since
       // (a tool called on the editor directly, an undo) goes back first.
       this.flush();
       return false;
     }
+    const written = this.#written;
+    const normalised =
+      sameHost && written !== undefined && this.editor.revision() === this.#revision && isNormalisation(written.before, written.after, tracks);
     const prepared = prepareOpenCutScene({ tracks, assets, settings });
-    this.editor.loadOpenCutScene(prepared.scene);
+    this.editor.loadOpenCutScene(prepared.scene, { keepHistory: normalised, sources: prepared.sources });
     this.#kept = prepared;
     this.#tracks = tracks;
     this.#assets = assetKey;
     this.#settings = settingsKey;
+    this.#written = undefined;
     this.#revision = this.editor.revision();
-    return true;
+    return !normalised;
   }
 
   /** Writes the engine's timeline back as one OpenCut step if it changed since the last sync or
@@ -205,11 +325,36 @@ export class OpenCutBridge {
   flush(): boolean {
     if (this.#tracks === undefined || this.editor.revision() === this.#revision) return false;
     const before = this.#tracks;
-    const after = restoreOpenCutTracks(this.editor.toOpenCutScene().tracks, this.#kept);
+    const after = this.#sized(before, restoreOpenCutTracks(this.editor.toOpenCutScene().tracks, this.#kept));
     this.host.commit(before, after);
     this.#tracks = after;
+    this.#written = { before, after };
     this.#revision = this.editor.revision();
+    // OpenCut's reactors run inside its command: take what they made of the snapshot now (a
+    // scene that fails to load here fails the next sync the same way, where the caller sees it).
+    if (this.host.getTracks() !== after) {
+      try {
+        this.sync();
+      } catch {
+        this.#tracks = undefined;
+      }
+    }
     return true;
+  }
+
+  /** New stickers get the natural size OpenCut's own insertion stores, when the host knows it. */
+  #sized(before: OpenCutSceneTracks, after: OpenCutSceneTracks): OpenCutSceneTracks {
+    const size = this.host.stickerSize?.bind(this.host);
+    if (!size) return after;
+    const known = new Set(allTracks(before).flatMap((t) => t.elements.map((e) => e.id)));
+    for (const t of allTracks(after)) {
+      t.elements = t.elements.map((e) => {
+        if (e.type !== "sticker" || known.has(e.id) || e.intrinsicWidth !== undefined || typeof e.stickerId !== "string") return e;
+        const s = size(e.stickerId);
+        return s ? { ...e, intrinsicWidth: s.width, intrinsicHeight: s.height } : e;
+      });
+    }
+    return after;
   }
 
   /** Runs `work` on the current scene, then writes everything it changed back as ONE OpenCut

@@ -1,6 +1,7 @@
 // Public types of the package entry that are not generated from the tool registry.
 
 export type { ToolInfo } from "./generated/tools.js";
+import type { EffectType } from "./generated/tools.js";
 /** A saved project, as `editor.project()` returns it and `createEditor({ project })` takes it. */
 export interface ProjectJson {
   format: "neuralcut-project";
@@ -109,6 +110,12 @@ export interface CreateEditorOptions {
   /** A project from `editor.project()` (object or JSON string); an empty project by default. */
   project?: ProjectJson | string;
   contextProvider?: ContextProvider;
+  /**
+   * The effect types the host can render (default: all of `EFFECT_TYPES`). `list_effects`,
+   * `get_effect`, `apply_effect` and `update_effect` offer only these and answer
+   * "Effect not found: <type>" for the rest. An editor setting: not saved with the project.
+   */
+  effects?: readonly EffectType[];
 }
 
 /** Delivered to `onChange` listeners after a call that committed a change has returned. */

@@ -189,11 +189,12 @@ async function benchPage({ backend, frames, slowMs, slowFrames, sizes, what }) {
       c2d.drawImage(src, 0, 0);
       c2d.getImageData(0, 0, 1, 1);
     };
-    const sigma10 = (40 * 1080) / h; // intensity giving sigma 10 px at this height
+    // OpenCut's blur: sigma = intensity / 5 · h / 1080 (and the same across on these 16:9 frames).
+    const sigma10 = (50 * 1080) / h; // intensity giving sigma 10 px at this height
     const rows = [
       { effect: `blur σ=10 px (intensity ${sigma10})`, ours: [{ effectType: "blur", params: { intensity: sigma10 } }], canvas2d: "blur(10px)", opencut: 10 },
-      { effect: `blur default (intensity 15, σ=${(15 * h) / 4320} px)`, ours: [{ effectType: "blur" }], canvas2d: `blur(${(15 * h) / 4320}px)` },
-      { effect: `blur max (intensity 100, σ=${(100 * h) / 4320} px)`, ours: [{ effectType: "blur", params: { intensity: 100 } }], canvas2d: `blur(${(100 * h) / 4320}px)` },
+      { effect: `blur default (intensity 15, σ=${(15 * h) / 5400} px)`, ours: [{ effectType: "blur" }], canvas2d: `blur(${(15 * h) / 5400}px)` },
+      { effect: `blur max (intensity 100, σ=${(100 * h) / 5400} px)`, ours: [{ effectType: "blur", params: { intensity: 100 } }], canvas2d: `blur(${(100 * h) / 5400}px)` },
       { effect: "brightness-contrast (0.2, 1.5)", ours: [{ effectType: "brightness-contrast", params: { brightness: 0.2, contrast: 1.5 } }], canvas2d: "brightness(1.2) contrast(1.5)" },
       { effect: "grayscale 100", ours: [{ effectType: "grayscale" }], canvas2d: "grayscale(1)" },
       { effect: "saturation 200", ours: [{ effectType: "saturation", params: { saturation: 200 } }], canvas2d: "saturate(2)" },

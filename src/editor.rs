@@ -6,6 +6,7 @@ use std::fmt;
 
 use serde_json::{json, Map, Value};
 
+use crate::effects::EffectSet;
 use crate::history::History;
 use crate::model::{Asset, AssetType, Project, ProjectError, Sticker};
 use crate::time::FrameRate;
@@ -50,6 +51,9 @@ pub struct Editor {
     history: History,
     contexts: ContextCache,
     listing: ListingCache,
+    /// The effect types the host renders (all by default). A setting of the editor, not of the
+    /// project: the same project may be open in hosts that render different effects.
+    effects: EffectSet,
     /// Bumped on every committed change; hosts compare it to know when to redraw.
     revision: u64,
 }
@@ -78,6 +82,13 @@ impl Editor {
         self.project = Some(project);
         self.history.clear();
         self.contexts.clear();
+        self.revision += 1;
+    }
+
+    /// Replaces the project with a normalised copy of it from the host (OpenCut's pruning and
+    /// ripple), keeping the undo history and the asset-context cache. Not an undo step.
+    pub(crate) fn adopt(&mut self, project: Project) {
+        self.project = Some(project);
         self.revision += 1;
     }
 
@@ -153,6 +164,23 @@ impl Editor {
         Ok(id.to_string())
     }
 
+    /// Restricts the effect tools to the effect types the host can render (`list_effects`,
+    /// `get_effect`, `apply_effect` and `update_effect` treat every other type as not found).
+    /// Not an undo step, and not saved with the project. Throws `INVALID_EFFECTS` for an id that
+    /// is not a registered effect, and changes nothing then.
+    pub fn set_effects<S: AsRef<str>>(&mut self, ids: &[S]) -> Result<(), ApiError> {
+        self.effects = EffectSet::from_ids(ids).map_err(|id| {
+            let known = EffectSet::ALL.ids().join(", ");
+            api_error("INVALID_EFFECTS", format!("Unknown effect type \"{id}\" in effects; registered types: {known}"))
+        })?;
+        Ok(())
+    }
+
+    /// The effect types the effect tools offer, in registry order.
+    pub fn effects(&self) -> EffectSet {
+        self.effects
+    }
+
     pub fn can_undo(&self) -> bool {
         self.history.can_undo()
     }
@@ -210,7 +238,7 @@ impl Editor {
                 }
             }
             Kind::Read | Kind::Edit | Kind::Batch => {
-                let mut ctx = Ctx::new(self.project.as_ref()).with_listing(&mut self.listing);
+                let mut ctx = Ctx::new(self.project.as_ref()).with_listing(&mut self.listing).with_effects(self.effects);
                 let out = run_in(&mut ctx, def, args)?;
                 let label = match def.kind {
                     Kind::Batch => batch_label(raw),

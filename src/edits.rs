@@ -37,7 +37,9 @@ pub fn insert(tl: &mut Timeline, ti: usize, element: Element) -> Result<(), Edit
 
 /// Puts `element` on the first track of `kind` (top to bottom) whose range is free, creating a
 /// track when none has room. The main track is never duplicated: a collision there is an error.
-/// Returns the index of the track used.
+/// Returns the index of the track used. This is OpenCut's auto placement (InsertElementCommand
+/// with the `firstAvailable` strategy, timeline/placement/resolve.ts at cf5e79e); the new track
+/// goes where [`add_track`] puts it.
 pub fn place(tl: &mut Timeline, kind: TrackType, element: Element, new_track_id: impl FnOnce() -> String) -> Result<usize, EditError> {
     let (start, end) = (element.start, element.end());
     let mut blocked = None;
@@ -58,16 +60,20 @@ pub fn place(tl: &mut Timeline, kind: TrackType, element: Element, new_track_id:
     Ok(ti)
 }
 
-/// Adds an empty track: visual tracks go on top of the picture, audio tracks at the bottom.
+/// Adds an empty track where OpenCut's auto placement creates one when no track of the type has
+/// room (`getHighestInsertIndexForTrack`): a visual track (overlay, text, effect) on top of the
+/// picture (`overlay[0]`), an audio track first among the audio tracks (`audio[0]`, just below
+/// the main track). OpenCut's "add track" button uses another index (above the main track); its
+/// element insertion, which is what the tools do, uses this one. See docs/tools-behaviour.md.
 pub fn add_track(tl: &mut Timeline, kind: TrackType, id: String) -> usize {
     let track = Arc::new(Track::new(id, kind));
-    if kind.is_visual() {
-        tl.tracks.insert(0, track);
+    let at = if kind.is_visual() {
         0
     } else {
-        tl.tracks.push(track);
-        tl.tracks.len() - 1
-    }
+        tl.tracks.iter().position(|t| t.kind == TrackType::Audio).unwrap_or(tl.tracks.len())
+    };
+    tl.tracks.insert(at, track);
+    at
 }
 
 /// One cut made by [`split`]: the element that was cut and the new right-hand piece.
@@ -137,8 +143,12 @@ fn cut_at(left: &mut Element, right: &mut Element, t: i64) {
     let offset = t - left.start;
     let tail = left.end() - t;
     if left.kind.is_timed_media() {
-        right.trim_start = left.trim_start + offset;
-        left.trim_end += tail;
+        // OpenCut's split: round the left piece's source span once and give the rest to the
+        // right piece, so the two spans always add up to the whole (split-elements.ts).
+        let total = left.source_ticks(left.duration);
+        let head = left.source_ticks(offset).min(total);
+        right.trim_start = left.trim_start + head;
+        left.trim_end += total - head;
     }
     left.duration = offset;
     right.start = t;

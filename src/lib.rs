@@ -7,6 +7,7 @@ pub mod effects;
 pub mod history;
 pub mod model;
 pub mod opencut;
+pub mod stickers;
 pub mod time;
 pub mod tools;
 

@@ -91,8 +91,8 @@ fn every_effect_at_default_and_edge_parameters_matches_the_reference() {
 
 #[test]
 fn strong_blur_on_a_tall_frame_matches_the_reference() {
-    // 1080 lines: sigma 13.75 px at intensity 55 and 25 px at 100, which the GPU renders at
-    // pyramid levels 2 and 3 (docs/effects.md).
+    // 160×1080: OpenCut's sigmas are intensity/5 · 160/1920 across and intensity/5 down, so at
+    // 100 the blur is 1.7 px wide and 20 px tall, rendered at full size (docs/effects.md).
     let mut r = renderer();
     let img = test_image(160, 1080);
     for intensity in [1.0, 15.0, 55.0, 100.0] {
@@ -101,6 +101,30 @@ fn strong_blur_on_a_tall_frame_matches_the_reference() {
         let (m, avg) = diff(&got, &want);
         eprintln!("{e:?} on 160x1080: max |Δ| {m}, mean {avg:.4}");
         check(&e, 255, 1.0, &got, &want).unwrap();
+    }
+}
+
+#[test]
+fn anisotropic_and_reduced_size_blurs_match_the_reference() {
+    // 768×432 at 100: sigma 8 px on both axes, rendered at pyramid level 1. 432×768 (portrait)
+    // at 100: 4.5 px across, 14.2 px down, at full size. 1000×200 at 60: 6.25 px across, 2.2 px
+    // down. The GPU's level and sigmas come from the same functions as the reference's.
+    let mut r = renderer();
+    for (w, h, intensity) in [(768, 432, 100.0), (432, 768, 100.0), (1000, 200, 60.0)] {
+        let img = test_image(w, h);
+        let e = [Effect::Blur { intensity }];
+        let (sx, sy) = reference::blur_sigmas(intensity, w, h);
+        let level = neuralcut::gpu::blur_level(sx, sy, w, h).0;
+        let (got, want) = (gpu(&mut r, &img, &e), reference::apply(&img, &e));
+        let (m, avg) = diff(&got, &want);
+        eprintln!("{e:?} on {w}x{h} (sigmas {sx}, {sy}; level {level}): max |Δ| {m}, mean {avg:.4}");
+        check(&e, 255, 1.0, &got, &want).unwrap();
+        // Not the same as a round blur of either sigma: the two axes really differ.
+        if sx != sy {
+            assert_ne!(want, reference::blur_with_sigma(&img, sx));
+            assert_ne!(want, reference::blur_with_sigma(&img, sy));
+        }
+        assert_eq!(level, u32::from((w, h) == (768, 432)), "{w}x{h}");
     }
 }
 

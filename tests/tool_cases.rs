@@ -12,7 +12,8 @@
 //!     "elements": { "e24": { …fields of the saved element, in ticks… }, "e99": null },
 //!     "undoLabels": ["…"] } ] }
 //! ```
-//! `tool` and `fixture` default to the file's. A setup step with `"fails": true` must fail (to
+//! `tool` and `fixture` default to the file's. `"effects": ["blur"]` restricts the editor to the
+//! effect types a host renders (`Editor::set_effects`) before the setup runs. A setup step with `"fails": true` must fail (to
 //! check that failures leave history alone). Fixtures are `tests/fixtures/<name>.json`, plus
 //! `none` (no project: `Editor::empty()`) and `new` (`Editor::new()`). Numbers compare by value.
 //!
@@ -171,7 +172,7 @@ fn read_case_file(path: &Path) -> CaseFile {
     }
 }
 
-const CASE_KEYS: &[&str] = &["name", "fixture", "setup", "tool", "args", "expect", "expectError", "timeline", "elements", "undoLabels", "note"];
+const CASE_KEYS: &[&str] = &["name", "fixture", "effects", "setup", "tool", "args", "expect", "expectError", "timeline", "elements", "undoLabels", "note"];
 
 fn run_case(file: &CaseFile, case: &Value) -> Result<(), String> {
     let obj = case.as_object().ok_or("a case is an object")?;
@@ -182,6 +183,10 @@ fn run_case(file: &CaseFile, case: &Value) -> Result<(), String> {
     let args = case.get("args").cloned().unwrap_or(json!({}));
     let fixture_name = case["fixture"].as_str().unwrap_or(&file.fixture);
     let mut ed = fixture(fixture_name);
+    if let Some(effects) = case.get("effects") {
+        let ids: Vec<&str> = effects.as_array().ok_or("effects is an array")?.iter().filter_map(Value::as_str).collect();
+        ed.set_effects(&ids).map_err(|e| format!("effects: {e}"))?;
+    }
 
     for (i, step) in case["setup"].as_array().into_iter().flatten().enumerate() {
         let name = step["tool"].as_str().ok_or_else(|| format!("setup[{i}]: no tool"))?;
@@ -367,6 +372,7 @@ case_files!(
     delete_element,
     set_volume,
     add_sticker,
+    list_stickers,
     list_effects,
     get_effect,
     apply_effect,
@@ -418,7 +424,7 @@ fn every_registered_tool_has_cases() {
     let (tools, _) = coverage();
     let missing: Vec<&str> = registry::names().into_iter().filter(|n| !tools.contains(*n)).collect();
     assert!(missing.is_empty(), "tools without cases: {missing:?}");
-    assert_eq!(registry::names().len(), 20, "17 spec tools plus undo, redo and batch");
+    assert_eq!(registry::names().len(), 21, "17 spec tools plus list_stickers, undo, redo and batch");
 }
 
 /// Every error string of the spec is expected, exactly, by at least one case.

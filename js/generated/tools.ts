@@ -29,6 +29,10 @@ export interface ListTimelineResult {
     trackId: string;
     type: "main" | "overlay" | "audio" | "text" | "effect";
     name?: string;
+    /** The host does not draw this track */
+    hidden?: true;
+    /** The host plays this track silent */
+    muted?: true;
     elements: {
       elementId: string;
       type: string;
@@ -39,12 +43,31 @@ export interface ListTimelineResult {
       duration?: number;
       /** Source seconds skipped at the head; absent when 0 */
       trimStart?: number;
-      /** 0 to 1; absent when 1 */
+      /** Playback speed of a retimed video or audio clip (source seconds per timeline second); absent when 1 */
+      rate?: number;
+      /** Linear gain, 1 is unchanged; absent when 1. Above 1 is a host boost (up to 10, +20 dB) */
       volume?: number;
+      /** Not drawn; absent when shown */
+      hidden?: true;
+      /** Silent; absent when audible */
+      muted?: true;
       text?: string;
       position?: string;
       stickerId?: string;
       effectType?: string;
+      /** The text's look; absent fields are the host's defaults */
+      textStyle?: {
+        /** Pixels at the project canvas */
+        fontSize?: number;
+        fontFamily?: string;
+        color?: string;
+        fontWeight?: string;
+        fontStyle?: string;
+        textAlign?: string;
+        textDecoration?: string;
+        /** Box colour behind the text; absent when none */
+        background?: string;
+      };
       params?: { [key: string]: unknown };
     }[];
   }[];
@@ -231,9 +254,30 @@ export interface SetVolumeResult {
   volume: number;
 }
 
+/** Arguments of `list_stickers`: List stickers */
+export interface ListStickersArgs {
+  /** Filter by name, id, country code or region (default: all) */
+  query?: string;
+  /** Most stickers to return (default 50) */
+  limit?: number;
+}
+
+/** Result of `list_stickers`. */
+export interface ListStickersResult {
+  stickers: {
+    /** The stickerId add_sticker takes */
+    id: string;
+    name: string;
+    /** flags or shapes (OpenCut's), or the catalog id's prefix */
+    provider: string;
+  }[];
+  /** Every match, before limit */
+  total: number;
+}
+
 /** Arguments of `add_sticker`: Add sticker */
 export interface AddStickerArgs {
-  /** Sticker id from the project's catalog, such as flags:us */
+  /** Sticker id from list_stickers, such as flags:US */
   stickerId: string;
   /** When it appears, in timeline seconds */
   start: number;
@@ -381,6 +425,7 @@ export interface ToolArgsMap {
   update_timeline_element_timing: UpdateTimelineElementTimingArgs;
   delete_element: DeleteElementArgs;
   set_volume: SetVolumeArgs;
+  list_stickers: ListStickersArgs;
   add_sticker: AddStickerArgs;
   list_effects: ListEffectsArgs;
   get_effect: GetEffectArgs;
@@ -405,6 +450,7 @@ export interface ToolResultMap {
   update_timeline_element_timing: UpdateTimelineElementTimingResult;
   delete_element: DeleteElementResult;
   set_volume: SetVolumeResult;
+  list_stickers: ListStickersResult;
   add_sticker: AddStickerResult;
   list_effects: ListEffectsResult;
   get_effect: GetEffectResult;
@@ -432,6 +478,7 @@ export const TOOL_NAMES: readonly ToolName[] = [
   "update_timeline_element_timing",
   "delete_element",
   "set_volume",
+  "list_stickers",
   "add_sticker",
   "list_effects",
   "get_effect",
@@ -474,6 +521,21 @@ export const TOOL_ERRORS: Readonly<Record<ToolName, readonly string[]>> = {
   redo: ["Nothing to redo"],
   batch: ["Invalid batch steps","Tool <name> cannot run inside batch","<the failing step's own error>"],
 };
+
+
+/** An effect type of the effect registry: what `createEditor({ effects })` takes. */
+export type EffectType = "blur" | "brightness-contrast" | "grayscale" | "saturation" | "sepia" | "invert" | "vignette";
+
+/** Every effect type, in registry order (the default of `createEditor({ effects })`). */
+export const EFFECT_TYPES: readonly EffectType[] = [
+  "blur",
+  "brightness-contrast",
+  "grayscale",
+  "saturation",
+  "sepia",
+  "invert",
+  "vignette",
+];
 
 /** A tool's catalog entry (the same catalog MCP, WebMCP and Gemini are given). */
 export interface ToolInfo {
@@ -577,7 +639,7 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
   {
     "name": "list_timeline",
     "title": "List timeline",
-    "description": "Summarise the timeline: every track (trackId, type: main, overlay, text, effect or audio; listed from the top of the picture down, audio last) and its elements (elementId, type, assetId, name, start, end and duration in timeline seconds, plus text content, effect params or sticker id; video and audio show trimStart, the source seconds skipped, when not 0, and volume when not 1). Call this before editing whenever you do not have exact ids. Reads only.",
+    "description": "Summarise the timeline: every track (trackId, type: main, overlay, text, effect or audio; listed from the top of the picture down, audio last) and its elements (elementId, type, assetId, name, start, end and duration in timeline seconds, plus text content and textStyle, effect params or sticker id; video and audio show trimStart, the source seconds skipped, when not 0, rate, the playback speed of a retimed clip, when not 1, volume when not 1 (above 1 is a host boost) and muted when silent; hidden tracks and elements say hidden, muted tracks muted). Call this before editing whenever you do not have exact ids. Reads only.",
     "inputSchema": {
       "$schema": "https://json-schema.org/draft/2020-12/schema",
       "type": "object",
@@ -609,6 +671,14 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
               "name": {
                 "type": "string"
               },
+              "hidden": {
+                "const": true,
+                "description": "The host does not draw this track"
+              },
+              "muted": {
+                "const": true,
+                "description": "The host plays this track silent"
+              },
               "elements": {
                 "type": "array",
                 "items": {
@@ -639,9 +709,21 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
                       "type": "number",
                       "description": "Source seconds skipped at the head; absent when 0"
                     },
+                    "rate": {
+                      "type": "number",
+                      "description": "Playback speed of a retimed video or audio clip (source seconds per timeline second); absent when 1"
+                    },
                     "volume": {
                       "type": "number",
-                      "description": "0 to 1; absent when 1"
+                      "description": "Linear gain, 1 is unchanged; absent when 1. Above 1 is a host boost (up to 10, +20 dB)"
+                    },
+                    "hidden": {
+                      "const": true,
+                      "description": "Not drawn; absent when shown"
+                    },
+                    "muted": {
+                      "const": true,
+                      "description": "Silent; absent when audible"
                     },
                     "text": {
                       "type": "string"
@@ -654,6 +736,38 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
                     },
                     "effectType": {
                       "type": "string"
+                    },
+                    "textStyle": {
+                      "type": "object",
+                      "description": "The text's look; absent fields are the host's defaults",
+                      "properties": {
+                        "fontSize": {
+                          "type": "number",
+                          "description": "Pixels at the project canvas"
+                        },
+                        "fontFamily": {
+                          "type": "string"
+                        },
+                        "color": {
+                          "type": "string"
+                        },
+                        "fontWeight": {
+                          "type": "string"
+                        },
+                        "fontStyle": {
+                          "type": "string"
+                        },
+                        "textAlign": {
+                          "type": "string"
+                        },
+                        "textDecoration": {
+                          "type": "string"
+                        },
+                        "background": {
+                          "type": "string",
+                          "description": "Box colour behind the text; absent when none"
+                        }
+                      }
                     },
                     "params": {
                       "type": "object"
@@ -1340,9 +1454,76 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
     }
   },
   {
+    "name": "list_stickers",
+    "title": "List stickers",
+    "description": "Find sticker ids for add_sticker: the host's sticker catalog, then OpenCut's built-in stickers (flags such as flags:US, found by country name, code or region; shapes such as shapes:star). Optional query filters case-insensitively; limit caps the list (default 50, at most 500) and total counts every match. Reads only.",
+    "inputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "query": {
+          "type": "string",
+          "description": "Filter by name, id, country code or region (default: all)"
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 500,
+          "description": "Most stickers to return (default 50)"
+        }
+      },
+      "required": [],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "stickers": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "id": {
+                "type": "string",
+                "description": "The stickerId add_sticker takes"
+              },
+              "name": {
+                "type": "string"
+              },
+              "provider": {
+                "type": "string",
+                "description": "flags or shapes (OpenCut's), or the catalog id's prefix"
+              }
+            },
+            "required": [
+              "id",
+              "name",
+              "provider"
+            ]
+          }
+        },
+        "total": {
+          "type": "integer",
+          "description": "Every match, before limit"
+        }
+      },
+      "required": [
+        "stickers",
+        "total"
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": true,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    }
+  },
+  {
     "name": "add_sticker",
     "title": "Add sticker",
-    "description": "Add a sticker from the project's sticker catalog (stickerId such as flags:us) from start to end (timeline seconds) at a corner or the center of the frame. It goes on the first overlay track free at that time.",
+    "description": "Add a sticker (stickerId from list_stickers, provider:value such as flags:US or shapes:star; flag codes in any case) from start to end (timeline seconds) at a corner or the center of the frame. It goes on the first overlay track free at that time, or a new overlay track on top.",
     "inputSchema": {
       "$schema": "https://json-schema.org/draft/2020-12/schema",
       "type": "object",
@@ -1350,7 +1531,7 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
         "stickerId": {
           "type": "string",
           "minLength": 1,
-          "description": "Sticker id from the project's catalog, such as flags:us"
+          "description": "Sticker id from list_stickers, such as flags:US"
         },
         "start": {
           "type": "number",

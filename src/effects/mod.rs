@@ -48,7 +48,7 @@ pub static EFFECTS: [EffectDef; 7] = [
         name: "Blur",
         description: "Gaussian blur of the picture below the effect track. Intensity 0 leaves it sharp.",
         keywords: &["gaussian", "soften", "defocus", "blurry"],
-        params: &[p("intensity", "Intensity", 15.0, 0.0, 100.0, 1.0, "Blur strength; 100 is a Gaussian of sigma 25 px at 1080p.")],
+        params: &[p("intensity", "Intensity", 15.0, 0.0, 100.0, 1.0, "Blur strength, as OpenCut defines it: sigma is intensity/5 px per 1920 px of width across and per 1080 px of height down (20 px at 100 on 1920x1080).")],
     },
     EffectDef {
         id: "brightness-contrast",
@@ -102,6 +102,62 @@ pub static EFFECTS: [EffectDef; 7] = [
 
 pub fn find(id: &str) -> Option<&'static EffectDef> {
     EFFECTS.iter().find(|e| e.id == id)
+}
+
+/// The effect types a host can render: a subset of [`EFFECTS`]. The effect tools offer only
+/// these, so an agent never writes an effect the host's renderer would fail on (OpenCut's own
+/// registry, for one, holds only `blur`). An editor setting, not part of the project.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct EffectSet(u8);
+
+impl Default for EffectSet {
+    fn default() -> Self {
+        EffectSet::ALL
+    }
+}
+
+impl EffectSet {
+    /// Every registered effect (the default).
+    pub const ALL: EffectSet = EffectSet((1 << EFFECTS.len()) - 1);
+
+    /// The set named by `ids` (any order, repeats allowed). An id that is not a registered
+    /// effect is returned as the error: a host cannot offer what this engine cannot describe.
+    pub fn from_ids<S: AsRef<str>>(ids: &[S]) -> Result<EffectSet, String> {
+        let mut bits = 0u8;
+        for id in ids {
+            let id = id.as_ref();
+            let i = EFFECTS.iter().position(|e| e.id == id).ok_or_else(|| id.to_string())?;
+            bits |= 1 << i;
+        }
+        Ok(EffectSet(bits))
+    }
+
+    fn has(self, index: usize) -> bool {
+        self.0 & (1 << index) != 0
+    }
+
+    pub fn contains(self, id: &str) -> bool {
+        EFFECTS.iter().position(|e| e.id == id).is_some_and(|i| self.has(i))
+    }
+
+    /// The definition of `id` when it is in the set.
+    pub fn find(self, id: &str) -> Option<&'static EffectDef> {
+        EFFECTS.iter().enumerate().find(|(i, e)| e.id == id && self.has(*i)).map(|(_, e)| e)
+    }
+
+    /// The effects of the set, in registry order.
+    pub fn defs(self) -> impl Iterator<Item = &'static EffectDef> {
+        EFFECTS.iter().enumerate().filter(move |(i, _)| self.has(*i)).map(|(_, e)| e)
+    }
+
+    pub fn ids(self) -> Vec<&'static str> {
+        self.defs().map(|e| e.id).collect()
+    }
+
+    /// [`search`] within the set.
+    pub fn search(self, query: &str) -> Vec<&'static EffectDef> {
+        search(query).into_iter().filter(|e| self.contains(e.id)).collect()
+    }
 }
 
 /// Effects whose id, name or keywords contain `query`, case-insensitively. An empty query
@@ -201,6 +257,22 @@ mod tests {
         assert_eq!(ids("vintage"), ["sepia"]);
         assert_eq!(ids("").len(), 7);
         assert!(ids("zzz").is_empty());
+    }
+
+    #[test]
+    fn an_effect_set_offers_only_its_members() {
+        assert_eq!(EffectSet::default(), EffectSet::ALL);
+        assert_eq!(EffectSet::ALL.ids().len(), 7);
+        let blur = EffectSet::from_ids(&["blur", "blur"]).unwrap();
+        assert_eq!(blur.ids(), ["blur"]);
+        assert!(blur.find("blur").is_some() && blur.find("sepia").is_none());
+        assert!(!blur.contains("glow"));
+        assert_eq!(blur.search("").len(), 1);
+        assert!(blur.search("vintage").is_empty());
+        let two = EffectSet::from_ids(&["vignette", "sepia"]).unwrap();
+        assert_eq!(two.ids(), ["sepia", "vignette"], "registry order");
+        assert_eq!(EffectSet::from_ids::<&str>(&[]).unwrap().ids().len(), 0);
+        assert_eq!(EffectSet::from_ids(&["blur", "glow"]), Err("glow".to_string()));
     }
 
     #[test]

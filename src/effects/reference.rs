@@ -127,10 +127,14 @@ impl Effect {
         }
     }
 
-    /// Whether the effect changes nothing at these parameters (and may be skipped).
-    pub fn is_identity(&self, height: u32) -> bool {
+    /// Whether the effect changes nothing at these parameters on a `width × height` frame (and
+    /// may be skipped).
+    pub fn is_identity(&self, width: u32, height: u32) -> bool {
         match *self {
-            Effect::Blur { intensity } => blur_kernel(blur_sigma(intensity, height)).len() == 1,
+            Effect::Blur { intensity } => {
+                let (sx, sy) = blur_sigmas(intensity, width, height);
+                blur_kernel(sx).len() == 1 && blur_kernel(sy).len() == 1
+            }
             Effect::BrightnessContrast { brightness, contrast } => brightness == 0.0 && contrast == 1.0,
             Effect::Grayscale { intensity } | Effect::Sepia { intensity } | Effect::Invert { intensity } => intensity == 0.0,
             Effect::Saturation { saturation } => saturation == 100.0,
@@ -245,14 +249,17 @@ pub fn vignette(img: &RgbaImage, radius: f32, softness: f32) -> RgbaImage {
 // ---------------------------------------------------------------------------------------------
 // Blur: a separable Gaussian, horizontal pass then vertical pass, edges clamped.
 
-/// Sigma in pixels for a blur intensity on a frame `height` pixels tall: `intensity / 4` at
-/// 1080 lines, proportional to the height elsewhere (so a preview looks like the export).
-/// Capped at [`MAX_BLUR_SIGMA`].
-pub fn blur_sigma(intensity: f32, height: u32) -> f32 {
-    (intensity * 0.25 * height as f32 / 1080.0).clamp(0.0, MAX_BLUR_SIGMA)
+/// OpenCut's blur sigmas in pixels for an intensity on a `width × height` frame
+/// (effects/definitions/blur.ts): `σx = intensity / 5 · width / 1920` and
+/// `σy = intensity / 5 · height / 1080`. Each scales with its own side, so a half-size preview
+/// looks like the export, and the blur is round only on a 16:9 frame. Each is capped at
+/// [`MAX_BLUR_SIGMA`].
+pub fn blur_sigmas(intensity: f32, width: u32, height: u32) -> (f32, f32) {
+    let sigma = |side: u32, reference: f32| (intensity / 5.0 * side as f32 / reference).clamp(0.0, MAX_BLUR_SIGMA);
+    (sigma(width, 1920.0), sigma(height, 1080.0))
 }
 
-/// The largest sigma rendered (reached above 7 000 lines at intensity 100).
+/// The largest sigma rendered on either axis (reached above 9 000 lines at intensity 100).
 pub const MAX_BLUR_SIGMA: f32 = 170.0;
 
 /// Weights `w[0..=R]` of the normalised one-sided Gaussian kernel, `R = ceil(3σ)`:
@@ -315,22 +322,32 @@ fn blur_pass(src: &[u8], width: usize, height: usize, kernel: &[f32], horizontal
     out
 }
 
-/// Gaussian blur of sigma [`blur_sigma`]`(intensity, height)`: a horizontal pass, rounded to
-/// RGBA8, then a vertical pass. Pixels beyond the edge repeat the edge pixel. Intensity 0 (or
-/// any sigma under 1/3 px) returns the input unchanged.
+/// Gaussian blur with the sigmas [`blur_sigmas`]`(intensity, width, height)`: a horizontal pass,
+/// rounded to RGBA8, then a vertical pass. Pixels beyond the edge repeat the edge pixel.
+/// Intensity 0 (or sigmas under 1/3 px) returns the input unchanged.
 pub fn blur(img: &RgbaImage, intensity: f32) -> RgbaImage {
-    blur_with_sigma(img, blur_sigma(intensity, img.height))
+    let (sx, sy) = blur_sigmas(intensity, img.width, img.height);
+    blur_with_sigmas(img, sx, sy)
 }
 
-/// [`blur`] at an explicit sigma in pixels.
+/// [`blur`] at one explicit sigma in pixels on both axes.
 pub fn blur_with_sigma(img: &RgbaImage, sigma: f32) -> RgbaImage {
-    let kernel = blur_kernel(sigma);
-    if kernel.len() == 1 {
-        return img.clone();
-    }
+    blur_with_sigmas(img, sigma, sigma)
+}
+
+/// [`blur`] at explicit sigmas in pixels: `sx` for the horizontal pass, `sy` for the vertical.
+/// A pass whose kernel is the identity is skipped (it would copy its input exactly).
+pub fn blur_with_sigmas(img: &RgbaImage, sx: f32, sy: f32) -> RgbaImage {
+    let (kx, ky) = (blur_kernel(sx), blur_kernel(sy));
     let (w, h) = (img.width as usize, img.height as usize);
-    let mid = blur_pass(&img.pixels, w, h, &kernel, true);
-    RgbaImage { width: img.width, height: img.height, pixels: blur_pass(&mid, w, h, &kernel, false) }
+    let mut pixels = img.pixels.clone();
+    if kx.len() > 1 {
+        pixels = blur_pass(&pixels, w, h, &kx, true);
+    }
+    if ky.len() > 1 {
+        pixels = blur_pass(&pixels, w, h, &ky, false);
+    }
+    RgbaImage { width: img.width, height: img.height, pixels }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -408,7 +425,7 @@ mod tests {
             Effect::Invert { intensity: 0.0 },
         ] {
             assert_eq!(apply_one(&i, &e), i, "{e:?} changed the picture");
-            assert!(e.is_identity(i.height));
+            assert!(e.is_identity(i.width, i.height));
         }
         // Radius 100 + any softness never reaches a pixel centre (d < 1).
         assert_eq!(vignette(&i, 100.0, 5.0), i);
@@ -445,12 +462,29 @@ mod tests {
     }
 
     #[test]
-    fn blur_sigma_mapping() {
-        assert_eq!(blur_sigma(0.0, 1080), 0.0);
-        assert_eq!(blur_sigma(100.0, 1080), 25.0);
-        assert_eq!(blur_sigma(40.0, 1080), 10.0);
-        assert_eq!(blur_sigma(40.0, 2160), 20.0);
-        assert_eq!(blur_sigma(100.0, 100_000), MAX_BLUR_SIGMA);
+    fn blur_sigmas_follow_opencut() {
+        // σx = intensity/5 · W/1920, σy = intensity/5 · H/1080 (OpenCut's blur.ts).
+        assert_eq!(blur_sigmas(0.0, 1920, 1080), (0.0, 0.0));
+        assert_eq!(blur_sigmas(100.0, 1920, 1080), (20.0, 20.0));
+        assert_eq!(blur_sigmas(15.0, 1920, 1080), (3.0, 3.0));
+        assert_eq!(blur_sigmas(50.0, 3840, 2160), (20.0, 20.0));
+        // Not 16:9: the sigmas differ. A portrait 1080×1920 frame blurs more vertically.
+        assert_eq!(blur_sigmas(100.0, 1080, 1920), (11.25, 20.0 * 1920.0 / 1080.0));
+        assert_eq!(blur_sigmas(100.0, 960, 960), (10.0, 20.0 * 960.0 / 1080.0));
+        assert_eq!(blur_sigmas(100.0, 100_000, 100_000), (MAX_BLUR_SIGMA, MAX_BLUR_SIGMA));
+    }
+
+    #[test]
+    fn an_anisotropic_blur_is_the_two_passes_of_its_own_sigmas() {
+        let i = img();
+        let (sx, sy) = blur_sigmas(100.0, i.width, i.height);
+        assert!(sx < sy, "64x48 is 4:3, so x blurs less: {sx} {sy}");
+        let by_hand = blur_pass(&blur_pass(&i.pixels, 64, 48, &blur_kernel(sx), true), 64, 48, &blur_kernel(sy), false);
+        assert_eq!(blur(&i, 100.0).pixels, by_hand);
+        // A sigma too small to change anything skips its pass: only rows are blurred here.
+        let rows_only = blur_with_sigmas(&i, 2.0, 0.1);
+        assert_eq!(rows_only.pixels, blur_pass(&i.pixels, 64, 48, &blur_kernel(2.0), true));
+        assert_eq!(blur_with_sigmas(&i, 0.1, 0.1), i);
     }
 
     #[test]

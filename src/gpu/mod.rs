@@ -8,7 +8,7 @@
 
 use std::num::NonZeroU64;
 
-use crate::effects::reference::{blur_kernel, blur_sigma, linear_taps, Effect, RgbaImage};
+use crate::effects::reference::{blur_kernel, blur_sigmas, linear_taps, Effect, RgbaImage};
 
 #[cfg(not(target_arch = "wasm32"))]
 mod native;
@@ -78,20 +78,24 @@ const PYRAMID_SIGMA: f32 = 4.0;
 /// average rather than the edge pixel); two levels keep mean |Δ| well under 1/255.
 const MAX_LEVEL: u32 = 2;
 
-/// The pyramid level for a blur of `sigma` and the sigma to blur with there. Halving L times
-/// (2×2 box averages) and scaling back up (bilinear) adds variance (4^L − 1)/12 + 4^L/6 px²,
-/// which is taken out of the blur done at level L so the total matches σ².
-pub fn blur_level(sigma: f32, width: u32, height: u32) -> (u32, f32) {
+/// The pyramid level for a blur of sigmas `(sx, sy)` and the sigmas to blur with there. Halving
+/// L times (2×2 box averages) and scaling back up (bilinear) adds variance
+/// (4^L − 1)/12 + 4^L/6 px² on each axis, which is taken out of the blur done at level L so the
+/// total matches σ². The halving is the same on both axes, so the smaller sigma picks the level:
+/// it must still be large enough to absorb that variance.
+pub fn blur_level(sx: f32, sy: f32, width: u32, height: u32) -> (u32, f32, f32) {
+    let sigma = sx.min(sy);
     let mut level = 0;
     while level < MAX_LEVEL && sigma / PYRAMID_SIGMA >= (2u32 << level) as f32 && (width >> (level + 1)) >= 8 && (height >> (level + 1)) >= 8 {
         level += 1;
     }
     if level == 0 {
-        return (0, sigma);
+        return (0, sx, sy);
     }
     let scale = (1u32 << (2 * level)) as f32;
     let extra = (scale - 1.0) / 12.0 + scale / 6.0;
-    (level, ((sigma * sigma - extra) / scale).max(0.0).sqrt())
+    let at_level = |s: f32| ((s * s - extra) / scale).max(0.0).sqrt();
+    (level, at_level(sx), at_level(sy))
 }
 
 fn pipeline_of(effect: &Effect) -> usize {
@@ -107,12 +111,13 @@ fn floats(v: &[f32]) -> Vec<u8> {
 fn plan(effects: &[Effect], width: u32, height: u32) -> (Vec<Pass>, usize) {
     let mut passes = Vec::new();
     let mut cur = 0;
-    for effect in effects.iter().filter(|e| !e.is_identity(height)) {
+    for effect in effects.iter().filter(|e| !e.is_identity(width, height)) {
         let pipeline = pipeline_of(effect);
         let single = |uniform: Vec<u8>, cur: usize| Pass { pipeline, uniform, src: cur, dst: other(cur) };
         match *effect {
             Effect::Blur { intensity } => {
-                let (level, sigma) = blur_level(blur_sigma(intensity, height), width, height);
+                let (sx, sy) = blur_sigmas(intensity, width, height);
+                let (level, sx, sy) = blur_level(sx, sy, width, height);
                 let (lw, lh) = level_size(width, height, level);
                 let resample = |w: u32, h: u32| floats(&[1.0 / w as f32, 1.0 / h as f32, 0.0, 0.0]);
                 // Down the pyramid.
@@ -122,10 +127,12 @@ fn plan(effects: &[Effect], width: u32, height: u32) -> (Vec<Pass>, usize) {
                     passes.push(Pass { pipeline: RESAMPLE, uniform: resample(w, h), src: at, dst: level_slot(l, false) });
                     at = level_slot(l, false);
                 }
-                let (centre, taps) = linear_taps(&blur_kernel(sigma));
-                debug_assert!(taps.len() <= MAX_PAIRS);
                 let (mid, end) = if level == 0 { (other(cur), other(other(cur))) } else { (level_slot(level, true), level_slot(level, false)) };
-                for (step, src, dst) in [([1.0 / lw as f32, 0.0], at, mid), ([0.0, 1.0 / lh as f32], mid, end)] {
+                // Each pass has its own sigma. A pass whose kernel is the identity still runs (as
+                // a copy through the centre tap), which keeps the slot plan the same for every blur.
+                for (sigma, step, src, dst) in [(sx, [1.0 / lw as f32, 0.0], at, mid), (sy, [0.0, 1.0 / lh as f32], mid, end)] {
+                    let (centre, taps) = linear_taps(&blur_kernel(sigma));
+                    debug_assert!(taps.len() <= MAX_PAIRS);
                     let mut u = floats(&step);
                     u.extend((taps.len() as u32).to_le_bytes());
                     u.extend(centre.to_le_bytes());

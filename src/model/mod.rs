@@ -8,13 +8,16 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::time::{seconds_to_ticks, FrameRate};
-pub use timeline::{Element, ElementType, Timeline, Track, TrackType};
+pub use timeline::{Element, ElementType, Retime, Timeline, Track, TrackType};
 pub use validate::ProjectError;
 
 /// The `format` tag of a saved project.
 pub const PROJECT_FORMAT: &str = "neuralcut-project";
 /// The version of the saved form this build writes and reads.
 pub const PROJECT_VERSION: u32 = 1;
+/// The loudest linear volume an element may have: +20 dB, OpenCut's upper bound. The tools set
+/// 0 to 1; louder values come from the host (an OpenCut boost) and are kept as they are.
+pub const MAX_VOLUME: f64 = 10.0;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Canvas {

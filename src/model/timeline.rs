@@ -147,6 +147,24 @@ pub struct Element {
     pub effect_type: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub params: Option<Map<String, Value>>,
+    /// Playback speed of a video or audio clip (OpenCut's `retime`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retime: Option<Retime>,
+    /// Not drawn (OpenCut's `hidden`; visual elements). Absent is shown.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hidden: Option<bool>,
+    /// Silent (OpenCut's `params.muted`; video and audio). Absent is audible.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub muted: Option<bool>,
+    /// Text style beyond the presets (OpenCut's text params); absent means OpenCut's default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub font_family: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub font_style: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text_align: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text_decoration: Option<String>,
     /// Fields this engine does not model, kept and written back unchanged.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -177,6 +195,13 @@ impl Element {
             sticker_id: None,
             effect_type: None,
             params: None,
+            retime: None,
+            hidden: None,
+            muted: None,
+            font_family: None,
+            font_style: None,
+            text_align: None,
+            text_decoration: None,
             extra: Map::new(),
         }
     }
@@ -185,10 +210,99 @@ impl Element {
         self.start + self.duration
     }
 
-    /// Source duration for video/audio: what was trimmed plus what plays.
-    pub fn source_span(&self) -> i64 {
-        self.trim_start + self.duration + self.trim_end
+    /// The playback rate: source ticks per timeline tick (1 without a retime).
+    pub fn rate(&self) -> f64 {
+        self.retime.as_ref().map_or(1.0, |r| r.rate)
     }
+
+    /// Source ticks that `clip_ticks` of timeline time play, rounded once to a whole tick as
+    /// OpenCut does (`roundMediaTime(clipTime · rate)`).
+    pub fn source_ticks(&self, clip_ticks: i64) -> i64 {
+        match &self.retime {
+            None => clip_ticks,
+            Some(r) => r.source_ticks(clip_ticks),
+        }
+    }
+
+    /// Timeline ticks that play `source_ticks` of source, rounded to a whole tick.
+    pub fn clip_ticks(&self, source_ticks: i64) -> i64 {
+        match &self.retime {
+            None => source_ticks,
+            Some(r) => r.clip_ticks(source_ticks),
+        }
+    }
+
+    /// Whether the element plays past a source `source` ticks long. A retimed clip may reach
+    /// [`Retime::END_SLACK`] past it: whole ticks make `round(duration · rate)` overshoot by a
+    /// few, and OpenCut's own speed change and split leave such clips (up to rate/2 + 1/2 tick per
+    /// edit). A player holds the last frame there.
+    pub fn plays_past(&self, source: i64) -> bool {
+        let end = self.trim_start.saturating_add(self.source_ticks(self.duration));
+        let slack = if self.rate() != 1.0 { Retime::END_SLACK } else { 0 };
+        end > source.saturating_add(slack)
+    }
+
+    /// Source duration for video/audio: what was trimmed plus what plays. OpenCut keeps
+    /// `trimStart + round(duration · rate) + trimEnd = sourceDuration`.
+    pub fn source_span(&self) -> i64 {
+        self.trim_start.saturating_add(self.source_ticks(self.duration)).saturating_add(self.trim_end)
+    }
+}
+
+/// OpenCut's `RetimeConfig`: a constant playback rate for a video or audio clip. Source time at
+/// clip time `t` is `trimStart + t · rate`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Retime {
+    /// Written as a whole number when it is one (`2`, not `2.0`), as OpenCut's JSON has it.
+    #[serde(serialize_with = "whole_or_float")]
+    pub rate: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub maintain_pitch: Option<bool>,
+    /// Keys this engine does not model, kept and written back unchanged.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+impl Retime {
+    /// OpenCut's clamp range (retime/rate.ts).
+    pub const MIN_RATE: f64 = 0.01;
+    pub const MAX_RATE: f64 = 5.0;
+    /// Ticks a retimed clip's rounded play may reach past its source (1 ms); see
+    /// [`Element::plays_past`].
+    pub const END_SLACK: i64 = 120;
+
+    pub fn new(rate: f64) -> Retime {
+        Retime { rate, maintain_pitch: None, extra: Map::new() }
+    }
+
+    /// Whether the rate is one OpenCut would keep unclamped.
+    pub fn is_valid(&self) -> bool {
+        self.rate.is_finite() && (Self::MIN_RATE..=Self::MAX_RATE).contains(&self.rate)
+    }
+
+    /// Source ticks played by `clip_ticks` of timeline time (OpenCut's `getSourceSpanAtClipTime`
+    /// then `roundMediaTime`: half away from zero, never negative).
+    pub fn source_ticks(&self, clip_ticks: i64) -> i64 {
+        round_ticks((clip_ticks.max(0) as f64) * self.rate)
+    }
+
+    /// Timeline ticks that play `source_ticks` of source (`getTimelineDurationForSourceSpan`).
+    pub fn clip_ticks(&self, source_ticks: i64) -> i64 {
+        round_ticks((source_ticks.max(0) as f64) / self.rate)
+    }
+}
+
+fn whole_or_float<S: serde::Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
+    match crate::effects::whole_number(*v) {
+        Some(whole) => s.serialize_i64(whole),
+        None => s.serialize_f64(*v),
+    }
+}
+
+fn round_ticks(t: f64) -> i64 {
+    // `as` saturates, so a huge product cannot wrap.
+    t.round() as i64
 }
 
 /// A track: elements sorted by start, never overlapping.
@@ -201,13 +315,19 @@ pub struct Track {
     pub name: Option<String>,
     #[serde(default)]
     pub elements: Vec<Arc<Element>>,
+    /// Not drawn (OpenCut's track `hidden`). Absent is shown.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hidden: Option<bool>,
+    /// Silent (OpenCut's track `muted`). Absent is audible.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub muted: Option<bool>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
 
 impl Track {
     pub fn new(id: String, kind: TrackType) -> Track {
-        Track { id, kind, name: None, elements: Vec::new(), extra: Map::new() }
+        Track { id, kind, name: None, elements: Vec::new(), hidden: None, muted: None, extra: Map::new() }
     }
 
     /// The first element that overlaps `[start, end)`, ignoring elements whose id is in `skip`.

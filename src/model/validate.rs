@@ -119,11 +119,13 @@ fn check_element_fields(assets: &[super::Asset], e: &super::Element) -> Result<(
         ElementType::Video | ElementType::Image | ElementType::Audio => {
             let id = e.asset_id.as_deref().ok_or("media element without assetId")?;
             let asset = assets.iter().find(|a| a.id == id).ok_or(format!("unknown asset \"{id}\""))?;
-            if asset.kind.element_type() != e.kind {
+            // An audio element may play a video's sound (OpenCut's "Extract audio").
+            let extracted = e.kind == ElementType::Audio && asset.kind == super::AssetType::Video;
+            if asset.kind.element_type() != e.kind && !extracted {
                 return Err(format!("asset \"{id}\" is {}, element is {}", asset.kind.as_str(), e.kind.as_str()));
             }
             if let (true, Some(source)) = (e.kind.is_timed_media(), asset.duration_ticks()) {
-                if e.trim_start + e.duration > source {
+                if e.plays_past(source) {
                     return Err(format!("plays past the end of asset \"{id}\""));
                 }
             }
@@ -133,8 +135,20 @@ fn check_element_fields(assets: &[super::Asset], e: &super::Element) -> Result<(
         ElementType::Effect if e.effect_type.is_none() => return Err("effect element without effectType".into()),
         _ => {}
     }
-    if e.volume.is_some_and(|v| !(0.0..=1.0).contains(&v)) {
-        return Err("volume must be between 0 and 1".into());
+    if let Some(r) = &e.retime {
+        if !e.kind.is_timed_media() {
+            return Err(format!("a {} element cannot have a retime", e.kind.as_str()));
+        }
+        if !r.is_valid() {
+            return Err(format!(
+                "retime.rate must be a number from {} to {}",
+                super::timeline::Retime::MIN_RATE,
+                super::timeline::Retime::MAX_RATE
+            ));
+        }
+    }
+    if e.volume.is_some_and(|v| !(0.0..=super::MAX_VOLUME).contains(&v)) {
+        return Err(format!("volume must be between 0 and {}", super::MAX_VOLUME));
     }
     Ok(())
 }

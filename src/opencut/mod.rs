@@ -11,24 +11,27 @@
 //! | `audio[i]` | `audio` |
 //!
 //! NeuralCut's track list is OpenCut's rendering order: the overlay tracks (first is top), then
-//! main, then the audio tracks. Tracks the tools create go where NeuralCut puts them: visual tracks
-//! on top (first in `overlay`), audio tracks last (end of `audio`).
+//! main, then the audio tracks; tracks are written back in the engine's order.
 //!
-//! Elements: `startTime`↔`start`, `mediaId`↔`assetId`, `duration`/`trimStart`/`trimEnd` as they are
-//! (ticks on both sides); `content`, `color`, `fontWeight`, `stickerId`, `effectType`, `params` as
-//! they are; text `transform.position`↔`x`/`y`. Three fields are measured differently and are
-//! converted, the original kept so an untouched value comes back byte for byte:
-//! `volume` (OpenCut decibels ↔ NeuralCut 0–1), text `fontSize` (OpenCut's unit, rendered at
-//! `fontSize × canvasHeight / 90` px ↔ NeuralCut pixels) and text `background` (an object ↔ a CSS
-//! colour or none). A `graphic` element (no NeuralCut counterpart) travels as a sticker with
-//! `stickerId` `graphic:<definitionId>` and comes back a graphic. Library audio (`sourceType:
-//! "library"`, played from a URL) is given an audio asset `library:<url>`.
+//! OpenCut classic stores storage v31 (checked against opencut-classic cf5e79e): transform,
+//! opacity, blend mode, volume (dB), muted and every text field live in each element's flat
+//! `params`. Elements: `startTime`↔`start`, `mediaId`↔`assetId`, `duration`/`trimStart`/`trimEnd`
+//! as they are (ticks on both sides), `stickerId`, `effectType`, an effect's `params`, `hidden` and
+//! `retime` as they are. The params NeuralCut models ([`params`]: position, volume, muted, text
+//! content and style) are read as OpenCut's renderers read them and rewritten only when a tool
+//! changed them, so untouched keys come back byte for byte; the rest of `params` passes through.
+//! Top-level copies left by OpenCut's v28→v29 migration are never read. A `graphic` element
+//! travels as a sticker with `stickerId` `graphic:<definitionId>`; library audio (`sourceType:
+//! "library"`) is given an audio asset `library:<url>`; extracted audio plays its video's asset.
 //!
 //! Every other field, known or not, waits in the element's (track's) `extra` map and is written
 //! back unchanged; an element made by a split is a copy of its parent, so it carries them too.
-//! Adapter bookkeeping (the originals above, OpenCut fields whose names NeuralCut uses for its own)
-//! lives under the `opencut` key of `extra` and never reaches OpenCut.
+//! Adapter bookkeeping (the element's own `params`, OpenCut fields whose names NeuralCut uses for
+//! its own, the mark of an element read from OpenCut) lives under the `opencut` key of `extra`
+//! and never reaches OpenCut. Elements the tools create have no such mark and are written as
+//! OpenCut's builders make a new element of their type.
 
+mod params;
 mod read;
 mod units;
 mod write;
@@ -96,6 +99,18 @@ impl Editor {
             // uploaded again when next asked for.
             let _ = self.finish_context(&request, Ok(report), now);
         }
+        Ok(())
+    }
+
+    /// Takes OpenCut's normalised copy of the timeline this editor wrote (OpenCut prunes emptied
+    /// overlay and audio tracks after every command, and ripples when its ripple toggle is on),
+    /// keeping the undo history: undo still steps back through NeuralCut's own edits. The host
+    /// decides that the scene is such a copy (`neuralcut/opencut` compares it with what it wrote);
+    /// anything else belongs in [`Editor::load_opencut_scene`]. Refused like a load, and then
+    /// nothing changed.
+    pub fn adopt_opencut_scene(&mut self, scene: &Value) -> Result<(), ProjectError> {
+        let project = read_scene(scene, self.project())?;
+        self.adopt(project);
         Ok(())
     }
 

@@ -9,17 +9,21 @@ use serde_json::{Map, Value};
 
 use super::{scene_error as err, units, LIBRARY_ASSET_PREFIX, STASH};
 use crate::model::{
-    Asset, AssetType, Canvas, Element, ElementType, Project, ProjectError, Settings, Timeline, Track, TrackType,
+    Asset, AssetType, Canvas, Element, ElementType, Project, ProjectError, Retime, Settings, Timeline, Track, TrackType,
     PROJECT_FORMAT, PROJECT_VERSION,
 };
 use crate::time::TICKS_PER_SECOND;
 
 /// Names NeuralCut's element serialises itself. An OpenCut field of the same name that is not
 /// mapped onto it waits in the stash instead of `extra`, so the two never collide.
-const ELEMENT_FIELDS: [&str; 22] = [
+const ELEMENT_FIELDS: [&str; 29] = [
     "id", "type", "name", "start", "duration", "trimStart", "trimEnd", "assetId", "volume", "content", "style",
-    "position", "x", "y", "fontSize", "color", "fontWeight", "background", "stickerId", "effectType", "params", STASH,
+    "position", "x", "y", "fontSize", "color", "fontWeight", "background", "stickerId", "effectType", "params",
+    "hidden", "muted", "fontFamily", "fontStyle", "textAlign", "textDecoration", "retime", STASH,
 ];
+
+/// The stash key that marks an element read from OpenCut (the tools' own elements have no stash).
+pub(super) const IMPORTED: &str = "imported";
 
 /// Which part of OpenCut's `tracks` object a track came from.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -245,13 +249,15 @@ fn read_track(v: &Value, path: &str, slot: Slot, r: &mut Reader) -> Result<Track
     let mut track = Track::new(id, kind);
     track.name = name;
     track.elements = read.into_iter().map(|(_, e)| Arc::new(e)).collect();
+    track.hidden = read_flag(o, "hidden", &path)?;
+    track.muted = read_flag(o, "muted", &path)?;
     let mut stash = Map::new();
     if oc_type == "graphic" {
         stash.insert("type".into(), "graphic".into());
     }
     for (k, v) in o {
         match k.as_str() {
-            "id" | "name" | "type" | "elements" => {}
+            "id" | "name" | "type" | "elements" | "hidden" | "muted" => {}
             STASH => {
                 stash.insert(k.clone(), v.clone());
             }
@@ -270,13 +276,23 @@ fn string<'a>(o: &'a Map<String, Value>, key: &str, path: &str, what: &str) -> R
     o.get(key).and_then(Value::as_str).ok_or_else(|| err(path, format!("{what} needs a string {key}")))
 }
 
-fn read_element(v: &Value, path: &str, track_type: &str, r: &mut Reader) -> Result<Element, ProjectError> {
-    let o = v.as_object().ok_or_else(|| err(path, "must be an element object"))?;
+/// A required-or-absent boolean flag (`hidden`, `muted`): absent is `None`, anything but a boolean
+/// is refused.
+pub(super) fn read_flag(o: &Map<String, Value>, key: &str, path: &str) -> Result<Option<bool>, ProjectError> {
+    match o.get(key) {
+        None => Ok(None),
+        Some(Value::Bool(b)) => Ok(Some(*b)),
+        Some(v) => Err(err(path, format!("{key} must be true or false, not {v}"))),
+    }
+}
+
+fn read_element(v: &Value, base: &str, track_type: &str, r: &mut Reader) -> Result<Element, ProjectError> {
+    let o = v.as_object().ok_or_else(|| err(base, "must be an element object"))?;
     let id = match o.get("id") {
         Some(Value::String(s)) if !s.is_empty() => s.clone(),
-        _ => return Err(err(path, "needs a non-empty string id")),
+        _ => return Err(err(base, "needs a non-empty string id")),
     };
-    let path = &format!("{path} (\"{id}\")");
+    let path = &format!("{base} (\"{id}\")");
     if !r.ids.insert(id.clone()) {
         return Err(err(path, "duplicate id"));
     }
@@ -306,6 +322,9 @@ fn read_element(v: &Value, path: &str, track_type: &str, r: &mut Reader) -> Resu
     };
     let (start, duration) = (time("startTime", 0, None)?, time("duration", 1, None)?);
     let (trim_start, trim_end) = (time("trimStart", 0, Some(0))?, time("trimEnd", 0, Some(0))?);
+    if start.checked_add(duration).map_or(true, |end| end > crate::time::MAX_SECONDS as i64 * TICKS_PER_SECOND) {
+        return Err(err(path, "startTime + duration is past the longest timeline NeuralCut holds"));
+    }
     let mut e = Element::new(id, kind, start, duration);
     e.trim_start = trim_start;
     e.trim_end = trim_end;
@@ -315,7 +334,34 @@ fn read_element(v: &Value, path: &str, track_type: &str, r: &mut Reader) -> Resu
         Some(_) => return Err(err(path, "name must be a string")),
     };
     let mut handled = vec!["id", "type", "name", "startTime", "duration", "trimStart", "trimEnd"];
+    // Every element read from OpenCut has a stash; elements the tools create have none.
     let mut stash = Map::new();
+    stash.insert(IMPORTED.into(), true.into());
+    // v31 keeps transform, opacity, blend mode, volume, muted and every text field in `params`.
+    // Top-level copies left by the v28→v29 migration are never read (they pass through).
+    let params = match o.get("params") {
+        None => None,
+        Some(Value::Object(p)) => Some(p),
+        Some(v) => return Err(err(path, format!("params must be an object of param values, not {v}"))),
+    };
+    handled.push("params");
+    if t == "effect" {
+        // An effect element's params are its effect's parameters, which NeuralCut models as they are.
+        e.params = params.cloned();
+        if params.is_none() {
+            stash.insert("noParams".into(), true.into());
+        }
+    } else if let Some(p) = params {
+        stash.insert("params".into(), Value::Object(p.clone()));
+    }
+    let empty = Map::new();
+    let mapped = super::params::read(t, params.unwrap_or(&empty), r.canvas_height)
+        .map_err(|(key, what)| err(&format!("{base}.params.{key} (\"{}\")", e.id), what))?;
+    mapped.apply_to(&mut e);
+    if super::params::is_visual(t) {
+        e.hidden = read_flag(o, "hidden", path)?;
+        handled.push("hidden");
+    }
     match t {
         "video" | "image" | "audio" => {
             let library = t == "audio" && o.get("sourceType").and_then(Value::as_str) == Some("library");
@@ -328,58 +374,36 @@ fn read_element(v: &Value, path: &str, track_type: &str, r: &mut Reader) -> Resu
                 let asset = r.assets.iter().find(|a| a.id == media).ok_or_else(|| {
                     err(path, format!("unknown asset \"{media}\" (mediaId); pass every media asset the scene uses in assets"))
                 })?;
-                if asset.kind.as_str() != t {
+                // OpenCut's "Extract audio" makes an audio element that plays the video's sound.
+                let extracted = t == "audio" && asset.kind == AssetType::Video;
+                if asset.kind.as_str() != t && !extracted {
                     return Err(err(path, format!("asset \"{media}\" is {}, element is {t}", asset.kind.as_str())));
                 }
                 asset
             };
-            let retimed = o.get("retime").and_then(|r| r.get("rate")).and_then(Value::as_f64).is_some_and(|r| r != 1.0);
-            if let (false, Some(source)) = (t == "image" || retimed, asset.duration_ticks()) {
-                if e.trim_start + e.duration > source {
+            if t != "image" {
+                if let Some(v) = o.get("retime") {
+                    e.retime = Some(read_retime(v).ok_or_else(|| {
+                        let (min, max) = (Retime::MIN_RATE, Retime::MAX_RATE);
+                        err(&format!("{base}.retime (\"{}\")", e.id), format!("must be {{ rate, maintainPitch? }} with a rate from {min} to {max}, not {v}"))
+                    })?);
+                    handled.push("retime");
+                }
+            }
+            // A retimed clip plays round(duration × rate) ticks of its source (with the model's
+            // slack for OpenCut's own rounding).
+            let played = e.trim_start.saturating_add(e.source_ticks(e.duration));
+            if let (false, Some(source)) = (t == "image", asset.duration_ticks()) {
+                if e.plays_past(source) {
                     return Err(err(
                         path,
-                        format!("plays past the end of asset \"{}\" (trimStart + duration = {} ticks, the asset has {source})", asset.id, e.trim_start + e.duration),
+                        format!("plays past the end of asset \"{}\" (trimStart + duration = {played} ticks, the asset has {source})", asset.id),
                     ));
                 }
             }
             e.asset_id = Some(asset.id.as_str().into());
-            if t != "image" {
-                if let Some(v) = o.get("volume").filter(|v| !v.is_null()) {
-                    let db = v.as_f64().filter(|d| d.is_finite()).ok_or_else(|| err(path, "volume must be a number (decibels)"))?;
-                    e.volume = Some(units::db_to_linear(db));
-                    stash.insert("volume".into(), v.clone());
-                    handled.push("volume");
-                }
-            }
         }
-        "text" => {
-            e.content = Some(string(o, "content", path, "a text element")?.to_string());
-            handled.push("content");
-            if let Some(v) = o.get("fontSize").filter(|v| !v.is_null()) {
-                let size = v.as_f64().filter(|s| s.is_finite() && *s > 0.0).ok_or_else(|| err(path, "fontSize must be a number > 0"))?;
-                e.font_size = Some(units::font_px(size, r.canvas_height));
-                stash.insert("fontSize".into(), v.clone());
-                handled.push("fontSize");
-            }
-            for (key, slot) in [("color", &mut e.color), ("fontWeight", &mut e.font_weight)] {
-                match o.get(key) {
-                    None | Some(Value::Null) => {}
-                    Some(Value::String(s)) => {
-                        *slot = Some(s.clone());
-                        handled.push(key);
-                    }
-                    Some(_) => return Err(err(path, format!("{key} must be a string"))),
-                }
-            }
-            if let Some(bg) = o.get("background").filter(|v| !v.is_null()) {
-                if !bg.is_object() {
-                    return Err(err(path, "background must be an object { enabled, color, ... }"));
-                }
-                e.background = background_color(bg);
-                stash.insert("background".into(), bg.clone());
-                handled.push("background");
-            }
-        }
+        "text" => {}
         "sticker" => {
             e.sticker_id = Some(string(o, "stickerId", path, "a sticker element")?.to_string());
             handled.push("stickerId");
@@ -388,30 +412,12 @@ fn read_element(v: &Value, path: &str, track_type: &str, r: &mut Reader) -> Resu
             let def = string(o, "definitionId", path, "a graphic element")?;
             e.sticker_id = Some(format!("graphic:{def}"));
             stash.insert("type".into(), "graphic".into());
-            if let Some(Value::Object(p)) = o.get("params") {
-                e.params = Some(p.clone());
-                handled.push("params");
-            }
         }
         "effect" => {
             e.effect_type = Some(string(o, "effectType", path, "an effect element")?.to_string());
             handled.push("effectType");
-            match o.get("params") {
-                None | Some(Value::Null) => {}
-                Some(Value::Object(p)) => {
-                    e.params = Some(p.clone());
-                    handled.push("params");
-                }
-                Some(_) => return Err(err(path, "params must be an object")),
-            }
         }
         _ => unreachable!("element types were matched above"),
-    }
-    if matches!(t, "text" | "sticker" | "graphic") {
-        if let Some(pos) = o.get("transform").and_then(|t| t.get("position")) {
-            e.x = pos.get("x").and_then(Value::as_f64);
-            e.y = pos.get("y").and_then(Value::as_f64);
-        }
     }
     for (k, v) in o {
         if handled.contains(&k.as_str()) {
@@ -423,18 +429,15 @@ fn read_element(v: &Value, path: &str, track_type: &str, r: &mut Reader) -> Resu
             e.extra.insert(k.clone(), v.clone());
         }
     }
-    if !stash.is_empty() {
-        e.extra.insert(STASH.into(), Value::Object(stash));
-    }
+    e.extra.insert(STASH.into(), Value::Object(stash));
     Ok(e)
 }
 
-/// NeuralCut's text background (a CSS colour, or none) as OpenCut's `background` object shows it.
-pub(super) fn background_color(bg: &Value) -> Option<String> {
-    let color = bg.get("color").and_then(Value::as_str);
-    // OpenCut's own reading: `enabled` when given, else on unless the colour is transparent.
-    let enabled = bg.get("enabled").and_then(Value::as_bool).unwrap_or(color.is_some_and(|c| c != "transparent"));
-    enabled.then(|| color.unwrap_or("#000000").to_string())
+/// OpenCut's `retime` ({ rate, maintainPitch? }), when NeuralCut can hold it.
+fn read_retime(v: &Value) -> Option<Retime> {
+    let r: Retime = serde_json::from_value(v.clone()).ok()?;
+    let pitch_ok = v.get("maintainPitch").map_or(true, Value::is_boolean);
+    (r.is_valid() && pitch_ok).then_some(r)
 }
 
 impl Reader {

@@ -3,7 +3,6 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::effects::number;
 use crate::time::FrameRate;
 
 /// OpenCut renders text at `fontSize × canvasHeight / 90` pixels (`FONT_SIZE_SCALE_REFERENCE`);
@@ -26,12 +25,16 @@ pub fn font_opencut(px: f64, canvas_height: u32) -> f64 {
     (px * FONT_SIZE_SCALE_REFERENCE / h * 100.0).round() / 100.0
 }
 
-/// OpenCut decibels → NeuralCut linear volume, capped at 1 (NeuralCut does not boost).
+/// OpenCut's loudest volume, in decibels (linear 10, [`crate::model::MAX_VOLUME`]).
+pub const MAX_DB: f64 = 20.0;
+
+/// OpenCut decibels → NeuralCut linear volume. Boosts above 0 dB stay above 1, as OpenCut
+/// plays them.
 pub fn db_to_linear(db: f64) -> f64 {
     if db <= SILENT_DB {
         0.0
     } else {
-        10f64.powf(db / 20.0).min(1.0)
+        10f64.powf(db / 20.0)
     }
 }
 
@@ -79,22 +82,49 @@ pub fn frame_rate(v: &Value) -> Option<FrameRate> {
     Some(FrameRate { numerator: (f * 1000.0).round().max(1.0) as u32, denominator: 1000 })
 }
 
-/// OpenCut's default element transform with the centre at (`x`, `y`).
-pub fn transform(x: f64, y: f64) -> Value {
-    json!({ "scaleX": 1, "scaleY": 1, "position": { "x": number(x), "y": number(y) }, "rotate": 0 })
-}
-
-/// OpenCut's default text background, switched on with `color` when NeuralCut gave one.
-pub fn text_background(color: Option<&str>) -> Value {
-    json!({
-        "enabled": color.is_some(),
-        "color": color.unwrap_or("#000000"),
-        "cornerRadius": 0,
-        "paddingX": 30,
-        "paddingY": 42,
-        "offsetX": 0,
-        "offsetY": 0,
-    })
+/// OpenCut's `params` for a new element of `kind` (its params registry, params/registry.ts, and
+/// timeline/defaults.ts): every key with its default. Effect elements hold their effect's params.
+pub fn default_params(kind: &str) -> Map<String, Value> {
+    let mut p = Map::new();
+    if kind == "text" {
+        let text = json!({
+            "content": "Default text",
+            "fontFamily": "Arial",
+            "fontSize": 15,
+            "color": "#ffffff",
+            "textAlign": "center",
+            "fontWeight": "normal",
+            "fontStyle": "normal",
+            "textDecoration": "none",
+            "letterSpacing": 0,
+            "lineHeight": 1.2,
+            "background.enabled": false,
+            "background.color": "#000000",
+            "background.cornerRadius": 0,
+            "background.paddingX": 30,
+            "background.paddingY": 42,
+            "background.offsetX": 0,
+            "background.offsetY": 0,
+        });
+        p.extend(text.as_object().cloned().unwrap_or_default());
+    }
+    if matches!(kind, "video" | "image" | "text" | "sticker" | "graphic") {
+        let visual = json!({
+            "transform.positionX": 0,
+            "transform.positionY": 0,
+            "transform.scaleX": 1,
+            "transform.scaleY": 1,
+            "transform.rotate": 0,
+            "opacity": 1,
+            "blendMode": "normal",
+        });
+        p.extend(visual.as_object().cloned().unwrap_or_default());
+    }
+    if matches!(kind, "video" | "audio") {
+        p.insert("volume".into(), 0.into());
+        p.insert("muted".into(), false.into());
+    }
+    p
 }
 
 /// OpenCut's name for a new track of `kind` (its `DEFAULT_TRACK_NAMES`).
@@ -104,20 +134,9 @@ pub fn track_name(kind: &str) -> &'static str {
         "audio" => "Audio track",
         "graphic" => "Graphic track",
         "effect" => "Effect track",
+        "main" => "Main Track",
         _ => "Video track",
     }
-}
-
-/// The fields OpenCut requires on a track of `kind`, with its defaults.
-pub fn track_flags(kind: &str) -> Map<String, Value> {
-    let mut m = Map::new();
-    if matches!(kind, "video" | "audio") {
-        m.insert("muted".into(), false.into());
-    }
-    if kind != "audio" {
-        m.insert("hidden".into(), false.into());
-    }
-    m
 }
 
 #[cfg(test)]
@@ -127,7 +146,7 @@ mod tests {
     #[test]
     fn volume_round_trips_at_the_edges() {
         assert_eq!(db_to_linear(0.0), 1.0);
-        assert_eq!(db_to_linear(6.0), 1.0);
+        assert_eq!(db_to_linear(20.0), 10.0);
         assert_eq!(db_to_linear(-60.0), 0.0);
         assert_eq!(linear_to_db(1.0), 0.0);
         assert_eq!(linear_to_db(0.0), SILENT_DB);

@@ -4,9 +4,8 @@
 
 use serde_json::{json, Map, Value};
 
-use super::read::{accepts, background_color};
-use super::{units, STASH};
-use crate::effects::number;
+use super::read::{accepts, IMPORTED};
+use super::{params, units, STASH};
 use crate::model::{Element, ElementType, Project, Timeline, Track, TrackType};
 
 /// Writes the scene's `{ tracks: { overlay, main, audio } }`.
@@ -18,7 +17,7 @@ pub fn write_scene(project: &Project, tl: &Timeline) -> Value {
     for track in &tl.tracks {
         let all = || track.elements.iter().map(|e| e.as_ref()).collect::<Vec<_>>();
         match track.kind {
-            TrackType::Main if main.is_none() => main = Some(w.track(&track.id, track, "video", all())),
+            TrackType::Main if main.is_none() => main = Some(w.track(&track.id, track, "main", all())),
             // Never in a valid project (exactly one main track); kept rather than dropped.
             TrackType::Main => overlay.push(w.track(&track.id, track, "video", all())),
             TrackType::Audio => audio.push(w.track(&track.id, track, "audio", all())),
@@ -40,7 +39,7 @@ pub fn write_scene(project: &Project, tl: &Timeline) -> Value {
             }
         }
     }
-    let main = main.unwrap_or_else(|| w.track("main", &Track::new(String::new(), TrackType::Main), "video", Vec::new()));
+    let main = main.unwrap_or_else(|| w.track("main", &Track::new(String::new(), TrackType::Main), "main", Vec::new()));
     let mut tracks = Map::new();
     tracks.insert("overlay".into(), Value::Array(overlay));
     tracks.insert("main".into(), main);
@@ -76,23 +75,10 @@ pub(super) fn element_type(e: &Element) -> &'static str {
     }
 }
 
-/// Whether the element was created by NeuralCut rather than read from OpenCut: OpenCut elements
-/// always carry a field NeuralCut never writes (`transform` on visual elements, `sourceType` on
-/// audio).
-fn is_native(e: &Element, kind: &str) -> bool {
-    match kind {
-        "audio" => !e.extra.contains_key("sourceType"),
-        "effect" => !e.extra.contains_key(STASH) && e.params.is_none(),
-        _ => !e.extra.contains_key("transform"),
-    }
-}
-
-fn numbers_differ(a: Option<&Value>, b: Option<f64>) -> bool {
-    match (a.and_then(Value::as_f64), b) {
-        (Some(x), Some(y)) => x != y,
-        (_, None) => false,
-        (None, Some(_)) => true,
-    }
+/// Whether the element was created by NeuralCut's tools rather than read from OpenCut (or cut
+/// from an element read from OpenCut, which carries its parent's stash).
+fn is_native(e: &Element) -> bool {
+    stash(&e.extra).and_then(|s| s.get(IMPORTED)).is_none()
 }
 
 struct Writer<'a> {
@@ -100,19 +86,26 @@ struct Writer<'a> {
 }
 
 impl Writer<'_> {
+    /// One track of OpenCut `kind` ("main" is the main video track, named "Main Track" by default).
     fn track(&self, id: &str, track: &Track, kind: &str, elements: Vec<&Element>) -> Value {
+        let name = track.name.clone().unwrap_or_else(|| units::track_name(kind).to_string());
+        let kind = if kind == "main" { "video" } else { kind };
         let mut o = Map::new();
         o.insert("id".into(), id.into());
-        o.insert("name".into(), track.name.clone().unwrap_or_else(|| units::track_name(kind).to_string()).into());
+        o.insert("name".into(), name.into());
         o.insert("type".into(), kind.into());
         o.insert("elements".into(), elements.into_iter().map(|e| self.element(e)).collect());
+        // OpenCut's track flags: video has both, audio muted, the others hidden.
+        if kind != "audio" || track.hidden.is_some() {
+            o.insert("hidden".into(), track.hidden.unwrap_or(false).into());
+        }
+        if matches!(kind, "video" | "audio") || track.muted.is_some() {
+            o.insert("muted".into(), track.muted.unwrap_or(false).into());
+        }
         for (k, v) in &track.extra {
             if k != STASH {
                 o.entry(k.clone()).or_insert_with(|| v.clone());
             }
-        }
-        for (k, v) in units::track_flags(kind) {
-            o.entry(k).or_insert(v);
         }
         if let Some(s) = stash(&track.extra) {
             for (k, v) in s {
@@ -124,11 +117,12 @@ impl Writer<'_> {
         Value::Object(o)
     }
 
+    /// One element: as it came in with only what the tools changed rewritten, or, for an element
+    /// a tool created, what OpenCut's own builder (timeline/element-utils.ts) makes for its type.
     fn element(&self, e: &Element) -> Value {
         let kind = element_type(e);
-        let native = is_native(e, kind);
+        let native = is_native(e);
         let stash = stash(&e.extra);
-        let stashed = |key: &str| stash.and_then(|s| s.get(key));
         let canvas_h = self.project.settings.canvas.height;
         let asset = e.asset_id.as_deref().and_then(|id| self.project.asset(id));
         let mut o = Map::new();
@@ -139,138 +133,78 @@ impl Writer<'_> {
         o.insert("duration".into(), e.duration.into());
         o.insert("trimStart".into(), e.trim_start.into());
         o.insert("trimEnd".into(), e.trim_end.into());
-        let mut put = |k: &str, v: Value| {
-            o.insert(k.to_string(), v);
-        };
         match kind {
             "video" | "image" | "audio" => {
                 let library = e.extra.get("sourceType").and_then(Value::as_str) == Some("library")
                     || asset.is_some_and(|a| a.extra.get("sourceType").and_then(Value::as_str) == Some("library"));
                 if kind == "audio" && native {
-                    put("sourceType", if library { "library" } else { "upload" }.into());
+                    o.insert("sourceType".into(), if library { "library" } else { "upload" }.into());
                 }
                 if kind == "audio" && library {
                     if native {
                         let url = asset.and_then(|a| a.extra.get("sourceUrl")).cloned().unwrap_or(Value::Null);
-                        put("sourceUrl", url);
+                        o.insert("sourceUrl".into(), url);
                     }
                 } else if let Some(id) = &e.asset_id {
-                    put("mediaId", id.as_str().into());
+                    o.insert("mediaId".into(), id.as_str().into());
                 }
-                if kind != "image" {
-                    // Written back as it came unless a tool changed it.
-                    let volume = match (e.volume, stashed("volume")) {
-                        (Some(v), Some(orig)) if orig.as_f64().map(units::db_to_linear) == Some(v) => Some(orig.clone()),
-                        (Some(v), _) => Some(number(units::linear_to_db(v))),
-                        (None, _) if native => Some(0.into()),
-                        (None, _) => None,
-                    };
-                    if let Some(v) = volume {
-                        put("volume", v);
-                    }
+                if native && kind != "image" {
+                    let source = asset.and_then(|a| a.duration_ticks()).unwrap_or_else(|| e.source_span());
+                    o.insert("sourceDuration".into(), source.into());
                 }
-                if native {
-                    if kind != "image" {
-                        let source = asset.and_then(|a| a.duration_ticks()).unwrap_or_else(|| e.source_span());
-                        put("sourceDuration", source.into());
-                        put("muted", false.into());
-                    }
-                    if kind != "audio" {
-                        put("hidden", false.into());
-                        put("transform", units::transform(0.0, 0.0));
-                        put("opacity", 1.into());
-                        put("blendMode", "normal".into());
-                    }
+                if native && kind == "video" {
+                    o.insert("isSourceAudioEnabled".into(), true.into());
                 }
-            }
-            "text" => {
-                put("content", e.content.clone().unwrap_or_default().into());
-                let size = match (e.font_size, stashed("fontSize")) {
-                    (Some(px), Some(orig)) if orig.as_f64().map(|s| units::font_px(s, canvas_h)) == Some(px) => Some(orig.clone()),
-                    (Some(px), _) => Some(number(units::font_opencut(px, canvas_h))),
-                    (None, _) if native => Some(number(units::DEFAULT_FONT_SIZE)),
-                    (None, _) => None,
-                };
-                if let Some(v) = size {
-                    put("fontSize", v);
-                }
-                if native {
-                    put("fontFamily", "Arial".into());
-                }
-                if let Some(c) = e.color.clone().or_else(|| native.then(|| "#ffffff".to_string())) {
-                    put("color", c.into());
-                }
-                let background = match stashed("background") {
-                    Some(orig) if background_color(orig) == e.background => Some(orig.clone()),
-                    Some(orig) => {
-                        let mut bg = orig.as_object().cloned().unwrap_or_default();
-                        bg.insert("enabled".into(), e.background.is_some().into());
-                        if let Some(c) = &e.background {
-                            bg.insert("color".into(), c.clone().into());
-                        }
-                        Some(Value::Object(bg))
-                    }
-                    None if native || e.background.is_some() => Some(units::text_background(e.background.as_deref())),
-                    None => None,
-                };
-                if let Some(bg) = background {
-                    put("background", bg);
-                }
-                if native {
-                    put("textAlign", "center".into());
-                }
-                if let Some(w) = e.font_weight.clone().or_else(|| native.then(|| "normal".to_string())) {
-                    put("fontWeight", w.into());
-                }
-                if native {
-                    put("fontStyle", "normal".into());
-                    put("textDecoration", "none".into());
-                    put("letterSpacing", 0.into());
-                    put("lineHeight", number(1.2));
+                if let Some(r) = &e.retime {
+                    let mut v = serde_json::to_value(r).unwrap_or_default();
+                    // Whole rates as JSON integers, the way JavaScript writes them.
+                    v["rate"] = crate::effects::number(r.rate);
+                    o.insert("retime".into(), v);
                 }
             }
             "sticker" => {
-                put("stickerId", e.sticker_id.clone().unwrap_or_default().into());
-            }
-            "graphic" => {
-                if let Some(p) = &e.params {
-                    put("params", Value::Object(p.clone()));
-                }
+                o.insert("stickerId".into(), e.sticker_id.clone().unwrap_or_default().into());
             }
             "effect" => {
-                put("effectType", e.effect_type.clone().unwrap_or_default().into());
-                if e.params.is_some() || native {
-                    put("params", Value::Object(e.params.clone().unwrap_or_default()));
-                }
+                o.insert("effectType".into(), e.effect_type.clone().unwrap_or_default().into());
             }
             _ => {}
         }
-        let placed = matches!(kind, "text" | "sticker" | "graphic");
-        if placed && native {
-            put("transform", units::transform(e.x.unwrap_or(0.0), e.y.unwrap_or(0.0)));
-            put("opacity", 1.into());
-            put("blendMode", "normal".into());
+        // The builders give video and image `hidden: false`; text, stickers and graphics none.
+        match e.hidden {
+            Some(h) => {
+                o.insert("hidden".into(), h.into());
+            }
+            None if native && matches!(kind, "video" | "image") => {
+                o.insert("hidden".into(), false.into());
+            }
+            None => {}
+        }
+        if kind == "effect" {
+            let missing = stash.and_then(|s| s.get("noParams")).is_some();
+            if !(missing && e.params.is_none()) {
+                o.insert("params".into(), Value::Object(e.params.clone().unwrap_or_default()));
+            }
+        } else {
+            let original = stash.and_then(|s| s.get("params")).and_then(Value::as_object);
+            let mut p = match (native, original) {
+                (true, _) => units::default_params(kind),
+                (false, Some(p)) => p.clone(),
+                (false, None) => Map::new(),
+            };
+            let changed = params::write(kind, e, &mut p, canvas_h);
+            if native || original.is_some() || changed {
+                o.insert("params".into(), Value::Object(p));
+            }
         }
         for (k, v) in &e.extra {
-            if k == STASH || o.contains_key(k) {
-                continue;
+            if k != STASH && !o.contains_key(k) {
+                o.insert(k.clone(), v.clone());
             }
-            let mut v = v.clone();
-            // A tool moved the text or sticker: its centre lives in transform.position.
-            if placed && k == "transform" {
-                if let Some(pos) = v.get_mut("position").and_then(Value::as_object_mut) {
-                    for (axis, now) in [("x", e.x), ("y", e.y)] {
-                        if numbers_differ(pos.get(axis), now) {
-                            pos.insert(axis.into(), number(now.unwrap_or(0.0)));
-                        }
-                    }
-                }
-            }
-            o.insert(k.clone(), v);
         }
         if let Some(s) = stash {
             for (k, v) in s {
-                if k != "type" && !o.contains_key(k) {
+                if !matches!(k.as_str(), "type" | "params" | "noParams" | IMPORTED) && !o.contains_key(k) {
                     o.insert(k.clone(), v.clone());
                 }
             }

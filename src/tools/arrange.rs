@@ -97,13 +97,18 @@ pub fn update_timeline_element_timing(ctx: &mut Ctx, args: Args) -> Result<Outpu
     if new_duration <= 0 {
         return Err(ToolError::invalid_range());
     }
-    if e.kind.is_timed_media() {
+    // A retimed clip moved without a new length keeps its trims as they are: they may carry the
+    // tick or two of rounding OpenCut leaves (Element::plays_past), which a move must not refuse.
+    let pure_move = e.rate() != 1.0 && new_duration == e.duration;
+    if e.kind.is_timed_media() && !pure_move {
         let known = e.asset_id.as_deref().and_then(|a| project_assets.and_then(|p| p.asset(a))).and_then(|a| a.duration_ticks());
         let source = known.unwrap_or_else(|| e.source_span());
-        if e.trim_start + new_duration > source {
+        // A retimed clip plays `duration · rate` of source; the head stays where it was.
+        let played = e.source_ticks(new_duration);
+        if e.trim_start.saturating_add(played) > source {
             return Err(ToolError::duration_exceeds_source());
         }
-        e.trim_end = source - e.trim_start - new_duration;
+        e.trim_end = source - e.trim_start - played;
     }
     e.start = new_start;
     e.duration = new_duration;

@@ -5,6 +5,7 @@ use serde_json::{json, Value};
 
 use super::{Output, edit_error, timeline_mut, Args, Ctx, ToolError};
 use crate::edits;
+use crate::stickers;
 use crate::model::{AssetType, Canvas, Element, ElementType, TrackType};
 use crate::time::TICKS_PER_SECOND;
 
@@ -190,13 +191,23 @@ pub fn add_sticker(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
         .ok_or_else(|| ToolError::invalid_argument("position", &super::args::one_of(&STICKER_POSITIONS)))?;
     // Like add_media_to_timeline: with no project, say so rather than "Sticker not found".
     ctx.project()?;
-    let sticker = ctx.sticker(sticker_id).ok_or_else(|| ToolError::sticker_not_found().with_hint("The host registers stickers with addSticker; ids look like provider:value."))?;
+    // The host's catalog first (its ids as registered), then OpenCut's built-in providers, which
+    // write the id in OpenCut's spelling (`flags:us` becomes `flags:US`).
+    let (name, sticker_id) = match ctx.sticker(sticker_id) {
+        Some(s) => (s.name.clone(), s.id.clone()),
+        None => {
+            let s = stickers::resolve(sticker_id).ok_or_else(|| {
+                ToolError::sticker_not_found().with_hint("Call list_stickers to find sticker ids (provider:value, such as flags:US).")
+            })?;
+            (s.name.to_string(), s.id)
+        }
+    };
     let canvas = ctx.settings().canvas;
     let tl = timeline_mut(&mut ctx.timeline)?;
     let id = ctx.ids.next('e');
     let mut e = Element::new(id.clone(), ElementType::Sticker, start, end - start);
-    e.name = Some(sticker.name.as_str().into());
-    e.sticker_id = Some(sticker.id.clone());
+    e.name = Some(name.into());
+    e.sticker_id = Some(sticker_id);
     set_position(&mut e, position, canvas);
     let ids = &mut ctx.ids;
     let ti = edits::place(tl, TrackType::Overlay, e, || ids.next('t')).map_err(edit_error)?;

@@ -5,7 +5,7 @@ use serde_json::{json, Map, Value};
 
 use super::{Output, edit_error, timeline_mut, Args, Ctx, ToolError};
 use crate::edits;
-use crate::effects::{self, ParamError};
+use crate::effects::ParamError;
 use crate::model::{Element, ElementType, TrackType};
 
 fn param_error(e: ParamError) -> ToolError {
@@ -25,7 +25,7 @@ fn param_error(e: ParamError) -> ToolError {
 
 pub fn apply_effect(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
     let kind = args.id("effectType", ToolError::invalid_effect_type)?;
-    let def = effects::find(kind).ok_or_else(|| ToolError::effect_not_found(kind))?;
+    let def = ctx.effects.find(kind).ok_or_else(|| ToolError::effect_not_found(kind))?;
     let start = match args.seconds("start") {
         Ok(Some(t)) if t >= 0 => t,
         _ => return Err(ToolError::invalid_start()),
@@ -68,7 +68,8 @@ pub fn update_effect(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
         return Err(ToolError::not_effect());
     }
     let kind = current.effect_type.clone().unwrap_or_default();
-    let def = effects::find(&kind).ok_or_else(|| ToolError::effect_not_found(&kind))?;
+    // An effect the host cannot render is not offered for editing either.
+    let def = ctx.effects.find(&kind).ok_or_else(|| ToolError::effect_not_found(&kind))?;
     let params = def.merge_params(current.params.as_ref().unwrap_or(&Map::new()), patch).map_err(param_error)?;
     let mut e = (**current).clone();
     e.params = Some(params.clone());

@@ -1,4 +1,4 @@
-//! Read-only tools: list_project_assets, list_timeline, list_effects, get_effect.
+//! Read-only tools: list_project_assets, list_timeline, list_stickers, list_effects, get_effect.
 
 use std::collections::HashSet;
 
@@ -6,6 +6,7 @@ use serde_json::{json, Map, Value};
 
 use super::{listing, Args, Ctx, Output, ToolError};
 use crate::effects;
+use crate::stickers;
 
 pub fn list_project_assets(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
     let filter = args.choice("filter", &["all", "used", "unused"])?.unwrap_or("all");
@@ -50,18 +51,55 @@ pub fn list_timeline(ctx: &mut Ctx, _args: Args) -> Result<Output, ToolError> {
     Ok(listing::list(tl, ctx.listing.as_deref_mut()))
 }
 
-pub fn list_effects(_ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
+/// How many stickers list_stickers returns when `limit` is not given, and at most.
+const STICKER_LIMIT: u64 = 50;
+const MAX_STICKER_LIMIT: u64 = 500;
+
+pub fn list_stickers(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
     let query = args.string("query")?.unwrap_or("");
-    let list: Vec<Value> = effects::search(query)
+    let limit = match args.get("limit") {
+        None => STICKER_LIMIT,
+        Some(v) => v
+            .as_u64()
+            .filter(|n| (1..=MAX_STICKER_LIMIT).contains(n))
+            .ok_or_else(|| ToolError::invalid_argument("limit", &format!("a whole number from 1 to {MAX_STICKER_LIMIT}")))?,
+    } as usize;
+    let project = ctx.project()?;
+    let q = query.trim().to_lowercase();
+    // The host's catalog first, then OpenCut's providers; a built-in the catalog also holds under
+    // the same id is listed once.
+    let catalog = project
+        .stickers
+        .iter()
+        .filter(|s| q.is_empty() || s.id.to_lowercase().contains(&q) || s.name.to_lowercase().contains(&q))
+        .map(|s| {
+            let provider = stickers::parse_id(&s.id).map_or("catalog", |(p, _)| p);
+            json!({ "id": s.id, "name": s.name, "provider": provider })
+        });
+    let builtin = stickers::search(query)
+        .into_iter()
+        .filter(|b| project.sticker(&b.id).is_none())
+        .map(|b| json!({ "id": b.id, "name": b.name, "provider": b.provider }));
+    let all: Vec<Value> = catalog.chain(builtin).collect();
+    let total = all.len();
+    let list: Vec<Value> = all.into_iter().take(limit).collect();
+    Ok(json!({ "stickers": list, "total": total }).into())
+}
+
+pub fn list_effects(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
+    let query = args.string("query")?.unwrap_or("");
+    let list: Vec<Value> = ctx
+        .effects
+        .search(query)
         .into_iter()
         .map(|e| json!({ "id": e.id, "name": e.name, "description": e.description }))
         .collect();
     Ok(json!({ "effects": list }).into())
 }
 
-pub fn get_effect(_ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
+pub fn get_effect(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
     let kind = args.id("effectType", ToolError::invalid_effect_type)?;
-    let def = effects::find(kind).ok_or_else(|| ToolError::effect_not_found(kind))?;
+    let def = ctx.effects.find(kind).ok_or_else(|| ToolError::effect_not_found(kind))?;
     let params: Vec<Value> = def
         .params
         .iter()

@@ -77,6 +77,13 @@ fn track_text(t: &Track) -> Box<str> {
         w.raw(r#","name":"#);
         w.string(n);
     }
+    // The host's track switches, when on: a hidden track is not drawn, a muted one is silent.
+    if t.hidden == Some(true) {
+        w.raw(r#","hidden":true"#);
+    }
+    if t.muted == Some(true) {
+        w.raw(r#","muted":true"#);
+    }
     w.raw(r#","elements":["#);
     // Read every element's common fields first, in a loop small enough for the CPU to have many
     // memory reads in flight; writing an entry is long enough that reading each element as its
@@ -145,6 +152,9 @@ fn element(w: &mut Writer, c: &Common) {
     w.raw(r#","duration":"#);
     w.seconds(c.duration);
     let e = c.e;
+    if e.hidden == Some(true) {
+        w.raw(r#","hidden":true"#);
+    }
     match c.kind {
         ElementType::Video | ElementType::Audio => {
             // Defaults are left out: on a long timeline they are most of the text an agent reads.
@@ -152,15 +162,23 @@ fn element(w: &mut Writer, c: &Common) {
                 w.raw(r#","trimStart":"#);
                 w.seconds(e.trim_start);
             }
+            if let Some(r) = e.retime.as_ref().filter(|r| r.rate != 1.0) {
+                w.raw(r#","rate":"#);
+                w.number(r.rate);
+            }
             if let Some(v) = e.volume.filter(|&v| v != 1.0) {
                 w.raw(r#","volume":"#);
                 w.number(v);
+            }
+            if e.muted == Some(true) {
+                w.raw(r#","muted":true"#);
             }
         }
         ElementType::Text => {
             w.raw(r#","text":"#);
             w.string(e.content.as_deref().unwrap_or_default());
             w.position(e);
+            w.text_style(e);
         }
         ElementType::Sticker => {
             w.raw(r#","stickerId":"#);
@@ -265,6 +283,39 @@ impl Writer {
             }
             _ => self.0.push_str(itoa::Buffer::new().format(v)),
         }
+    }
+
+    /// `"textStyle":{…}` with the style fields the element has (absent ones are the defaults).
+    fn text_style(&mut self, e: &Element) {
+        let strings = [
+            ("fontFamily", &e.font_family),
+            ("color", &e.color),
+            ("fontWeight", &e.font_weight),
+            ("fontStyle", &e.font_style),
+            ("textAlign", &e.text_align),
+            ("textDecoration", &e.text_decoration),
+            ("background", &e.background),
+        ];
+        if e.font_size.is_none() && strings.iter().all(|(_, v)| v.is_none()) {
+            return;
+        }
+        self.raw(r#","textStyle":{"#);
+        let mut first = true;
+        if let Some(size) = e.font_size {
+            self.raw(r#""fontSize":"#);
+            self.number(size);
+            first = false;
+        }
+        for (key, value) in strings {
+            if let Some(v) = value {
+                self.raw(if first { "\"" } else { ",\"" });
+                self.raw(key);
+                self.raw("\":");
+                self.string(v);
+                first = false;
+            }
+        }
+        self.raw("}");
     }
 
     fn position(&mut self, e: &Element) {

@@ -17,6 +17,7 @@ mod schemas;
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::effects::EffectSet;
 use crate::model::{Asset, Project, Settings, Sticker, Timeline};
 use crate::time::ticks_to_seconds;
 pub use args::Args;
@@ -33,6 +34,8 @@ pub struct Ctx<'a> {
     pub ids: IdGen,
     /// The editor's list_timeline cache, when the call runs inside an editor.
     pub listing: Option<&'a mut ListingCache>,
+    /// The effect types the host can render; the effect tools offer only these.
+    pub effects: EffectSet,
 }
 
 impl<'a> Ctx<'a> {
@@ -42,11 +45,17 @@ impl<'a> Ctx<'a> {
             timeline: project.and_then(|p| p.timeline.clone()),
             ids: IdGen { next: project.map_or(1, |p| p.next_id) },
             listing: None,
+            effects: EffectSet::ALL,
         }
     }
 
     pub fn with_listing(mut self, cache: &'a mut ListingCache) -> Ctx<'a> {
         self.listing = Some(cache);
+        self
+    }
+
+    pub fn with_effects(mut self, effects: EffectSet) -> Ctx<'a> {
+        self.effects = effects;
         self
     }
 

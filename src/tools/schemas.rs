@@ -135,12 +135,19 @@ pub fn input(tool: &str) -> Value {
         ),
         "add_sticker" => object(
             json!({
-                "stickerId": id("Sticker id from the project's catalog, such as flags:us"),
+                "stickerId": id("Sticker id from list_stickers, such as flags:US"),
                 "start": seconds("When it appears"),
                 "end": seconds("When it disappears"),
                 "position": choice(&["top-left", "top-right", "center", "bottom-left", "bottom-right"], "Where in the frame"),
             }),
             &["stickerId", "start", "end", "position"],
+        ),
+        "list_stickers" => object(
+            json!({
+                "query": { "type": "string", "description": "Filter by name, id, country code or region (default: all)" },
+                "limit": { "type": "integer", "minimum": 1, "maximum": 500, "description": "Most stickers to return (default 50)" },
+            }),
+            &[],
         ),
         "list_effects" => object(json!({ "query": { "type": "string", "description": "Filter by name or keyword" } }), &[]),
         "get_effect" => object(json!({ "effectType": id("Effect id from list_effects") }), &["effectType"]),
@@ -196,7 +203,18 @@ pub fn output(tool: &str) -> Value {
             } } }),
             &["assets"],
         ),
-        "list_timeline" => result(
+        "list_timeline" => {
+            let text_style = json!({
+                "type": "object",
+                "description": "The text's look; absent fields are the host's defaults",
+                "properties": {
+                    "fontSize": { "type": "number", "description": "Pixels at the project canvas" },
+                    "fontFamily": string, "color": string, "fontWeight": string, "fontStyle": string,
+                    "textAlign": string, "textDecoration": string,
+                    "background": { "type": "string", "description": "Box colour behind the text; absent when none" },
+                },
+            });
+            result(
             json!({
                 "tracks": { "type": "array", "items": {
                     "type": "object",
@@ -204,14 +222,20 @@ pub fn output(tool: &str) -> Value {
                         "trackId": string,
                         "type": { "enum": ["main", "overlay", "audio", "text", "effect"] },
                         "name": string,
+                        "hidden": { "const": true, "description": "The host does not draw this track" },
+                        "muted": { "const": true, "description": "The host plays this track silent" },
                         "elements": { "type": "array", "items": {
                             "type": "object",
                             "properties": {
                                 "elementId": string, "type": string, "assetId": string, "name": string,
                                 "start": num, "end": num, "duration": num,
                                 "trimStart": { "type": "number", "description": "Source seconds skipped at the head; absent when 0" },
-                                "volume": { "type": "number", "description": "0 to 1; absent when 1" },
+                                "rate": { "type": "number", "description": "Playback speed of a retimed video or audio clip (source seconds per timeline second); absent when 1" },
+                                "volume": { "type": "number", "description": "Linear gain, 1 is unchanged; absent when 1. Above 1 is a host boost (up to 10, +20 dB)" },
+                                "hidden": { "const": true, "description": "Not drawn; absent when shown" },
+                                "muted": { "const": true, "description": "Silent; absent when audible" },
                                 "text": string, "position": string, "stickerId": string, "effectType": string,
+                                "textStyle": text_style,
                                 "params": { "type": "object" },
                             },
                             "required": ["elementId", "type", "start", "end"],
@@ -222,7 +246,8 @@ pub fn output(tool: &str) -> Value {
                 "duration": { "type": "number", "description": "End of the last element, seconds" },
             }),
             &["tracks"],
-        ),
+        )
+        }
         "load_asset_context" => result(
             json!({
                 "assetId": string,
@@ -262,6 +287,21 @@ pub fn output(tool: &str) -> Value {
         ),
         "delete_element" => success(json!({}), &[]),
         "set_volume" => success(json!({ "volume": num }), &["volume"]),
+        "list_stickers" => result(
+            json!({
+                "stickers": { "type": "array", "items": {
+                    "type": "object",
+                    "properties": {
+                        "id": { "type": "string", "description": "The stickerId add_sticker takes" },
+                        "name": string,
+                        "provider": { "type": "string", "description": "flags or shapes (OpenCut's), or the catalog id's prefix" },
+                    },
+                    "required": ["id", "name", "provider"],
+                } },
+                "total": { "type": "integer", "description": "Every match, before limit" },
+            }),
+            &["stickers", "total"],
+        ),
         "list_effects" => result(
             json!({ "effects": { "type": "array", "items": {
                 "type": "object",

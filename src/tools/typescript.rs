@@ -154,6 +154,13 @@ pub fn typings() -> String {
         let _ = writeln!(out, "  {}: {errors},", tool.name);
     }
     out.push_str("};\n\n");
+    let effects: Vec<String> = crate::effects::EFFECTS.iter().map(|e| literal(&Value::from(e.id))).collect();
+    let _ = writeln!(out, "/** An effect type of the effect registry: what `createEditor({{ effects }})` takes. */\nexport type EffectType = {};\n", effects.join(" | "));
+    out.push_str("/** Every effect type, in registry order (the default of `createEditor({ effects })`). */\nexport const EFFECT_TYPES: readonly EffectType[] = [\n");
+    for e in &effects {
+        let _ = writeln!(out, "  {e},");
+    }
+    out.push_str("];\n\n");
     out.push_str(CATALOG_HEADER);
     let catalog = serde_json::to_string_pretty(registry::catalog()).expect("the catalog serialises");
     let _ = writeln!(out, "export const TOOL_CATALOG: readonly ToolInfo[] = {catalog};");

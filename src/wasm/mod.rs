@@ -128,6 +128,18 @@ impl WasmEditor {
         panic!("{message}");
     }
 
+    /// Restricts the effect tools to the effect types the host renders. Throws `INVALID_EFFECTS`
+    /// for an id that is not a registered effect, changing nothing.
+    #[wasm_bindgen(js_name = setEffects)]
+    pub fn set_effects(&mut self, ids: Vec<String>) -> Result<(), JsValue> {
+        self.inner.set_effects(&ids).map_err(|e| api_error(e.code, &e.message))
+    }
+
+    /// The effect types the effect tools offer, in registry order.
+    pub fn effects(&self) -> Vec<String> {
+        self.inner.effects().ids().into_iter().map(String::from).collect()
+    }
+
     /// The whole project as a JSON string (undefined when none is loaded).
     #[wasm_bindgen(js_name = projectJson)]
     pub fn project_json(&self) -> Option<String> {

@@ -18,6 +18,15 @@ impl WasmEditor {
         self.inner.load_opencut_scene(&scene).map_err(|e| api_error(e.code, &e.message))
     }
 
+    /// Takes OpenCut's normalised copy of the timeline (pruned, rippled) given as JSON text,
+    /// keeping the undo history. Throws INVALID_JSON or INVALID_SCENE (and then nothing changed).
+    #[wasm_bindgen(js_name = adoptOpenCutScene)]
+    pub fn adopt_opencut_scene(&mut self, scene_json: &str) -> Result<(), JsValue> {
+        let scene: Value = serde_json::from_str(scene_json)
+            .map_err(|e| api_error("INVALID_JSON", &format!("OpenCut scene is not valid JSON: {e}")))?;
+        self.inner.adopt_opencut_scene(&scene).map_err(|e| api_error(e.code, &e.message))
+    }
+
     /// The timeline as OpenCut's `{ tracks: { overlay, main, audio } }`, as JSON text. Throws
     /// NO_ACTIVE_PROJECT or NO_ACTIVE_TIMELINE.
     #[wasm_bindgen(js_name = openCutSceneJson)]

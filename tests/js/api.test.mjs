@@ -26,7 +26,7 @@ function throwsCode(fn, code) {
 
 test("exports the tick rate and the tool names", () => {
   assert.equal(TICKS_PER_SECOND, 120000);
-  assert.equal(TOOL_NAMES.length, 20);
+  assert.equal(TOOL_NAMES.length, 21);
   assert.ok(TOOL_NAMES.includes("split"));
 });
 
@@ -121,6 +121,43 @@ test("createEditor rejects projects it cannot load with a code", async () => {
   }
   assert.deepEqual(codes, ["INVALID_JSON", "UNSUPPORTED_PROJECT", "UNSUPPORTED_PROJECT", "INVALID_PROJECT"]);
   await assert.rejects(createEditor({ contextProvider: {} }), { code: "INVALID_PROVIDER" });
+});
+
+test("createEditor({ effects }) offers only the effect types the host renders", async () => {
+  const { EFFECT_TYPES } = pkg;
+  assert.deepEqual(EFFECT_TYPES, ["blur", "brightness-contrast", "grayscale", "saturation", "sepia", "invert", "vignette"]);
+  const all = await createEditor({ project: fixture("demo") });
+  assert.deepEqual(all.effects(), EFFECT_TYPES, "default: every registered effect");
+  assert.equal((await all.callTool("list_effects")).effects.length, 7);
+
+  const editor = await createEditor({ project: fixture("demo"), effects: ["blur"] });
+  assert.deepEqual(editor.effects(), ["blur"]);
+  assert.deepEqual((await editor.callTool("list_effects")).effects.map((e) => e.id), ["blur"]);
+  assert.deepEqual((await editor.callTool("list_effects", { query: "vintage" })).effects, []);
+  assert.equal((await editor.callTool("get_effect", { effectType: "blur" })).params[0].default, 15);
+  const notFound = { error: "Effect not found: sepia", code: "EFFECT_NOT_FOUND", hint: "Call list_effects to see the registered effect ids." };
+  assert.deepEqual(await editor.callTool("get_effect", { effectType: "sepia" }), notFound);
+  assert.deepEqual(await editor.callTool("apply_effect", { effectType: "sepia", start: 0, end: 2 }), notFound);
+  // The demo's sepia element stays, but cannot be edited as an effect the host cannot draw.
+  assert.deepEqual(await editor.callTool("update_effect", { elementId: "e21", params: { intensity: 10 } }), notFound);
+  assert.equal(editor.canUndo(), false, "refused calls change nothing");
+  const applied = await editor.callTool("apply_effect", { effectType: "blur", start: 0, end: 2 });
+  assert.deepEqual(applied.appliedParams, { intensity: 15 });
+  // A setting of the editor, not of the project.
+  assert.equal(editor.project().effects, undefined);
+  const reopened = await createEditor({ project: editor.project() });
+  assert.deepEqual(reopened.effects(), EFFECT_TYPES);
+
+  const none = await createEditor({ effects: [] });
+  assert.deepEqual((await none.callTool("list_effects")).effects, []);
+  for (const effects of ["blur", ["blur", 3], { 0: "blur" }]) {
+    await assert.rejects(createEditor({ effects }), (e) => e instanceof NeuralCutError && e.code === "INVALID_EFFECTS");
+  }
+  await assert.rejects(createEditor({ effects: ["blur", "glow"] }), (e) => {
+    assert.equal(e.code, "INVALID_EFFECTS");
+    assert.match(e.message, /"glow".*blur, brightness-contrast/);
+    return true;
+  });
 });
 
 test("project() round-trips through createEditor, unknown fields included", async () => {

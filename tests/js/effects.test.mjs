@@ -132,8 +132,10 @@ async function runInPage({ moduleUrl, backend, cases }) {
 
   // Resizing, down and up to 4K (beyond WebGL2's default 2048 limit).
   const sizes = [];
-  // 640x360 at blur 100 (sigma 8.3 px) takes the blur's reduced-size path.
-  for (const [w, h] of [[64, 48], [3840, 2160], [640, 360], [W, H]]) {
+  // 800x450 at blur 100 (sigma 8.3 px on both axes) takes the blur's reduced-size path; 90x160
+  // at 100 blurs 0.9 px across and 3 px down (OpenCut's sigmas follow each side).
+  const strong = (w) => w === 800 || w === 90;
+  for (const [w, h] of [[64, 48], [3840, 2160], [800, 450], [90, 160], [W, H]]) {
     const big = new ImageData(w, h);
     for (let i = 0; i < big.data.length; i += 4) {
       const p = i / 4, x = p % w, y = Math.floor(p / w);
@@ -142,7 +144,7 @@ async function runInPage({ moduleUrl, backend, cases }) {
       big.data[i + 2] = ((x >> 5) + (y >> 5)) & 1 ? 220 : 40;
       big.data[i + 3] = 255;
     }
-    const fxs = [{ effectType: "blur", params: { intensity: w === 640 ? 100 : 10 } }, { effectType: "invert", params: { intensity: 70 } }, { effectType: "vignette" }];
+    const fxs = [{ effectType: "blur", params: { intensity: strong(w) ? 100 : 10 } }, { effectType: "invert", params: { intensity: 70 } }, { effectType: "vignette" }];
     r.render({ source: big, width: w, height: h, effects: fxs });
     const got = (await r.readPixels());
     const want = await fx.applyEffectsCpu(big.data, w, h, fxs);

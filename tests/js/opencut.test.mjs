@@ -13,11 +13,14 @@ function scene(name) {
   return JSON.parse(readFileSync(new URL(`../fixtures/opencut/${name}.json`, import.meta.url), "utf8"));
 }
 
-function expected(name) {
-  return JSON.parse(readFileSync(new URL(`../fixtures/opencut/expected/${name}.json`, import.meta.url), "utf8"));
+/** The element `id` anywhere in a `tracks` value. */
+function element(tracks, id) {
+  return [...tracks.overlay, tracks.main, ...tracks.audio].flatMap((t) => t.elements).find((e) => e.id === id);
 }
 
-// ---- A stand-in for OpenCut's EditorCore (v0.3): only the calls the guide uses. ----
+// ---- A stand-in for OpenCut's EditorCore (opencut-classic cf5e79e): only the calls the guide
+// uses, and what OpenCut does around every command (core/managers/commands.ts): ripple when its
+// toggle is on, then the reactor that prunes empty overlay and audio tracks (core/index.ts). ----
 class TracksSnapshotCommand {
   constructor({ before, after }) {
     this.before = before;
@@ -31,9 +34,56 @@ class TracksSnapshotCommand {
   }
 }
 
+/** OpenCut's ripple (ripple/diff.ts, apply.ts, shift.ts), written out again for the stand-in. */
+function ripple(before, after) {
+  const all = (t) => [...t.overlay, t.main, ...t.audio];
+  const everywhere = new Set(all(after).flatMap((t) => t.elements.map((e) => e.id)));
+  const shifts = new Map();
+  const normalize = (spans) => {
+    const out = [];
+    for (const s of spans.filter((s) => s.end > s.start).sort((a, b) => a.start - b.start)) {
+      const last = out.at(-1);
+      if (last && s.start <= last.end) last.end = Math.max(last.end, s.end);
+      else out.push({ ...s });
+    }
+    return out;
+  };
+  for (const track of all(before)) {
+    const afterTrack = all(after).find((t) => t.id === track.id);
+    const now = new Map((afterTrack?.elements ?? []).map((e) => [e.id, e]));
+    const vacated = [];
+    for (const e of track.elements) {
+      const a = now.get(e.id);
+      if (!a) {
+        if (!everywhere.has(e.id)) vacated.push({ start: e.startTime, end: e.startTime + e.duration });
+      } else if (e.startTime + e.duration > a.startTime + a.duration) {
+        vacated.push({ start: a.startTime + a.duration, end: e.startTime + e.duration });
+      }
+    }
+    const joined = normalize([...now.values()].filter((e) => !track.elements.some((b) => b.id === e.id)).map((e) => ({ start: e.startTime, end: e.startTime + e.duration })));
+    let freed = normalize(vacated);
+    for (const j of joined) {
+      freed = freed.flatMap((f) => (j.end <= f.start || j.start >= f.end ? [f] : [{ start: f.start, end: j.start }, { start: j.end, end: f.end }].filter((x) => x.end > x.start)));
+    }
+    if (freed.length) shifts.set(track.id, freed);
+  }
+  if (shifts.size === 0) return after;
+  const shift = (t) => {
+    const freed = shifts.get(t.id);
+    if (!freed) return t;
+    let elements = t.elements;
+    for (const f of [...freed].sort((a, b) => b.end - a.end)) {
+      elements = elements.map((e) => (e.startTime >= f.end ? { ...e, startTime: e.startTime - (f.end - f.start) } : e));
+    }
+    return { ...t, elements };
+  };
+  return { overlay: after.overlay.map(shift), main: shift(after.main), audio: after.audio.map(shift) };
+}
+
 function fakeOpenCut({ tracks, assets, settings }) {
   const core = {
     renders: 0,
+    rippleEnabled: false,
     scenes: {
       active: { id: "scene-1", name: "Main scene", isMain: true, tracks, bookmarks: [] },
       getActiveScene: () => core.scenes.active,
@@ -51,7 +101,15 @@ function fakeOpenCut({ tracks, assets, settings }) {
       history: [],
       redoStack: [],
       execute({ command }) {
+        const before = core.scenes.active.tracks;
         command.execute(core);
+        if (core.rippleEnabled) {
+          const rippled = ripple(before, core.scenes.active.tracks);
+          if (rippled !== core.scenes.active.tracks) core.timeline.updateTracks(rippled);
+        }
+        const t = core.scenes.active.tracks;
+        const pruned = { ...t, overlay: t.overlay.filter((x) => x.elements.length > 0), audio: t.audio.filter((x) => x.elements.length > 0) };
+        if (pruned.overlay.length !== t.overlay.length || pruned.audio.length !== t.audio.length) core.timeline.updateTracks(pruned);
         this.history.push(command);
         this.redoStack = [];
         return command;
@@ -78,7 +136,7 @@ function wire(neuralcut, core) {
 
 test("loadOpenCutScene then toOpenCutScene gives the same tracks", async () => {
   const editor = await pkg.createEditor();
-  for (const name of ["full", "ntsc-23976", "ntsc-2997"]) {
+  for (const name of ["v31", "migrated-v28", "ntsc-23976", "ntsc-2997"]) {
     const s = scene(name);
     editor.loadOpenCutScene(s);
     assert.deepStrictEqual(editor.toOpenCutScene(), { tracks: s.tracks }, name);
@@ -91,14 +149,14 @@ test("a refused scene throws INVALID_SCENE with the place, and changes nothing",
   editor.loadOpenCutScene(scene("ntsc-2997"));
   await editor.callTool("split", { times: [5] });
   const before = editor.project();
-  const bad = scene("full");
+  const bad = scene("v31");
   bad.tracks.main.elements[1].startTime = 500000;
   assert.throws(
     () => editor.loadOpenCutScene(bad),
     (e) =>
       e instanceof pkg.NeuralCutError &&
       e.code === "INVALID_SCENE" &&
-      e.message === 'Invalid OpenCut scene at tracks.main.elements[1] ("i-card"): overlaps element "v-intro" on the same track (v-intro runs 0–600000 ticks, i-card starts at 500000)',
+      e.message === 'Invalid OpenCut scene at tracks.main.elements[1] ("v-fast"): overlaps element "v-intro" on the same track (v-intro runs 0–600000 ticks, v-fast starts at 500000)',
   );
   assert.deepStrictEqual(editor.project(), before);
   assert.equal(editor.canUndo(), true);
@@ -117,7 +175,7 @@ test("a load tells onChange listeners, with source scene", async () => {
 });
 
 test("a tool call through the bridge is one OpenCut undo step, and OpenCut's undo restores the scene", async () => {
-  const s = scene("full");
+  const s = scene("v31");
   const core = fakeOpenCut(s);
   const original = core.scenes.getActiveScene().tracks;
   const bridge = wire(await pkg.createEditor(), core);
@@ -126,19 +184,24 @@ test("a tool call through the bridge is one OpenCut undo step, and OpenCut's und
   assert.equal(out.success, true);
   assert.equal(core.command.history.length, 1);
   assert.equal(core.renders, 1);
-  assert.deepStrictEqual(core.scenes.getActiveScene().tracks, expected("full.split"));
+  // 2 s = 240 000 ticks into v-intro: the left piece keeps everything but its length and tail trim.
+  const intro = { ...element(s.tracks, "v-intro"), duration: 240000, trimEnd: 1140000 };
+  assert.deepStrictEqual(element(core.scenes.getActiveScene().tracks, "v-intro"), intro);
+  assert.deepStrictEqual(element(core.scenes.getActiveScene().tracks, "cap-1"), element(s.tracks, "cap-1"));
 
   core.command.undo();
   assert.equal(core.scenes.getActiveScene().tracks, original, "OpenCut's undo puts its own value back");
 
   // The next call sees OpenCut's state (the undone one), not the engine's.
   await bridge.callTool("move_timeline_elements", { elementIds: ["i-card"], start: 15 });
-  assert.deepStrictEqual(core.scenes.getActiveScene().tracks, expected("full.move"));
+  const moved = core.scenes.getActiveScene().tracks;
+  assert.deepStrictEqual(element(moved, "i-card"), { ...element(s.tracks, "i-card"), startTime: 1800000 });
+  assert.deepStrictEqual(element(moved, "v-intro"), element(s.tracks, "v-intro"));
   assert.equal(core.command.history.length, 1);
 });
 
 test("a tool error writes nothing", async () => {
-  const core = fakeOpenCut(scene("full"));
+  const core = fakeOpenCut(scene("v31"));
   const bridge = wire(await pkg.createEditor(), core);
   const out = await bridge.callTool("split", { times: [] });
   assert.equal(typeof out.error, "string");
@@ -148,28 +211,34 @@ test("a tool error writes nothing", async () => {
   assert.equal(core.renders, 0);
 });
 
-test("bridge.run writes a whole agent turn back as one step", async () => {
-  const core = fakeOpenCut(scene("full"));
+test("bridge.run writes a whole agent turn back as one step, edits landing in params", async () => {
+  const s = scene("v31");
+  const core = fakeOpenCut(s);
   const neuralcut = await pkg.createEditor();
   const bridge = wire(neuralcut, core);
   const steps = await bridge.run(async (editor) => {
     await editor.callTool("split", { times: [2] });
-    await editor.callTool("apply_effect", { effectType: "vignette", start: 1, end: 3, params: { radius: 60 } });
+    await editor.callTool("apply_effect", { effectType: "blur", start: 1, end: 3, params: { intensity: 40 } });
     await editor.callTool("set_volume", { trackId: "music-track", elementId: "a-music", volume: 0.5 });
-    return 3;
+    await editor.callTool("update_text", { trackId: "text-track", elementId: "t-title", text: "Hi" });
+    return 4;
   });
-  assert.equal(steps, 3);
+  assert.equal(steps, 4);
   assert.equal(core.command.history.length, 1, "one OpenCut step for the turn");
   assert.equal(neuralcut.canUndo(), true, "the engine keeps its own steps while OpenCut is unchanged");
   const tracks = core.scenes.getActiveScene().tracks;
   assert.equal(tracks.overlay[0].type, "effect");
-  assert.equal(tracks.overlay[0].elements[0].effectType, "vignette");
-  assert.equal(tracks.audio[0].elements[0].volume, -6.02);
+  assert.deepStrictEqual(tracks.overlay[0].elements[0].params, { intensity: 40 });
+  const music = element(tracks, "a-music");
+  assert.equal(music.params.volume, -6.02);
+  assert.equal(music.volume, undefined, "nothing legacy added");
+  assert.equal(element(tracks, "t-title").params.content, "Hi");
+  assert.equal(element(tracks, "t-title").content, undefined);
 
   // The engine's undo (the agent's undo tool) goes back to OpenCut as another step.
   await bridge.callTool("undo");
   assert.equal(core.command.history.length, 2);
-  assert.equal(core.scenes.getActiveScene().tracks.audio[0].elements[0].volume, -6);
+  assert.equal(element(core.scenes.getActiveScene().tracks, "t-title").params.content, "Hello, world");
 });
 
 test("host objects that JSON cannot carry stay on their elements, and on the pieces cut from them", async () => {
@@ -178,48 +247,187 @@ test("host objects that JSON cannot carry stay on their elements, and on the pie
       this.duration = seconds;
     }
   }
-  const s = scene("full");
+  const s = scene("v31");
   const buffer = new FakeAudioBuffer(30);
-  s.tracks.audio[0].elements[0].buffer = buffer;
+  s.tracks.audio[1].elements[0].buffer = buffer;
   s.assets[0].file = new Blob(["not really a video"], { type: "video/mp4" });
   const prepared = prepareOpenCutScene(s);
-  assert.equal(prepared.scene.tracks.audio[0].elements[0].buffer, undefined);
+  assert.equal(prepared.scene.tracks.audio[1].elements[0].buffer, undefined);
   assert.equal(prepared.scene.assets[0].file, undefined);
-  assert.equal(s.tracks.audio[0].elements[0].buffer, buffer, "the host's scene is not modified");
+  assert.equal(prepared.sources.get("m-video").file, s.assets[0].file);
+  assert.equal(prepared.sources.get("m-video").url, "blob:https://opencut.app/interview");
+  assert.equal(s.tracks.audio[1].elements[0].buffer, buffer, "the host's scene is not modified");
 
   const core = fakeOpenCut(s);
   const bridge = wire(await pkg.createEditor(), core);
   await bridge.callTool("split", { times: [2] });
-  const music = core.scenes.getActiveScene().tracks.audio[0].elements;
+  const music = core.scenes.getActiveScene().tracks.audio[1].elements.filter((e) => e.mediaId === "m-music");
   assert.equal(music.length, 2);
   assert.equal(music[0].buffer, buffer);
   assert.equal(music[1].buffer, buffer, "the new piece plays the same decoded audio");
   assert.equal(core.scenes.getActiveScene().tracks.main.elements[0].buffer, undefined);
 });
 
-test("the bridge reloads only when OpenCut changed", async () => {
-  const core = fakeOpenCut(scene("full"));
+test("the bridge reloads when the user edited in OpenCut", async () => {
+  const core = fakeOpenCut(scene("v31"));
   const neuralcut = await pkg.createEditor();
   const bridge = wire(neuralcut, core);
   assert.equal(bridge.sync(), true);
   assert.equal(bridge.sync(), false);
-  // A user edit in OpenCut replaces the tracks object: the next sync loads it.
+  await bridge.callTool("split", { times: [2] });
+  assert.equal(neuralcut.canUndo(), true);
+  // A user edit in OpenCut replaces the tracks object: the next sync loads it, history afresh.
   const edited = structuredClone(core.scenes.getActiveScene().tracks);
-  edited.main.elements[1].startTime = 1_800_000;
+  edited.main.elements.find((e) => e.id === "v-fast").startTime = 1_800_000;
   core.timeline.updateTracks(edited);
   assert.equal(bridge.sync(), true);
-  assert.equal(neuralcut.toOpenCutScene().tracks.main.elements[2].id, "i-card");
+  assert.equal(neuralcut.canUndo(), false, "the engine's steps were made on a timeline OpenCut has since changed");
+  assert.equal(element(neuralcut.toOpenCutScene().tracks, "v-fast").startTime, 1_800_000);
   // A new media asset in OpenCut is seen by the tools.
   const assets = [...core.media.getAssets(), { id: "m-new", name: "new.mp4", type: "video", duration: 3 }];
   core.media.getAssets = () => assets;
   const added = await bridge.callTool("add_media_to_timeline", { assetId: "m-new", startTime: 20, trackType: "main" });
   assert.equal(typeof added.elementId, "string");
-  const placed = core.scenes.getActiveScene().tracks.main.elements.at(-1);
+  const placed = element(core.scenes.getActiveScene().tracks, added.elementId);
   assert.deepStrictEqual([placed.mediaId, placed.startTime, placed.duration, placed.sourceDuration], ["m-new", 2_400_000, 360_000, 360_000]);
+});
+
+test("OpenCut pruning an emptied track keeps NeuralCut's history", async () => {
+  const s = scene("v31");
+  const core = fakeOpenCut(s);
+  const neuralcut = await pkg.createEditor();
+  const bridge = wire(neuralcut, core);
+  // e-blur is the effect track's only element: OpenCut's reactor removes the emptied track.
+  await bridge.callTool("delete_timeline_elements", { elementIds: ["e-blur"] });
+  const pruned = core.scenes.getActiveScene().tracks;
+  assert.deepStrictEqual(pruned.overlay.map((t) => t.id), ["text-track", "caption-track", "gfx-track", "pip-track"]);
+  assert.equal(core.command.history.length, 1);
+  assert.equal(neuralcut.canUndo(), true, "only normalisation: the engine keeps its history");
+  assert.deepStrictEqual(neuralcut.toOpenCutScene().tracks, pruned, "and holds OpenCut's copy");
+  assert.equal(bridge.sync(), false);
+  // The agent's undo brings the element back, on its own track, exactly.
+  await bridge.callTool("undo");
+  assert.deepStrictEqual(core.scenes.getActiveScene().tracks, s.tracks);
+  assert.equal(core.command.history.length, 2);
+});
+
+test("OpenCut's ripple after a delete keeps NeuralCut's history", async () => {
+  const s = scene("v31");
+  const core = fakeOpenCut(s);
+  core.rippleEnabled = true;
+  const neuralcut = await pkg.createEditor();
+  const bridge = wire(neuralcut, core);
+  // i-card (0–5 s) goes: ripple moves v-pip (6–14 s) on the same track 5 s earlier.
+  await bridge.callTool("delete_timeline_elements", { elementIds: ["i-card"] });
+  const rippled = core.scenes.getActiveScene().tracks;
+  assert.equal(element(rippled, "v-pip").startTime, 120_000);
+  assert.equal(neuralcut.canUndo(), true);
+  assert.deepStrictEqual(neuralcut.toOpenCutScene().tracks, rippled);
+  assert.equal(bridge.sync(), false);
+  const tl = await neuralcut.callTool("list_timeline", {});
+  assert.equal(tl.tracks.find((t) => t.trackId === "pip-track").elements[0].start, 1);
+  await bridge.callTool("undo");
+  assert.deepStrictEqual(core.scenes.getActiveScene().tracks, s.tracks);
+});
+
+test("a sticker the tools add is OpenCut's sticker element, measured by the host", async () => {
+  const s = scene("v31");
+  const core = fakeOpenCut(s);
+  const neuralcut = await pkg.createEditor();
+  const bridge = connectOpenCut(neuralcut, {
+    getTracks: () => core.scenes.getActiveScene().tracks,
+    getAssets: () => core.media.getAssets(),
+    getSettings: () => core.project.getActive().settings,
+    commit: (before, after) => core.command.execute({ command: new TracksSnapshotCommand({ before, after }) }),
+    stickerSize: (id) => (id === "flags:FR" ? { width: 640, height: 427 } : undefined),
+  });
+  const out = await bridge.callTool("add_sticker", { stickerId: "flags:FR", start: 20, end: 22, position: "center" });
+  assert.equal(typeof out.elementId, "string", JSON.stringify(out));
+  const added = element(core.scenes.getActiveScene().tracks, out.elementId);
+  // buildStickerElement with the name OpenCut's sticker panel gives (the country's), the id as
+  // OpenCut writes it, the sizes, every visual param.
+  assert.deepStrictEqual(
+    added,
+    {
+      id: out.elementId, name: "France", type: "sticker", stickerId: "flags:FR", intrinsicWidth: 640, intrinsicHeight: 427,
+      startTime: 2_400_000, duration: 240_000, trimStart: 0, trimEnd: 0,
+      params: { "transform.positionX": 0, "transform.positionY": 0, "transform.scaleX": 1, "transform.scaleY": 1, "transform.rotate": 0, opacity: 1, blendMode: "normal" },
+    },
+  );
+  // The stickers already there are untouched.
+  assert.deepStrictEqual(element(core.scenes.getActiveScene().tracks, "s-flag"), element(s.tracks, "s-flag"));
+});
+
+test("the effect tools offer only what OpenCut renders", async () => {
+  const core = fakeOpenCut(scene("v31"));
+  const neuralcut = await pkg.createEditor();
+  const bridge = wire(neuralcut, core);
+  assert.deepStrictEqual(neuralcut.effects(), ["blur"]);
+  const listed = await bridge.callTool("list_effects", {});
+  assert.deepStrictEqual(listed.effects.map((e) => e.id), ["blur"]);
+  const refused = await bridge.callTool("apply_effect", { effectType: "vignette", start: 1, end: 3 });
+  assert.equal(refused.error, "Effect not found: vignette");
+  assert.equal(core.command.history.length, 0);
+  // A host that registered more of NeuralCut's effects in OpenCut says so.
+  const more = await pkg.createEditor();
+  connectOpenCut(more, { getTracks: () => core.scenes.getActiveScene().tracks, getAssets: () => [], commit() {}, effects: ["blur", "sepia"] });
+  assert.deepStrictEqual(more.effects(), ["blur", "sepia"]);
+  assert.throws(() => connectOpenCut(more, { getTracks() {}, getAssets() {}, commit() {}, effects: ["hologram"] }), (e) => e.code === "INVALID_EFFECTS");
 });
 
 test("connectOpenCut checks what it is given", async () => {
   const editor = await pkg.createEditor();
   assert.throws(() => connectOpenCut(editor, {}), TypeError);
   assert.throws(() => connectOpenCut({}, { getTracks() {}, getAssets() {}, commit() {} }), TypeError);
+});
+
+// ---- Asset context through the bridge: OpenCut's media files are what Gemini gets. ----
+test("load_asset_context and transcribe_video upload the media OpenCut holds", async (t) => {
+  const { startFakeGemini, modelTurn } = await import("./fake-gemini.mjs");
+  const { serveGeminiProxy } = await import(new URL("../../dist/proxy/node.js", import.meta.url));
+  const { createAgent } = await import(new URL("../../dist/agent/index.js", import.meta.url));
+  const KEY = "AIzaFAKE-opencut-test-key-0123456789";
+  const ORIGIN = "http://127.0.0.1:5173";
+  const fake = await startFakeGemini({ apiKey: KEY, granularity: 1024, processingPolls: 1 });
+  const proxy = await serveGeminiProxy({ apiKey: KEY, allowedOrigins: [ORIGIN], models: ["gemini-2.5-flash"], upstream: fake.url, limits: { uploadChunkBytes: 1024 } });
+  t.after(async () => {
+    await proxy.close();
+    await fake.close();
+  });
+  const browserFetch = (url, init = {}) => {
+    const headers = new Headers(init.headers);
+    headers.set("origin", ORIGIN);
+    return fetch(url, { ...init, headers });
+  };
+  fake.intercept = (body) => {
+    if (body.generationConfig?.responseMimeType === "application/json") {
+      return modelTurn([{ text: JSON.stringify({ language: "en", segments: [{ start: 1, end: 2, text: "Welcome back." }] }) }]);
+    }
+    return modelTurn([{ text: "An interview." }]);
+  };
+
+  // OpenCut's media assets carry the File (and a blob: URL); the bridge hands them over.
+  const bytes = new Uint8Array(2500).map((_, i) => (i * 7) & 0xff);
+  const s = scene("v31");
+  s.assets[0].file = new File([bytes], "interview.mp4", { type: "video/mp4" });
+  const core = fakeOpenCut(s);
+  const neuralcut = await pkg.createEditor();
+  const bridge = wire(neuralcut, core);
+  const agent = createAgent({ editor: neuralcut, proxyUrl: proxy.url, fetch: browserFetch, context: { sleep: async () => {}, pollIntervalMs: 1, maxWaitMs: 50 } });
+
+  const uploads = fake.uploads.length;
+  const loaded = await bridge.run(() => agent.callTool("load_asset_context", { assetId: "m-video" }));
+  assert.equal(loaded.status, "loaded", JSON.stringify(loaded));
+  assert.equal(fake.uploads.length, uploads + 1);
+  assert.deepStrictEqual(new Uint8Array(fake.uploads.at(-1).bytes), bytes, "the very bytes of OpenCut's file");
+  assert.equal(neuralcut.assetSource("m-video").file, s.assets[0].file);
+  assert.equal(neuralcut.assetSource("m-image").url, "blob:https://opencut.app/card");
+
+  // v-intro plays the interview from 1 s (trimStart 120 000 ticks) at 0 s: source 1–2 s is 0–1 s.
+  // Its extracted audio plays the same span at the same time, so the words are there too.
+  const words = await bridge.run(() => agent.callTool("transcribe_video", { assetId: "m-video" }));
+  assert.equal(words.provider, "gemini", JSON.stringify(words));
+  const seen = words.segments.map((x) => [x.start, x.end, x.text, x.elementId]).sort((a, b) => a[3].localeCompare(b[3]));
+  assert.deepStrictEqual(seen, [[0, 1, "Welcome back.", "a-extract"], [0, 1, "Welcome back.", "v-intro"]]);
+  assert.equal(core.command.history.length, 0, "reading media writes nothing to OpenCut");
 });

@@ -19,7 +19,7 @@ function partial(expected, actual) {
 
 const demoTimeline = {
   tracks: [
-    { trackId: "t10", type: "text", elements: [{ elementId: "e20", type: "text", name: "Hello world", start: 0, end: 3, duration: 3, text: "Hello world", position: "top" }] },
+    { trackId: "t10", type: "text", elements: [{ elementId: "e20", type: "text", name: "Hello world", start: 0, end: 3, duration: 3, text: "Hello world", position: "top", textStyle: { fontSize: 80, color: "#ffffff", fontWeight: "bold" } }] },
     { trackId: "t11", type: "effect", elements: [{ elementId: "e21", type: "effect", name: "Sepia", start: 4, end: 8, duration: 4, effectType: "sepia", params: { intensity: 60 } }] },
     { trackId: "t12", type: "overlay", elements: [
       { elementId: "e22", type: "image", assetId: "a4", name: "logo.png", start: 1, end: 4, duration: 3 },
@@ -57,6 +57,7 @@ const successes = [
   ["delete_element", { trackId: "t12", elementId: "e22" }, { success: true }],
   ["set_volume", { trackId: "t14", elementId: "e26", volume: 0.5 }, { success: true, volume: 0.5 }],
   ["add_sticker", { stickerId: "flags:us", start: 1, end: 3, position: "top-left" }, null],
+  ["list_stickers", { query: "france" }, { stickers: [{ id: "flags:FR", name: "France", provider: "flags" }], total: 1 }],
   ["list_effects", { query: "vintage" }, { effects: [{ id: "sepia", name: "Sepia", description: "Warm brown vintage tone." }] }],
   ["get_effect", { effectType: "vignette" }, { id: "vignette", name: "Vignette", description: "Darkens the edges of the frame toward the corners.", params: [
     { key: "radius", label: "Radius", type: "number", default: 75, min: 10, max: 100, step: 1, description: "Number between 10 and 100, step 1. Default: 75" },
@@ -67,7 +68,7 @@ const successes = [
   ["batch", { steps: [{ tool: "split", args: { times: [5] } }, { tool: "list_effects", args: { query: "blur" } }] }, null],
 ];
 
-const readOnly = new Set(["list_project_assets", "list_timeline", "list_effects", "get_effect"]);
+const readOnly = new Set(["list_project_assets", "list_timeline", "list_stickers", "list_effects", "get_effect"]);
 
 for (const [tool, args, expected] of successes) {
   test(`${tool} succeeds through callTool`, async () => {
@@ -135,6 +136,7 @@ const failures = [
   ["set_volume", { trackId: "t14", elementId: "e26", volume: 2 }, { error: "Volume must be between 0 and 1", code: "INVALID_VOLUME" }],
   ["set_volume", { trackId: "t10", elementId: "e20", volume: 0.5 }, { error: "Element does not support volume", code: "VOLUME_NOT_SUPPORTED" }],
   ["add_sticker", { stickerId: "nope", start: 0, end: 1, position: "center" }, { error: "Sticker not found", code: "STICKER_NOT_FOUND" }],
+  ["list_stickers", { limit: 0 }, { error: 'Argument "limit" must be a whole number from 1 to 500', code: "INVALID_ARGUMENT" }],
   ["list_effects", { query: 3 }, { code: "INVALID_ARGUMENT" }],
   ["get_effect", { effectType: "" }, { error: "Invalid effect type", code: "INVALID_EFFECT_TYPE" }],
   ["get_effect", { effectType: "nope" }, { error: "Effect not found: nope", code: "EFFECT_NOT_FOUND" }],
@@ -175,7 +177,9 @@ for (const file of caseFiles) {
   test(`tests/cases/${file}: ${cases.length} cases through the wasm boundary`, async () => {
     for (const c of cases) {
       const fixtureName = c.fixture ?? spec.fixture ?? "demo";
-      const editor = fixtureName === "new" ? await pkg.createEditor() : await editorOn(fixtureName);
+      // "effects": the effect types the host renders (createEditor's option).
+      const options = c.effects !== undefined ? { effects: c.effects } : {};
+      const editor = fixtureName === "new" ? await pkg.createEditor(options) : await editorOn(fixtureName, options);
       for (const s of c.setup ?? []) {
         const r = await editor.callToolUntyped(s.tool, s.args);
         // A step marked "fails": true must fail (to test what a failed call leaves behind).
