@@ -512,6 +512,7 @@ export const TOOL_ERRORS: Readonly<Record<ToolName, readonly string[]>> = {
   update_timeline_element_timing: ["Invalid element id","Invalid timing update","Invalid start time","Invalid end time","Invalid duration","Invalid time range","Conflicting timing values","Timeline element not found: <id>","Duration exceeds source duration","Element <id> on track <id> is in the way (<start>s to <end>s)"],
   delete_element: ["Element not found"],
   set_volume: ["Volume must be between 0 and 1","Element does not support volume","Element not found"],
+  list_stickers: ["No active project","Argument \"limit\" must be a whole number from 1 to 500"],
   add_sticker: ["Sticker not found","Invalid time range"],
   list_effects: [],
   get_effect: ["Invalid effect type","Effect not found: <type>"],
@@ -521,7 +522,6 @@ export const TOOL_ERRORS: Readonly<Record<ToolName, readonly string[]>> = {
   redo: ["Nothing to redo"],
   batch: ["Invalid batch steps","Tool <name> cannot run inside batch","<the failing step's own error>"],
 };
-
 
 /** An effect type of the effect registry: what `createEditor({ effects })` takes. */
 export type EffectType = "blur" | "brightness-contrast" | "grayscale" | "saturation" | "sepia" | "invert" | "vignette";
