@@ -1456,7 +1456,7 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
   {
     "name": "list_stickers",
     "title": "List stickers",
-    "description": "Find sticker ids for add_sticker: the host's sticker catalog, then OpenCut's built-in stickers (flags such as flags:US, found by country name, code or region; shapes such as shapes:star). Optional query filters case-insensitively; limit caps the list (default 50, at most 500) and total counts every match. Reads only.",
+    "description": "Find sticker ids for add_sticker: the host's catalog, then OpenCut's stickers (flags such as flags:US, by country name, code or region; shapes such as shapes:star). query filters case-insensitively; limit (default 50, at most 500) caps the list, total counts every match. Reads only.",
     "inputSchema": {
       "$schema": "https://json-schema.org/draft/2020-12/schema",
       "type": "object",

@@ -48,7 +48,7 @@ pub static EFFECTS: [EffectDef; 7] = [
         name: "Blur",
         description: "Gaussian blur of the picture below the effect track. Intensity 0 leaves it sharp.",
         keywords: &["gaussian", "soften", "defocus", "blurry"],
-        params: &[p("intensity", "Intensity", 15.0, 0.0, 100.0, 1.0, "Blur strength, as OpenCut defines it: sigma is intensity/5 px per 1920 px of width across and per 1080 px of height down (20 px at 100 on 1920x1080).")],
+        params: &[p("intensity", "Intensity", 15.0, 0.0, 100.0, 1.0, "Blur strength, OpenCut's scale: sigma is intensity/5 px on 1920x1080, scaled per axis.")],
     },
     EffectDef {
         id: "brightness-contrast",

@@ -62,7 +62,7 @@ pub fn list_stickers(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
         Some(v) => v
             .as_u64()
             .filter(|n| (1..=MAX_STICKER_LIMIT).contains(n))
-            .ok_or_else(|| ToolError::invalid_argument("limit", &format!("a whole number from 1 to {MAX_STICKER_LIMIT}")))?,
+            .ok_or_else(|| ToolError::invalid_argument("limit", "a whole number from 1 to 500"))?,
     } as usize;
     let project = ctx.project()?;
     let q = query.trim().to_lowercase();
@@ -72,17 +72,16 @@ pub fn list_stickers(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
         .stickers
         .iter()
         .filter(|s| q.is_empty() || s.id.to_lowercase().contains(&q) || s.name.to_lowercase().contains(&q))
-        .map(|s| {
-            let provider = stickers::parse_id(&s.id).map_or("catalog", |(p, _)| p);
-            json!({ "id": s.id, "name": s.name, "provider": provider })
-        });
-    let builtin = stickers::search(query)
-        .into_iter()
-        .filter(|b| project.sticker(&b.id).is_none())
-        .map(|b| json!({ "id": b.id, "name": b.name, "provider": b.provider }));
-    let all: Vec<Value> = catalog.chain(builtin).collect();
-    let total = all.len();
-    let list: Vec<Value> = all.into_iter().take(limit).collect();
+        .map(|s| (s.id.clone(), s.name.as_str(), stickers::parse_id(&s.id).map_or("catalog", |(p, _)| p)));
+    let builtin = stickers::search(query).into_iter().filter(|b| project.sticker(&b.id).is_none()).map(|b| (b.id, b.name, b.provider));
+    let mut list = Vec::new();
+    let mut total = 0;
+    for (id, name, provider) in catalog.chain(builtin) {
+        if total < limit {
+            list.push(json!({ "id": id, "name": name, "provider": provider }));
+        }
+        total += 1;
+    }
     Ok(json!({ "stickers": list, "total": total }).into())
 }
 

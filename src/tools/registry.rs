@@ -230,7 +230,7 @@ pub static TOOLS: &[ToolDef] = &[
     ToolDef {
         name: "list_stickers",
         title: "List stickers",
-        description: "Find sticker ids for add_sticker: the host's sticker catalog, then OpenCut's built-in stickers (flags such as flags:US, found by country name, code or region; shapes such as shapes:star). Optional query filters case-insensitively; limit caps the list (default 50, at most 500) and total counts every match. Reads only.",
+        description: "Find sticker ids for add_sticker: the host's catalog, then OpenCut's stickers (flags such as flags:US, by country name, code or region; shapes such as shapes:star). query filters case-insensitively; limit (default 50, at most 500) caps the list, total counts every match. Reads only.",
         args: &["query", "limit"],
         kind: Kind::Read,
         annotations: READ,
