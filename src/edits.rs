@@ -60,17 +60,20 @@ pub fn place(tl: &mut Timeline, kind: TrackType, element: Element, new_track_id:
     Ok(ti)
 }
 
-/// Adds an empty track where OpenCut's auto placement creates one when no track of the type has
-/// room (`getHighestInsertIndexForTrack`): a visual track (overlay, text, effect) on top of the
-/// picture (`overlay[0]`), an audio track first among the audio tracks (`audio[0]`, just below
-/// the main track). OpenCut's "add track" button uses another index (above the main track); its
-/// element insertion, which is what the tools do, uses this one. See docs/tools-behaviour.md.
+/// Adds an empty track where OpenCut's default placement puts a new track of the type
+/// (`getDefaultInsertIndexForTrack`, timeline/placement/insert-index.ts at cf5e79e): an overlay or
+/// text track just above the main track, so it never covers the overlays and titles already
+/// there; an effect track on top of the picture, so it acts on everything; an audio track after
+/// the last one. OpenCut's element insertion puts new tracks on top instead; the issue that
+/// brought OpenCut's placement asked for this rule, and docs/tools-behaviour.md says why.
 pub fn add_track(tl: &mut Timeline, kind: TrackType, id: String) -> usize {
     let track = Arc::new(Track::new(id, kind));
-    let at = if kind.is_visual() {
-        0
-    } else {
-        tl.tracks.iter().position(|t| t.kind == TrackType::Audio).unwrap_or(tl.tracks.len())
+    let at = match kind {
+        TrackType::Effect => 0,
+        TrackType::Audio => tl.tracks.len(),
+        // Tracks are listed top down with audio last, so the main track's index is where a track
+        // just above it goes (the end of the visual tracks when a project has no main track).
+        _ => tl.main_index().unwrap_or_else(|| tl.tracks.iter().position(|t| !t.kind.is_visual()).unwrap_or(tl.tracks.len())),
     };
     tl.tracks.insert(at, track);
     at
