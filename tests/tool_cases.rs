@@ -359,6 +359,7 @@ macro_rules! case_files {
 }
 
 case_files!(
+    references,
     list_project_assets,
     list_timeline,
     load_asset_context,

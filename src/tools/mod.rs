@@ -10,6 +10,7 @@ mod effect_tools;
 mod error;
 mod inspect;
 mod listing;
+pub mod refs;
 pub mod registry;
 pub mod typescript;
 mod schemas;

@@ -102,7 +102,7 @@ pub static TOOLS: &[ToolDef] = &[
     ToolDef {
         name: "list_timeline",
         title: "List timeline",
-        description: "Summarise the timeline: every track (trackId, type: main, overlay, text, effect or audio; listed from the top of the picture down, audio last) and its elements (elementId, type, assetId, name, start, end and duration in timeline seconds, plus text content and textStyle, effect params or sticker id; video and audio show trimStart, the source seconds skipped, when not 0, rate, the playback speed of a retimed clip, when not 1, volume when not 1 (above 1 is a host boost) and muted when silent; hidden tracks and elements say hidden, muted tracks muted). Call this before editing whenever you do not have exact ids. Reads only.",
+        description: "Summarise the timeline: every track (trackId, type: main, overlay, text, effect or audio; listed from the top of the picture down, audio last) and its elements (elementId; ref, a short stable name such as clip-1, text-3, sticker-2 or effect-1 that every tool accepts in place of the elementId; type, assetId, name, start, end and duration in timeline seconds, plus text content and textStyle, effect params or sticker id; video and audio show trimStart, the source seconds skipped, when not 0, rate, the playback speed of a retimed clip, when not 1, volume when not 1 (above 1 is a host boost) and muted when silent; hidden tracks and elements say hidden, muted tracks muted). Call this before editing whenever you do not have exact ids. Reads only.",
         args: &[],
         kind: Kind::Read,
         annotations: READ,
