@@ -359,6 +359,7 @@ macro_rules! case_files {
 }
 
 case_files!(
+    get_element,
     references,
     list_project_assets,
     list_timeline,
@@ -425,7 +426,7 @@ fn every_registered_tool_has_cases() {
     let (tools, _) = coverage();
     let missing: Vec<&str> = registry::names().into_iter().filter(|n| !tools.contains(*n)).collect();
     assert!(missing.is_empty(), "tools without cases: {missing:?}");
-    assert_eq!(registry::names().len(), 21, "17 spec tools plus list_stickers, undo, redo and batch");
+    assert_eq!(registry::names().len(), 31, "17 spec tools plus list_stickers, undo, redo, batch and the ten of issue 21");
 }
 
 /// Every error string of the spec is expected, exactly, by at least one case.
