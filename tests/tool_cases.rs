@@ -359,6 +359,7 @@ macro_rules! case_files {
 }
 
 case_files!(
+    update_clip,
     get_element,
     references,
     list_project_assets,

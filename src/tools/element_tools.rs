@@ -237,7 +237,9 @@ fn half_extent(ctx: &Ctx, e: &Element, canvas: Canvas, scale: (f64, f64)) -> (f6
 
 /// The centre that puts the element at `anchor`, `margin` pixels in from the canvas edges.
 fn anchored(anchor: &str, margin: f64, half: (f64, f64), canvas: Canvas) -> (f64, f64) {
-    let (dx, dy) = (canvas.width as f64 / 2.0 - margin - half.0, canvas.height as f64 / 2.0 - margin - half.1);
+    // An element too big to fit inside the margins is centred on that axis.
+    let dx = (canvas.width as f64 / 2.0 - margin - half.0).max(0.0);
+    let dy = (canvas.height as f64 / 2.0 - margin - half.1).max(0.0);
     let x = if anchor.ends_with("left") { -dx } else if anchor.ends_with("right") { dx } else { 0.0 };
     let y = if anchor.starts_with("top") { -dy } else if anchor.starts_with("bottom") { dy } else { 0.0 };
     (x.round(), y.round())
