@@ -359,6 +359,8 @@ macro_rules! case_files {
 }
 
 case_files!(
+    update_track,
+    move_track,
     update_clip,
     get_element,
     references,
