@@ -359,6 +359,7 @@ macro_rules! case_files {
 }
 
 case_files!(
+    duplicate_elements,
     update_track,
     move_track,
     update_clip,
