@@ -359,6 +359,11 @@ macro_rules! case_files {
 }
 
 case_files!(
+    remove_keyframe,
+    update_keyframe_curve,
+    upsert_keyframe,
+    list_keyframes,
+    list_animatable_properties,
     duplicate_elements,
     update_track,
     move_track,
