@@ -294,7 +294,7 @@ pub static TOOLS: &[ToolDef] = &[
         kind: Kind::Read,
         annotations: READ,
         errors: &["Invalid element id", "Timeline element not found: <id>", "Unknown reference <ref>; candidates: <refs>", "No active timeline"],
-        example: r#"{"elementId":"e22"}"#,
+        example: r#"{"elementId":"e6"}"#,
         run: Some(element_tools::get_element),
     },
     ToolDef {
@@ -305,7 +305,7 @@ pub static TOOLS: &[ToolDef] = &[
         kind: Kind::Edit,
         annotations: CHANGE,
         errors: &["Invalid element ids", NOT_FOUND_IDS, "Property \"<name>\" must be <range>", "Element <id> is a(n) <type> element and has no <property>", "update_clip needs at least one property to change", "No active timeline"],
-        example: r#"{"elementIds":["e22"],"scale":0.5,"position":{"anchor":"top-right","margin":40},"opacity":0.8}"#,
+        example: r#"{"elementIds":["e6"],"scale":0.5,"position":{"anchor":"top-right","margin":40},"opacity":0.8}"#,
         run: Some(element_tools::update_clip),
     },
     ToolDef {
@@ -316,7 +316,7 @@ pub static TOOLS: &[ToolDef] = &[
         kind: Kind::Edit,
         annotations: ADD,
         errors: &["Invalid element ids", NOT_FOUND_IDS, "Invalid start time", "Give offset or startTime, not both", "Target track not found: <id>", "Target track <id> is a(n) <type> track and cannot hold <type> elements", "Element <id> on track <id> is in the way (<start>s to <end>s)"],
-        example: r#"{"elementIds":["e23"],"offset":3}"#,
+        example: r#"{"elementIds":["e7"],"offset":3}"#,
         run: Some(track_tools::duplicate_elements),
     },
     ToolDef {
@@ -327,7 +327,7 @@ pub static TOOLS: &[ToolDef] = &[
         kind: Kind::Edit,
         annotations: CHANGE,
         errors: &["Invalid track id", "Track not found: <id>", "update_track needs muted, hidden or name", "Track <id> is a(n) <type> track, which cannot be muted (it makes no sound)", "Track <id> is an audio track, which cannot be hidden (mute it instead)"],
-        example: r#"{"trackId":"t14","muted":true}"#,
+        example: r#"{"trackId":"t2","muted":true}"#,
         run: Some(track_tools::update_track),
     },
     ToolDef {
@@ -338,7 +338,7 @@ pub static TOOLS: &[ToolDef] = &[
         kind: Kind::Edit,
         annotations: CHANGE,
         errors: &["Invalid track id", "Track not found: <id>", "Give exactly one of index, above or below", "Track <id> can move to index <min> to <max> (<why>)", "Track <id> is the main track, which stays between the visual and the audio tracks", "A track cannot move above or below itself"],
-        example: r#"{"trackId":"t12","above":"t10"}"#,
+        example: r#"{"trackId":"t3","above":"t4"}"#,
         run: Some(track_tools::move_track),
     },
     ToolDef {
@@ -349,7 +349,7 @@ pub static TOOLS: &[ToolDef] = &[
         kind: Kind::Read,
         annotations: READ,
         errors: &["Invalid element id", "Timeline element not found: <id>", "No active timeline"],
-        example: r#"{"elementId":"e20"}"#,
+        example: r#"{"elementId":"e7"}"#,
         run: Some(keyframe_tools::list_animatable_properties),
     },
     ToolDef {
@@ -360,7 +360,7 @@ pub static TOOLS: &[ToolDef] = &[
         kind: Kind::Read,
         annotations: READ,
         errors: &["Invalid element id", "Timeline element not found: <id>", "No active timeline"],
-        example: r#"{"elementId":"e20"}"#,
+        example: r#"{"elementId":"e7"}"#,
         run: Some(keyframe_tools::list_keyframes),
     },
     ToolDef {
@@ -371,7 +371,7 @@ pub static TOOLS: &[ToolDef] = &[
         kind: Kind::Edit,
         annotations: CHANGE,
         errors: &["Invalid element id", "Timeline element not found: <id>", "Property \"<p>\" cannot be animated on <type> element; animatable: <list>", "Keyframe time must be from 0 to <duration> (seconds from the element's start)", "Property \"<p>\" must be <range>"],
-        example: r#"{"elementId":"e20","property":"opacity","time":0,"value":0}"#,
+        example: r#"{"elementId":"e7","property":"opacity","time":0,"value":0}"#,
         run: Some(keyframe_tools::upsert_keyframe),
     },
     ToolDef {
@@ -382,7 +382,7 @@ pub static TOOLS: &[ToolDef] = &[
         kind: Kind::Edit,
         annotations: Annotations { read_only: false, destructive: true, idempotent: false, open_world: false },
         errors: &["Invalid element id", "Timeline element not found: <id>", "Keyframe not found: <id>", "Give exactly one of keyframeId (from list_keyframes) or time (seconds from the element's start)"],
-        example: r#"{"elementId":"e20","property":"opacity","time":0}"#,
+        example: r#"{"elementId":"e7","property":"opacity","time":0}"#,
         run: Some(keyframe_tools::remove_keyframe),
     },
     ToolDef {
@@ -393,7 +393,7 @@ pub static TOOLS: &[ToolDef] = &[
         kind: Kind::Edit,
         annotations: CHANGE,
         errors: &["Invalid element id", "Timeline element not found: <id>", "Keyframe not found: <id>", "update_keyframe_curve needs interpolation, easing, rightHandle or leftHandle", "The keyframe at <t>s is the last of <property>: easing and rightHandle shape the curve to the next keyframe"],
-        example: r#"{"elementId":"e20","property":"opacity","time":0,"easing":"ease-out"}"#,
+        example: r#"{"elementId":"e7","property":"opacity","time":0,"easing":"ease-out"}"#,
         run: Some(keyframe_tools::update_keyframe_curve),
     },
     ToolDef {
