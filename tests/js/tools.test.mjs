@@ -19,17 +19,17 @@ function partial(expected, actual) {
 
 const demoTimeline = {
   tracks: [
-    { trackId: "t10", type: "text", elements: [{ elementId: "e20", type: "text", name: "Hello world", start: 0, end: 3, duration: 3, text: "Hello world", position: "top", textStyle: { fontSize: 80, color: "#ffffff", fontWeight: "bold" } }] },
-    { trackId: "t11", type: "effect", elements: [{ elementId: "e21", type: "effect", name: "Sepia", start: 4, end: 8, duration: 4, effectType: "sepia", params: { intensity: 60 } }] },
+    { trackId: "t10", type: "text", elements: [{ elementId: "e20", ref: "text-1", type: "text", name: "Hello world", start: 0, end: 3, duration: 3, text: "Hello world", position: "top", textStyle: { fontSize: 80, color: "#ffffff", fontWeight: "bold" } }] },
+    { trackId: "t11", type: "effect", elements: [{ elementId: "e21", ref: "effect-1", type: "effect", name: "Sepia", start: 4, end: 8, duration: 4, effectType: "sepia", params: { intensity: 60 } }] },
     { trackId: "t12", type: "overlay", elements: [
-      { elementId: "e22", type: "image", assetId: "a4", name: "logo.png", start: 1, end: 4, duration: 3 },
-      { elementId: "e23", type: "sticker", name: "Star", start: 5, end: 7, duration: 2, stickerId: "emoji:star", position: "top-right" },
+      { elementId: "e22", ref: "clip-1", type: "image", assetId: "a4", name: "logo.png", start: 1, end: 4, duration: 3 },
+      { elementId: "e23", ref: "sticker-1", type: "sticker", name: "Star", start: 5, end: 7, duration: 2, stickerId: "emoji:star", position: "top-right" },
     ] },
     { trackId: "t13", type: "main", name: "Main", elements: [
-      { elementId: "e24", type: "video", assetId: "a1", name: "intro.mp4", start: 0, end: 8, duration: 8, trimStart: 1 },
-      { elementId: "e25", type: "video", assetId: "a2", name: "broll.mp4", start: 8, end: 14, duration: 6 },
+      { elementId: "e24", ref: "clip-2", type: "video", assetId: "a1", name: "intro.mp4", start: 0, end: 8, duration: 8, trimStart: 1 },
+      { elementId: "e25", ref: "clip-3", type: "video", assetId: "a2", name: "broll.mp4", start: 8, end: 14, duration: 6 },
     ] },
-    { trackId: "t14", type: "audio", elements: [{ elementId: "e26", type: "audio", assetId: "a3", name: "music.mp3", start: 0, end: 12, duration: 12, volume: 0.8 }] },
+    { trackId: "t14", type: "audio", elements: [{ elementId: "e26", ref: "clip-4", type: "audio", assetId: "a3", name: "music.mp3", start: 0, end: 12, duration: 12, volume: 0.8 }] },
   ],
   duration: 14,
 };
