@@ -135,6 +135,11 @@ pub fn value_at(element: &Element, property: &str, local_ticks: i64) -> Option<V
     Some(resolve(data, t, base))
 }
 
+/// [`value_at`] for a numeric property, as a number (`None` for colours and unknown properties).
+pub fn number_at(element: &Element, property: &str, local_ticks: i64) -> Option<f64> {
+    value_at(element, property, local_ticks)?.as_f64()
+}
+
 /// OpenCut's `resolveAnimationPathValueAtTime`.
 fn resolve(data: &Value, t: f64, base: Value) -> Value {
     let Some(obj) = data.as_object() else { return base };
@@ -404,6 +409,13 @@ mod tests {
         assert_eq!(at(&e, "opacity", 60_000), 1.0);
         assert_eq!(at(&e, "opacity", 90_000), 1.0, "hold after the last key");
         assert_eq!(at(&e, "opacity", -5), 0.0, "local time is clamped at 0");
+    }
+
+    #[test]
+    fn number_at_reads_numbers_only() {
+        let e = clip(json!({ "opacity": { "keys": [key("a", 0, 0.0, "linear"), key("b", 100, 1.0, "linear")] } }));
+        assert_eq!(number_at(&e, "opacity", 50), Some(0.5));
+        assert_eq!(number_at(&e, "color", 50), None);
     }
 
     #[test]

@@ -65,9 +65,21 @@ const successes = [
   ["apply_effect", { effectType: "blur", start: 0, end: 4, params: { intensity: 30 } }, { elementId: "e30", trackId: "t11", appliedParams: { intensity: 30 } }],
   ["update_effect", { elementId: "e21", params: { intensity: 40 } }, { success: true, elementId: "e21", appliedParams: { intensity: 40 } }],
   ["batch", { steps: [{ tool: "split", args: { times: [5] } }, { tool: "list_effects", args: { query: "blur" } }] }, null],
+  ["list_stickers", { query: "france" }, null],
+  ["get_element", { elementId: "clip-1" }, null],
+  ["update_clip", { elementIds: ["clip-1"], scale: 0.5, position: { anchor: "top-right", margin: 40 } }, { success: true, elements: [
+    { elementId: "e22", position: { x: 650, y: -230 }, scale: { x: 0.5, y: 0.5 }, rotation: 0, opacity: 1, blendMode: "normal", hidden: false },
+  ] }],
+  ["duplicate_elements", { elementIds: ["e23"], offset: 3 }, { success: true, elements: [{ elementId: "e30", sourceId: "e23", trackId: "t12", start: 8, end: 10 }] }],
+  ["update_track", { trackId: "t14", muted: true }, { success: true, trackId: "t14", type: "audio", muted: true }],
+  ["move_track", { trackId: "t12", above: "t10" }, { success: true, trackId: "t12", index: 0, tracks: ["t12", "t10", "t11", "t13", "t14"] }],
+  ["list_animatable_properties", { elementId: "e26" }, null],
+  ["list_keyframes", { elementId: "e20" }, { elementId: "e20", duration: 3, properties: [] }],
+  ["upsert_keyframe", { elementId: "text-1", property: "opacity", time: 0.5, value: 1 }, { success: true, elementId: "e20", property: "opacity",
+    keyframe: { keyframeId: "k30", time: 0.5, value: 1, interpolation: "linear" }, keyframes: [{ keyframeId: "k30", time: 0.5, value: 1, interpolation: "linear" }] }],
 ];
 
-const readOnly = new Set(["list_project_assets", "list_timeline", "list_effects", "get_effect"]);
+const readOnly = new Set(["list_project_assets", "list_timeline", "list_effects", "get_effect", "list_stickers", "get_element", "list_animatable_properties", "list_keyframes"]);
 
 for (const [tool, args, expected] of successes) {
   test(`${tool} succeeds through callTool`, async () => {
@@ -148,6 +160,9 @@ const failures = [
   ["batch", { steps: [] }, { error: "Invalid batch steps", code: "INVALID_BATCH_STEPS" }],
   ["batch", { steps: [{ tool: "undo", args: {} }] }, { error: "Tool undo cannot run inside batch", code: "NOT_IN_BATCH", step: 0, tool: "undo" }],
   ["batch", { steps: [{ tool: "split", args: { times: [5] } }, { tool: "delete_timeline_elements", args: { elementIds: ["e99"] } }] }, { error: "Timeline elements not found: e99", code: "ELEMENTS_NOT_FOUND", step: 1, tool: "delete_timeline_elements" }],
+  ["remove_keyframe", { elementId: "e20", property: "opacity", time: 0 }, { error: "Keyframe not found: opacity at 0s", code: "KEYFRAME_NOT_FOUND" }],
+  ["update_keyframe_curve", { elementId: "e20", property: "opacity", time: 0, easing: "ease-in" }, { error: "Keyframe not found: opacity at 0s", code: "KEYFRAME_NOT_FOUND" }],
+  ["update_clip", { elementIds: ["e22"], opacity: 2 }, { error: "Property \"opacity\" must be from 0 to 1", code: "PROPERTY_OUT_OF_RANGE" }],
 ];
 
 for (const [tool, args, expected, fixtureName] of failures) {
@@ -176,6 +191,8 @@ for (const file of caseFiles) {
     for (const c of cases) {
       const fixtureName = c.fixture ?? spec.fixture ?? "demo";
       const editor = fixtureName === "new" ? await pkg.createEditor() : await editorOn(fixtureName);
+      // The effect types a host renders, as Editor::set_effects in the Rust harness.
+      if (c.effects !== undefined) editor.setEffects(c.effects);
       for (const s of c.setup ?? []) {
         const r = await editor.callToolUntyped(s.tool, s.args);
         // A step marked "fails": true must fail (to test what a failed call leaves behind).
