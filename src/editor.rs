@@ -82,6 +82,8 @@ impl Editor {
         self.project = Some(project);
         self.history.clear();
         self.contexts.clear();
+        // References are per loaded timeline: a new one is numbered afresh.
+        self.listing = ListingCache::default();
         self.revision += 1;
     }
 
@@ -310,7 +312,18 @@ impl Editor {
 fn run_in(ctx: &mut Ctx, def: &ToolDef, args: Args) -> Result<Output, ToolError> {
     match (def.kind, def.run) {
         (Kind::Batch, _) => run_batch(ctx, args),
-        (_, Some(run)) => run(ctx, args),
+        (_, Some(run)) => {
+            // Readable references (`clip-2`) become element ids before the tool sees them.
+            let mut own = crate::tools::refs::Refs::default();
+            let refs = match ctx.listing.as_deref_mut() {
+                Some(cache) => &mut cache.refs,
+                None => &mut own,
+            };
+            match refs.resolve_args(ctx.timeline.as_ref(), args.map())? {
+                Some(resolved) => run(ctx, Args::strict(def.name, def.args, &resolved)?),
+                None => run(ctx, args),
+            }
+        }
         _ => Err(ToolError::new("NOT_IN_BATCH", format!("Tool {} cannot run inside batch", def.name))),
     }
 }

@@ -74,6 +74,12 @@ fn example(tool: &ToolDef) -> String {
         ed.call_tool("split", &serde_json::json!({ "times": [2.5] })).unwrap();
         ed.undo();
     }
+    // The keyframe tools that change a keyframe need one: a fade in on the title first.
+    if matches!(tool.name, "remove_keyframe" | "update_keyframe_curve") {
+        for (time, value) in [(0.0, 0.0), (0.5, 1.0)] {
+            ed.call_tool("upsert_keyframe", &serde_json::json!({ "elementId": "e7", "property": "opacity", "time": time, "value": value })).unwrap();
+        }
+    }
     if tool.name == "undo" {
         ed.call_tool("split", &serde_json::json!({ "times": [2.5] })).unwrap();
     }

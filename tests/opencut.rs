@@ -187,7 +187,7 @@ fn the_listing_shows_what_opencut_shows() {
     assert_eq!(
         find("t-title"),
         json!({
-            "elementId": "t-title", "type": "text", "name": "Title", "start": 0, "end": 5, "duration": 5,
+            "elementId": "t-title", "ref": "text-1", "type": "text", "name": "Title", "start": 0, "end": 5, "duration": 5,
             "text": "Hello, world",
             "textStyle": { "fontSize": 180, "fontFamily": "Inter", "color": "#ffcc00", "fontWeight": "bold", "fontStyle": "normal",
                            "textAlign": "center", "textDecoration": "none", "background": "rgba(0,0,0,0.5)" }
@@ -197,7 +197,7 @@ fn the_listing_shows_what_opencut_shows() {
     assert_eq!(
         find("cap-2"),
         json!({
-            "elementId": "cap-2", "type": "text", "name": "Caption 2", "start": 4, "end": 5.5, "duration": 1.5, "hidden": true,
+            "elementId": "cap-2", "ref": "text-3", "type": "text", "name": "Caption 2", "start": 4, "end": 5.5, "duration": 1.5, "hidden": true,
             "text": "to the show",
             "textStyle": { "fontSize": 60, "fontFamily": "Arial", "color": "#ffffff", "fontWeight": "bold", "fontStyle": "normal",
                            "textAlign": "center", "textDecoration": "none" }
@@ -233,7 +233,7 @@ fn a_migrated_project_is_read_from_params_not_its_stale_copies() {
     assert_eq!(
         find("t-hello"),
         json!({
-            "elementId": "t-hello", "type": "text", "name": "Text", "start": 0, "end": 3, "duration": 3,
+            "elementId": "t-hello", "ref": "text-1", "type": "text", "name": "Text", "start": 0, "end": 3, "duration": 3,
             "text": "Hello, world",
             "textStyle": { "fontSize": 160, "fontFamily": "Inter", "color": "#eeeeee", "fontWeight": "bold", "fontStyle": "italic",
                            "textAlign": "left", "textDecoration": "underline", "background": "#111111" }

@@ -25,6 +25,15 @@ enum Op {
     Sticker(f64, f64),
     Effect(usize, f64, f64, f64),
     UpdateEffect(usize, f64),
+    GetElement(usize),
+    UpdateClip(Vec<usize>, u8, f64),
+    Duplicate(Vec<usize>, Option<f64>, Option<usize>),
+    UpdateTrack(usize, u8),
+    MoveTrack(usize, u8, usize),
+    Keyframe(usize, usize, f64, f64),
+    RemoveKeyframe(usize, usize, f64),
+    Curve(usize, usize, f64, usize),
+    ByRef(u8, usize),
     Undo,
     Redo,
     Batch(Vec<Op>),
@@ -55,11 +64,30 @@ fn op_leaf() -> impl Strategy<Value = Op> {
         (time(), time()).prop_map(|(a, b)| Op::Sticker(a, b)),
         (0usize..8, time(), time(), -20f64..120.0).prop_map(|(a, b, c, d)| Op::Effect(a, b, c, d)),
         (idx(), -20f64..120.0).prop_map(|(a, b)| Op::UpdateEffect(a, b)),
+        idx().prop_map(Op::GetElement),
+        (prop::collection::vec(0usize..6, 1..3), any::<u8>(), -0.5f64..1.5).prop_map(|(a, b, c)| Op::UpdateClip(a, b, c)),
+        (prop::collection::vec(idx(), 1..3), prop::option::of(time()), prop::option::of(0usize..7)).prop_map(|(a, b, c)| Op::Duplicate(a, b, c)),
+        (0usize..7, any::<u8>()).prop_map(|(a, b)| Op::UpdateTrack(a, b)),
+        (0usize..7, any::<u8>(), 0usize..7).prop_map(|(a, b, c)| Op::MoveTrack(a, b, c)),
+        (0usize..5, prop(), key_time(), -0.5f64..1.5).prop_map(|(a, b, c, d)| Op::Keyframe(a, b, c, d)),
+        (0usize..5, prop(), key_time()).prop_map(|(a, b, c)| Op::RemoveKeyframe(a, b, c)),
+        (0usize..5, prop(), key_time(), 0usize..5).prop_map(|(a, b, c, d)| Op::Curve(a, b, c, d)),
+        (any::<u8>(), 0usize..6).prop_map(|(a, b)| Op::ByRef(a, b)),
         Just(Op::Undo),
         Just(Op::Redo),
         (prop_oneof![Just("split"), Just("nope"), Just("list_timeline"), Just("move_timeline_elements")], any::<u8>())
             .prop_map(|(t, n)| Op::Garbage(t.to_string(), garbage(n))),
     ]
+}
+
+/// Keyframe times: mostly inside a 4 s element, a few past it.
+fn key_time() -> impl Strategy<Value = f64> {
+    prop_oneof![4 => (0u32..4).prop_map(|q| q as f64 / 2.0), 1 => (0u32..20).prop_map(|q| q as f64 / 4.0)]
+}
+
+/// Mostly properties every visual element has; a few that only some have, or none.
+fn prop() -> impl Strategy<Value = usize> {
+    prop_oneof![6 => 0usize..4, 1 => 4usize..9]
 }
 
 fn garbage(n: u8) -> Value {
@@ -96,6 +124,8 @@ fn track_ids(ed: &Editor) -> Vec<String> {
 fn pick(list: &[(String, String, String)], i: usize) -> (String, String) {
     list.get(i).map(|(t, e, _)| (t.clone(), e.clone())).unwrap_or_else(|| ("t999".into(), format!("e9{i}")))
 }
+
+const PROPERTIES: [&str; 9] = ["opacity", "transform.positionX", "transform.scaleX", "transform.rotate", "volume", "color", "background.cornerRadius", "blendMode", "nope"];
 
 const EFFECTS: [&str; 8] = ["blur", "brightness-contrast", "grayscale", "saturation", "sepia", "invert", "vignette", "glow"];
 
@@ -140,6 +170,87 @@ fn resolve(ed: &Editor, op: &Op) -> (String, Value) {
             ("apply_effect".into(), json!({ "effectType": kind, "start": s, "end": e, "params": { "intensity": v } }))
         }
         Op::UpdateEffect(i, v) => ("update_effect".into(), json!({ "elementId": pick(&els, *i).1, "params": { "intensity": v } })),
+        Op::GetElement(i) => ("get_element".into(), json!({ "elementId": pick(&els, *i).1 })),
+        Op::UpdateClip(ix, which, v) => {
+            let v = *v;
+            let mut args = json!({ "elementIds": ix.iter().map(|i| pick(&els, *i).1).collect::<Vec<_>>() });
+            // One or two properties, some of them out of range.
+            let bits: u8 = if which & 0xC0 == 0 { *which } else { 1 << (which % 8) };
+            for bit in 0..8 {
+                if bits & (1 << bit) == 0 {
+                    continue;
+                }
+                let (k, val) = match bit {
+                    0 => ("opacity", json!(v)),
+                    1 => ("scale", json!(v)),
+                    2 => ("rotation", json!(v * 200.0)),
+                    3 => ("volume", json!(v * 30.0 - 30.0)),
+                    4 => ("position", if v > 0.5 { json!("top-right") } else { json!({ "x": v * 400.0, "y": -v * 100.0 }) }),
+                    5 => ("muted", json!(v > 1.0)),
+                    6 => ("hidden", json!(v > 1.0)),
+                    _ => ("blendMode", if v > 0.0 { json!("multiply") } else { json!("glow") }),
+                };
+                args[k] = val;
+            }
+            ("update_clip".into(), args)
+        }
+        Op::Duplicate(ix, start, track) => {
+            let mut args = json!({ "elementIds": ix.iter().map(|i| pick(&els, *i).1).collect::<Vec<_>>() });
+            if let Some(s) = start {
+                args["startTime"] = json!(s);
+            }
+            if let Some(t) = track {
+                args["trackId"] = tracks.get(*t).cloned().unwrap_or_else(|| "t404".into()).into();
+            }
+            ("duplicate_elements".into(), args)
+        }
+        Op::UpdateTrack(t, which) => {
+            let mut args = json!({ "trackId": tracks.get(*t).cloned().unwrap_or_else(|| "t404".into()) });
+            if which & 1 != 0 {
+                args["muted"] = json!(which & 8 != 0);
+            }
+            if which & 2 != 0 {
+                args["hidden"] = json!(which & 16 != 0);
+            }
+            if which & 4 != 0 {
+                args["name"] = json!(format!("Track {which}"));
+            }
+            ("update_track".into(), args)
+        }
+        Op::MoveTrack(t, how, other) => {
+            let id = tracks.get(*t).cloned().unwrap_or_else(|| "t404".into());
+            let other_id = tracks.get(*other).cloned().unwrap_or_else(|| "t404".into());
+            let args = match how % 3 {
+                0 => json!({ "trackId": id, "index": other }),
+                1 => json!({ "trackId": id, "above": other_id }),
+                _ => json!({ "trackId": id, "below": other_id }),
+            };
+            ("move_track".into(), args)
+        }
+        Op::Keyframe(i, p, t, v) => {
+            let value = if PROPERTIES[*p] == "color" { json!(if *v > 0.5 { "#ff0000" } else { "#00ff0080" }) } else { json!(v) };
+            ("upsert_keyframe".into(), json!({ "elementId": live(&els, *i), "property": PROPERTIES[*p], "time": t, "value": value }))
+        }
+        Op::RemoveKeyframe(i, p, t) => {
+            let (id, prop, time) = existing_key(ed, &live(&els, *i), *p, *t);
+            ("remove_keyframe".into(), json!({ "elementId": id, "property": prop, "time": time }))
+        }
+        Op::Curve(i, p, t, e) => {
+            let easing = ["ease-in", "ease-out", "ease-in-out", "linear", "bounce"][*e];
+            let (id, prop, time) = existing_key(ed, &live(&els, *i), *p, *t);
+            ("update_keyframe_curve".into(), json!({ "elementId": id, "property": prop, "time": time, "easing": easing }))
+        }
+        Op::ByRef(n, tool) => {
+            let r = format!("{}-{}", ["clip", "text", "sticker", "effect"][(*n % 4) as usize], n / 4 % 6 + 1);
+            match tool {
+                0 => ("get_element".into(), json!({ "elementId": r })),
+                1 => ("delete_timeline_elements".into(), json!({ "elementIds": [r] })),
+                2 => ("update_clip".into(), json!({ "elementIds": [r], "opacity": 0.5 })),
+                3 => ("duplicate_elements".into(), json!({ "elementIds": [r] })),
+                4 => ("upsert_keyframe".into(), json!({ "elementId": r, "property": "opacity", "time": 0, "value": 0.3 })),
+                _ => ("list_timeline".into(), json!({})),
+            }
+        }
         Op::Undo => ("undo".into(), json!({})),
         Op::Redo => ("redo".into(), json!({})),
         Op::Batch(steps) => {
@@ -163,6 +274,14 @@ fn check_invariants(project: &Project) {
             assert!(ids.insert(e.id.to_string()), "duplicate id {}", e.id);
             assert!(track.kind.accepts(e.kind), "{} on a {:?} track", e.id, track.kind);
             assert!(e.start >= 0 && e.duration > 0 && e.trim_start >= 0 && e.trim_end >= 0, "bad times on {e:?}");
+            // Keyframes stay sorted by time, as OpenCut keeps them.
+            for data in e.animations.iter().flat_map(|a| a.values()) {
+                let channels: Vec<&Value> = if data.get("keys").is_some() { vec![data] } else { data.as_object().unwrap().values().collect() };
+                for ch in channels {
+                    let times: Vec<i64> = ch["keys"].as_array().unwrap().iter().map(|k| k["time"].as_i64().unwrap()).collect();
+                    assert!(times.windows(2).all(|w| w[0] < w[1]), "{} keys out of order: {times:?}", e.id);
+                }
+            }
             if e.kind.is_timed_media() {
                 let asset = project.asset(e.asset_id.as_deref().unwrap()).unwrap();
                 let source = asset.duration_ticks().unwrap();
@@ -171,6 +290,38 @@ fn check_invariants(project: &Project) {
             }
         }
     }
+}
+
+/// A keyframe the element has (its first animated property, the key picked by `p`), else the
+/// generated property and time, which most likely name none.
+fn existing_key(ed: &Editor, id: &str, p: usize, t: f64) -> (String, String, f64) {
+    let tl = ed.project().and_then(|p| p.timeline.as_ref()).expect("timeline");
+    let found = tl.element(id).and_then(|(_, e)| {
+        let (path, data) = e.animations.as_ref()?.iter().next()?;
+        let channel = if data.get("keys").is_some() { data } else { data.get("r")? };
+        let keys = channel["keys"].as_array()?;
+        let key = keys.get(p % keys.len().max(1))?;
+        Some((path.clone(), key["time"].as_i64()? as f64 / 120_000.0))
+    });
+    match found {
+        Some((path, time)) => (id.to_string(), path, time),
+        None => (id.to_string(), PROPERTIES[p].to_string(), t),
+    }
+}
+
+/// An element that exists whenever the timeline has any (the keyframe ops need one to mean much).
+fn live(list: &[(String, String, String)], i: usize) -> String {
+    if list.is_empty() { pick(list, i).1 } else { list[i % list.len()].1.clone() }
+}
+
+fn without_refs(listing: &Value) -> Value {
+    let mut v = listing.clone();
+    for t in v["tracks"].as_array_mut().unwrap() {
+        for e in t["elements"].as_array_mut().unwrap() {
+            e.as_object_mut().unwrap().remove("ref");
+        }
+    }
+    v
 }
 
 /// A project with three assets, a sticker, and a few elements laid out by tool calls.
@@ -204,6 +355,7 @@ proptest! {
         ops in prop::collection::vec(op(), 1..40),
     ) {
         let mut ed = start_editor(&layout);
+        let mut refs: std::collections::HashMap<String, String> = Default::default();
         let initial = ed.project().unwrap().timeline.clone();
         for op in &ops {
             let (tool, args) = resolve(&ed, op);
@@ -219,9 +371,19 @@ proptest! {
                 }
                 Ok(_) => {
                     check_invariants(ed.project().unwrap());
-                    // The editor's cached listing must equal a cold one of the same project.
+                    // The editor's cached listing must equal a cold one of the same project, but for
+                    // the references, which depend on what the editor has seen.
                     let mut cold = Editor::from_json(&ed.project_json().unwrap()).unwrap();
-                    prop_assert_eq!(ed.call_tool_json("list_timeline", "{}"), cold.call_tool_json("list_timeline", "{}"));
+                    let warm = ed.call_tool("list_timeline", &json!({})).unwrap();
+                    prop_assert_eq!(without_refs(&warm), without_refs(&cold.call_tool("list_timeline", &json!({})).unwrap()));
+                    // A reference never moves to another element, and no two elements share one.
+                    let mut seen = HashSet::new();
+                    for e in warm["tracks"].as_array().unwrap().iter().flat_map(|t| t["elements"].as_array().unwrap()) {
+                        let (id, r) = (e["elementId"].as_str().unwrap().to_string(), e["ref"].as_str().unwrap().to_string());
+                        prop_assert!(seen.insert(r.clone()), "ref {} given twice", r);
+                        let was = refs.entry(id.clone()).or_insert_with(|| r.clone());
+                        prop_assert_eq!(&*was, &r, "element {} changed its ref", id);
+                    }
                     let grew = ed.history().undo_len() as isize - undo_len as isize;
                     match tool.as_str() {
                         "undo" => prop_assert_eq!(grew, -1),

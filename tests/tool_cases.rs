@@ -359,6 +359,17 @@ macro_rules! case_files {
 }
 
 case_files!(
+    remove_keyframe,
+    update_keyframe_curve,
+    upsert_keyframe,
+    list_keyframes,
+    list_animatable_properties,
+    duplicate_elements,
+    update_track,
+    move_track,
+    update_clip,
+    get_element,
+    references,
     list_project_assets,
     list_timeline,
     load_asset_context,
@@ -424,7 +435,7 @@ fn every_registered_tool_has_cases() {
     let (tools, _) = coverage();
     let missing: Vec<&str> = registry::names().into_iter().filter(|n| !tools.contains(*n)).collect();
     assert!(missing.is_empty(), "tools without cases: {missing:?}");
-    assert_eq!(registry::names().len(), 21, "17 spec tools plus list_stickers, undo, redo and batch");
+    assert_eq!(registry::names().len(), 31, "17 spec tools plus list_stickers, undo, redo, batch and the ten of issue 21");
 }
 
 /// Every error string of the spec is expected, exactly, by at least one case.

@@ -35,6 +35,8 @@ export interface ListTimelineResult {
     muted?: true;
     elements: {
       elementId: string;
+      /** Short stable name (clip-1, text-3, sticker-2, effect-1) that every tool takes in place of the elementId */
+      ref?: string;
       type: string;
       assetId?: string;
       name?: string;
@@ -369,6 +371,248 @@ export interface UpdateEffectResult {
   appliedParams: { [key: string]: unknown };
 }
 
+/** Arguments of `get_element`: Get element */
+export interface GetElementArgs {
+  /** Element id or ref (clip-1) from list_timeline */
+  elementId: string;
+}
+
+/** Result of `get_element`. */
+export interface GetElementResult {
+  elementId: string;
+  ref: string;
+  trackId: string;
+  type: string;
+  name?: string;
+  start: number;
+  end: number;
+  duration: number;
+  /** Video and audio: the source seconds played (start, end), trims and rate */
+  source?: { [key: string]: unknown };
+  /** Property path → {value, unit} */
+  properties?: { [key: string]: unknown };
+  text?: string;
+  textStyle?: { [key: string]: unknown };
+  params?: { [key: string]: unknown };
+  keyframes: { [key: string]: unknown }[];
+}
+
+/** Arguments of `update_clip`: Update clip properties */
+export interface UpdateClipArgs {
+  /** Element ids or refs from list_timeline */
+  elementIds: string[];
+  /** An anchor name, {anchor, margin} (margin in pixels from the canvas edges; default 5% of the shorter side), or {x, y} in canvas pixels from the centre (+y down) */
+  position?: unknown;
+  /** Factor over the size fitted to the canvas: one number for both axes, or {x, y} */
+  scale?: unknown;
+  /** Degrees, clockwise */
+  rotation?: number;
+  /** 0 invisible, 1 opaque */
+  opacity?: number;
+  /** How it mixes with what is below */
+  blendMode?: "normal" | "darken" | "multiply" | "color-burn" | "lighten" | "screen" | "plus-lighter" | "color-dodge" | "overlay" | "soft-light" | "hard-light" | "difference" | "exclusion" | "hue" | "saturation" | "color" | "luminosity";
+  /** Decibels; 0 plays as recorded, -60 is silent */
+  volume?: number;
+  /** Silence a video or audio element */
+  muted?: boolean;
+  /** Stop drawing a visual element */
+  hidden?: boolean;
+}
+
+/** Result of `update_clip`. */
+export interface UpdateClipResult {
+  success: boolean;
+  elements: {
+    elementId: string;
+  }[];
+  warnings?: string[];
+}
+
+/** Arguments of `duplicate_elements`: Duplicate elements */
+export interface DuplicateElementsArgs {
+  /** Element ids or refs from list_timeline */
+  elementIds: string[];
+  /** Seconds added to each copy's start (default: right after the originals) */
+  offset?: number;
+  /** Where the earliest copy starts, in timeline seconds */
+  startTime?: number;
+  /** Put every copy on this track */
+  trackId?: string;
+}
+
+/** Result of `duplicate_elements`. */
+export interface DuplicateElementsResult {
+  success: boolean;
+  elements: {
+    elementId: string;
+    sourceId: string;
+    trackId: string;
+    start: number;
+    end: number;
+  }[];
+}
+
+/** Arguments of `update_track`: Update track */
+export interface UpdateTrackArgs {
+  /** Track id from list_timeline */
+  trackId: string;
+  /** Silence the track (main, overlay, audio) */
+  muted?: boolean;
+  /** Stop drawing the track (not audio) */
+  hidden?: boolean;
+  /** New name */
+  name?: string;
+}
+
+/** Result of `update_track`. */
+export interface UpdateTrackResult {
+  success: boolean;
+  trackId: string;
+  type: string;
+  name?: string;
+  hidden?: boolean;
+  muted?: boolean;
+}
+
+/** Arguments of `move_track`: Move track */
+export interface MoveTrackArgs {
+  /** Track id from list_timeline */
+  trackId: string;
+  /** New position in list_timeline's track order (0 is in front) */
+  index?: number;
+  /** Put it just above this track */
+  above?: string;
+  /** Put it just below this track */
+  below?: string;
+}
+
+/** Result of `move_track`. */
+export interface MoveTrackResult {
+  success: boolean;
+  trackId: string;
+  index: number;
+  tracks: string[];
+}
+
+/** Arguments of `list_animatable_properties`: List animatable properties */
+export interface ListAnimatablePropertiesArgs {
+  /** Element id or ref (clip-1) from list_timeline */
+  elementId: string;
+}
+
+/** Result of `list_animatable_properties`. */
+export interface ListAnimatablePropertiesResult {
+  elementId: string;
+  type: string;
+  properties: {
+    property: string;
+    type: string;
+    unit: string;
+    value: unknown;
+    animated: boolean;
+    min?: number;
+    max?: number;
+    description?: string;
+  }[];
+}
+
+/** Arguments of `list_keyframes`: List keyframes */
+export interface ListKeyframesArgs {
+  /** Element id or ref from list_timeline */
+  elementId: string;
+  /** Only this property (default: every animated one) */
+  property?: string;
+}
+
+/** Result of `list_keyframes`. */
+export interface ListKeyframesResult {
+  elementId: string;
+  duration: number;
+  properties: { [key: string]: unknown }[];
+}
+
+/** Arguments of `upsert_keyframe`: Add or change keyframe */
+export interface UpsertKeyframeArgs {
+  /** Element id or ref from list_timeline */
+  elementId: string;
+  /** Property path from list_animatable_properties, such as opacity or transform.positionX */
+  property: string;
+  /** Seconds from the element's start (0 to its duration) */
+  time: number;
+  /** The value there, in the property's unit; colours as #rrggbb */
+  value: number | string;
+  /** How the value moves to the next keyframe (default linear) */
+  interpolation?: "linear" | "hold" | "bezier";
+}
+
+/** Result of `upsert_keyframe`. */
+export interface UpsertKeyframeResult {
+  success: boolean;
+  elementId: string;
+  property: string;
+  keyframe: { [key: string]: unknown };
+  keyframes: unknown[];
+}
+
+/** Arguments of `remove_keyframe`: Remove keyframe */
+export interface RemoveKeyframeArgs {
+  /** Element id or ref from list_timeline */
+  elementId: string;
+  /** Property path */
+  property: string;
+  /** Keyframe id from list_keyframes */
+  keyframeId?: string;
+  /** Or the keyframe's time, seconds from the element's start */
+  time?: number;
+}
+
+/** Result of `remove_keyframe`. */
+export interface RemoveKeyframeResult {
+  success: boolean;
+  elementId: string;
+  property: string;
+  removedTime: number;
+  keyframes: unknown[];
+}
+
+/** Arguments of `update_keyframe_curve`: Update keyframe curve */
+export interface UpdateKeyframeCurveArgs {
+  /** Element id or ref from list_timeline */
+  elementId: string;
+  /** Property path */
+  property: string;
+  /** Keyframe id from list_keyframes */
+  keyframeId?: string;
+  /** Or the keyframe's time, seconds from the element's start */
+  time?: number;
+  /** How the value moves to the next keyframe */
+  interpolation?: "linear" | "hold" | "bezier";
+  /** A ready-made curve to the next keyframe */
+  easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out";
+  /** Bezier handle towards the next keyframe (dt 0 to the gap) */
+  rightHandle?: {
+    /** Seconds */
+    dt: number;
+    /** Value change */
+    dv: number;
+  };
+  /** Bezier handle from the previous keyframe (dt minus the gap to 0) */
+  leftHandle?: {
+    /** Seconds */
+    dt: number;
+    /** Value change */
+    dv: number;
+  };
+}
+
+/** Result of `update_keyframe_curve`. */
+export interface UpdateKeyframeCurveResult {
+  success: boolean;
+  elementId: string;
+  property: string;
+  keyframes: unknown[];
+}
+
 /** Arguments of `undo`: Undo */
 export type UndoArgs = Record<string, never>;
 
@@ -431,6 +675,16 @@ export interface ToolArgsMap {
   get_effect: GetEffectArgs;
   apply_effect: ApplyEffectArgs;
   update_effect: UpdateEffectArgs;
+  get_element: GetElementArgs;
+  update_clip: UpdateClipArgs;
+  duplicate_elements: DuplicateElementsArgs;
+  update_track: UpdateTrackArgs;
+  move_track: MoveTrackArgs;
+  list_animatable_properties: ListAnimatablePropertiesArgs;
+  list_keyframes: ListKeyframesArgs;
+  upsert_keyframe: UpsertKeyframeArgs;
+  remove_keyframe: RemoveKeyframeArgs;
+  update_keyframe_curve: UpdateKeyframeCurveArgs;
   undo: UndoArgs;
   redo: RedoArgs;
   batch: BatchArgs;
@@ -456,6 +710,16 @@ export interface ToolResultMap {
   get_effect: GetEffectResult;
   apply_effect: ApplyEffectResult;
   update_effect: UpdateEffectResult;
+  get_element: GetElementResult;
+  update_clip: UpdateClipResult;
+  duplicate_elements: DuplicateElementsResult;
+  update_track: UpdateTrackResult;
+  move_track: MoveTrackResult;
+  list_animatable_properties: ListAnimatablePropertiesResult;
+  list_keyframes: ListKeyframesResult;
+  upsert_keyframe: UpsertKeyframeResult;
+  remove_keyframe: RemoveKeyframeResult;
+  update_keyframe_curve: UpdateKeyframeCurveResult;
   undo: UndoResult;
   redo: RedoResult;
   batch: BatchResult;
@@ -484,6 +748,16 @@ export const TOOL_NAMES: readonly ToolName[] = [
   "get_effect",
   "apply_effect",
   "update_effect",
+  "get_element",
+  "update_clip",
+  "duplicate_elements",
+  "update_track",
+  "move_track",
+  "list_animatable_properties",
+  "list_keyframes",
+  "upsert_keyframe",
+  "remove_keyframe",
+  "update_keyframe_curve",
   "undo",
   "redo",
   "batch",
@@ -639,7 +913,7 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
   {
     "name": "list_timeline",
     "title": "List timeline",
-    "description": "Summarise the timeline: every track (trackId, type: main, overlay, text, effect or audio; listed from the top of the picture down, audio last) and its elements (elementId, type, assetId, name, start, end and duration in timeline seconds, plus text content and textStyle, effect params or sticker id; video and audio show trimStart, the source seconds skipped, when not 0, rate, the playback speed of a retimed clip, when not 1, volume when not 1 (above 1 is a host boost) and muted when silent; hidden tracks and elements say hidden, muted tracks muted). Call this before editing whenever you do not have exact ids. Reads only.",
+    "description": "Summarise the timeline: every track (trackId, type: main, overlay, text, effect or audio; listed from the top of the picture down, audio last) and its elements (elementId; ref, a short stable name such as clip-1, text-3, sticker-2 or effect-1 that every tool accepts in place of the elementId; type, assetId, name, start, end and duration in timeline seconds, plus text content and textStyle, effect params or sticker id; video and audio show trimStart, the source seconds skipped, when not 0, rate, the playback speed of a retimed clip, when not 1, volume when not 1 (above 1 is a host boost) and muted when silent; hidden tracks and elements say hidden, muted tracks muted). Call this before editing whenever you do not have exact ids. Reads only.",
     "inputSchema": {
       "$schema": "https://json-schema.org/draft/2020-12/schema",
       "type": "object",
@@ -686,6 +960,10 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
                   "properties": {
                     "elementId": {
                       "type": "string"
+                    },
+                    "ref": {
+                      "type": "string",
+                      "description": "Short stable name (clip-1, text-3, sticker-2, effect-1) that every tool takes in place of the elementId"
                     },
                     "type": {
                       "type": "string"
@@ -1867,6 +2145,925 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
         "success",
         "elementId",
         "appliedParams"
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "idempotentHint": true,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "get_element",
+    "title": "Get element",
+    "description": "Everything about one element (elementId or its ref from list_timeline): timing in timeline seconds, the source range of video and audio, every property with its unit as OpenCut stores it (transform.positionX/Y: canvas pixels of its centre from the canvas centre, +y down; transform.scaleX/Y: factor; transform.rotate: degrees clockwise; opacity 0-1; blendMode; volume in dB; muted; hidden), text and textStyle, effect params, and its keyframes. Reads only. Example: {\"elementId\":\"clip-1\"}.",
+    "inputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "elementId": {
+          "type": "string",
+          "minLength": 1,
+          "description": "Element id or ref (clip-1) from list_timeline"
+        }
+      },
+      "required": [
+        "elementId"
+      ],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "elementId": {
+          "type": "string"
+        },
+        "ref": {
+          "type": "string"
+        },
+        "trackId": {
+          "type": "string"
+        },
+        "type": {
+          "type": "string"
+        },
+        "name": {
+          "type": "string"
+        },
+        "start": {
+          "type": "number"
+        },
+        "end": {
+          "type": "number"
+        },
+        "duration": {
+          "type": "number"
+        },
+        "source": {
+          "type": "object",
+          "description": "Video and audio: the source seconds played (start, end), trims and rate"
+        },
+        "properties": {
+          "type": "object",
+          "description": "Property path → {value, unit}"
+        },
+        "text": {
+          "type": "string"
+        },
+        "textStyle": {
+          "type": "object"
+        },
+        "params": {
+          "type": "object"
+        },
+        "keyframes": {
+          "type": "array",
+          "items": {
+            "type": "object"
+          }
+        }
+      },
+      "required": [
+        "elementId",
+        "ref",
+        "trackId",
+        "type",
+        "start",
+        "end",
+        "duration",
+        "keyframes"
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": true,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "update_clip",
+    "title": "Update clip properties",
+    "description": "Change how one or many elements look or sound, as one undo step: position (an anchor such as \"top-right\" or {\"anchor\":\"bottom-left\",\"margin\":40}, which keeps the element inside the frame that many pixels from the edges; or {\"x\":px,\"y\":px} from the canvas centre, +y down), scale (factor >= 0.01, or {\"x\":…,\"y\":…}), rotation (degrees -360 to 360, clockwise), opacity (0 to 1), blendMode (normal, multiply, screen, overlay, …), hidden (visual elements), volume (dB -60 to 20; 0 plays as recorded) and muted (video and audio). Only the properties given change. Example, a small logo in the corner: {\"elementIds\":[\"clip-1\"],\"scale\":0.3,\"position\":\"top-right\"}.",
+    "inputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "elementIds": {
+          "type": "array",
+          "items": {
+            "type": "string",
+            "minLength": 1
+          },
+          "minItems": 1,
+          "description": "Element ids or refs from list_timeline"
+        },
+        "position": {
+          "description": "An anchor name, {anchor, margin} (margin in pixels from the canvas edges; default 5% of the shorter side), or {x, y} in canvas pixels from the centre (+y down)",
+          "oneOf": [
+            {
+              "type": "string",
+              "enum": [
+                "top-left",
+                "top",
+                "top-right",
+                "left",
+                "center",
+                "right",
+                "bottom-left",
+                "bottom",
+                "bottom-right"
+              ]
+            },
+            {
+              "type": "object",
+              "properties": {
+                "anchor": {
+                  "type": "string",
+                  "enum": [
+                    "top-left",
+                    "top",
+                    "top-right",
+                    "left",
+                    "center",
+                    "right",
+                    "bottom-left",
+                    "bottom",
+                    "bottom-right"
+                  ]
+                },
+                "margin": {
+                  "type": "number",
+                  "minimum": 0
+                }
+              },
+              "required": [
+                "anchor"
+              ],
+              "additionalProperties": false
+            },
+            {
+              "type": "object",
+              "properties": {
+                "x": {
+                  "type": "number",
+                  "minimum": -100000
+                },
+                "y": {
+                  "type": "number",
+                  "minimum": -100000
+                }
+              },
+              "additionalProperties": false,
+              "minProperties": 1
+            }
+          ]
+        },
+        "scale": {
+          "description": "Factor over the size fitted to the canvas: one number for both axes, or {x, y}",
+          "oneOf": [
+            {
+              "type": "number",
+              "minimum": 0.01
+            },
+            {
+              "type": "object",
+              "properties": {
+                "x": {
+                  "type": "number",
+                  "minimum": 0.01
+                },
+                "y": {
+                  "type": "number",
+                  "minimum": 0.01
+                }
+              },
+              "additionalProperties": false,
+              "minProperties": 1
+            }
+          ]
+        },
+        "rotation": {
+          "type": "number",
+          "minimum": -360,
+          "maximum": 360,
+          "description": "Degrees, clockwise"
+        },
+        "opacity": {
+          "type": "number",
+          "minimum": 0,
+          "maximum": 1,
+          "description": "0 invisible, 1 opaque"
+        },
+        "blendMode": {
+          "type": "string",
+          "enum": [
+            "normal",
+            "darken",
+            "multiply",
+            "color-burn",
+            "lighten",
+            "screen",
+            "plus-lighter",
+            "color-dodge",
+            "overlay",
+            "soft-light",
+            "hard-light",
+            "difference",
+            "exclusion",
+            "hue",
+            "saturation",
+            "color",
+            "luminosity"
+          ],
+          "description": "How it mixes with what is below"
+        },
+        "volume": {
+          "type": "number",
+          "minimum": -60,
+          "maximum": 20,
+          "description": "Decibels; 0 plays as recorded, -60 is silent"
+        },
+        "muted": {
+          "type": "boolean",
+          "description": "Silence a video or audio element"
+        },
+        "hidden": {
+          "type": "boolean",
+          "description": "Stop drawing a visual element"
+        }
+      },
+      "required": [
+        "elementIds"
+      ],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "success": {
+          "type": "boolean"
+        },
+        "elements": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "elementId": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "elementId"
+            ]
+          }
+        },
+        "warnings": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        }
+      },
+      "required": [
+        "success",
+        "elements"
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "idempotentHint": true,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "duplicate_elements",
+    "title": "Duplicate elements",
+    "description": "Copy elements (elementIds or refs) with new ids and every property and keyframe, as one undo step. By default the copies start right after the last original ends; offset (seconds added to each start) or startTime (where the earliest copy starts; the others keep their spacing) place them elsewhere. Each copy stays on its track when that time is free, else goes on the first free track of that type (a new one if needed; the one main track must be free); trackId puts them all on that track, which must be free. Example: {\"elementIds\":[\"clip-2\"],\"startTime\":20}.",
+    "inputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "elementIds": {
+          "type": "array",
+          "items": {
+            "type": "string",
+            "minLength": 1
+          },
+          "minItems": 1,
+          "description": "Element ids or refs from list_timeline"
+        },
+        "offset": {
+          "type": "number",
+          "description": "Seconds added to each copy's start (default: right after the originals)"
+        },
+        "startTime": {
+          "type": "number",
+          "minimum": 0,
+          "description": "Where the earliest copy starts, in timeline seconds"
+        },
+        "trackId": {
+          "type": "string",
+          "minLength": 1,
+          "description": "Put every copy on this track"
+        }
+      },
+      "required": [
+        "elementIds"
+      ],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "success": {
+          "type": "boolean"
+        },
+        "elements": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "elementId": {
+                "type": "string"
+              },
+              "sourceId": {
+                "type": "string"
+              },
+              "trackId": {
+                "type": "string"
+              },
+              "start": {
+                "type": "number"
+              },
+              "end": {
+                "type": "number"
+              }
+            },
+            "required": [
+              "elementId",
+              "sourceId",
+              "trackId",
+              "start",
+              "end"
+            ]
+          }
+        }
+      },
+      "required": [
+        "success",
+        "elements"
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": false,
+      "idempotentHint": false,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "update_track",
+    "title": "Update track",
+    "description": "Switch a track (trackId from list_timeline) on or off, or rename it: muted silences every element on it (main, overlay and audio tracks), hidden stops drawing it (every track but audio), name is shown in the host's timeline. Only the fields given change. Example, mute the music: {\"trackId\":\"t14\",\"muted\":true}.",
+    "inputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "trackId": {
+          "type": "string",
+          "minLength": 1,
+          "description": "Track id from list_timeline"
+        },
+        "muted": {
+          "type": "boolean",
+          "description": "Silence the track (main, overlay, audio)"
+        },
+        "hidden": {
+          "type": "boolean",
+          "description": "Stop drawing the track (not audio)"
+        },
+        "name": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "New name"
+        }
+      },
+      "required": [
+        "trackId"
+      ],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "success": {
+          "type": "boolean"
+        },
+        "trackId": {
+          "type": "string"
+        },
+        "type": {
+          "type": "string"
+        },
+        "name": {
+          "type": "string"
+        },
+        "hidden": {
+          "type": "boolean"
+        },
+        "muted": {
+          "type": "boolean"
+        }
+      },
+      "required": [
+        "success",
+        "trackId",
+        "type"
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "idempotentHint": true,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "move_track",
+    "title": "Move track",
+    "description": "Reorder tracks: a track higher in list_timeline is drawn in front. Give exactly one of index (its new position in list_timeline's track order), above or below (another trackId). Visual tracks stay above the main track and audio tracks below it; the main track does not move. Example, bring the text in front of everything: {\"trackId\":\"t10\",\"index\":0}.",
+    "inputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "trackId": {
+          "type": "string",
+          "minLength": 1,
+          "description": "Track id from list_timeline"
+        },
+        "index": {
+          "type": "integer",
+          "minimum": 0,
+          "description": "New position in list_timeline's track order (0 is in front)"
+        },
+        "above": {
+          "type": "string",
+          "minLength": 1,
+          "description": "Put it just above this track"
+        },
+        "below": {
+          "type": "string",
+          "minLength": 1,
+          "description": "Put it just below this track"
+        }
+      },
+      "required": [
+        "trackId"
+      ],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "success": {
+          "type": "boolean"
+        },
+        "trackId": {
+          "type": "string"
+        },
+        "index": {
+          "type": "number"
+        },
+        "tracks": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        }
+      },
+      "required": [
+        "success",
+        "trackId",
+        "index",
+        "tracks"
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "idempotentHint": true,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "list_animatable_properties",
+    "title": "List animatable properties",
+    "description": "The properties of an element (elementId or ref) that keyframes can animate, as OpenCut names them (transform.positionX, transform.positionY, transform.scaleX, transform.scaleY, transform.rotate, opacity; volume for video and audio; color and background.* for text), each with its unit, range, current value and whether it is animated. Reads only. Example: {\"elementId\":\"text-1\"}.",
+    "inputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "elementId": {
+          "type": "string",
+          "minLength": 1,
+          "description": "Element id or ref (clip-1) from list_timeline"
+        }
+      },
+      "required": [
+        "elementId"
+      ],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "elementId": {
+          "type": "string"
+        },
+        "type": {
+          "type": "string"
+        },
+        "properties": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "property": {
+                "type": "string"
+              },
+              "type": {
+                "type": "string"
+              },
+              "unit": {
+                "type": "string"
+              },
+              "value": {},
+              "animated": {
+                "type": "boolean"
+              },
+              "min": {
+                "type": "number"
+              },
+              "max": {
+                "type": "number"
+              },
+              "description": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "property",
+              "type",
+              "unit",
+              "value",
+              "animated"
+            ]
+          }
+        }
+      },
+      "required": [
+        "elementId",
+        "type",
+        "properties"
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": true,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "list_keyframes",
+    "title": "List keyframes",
+    "description": "The keyframes of an element (elementId or ref), by property (optional property limits the list): keyframeId, time in seconds from the element's start, value and interpolation to the next keyframe (linear, hold or bezier). Reads only. Example: {\"elementId\":\"clip-1\",\"property\":\"opacity\"}.",
+    "inputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "elementId": {
+          "type": "string",
+          "minLength": 1,
+          "description": "Element id or ref from list_timeline"
+        },
+        "property": {
+          "type": "string",
+          "description": "Only this property (default: every animated one)"
+        }
+      },
+      "required": [
+        "elementId"
+      ],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "elementId": {
+          "type": "string"
+        },
+        "duration": {
+          "type": "number"
+        },
+        "properties": {
+          "type": "array",
+          "items": {
+            "type": "object"
+          }
+        }
+      },
+      "required": [
+        "elementId",
+        "duration",
+        "properties"
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": true,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "upsert_keyframe",
+    "title": "Add or change keyframe",
+    "description": "Set a property's value at a time (seconds from the element's start, 0 to its duration); between keyframes the value moves smoothly (interpolation linear, the default; hold jumps at the next keyframe; bezier eases, see update_keyframe_curve). A keyframe already at that time takes the new value. A fade in over 0.5 s is two calls: {\"elementId\":\"text-1\",\"property\":\"opacity\",\"time\":0,\"value\":0} then {\"elementId\":\"text-1\",\"property\":\"opacity\",\"time\":0.5,\"value\":1}. Colours take #rrggbb. Properties and ranges: list_animatable_properties.",
+    "inputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "elementId": {
+          "type": "string",
+          "minLength": 1,
+          "description": "Element id or ref from list_timeline"
+        },
+        "property": {
+          "type": "string",
+          "minLength": 1,
+          "description": "Property path from list_animatable_properties, such as opacity or transform.positionX"
+        },
+        "time": {
+          "type": "number",
+          "minimum": 0,
+          "description": "Seconds from the element's start (0 to its duration)"
+        },
+        "value": {
+          "type": [
+            "number",
+            "string"
+          ],
+          "description": "The value there, in the property's unit; colours as #rrggbb"
+        },
+        "interpolation": {
+          "type": "string",
+          "enum": [
+            "linear",
+            "hold",
+            "bezier"
+          ],
+          "description": "How the value moves to the next keyframe (default linear)"
+        }
+      },
+      "required": [
+        "elementId",
+        "property",
+        "time",
+        "value"
+      ],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "success": {
+          "type": "boolean"
+        },
+        "elementId": {
+          "type": "string"
+        },
+        "property": {
+          "type": "string"
+        },
+        "keyframe": {
+          "type": "object"
+        },
+        "keyframes": {
+          "type": "array"
+        }
+      },
+      "required": [
+        "success",
+        "elementId",
+        "property",
+        "keyframe",
+        "keyframes"
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "idempotentHint": true,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "remove_keyframe",
+    "title": "Remove keyframe",
+    "description": "Remove one keyframe of a property, named by keyframeId (from list_keyframes) or by its time (seconds from the element's start). A property left with no keyframes goes back to its plain value. Example: {\"elementId\":\"text-1\",\"property\":\"opacity\",\"time\":0}.",
+    "inputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "elementId": {
+          "type": "string",
+          "minLength": 1,
+          "description": "Element id or ref from list_timeline"
+        },
+        "property": {
+          "type": "string",
+          "minLength": 1,
+          "description": "Property path"
+        },
+        "keyframeId": {
+          "type": "string",
+          "minLength": 1,
+          "description": "Keyframe id from list_keyframes"
+        },
+        "time": {
+          "type": "number",
+          "minimum": 0,
+          "description": "Or the keyframe's time, seconds from the element's start"
+        }
+      },
+      "required": [
+        "elementId",
+        "property"
+      ],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "success": {
+          "type": "boolean"
+        },
+        "elementId": {
+          "type": "string"
+        },
+        "property": {
+          "type": "string"
+        },
+        "removedTime": {
+          "type": "number"
+        },
+        "keyframes": {
+          "type": "array"
+        }
+      },
+      "required": [
+        "success",
+        "elementId",
+        "property",
+        "removedTime",
+        "keyframes"
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "idempotentHint": false,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "update_keyframe_curve",
+    "title": "Update keyframe curve",
+    "description": "Shape how a property moves from one keyframe (keyframeId or time) to the next: easing ease-in, ease-out, ease-in-out or linear (the simple way); or interpolation (linear, hold, bezier) and bezier handles rightHandle (towards the next keyframe) and leftHandle (from the previous one), each {dt: seconds, dv: value change}. Example: {\"elementId\":\"text-1\",\"property\":\"opacity\",\"time\":0,\"easing\":\"ease-out\"}.",
+    "inputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "elementId": {
+          "type": "string",
+          "minLength": 1,
+          "description": "Element id or ref from list_timeline"
+        },
+        "property": {
+          "type": "string",
+          "minLength": 1,
+          "description": "Property path"
+        },
+        "keyframeId": {
+          "type": "string",
+          "minLength": 1,
+          "description": "Keyframe id from list_keyframes"
+        },
+        "time": {
+          "type": "number",
+          "minimum": 0,
+          "description": "Or the keyframe's time, seconds from the element's start"
+        },
+        "interpolation": {
+          "type": "string",
+          "enum": [
+            "linear",
+            "hold",
+            "bezier"
+          ],
+          "description": "How the value moves to the next keyframe"
+        },
+        "easing": {
+          "type": "string",
+          "enum": [
+            "linear",
+            "ease-in",
+            "ease-out",
+            "ease-in-out"
+          ],
+          "description": "A ready-made curve to the next keyframe"
+        },
+        "rightHandle": {
+          "type": "object",
+          "properties": {
+            "dt": {
+              "type": "number",
+              "description": "Seconds"
+            },
+            "dv": {
+              "type": "number",
+              "description": "Value change"
+            }
+          },
+          "required": [
+            "dt",
+            "dv"
+          ],
+          "additionalProperties": false,
+          "description": "Bezier handle towards the next keyframe (dt 0 to the gap)"
+        },
+        "leftHandle": {
+          "type": "object",
+          "properties": {
+            "dt": {
+              "type": "number",
+              "description": "Seconds"
+            },
+            "dv": {
+              "type": "number",
+              "description": "Value change"
+            }
+          },
+          "required": [
+            "dt",
+            "dv"
+          ],
+          "additionalProperties": false,
+          "description": "Bezier handle from the previous keyframe (dt minus the gap to 0)"
+        }
+      },
+      "required": [
+        "elementId",
+        "property"
+      ],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "success": {
+          "type": "boolean"
+        },
+        "elementId": {
+          "type": "string"
+        },
+        "property": {
+          "type": "string"
+        },
+        "keyframes": {
+          "type": "array"
+        }
+      },
+      "required": [
+        "success",
+        "elementId",
+        "property",
+        "keyframes"
       ]
     },
     "annotations": {

@@ -165,6 +165,22 @@ pub struct Element {
     pub text_align: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub text_decoration: Option<String>,
+    /// OpenCut's visual params (`transform.scaleX`, `transform.scaleY`, `transform.rotate` in
+    /// degrees, `opacity` 0–1, `blendMode`); absent means OpenCut's default (1, 1, 0, 1, normal).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scale_x: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scale_y: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rotate: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opacity: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blend_mode: Option<String>,
+    /// Keyframes exactly as OpenCut v30+ stores them: property path → channel (see
+    /// [`crate::animation`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub animations: Option<Map<String, Value>>,
     /// Fields this engine does not model, kept and written back unchanged.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -202,6 +218,12 @@ impl Element {
             font_style: None,
             text_align: None,
             text_decoration: None,
+            scale_x: None,
+            scale_y: None,
+            rotate: None,
+            opacity: None,
+            blend_mode: None,
+            animations: None,
             extra: Map::new(),
         }
     }

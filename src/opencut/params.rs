@@ -54,6 +54,11 @@ pub struct Mapped {
     pub text_align: Option<String>,
     pub text_decoration: Option<String>,
     pub background: Option<String>,
+    pub scale_x: Option<f64>,
+    pub scale_y: Option<f64>,
+    pub rotate: Option<f64>,
+    pub opacity: Option<f64>,
+    pub blend_mode: Option<String>,
 }
 
 /// A value NeuralCut cannot hold: the params key and what is wrong.
@@ -65,6 +70,20 @@ pub fn read(kind: &str, p: &Map<String, Value>, canvas_height: u32) -> Result<Ma
     if is_placed(kind) {
         m.x = Some(num(p, "transform.positionX", 0.0));
         m.y = Some(num(p, "transform.positionY", 0.0));
+    }
+    if is_visual(kind) {
+        // Read only when present, so an imported element's NeuralCut form stays as it was; the
+        // tools read a missing one as OpenCut's default.
+        let present = |key: &str| p.get(key).and_then(Value::as_f64);
+        if !is_placed(kind) {
+            m.x = present("transform.positionX");
+            m.y = present("transform.positionY");
+        }
+        m.scale_x = present("transform.scaleX");
+        m.scale_y = present("transform.scaleY");
+        m.rotate = present("transform.rotate");
+        m.opacity = present("opacity");
+        m.blend_mode = p.get("blendMode").and_then(Value::as_str).map(str::to_string);
     }
     if is_audible(kind) {
         let db = num(p, "volume", 0.0);
@@ -109,6 +128,11 @@ impl Mapped {
         e.text_align = self.text_align;
         e.text_decoration = self.text_decoration;
         e.background = self.background;
+        e.scale_x = self.scale_x;
+        e.scale_y = self.scale_y;
+        e.rotate = self.rotate;
+        e.opacity = self.opacity;
+        e.blend_mode = self.blend_mode;
     }
 }
 
@@ -125,6 +149,10 @@ pub fn write(kind: &str, e: &Element, p: &mut Map<String, Value>, canvas_height:
     let nums = [
         ("transform.positionX", e.x, was.x),
         ("transform.positionY", e.y, was.y),
+        ("transform.scaleX", e.scale_x, was.scale_x),
+        ("transform.scaleY", e.scale_y, was.scale_y),
+        ("transform.rotate", e.rotate, was.rotate),
+        ("opacity", e.opacity, was.opacity),
     ];
     for (key, now, before) in nums {
         if let Some(v) = now.filter(|v| Some(*v) != before) {
@@ -148,6 +176,7 @@ pub fn write(kind: &str, e: &Element, p: &mut Map<String, Value>, canvas_height:
         ("fontStyle", &e.font_style, &was.font_style),
         ("textAlign", &e.text_align, &was.text_align),
         ("textDecoration", &e.text_decoration, &was.text_decoration),
+        ("blendMode", &e.blend_mode, &was.blend_mode),
     ];
     for (key, now, before) in texts {
         if let Some(v) = now.as_ref().filter(|v| Some(*v) != before.as_ref()) {

@@ -16,10 +16,11 @@ use crate::time::TICKS_PER_SECOND;
 
 /// Names NeuralCut's element serialises itself. An OpenCut field of the same name that is not
 /// mapped onto it waits in the stash instead of `extra`, so the two never collide.
-const ELEMENT_FIELDS: [&str; 29] = [
+const ELEMENT_FIELDS: [&str; 35] = [
     "id", "type", "name", "start", "duration", "trimStart", "trimEnd", "assetId", "volume", "content", "style",
     "position", "x", "y", "fontSize", "color", "fontWeight", "background", "stickerId", "effectType", "params",
-    "hidden", "muted", "fontFamily", "fontStyle", "textAlign", "textDecoration", "retime", STASH,
+    "hidden", "muted", "fontFamily", "fontStyle", "textAlign", "textDecoration", "retime", "scaleX", "scaleY",
+    "rotate", "opacity", "blendMode", "animations", STASH,
 ];
 
 /// The stash key that marks an element read from OpenCut (the tools' own elements have no stash).
@@ -358,6 +359,12 @@ fn read_element(v: &Value, base: &str, track_type: &str, r: &mut Reader) -> Resu
     let mapped = super::params::read(t, params.unwrap_or(&empty), r.canvas_height)
         .map_err(|(key, what)| err(&format!("{base}.params.{key} (\"{}\")", e.id), what))?;
     mapped.apply_to(&mut e);
+    // v30+ animations are modelled (the keyframe tools edit them); anything else under that
+    // name (not an object) waits in the stash.
+    if let Some(Value::Object(a)) = o.get("animations") {
+        e.animations = Some(a.clone());
+        handled.push("animations");
+    }
     if super::params::is_visual(t) {
         e.hidden = read_flag(o, "hidden", path)?;
         handled.push("hidden");

@@ -197,6 +197,9 @@ impl Writer<'_> {
                 o.insert("params".into(), Value::Object(p));
             }
         }
+        if let Some(a) = &e.animations {
+            o.insert("animations".into(), Value::Object(a.clone()));
+        }
         for (k, v) in &e.extra {
             if k != STASH && !o.contains_key(k) {
                 o.insert(k.clone(), v.clone());

@@ -30,6 +30,11 @@ impl<'a> Args<'a> {
         Ok(Args { map })
     }
 
+    /// Every argument as given.
+    pub fn map(&self) -> &'a Map<String, Value> {
+        self.map
+    }
+
     /// The value of `key`; an explicit `null` counts as absent.
     pub fn get(&self, key: &str) -> Option<&'a Value> {
         self.map.get(key).filter(|v| !v.is_null())

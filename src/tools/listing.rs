@@ -15,6 +15,7 @@ use std::sync::{Arc, Weak};
 
 use serde::Serialize;
 
+use super::refs::Refs;
 use super::Output;
 use crate::model::{Element, ElementType, Timeline, Track};
 use crate::time::{ticks_to_seconds, TICKS_PER_SECOND};
@@ -24,12 +25,16 @@ use crate::time::{ticks_to_seconds, TICKS_PER_SECOND};
 #[derive(Clone, Debug, Default)]
 pub struct ListingCache {
     tracks: HashMap<usize, (Weak<Track>, Box<str>)>,
+    /// The readable references (`clip-1`); a cached track text holds its elements' references,
+    /// which never change, so the two stay in step.
+    pub refs: Refs,
 }
 
 /// list_timeline's output for `tl`, reusing and refreshing `cache` when given.
 pub fn list(tl: &Timeline, cache: Option<&mut ListingCache>) -> Output {
     let Some(cache) = cache else {
-        let texts: Vec<Box<str>> = tl.tracks.iter().map(|t| track_text(t)).collect();
+        let mut refs = Refs::default();
+        let texts: Vec<Box<str>> = tl.tracks.iter().map(|t| track_text(t, &mut refs)).collect();
         return join(texts.iter().map(|t| &**t), tl.end());
     };
     let mut fresh = HashMap::with_capacity(tl.tracks.len());
@@ -37,7 +42,7 @@ pub fn list(tl: &Timeline, cache: Option<&mut ListingCache>) -> Output {
         let key = Arc::as_ptr(track) as usize;
         let text = match cache.tracks.remove(&key) {
             Some((weak, text)) if weak.upgrade().is_some_and(|t| Arc::ptr_eq(&t, track)) => text,
-            _ => track_text(track),
+            _ => track_text(track, &mut cache.refs),
         };
         fresh.insert(key, (Arc::downgrade(track), text));
     }
@@ -65,7 +70,7 @@ fn join<'a>(texts: impl Iterator<Item = &'a str> + Clone, end: i64) -> Output {
 }
 
 /// One track: `{"trackId":…,"type":…,"name"?:…,"elements":[…]}`.
-fn track_text(t: &Track) -> Box<str> {
+fn track_text(t: &Track, refs: &mut Refs) -> Box<str> {
     // About 130 bytes per element of video; a guess that saves most regrowth.
     let mut w = Writer::with_capacity(64 + 160 * t.elements.len());
     w.raw(r#"{"trackId":"#);
@@ -93,7 +98,7 @@ fn track_text(t: &Track) -> Box<str> {
         if i > 0 {
             w.raw(",");
         }
-        element(&mut w, c);
+        element(&mut w, c, refs);
     }
     w.raw("]}");
     w.finish().into_boxed_str()
@@ -126,9 +131,12 @@ impl<'a> Common<'a> {
 
 /// What list_timeline says of one element: ids and times, plus what an agent needs to recognise
 /// it (text content, effect and params, sticker, volume).
-fn element(w: &mut Writer, c: &Common) {
+fn element(w: &mut Writer, c: &Common, refs: &mut Refs) {
     w.raw(r#"{"elementId":"#);
     w.string(c.id);
+    w.raw(r#","ref":""#);
+    w.raw(&refs.of(&c.e.id, c.kind));
+    w.raw("\"");
     w.raw(match c.kind {
         ElementType::Video => r#","type":"video""#,
         ElementType::Image => r#","type":"image""#,

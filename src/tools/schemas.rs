@@ -164,6 +164,103 @@ pub fn input(tool: &str) -> Value {
             json!({ "elementId": id("Effect element id from list_timeline"), "params": params() }),
             &["elementId", "params"],
         ),
+        "get_element" | "list_animatable_properties" => object(json!({ "elementId": id("Element id or ref (clip-1) from list_timeline") }), &["elementId"]),
+        "list_keyframes" => object(
+            json!({
+                "elementId": id("Element id or ref from list_timeline"),
+                "property": { "type": "string", "description": "Only this property (default: every animated one)" },
+            }),
+            &["elementId"],
+        ),
+        "update_clip" => object(
+            json!({
+                "elementIds": ids("Element ids or refs from list_timeline"),
+                "position": {
+                    "description": "An anchor name, {anchor, margin} (margin in pixels from the canvas edges; default 5% of the shorter side), or {x, y} in canvas pixels from the centre (+y down)",
+                    "oneOf": [
+                        { "type": "string", "enum": crate::tools::element_tools::ANCHORS },
+                        { "type": "object", "properties": { "anchor": { "type": "string", "enum": crate::tools::element_tools::ANCHORS }, "margin": { "type": "number", "minimum": 0 } }, "required": ["anchor"], "additionalProperties": false },
+                        { "type": "object", "properties": { "x": { "type": "number", "minimum": -100000 }, "y": { "type": "number", "minimum": -100000 } }, "additionalProperties": false, "minProperties": 1 },
+                    ],
+                },
+                "scale": {
+                    "description": "Factor over the size fitted to the canvas: one number for both axes, or {x, y}",
+                    "oneOf": [
+                        { "type": "number", "minimum": 0.01 },
+                        { "type": "object", "properties": { "x": { "type": "number", "minimum": 0.01 }, "y": { "type": "number", "minimum": 0.01 } }, "additionalProperties": false, "minProperties": 1 },
+                    ],
+                },
+                "rotation": { "type": "number", "minimum": -360, "maximum": 360, "description": "Degrees, clockwise" },
+                "opacity": { "type": "number", "minimum": 0, "maximum": 1, "description": "0 invisible, 1 opaque" },
+                "blendMode": choice(&crate::tools::element_tools::BLEND_MODES, "How it mixes with what is below"),
+                "volume": { "type": "number", "minimum": -60, "maximum": 20, "description": "Decibels; 0 plays as recorded, -60 is silent" },
+                "muted": { "type": "boolean", "description": "Silence a video or audio element" },
+                "hidden": { "type": "boolean", "description": "Stop drawing a visual element" },
+            }),
+            &["elementIds"],
+        ),
+        "duplicate_elements" => object(
+            json!({
+                "elementIds": ids("Element ids or refs from list_timeline"),
+                "offset": { "type": "number", "description": "Seconds added to each copy's start (default: right after the originals)" },
+                "startTime": seconds("Where the earliest copy starts"),
+                "trackId": id("Put every copy on this track"),
+            }),
+            &["elementIds"],
+        ),
+        "update_track" => object(
+            json!({
+                "trackId": id("Track id from list_timeline"),
+                "muted": { "type": "boolean", "description": "Silence the track (main, overlay, audio)" },
+                "hidden": { "type": "boolean", "description": "Stop drawing the track (not audio)" },
+                "name": { "type": "string", "minLength": 1, "maxLength": 100, "description": "New name" },
+            }),
+            &["trackId"],
+        ),
+        "move_track" => object(
+            json!({
+                "trackId": id("Track id from list_timeline"),
+                "index": { "type": "integer", "minimum": 0, "description": "New position in list_timeline's track order (0 is in front)" },
+                "above": id("Put it just above this track"),
+                "below": id("Put it just below this track"),
+            }),
+            &["trackId"],
+        ),
+        "upsert_keyframe" => object(
+            json!({
+                "elementId": id("Element id or ref from list_timeline"),
+                "property": { "type": "string", "minLength": 1, "description": "Property path from list_animatable_properties, such as opacity or transform.positionX" },
+                "time": { "type": "number", "minimum": 0, "description": "Seconds from the element's start (0 to its duration)" },
+                "value": { "type": ["number", "string"], "description": "The value there, in the property's unit; colours as #rrggbb" },
+                "interpolation": choice(&crate::tools::keyframe_tools::INTERPOLATIONS, "How the value moves to the next keyframe (default linear)"),
+            }),
+            &["elementId", "property", "time", "value"],
+        ),
+        "remove_keyframe" => object(
+            json!({
+                "elementId": id("Element id or ref from list_timeline"),
+                "property": { "type": "string", "minLength": 1, "description": "Property path" },
+                "keyframeId": id("Keyframe id from list_keyframes"),
+                "time": { "type": "number", "minimum": 0, "description": "Or the keyframe's time, seconds from the element's start" },
+            }),
+            &["elementId", "property"],
+        ),
+        "update_keyframe_curve" => {
+            let handle = |what: &str| json!({ "type": "object", "properties": { "dt": { "type": "number", "description": "Seconds" }, "dv": { "type": "number", "description": "Value change" } }, "required": ["dt", "dv"], "additionalProperties": false, "description": what });
+            object(
+                json!({
+                    "elementId": id("Element id or ref from list_timeline"),
+                    "property": { "type": "string", "minLength": 1, "description": "Property path" },
+                    "keyframeId": id("Keyframe id from list_keyframes"),
+                    "time": { "type": "number", "minimum": 0, "description": "Or the keyframe's time, seconds from the element's start" },
+                    "interpolation": choice(&crate::tools::keyframe_tools::INTERPOLATIONS, "How the value moves to the next keyframe"),
+                    "easing": choice(&crate::tools::keyframe_tools::EASINGS, "A ready-made curve to the next keyframe"),
+                    "rightHandle": handle("Bezier handle towards the next keyframe (dt 0 to the gap)"),
+                    "leftHandle": handle("Bezier handle from the previous keyframe (dt minus the gap to 0)"),
+                }),
+                &["elementId", "property"],
+            )
+        }
         "batch" => object(
             json!({
                 "steps": {
@@ -227,7 +324,9 @@ pub fn output(tool: &str) -> Value {
                         "elements": { "type": "array", "items": {
                             "type": "object",
                             "properties": {
-                                "elementId": string, "type": string, "assetId": string, "name": string,
+                                "elementId": string,
+                                "ref": { "type": "string", "description": "Short stable name (clip-1, text-3, sticker-2, effect-1) that every tool takes in place of the elementId" },
+                                "type": string, "assetId": string, "name": string,
                                 "start": num, "end": num, "duration": num,
                                 "trimStart": { "type": "number", "description": "Source seconds skipped at the head; absent when 0" },
                                 "rate": { "type": "number", "description": "Playback speed of a retimed video or audio clip (source seconds per timeline second); absent when 1" },
@@ -335,6 +434,52 @@ pub fn output(tool: &str) -> Value {
         "update_effect" => success(json!({ "elementId": string, "appliedParams": { "type": "object" } }), &["elementId", "appliedParams"]),
         "undo" => success(json!({ "undone": string, "canUndo": { "type": "boolean" }, "canRedo": { "type": "boolean" } }), &["undone"]),
         "redo" => success(json!({ "redone": string, "canUndo": { "type": "boolean" }, "canRedo": { "type": "boolean" } }), &["redone"]),
+        "get_element" => result(
+            json!({
+                "elementId": string, "ref": string, "trackId": string, "type": string, "name": string,
+                "start": num, "end": num, "duration": num,
+                "source": { "type": "object", "description": "Video and audio: the source seconds played (start, end), trims and rate" },
+                "properties": { "type": "object", "description": "Property path → {value, unit}" },
+                "text": string, "textStyle": { "type": "object" }, "params": { "type": "object" },
+                "keyframes": { "type": "array", "items": { "type": "object" } },
+            }),
+            &["elementId", "ref", "trackId", "type", "start", "end", "duration", "keyframes"],
+        ),
+        "update_clip" => success(
+            json!({
+                "elements": { "type": "array", "items": { "type": "object", "properties": { "elementId": string }, "required": ["elementId"] } },
+                "warnings": { "type": "array", "items": string },
+            }),
+            &["elements"],
+        ),
+        "duplicate_elements" => success(
+            json!({ "elements": { "type": "array", "items": {
+                "type": "object",
+                "properties": { "elementId": string, "sourceId": string, "trackId": string, "start": num, "end": num },
+                "required": ["elementId", "sourceId", "trackId", "start", "end"],
+            } } }),
+            &["elements"],
+        ),
+        "update_track" => success(
+            json!({ "trackId": string, "type": string, "name": string, "hidden": { "type": "boolean" }, "muted": { "type": "boolean" } }),
+            &["trackId", "type"],
+        ),
+        "move_track" => success(json!({ "trackId": string, "index": num, "tracks": { "type": "array", "items": string } }), &["trackId", "index", "tracks"]),
+        "list_animatable_properties" => result(
+            json!({ "elementId": string, "type": string, "properties": { "type": "array", "items": {
+                "type": "object",
+                "properties": { "property": string, "type": string, "unit": string, "value": {}, "animated": { "type": "boolean" }, "min": num, "max": num, "description": string },
+                "required": ["property", "type", "unit", "value", "animated"],
+            } } }),
+            &["elementId", "type", "properties"],
+        ),
+        "list_keyframes" => result(
+            json!({ "elementId": string, "duration": num, "properties": { "type": "array", "items": { "type": "object" } } }),
+            &["elementId", "duration", "properties"],
+        ),
+        "upsert_keyframe" => success(json!({ "elementId": string, "property": string, "keyframe": { "type": "object" }, "keyframes": { "type": "array" } }), &["elementId", "property", "keyframe", "keyframes"]),
+        "remove_keyframe" => success(json!({ "elementId": string, "property": string, "removedTime": num, "keyframes": { "type": "array" } }), &["elementId", "property", "removedTime", "keyframes"]),
+        "update_keyframe_curve" => success(json!({ "elementId": string, "property": string, "keyframes": { "type": "array" } }), &["elementId", "property", "keyframes"]),
         "batch" => success(
             json!({ "results": { "type": "array", "items": {
                 "type": "object",

@@ -132,6 +132,18 @@ const SUCCESSES = [
   ["apply_effect", { effectType: "blur", start: 0, end: 4, params: { intensity: 30 } }],
   ["update_effect", { elementId: "e21", params: { intensity: 40 } }],
   ["batch", { steps: [{ tool: "split", args: { times: [5] } }, { tool: "list_effects", args: { query: "blur" } }] }],
+  ["list_stickers", { query: "france" }],
+  ["get_element", { elementId: "clip-1" }],
+  ["update_clip", { elementIds: ["e22"], scale: 0.5, position: "top-right" }],
+  ["duplicate_elements", { elementIds: ["e23"], offset: 3 }],
+  ["update_track", { trackId: "t14", muted: true }],
+  ["move_track", { trackId: "t12", above: "t10" }],
+  ["list_animatable_properties", { elementId: "e20" }],
+  ["upsert_keyframe", { elementId: "e20", property: "opacity", time: 0, value: 0 }],
+  // Keyframes do not show in list_timeline, so these setups may stay.
+  ["list_keyframes", { elementId: "e20" }, [["upsert_keyframe", { elementId: "e20", property: "opacity", time: 1, value: 1 }]]],
+  ["update_keyframe_curve", { elementId: "e20", property: "opacity", time: 0, easing: "ease-out" }, [["upsert_keyframe", { elementId: "e20", property: "opacity", time: 0, value: 0 }]]],
+  ["remove_keyframe", { elementId: "e20", property: "opacity", time: 1 }],
 ];
 
 test("every engine tool's result passes the SDK client's outputSchema check", async () => {
@@ -140,7 +152,8 @@ test("every engine tool's result passes the SDK client's outputSchema check", as
     const { tools } = await client.listTools();
     const readOnly = new Set(tools.filter((t) => t.annotations.readOnlyHint).map((t) => t.name));
     const start = await call(client, "list_timeline");
-    for (const [name, args] of SUCCESSES) {
+    for (const [name, args, setup = []] of SUCCESSES) {
+      for (const [step, stepArgs] of setup) await call(client, step, stepArgs);
       await call(client, name, args);
       if (!readOnly.has(name)) {
         await call(client, "undo");

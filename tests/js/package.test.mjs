@@ -37,7 +37,7 @@ const result = {
 
 const EXPECTED = {
   ticks: 120000,
-  tools: 21,
+  tools: 31,
   elements: [[0, 4], [4, 10]],
   newElements: 1,
   error: 'unknown argument "time" for split; expected: times',

@@ -19,17 +19,17 @@ function partial(expected, actual) {
 
 const demoTimeline = {
   tracks: [
-    { trackId: "t10", type: "text", elements: [{ elementId: "e20", type: "text", name: "Hello world", start: 0, end: 3, duration: 3, text: "Hello world", position: "top", textStyle: { fontSize: 80, color: "#ffffff", fontWeight: "bold" } }] },
-    { trackId: "t11", type: "effect", elements: [{ elementId: "e21", type: "effect", name: "Sepia", start: 4, end: 8, duration: 4, effectType: "sepia", params: { intensity: 60 } }] },
+    { trackId: "t10", type: "text", elements: [{ elementId: "e20", ref: "text-1", type: "text", name: "Hello world", start: 0, end: 3, duration: 3, text: "Hello world", position: "top", textStyle: { fontSize: 80, color: "#ffffff", fontWeight: "bold" } }] },
+    { trackId: "t11", type: "effect", elements: [{ elementId: "e21", ref: "effect-1", type: "effect", name: "Sepia", start: 4, end: 8, duration: 4, effectType: "sepia", params: { intensity: 60 } }] },
     { trackId: "t12", type: "overlay", elements: [
-      { elementId: "e22", type: "image", assetId: "a4", name: "logo.png", start: 1, end: 4, duration: 3 },
-      { elementId: "e23", type: "sticker", name: "Star", start: 5, end: 7, duration: 2, stickerId: "emoji:star", position: "top-right" },
+      { elementId: "e22", ref: "clip-1", type: "image", assetId: "a4", name: "logo.png", start: 1, end: 4, duration: 3 },
+      { elementId: "e23", ref: "sticker-1", type: "sticker", name: "Star", start: 5, end: 7, duration: 2, stickerId: "emoji:star", position: "top-right" },
     ] },
     { trackId: "t13", type: "main", name: "Main", elements: [
-      { elementId: "e24", type: "video", assetId: "a1", name: "intro.mp4", start: 0, end: 8, duration: 8, trimStart: 1 },
-      { elementId: "e25", type: "video", assetId: "a2", name: "broll.mp4", start: 8, end: 14, duration: 6 },
+      { elementId: "e24", ref: "clip-2", type: "video", assetId: "a1", name: "intro.mp4", start: 0, end: 8, duration: 8, trimStart: 1 },
+      { elementId: "e25", ref: "clip-3", type: "video", assetId: "a2", name: "broll.mp4", start: 8, end: 14, duration: 6 },
     ] },
-    { trackId: "t14", type: "audio", elements: [{ elementId: "e26", type: "audio", assetId: "a3", name: "music.mp3", start: 0, end: 12, duration: 12, volume: 0.8 }] },
+    { trackId: "t14", type: "audio", elements: [{ elementId: "e26", ref: "clip-4", type: "audio", assetId: "a3", name: "music.mp3", start: 0, end: 12, duration: 12, volume: 0.8 }] },
   ],
   duration: 14,
 };
@@ -66,9 +66,20 @@ const successes = [
   ["apply_effect", { effectType: "blur", start: 0, end: 4, params: { intensity: 30 } }, { elementId: "e30", trackId: "t11", appliedParams: { intensity: 30 } }],
   ["update_effect", { elementId: "e21", params: { intensity: 40 } }, { success: true, elementId: "e21", appliedParams: { intensity: 40 } }],
   ["batch", { steps: [{ tool: "split", args: { times: [5] } }, { tool: "list_effects", args: { query: "blur" } }] }, null],
+  ["get_element", { elementId: "clip-1" }, null],
+  ["update_clip", { elementIds: ["clip-1"], scale: 0.5, position: { anchor: "top-right", margin: 40 } }, { success: true, elements: [
+    { elementId: "e22", position: { x: 650, y: -230 }, scale: { x: 0.5, y: 0.5 }, rotation: 0, opacity: 1, blendMode: "normal", hidden: false },
+  ] }],
+  ["duplicate_elements", { elementIds: ["e23"], offset: 3 }, { success: true, elements: [{ elementId: "e30", sourceId: "e23", trackId: "t12", start: 8, end: 10 }] }],
+  ["update_track", { trackId: "t14", muted: true }, { success: true, trackId: "t14", type: "audio", muted: true }],
+  ["move_track", { trackId: "t12", above: "t10" }, { success: true, trackId: "t12", index: 0, tracks: ["t12", "t10", "t11", "t13", "t14"] }],
+  ["list_animatable_properties", { elementId: "e26" }, null],
+  ["list_keyframes", { elementId: "e20" }, { elementId: "e20", duration: 3, properties: [] }],
+  ["upsert_keyframe", { elementId: "text-1", property: "opacity", time: 0.5, value: 1 }, { success: true, elementId: "e20", property: "opacity",
+    keyframe: { keyframeId: "k30", time: 0.5, value: 1, interpolation: "linear" }, keyframes: [{ keyframeId: "k30", time: 0.5, value: 1, interpolation: "linear" }] }],
 ];
 
-const readOnly = new Set(["list_project_assets", "list_timeline", "list_stickers", "list_effects", "get_effect"]);
+const readOnly = new Set(["list_project_assets", "list_timeline", "list_effects", "get_effect", "list_stickers", "get_element", "list_animatable_properties", "list_keyframes"]);
 
 for (const [tool, args, expected] of successes) {
   test(`${tool} succeeds through callTool`, async () => {
@@ -150,6 +161,9 @@ const failures = [
   ["batch", { steps: [] }, { error: "Invalid batch steps", code: "INVALID_BATCH_STEPS" }],
   ["batch", { steps: [{ tool: "undo", args: {} }] }, { error: "Tool undo cannot run inside batch", code: "NOT_IN_BATCH", step: 0, tool: "undo" }],
   ["batch", { steps: [{ tool: "split", args: { times: [5] } }, { tool: "delete_timeline_elements", args: { elementIds: ["e99"] } }] }, { error: "Timeline elements not found: e99", code: "ELEMENTS_NOT_FOUND", step: 1, tool: "delete_timeline_elements" }],
+  ["remove_keyframe", { elementId: "e20", property: "opacity", time: 0 }, { error: "Keyframe not found: opacity at 0s", code: "KEYFRAME_NOT_FOUND" }],
+  ["update_keyframe_curve", { elementId: "e20", property: "opacity", time: 0, easing: "ease-in" }, { error: "Keyframe not found: opacity at 0s", code: "KEYFRAME_NOT_FOUND" }],
+  ["update_clip", { elementIds: ["e22"], opacity: 2 }, { error: "Property \"opacity\" must be from 0 to 1", code: "PROPERTY_OUT_OF_RANGE" }],
 ];
 
 for (const [tool, args, expected, fixtureName] of failures) {

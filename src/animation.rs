@@ -1,0 +1,488 @@
+//! Keyframes, stored exactly as OpenCut v30+ stores them (`element.animations`), and the one
+//! evaluator every reader of an animatable value goes through.
+//!
+//! # Evaluating
+//!
+//! [`value_at`]`(element, property, local_ticks)` is the value OpenCut's renderer uses for
+//! `property` (an OpenCut param path such as `transform.positionX`, `opacity`, `volume`, `color`)
+//! at `local_ticks` from the element's start: the animated value when the path has a channel, else
+//! the element's own value, else OpenCut's default. `None` when the element has no such property.
+//! Values are in OpenCut's param units: canvas pixels from the centre, scale factors, degrees,
+//! opacity 0–1, volume in dB, colours as hex strings.
+//!
+//! Port of OpenCut's animation/interpolation.ts, bezier.ts and resolve.ts (cf5e79e): keys sorted
+//! by time; before the first key and after the last, `extrapolation` (`hold` by default, or
+//! `linear` along the nearest segment); between keys the left key's `segmentToNext` (`step` holds,
+//! `linear` interpolates, `bezier` follows the handles, defaulting to a third of the segment,
+//! solved for time by 20 bisections). A numeric path's channel counts only when it is scalar (it
+//! has `extrapolation` or a key with `segmentToNext`); string and boolean paths use held discrete
+//! keys. A colour is four scalar channels `{r, g, b, a}` in linear light, composed back to `#rrggbb`
+//! (`#rrggbbaa` when alpha < 1).
+
+use serde_json::{Map, Value};
+
+use crate::model::{Element, ElementType};
+
+/// How a property's values are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PropertyKind {
+    Number,
+    Color,
+}
+
+/// One animatable property of OpenCut's params registry.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Property {
+    /// OpenCut's param key and animation path.
+    pub path: &'static str,
+    pub kind: PropertyKind,
+    pub unit: &'static str,
+    pub min: Option<f64>,
+    pub max: Option<f64>,
+    pub description: &'static str,
+}
+
+const fn num(path: &'static str, unit: &'static str, min: Option<f64>, max: Option<f64>, description: &'static str) -> Property {
+    Property { path, kind: PropertyKind::Number, unit, min, max, description }
+}
+
+const VISUAL: [Property; 6] = [
+    num("transform.positionX", "px", Some(-100000.0), None, "Horizontal offset of the element's centre from the canvas centre (+ is right)"),
+    num("transform.positionY", "px", Some(-100000.0), None, "Vertical offset of the element's centre from the canvas centre (+ is down)"),
+    num("transform.scaleX", "factor", Some(0.01), None, "Horizontal scale over the size fitted to the canvas"),
+    num("transform.scaleY", "factor", Some(0.01), None, "Vertical scale over the size fitted to the canvas"),
+    num("transform.rotate", "degrees", Some(-360.0), Some(360.0), "Clockwise rotation"),
+    num("opacity", "0-1", Some(0.0), Some(1.0), "0 is invisible, 1 opaque"),
+];
+
+const VOLUME: Property = num("volume", "dB", Some(-60.0), Some(20.0), "Loudness change; 0 dB plays as recorded, -60 is silent");
+
+const TEXT: [Property; 7] = [
+    Property { path: "color", kind: PropertyKind::Color, unit: "hex colour", min: None, max: None, description: "Text colour" },
+    Property { path: "background.color", kind: PropertyKind::Color, unit: "hex colour", min: None, max: None, description: "Background box colour (drawn when the background is on)" },
+    num("background.paddingX", "px", Some(0.0), None, "Horizontal padding of the background box"),
+    num("background.paddingY", "px", Some(0.0), None, "Vertical padding of the background box"),
+    num("background.offsetX", "px", None, None, "Horizontal offset of the background box"),
+    num("background.offsetY", "px", None, None, "Vertical offset of the background box"),
+    num("background.cornerRadius", "%", Some(0.0), Some(100.0), "Corner rounding of the background box"),
+];
+
+/// The properties OpenCut draws animated for an element of `kind` (animation/types.ts
+/// `ANIMATION_PROPERTY_PATHS`, less the text sizes OpenCut does not draw animated).
+pub fn properties(kind: ElementType) -> Vec<&'static Property> {
+    let mut out: Vec<&'static Property> = Vec::new();
+    if matches!(kind, ElementType::Video | ElementType::Image | ElementType::Text | ElementType::Sticker) {
+        out.extend(VISUAL.iter());
+    }
+    if kind.has_volume() {
+        out.push(&VOLUME);
+    }
+    if kind == ElementType::Text {
+        out.extend(TEXT.iter());
+    }
+    out
+}
+
+/// The animatable property `path` of an element of `kind`.
+pub fn property(kind: ElementType, path: &str) -> Option<&'static Property> {
+    properties(kind).into_iter().find(|p| p.path == path)
+}
+
+/// A value an element keeps in OpenCut's params that NeuralCut does not model, from the params it
+/// was read with.
+fn stashed(e: &Element, key: &str) -> Option<Value> {
+    e.extra.get(crate::opencut::STASH)?.get("params")?.get(key).cloned()
+}
+
+fn stashed_f64(e: &Element, key: &str, default: f64) -> f64 {
+    stashed(e, key).and_then(|v| v.as_f64()).unwrap_or(default)
+}
+
+/// The element's own (unanimated) value of `path`, in OpenCut's units; `None` when it has no
+/// such property.
+pub fn base_value(e: &Element, path: &str) -> Option<Value> {
+    let prop = property(e.kind, path)?;
+    let n = |v: f64| Some(crate::effects::number(v));
+    match prop.path {
+        "transform.positionX" => n(e.x.unwrap_or(0.0)),
+        "transform.positionY" => n(e.y.unwrap_or(0.0)),
+        "transform.scaleX" => n(e.scale_x.unwrap_or(1.0)),
+        "transform.scaleY" => n(e.scale_y.unwrap_or(1.0)),
+        "transform.rotate" => n(e.rotate.unwrap_or(0.0)),
+        "opacity" => n(e.opacity.unwrap_or(1.0)),
+        "volume" => n(crate::opencut::linear_to_db(e.volume.unwrap_or(1.0))),
+        "color" => Some(Value::from(e.color.clone().unwrap_or_else(|| "#ffffff".into()))),
+        "background.color" => Some(
+            e.background
+                .clone()
+                .map(Value::from)
+                .or_else(|| stashed(e, "background.color"))
+                .unwrap_or_else(|| "#000000".into()),
+        ),
+        "background.paddingX" => n(stashed_f64(e, path, 30.0)),
+        "background.paddingY" => n(stashed_f64(e, path, 42.0)),
+        "background.cornerRadius" | "background.offsetX" | "background.offsetY" => n(stashed_f64(e, path, 0.0)),
+        _ => None,
+    }
+}
+
+/// The value of `property` at `local_ticks` from the element's start, as OpenCut renders it (see
+/// the module docs). The one accessor for every animatable value.
+pub fn value_at(element: &Element, property: &str, local_ticks: i64) -> Option<Value> {
+    let base = base_value(element, property)?;
+    let t = local_ticks.max(0) as f64;
+    let Some(data) = element.animations.as_ref().and_then(|a| a.get(property)) else { return Some(base) };
+    Some(resolve(data, t, base))
+}
+
+/// [`value_at`] for a numeric property, as a number (`None` for colours and unknown properties).
+pub fn number_at(element: &Element, property: &str, local_ticks: i64) -> Option<f64> {
+    value_at(element, property, local_ticks)?.as_f64()
+}
+
+/// OpenCut's `resolveAnimationPathValueAtTime`.
+fn resolve(data: &Value, t: f64, base: Value) -> Value {
+    let Some(obj) = data.as_object() else { return base };
+    if obj.contains_key("keys") {
+        return match &base {
+            Value::Number(n) => {
+                let fallback = n.as_f64().unwrap_or(0.0);
+                let v = if is_scalar(obj) { scalar_at(obj, t, fallback) } else { fallback };
+                crate::effects::number(v)
+            }
+            Value::String(_) | Value::Bool(_) if !is_scalar(obj) => discrete_at(obj, t, base.clone()),
+            _ => base,
+        };
+    }
+    let (Some(color), true) = (base.as_str(), ["r", "g", "b", "a"].iter().all(|k| obj.contains_key(*k))) else { return base };
+    let Some(linear) = parse_color(color) else { return base };
+    let channel = |k: &str, fallback: f64| match obj.get(k).and_then(Value::as_object) {
+        Some(c) if is_scalar(c) => scalar_at(c, t, fallback),
+        _ => fallback,
+    };
+    let rgba = [channel("r", linear[0]), channel("g", linear[1]), channel("b", linear[2]), channel("a", linear[3])];
+    Value::from(format_color(rgba))
+}
+
+/// OpenCut's `isScalarChannel`.
+pub fn is_scalar(channel: &Map<String, Value>) -> bool {
+    channel.contains_key("extrapolation") || keys(channel).iter().any(|k| k.get("segmentToNext").is_some())
+}
+
+fn keys(channel: &Map<String, Value>) -> Vec<&Map<String, Value>> {
+    channel.get("keys").and_then(Value::as_array).map(|a| a.iter().filter_map(Value::as_object).collect()).unwrap_or_default()
+}
+
+/// A scalar key, normalised as OpenCut does before evaluating.
+#[derive(Clone, Copy, Debug)]
+struct Key {
+    time: f64,
+    value: f64,
+    segment: Segment,
+    left: Option<(f64, f64)>,
+    right: Option<(f64, f64)>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Segment {
+    Step,
+    Linear,
+    Bezier,
+}
+
+fn handle(v: Option<&Value>) -> Option<(f64, f64)> {
+    let h = v?.as_object()?;
+    Some((h.get("dt")?.as_f64()?, h.get("dv")?.as_f64()?))
+}
+
+/// `normalizeScalarChannel`: sorted by time (stable), missing segments linear, handles clamped
+/// into their segment.
+fn scalar_keys(channel: &Map<String, Value>) -> Vec<Key> {
+    let mut out: Vec<Key> = keys(channel)
+        .into_iter()
+        .filter_map(|k| {
+            Some(Key {
+                time: k.get("time")?.as_f64()?,
+                value: k.get("value")?.as_f64()?,
+                segment: match k.get("segmentToNext").and_then(Value::as_str) {
+                    Some("step") => Segment::Step,
+                    Some("bezier") => Segment::Bezier,
+                    _ => Segment::Linear,
+                },
+                left: handle(k.get("leftHandle")),
+                right: handle(k.get("rightHandle")),
+            })
+        })
+        .collect();
+    out.sort_by(|a, b| a.time.total_cmp(&b.time));
+    let times: Vec<f64> = out.iter().map(|k| k.time).collect();
+    for (i, k) in out.iter_mut().enumerate() {
+        k.left = match i.checked_sub(1).map(|p| times[p]) {
+            Some(prev) => k.left.map(|(dt, dv)| (dt.min(0.0).max(-(k.time - prev).max(1.0)), dv)),
+            None => None,
+        };
+        k.right = match times.get(i + 1) {
+            Some(next) => k.right.map(|(dt, dv)| (dt.max(0.0).min((next - k.time).max(1.0)), dv)),
+            None => None,
+        };
+    }
+    out
+}
+
+fn extrapolation(channel: &Map<String, Value>, side: &str) -> &'static str {
+    match channel.get("extrapolation").and_then(|e| e.get(side)).and_then(Value::as_str) {
+        Some("linear") => "linear",
+        _ => "hold",
+    }
+}
+
+fn edge(mode: &str, edge: &Key, neighbor: Option<&Key>, t: f64) -> f64 {
+    match neighbor {
+        Some(n) if mode == "linear" && n.time != edge.time => edge.value + (t - edge.time) / (n.time - edge.time) * (n.value - edge.value),
+        _ => edge.value,
+    }
+}
+
+fn bezier(p: f64, p0: f64, p1: f64, p2: f64, p3: f64) -> f64 {
+    let mt = 1.0 - p;
+    mt * mt * mt * p0 + 3.0 * mt * mt * p * p1 + 3.0 * mt * p * p * p2 + p * p * p * p3
+}
+
+/// OpenCut's `getScalarChannelValueAtTime`.
+fn scalar_at(channel: &Map<String, Value>, t: f64, fallback: f64) -> f64 {
+    let keys = scalar_keys(channel);
+    let (Some(first), Some(last)) = (keys.first(), keys.last()) else { return fallback };
+    if t < first.time {
+        return edge(extrapolation(channel, "before"), first, keys.get(1), t);
+    }
+    if t == first.time {
+        return first.value;
+    }
+    if t > last.time {
+        return edge(extrapolation(channel, "after"), last, keys.len().checked_sub(2).and_then(|i| keys.get(i)), t);
+    }
+    if t == last.time {
+        return last.value;
+    }
+    for pair in keys.windows(2) {
+        let (l, r) = (&pair[0], &pair[1]);
+        if t == r.time {
+            return r.value;
+        }
+        if !(t >= l.time && t <= r.time) {
+            continue;
+        }
+        if l.segment == Segment::Step {
+            return l.value;
+        }
+        let span = r.time - l.time;
+        if span == 0.0 {
+            return r.value;
+        }
+        if l.segment == Segment::Linear {
+            let p = ((t - l.time) / span).clamp(0.0, 1.0);
+            return l.value + (r.value - l.value) * p;
+        }
+        let delta = r.value - l.value;
+        let (rdt, rdv) = l.right.unwrap_or((span / 3.0, delta / 3.0));
+        let (ldt, ldv) = r.left.unwrap_or((-span / 3.0, -delta / 3.0));
+        let (mut lo, mut hi) = (0.0, 1.0);
+        for _ in 0..20 {
+            let mid = (lo + hi) / 2.0;
+            if bezier(mid, l.time, l.time + rdt, r.time + ldt, r.time) < t {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        return bezier((lo + hi) / 2.0, l.value, l.value + rdv, r.value + ldv, r.value);
+    }
+    last.value
+}
+
+/// OpenCut's `getDiscreteChannelValueAtTime`: the last key at or before `t`.
+fn discrete_at(channel: &Map<String, Value>, t: f64, fallback: Value) -> Value {
+    let mut keys: Vec<(f64, &Value)> =
+        keys(channel).into_iter().filter_map(|k| Some((k.get("time")?.as_f64()?, k.get("value")?))).collect();
+    keys.sort_by(|a, b| a.0.total_cmp(&b.0));
+    keys.into_iter().take_while(|(time, _)| *time <= t).last().map_or(fallback, |(_, v)| v.clone())
+}
+
+fn srgb_to_linear(v: f64) -> f64 {
+    if v <= 0.04045 {
+        v / 12.92
+    } else {
+        ((v + 0.055) / 1.055).powf(2.4)
+    }
+}
+
+fn linear_to_srgb(v: f64) -> f64 {
+    let v = v.clamp(0.0, 1.0);
+    if v <= 0.0031308 {
+        v * 12.92
+    } else {
+        1.055 * v.powf(1.0 / 2.4) - 0.055
+    }
+}
+
+/// `#rgb`, `#rgba`, `#rrggbb`, `#rrggbbaa`, `rgb(r, g, b)` or `rgba(r, g, b, a)` as linear-light
+/// `[r, g, b, a]` (OpenCut's `parseColorToLinearRgba`).
+pub fn parse_color(s: &str) -> Option<[f64; 4]> {
+    let s = s.trim().to_ascii_lowercase();
+    let srgb: [f64; 4] = if let Some(hex) = s.strip_prefix('#') {
+        if !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return None;
+        }
+        let digit = |i: usize| u8::from_str_radix(&hex[i..i + 1], 16).ok().map(|d| f64::from(d * 17) / 255.0);
+        let pair = |i: usize| u8::from_str_radix(&hex[i..i + 2], 16).ok().map(|d| f64::from(d) / 255.0);
+        match hex.len() {
+            3 => [digit(0)?, digit(1)?, digit(2)?, 1.0],
+            4 => [digit(0)?, digit(1)?, digit(2)?, digit(3)?],
+            6 => [pair(0)?, pair(2)?, pair(4)?, 1.0],
+            8 => [pair(0)?, pair(2)?, pair(4)?, pair(6)?],
+            _ => return None,
+        }
+    } else {
+        let inner = s.strip_prefix("rgba(").or_else(|| s.strip_prefix("rgb("))?.strip_suffix(')')?;
+        let parts: Vec<f64> = inner.split(',').map(|p| p.trim().parse::<f64>()).collect::<Result<_, _>>().ok()?;
+        match parts[..] {
+            [r, g, b] => [r / 255.0, g / 255.0, b / 255.0, 1.0],
+            [r, g, b, a] => [r / 255.0, g / 255.0, b / 255.0, a],
+            _ => return None,
+        }
+    };
+    if srgb.iter().any(|v| !v.is_finite()) {
+        return None;
+    }
+    let c = |v: f64| srgb_to_linear(v.clamp(0.0, 1.0));
+    Some([c(srgb[0]), c(srgb[1]), c(srgb[2]), srgb[3].clamp(0.0, 1.0)])
+}
+
+/// Linear-light `[r, g, b, a]` as `#rrggbb`, or `#rrggbbaa` when alpha < 1 (OpenCut's
+/// `formatLinearRgba`, culori's hex rounding).
+pub fn format_color(rgba: [f64; 4]) -> String {
+    let byte = |v: f64| (v.clamp(0.0, 1.0) * 255.0).round() as u8;
+    let (r, g, b) = (byte(linear_to_srgb(rgba[0])), byte(linear_to_srgb(rgba[1])), byte(linear_to_srgb(rgba[2])));
+    let a = rgba[3].clamp(0.0, 1.0);
+    if a < 1.0 {
+        format!("#{r:02x}{g:02x}{b:02x}{:02x}", byte(a))
+    } else {
+        format!("#{r:02x}{g:02x}{b:02x}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn clip(animations: Value) -> Element {
+        let mut e = Element::new("e1".into(), ElementType::Video, 0, 120_000);
+        e.animations = animations.as_object().cloned();
+        e
+    }
+
+    fn at(e: &Element, path: &str, t: i64) -> f64 {
+        value_at(e, path, t).and_then(|v| v.as_f64()).unwrap()
+    }
+
+    fn key(id: &str, time: i64, value: f64, seg: &str) -> Value {
+        json!({ "id": id, "time": time, "value": value, "segmentToNext": seg, "tangentMode": "flat" })
+    }
+
+    #[test]
+    fn unanimated_values_are_the_element_s_own_or_opencut_defaults() {
+        let mut e = clip(json!({}));
+        assert_eq!(value_at(&e, "opacity", 0), Some(json!(1)));
+        e.opacity = Some(0.5);
+        assert_eq!(value_at(&e, "opacity", 50), Some(json!(0.5)));
+        assert_eq!(value_at(&e, "volume", 0), Some(json!(0)));
+        assert_eq!(value_at(&e, "color", 0), None, "video has no colour");
+        assert_eq!(value_at(&e, "nope", 0), None);
+    }
+
+    #[test]
+    fn linear_fade_in_and_hold_outside_the_keys() {
+        let e = clip(json!({ "opacity": { "keys": [key("a", 0, 0.0, "linear"), key("b", 60_000, 1.0, "linear")] } }));
+        assert_eq!(at(&e, "opacity", 0), 0.0);
+        assert_eq!(at(&e, "opacity", 30_000), 0.5);
+        assert_eq!(at(&e, "opacity", 60_000), 1.0);
+        assert_eq!(at(&e, "opacity", 90_000), 1.0, "hold after the last key");
+        assert_eq!(at(&e, "opacity", -5), 0.0, "local time is clamped at 0");
+    }
+
+    #[test]
+    fn number_at_reads_numbers_only() {
+        let e = clip(json!({ "opacity": { "keys": [key("a", 0, 0.0, "linear"), key("b", 100, 1.0, "linear")] } }));
+        assert_eq!(number_at(&e, "opacity", 50), Some(0.5));
+        assert_eq!(number_at(&e, "color", 50), None);
+    }
+
+    #[test]
+    fn keys_out_of_order_are_sorted() {
+        let e = clip(json!({ "opacity": { "keys": [key("b", 60_000, 1.0, "linear"), key("a", 0, 0.0, "linear")] } }));
+        assert_eq!(at(&e, "opacity", 15_000), 0.25);
+    }
+
+    #[test]
+    fn step_segments_hold_the_left_value() {
+        let e = clip(json!({ "transform.rotate": { "keys": [key("a", 0, 10.0, "step"), key("b", 100, 90.0, "linear")] } }));
+        assert_eq!(at(&e, "transform.rotate", 99), 10.0);
+        assert_eq!(at(&e, "transform.rotate", 100), 90.0);
+    }
+
+    #[test]
+    fn linear_extrapolation_follows_the_edge_segment() {
+        let e = clip(json!({ "transform.positionX": {
+            "keys": [key("a", 100, 0.0, "linear"), key("b", 200, 100.0, "linear")],
+            "extrapolation": { "before": "linear", "after": "linear" } } }));
+        assert_eq!(at(&e, "transform.positionX", 0), -100.0);
+        assert_eq!(at(&e, "transform.positionX", 300), 200.0);
+    }
+
+    #[test]
+    fn bezier_with_default_handles_is_symmetric_and_eases() {
+        let e = clip(json!({ "opacity": { "keys": [key("a", 0, 0.0, "bezier"), key("b", 1000, 1.0, "linear")] } }));
+        // Default handles (a third of the segment, on the line) make the curve the straight line.
+        assert!((at(&e, "opacity", 500) - 0.5).abs() < 1e-5);
+        assert!((at(&e, "opacity", 250) - 0.25).abs() < 1e-4);
+        // Flat handles (ease in-out): slower at the ends, the midpoint still halfway.
+        let eased = clip(json!({ "opacity": { "keys": [
+            { "id": "a", "time": 0, "value": 0, "segmentToNext": "bezier", "tangentMode": "flat", "rightHandle": { "dt": 420, "dv": 0 } },
+            { "id": "b", "time": 1000, "value": 1, "segmentToNext": "linear", "tangentMode": "flat", "leftHandle": { "dt": -420, "dv": 0 } }
+        ] } }));
+        assert!((at(&eased, "opacity", 500) - 0.5).abs() < 1e-5);
+        assert!(at(&eased, "opacity", 100) < 0.1);
+        assert!(at(&eased, "opacity", 900) > 0.9);
+    }
+
+    #[test]
+    fn a_numeric_channel_without_scalar_marks_is_ignored() {
+        let e = clip(json!({ "opacity": { "keys": [{ "id": "a", "time": 0, "value": 0.2 }] } }));
+        assert_eq!(at(&e, "opacity", 0), 1.0);
+    }
+
+    #[test]
+    fn colours_interpolate_per_linear_channel() {
+        let mut e = Element::new("t".into(), ElementType::Text, 0, 120_000);
+        e.color = Some("#ffffff".into());
+        let ch = |a: f64, b: f64| json!({ "keys": [key("x", 0, a, "linear"), key("y", 100, b, "linear")] });
+        e.animations = json!({ "color": { "r": ch(1.0, 0.0), "g": ch(1.0, 0.0), "b": ch(1.0, 0.0), "a": ch(1.0, 1.0) } }).as_object().cloned();
+        assert_eq!(value_at(&e, "color", 0), Some(json!("#ffffff")));
+        assert_eq!(value_at(&e, "color", 100), Some(json!("#000000")));
+        // Halfway in linear light is 0.5, which sRGB writes as 188 (0xbc).
+        assert_eq!(value_at(&e, "color", 50), Some(json!("#bcbcbc")));
+        e.animations = json!({ "color": { "r": ch(1.0, 1.0), "g": ch(0.0, 0.0), "b": ch(0.0, 0.0), "a": ch(1.0, 0.0) } }).as_object().cloned();
+        assert_eq!(value_at(&e, "color", 50), Some(json!("#ff000080")));
+    }
+
+    #[test]
+    fn colours_parse_and_format_round_trip() {
+        for hex in ["#000000", "#ffffff", "#3366cc", "#12345678"] {
+            assert_eq!(format_color(parse_color(hex).unwrap()), hex);
+        }
+        assert_eq!(format_color(parse_color("rgba(0,0,0,0.6)").unwrap()), "#00000099");
+        assert_eq!(parse_color("#12"), None);
+        assert_eq!(parse_color("red"), None);
+    }
+}

@@ -1,0 +1,425 @@
+//! Keyframe tools: list_animatable_properties, list_keyframes, upsert_keyframe, remove_keyframe,
+//! update_keyframe_curve. They edit `element.animations` exactly as OpenCut's
+//! animation/keyframes.ts does (keys sorted by time, a key at the same time is replaced, a
+//! channel left without keys is removed); [`crate::animation::value_at`] evaluates the result.
+
+use serde_json::{json, Map, Value};
+
+use super::element_tools::find;
+use super::{seconds, timeline_mut, Args, Ctx, Output, ToolError};
+use crate::animation::{self, PropertyKind};
+use crate::model::Element;
+use crate::time::seconds_to_ticks;
+
+const COMPONENTS: [&str; 4] = ["r", "g", "b", "a"];
+pub const INTERPOLATIONS: [&str; 3] = ["linear", "hold", "bezier"];
+pub const EASINGS: [&str; 4] = ["linear", "ease-in", "ease-out", "ease-in-out"];
+
+/// OpenCut's `segmentToNext` for an interpolation, and back.
+fn segment(interpolation: &str) -> &'static str {
+    match interpolation {
+        "hold" => "step",
+        "bezier" => "bezier",
+        _ => "linear",
+    }
+}
+
+fn interpolation(key: &Map<String, Value>) -> &'static str {
+    match key.get("segmentToNext").and_then(Value::as_str) {
+        Some("step") => "hold",
+        Some("bezier") => "bezier",
+        Some(_) => "linear",
+        None => "hold",
+    }
+}
+
+fn not_animatable(e: &Element, property: &str) -> ToolError {
+    let list: Vec<&str> = animation::properties(e.kind).iter().map(|p| p.path).collect();
+    let message = if list.is_empty() {
+        format!("Property \"{property}\" cannot be animated: {} elements have no animatable properties", e.kind.as_str())
+    } else {
+        format!("Property \"{property}\" cannot be animated on {} element; animatable: {}", e.kind.as_str(), list.join(", "))
+    };
+    ToolError::new("PROPERTY_NOT_ANIMATABLE", message).with("property", property).with("animatable", list)
+}
+
+fn keyframe_not_found(id: &str) -> ToolError {
+    ToolError::new("KEYFRAME_NOT_FOUND", format!("Keyframe not found: {id}")).with_hint("Call list_keyframes to get keyframe ids.")
+}
+
+fn property_arg<'a>(args: &Args<'a>) -> Result<&'a str, ToolError> {
+    args.id("property", || ToolError::invalid_argument("property", "a property path from list_animatable_properties, such as opacity"))
+}
+
+fn keys_of(channel: &Value) -> Vec<&Map<String, Value>> {
+    channel.get("keys").and_then(Value::as_array).map(|a| a.iter().filter_map(Value::as_object).collect()).unwrap_or_default()
+}
+
+/// The keys of one animated path as the tools show them: id, time in seconds from the element's
+/// start, value (a colour composed from its channels), interpolation to the next key.
+fn path_keys(e: &Element, path: &str, data: &Value) -> Vec<Value> {
+    if data.get("keys").is_some() {
+        return keys_of(data)
+            .into_iter()
+            .map(|k| {
+                let ticks = k.get("time").and_then(Value::as_i64).unwrap_or(0);
+                let mut o = json!({
+                    "keyframeId": k.get("id").cloned().unwrap_or(Value::Null),
+                    "time": seconds(ticks),
+                    "value": k.get("value").cloned().unwrap_or(Value::Null),
+                    "interpolation": interpolation(k),
+                });
+                for h in ["leftHandle", "rightHandle"] {
+                    if let Some((dt, dv)) = k.get(h).and_then(|v| Some((v.get("dt")?.as_f64()?, v.get("dv")?.as_f64()?))) {
+                        o[h] = json!({ "dt": seconds(dt.round() as i64), "dv": crate::effects::number(dv) });
+                    }
+                }
+                o
+            })
+            .collect();
+    }
+    // A colour: one key per time of its red channel, the value composed from all four.
+    let Some(red) = data.get("r") else { return Vec::new() };
+    keys_of(red)
+        .into_iter()
+        .map(|k| {
+            let ticks = k.get("time").and_then(Value::as_i64).unwrap_or(0);
+            json!({
+                "keyframeId": k.get("id").cloned().unwrap_or(Value::Null),
+                "time": seconds(ticks),
+                "value": animation::value_at(e, path, ticks).unwrap_or(Value::Null),
+                "interpolation": interpolation(k),
+            })
+        })
+        .collect()
+}
+
+/// Every animated path of the element with its keys (get_element and list_keyframes).
+pub fn summary(e: &Element) -> Value {
+    let Some(anims) = &e.animations else { return json!([]) };
+    Value::Array(
+        anims
+            .iter()
+            .filter(|(path, _)| !matches!(path.as_str(), "bindings" | "channels"))
+            .map(|(path, data)| json!({ "property": path, "keyframes": path_keys(e, path, data) }))
+            .collect(),
+    )
+}
+
+pub fn list_animatable_properties(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
+    let id = args.id("elementId", ToolError::invalid_element_id)?;
+    let (_, _, e) = find(ctx.timeline()?, id)?;
+    let props: Vec<Value> = animation::properties(e.kind)
+        .into_iter()
+        .map(|p| {
+            let mut o = json!({
+                "property": p.path,
+                "type": if p.kind == PropertyKind::Color { "color" } else { "number" },
+                "unit": p.unit,
+                "value": animation::base_value(e, p.path).unwrap_or(Value::Null),
+                "animated": e.animations.as_ref().is_some_and(|a| a.contains_key(p.path)),
+                "description": p.description,
+            });
+            if let Some(min) = p.min {
+                o["min"] = crate::effects::number(min);
+            }
+            if let Some(max) = p.max {
+                o["max"] = crate::effects::number(max);
+            }
+            o
+        })
+        .collect();
+    Ok(json!({ "elementId": e.id.as_str(), "type": e.kind.as_str(), "properties": props }).into())
+}
+
+pub fn list_keyframes(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
+    let id = args.id("elementId", ToolError::invalid_element_id)?;
+    let only = args.string("property")?;
+    let (_, _, e) = find(ctx.timeline()?, id)?;
+    let mut all = summary(e);
+    if let (Some(p), Value::Array(list)) = (only, &mut all) {
+        list.retain(|entry| entry["property"] == p);
+    }
+    Ok(json!({ "elementId": e.id.as_str(), "duration": seconds(e.duration), "properties": all }).into())
+}
+
+/// A time in seconds from the element's start, within its length.
+fn key_time(args: &Args, e: &Element) -> Result<i64, ToolError> {
+    let bad = || {
+        ToolError::new(
+            "INVALID_KEYFRAME_TIME",
+            format!("Keyframe time must be from 0 to {} (seconds from the element's start)", seconds(e.duration)),
+        )
+        .with_hint("Keyframe times are relative to the element: 0 is its first frame.")
+    };
+    match args.get("time").and_then(Value::as_f64).and_then(seconds_to_ticks) {
+        Some(t) if (0..=e.duration).contains(&t) => Ok(t),
+        _ => Err(bad()),
+    }
+}
+
+/// Upserts one scalar key into `channel` as OpenCut's `upsertScalarChannelKey` does: a key at the
+/// same time takes the new value (and the interpolation when given), else a new key is added;
+/// keys stay sorted by time. Returns the key's id.
+fn upsert_scalar(channel: &mut Map<String, Value>, time: i64, value: f64, interp: Option<&str>, new_id: &mut dyn FnMut() -> String) -> String {
+    let keys = channel.entry("keys").or_insert_with(|| json!([]));
+    if !keys.is_array() {
+        *keys = json!([]);
+    }
+    let list = keys.as_array_mut().expect("made an array above");
+    let id = match list.iter_mut().filter_map(Value::as_object_mut).find(|k| k.get("time").and_then(Value::as_i64) == Some(time)) {
+        Some(k) => {
+            k.insert("value".into(), crate::effects::number(value));
+            if let Some(i) = interp {
+                k.insert("segmentToNext".into(), segment(i).into());
+            }
+            k.entry("segmentToNext").or_insert_with(|| "linear".into());
+            k.entry("tangentMode").or_insert_with(|| "flat".into());
+            k.get("id").and_then(Value::as_str).unwrap_or_default().to_string()
+        }
+        None => {
+            let id = new_id();
+            list.push(json!({
+                "id": id,
+                "time": time,
+                "value": crate::effects::number(value),
+                "segmentToNext": segment(interp.unwrap_or("linear")),
+                "tangentMode": "flat",
+            }));
+            id
+        }
+    };
+    list.sort_by_key(|k| k.get("time").and_then(Value::as_i64).unwrap_or(0));
+    id
+}
+
+pub fn upsert_keyframe(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
+    let id = args.id("elementId", ToolError::invalid_element_id)?;
+    let path = property_arg(&args)?;
+    let interp = args.choice("interpolation", &INTERPOLATIONS)?;
+    let (ti, ei, e) = find(ctx.timeline()?, id)?;
+    let prop = animation::property(e.kind, path).ok_or_else(|| not_animatable(e, path))?;
+    let time = key_time(&args, e)?;
+    let range = match (prop.min, prop.max) {
+        (Some(a), Some(b)) => format!("a number from {a} to {b} ({})", prop.unit),
+        (Some(a), None) => format!("a number >= {a} ({})", prop.unit),
+        _ => format!("a number ({})", prop.unit),
+    };
+    let out_of_range = |what: &str| ToolError::new("PROPERTY_OUT_OF_RANGE", format!("Property \"{path}\" must be {what}")).with("property", path);
+    let mut e = e.clone();
+    let mut anims = e.animations.take().unwrap_or_default();
+    let ids = &mut ctx.ids;
+    let mut new_id = || ids.next('k');
+    let key_id = match prop.kind {
+        PropertyKind::Number => {
+            let v = args
+                .get("value")
+                .and_then(Value::as_f64)
+                .filter(|v| v.is_finite() && prop.min.map_or(true, |m| *v >= m) && prop.max.map_or(true, |m| *v <= m))
+                .ok_or_else(|| out_of_range(&range))?;
+            let channel = anims.entry(path).or_insert_with(|| json!({ "keys": [] }));
+            if !channel.is_object() || channel.get("keys").is_none() {
+                *channel = json!({ "keys": [] });
+            }
+            upsert_scalar(channel.as_object_mut().expect("an object"), time, v, interp, &mut new_id)
+        }
+        PropertyKind::Color => {
+            let text = args.get("value").and_then(Value::as_str).unwrap_or("");
+            let rgba = animation::parse_color(text).ok_or_else(|| out_of_range("a colour: #rrggbb, #rrggbbaa, rgb(r, g, b) or rgba(r, g, b, a)"))?;
+            let data = anims.entry(path).or_insert_with(|| json!({}));
+            if !COMPONENTS.iter().all(|c| data.get(*c).is_some_and(Value::is_object)) {
+                *data = json!({ "r": { "keys": [] }, "g": { "keys": [] }, "b": { "keys": [] }, "a": { "keys": [] } });
+            }
+            let mut first = String::new();
+            for (i, c) in COMPONENTS.iter().enumerate() {
+                let channel = data.get_mut(*c).and_then(Value::as_object_mut).expect("made above");
+                let kid = upsert_scalar(channel, time, rgba[i], interp, &mut new_id);
+                if i == 0 {
+                    first = kid;
+                }
+            }
+            first
+        }
+    };
+    e.animations = Some(anims);
+    let keys = path_keys(&e, path, &e.animations.as_ref().expect("set above")[path]);
+    let tl = timeline_mut(&mut ctx.timeline)?;
+    let element_id = e.id.clone();
+    tl.track_mut(ti).elements[ei] = std::sync::Arc::new(e);
+    let key = keys.iter().find(|k| k["keyframeId"] == key_id.as_str()).cloned().unwrap_or(Value::Null);
+    Ok(json!({ "success": true, "elementId": element_id.as_str(), "property": path, "keyframe": key, "keyframes": keys }).into())
+}
+
+/// The time of the key `key_id` (or of the key at `time`) in an animated path.
+fn locate_key(data: &Value, key_id: Option<&str>, time: Option<i64>) -> Option<i64> {
+    let leaf = if data.get("keys").is_some() { Some(data) } else { None };
+    let channels: Vec<&Value> = match leaf {
+        Some(d) => vec![d],
+        None => COMPONENTS.iter().filter_map(|c| data.get(*c)).collect(),
+    };
+    channels.into_iter().flat_map(keys_of).find_map(|k| {
+        let t = k.get("time").and_then(Value::as_i64)?;
+        let hit = match key_id {
+            Some(id) => k.get("id").and_then(Value::as_str) == Some(id),
+            None => Some(t) == time,
+        };
+        hit.then_some(t)
+    })
+}
+
+/// Applies `f` to every key at `time` of a path (all four channels of a colour).
+fn for_keys_at(data: &mut Value, time: i64, f: &mut dyn FnMut(&mut Vec<Value>, usize)) {
+    let mut apply = |channel: &mut Value| {
+        if let Some(list) = channel.get_mut("keys").and_then(Value::as_array_mut) {
+            if let Some(i) = list.iter().position(|k| k.get("time").and_then(Value::as_i64) == Some(time)) {
+                f(list, i);
+            }
+        }
+    };
+    if data.get("keys").is_some() {
+        apply(data);
+    } else {
+        for c in COMPONENTS {
+            if let Some(ch) = data.get_mut(c) {
+                apply(ch);
+            }
+        }
+    }
+}
+
+/// The element, its animated path, and the time of the key the call names.
+fn target_key<'a>(ctx: &'a Ctx, args: &Args) -> Result<(usize, usize, &'a Element, String, i64), ToolError> {
+    let id = args.id("elementId", ToolError::invalid_element_id)?;
+    let path = property_arg(args)?;
+    let (ti, ei, e) = find(ctx.timeline()?, id)?;
+    if animation::property(e.kind, path).is_none() && !e.animations.as_ref().is_some_and(|a| a.contains_key(path)) {
+        return Err(not_animatable(e, path));
+    }
+    let key_id = args.string("keyframeId")?;
+    let time = match args.get("time") {
+        None => None,
+        Some(_) => Some(key_time(args, e)?),
+    };
+    let (key_id, time) = match (key_id, time) {
+        (Some(k), None) => (Some(k), None),
+        (None, Some(t)) => (None, Some(t)),
+        _ => {
+            return Err(ToolError::new("INVALID_KEYFRAME", "Give exactly one of keyframeId (from list_keyframes) or time (seconds from the element's start)"))
+        }
+    };
+    let data = e.animations.as_ref().and_then(|a| a.get(path));
+    let found = data.and_then(|d| locate_key(d, key_id, time));
+    let t = found.ok_or_else(|| match key_id {
+        Some(k) => keyframe_not_found(k),
+        None => keyframe_not_found(&format!("{path} at {}s", seconds(time.unwrap_or(0)))),
+    })?;
+    Ok((ti, ei, e, path.to_string(), t))
+}
+
+pub fn remove_keyframe(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
+    let (ti, ei, e, path, time) = target_key(ctx, &args)?;
+    let mut e = e.clone();
+    let mut anims = e.animations.take().unwrap_or_default();
+    let data = anims.get_mut(&path).expect("the key was found in it");
+    for_keys_at(data, time, &mut |list, i| {
+        list.remove(i);
+    });
+    // OpenCut drops a channel with no keys left (and a colour with any channel empty).
+    let empty = |v: &Value| v.get("keys").and_then(Value::as_array).map_or(true, |k| k.is_empty());
+    let gone = if data.get("keys").is_some() { empty(data) } else { COMPONENTS.iter().any(|c| data.get(*c).map_or(true, empty)) };
+    if gone {
+        anims.remove(&path);
+    }
+    e.animations = if anims.is_empty() { None } else { Some(anims) };
+    let keys = e.animations.as_ref().and_then(|a| a.get(&path)).map(|d| path_keys(&e, &path, d)).unwrap_or_default();
+    let element_id = e.id.clone();
+    timeline_mut(&mut ctx.timeline)?.track_mut(ti).elements[ei] = std::sync::Arc::new(e);
+    Ok(json!({ "success": true, "elementId": element_id.as_str(), "property": path, "removedTime": seconds(time), "keyframes": keys }).into())
+}
+
+/// A handle argument `{dt, dv}`: dt in seconds, dv in the property's unit.
+fn handle_arg(args: &Args, key: &str) -> Result<Option<(f64, f64)>, ToolError> {
+    let bad = || ToolError::invalid_argument(key, "{\"dt\": seconds, \"dv\": value change}");
+    match args.get(key) {
+        None => Ok(None),
+        Some(Value::Object(o)) if o.keys().all(|k| k == "dt" || k == "dv") => {
+            let dt = o.get("dt").and_then(Value::as_f64).filter(|v| v.is_finite()).ok_or_else(bad)?;
+            let dv = o.get("dv").and_then(Value::as_f64).filter(|v| v.is_finite()).ok_or_else(bad)?;
+            Ok(Some((dt * crate::TICKS_PER_SECOND as f64, dv)))
+        }
+        Some(_) => Err(bad()),
+    }
+}
+
+pub fn update_keyframe_curve(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
+    let interp = args.choice("interpolation", &INTERPOLATIONS)?;
+    let easing = args.choice("easing", &EASINGS)?;
+    let (right, left) = (handle_arg(&args, "rightHandle")?, handle_arg(&args, "leftHandle")?);
+    if interp.is_none() && easing.is_none() && right.is_none() && left.is_none() {
+        return Err(ToolError::new("NO_CURVE_CHANGE", "update_keyframe_curve needs interpolation, easing, rightHandle or leftHandle"));
+    }
+    let (ti, ei, e, path, time) = target_key(ctx, &args)?;
+    let mut e = e.clone();
+    let mut anims = e.animations.take().unwrap_or_default();
+    let data = anims.get_mut(&path).expect("the key was found in it");
+    let mut no_next = false;
+    let mut no_prev = false;
+    for_keys_at(data, time, &mut |list, i| {
+        let next_time = list.get(i + 1).and_then(|k| k.get("time")).and_then(Value::as_i64);
+        let prev_time = i.checked_sub(1).and_then(|p| list[p].get("time")).and_then(Value::as_i64);
+        if let Some(ease) = easing {
+            let Some(next) = next_time else {
+                no_next = true;
+                return;
+            };
+            let span = (next - time) as f64;
+            // CSS's cubic-bezier control points, as OpenCut handles: flat (dv 0) at an eased end.
+            let (out_x, in_x) = match ease {
+                "ease-in" => (0.42, 1.0),
+                "ease-out" => (0.0, 0.58),
+                "ease-in-out" => (0.42, 0.58),
+                _ => (1.0 / 3.0, 2.0 / 3.0),
+            };
+            let linear = ease == "linear";
+            let k = &mut list[i];
+            k["segmentToNext"] = if linear { "linear".into() } else { "bezier".into() };
+            if linear {
+                k.as_object_mut().map(|o| o.remove("rightHandle"));
+            } else {
+                k["rightHandle"] = json!({ "dt": (out_x * span).round() as i64, "dv": 0 });
+            }
+            let n = &mut list[i + 1];
+            if linear {
+                n.as_object_mut().map(|o| o.remove("leftHandle"));
+            } else {
+                n["leftHandle"] = json!({ "dt": -((1.0 - in_x) * span).round() as i64, "dv": 0 });
+            }
+        }
+        if let Some(i_) = interp {
+            list[i]["segmentToNext"] = segment(i_).into();
+        }
+        if let Some((dt, dv)) = right {
+            match next_time {
+                Some(next) => list[i]["rightHandle"] = json!({ "dt": dt.clamp(0.0, (next - time) as f64).round() as i64, "dv": crate::effects::number(dv) }),
+                None => no_next = true,
+            }
+        }
+        if let Some((dt, dv)) = left {
+            match prev_time {
+                Some(prev) => list[i]["leftHandle"] = json!({ "dt": dt.clamp(-((time - prev) as f64), 0.0).round() as i64, "dv": crate::effects::number(dv) }),
+                None => no_prev = true,
+            }
+        }
+    });
+    if no_next {
+        return Err(ToolError::new("NO_NEXT_KEYFRAME", format!("The keyframe at {}s is the last of {path}: easing and rightHandle shape the curve to the next keyframe", seconds(time))));
+    }
+    if no_prev {
+        return Err(ToolError::new("NO_PREVIOUS_KEYFRAME", format!("The keyframe at {}s is the first of {path}: leftHandle shapes the curve from the previous keyframe", seconds(time))));
+    }
+    e.animations = Some(anims);
+    let keys = path_keys(&e, &path, &e.animations.as_ref().expect("set above")[path.as_str()]);
+    let element_id = e.id.clone();
+    timeline_mut(&mut ctx.timeline)?.track_mut(ti).elements[ei] = std::sync::Arc::new(e);
+    Ok(json!({ "success": true, "elementId": element_id.as_str(), "property": path, "keyframes": keys }).into())
+}
