@@ -389,7 +389,7 @@ test("load_asset_context and transcribe_video upload the media OpenCut holds", a
   const KEY = "AIzaFAKE-opencut-test-key-0123456789";
   const ORIGIN = "http://127.0.0.1:5173";
   const fake = await startFakeGemini({ apiKey: KEY, granularity: 1024, processingPolls: 1 });
-  const proxy = await serveGeminiProxy({ apiKey: KEY, allowedOrigins: [ORIGIN], models: ["gemini-2.5-flash"], upstream: fake.url, limits: { uploadChunkBytes: 1024 } });
+  const proxy = await serveGeminiProxy({ apiKey: KEY, allowedOrigins: [ORIGIN], models: ["gemini-2.5-flash"], public: true, upstream: fake.url, limits: { uploadChunkBytes: 1024 } });
   t.after(async () => {
     await proxy.close();
     await fake.close();
