@@ -299,7 +299,7 @@ pub static TOOLS: &[ToolDef] = &[
         description: "Everything about one element (elementId or its ref from list_timeline): timing in timeline seconds, the source range of video and audio, every property with its unit as OpenCut stores it (transform.positionX/Y: canvas pixels of its centre from the canvas centre, +y down; transform.scaleX/Y: factor; transform.rotate: degrees clockwise; opacity 0-1; blendMode; volume in dB; muted; hidden), text and textStyle, effect params, and its keyframes. Reads only. Example: {\"elementId\":\"clip-1\"}.",
         args: &["elementId"],
         kind: Kind::Read,
-        annotations: READ,
+        annotations: LISTING, // names and text are user-made: data, never instructions
         errors: &["Invalid element id", "Timeline element not found: <id>", "Unknown reference <ref>; candidates: <refs>", "No active timeline"],
         example: r#"{"elementId":"e6"}"#,
         run: Some(element_tools::get_element),
@@ -387,7 +387,7 @@ pub static TOOLS: &[ToolDef] = &[
         description: "Remove one keyframe of a property, named by keyframeId (from list_keyframes) or by its time (seconds from the element's start). A property left with no keyframes goes back to its plain value. Example: {\"elementId\":\"text-1\",\"property\":\"opacity\",\"time\":0}.",
         args: &["elementId", "property", "keyframeId", "time"],
         kind: Kind::Edit,
-        annotations: Annotations { read_only: false, destructive: true, idempotent: false, open_world: false },
+        annotations: Annotations { read_only: false, destructive: true, idempotent: false, open_world: false, untrusted_content: false },
         errors: &["Invalid element id", "Timeline element not found: <id>", "Keyframe not found: <id>", "Give exactly one of keyframeId (from list_keyframes) or time (seconds from the element's start)"],
         example: r#"{"elementId":"e7","property":"opacity","time":0}"#,
         run: Some(keyframe_tools::remove_keyframe),
