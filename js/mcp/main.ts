@@ -9,10 +9,11 @@
 // 1 when the project cannot be loaded, 0 when the client closes stdin.
 import { existsSync, readFileSync } from "node:fs";
 import process from "node:process";
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 
 import { createEditor, type NeuralCutEditor } from "../editor.js";
 import { DEMO_PROJECT } from "./demo-project.js";
+import { headlessRenderPreview } from "../render-headless.js";
 import { createNeuralCutMcpServer, writeAtomic } from "./server.js";
 import { LineTransport } from "./transport.js";
 
@@ -96,7 +97,9 @@ export async function runMcp(argv: string[]): Promise<void> {
   // Nothing a client sends may end the session: report stray errors and keep serving.
   process.on("uncaughtException", (e: unknown) => process.stderr.write(`neuralcut mcp: internal error: ${String((e as Error)?.stack ?? e)}\n`));
   process.on("unhandledRejection", (e: unknown) => process.stderr.write(`neuralcut mcp: internal error: ${String((e as Error)?.stack ?? e)}\n`));
-  const server = createNeuralCutMcpServer(editor, { savePath, version: packageVersion() });
+  // render_preview draws with the package's compositor in headless Chromium, started on first use.
+  const preview = headlessRenderPreview(editor, { projectDir: args.project ? dirname(resolve(args.project)) : undefined });
+  const server = createNeuralCutMcpServer(editor, { savePath, version: packageVersion(), renderPreview: preview.renderPreview });
   server.onerror = (e) => process.stderr.write(`neuralcut mcp: ${e.message}\n`);
   const transport = new LineTransport();
   const closed = new Promise<void>((done) => {
@@ -105,4 +108,5 @@ export async function runMcp(argv: string[]): Promise<void> {
   await server.connect(transport);
   process.stderr.write(`neuralcut mcp: serving ${args.demo ? "the demo project" : args.project ? resolve(args.project) : "an empty project"} on stdio\n`);
   await closed;
+  await preview.close();
 }

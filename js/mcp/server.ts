@@ -22,6 +22,7 @@ import { pathToFileURL } from "node:url";
 
 import { isToolError, type NeuralCutEditor } from "../editor.js";
 import type { ToolInfo } from "../types.js";
+import { RENDER_PREVIEW, RENDER_PREVIEW_TOOL } from "../render-preview.js";
 import { MediaProbeError, probeMedia, SUPPORTED_FORMATS, type MediaInfo } from "./media.js";
 
 export const PROJECT_URI = "neuralcut://project";
@@ -34,6 +35,8 @@ export interface NeuralCutMcpOptions {
   savePath?: string;
   /** Reported in `initialize` (default: the package version). */
   version?: string;
+  /** Adds the read-only render_preview tool, answered by this function (js/render-preview.ts). */
+  renderPreview?: (input: Record<string, unknown>) => Promise<CallToolResult>;
 }
 
 /** The catalog entry of the server's own tool. */
@@ -142,7 +145,7 @@ export function writeAtomic(path: string, text: string): void {
 
 /** An MCP server (not yet connected) that drives `editor`. */
 export function createNeuralCutMcpServer(editor: NeuralCutEditor, options: NeuralCutMcpOptions = {}): Server {
-  const catalog = [...editor.tools(), MEDIA_IMPORT_TOOL];
+  const catalog = [...editor.tools(), MEDIA_IMPORT_TOOL, ...(options.renderPreview ? [RENDER_PREVIEW_TOOL] : [])];
   const tools = catalog.map(toMcpTool);
   const byName = new Map(catalog.map((t) => [t.name as string, t]));
   const subscribed = new Set<string>();
@@ -182,6 +185,7 @@ export function createNeuralCutMcpServer(editor: NeuralCutEditor, options: Neura
     if (!tool) {
       throw rpcError(ErrorCode.InvalidParams, `Unknown tool "${name}"`, { tool: name, known: catalog.map((t) => t.name) });
     }
+    if (name === RENDER_PREVIEW && options.renderPreview) return options.renderPreview(args);
     const before = editor.revision();
     let out: Record<string, unknown>;
     try {
