@@ -15,6 +15,7 @@ export async function createPreview({ editor, sources, canvas: base, stack, cloc
   const fileUrls = new Map(); // asset id -> object URL of its File
   let project = editor.project();
   let renderer = null;
+  let shown = null; // OffscreenCanvas: a copy of the last frame drawn
   let rendering = false;
   let pending = false;
   let waiters = [];
@@ -157,6 +158,10 @@ export async function createPreview({ editor, sources, canvas: base, stack, cloc
     let failure = null;
     try {
       const out = await renderer.render(t);
+      // A WebGPU canvas can be copied only until the frame is presented (the end of this task):
+      // keep a copy (on the GPU) for snapshots.
+      if (!shown || shown.width !== base.width || shown.height !== base.height) shown = new OffscreenCanvas(base.width, base.height);
+      shown.getContext("2d").drawImage(base, 0, 0);
       if (out.missing.length) failure = out.missing.map((m) => `${m.elementId}: ${m.reason}`).join("; ");
     } catch (e) {
       failure = e instanceof Error ? e.message : String(e);
@@ -167,10 +172,8 @@ export async function createPreview({ editor, sources, canvas: base, stack, cloc
   /** The frame on the canvas, RGBA (for tests and snapshots), copied from the canvas itself:
    * SwiftShader's WebGPU cannot map buffers once a device has drawn to a canvas. */
   async function pixels() {
-    const c = new OffscreenCanvas(base.width, base.height);
-    const g = c.getContext("2d", { willReadFrequently: true });
-    g.drawImage(base, 0, 0);
-    return g.getImageData(0, 0, base.width, base.height).data;
+    if (!shown) return new Uint8ClampedArray(0);
+    return shown.getContext("2d").getImageData(0, 0, shown.width, shown.height).data;
   }
 
   // ---- scheduling -------------------------------------------------------------------------

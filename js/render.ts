@@ -204,8 +204,18 @@ export async function createFrameRenderer(options: CreateFrameRendererOptions): 
   const { editor, canvas, media } = options;
   if (!editor || typeof editor.frameAt !== "function") throw new TypeError("createFrameRenderer needs { editor } (a NeuralCut editor)");
   await loadEffects();
-  const inner: WasmEffectRenderer = await createRenderer(canvas ?? null, options.backend ?? "auto");
+  // Chromium's SwiftShader WebGPU fails copyExternalImageToTexture and buffer mapping on a device
+  // that has drawn to a canvas, and its canvas cannot be copied from: there the GPU stays
+  // headless and each frame is put on the canvas from its read-back (a software GPU anyway).
+  let software = false;
+  if (canvas && options.backend !== "webgl2") {
+    const gpu = (globalThis.navigator as unknown as { gpu?: { requestAdapter(): Promise<{ info?: { architecture?: string; vendor?: string } } | null> } }).gpu;
+    const adapter = await gpu?.requestAdapter().catch(() => null);
+    software = /swiftshader/i.test(`${adapter?.info?.architecture ?? ""} ${adapter?.info?.vendor ?? ""}`);
+  }
+  const inner: WasmEffectRenderer = await createRenderer(software ? null : (canvas ?? null), options.backend ?? "auto");
   const backend = inner.backend as EffectBackend;
+  const shown2d = software && canvas ? (canvas.getContext("2d") as CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D | null) : null;
   const maxSize = inner.maxSize;
   const urls = new Map<string, string>(); // asset id -> object URL of its File
   const images = new Map<string, Promise<ImageBitmap>>(); // url -> decoded picture
@@ -353,13 +363,25 @@ export async function createFrameRenderer(options: CreateFrameRendererOptions): 
         (typeof HTMLVideoElement !== "undefined" && source instanceof HTMLVideoElement) || (typeof VideoFrame !== "undefined" && source instanceof VideoFrame);
       let own: ImageBitmap | undefined;
       if (isVideo) source = own = stage(source as HTMLVideoElement);
-      else if (typeof OffscreenCanvas !== "undefined" && source instanceof OffscreenCanvas) source = own = await createImageBitmap(source);
+      else if (
+        (typeof OffscreenCanvas !== "undefined" && source instanceof OffscreenCanvas) ||
+        (typeof HTMLImageElement !== "undefined" && source instanceof HTMLImageElement)
+      ) {
+        // WebGL2 cannot copy from an OffscreenCanvas, and SwiftShader's WebGPU fails on some
+        // image elements: both go through a bitmap.
+        source = own = await createImageBitmap(source);
+      }
       const p = layer.placement ?? placeLayer(layer, frame, sw, sh);
       inner.drawLayer(source, i, p.centerX * scale, p.centerY * scale, p.width * scale, p.height * scale, p.rotation, p.flipX, p.flipY, layer.opacity, layer.blendMode, layer.effects);
       own?.close();
       drawn.push(layer.elementId);
     }
     inner.endFrame();
+    if (shown2d && canvas) {
+      const pixels = (await inner.readPixels(0, 0)) as Uint8ClampedArray;
+      if (canvas.width !== width || canvas.height !== height) Object.assign(canvas, { width, height });
+      shown2d.putImageData(new ImageData(new Uint8ClampedArray(pixels), width, height), 0, 0);
+    }
     last = { width, height };
     return { frame, width, height, drawn, missing };
   };

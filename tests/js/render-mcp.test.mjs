@@ -118,8 +118,12 @@ test("render_preview returns an image/png of the frame and a short description",
     // The 160×90 picture fills the 16:9 canvas: red left half, blue right half.
     assert.ok(near(frame.px(40, 120), [255, 0, 0]), `left ${frame.px(40, 120)}`);
     assert.ok(near(frame.px(280, 120), [0, 0, 255]), `right ${frame.px(280, 120)}`);
-    // The label (white box) sits 15 % of the height below the top, centred: (160, 27).
-    assert.ok(near(frame.px(160, 27), [255, 255, 255], 8) || frame.px(160, 27).every((c) => c < 40), `label at ${frame.px(160, 27)}`);
+    // The label (black text on a white box) is centred 15 % of the height below the top, (160, 27);
+    // no white there in the picture itself.
+    let white = 0;
+    for (let y = 18; y < 36; y++) for (let x = 130; x < 190; x++) if (near(frame.px(x, y), [255, 255, 255], 8)) white++;
+    assert.ok(white > 20, `label box: ${white} white pixels around (160, 27)`);
+    assert.ok(!near(frame.px(160, 100), [255, 255, 255], 8), "no white below it");
     const d = JSON.parse(text.text);
     assert.deepEqual(r.structuredContent, d);
     assert.equal(d.time, 1);
