@@ -116,3 +116,27 @@ export async function renderPreviewInPage(renderer: PreviewRenderer, input: unkn
     return previewError(`render_preview failed: ${e instanceof Error ? e.message : String(e)}`);
   }
 }
+
+/** The picture a tool result carries for the model (the in-page agent sends it as an inline part). */
+export interface InlineImage {
+  mimeType: "image/png";
+  data: string;
+}
+
+/**
+ * render_preview as a host tool of the in-page agent (`createAgent({ tools: [renderPreviewTool(renderer)] })`):
+ * the result is the description plus `inlineImage`, which the agent moves into an `inlineData`
+ * part of the next request so the model sees the frame.
+ */
+export function renderPreviewTool(renderer: PreviewRenderer) {
+  return {
+    ...RENDER_PREVIEW_TOOL,
+    name: RENDER_PREVIEW,
+    async call(input: unknown): Promise<Record<string, unknown>> {
+      const r = await renderPreviewInPage(renderer, input);
+      if ("isError" in r) return { error: r.content[0].text, code: "RENDER_FAILED" };
+      const image = r.content[0] as { data: string };
+      return { ...r.structuredContent, inlineImage: { mimeType: "image/png", data: image.data } satisfies InlineImage };
+    },
+  };
+}

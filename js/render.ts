@@ -8,6 +8,7 @@ import type { Frame, MediaFrameLayer, TextFrameLayer, FramePlacement } from "./r
 
 export type * from "./render-types.js";
 export type { EffectBackend } from "./effects.js";
+export { renderPreviewTool, renderPreviewInPage, RENDER_PREVIEW_TOOL } from "./render-preview.js";
 
 void init; // instantiated by loadEffects
 

@@ -118,6 +118,26 @@ async function runInPage({ base, backend, scene, clipUrl }) {
   const full = await r.render(0.5);
   out.fullSize = [full.width, full.height];
   out.badWidth = await r.render(0.5, { width: 0 }).then(() => "no error", (e) => e.message);
+  // WebMCP: render_preview registered with the renderer returns an image block and the description.
+  const { registerWebMcpTools } = await import(`${base}/webmcp.js`);
+  const registered = new Map();
+  const reg = await registerWebMcpTools(editor, { modelContext: { registerTool: (t) => void registered.set(t.name, t) }, renderer: r });
+  const tool = registered.get("render_preview");
+  const res = await tool.execute({ time: 0.5, width: 192 });
+  const shot = await createImageBitmap(new Blob([Uint8Array.from(atob(res.content[0].data), (c) => c.charCodeAt(0))], { type: "image/png" }));
+  const sc = new OffscreenCanvas(shot.width, shot.height).getContext("2d");
+  sc.drawImage(shot, 0, 0);
+  out.webmcp = {
+    names: reg.names.slice(-1),
+    readOnly: tool.annotations.readOnlyHint,
+    type: res.content[0].type,
+    mimeType: res.content[0].mimeType,
+    size: [shot.width, shot.height],
+    pip: Array.from(sc.getImageData(160, 24, 1, 1).data),
+    description: JSON.parse(res.content[1].text),
+    bad: (await tool.execute({ time: "soon" })).isError,
+  };
+  reg.unregister();
   r.destroy();
 
   // 2. A timeline the tools build: the demo's video from a URL, text, a sticker from the catalog.
@@ -227,6 +247,14 @@ describe("neuralcut/render in Chromium", { timeout: 600_000 }, () => {
         assert.deepEqual(out.png.size, [384, 216]);
         assert.deepEqual(out.fullSize, [1920, 1080], "full project resolution by default");
         assert.match(out.badWidth, /width must be/);
+        // WebMCP render_preview: 192 px wide, the pip (× 0.1) centred at (160, 24).
+        assert.deepEqual(out.webmcp.names, ["render_preview"]);
+        assert.equal(out.webmcp.readOnly, true);
+        assert.deepEqual([out.webmcp.type, out.webmcp.mimeType], ["image", "image/png"]);
+        assert.deepEqual(out.webmcp.size, [192, 108]);
+        assert.ok(near(out.webmcp.pip, [0, 255, 0, 255]), `webmcp pip ${out.webmcp.pip}`);
+        assert.deepEqual(out.webmcp.description.layers.map((l) => l.elementId), ["bg", "pip", "shape", "title"]);
+        assert.equal(out.webmcp.bad, true);
         // The demo video: the compositor's frame matches Canvas2D's drawing of the same source time.
         for (const v of out.video) {
           assert.deepEqual(v.missing, []);
