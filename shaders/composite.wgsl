@@ -6,9 +6,12 @@ struct Layer {
     // Canvas pixel (x, y) -> layer uv: u = dot(to_u.xy, p) + to_u.z, v = dot(to_v.xy, p) + to_v.z.
     to_u: vec4<f32>,
     to_v: vec4<f32>,
-    // x: opacity, y: blend mode (index in crate::frame::BLEND_MODES).
+    // x: opacity.
     style: vec4<f32>,
 }
+// The blend mode (index in crate::frame::BLEND_MODES), fixed per pipeline so a software GPU
+// compiles only the mode in use.
+override MODE: i32 = 0;
 @group(0) @binding(0) var backdrop: texture_2d<f32>;
 @group(0) @binding(1) var smp: sampler;
 @group(0) @binding(2) var<uniform> layer: Layer;
@@ -120,7 +123,7 @@ fn fs_main(@builtin(position) pos: vec4<f32>) -> @location(0) vec4<f32> {
     var s = textureSampleLevel(src, smp, uv, 0.0);
     let inside = all(uv >= vec2<f32>(0.0)) && all(uv <= vec2<f32>(1.0));
     let a = select(0.0, s.a * layer.style.x, inside);
-    let mode = i32(layer.style.y + 0.5);
+    let mode = MODE;
     // Straight alpha in and out: co = as(1 - ab)Cs + as·ab·B(Cb, Cs) + (1 - as)ab·Cb.
     let mixed = mix(s.rgb, blend(mode, dst.rgb, s.rgb), dst.a);
     let ao = a + dst.a * (1.0 - a);

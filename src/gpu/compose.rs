@@ -18,8 +18,9 @@ const FULLSCREEN: &str = include_str!("../../shaders/fullscreen.wgsl");
 /// The compositor's pipelines.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CompositePipeline {
-    /// One layer over the backdrop (composite.wgsl).
-    Layer,
+    /// One layer over the backdrop in a blend mode (composite.wgsl with `MODE` set): one pipeline
+    /// per mode, made when first used, so each compiles only its own blend function.
+    Layer(BlendMode),
 }
 
 /// The uniform block of composite.wgsl (`struct Layer`), three vec4s.
@@ -108,7 +109,11 @@ struct LayerTexture {
 pub struct Compositor {
     layout0: wgpu::BindGroupLayout,
     layout1: wgpu::BindGroupLayout,
-    pipeline: wgpu::RenderPipeline,
+    pipeline_layout: wgpu::PipelineLayout,
+    vertex: wgpu::ShaderModule,
+    fragment: wgpu::ShaderModule,
+    /// Per blend mode, in [`BLEND_MODES`] order.
+    pipelines: Vec<Option<wgpu::RenderPipeline>>,
     sampler: wgpu::Sampler,
     uniform: wgpu::Buffer,
     targets: Vec<Target>,
@@ -178,22 +183,6 @@ impl Compositor {
             device.create_shader_module(wgpu::ShaderModuleDescriptor { label: Some(label), source: wgpu::ShaderSource::Wgsl(source.into()) })
         };
         let (vertex, fragment) = (module("fullscreen", FULLSCREEN), module("composite", COMPOSITE));
-        let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-            label: Some("composite"),
-            layout: Some(&pipeline_layout),
-            vertex: wgpu::VertexState { module: &vertex, entry_point: Some("vs_main"), compilation_options: Default::default(), buffers: &[] },
-            primitive: wgpu::PrimitiveState::default(),
-            depth_stencil: None,
-            multisample: wgpu::MultisampleState::default(),
-            fragment: Some(wgpu::FragmentState {
-                module: &fragment,
-                entry_point: Some("fs_main"),
-                compilation_options: Default::default(),
-                targets: &[Some(wgpu::ColorTargetState { format: WORK_FORMAT, blend: None, write_mask: wgpu::ColorWrites::ALL })],
-            }),
-            multiview_mask: None,
-            cache: None,
-        });
         let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
             label: Some("layer"),
             address_mode_u: wgpu::AddressMode::ClampToEdge,
@@ -209,13 +198,45 @@ impl Compositor {
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        Compositor { layout0, layout1, pipeline, sampler, uniform, targets: Vec::new(), size: (0, 0), current: 0, layers: Vec::new() }
+        Compositor {
+            layout0,
+            layout1,
+            pipeline_layout,
+            vertex,
+            fragment,
+            pipelines: (0..BLEND_MODES.len()).map(|_| None).collect(),
+            sampler,
+            uniform,
+            targets: Vec::new(),
+            size: (0, 0),
+            current: 0,
+            layers: Vec::new(),
+        }
     }
 
-    pub fn pipeline(&self, which: CompositePipeline) -> &wgpu::RenderPipeline {
-        match which {
-            CompositePipeline::Layer => &self.pipeline,
-        }
+    /// The pipeline for `which`, made on first use.
+    pub fn pipeline(&mut self, device: &wgpu::Device, which: CompositePipeline) -> &wgpu::RenderPipeline {
+        let CompositePipeline::Layer(mode) = which;
+        let slot = &mut self.pipelines[mode.0 as usize];
+        slot.get_or_insert_with(|| {
+            let constants = [("MODE", mode.0 as f64)];
+            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                label: Some(BLEND_MODES[mode.0 as usize]),
+                layout: Some(&self.pipeline_layout),
+                vertex: wgpu::VertexState { module: &self.vertex, entry_point: Some("vs_main"), compilation_options: Default::default(), buffers: &[] },
+                primitive: wgpu::PrimitiveState::default(),
+                depth_stencil: None,
+                multisample: wgpu::MultisampleState::default(),
+                fragment: Some(wgpu::FragmentState {
+                    module: &self.fragment,
+                    entry_point: Some("fs_main"),
+                    compilation_options: wgpu::PipelineCompilationOptions { constants: &constants, ..Default::default() },
+                    targets: &[Some(wgpu::ColorTargetState { format: WORK_FORMAT, blend: None, write_mask: wgpu::ColorWrites::ALL })],
+                }),
+                multiview_mask: None,
+                cache: None,
+            })
+        })
     }
 
     fn source_group(&self, device: &wgpu::Device, view: &wgpu::TextureView) -> wgpu::BindGroup {
@@ -306,6 +327,8 @@ impl Compositor {
         } else {
             &layer.source
         };
+        let source = source.clone();
+        let pipeline = self.pipeline(fx.device(), CompositePipeline::Layer(mode)).clone();
         fx.queue().write_buffer(&self.uniform, 0, &quad.uniform(opacity, mode).bytes());
         let (from, to) = (self.current, 1 - self.current);
         let mut encoder = fx.device().create_command_encoder(&Default::default());
@@ -325,9 +348,9 @@ impl Compositor {
                 occlusion_query_set: None,
                 multiview_mask: None,
             });
-            rp.set_pipeline(self.pipeline(CompositePipeline::Layer));
+            rp.set_pipeline(&pipeline);
             rp.set_bind_group(0, &self.targets[from].backdrop, &[]);
-            rp.set_bind_group(1, source, &[]);
+            rp.set_bind_group(1, &source, &[]);
             rp.draw(0..3, 0..1);
         }
         fx.queue().submit([encoder.finish()]);
