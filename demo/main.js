@@ -24,15 +24,14 @@ function badge(key, label, value, kind = "") {
   return node;
 }
 
-async function loadEffects() {
+/** The preview's compositor (neuralcut/render, which brings the GPU effects with it). */
+async function loadRenderer() {
   try {
-    const fx = await import("neuralcut/effects");
-    // Its own canvas, never shown: the preview draws its output back into the picture.
-    const renderer = await fx.createEffectRenderer();
-    return { renderer, status: renderer.backend, kind: "ok" };
+    const { createFrameRenderer } = await import("neuralcut/render");
+    return { create: createFrameRenderer };
   } catch (e) {
-    console.warn("effects renderer unavailable:", e);
-    return { renderer: null, status: `unavailable (${e instanceof Error ? e.message : String(e)})`, kind: "err" };
+    console.warn("neuralcut/render unavailable:", e);
+    return { create: null, error: e instanceof Error ? e.message : String(e) };
   }
 }
 
@@ -63,30 +62,32 @@ async function main() {
   badge("engine", "engine", "wasm ready", "ok");
 
   // ---- preview + effects ----
-  let effects = { renderer: null, status: "module not built", kind: "warn" };
-  if (has("neuralcut/effects")) effects = await loadEffects();
-  badge("effects", "effects", effects.status, effects.kind);
+  let render = { create: null, error: "module not built" };
+  if (has("neuralcut/render")) render = await loadRenderer();
   const note = $("effects-note");
-  const preview = createPreview({
+  const preview = await createPreview({
     editor,
     sources,
     canvas: $("preview-canvas"),
     stack: $("preview"),
     clock,
-    renderer: effects.renderer,
+    createRenderer: render.create && ((canvas, media) => render.create({ editor, canvas, media })),
     onStatus: ({ effects: active, applied, failure }) => {
-      if (active.length === 0) {
+      if (active.length === 0 && !failure) {
         note.textContent = "No effect at the playhead.";
         return;
       }
       const names = active.map((f) => `${f.effectType} (${f.elementId})`).join(", ");
       let text;
-      if (failure) text = `Effects at the playhead: ${names}. The GPU renderer failed: ${failure}`;
-      else if (applied) text = `Effects applied on the GPU (${effects.renderer.backend}): ${names}`;
-      else text = `Effects at the playhead: ${names}, not applied: the effects module is ${has("neuralcut/effects") ? "unavailable here" : "not built"}.`;
+      if (failure) text = `Effects at the playhead: ${names || "none"}. The GPU renderer failed: ${failure}`;
+      else if (applied) text = `Effects applied on the GPU (${preview.renderer.backend}): ${names}`;
+      else text = `Effects at the playhead: ${names}, not applied: the compositor is unavailable.`;
       note.replaceChildren(h("span", { class: failure ? "failed" : "active" }, text));
     },
   });
+  const effects = { renderer: preview.renderer };
+  if (preview.renderer) badge("effects", "effects", preview.renderer.backend, "ok");
+  else badge("effects", "effects", render.error ?? "unavailable", render.create ? "err" : "warn");
   duration = preview.duration;
 
   // ---- transport ----
@@ -106,7 +107,7 @@ async function main() {
   seek.addEventListener("input", () => (clock.pause(), clock.seek(Number(seek.value))));
   showClock(clock.get());
   const canvasInfo = editor.project().settings?.canvas;
-  $("preview-info").textContent = canvasInfo ? `${canvasInfo.width}×${canvasInfo.height} project, drawn at 640×360` : "";
+  $("preview-info").textContent = canvasInfo ? `${canvasInfo.width}×${canvasInfo.height} project, drawn at full size on the GPU` : "";
 
   // ---- timeline ----
   createTimelineView({

@@ -1,23 +1,21 @@
-// The preview: composites the timeline at the playhead and plays it.
-//
-// Tracks are drawn bottom up (the project lists them top first; audio is heard, not drawn): main
-// and overlay media contain-fitted, text and stickers at their x/y (pixels from the centre of
-// the project canvas). An effect acts on the picture below its track: when the drawing reaches an
-// effect track with effects active now, the picture so far is handed to the GPU effect renderer
-// (neuralcut/effects, WebGPU or WebGL2) and its output is drawn back before the tracks above.
+// The preview: plays the timeline and shows the frame at the playhead. The picture is drawn by
+// the package's compositor (neuralcut/render: every layer on the GPU, placed as OpenCut places
+// it, at the project's full resolution); this module only keeps the media elements in time
+// (exact seeks when paused, playback with sound when playing) and hands the videos over.
 import { once, sec, TICKS_PER_SECOND, timelineEnd } from "./util.js";
 
-const STICKER_SIZE = 200; // project-canvas pixels
-
-export function createPreview({ editor, sources, canvas: base, stack, clock, renderer, onStatus }) {
-  // Read back for every effect pass, so kept in CPU memory.
-  const ctx = base.getContext("2d", { willReadFrequently: true });
+/**
+ * `createRenderer(canvas, media)` makes the neuralcut/render frame renderer on the preview canvas;
+ * `media` is the host callback that gives it the demo's own, already seeked, video elements.
+ */
+export async function createPreview({ editor, sources, canvas: base, stack, clock, createRenderer, onStatus }) {
   const videos = new Map(); // element id -> HTMLVideoElement
   const audios = new Map(); // element id -> HTMLAudioElement
   const images = new Map(); // url -> HTMLImageElement
   const fileUrls = new Map(); // asset id -> object URL of its File
   let project = editor.project();
-  let effectDefaults = null;
+  let renderer = null;
+  let shown = null; // OffscreenCanvas: a copy of the last frame drawn
   let rendering = false;
   let pending = false;
   let waiters = [];
@@ -69,7 +67,7 @@ export function createPreview({ editor, sources, canvas: base, stack, clock, ren
 
   /** The source time (seconds) of a media element at timeline time t. */
   function sourceTime(e, t) {
-    return sec(e.trimStart ?? 0) + (t - sec(e.start));
+    return sec(e.trimStart ?? 0) + (t - sec(e.start)) * (e.retime?.rate ?? 1);
   }
 
   function activeAt(t) {
@@ -95,120 +93,6 @@ export function createPreview({ editor, sources, canvas: base, stack, clock, ren
           m.load();
           map.delete(id);
         }
-      }
-    }
-  }
-
-  // ---- effects ----------------------------------------------------------------------------
-
-  /** Default parameters of an effect type (get_effect), cached. */
-  async function defaults(type) {
-    effectDefaults ??= new Map();
-    if (!effectDefaults.has(type)) {
-      const info = await editor.callTool("get_effect", { effectType: type });
-      effectDefaults.set(type, Object.fromEntries((info.params ?? []).map((p) => [p.key, p.default])));
-    }
-    return effectDefaults.get(type);
-  }
-
-  /** Effects active at t, bottom track first: editor.effectsAt when the package has it. */
-  async function effectsAt(t) {
-    if (typeof editor.effectsAt === "function") return editor.effectsAt(t);
-    const tick = Math.round(t * TICKS_PER_SECOND);
-    const out = [];
-    for (const track of [...(project.timeline?.tracks ?? [])].reverse()) {
-      if (track.type !== "effect") continue;
-      for (const e of track.elements ?? []) {
-        if (e.type === "effect" && e.start <= tick && tick < e.start + e.duration) {
-          out.push({ elementId: e.id, trackId: track.id, effectType: e.effectType, params: { ...(await defaults(e.effectType)), ...(e.params ?? {}) } });
-        }
-      }
-    }
-    return out;
-  }
-
-  // ---- drawing ----------------------------------------------------------------------------
-
-  function fit(ctx, source, sw, sh) {
-    const W = ctx.canvas.width;
-    const H = ctx.canvas.height;
-    if (!sw || !sh) return;
-    const s = Math.min(W / sw, H / sh);
-    const w = sw * s;
-    const h = sh * s;
-    ctx.drawImage(source, (W - w) / 2, (H - h) / 2, w, h);
-  }
-
-  function drawText(ctx, e, scale) {
-    const W = ctx.canvas.width;
-    const H = ctx.canvas.height;
-    const size = Math.max(6, (e.fontSize ?? 48) * scale);
-    ctx.save();
-    ctx.font = `${e.fontWeight === "bold" ? "700" : e.fontWeight ?? "400"} ${size}px system-ui, "DejaVu Sans", sans-serif`;
-    ctx.textAlign = "center";
-    ctx.textBaseline = "middle";
-    const x = W / 2 + (e.x ?? 0) * scale;
-    const y = H / 2 + (e.y ?? 0) * scale;
-    const text = String(e.content ?? e.name ?? "");
-    const lines = text.split("\n");
-    const lineHeight = size * 1.2;
-    const width = Math.max(...lines.map((l) => ctx.measureText(l).width));
-    if (e.background) {
-      ctx.fillStyle = e.background;
-      const padX = size * 0.4;
-      const padY = size * 0.2;
-      ctx.fillRect(x - width / 2 - padX, y - (lines.length * lineHeight) / 2 - padY, width + 2 * padX, lines.length * lineHeight + 2 * padY);
-    } else {
-      ctx.shadowColor = "rgba(0,0,0,0.75)";
-      ctx.shadowBlur = size * 0.15;
-      ctx.shadowOffsetY = size * 0.04;
-    }
-    ctx.fillStyle = e.color ?? "#ffffff";
-    lines.forEach((line, i) => ctx.fillText(line, x, y + (i - (lines.length - 1) / 2) * lineHeight));
-    ctx.restore();
-  }
-
-  function drawSticker(ctx, e, scale) {
-    const W = ctx.canvas.width;
-    const H = ctx.canvas.height;
-    const size = STICKER_SIZE * scale * (e.scale ?? 1);
-    const x = W / 2 + (e.x ?? 0) * scale;
-    const y = H / 2 + (e.y ?? 0) * scale;
-    const entry = (project.stickers ?? []).find((s) => s.id === e.stickerId);
-    const img = entry?.url ? imageFor(entry.url) : null;
-    if (img?.complete && img.naturalWidth) {
-      ctx.drawImage(img, x - size / 2, y - size / 2, size, size);
-      return;
-    }
-    // No picture for it: a labelled badge.
-    ctx.save();
-    ctx.fillStyle = "rgba(194,73,127,0.9)";
-    ctx.beginPath();
-    ctx.arc(x, y, size / 2, 0, Math.PI * 2);
-    ctx.fill();
-    ctx.fillStyle = "#fff";
-    ctx.font = `600 ${Math.max(8, size / 6)}px system-ui, sans-serif`;
-    ctx.textAlign = "center";
-    ctx.textBaseline = "middle";
-    ctx.fillText(entry?.name ?? e.stickerId ?? "sticker", x, y, size * 0.9);
-    ctx.restore();
-  }
-
-  function drawTrack(ctx, track, elements, scale) {
-    if (track.hidden) return;
-    for (const e of elements) {
-      if (e.hidden) continue;
-      if (e.type === "video") {
-        const v = videos.get(e.id);
-        if (v && v.readyState >= 2) fit(ctx, v, v.videoWidth, v.videoHeight);
-      } else if (e.type === "image") {
-        const url = urlFor(e.assetId);
-        const img = url && imageFor(url);
-        if (img?.complete && img.naturalWidth) fit(ctx, img, img.naturalWidth, img.naturalHeight);
-      } else if (e.type === "text") {
-        drawText(ctx, e, scale);
-      } else if (e.type === "sticker") {
-        drawSticker(ctx, e, scale);
       }
     }
   }
@@ -264,46 +148,32 @@ export function createPreview({ editor, sources, canvas: base, stack, clock, ren
     if (v.readyState < 2) await once(v, "loadeddata");
   }
 
-  /** Draws the frame at t onto the preview canvas. */
+  /** Draws the frame at t onto the preview canvas with neuralcut/render, at full project size. */
   async function compose(t) {
-    const W = base.width;
-    const H = base.height;
-    const scale = W / (project.settings?.canvas?.width ?? 1920);
-    const byTrack = new Map();
-    for (const { track, e } of activeAt(t)) {
-      if (!byTrack.has(track.id)) byTrack.set(track.id, []);
-      byTrack.get(track.id).push(e);
+    const fx = typeof editor.effectsAt === "function" ? editor.effectsAt(t) : [];
+    if (!renderer) {
+      onStatus?.({ time: t, effects: fx, applied: false, failure: "neuralcut/render is not available" });
+      return;
     }
-    const fx = await effectsAt(t);
-    const fxByTrack = new Map();
-    for (const f of fx) {
-      if (!fxByTrack.has(f.trackId)) fxByTrack.set(f.trackId, []);
-      fxByTrack.get(f.trackId).push({ effectType: f.effectType, params: f.params });
-    }
-    let applied = false;
     let failure = null;
-    ctx.fillStyle = "#000";
-    ctx.fillRect(0, 0, W, H);
-    for (const track of [...(project.timeline?.tracks ?? [])].reverse()) {
-      if (track.type === "audio") continue;
-      if (track.type !== "effect") {
-        drawTrack(ctx, track, byTrack.get(track.id) ?? [], scale);
-        continue;
-      }
-      const effects = fxByTrack.get(track.id);
-      if (!effects || !renderer) continue;
-      // The effect acts on everything drawn so far (the tracks below it): the GPU renders it, and
-      // its output replaces the picture before the tracks above are drawn.
-      try {
-        renderer.render({ source: ctx.getImageData(0, 0, W, H), width: W, height: H, effects });
-        const pixels = await renderer.readPixels();
-        ctx.putImageData(new ImageData(new Uint8ClampedArray(pixels.buffer, pixels.byteOffset, pixels.byteLength), W, H), 0, 0);
-        applied = true;
-      } catch (e) {
-        failure = e instanceof Error ? e.message : String(e);
-      }
+    try {
+      const out = await renderer.render(t);
+      // A WebGPU canvas can be copied only until the frame is presented (the end of this task):
+      // keep a copy (on the GPU) for snapshots.
+      if (!shown || shown.width !== base.width || shown.height !== base.height) shown = new OffscreenCanvas(base.width, base.height);
+      shown.getContext("2d").drawImage(base, 0, 0);
+      if (out.missing.length) failure = out.missing.map((m) => `${m.elementId}: ${m.reason}`).join("; ");
+    } catch (e) {
+      failure = e instanceof Error ? e.message : String(e);
     }
-    onStatus?.({ time: t, effects: fx, applied, failure });
+    onStatus?.({ time: t, effects: fx, applied: !failure, failure });
+  }
+
+  /** The frame on the canvas, RGBA (for tests and snapshots), copied from the canvas itself:
+   * SwiftShader's WebGPU cannot map buffers once a device has drawn to a canvas. */
+  async function pixels() {
+    if (!shown) return new Uint8ClampedArray(0);
+    return shown.getContext("2d").getImageData(0, 0, shown.width, shown.height).data;
   }
 
   // ---- scheduling -------------------------------------------------------------------------
@@ -335,8 +205,6 @@ export function createPreview({ editor, sources, canvas: base, stack, clock, ren
     for (const w of done) w();
   }
 
-  // A lost 2D context (the browser's GPU process restarted) comes back blank: draw again.
-  base.addEventListener("contextrestored", () => requestRender());
 
   editor.onChange(() => {
     project = editor.project();
@@ -350,7 +218,28 @@ export function createPreview({ editor, sources, canvas: base, stack, clock, ren
     if (!s.playing) for (const map of [videos, audios]) for (const m of map.values()) if (!m.paused) m.pause();
   });
 
+  // The compositor draws the demo's playing or seeked video elements; images and stickers it loads
+  // from the editor's asset sources and the sticker catalog.
+  renderer = createRenderer
+    ? await createRenderer(base, (layer) => {
+        if (layer.mediaType === "video") {
+          const v = videos.get(layer.elementId);
+          return v && v.readyState >= 2 ? v : null;
+        }
+        if (layer.mediaType === "image" && sources.get(layer.assetId)?.url) {
+          const img = imageFor(sources.get(layer.assetId).url);
+          return img.ready.then((ok) => (ok ? img : null));
+        }
+        return null;
+      }).catch((e) => {
+        console.warn("neuralcut/render unavailable:", e);
+        return null;
+      })
+    : null;
+
   return {
+    renderer,
+    pixels,
     requestRender,
     duration: () => timelineEnd(project),
     /** Resolves once the frame for the current state is on screen. */

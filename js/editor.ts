@@ -4,6 +4,7 @@
 import { loadEngine, openEngine, type WasmEditor } from "./engine.js";
 import { NeuralCutError, rethrow } from "./errors.js";
 import type { OpenCutScene, OpenCutSceneTracks } from "./opencut.js";
+import type { Frame } from "./render-types.js";
 import { TOOL_CATALOG, type EffectType, type ToolArgsMap, type ToolInfo, type ToolName, type ToolResultMap } from "./generated/tools.js";
 import type {
   AddAssetOptions,
@@ -229,6 +230,20 @@ export class NeuralCutEditor {
     let json: string;
     try {
       json = this.#engine.effectsAtJson(seconds);
+    } catch (e) {
+      rethrow(e);
+    }
+    return JSON.parse(json);
+  }
+
+  /**
+   * The picture at `seconds` as data: its layers bottom first, each placed as OpenCut places it
+   * (docs/render.md). `null` without a project. `neuralcut/render` draws it.
+   */
+  frameAt(seconds: number): Frame | null {
+    let json: string;
+    try {
+      json = this.#engine.frameAtJson(seconds);
     } catch (e) {
       rethrow(e);
     }

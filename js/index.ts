@@ -4,6 +4,7 @@ export type { ActiveEffect, ToolArgsParam, ToolCallResult } from "./editor.js";
 export { NeuralCutError } from "./errors.js";
 export * from "./generated/tools.js";
 export type * from "./types.js";
+export type * from "./render-types.js";
 
 /** Internal time unit: ticks per second (tools take and return seconds). */
 export const TICKS_PER_SECOND = 120_000;

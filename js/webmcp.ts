@@ -6,10 +6,11 @@ import { isToolError, type NeuralCutEditor } from "./editor.js";
 import { NeuralCutError } from "./errors.js";
 import { UNTRUSTED_OUTPUT_TOOLS } from "./generated/tools.js";
 import type { ToolInfo } from "./types.js";
+import { RENDER_PREVIEW_TOOL, renderPreviewInPage, type PreviewRenderer } from "./render-preview.js";
 
 /** What a WebMCP tool's `execute` resolves to: an MCP CallToolResult. */
 export interface WebMcpToolResult {
-  content: { type: "text"; text: string }[];
+  content: ({ type: "text"; text: string } | { type: "image"; data: string; mimeType: string })[];
   structuredContent?: Record<string, unknown>;
   isError?: boolean;
 }
@@ -21,7 +22,7 @@ export interface WebMcpTool {
   description: string;
   inputSchema: Record<string, unknown>;
   /** Read by runtimes that understand it (the MCP-B polyfill); others ignore it. */
-  outputSchema: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
   annotations: WebMcpAnnotations;
   execute(input: Record<string, unknown> | undefined): Promise<WebMcpToolResult>;
 }
@@ -72,8 +73,14 @@ export interface RegisterWebMcpToolsOptions {
   modelContext?: WebMcpModelContext;
   /** Aborting it unregisters every tool registered here. */
   signal?: AbortSignal;
-  /** Register only these tools (default: all of `editor.tools()`). */
+  /** Register only these tools (default: all of `editor.tools()`, plus render_preview with a renderer). */
   tools?: string[];
+  /**
+   * A `neuralcut/render` frame renderer (`createFrameRenderer({ editor })`): adds the read-only
+   * `render_preview { time, width? }` tool, which returns the frame as an image/png block plus a
+   * short JSON description.
+   */
+  renderer?: PreviewRenderer;
 }
 
 export interface WebMcpRegistration {
@@ -117,7 +124,8 @@ export async function registerWebMcpTools(editor: NeuralCutEditor, options: Regi
       "No WebMCP model context: neither document.modelContext nor navigator.modelContext exists (load a polyfill such as @mcp-b/global, or pass options.modelContext)",
     );
   }
-  let catalog = editor.tools();
+  let catalog: ToolInfo[] = editor.tools();
+  if (options.renderer) catalog = [...catalog, RENDER_PREVIEW_TOOL];
   if (options.tools) {
     const wanted = new Set(options.tools);
     const unknown = options.tools.filter((n) => !catalog.some((t) => t.name === n));
@@ -153,7 +161,8 @@ export async function registerWebMcpTools(editor: NeuralCutEditor, options: Regi
         inputSchema: t.inputSchema,
         outputSchema: t.outputSchema,
         annotations: webMcpAnnotations(t),
-        execute: (input) => runToolForWebMcp(editor, t.name, input),
+        execute: (input) =>
+          t === RENDER_PREVIEW_TOOL ? renderPreviewInPage(options.renderer!, input) : runToolForWebMcp(editor, t.name, input),
       };
       const handle = await modelContext.registerTool(tool, { signal: controller.signal });
       names.push(t.name);

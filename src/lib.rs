@@ -5,6 +5,7 @@ pub mod edits;
 pub mod animation;
 pub mod editor;
 pub mod effects;
+pub mod frame;
 pub mod history;
 pub mod model;
 pub mod opencut;

@@ -6,8 +6,8 @@ use std::path::Path;
 use naga::valid::{Capabilities, ValidationFlags, Validator};
 
 /// 7 effects + the shared full-screen vertex stage + the copy used to present + the resampling
-/// the blur uses for large sigmas.
-const EXPECTED_FILES: usize = 10;
+/// the blur uses for large sigmas + the frame compositor's layer pass.
+const EXPECTED_FILES: usize = 11;
 
 fn wgsl_files() -> Vec<(String, String)> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("shaders");

@@ -102,6 +102,8 @@ export interface Part {
   functionCall?: { name: string; args?: Record<string, unknown>; id?: string };
   functionResponse?: { name: string; response: Record<string, unknown>; id?: string };
   fileData?: { fileUri: string; mimeType?: string };
+  /** A picture sent inline (one render_preview frame). */
+  inlineData?: { mimeType: string; data: string };
   [key: string]: unknown;
 }
 

@@ -595,6 +595,16 @@ export function createAgent(options: AgentOptions): Agent {
           }
           if (signal.aborted) cancelled = true;
           const isError = typeof result.error === "string";
+          // A picture for the model (render_preview): sent as an inline part after the answers.
+          // Only the newest stays in the history; older ones become a note.
+          const image = result.inlineImage as { mimeType?: unknown; data?: unknown } | undefined;
+          if (!isError && image && typeof image.mimeType === "string" && typeof image.data === "string") {
+            const { inlineImage: _, ...rest } = result;
+            result = rest;
+            for (const c of s.contents) c.parts = c.parts.map((p) => (p.inlineData ? { text: "(an earlier preview image, no longer attached)" } : p));
+            for (let i = files.length - 1; i >= 0; i--) if (files[i].inlineData) files.splice(i, 1);
+            files.push({ inlineData: { mimeType: image.mimeType, data: image.data } });
+          }
           emit({ type: "tool_result", id, name, result, isError });
           if (name === "load_asset_context" && !isError && result.status === "loaded" && typeof result.fileUri === "string") {
             if (typeof result.summary === "string" && result.summary) s.summarized.add(result.fileUri);

@@ -9,10 +9,11 @@
 // 1 when the project cannot be loaded, 0 when the client closes stdin.
 import { existsSync, readFileSync } from "node:fs";
 import process from "node:process";
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 
 import { createNeuralCutMcpServer } from "./server.js";
 import { openSession, saveSession, type Session } from "./session.js";
+import { headlessRenderPreview } from "../render-headless.js";
 import { LineTransport } from "./transport.js";
 
 export const MCP_USAGE = `usage: neuralcut mcp [--demo | --project <file.json> [--save]]
@@ -84,10 +85,16 @@ export async function runMcp(argv: string[]): Promise<void> {
   // Nothing a client sends may end the session: report stray errors and keep serving.
   process.on("uncaughtException", (e: unknown) => process.stderr.write(`neuralcut mcp: internal error: ${String((e as Error)?.stack ?? e)}\n`));
   process.on("unhandledRejection", (e: unknown) => process.stderr.write(`neuralcut mcp: internal error: ${String((e as Error)?.stack ?? e)}\n`));
+  // render_preview draws with the package's compositor in headless Chromium, started on first use.
+  const preview = headlessRenderPreview(session.editor, {
+    projectDir: args.project ? dirname(resolve(args.project)) : undefined,
+    paths: session.paths,
+  });
   const server = createNeuralCutMcpServer(session.editor, {
     savePath,
     version: packageVersion(),
     paths: session.paths,
+    renderPreview: preview.renderPreview,
     // The unlisted panic tool of the tests (docs/mcp.md, "Panics"); never on by default.
     testOnlyPanic: process.env.NEURALCUT_TEST_ONLY_PANIC === "1",
   });
@@ -99,4 +106,5 @@ export async function runMcp(argv: string[]): Promise<void> {
   await server.connect(transport);
   process.stderr.write(`neuralcut mcp: serving ${args.demo ? "the demo project" : args.project ? resolve(args.project) : "an empty project"} on stdio\n`);
   await closed;
+  await preview.close();
 }

@@ -22,6 +22,7 @@ import type { NeuralCutEditor } from "../editor.js";
 import type { ToolErrorResult, ToolInfo } from "../types.js";
 import { commandList, docInspect, MEDIA_IMPORT_TOOL, runTool, sessionCatalog, type Outcome } from "./core.js";
 import { saveSession, writeAtomic, type Session } from "./session.js";
+import { RENDER_PREVIEW, RENDER_PREVIEW_TOOL } from "../render-preview.js";
 
 /** The project as saved (kept from before the core tools). */
 export const PROJECT_URI = "neuralcut://project";
@@ -51,6 +52,8 @@ export interface NeuralCutMcpOptions {
   paths?: Map<string, string>;
   /** Serve the unlisted __test_only_panic tool (tests only). */
   testOnlyPanic?: boolean;
+  /** Adds the read-only render_preview tool, answered by this function (js/render-preview.ts). */
+  renderPreview?: (input: Record<string, unknown>) => Promise<CallToolResult>;
 }
 
 const INSTRUCTIONS =
@@ -117,7 +120,7 @@ function shaped(out: Outcome, warnings: string[] = []): CallToolResult {
 /** An MCP server (not yet connected) that drives `editor`. */
 export function createNeuralCutMcpServer(editor: NeuralCutEditor, options: NeuralCutMcpOptions = {}): Server {
   const session: Session = { editor, paths: options.paths ?? new Map() };
-  const catalog = sessionCatalog(editor);
+  const catalog = [...sessionCatalog(editor), ...(options.renderPreview ? [RENDER_PREVIEW_TOOL] : [])];
   const tools = catalog.map(toMcpTool);
   const subscribed = new Set<string>();
 
@@ -154,6 +157,7 @@ export function createNeuralCutMcpServer(editor: NeuralCutEditor, options: Neura
     const args = request.params.arguments ?? {};
     const before = editor.revision();
     if (options.testOnlyPanic && name === TEST_ONLY_PANIC_TOOL) return shaped(testOnlyPanic(editor, args));
+    if (name === RENDER_PREVIEW && options.renderPreview) return options.renderPreview(args);
     const out = await runTool(session, catalog, name, args);
     return shaped(out, out.ok ? committed(before) : []);
   });

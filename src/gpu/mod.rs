@@ -10,6 +10,7 @@ use std::num::NonZeroU64;
 
 use crate::effects::reference::{blur_kernel, blur_sigmas, linear_taps, Effect, RgbaImage};
 
+pub mod compose;
 #[cfg(not(target_arch = "wasm32"))]
 mod native;
 #[cfg(not(target_arch = "wasm32"))]

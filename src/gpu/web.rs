@@ -5,6 +5,7 @@
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
+use super::compose::{BlendMode, Compositor, Quad};
 use super::Renderer;
 use crate::effects::reference::{self, Effect, RgbaImage};
 
@@ -185,6 +186,8 @@ pub struct WasmEffectRenderer {
     /// The canvas shown to the user, when the host gave one (else the renderer is headless).
     output: Option<Presenter>,
     backend: &'static str,
+    /// The frame compositor (`neuralcut/render`), made on first use.
+    compositor: Option<Compositor>,
 }
 
 /// Creates a renderer. With a `canvas`, every `render` is shown on it; without one the renderer
@@ -235,7 +238,7 @@ pub async fn create_renderer(canvas: JsValue, backend: String) -> Result<WasmEff
         }
         _ => None,
     };
-    Ok(WasmEffectRenderer { renderer: Renderer::new(device, queue), _instance: instance, _adapter: adapter, output, backend: name })
+    Ok(WasmEffectRenderer { renderer: Renderer::new(device, queue), _instance: instance, _adapter: adapter, output, backend: name, compositor: None })
 }
 
 #[wasm_bindgen]
@@ -352,6 +355,95 @@ impl WasmEffectRenderer {
             self.renderer.queue().present(frame);
         }
         Ok(())
+    }
+}
+
+/// The frame compositor behind `neuralcut/render` (js/render.ts): `beginFrame`, one `drawLayer`
+/// or `applyEffects` per layer of `editor.frameAt`, bottom first, then `endFrame`.
+#[wasm_bindgen]
+impl WasmEffectRenderer {
+    /// Starts a `width × height` frame filled with a straight-alpha colour (0–1 channels).
+    #[wasm_bindgen(js_name = beginFrame)]
+    pub fn begin_frame(&mut self, width: u32, height: u32, r: f64, g: f64, b: f64, a: f64) -> Result<(), JsError> {
+        let c = self.compositor.get_or_insert_with(|| Compositor::new(self.renderer.device()));
+        c.begin(&self.renderer, width, height, [r, g, b, a]).map_err(err)
+    }
+
+    /// Draws `source` (any picture `render` takes) as layer `slot`: a quad centred at
+    /// (`cx`, `cy`), `w × h` target pixels, rotated clockwise by `rotation` degrees, flipped as
+    /// asked, with `opacity`, an OpenCut blend mode and clip `effects` on its own pixels.
+    #[wasm_bindgen(js_name = drawLayer)]
+    #[allow(clippy::too_many_arguments)]
+    pub fn draw_layer(
+        &mut self,
+        source: JsValue,
+        slot: u32,
+        cx: f64,
+        cy: f64,
+        w: f64,
+        h: f64,
+        rotation: f64,
+        flip_x: bool,
+        flip_y: bool,
+        opacity: f64,
+        blend_mode: String,
+        effects: JsValue,
+    ) -> Result<(), JsError> {
+        let effects = parse_effects(&effects)?;
+        let c = self.compositor.as_mut().ok_or_else(|| err("drawLayer before beginFrame"))?;
+        let image_data = source.dyn_ref::<web_sys::ImageData>().cloned();
+        let external = if image_data.is_some() { None } else { external_source(&source) };
+        let (sw, sh) = match (&image_data, &external) {
+            (Some(d), _) => (d.width(), d.height()),
+            (None, Some(s)) => (s.width(), s.height()),
+            (None, None) => return Err(err("a layer source must be an ImageBitmap, ImageData, canvas, video, VideoFrame or image")),
+        };
+        let max = self.renderer.max_size();
+        if sw == 0 || sh == 0 || sw > max || sh > max {
+            return Err(err(format!("layer source is {sw}x{sh}; it must be between 1 and {max} on each side")));
+        }
+        let texture = c.layer_texture(self.renderer.device(), slot as usize, sw, sh).clone();
+        let extent = wgpu::Extent3d { width: sw, height: sh, depth_or_array_layers: 1 };
+        match (image_data, external) {
+            (Some(data), _) => self.renderer.queue().write_texture(
+                texture.as_image_copy(),
+                &data.data().0,
+                wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(sw * 4), rows_per_image: Some(sh) },
+                extent,
+            ),
+            (None, Some(source)) => self.renderer.queue().copy_external_image_to_texture(
+                &wgpu::CopyExternalImageSourceInfo { source, origin: wgpu::Origin2d::ZERO, flip_y: false },
+                wgpu::CopyExternalImageDestInfo {
+                    texture: &texture,
+                    mip_level: 0,
+                    origin: wgpu::Origin3d::ZERO,
+                    aspect: wgpu::TextureAspect::All,
+                    color_space: wgpu::PredefinedColorSpace::Srgb,
+                    premultiplied_alpha: false,
+                },
+                extent,
+            ),
+            (None, None) => unreachable!("checked above"),
+        }
+        let quad = Quad { center_x: cx, center_y: cy, width: w, height: h, rotation, flip_x, flip_y };
+        c.draw(&mut self.renderer, slot as usize, &quad, opacity, BlendMode::parse(&blend_mode), &effects).map_err(err)
+    }
+
+    /// Applies `effects` to everything drawn so far (an effect element).
+    #[wasm_bindgen(js_name = applyEffects)]
+    pub fn apply_effects(&mut self, effects: JsValue) -> Result<(), JsError> {
+        let effects = parse_effects(&effects)?;
+        let c = self.compositor.as_mut().ok_or_else(|| err("applyEffects before beginFrame"))?;
+        c.apply(&mut self.renderer, &effects).map_err(err)
+    }
+
+    /// Finishes the frame: shows it on the canvas (if any) and keeps it for `readPixels`.
+    #[wasm_bindgen(js_name = endFrame)]
+    pub fn end_frame(&mut self) -> Result<(), JsError> {
+        let c = self.compositor.as_mut().ok_or_else(|| err("endFrame before beginFrame"))?;
+        let (w, h) = c.size();
+        c.finish(&mut self.renderer).map_err(err)?;
+        self.show(w, h)
     }
 }
 

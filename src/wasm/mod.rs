@@ -9,6 +9,7 @@
 
 mod context;
 mod effects;
+mod frame;
 mod options;
 mod opencut;
 

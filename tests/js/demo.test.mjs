@@ -41,10 +41,10 @@ async function rendered() {
 /** Keeps a copy of the preview canvas's pixels in the page under `name`. */
 async function snapshot(name) {
   await rendered();
-  await page.evaluate((name) => {
-    const c = document.getElementById("preview-canvas");
+  // The GPU compositor draws the canvas; its pixels are read back from the frame it drew.
+  await page.evaluate(async (name) => {
     window.__snaps ??= {};
-    window.__snaps[name] = c.getContext("2d").getImageData(0, 0, c.width, c.height).data.slice();
+    window.__snaps[name] = (await window.demo.preview.pixels()).slice();
   }, name);
 }
 

@@ -65,7 +65,7 @@ test("lists every engine tool and media_import, in catalog order, with titles, s
     const { tools } = await client.listTools();
     const editor = await createEditor();
     const catalog = editor.tools();
-    assert.deepEqual(tools.map((t) => t.name), [...catalog.map((t) => t.name), "media_import", ...CORE_TOOLS]);
+    assert.deepEqual(tools.map((t) => t.name), [...catalog.map((t) => t.name), "media_import", ...CORE_TOOLS, "render_preview"]);
     assert.deepEqual((await client.listTools()).tools.map((t) => t.name), tools.map((t) => t.name), "stable order");
     for (const t of tools) {
       assert.ok(t.title && t.description, `${t.name}: title and description`);
@@ -87,6 +87,7 @@ test("lists every engine tool and media_import, in catalog order, with titles, s
     for (const name of ["list_timeline", "list_project_assets", "list_effects", "get_effect"]) assert.equal(byName[name].readOnlyHint, true, name);
     for (const name of ["delete_element", "delete_timeline_elements"]) assert.equal(byName[name].destructiveHint, true, name);
     assert.equal(byName.media_import.readOnlyHint, false);
+    assert.equal(byName.render_preview.readOnlyHint, true);
   } finally {
     await client.close();
   }
@@ -162,7 +163,7 @@ test("every engine tool's result passes the SDK client's outputSchema check", as
       }
       assert.deepEqual(await call(client, "list_timeline"), start, `${name} undone`);
     }
-    const covered = new Set([...SUCCESSES.map(([n]) => n), "undo", "redo", "media_import", "load_asset_context", ...CORE_TOOLS]); // core tools: mcp-core.test.mjs
+    const covered = new Set([...SUCCESSES.map(([n]) => n), "undo", "redo", "media_import", "load_asset_context", ...CORE_TOOLS, "render_preview"]); // core tools: mcp-core.test.mjs
     assert.deepEqual(tools.map((t) => t.name).filter((n) => !covered.has(n)), [], "a success case for every tool");
   } finally {
     await client.close();

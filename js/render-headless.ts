@@ -1,0 +1,246 @@
+// render_preview without a browser page of the host's own (`npx neuralcut mcp`): the same
+// compositor, `neuralcut/render`, run in headless Chromium through playwright-core. The package's
+// dist/ and the project's media files are served to that page from 127.0.0.1 only.
+import { createServer, type Server } from "node:http";
+import { existsSync } from "node:fs";
+import { readFile, stat } from "node:fs/promises";
+import { extname, join, normalize, resolve as resolvePath } from "node:path";
+import { fileURLToPath } from "node:url";
+
+import { describePreview, previewArgs, previewError, previewResult, type PreviewArgs } from "./render-preview.js";
+
+const previewHelpers = { previewArgs, previewResult, previewError };
+import type { Frame } from "./render-types.js";
+import type { ProjectJson } from "./types.js";
+
+/** Node's process, read without @types/node. */
+const proc = (globalThis as unknown as { process: { env: Record<string, string | undefined>; cwd(): string } }).process;
+
+/** Where Chromium is looked for when no path is given (NEURALCUT_CHROMIUM, CHROMIUM_PATH). */
+export const CHROMIUM_CANDIDATES = [
+  "/usr/bin/chromium",
+  "/usr/bin/chromium-browser",
+  "/usr/bin/google-chrome",
+  "/usr/bin/google-chrome-stable",
+  "/snap/bin/chromium",
+  "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome",
+  "/Applications/Chromium.app/Contents/MacOS/Chromium",
+];
+
+/** Finds Chromium: `explicit`, then $NEURALCUT_CHROMIUM, $CHROMIUM_PATH, then the usual places. */
+export function findChromium(explicit?: string): string {
+  const named = explicit ?? proc.env.NEURALCUT_CHROMIUM ?? proc.env.CHROMIUM_PATH;
+  if (named) {
+    if (!existsSync(named)) throw new Error(`render_preview: no Chromium at ${named} (from ${explicit ? "the chromiumPath option" : proc.env.NEURALCUT_CHROMIUM ? "NEURALCUT_CHROMIUM" : "CHROMIUM_PATH"})`);
+    return named;
+  }
+  const found = CHROMIUM_CANDIDATES.find((p) => existsSync(p));
+  if (!found) {
+    throw new Error(
+      "render_preview needs Chromium or Chrome to draw frames headless, and none was found. Install it (e.g. apt-get install chromium) or set NEURALCUT_CHROMIUM to its executable.",
+    );
+  }
+  return found;
+}
+
+const TYPES: Record<string, string> = {
+  ".js": "text/javascript",
+  ".wasm": "application/wasm",
+  ".json": "application/json",
+  ".png": "image/png",
+  ".jpg": "image/jpeg",
+  ".jpeg": "image/jpeg",
+  ".gif": "image/gif",
+  ".webp": "image/webp",
+  ".svg": "image/svg+xml",
+  ".webm": "video/webm",
+  ".mp4": "video/mp4",
+  ".mov": "video/quicktime",
+  ".mkv": "video/x-matroska",
+  ".ogv": "video/ogg",
+};
+
+export interface HeadlessRendererOptions {
+  /** Chromium's executable (default: findChromium()). */
+  chromiumPath?: string;
+}
+
+export interface HeadlessPreview {
+  png: Uint8Array;
+  description: ReturnType<typeof describePreview>;
+}
+
+export interface HeadlessRenderer {
+  /**
+   * Renders `project` at `time`, `width` wide. `media` maps asset ids to a file path or file://
+   * URL of the asset's bytes; assets without one are not drawn (listed in `notDrawn`).
+   */
+  render(project: ProjectJson, media: ReadonlyMap<string, string>, args: PreviewArgs): Promise<HeadlessPreview>;
+  close(): Promise<void>;
+}
+
+/** Runs in the page: keeps one editor and one renderer, reloading the project when it changed. */
+async function pageRender({ project, media, time, width }: { project: string; media: Record<string, string>; time: number; width: number }) {
+  const w = window as unknown as { __nc?: { editor: unknown; json: string; renderer: unknown; media: Record<string, string> } };
+  const { createEditor } = await import("/dist/index.js" as string);
+  const { createFrameRenderer } = await import("/dist/render.js" as string);
+  if (!w.__nc || w.__nc.json !== project) {
+    (w.__nc?.editor as { dispose?: () => void } | undefined)?.dispose?.();
+    const editor = await createEditor({ project });
+    const state = { editor, json: project, renderer: w.__nc?.renderer, media };
+    w.__nc = state;
+    state.renderer ??= await createFrameRenderer({
+      editor: {
+        frameAt: (t: number) => (w.__nc!.editor as { frameAt(t: number): unknown }).frameAt(t),
+        project: () => (w.__nc!.editor as { project(): unknown }).project(),
+        assetSource: (id: string) => (w.__nc!.media[id] ? { url: w.__nc!.media[id] } : undefined),
+      },
+    });
+  }
+  w.__nc.media = media;
+  const r = w.__nc.renderer as { render(t: number, o: { width: number }): Promise<Record<string, unknown>>; toBlob(): Promise<Blob> };
+  const out = await r.render(time, { width });
+  const bytes = new Uint8Array(await (await r.toBlob()).arrayBuffer());
+  let s = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return { out, png: btoa(s) };
+}
+
+/** Starts headless Chromium on a page that can render frames. */
+export async function createHeadlessRenderer(options: HeadlessRendererOptions = {}): Promise<HeadlessRenderer> {
+  const executablePath = findChromium(options.chromiumPath);
+  let playwright: typeof import("playwright-core");
+  try {
+    const name = "playwright-core";
+    playwright = await import(name);
+  } catch {
+    throw new Error("render_preview needs the playwright-core package to drive headless Chromium: npm install playwright-core");
+  }
+  const dist = fileURLToPath(new URL(".", import.meta.url));
+  const files = new Map<string, string>(); // token -> absolute path
+  const server: Server = createServer(async (req, res) => {
+    try {
+      const path = decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname);
+      let file: string | undefined;
+      if (path === "/") {
+        res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><title>neuralcut render</title>");
+        return;
+      }
+      if (path.startsWith("/dist/")) {
+        const f = normalize(join(dist, path.slice(6)));
+        if (f.startsWith(dist)) file = f;
+      } else if (path.startsWith("/media/")) {
+        file = files.get(path.slice(7));
+      }
+      if (!file) {
+        res.writeHead(404).end();
+        return;
+      }
+      const size = (await stat(file)).size;
+      const type = TYPES[extname(file).toLowerCase()] ?? "application/octet-stream";
+      // Video elements seek with range requests.
+      const range = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? "");
+      const body = await readFile(file);
+      if (range) {
+        const start = range[1] ? Number(range[1]) : Math.max(0, size - Number(range[2]));
+        const end = range[1] && range[2] ? Math.min(Number(range[2]), size - 1) : size - 1;
+        res.writeHead(206, { "content-type": type, "content-range": `bytes ${start}-${end}/${size}`, "accept-ranges": "bytes", "content-length": end - start + 1 });
+        res.end(body.subarray(start, end + 1));
+      } else {
+        res.writeHead(200, { "content-type": type, "accept-ranges": "bytes", "content-length": size });
+        res.end(body);
+      }
+    } catch {
+      res.writeHead(404).end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  let browser;
+  try {
+    browser = await playwright.chromium.launch({
+      executablePath,
+      headless: true,
+      args: ["--no-sandbox", "--disable-gpu-sandbox", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--autoplay-policy=no-user-gesture-required"],
+    });
+  } catch (e) {
+    server.close();
+    throw new Error(`render_preview could not start Chromium at ${executablePath}: ${e instanceof Error ? e.message.split("\n")[0] : String(e)}`);
+  }
+  const page = await browser.newPage();
+  await page.goto(`${origin}/`);
+  let queue: Promise<unknown> = Promise.resolve();
+
+  const render = async (project: ProjectJson, media: ReadonlyMap<string, string>, args: PreviewArgs): Promise<HeadlessPreview> => {
+    const urls: Record<string, string> = {};
+    for (const [id, where] of media) {
+      const path = where.startsWith("file:") ? fileURLToPath(where) : where;
+      if (/^[a-z]+:\/\//i.test(path) && !path.startsWith("file:")) continue; // only local files are served
+      const token = `${encodeURIComponent(id)}${extname(path)}`;
+      files.set(token, path);
+      urls[id] = `${origin}/media/${token}`;
+    }
+    const { out, png } = await page.evaluate(pageRender, { project: JSON.stringify(project), media: urls, time: args.time, width: args.width });
+    const o = out as { frame: Frame; width: number; height: number; missing: { elementId: string; reason: string }[] };
+    return { png: Uint8Array.from(atob(png), (c) => c.charCodeAt(0)), description: describePreview(o.frame, o.width, o.height, o.missing) };
+  };
+
+  return {
+    render(project, media, args) {
+      const next = queue.then(() => render(project, media, args));
+      queue = next.catch(() => undefined);
+      return next;
+    },
+    async close() {
+      await browser.close().catch(() => {});
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
+
+/** The editor surface the MCP tool reads. */
+interface PreviewEditor {
+  project(): ProjectJson;
+  assetSource(id: string): { file?: Blob; url?: string } | undefined;
+}
+
+/**
+ * render_preview for a Node MCP server: starts headless Chromium on first use and renders the
+ * editor's current project with the media files its assets were imported from (`media_import`
+ * keeps them as file:// sources; a `path` or `url` saved on the asset works too).
+ */
+export function headlessRenderPreview(
+  editor: PreviewEditor,
+  options: HeadlessRendererOptions & { projectDir?: string; /** Absolute media path by asset id (the MCP session's). */ paths?: ReadonlyMap<string, string> } = {},
+) {
+  let started: Promise<HeadlessRenderer> | undefined;
+  const { previewArgs, previewResult, previewError } = previewHelpers;
+  return {
+    async renderPreview(input: Record<string, unknown>) {
+      const args = previewArgs(input);
+      if ("error" in args) return previewError(args.error);
+      try {
+        started ??= createHeadlessRenderer(options);
+        started.catch(() => (started = undefined));
+        const renderer = await started;
+        const project = editor.project();
+        const media = new Map<string, string>();
+        for (const a of (project.assets ?? []) as { id: string }[]) {
+          const extra = a as unknown as { path?: unknown; url?: unknown };
+          // A saved `path` is relative to the project file's folder.
+          const saved = typeof extra.path === "string" && extra.path ? resolvePath(options.projectDir ?? proc.cwd(), extra.path) : undefined;
+          const where = editor.assetSource(a.id)?.url ?? options.paths?.get(a.id) ?? saved ?? (typeof extra.url === "string" ? extra.url : undefined);
+          if (where) media.set(a.id, where);
+        }
+        const { png, description } = await renderer.render(project, media, args);
+        return previewResult(png, description);
+      } catch (e) {
+        return previewError(e instanceof Error ? e.message : String(e));
+      }
+    },
+    async close() {
+      const r = await started?.catch(() => undefined);
+      await r?.close();
+    },
+  };
+}

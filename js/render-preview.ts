@@ -1,0 +1,142 @@
+// `render_preview`: the agent tool that shows a frame. One descriptor and one description for
+// every surface (WebMCP, MCP, headless MCP, the in-page agent); the picture comes from
+// `neuralcut/render`, in the page or in headless Chromium (js/render-headless.ts).
+import type { Frame } from "./render-types.js";
+import type { ToolInfo } from "./types.js";
+
+export const RENDER_PREVIEW = "render_preview";
+/** The largest preview width an agent may ask for; the default is 960. */
+export const MAX_PREVIEW_WIDTH = 1920;
+export const DEFAULT_PREVIEW_WIDTH = 960;
+
+export const RENDER_PREVIEW_TOOL: ToolInfo = {
+  name: RENDER_PREVIEW as ToolInfo["name"],
+  title: "Render a preview frame",
+  description:
+    "Render the picture at a time (timeline seconds) and return it as a PNG image, with a short JSON description of what was drawn " +
+    "(layers bottom first, anything that could not be drawn). Read-only. Use it after an edit to check the result; undo if it looks wrong.",
+  inputSchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    type: "object",
+    properties: {
+      time: { type: "number", minimum: 0, description: "Timeline time in seconds" },
+      width: { type: "integer", minimum: 16, maximum: MAX_PREVIEW_WIDTH, description: `Image width in pixels (default ${DEFAULT_PREVIEW_WIDTH}; height keeps the project's aspect)` },
+    },
+    required: ["time"],
+    additionalProperties: false,
+  },
+  outputSchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    type: "object",
+    properties: {
+      time: { type: "number" },
+      width: { type: "integer" },
+      height: { type: "integer" },
+      canvas: { type: "object", properties: { width: { type: "integer" }, height: { type: "integer" } } },
+      layers: { type: "array", items: { type: "object", properties: { elementId: { type: "string" }, kind: { type: "string" } }, required: ["elementId", "kind"] } },
+      notDrawn: { type: "array", items: { type: "object", properties: { elementId: { type: "string" }, reason: { type: "string" } } } },
+    },
+    required: ["time", "width", "height", "layers"],
+  },
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+};
+
+export interface PreviewArgs {
+  time: number;
+  width: number;
+}
+
+/** Checks `{ time, width? }`; an error message or the arguments. */
+export function previewArgs(input: unknown): PreviewArgs | { error: string } {
+  const o = (input ?? {}) as Record<string, unknown>;
+  if (typeof input !== "object" || input === null || Array.isArray(input)) return { error: "render_preview takes { time, width? }" };
+  for (const k of Object.keys(o)) if (k !== "time" && k !== "width") return { error: `Unknown argument "${k}": render_preview takes time and width` };
+  const time = o.time;
+  if (typeof time !== "number" || !Number.isFinite(time) || time < 0) return { error: "time must be a number of seconds >= 0" };
+  const width = o.width ?? DEFAULT_PREVIEW_WIDTH;
+  if (typeof width !== "number" || !Number.isInteger(width) || width < 16 || width > MAX_PREVIEW_WIDTH) return { error: `width must be a whole number from 16 to ${MAX_PREVIEW_WIDTH}` };
+  return { time, width };
+}
+
+/** The short description that goes with the image. */
+export function describePreview(frame: Frame, width: number, height: number, missing: { elementId: string; reason: string }[]) {
+  return {
+    time: frame.time,
+    width,
+    height,
+    canvas: { width: frame.width, height: frame.height },
+    layers: frame.layers.map((l) =>
+      l.kind === "media"
+        ? { elementId: l.elementId, kind: l.mediaType, ...(l.sourceTime !== undefined ? { sourceTime: l.sourceTime } : {}) }
+        : l.kind === "text"
+          ? { elementId: l.elementId, kind: "text", text: l.content.length > 40 ? `${l.content.slice(0, 40)}…` : l.content }
+          : { elementId: l.elementId, kind: "effect", effectType: l.effectType },
+    ),
+    ...(missing.length ? { notDrawn: missing } : {}),
+  };
+}
+
+/** Base64 of bytes (browser and Node). */
+export function base64(bytes: Uint8Array): string {
+  let s = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(s);
+}
+
+/** An MCP CallToolResult: the PNG as an image block, the description as JSON text. */
+export function previewResult(png: Uint8Array, description: Record<string, unknown>) {
+  return {
+    content: [
+      { type: "image" as const, data: base64(png), mimeType: "image/png" },
+      { type: "text" as const, text: JSON.stringify(description) },
+    ],
+    structuredContent: description,
+  };
+}
+
+export function previewError(message: string) {
+  return { content: [{ type: "text" as const, text: message }], isError: true as const };
+}
+
+/** A frame renderer as `neuralcut/render` makes it (only what the tool needs). */
+export interface PreviewRenderer {
+  render(seconds: number, options?: { width?: number }): Promise<{ frame: Frame; width: number; height: number; missing: { elementId: string; reason: string }[] }>;
+  toBlob(type?: string): Promise<Blob>;
+}
+
+/** Runs render_preview with an in-page renderer: the MCP result, or an error result. */
+export async function renderPreviewInPage(renderer: PreviewRenderer, input: unknown) {
+  const args = previewArgs(input);
+  if ("error" in args) return previewError(args.error);
+  try {
+    const out = await renderer.render(args.time, { width: args.width });
+    const png = new Uint8Array(await (await renderer.toBlob("image/png")).arrayBuffer());
+    return previewResult(png, describePreview(out.frame, out.width, out.height, out.missing));
+  } catch (e) {
+    return previewError(`render_preview failed: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+/** The picture a tool result carries for the model (the in-page agent sends it as an inline part). */
+export interface InlineImage {
+  mimeType: "image/png";
+  data: string;
+}
+
+/**
+ * render_preview as a host tool of the in-page agent (`createAgent({ tools: [renderPreviewTool(renderer)] })`):
+ * the result is the description plus `inlineImage`, which the agent moves into an `inlineData`
+ * part of the next request so the model sees the frame.
+ */
+export function renderPreviewTool(renderer: PreviewRenderer) {
+  return {
+    ...RENDER_PREVIEW_TOOL,
+    name: RENDER_PREVIEW,
+    async call(input: unknown): Promise<Record<string, unknown>> {
+      const r = await renderPreviewInPage(renderer, input);
+      if ("isError" in r) return { error: r.content[0].text, code: "RENDER_FAILED" };
+      const image = r.content[0] as { data: string };
+      return { ...r.structuredContent, inlineImage: { mimeType: "image/png", data: image.data } satisfies InlineImage };
+    },
+  };
+}

@@ -1,0 +1,422 @@
+// The package entry `neuralcut/render`: draws a frame of an editor (`editor.frameAt`) on the GPU
+// (WebGPU, WebGL2 fallback) with the compositor of the effects module. Media come from the
+// sources the editor holds (`addAsset({ file | url })`) or from a host callback; text is
+// rasterised with the browser's fonts. Composition rules: docs/render.md.
+import init, { createRenderer, type WasmEffectRenderer } from "./wasm/neuralcut_effects.js";
+import { loadEffects, type EffectBackend } from "./effects.js";
+import type { Frame, MediaFrameLayer, TextFrameLayer, FramePlacement } from "./render-types.js";
+
+export type * from "./render-types.js";
+export type { EffectBackend } from "./effects.js";
+export { renderPreviewTool, renderPreviewInPage, RENDER_PREVIEW_TOOL } from "./render-preview.js";
+
+void init; // instantiated by loadEffects
+
+/** What a host may hand over for a media layer. */
+export type LayerSource = ImageBitmap | ImageData | HTMLCanvasElement | OffscreenCanvas | HTMLVideoElement | VideoFrame | HTMLImageElement;
+
+/** The editor surface the renderer reads (a `NeuralCutEditor`). */
+export interface RenderableEditor {
+  frameAt(seconds: number): Frame | null;
+  assetSource(id: string): { file?: Blob; url?: string } | undefined;
+  project(): { assets?: { id: string; fps?: { numerator: number; denominator: number }; duration?: number }[] } | null;
+}
+
+export interface CreateFrameRendererOptions {
+  editor: RenderableEditor;
+  /** Where frames are shown; without one the renderer is headless (`readPixels`, `toBlob`). */
+  canvas?: HTMLCanvasElement | OffscreenCanvas;
+  /** "auto" (default): WebGPU when the browser has it, else WebGL2. */
+  backend?: "auto" | EffectBackend;
+  /**
+   * The picture for a media layer, when the host has it (a decoded video frame at
+   * `layer.sourceTime`, an image it already holds). Return null or undefined to let the renderer
+   * load it from the editor's asset sources.
+   */
+  media?: (layer: MediaFrameLayer) => LayerSource | null | undefined | Promise<LayerSource | null | undefined>;
+}
+
+export interface RenderFrameOptions {
+  /** Output width in pixels (default: the project's canvas width); height keeps the aspect. */
+  width?: number;
+}
+
+/** What `render` drew. */
+export interface RenderedFrame {
+  frame: Frame;
+  width: number;
+  height: number;
+  /** Element ids drawn, bottom first. */
+  drawn: string[];
+  /** Layers that could not be drawn (no source, not decodable), with why; plus `frame.skipped`. */
+  missing: { elementId: string; reason: string }[];
+}
+
+export interface FrameRenderer {
+  readonly backend: EffectBackend;
+  readonly canvas: HTMLCanvasElement | OffscreenCanvas | undefined;
+  /** Draws the frame at `seconds`; it stays on the canvas and for `readPixels` / `toBlob`. */
+  render(seconds: number, options?: RenderFrameOptions): Promise<RenderedFrame>;
+  /** The last frame's RGBA rows, top to bottom (or a region of it). */
+  readPixels(region?: { x: number; y: number; width: number; height: number }): Promise<Uint8ClampedArray>;
+  /** The last frame as an image file (PNG by default). */
+  toBlob(type?: string): Promise<Blob>;
+  destroy(): void;
+}
+
+const GRAPHIC_SIZE = 512;
+
+/** `#rgb`, `#rrggbb`, `#rrggbbaa` or any CSS colour (through a 2D context) → 0–1 RGBA. */
+function parseColour(css: string): [number, number, number, number] {
+  const hex = /^#([0-9a-f]{3}|[0-9a-f]{6}|[0-9a-f]{8})$/i.exec(css.trim());
+  if (hex) {
+    let h = hex[1];
+    if (h.length === 3) h = [...h].map((c) => c + c).join("");
+    const n = (i: number) => parseInt(h.slice(i, i + 2), 16) / 255;
+    return [n(0), n(2), n(4), h.length === 8 ? n(6) : 1];
+  }
+  const ctx = new OffscreenCanvas(1, 1).getContext("2d", { willReadFrequently: true });
+  if (!ctx) return [0, 0, 0, 1];
+  ctx.fillStyle = css;
+  ctx.fillRect(0, 0, 1, 1);
+  const d = ctx.getImageData(0, 0, 1, 1).data;
+  return [d[0] / 255, d[1] / 255, d[2] / 255, d[3] / 255];
+}
+
+/** OpenCut's contain fit for a source whose size only the picture tells (same rule as src/frame.rs `place`). */
+function placeLayer(layer: MediaFrameLayer, frame: Frame, sw: number, sh: number): FramePlacement {
+  const contain = Math.min(frame.width / sw, frame.height / sh);
+  const w = sw * contain * layer.transform.scaleX;
+  const h = sh * contain * layer.transform.scaleY;
+  return {
+    centerX: frame.width / 2 + layer.transform.x,
+    centerY: frame.height / 2 + layer.transform.y,
+    width: Math.abs(w),
+    height: Math.abs(h),
+    rotation: layer.transform.rotation,
+    flipX: w < 0,
+    flipY: h < 0,
+  };
+}
+
+function sizeOf(s: LayerSource): [number, number] {
+  if (typeof HTMLVideoElement !== "undefined" && s instanceof HTMLVideoElement) return [s.videoWidth, s.videoHeight];
+  if (typeof VideoFrame !== "undefined" && s instanceof VideoFrame) return [s.displayWidth, s.displayHeight];
+  if (typeof HTMLImageElement !== "undefined" && s instanceof HTMLImageElement) return [s.naturalWidth, s.naturalHeight];
+  return [(s as { width: number }).width, (s as { height: number }).height];
+}
+
+/** Draws a text layer the way OpenCut's text node does, onto a target-sized 2D canvas. */
+function drawText(ctx: OffscreenCanvasRenderingContext2D, t: TextFrameLayer, scale: number) {
+  const size = t.fontSize;
+  ctx.save();
+  ctx.scale(scale, scale);
+  ctx.translate(t.anchorX, t.anchorY);
+  ctx.scale(t.transform.scaleX, t.transform.scaleY);
+  if (t.transform.rotation) ctx.rotate((t.transform.rotation * Math.PI) / 180);
+  const family = /[\s,"']/.test(t.fontFamily) && !/^["']/.test(t.fontFamily) ? `"${t.fontFamily}"` : t.fontFamily;
+  ctx.font = `${t.fontStyle === "italic" ? "italic " : ""}${t.fontWeight === "bold" ? "bold " : ""}${size}px ${family}, sans-serif`;
+  (ctx as unknown as { letterSpacing: string }).letterSpacing = `${t.letterSpacing}px`;
+  ctx.textBaseline = "middle";
+  const align: CanvasTextAlign = t.textAlign === "left" ? "left" : t.textAlign === "right" ? "right" : "center";
+  ctx.textAlign = align;
+  const lines = t.content.split("\n");
+  const lineHeight = size * t.lineHeight;
+  const widths = lines.map((l) => ctx.measureText(l).width);
+  const blockWidth = Math.max(0, ...widths);
+  const blockHeight = lines.length * lineHeight;
+  // The anchor is the block's left edge, centre or right edge, vertically centred.
+  const left = align === "left" ? 0 : align === "right" ? -blockWidth : -blockWidth / 2;
+  const top = -blockHeight / 2;
+  if (t.background) {
+    const b = t.background;
+    const w = blockWidth + 2 * b.paddingX;
+    const h = blockHeight + 2 * b.paddingY;
+    const x = left - b.paddingX + b.offsetX;
+    const y = top - b.paddingY + b.offsetY;
+    const r = (Math.min(w, h) / 2) * (b.cornerRadius / 100);
+    ctx.fillStyle = b.color;
+    ctx.beginPath();
+    if (r > 0 && typeof ctx.roundRect === "function") ctx.roundRect(x, y, w, h, r);
+    else ctx.rect(x, y, w, h);
+    ctx.fill();
+  }
+  ctx.fillStyle = t.color;
+  lines.forEach((line, i) => {
+    const y = top + (i + 0.5) * lineHeight;
+    ctx.fillText(line, 0, y);
+    if (t.textDecoration === "underline" || t.textDecoration === "line-through") {
+      const w = widths[i];
+      const x0 = align === "left" ? 0 : align === "right" ? -w : -w / 2;
+      const ly = t.textDecoration === "underline" ? y + size * 0.45 : y;
+      ctx.fillRect(x0, ly - size / 30, w, Math.max(1, size / 15));
+    }
+  });
+  ctx.restore();
+}
+
+function drawGraphic(definition: string, fill: string): OffscreenCanvas {
+  const c = new OffscreenCanvas(GRAPHIC_SIZE, GRAPHIC_SIZE);
+  const ctx = c.getContext("2d")!;
+  ctx.fillStyle = fill;
+  const m = GRAPHIC_SIZE / 2;
+  ctx.beginPath();
+  if (definition === "ellipse" || definition === "circle") ctx.ellipse(m, m, m, m, 0, 0, Math.PI * 2);
+  else if (definition === "rectangle" || definition === "square") ctx.rect(0, 0, GRAPHIC_SIZE, GRAPHIC_SIZE);
+  else {
+    // Polygons and stars: a regular polygon (points alternate radius for a star).
+    const star = definition === "star";
+    const n = star ? 10 : definition === "triangle" ? 3 : definition === "hexagon" ? 6 : definition === "diamond" ? 4 : 5;
+    for (let i = 0; i < n; i++) {
+      const r = star && i % 2 ? m * 0.55 : m;
+      const a = -Math.PI / 2 + (i * 2 * Math.PI) / n;
+      ctx.lineTo(m + r * Math.cos(a), m + r * Math.sin(a));
+    }
+    ctx.closePath();
+  }
+  ctx.fill();
+  return c;
+}
+
+function once(target: EventTarget, event: string, timeoutMs = 10_000): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      target.removeEventListener(event, ok);
+      target.removeEventListener("error", bad);
+      reject(new Error(`timed out waiting for ${event}`));
+    }, timeoutMs);
+    const ok = () => {
+      clearTimeout(timer);
+      target.removeEventListener("error", bad);
+      resolve();
+    };
+    const bad = () => {
+      clearTimeout(timer);
+      target.removeEventListener(event, ok);
+      reject(new Error("the media failed to load"));
+    };
+    target.addEventListener(event, ok, { once: true });
+    target.addEventListener("error", bad, { once: true });
+  });
+}
+
+/** Creates a frame renderer. Rejects when the requested backend is unavailable. */
+export async function createFrameRenderer(options: CreateFrameRendererOptions): Promise<FrameRenderer> {
+  const { editor, canvas, media } = options;
+  if (!editor || typeof editor.frameAt !== "function") throw new TypeError("createFrameRenderer needs { editor } (a NeuralCut editor)");
+  await loadEffects();
+  // Chromium's SwiftShader WebGPU fails copyExternalImageToTexture and buffer mapping on a device
+  // that has drawn to a canvas, and its canvas cannot be copied from: there the GPU stays
+  // headless and each frame is put on the canvas from its read-back (a software GPU anyway).
+  let software = false;
+  if (canvas && options.backend !== "webgl2") {
+    const gpu = (globalThis.navigator as unknown as { gpu?: { requestAdapter(): Promise<{ info?: { architecture?: string; vendor?: string } } | null> } }).gpu;
+    const adapter = await gpu?.requestAdapter().catch(() => null);
+    software = /swiftshader/i.test(`${adapter?.info?.architecture ?? ""} ${adapter?.info?.vendor ?? ""}`);
+  }
+  const inner: WasmEffectRenderer = await createRenderer(software ? null : (canvas ?? null), options.backend ?? "auto");
+  const backend = inner.backend as EffectBackend;
+  const shown2d = software && canvas ? (canvas.getContext("2d") as CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D | null) : null;
+  const maxSize = inner.maxSize;
+  const urls = new Map<string, string>(); // asset id -> object URL of its File
+  const images = new Map<string, Promise<ImageBitmap>>(); // url -> decoded picture
+  const videos = new Map<string, HTMLVideoElement>(); // url -> element used for seeking
+  let text: OffscreenCanvas | undefined;
+  let last: { width: number; height: number } | undefined;
+  let destroyed = false;
+  let queue: Promise<unknown> = Promise.resolve();
+
+  const urlOf = (layer: MediaFrameLayer): string | undefined => {
+    if (layer.assetId) {
+      const src = editor.assetSource(layer.assetId);
+      if (src?.url) return src.url;
+      if (src?.file) {
+        if (!urls.has(layer.assetId)) urls.set(layer.assetId, URL.createObjectURL(src.file));
+        return urls.get(layer.assetId);
+      }
+    }
+    return layer.url;
+  };
+
+  const image = (url: string): Promise<ImageBitmap> => {
+    let p = images.get(url);
+    if (!p && typeof Image !== "undefined") {
+      // An image element decodes every format the page can show, SVG included.
+      const img = new Image();
+      img.crossOrigin = "anonymous";
+      img.src = url;
+      p = img.decode().then(() => createImageBitmap(img));
+      p.catch(() => images.delete(url));
+      images.set(url, p);
+    }
+    if (!p) {
+      p = fetch(url)
+        .then((r) => {
+          if (!r.ok) throw new Error(`HTTP ${r.status}`);
+          return r.blob();
+        })
+        .then((b) => createImageBitmap(b));
+      p.catch(() => images.delete(url));
+      images.set(url, p);
+    }
+    return p;
+  };
+
+  /**
+   * A bitmap of a video picture drawn through a 2D canvas: SwiftShader's WebGPU cannot copy from
+   * video elements, VideoFrames or bitmaps made straight from them, and the picture must be
+   * captured before the element seeks again.
+   */
+  const stage = (source: CanvasImageSource & ({ videoWidth: number; videoHeight: number } | { displayWidth: number; displayHeight: number })): ImageBitmap => {
+    const [w, h] = "videoWidth" in source ? [source.videoWidth, source.videoHeight] : [source.displayWidth, source.displayHeight];
+    const c = new OffscreenCanvas(w, h);
+    c.getContext("2d")!.drawImage(source, 0, 0, w, h);
+    return c.transferToImageBitmap();
+  };
+
+  /** A bitmap of the video at `time` seconds, by seeking an element (aimed at the frame's middle). */
+  const videoFrame = async (url: string, time: number, fps: number): Promise<ImageBitmap> => {
+    if (typeof document === "undefined") throw new Error("video needs a document (HTMLVideoElement); pass a media callback in a worker");
+    let v = videos.get(url);
+    if (!v) {
+      v = document.createElement("video");
+      v.muted = true;
+      v.preload = "auto";
+      v.playsInline = true;
+      v.crossOrigin = "anonymous";
+      v.src = url;
+      videos.set(url, v);
+    }
+    if (v.readyState < 1) await once(v, "loadedmetadata");
+    const target = Math.max(0, Math.min(time + 0.5 / fps, (v.duration || time + 1) - 0.001));
+    if (Math.abs(v.currentTime - target) > 1e-4 || v.readyState < 2) {
+      const seeked = once(v, "seeked");
+      v.currentTime = target;
+      await seeked;
+    }
+    if (v.readyState < 2) await once(v, "loadeddata");
+    return stage(v);
+  };
+
+  const sourceFor = async (layer: MediaFrameLayer, frame: Frame): Promise<LayerSource> => {
+    const given = media ? await media(layer) : null;
+    if (given) return given;
+    if (layer.mediaType === "graphic") return drawGraphic(layer.stickerId?.slice("graphic:".length) ?? "rectangle", layer.fill ?? "#ffffff");
+    const url = urlOf(layer);
+    if (!url) throw new Error(layer.mediaType === "sticker" ? `no picture for sticker ${layer.stickerId} (register it with editor.addSticker(id, name, url))` : `no source for asset ${layer.assetId} (addAsset with file or url, or a media callback)`);
+    if (layer.mediaType === "video") {
+      const asset = editor.project()?.assets?.find((a) => a.id === layer.assetId);
+      const fps = asset?.fps ? asset.fps.numerator / asset.fps.denominator : 30;
+      return videoFrame(url, layer.sourceTime ?? 0, fps);
+    }
+    void frame;
+    return image(url);
+  };
+
+  const render = async (seconds: number, opts: RenderFrameOptions = {}): Promise<RenderedFrame> => {
+    if (destroyed) throw new Error("this frame renderer was destroyed");
+    const frame = editor.frameAt(seconds);
+    if (!frame) throw new Error("the editor has no project to render");
+    const width = Math.round(opts.width ?? frame.width);
+    if (!Number.isInteger(width) || width < 1 || width > maxSize) throw new RangeError(`width must be a whole number from 1 to ${maxSize}, got ${opts.width}`);
+    const scale = width / frame.width;
+    const height = Math.max(1, Math.round(frame.height * scale));
+    if (height > maxSize) throw new RangeError(`the frame would be ${width}x${height}, over this GPU's ${maxSize}`);
+    // Sources load in parallel; drawing is in layer order.
+    const sources = frame.layers.map((l) => (l.kind === "media" ? sourceFor(l, frame).then((s) => ({ s }), (e: unknown) => ({ e })) : null));
+    const [r, g, b, a] = parseColour(frame.background);
+    inner.beginFrame(width, height, r, g, b, a);
+    const drawn: string[] = [];
+    const missing = [...frame.skipped];
+    for (let i = 0; i < frame.layers.length; i++) {
+      const layer = frame.layers[i];
+      if (layer.kind === "effect") {
+        inner.applyEffects([{ effectType: layer.effectType, params: layer.params }]);
+        drawn.push(layer.elementId);
+        continue;
+      }
+      if (layer.kind === "text") {
+        if (!text || text.width !== width || text.height !== height) text = new OffscreenCanvas(width, height);
+        const ctx = text.getContext("2d")!;
+        ctx.clearRect(0, 0, width, height);
+        drawText(ctx, layer, scale);
+        // WebGL2 copies only ImageBitmap, canvas elements and images, not OffscreenCanvas.
+        const bitmap = text.transferToImageBitmap();
+        inner.drawLayer(bitmap, i, width / 2, height / 2, width, height, 0, false, false, layer.opacity, layer.blendMode, layer.effects);
+        bitmap.close();
+        drawn.push(layer.elementId);
+        continue;
+      }
+      const got = (await sources[i])!;
+      if ("e" in got) {
+        missing.push({ elementId: layer.elementId, reason: got.e instanceof Error ? got.e.message : String(got.e) });
+        continue;
+      }
+      let source = got.s;
+      const [sw, sh] = sizeOf(source);
+      if (!sw || !sh) {
+        missing.push({ elementId: layer.elementId, reason: "the source has no pixels yet" });
+        continue;
+      }
+      // Video elements and VideoFrames go through a 2D canvas, OffscreenCanvases (which WebGL2
+      // cannot copy from) through a bitmap.
+      const isVideo =
+        (typeof HTMLVideoElement !== "undefined" && source instanceof HTMLVideoElement) || (typeof VideoFrame !== "undefined" && source instanceof VideoFrame);
+      let own: ImageBitmap | undefined;
+      if (isVideo) source = own = stage(source as HTMLVideoElement);
+      else if (
+        (typeof OffscreenCanvas !== "undefined" && source instanceof OffscreenCanvas) ||
+        (typeof HTMLImageElement !== "undefined" && source instanceof HTMLImageElement)
+      ) {
+        // WebGL2 cannot copy from an OffscreenCanvas, and SwiftShader's WebGPU fails on some
+        // image elements: both go through a bitmap.
+        source = own = await createImageBitmap(source);
+      }
+      const p = layer.placement ?? placeLayer(layer, frame, sw, sh);
+      inner.drawLayer(source, i, p.centerX * scale, p.centerY * scale, p.width * scale, p.height * scale, p.rotation, p.flipX, p.flipY, layer.opacity, layer.blendMode, layer.effects);
+      own?.close();
+      drawn.push(layer.elementId);
+    }
+    inner.endFrame();
+    if (shown2d && canvas) {
+      const pixels = (await inner.readPixels(0, 0)) as Uint8ClampedArray;
+      if (canvas.width !== width || canvas.height !== height) Object.assign(canvas, { width, height });
+      shown2d.putImageData(new ImageData(new Uint8ClampedArray(pixels), width, height), 0, 0);
+    }
+    last = { width, height };
+    return { frame, width, height, drawn, missing };
+  };
+
+  return {
+    backend,
+    canvas,
+    render(seconds, opts) {
+      // One frame at a time: the compositor's textures are shared.
+      const next = queue.then(() => render(seconds, opts));
+      queue = next.catch(() => undefined);
+      return next;
+    },
+    readPixels(region) {
+      if (destroyed) throw new Error("this frame renderer was destroyed");
+      return (region ? inner.readPixels(region.x, region.y, region.width, region.height) : inner.readPixels(0, 0)) as Promise<Uint8ClampedArray>;
+    },
+    async toBlob(type = "image/png") {
+      if (!last) throw new Error("nothing rendered yet");
+      const { width, height } = last;
+      const pixels = (await inner.readPixels(0, 0)) as Uint8ClampedArray;
+      const c = new OffscreenCanvas(width, height);
+      c.getContext("2d")!.putImageData(new ImageData(new Uint8ClampedArray(pixels), width, height), 0, 0);
+      return c.convertToBlob({ type });
+    },
+    destroy() {
+      if (destroyed) return;
+      destroyed = true;
+      for (const u of urls.values()) URL.revokeObjectURL(u);
+      for (const v of videos.values()) {
+        v.removeAttribute("src");
+        v.load();
+      }
+      inner.free();
+    },
+  };
+}

@@ -1,0 +1,171 @@
+#!/usr/bin/env node
+// Frame compositing in headless Chromium: neuralcut/render's GPU compositor against Canvas2D
+// drawImage compositing the same five layers, in the same page and run, on WebGPU (SwiftShader)
+// and WebGL2, at 1080p and 4K. Part of `npm run bench`; needs `npm run build` first.
+//
+// The timeline: a full-frame background image, two picture-in-picture images (scaled, one
+// rotated, one half transparent), a sticker image and a text title. Each frame is timed from the
+// render call until one pixel of the result is back on the CPU (the compositor's readPixels of a
+// 1×1 region; Canvas2D's getImageData of one pixel). Medians after one warm-up frame. The ratio
+// is Canvas2D's median over neuralcut's: above 1, neuralcut is faster.
+//
+//   node scripts/bench-render.mjs [--frames N]
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { dirname, extname, join, normalize } from "node:path";
+import { fileURLToPath } from "node:url";
+
+import { chromium } from "playwright-core";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const dist = process.env.NEURALCUT_DIST ?? join(root, "dist");
+const argv = process.argv.slice(2);
+const FRAMES = (argv.includes("--frames") && Number(argv[argv.indexOf("--frames") + 1])) || 5;
+const TYPES = { ".js": "text/javascript", ".wasm": "application/wasm" };
+
+if (!existsSync(join(dist, "render.js"))) throw new Error(`${dist}/render.js is missing: run npm run build first`);
+
+const server = createServer(async (req, res) => {
+  const path = normalize(decodeURIComponent(new URL(req.url, "http://x").pathname));
+  if (path === "/") return res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html>");
+  try {
+    const body = readFileSync(join(dist, path.replace(/^\/dist\//, "")));
+    res.writeHead(200, { "content-type": TYPES[extname(path)] ?? "application/octet-stream" }).end(body);
+  } catch {
+    res.writeHead(404).end();
+  }
+});
+await new Promise((r) => server.listen(0, "127.0.0.1", r));
+const origin = `http://127.0.0.1:${server.address().port}`;
+
+/** Runs in the page: builds the timeline and times both compositors. */
+async function measure({ base, backend, frames, sizes }) {
+  const { createEditor } = await import(`${base}/index.js`);
+  const { createFrameRenderer } = await import(`${base}/render.js`);
+  const png = async (w, h, paint) => {
+    const c = new OffscreenCanvas(w, h);
+    paint(c.getContext("2d"), w, h);
+    return createImageBitmap(c);
+  };
+  const gradient = (a, b) => (g, w, h) => {
+    const grad = g.createLinearGradient(0, 0, w, h);
+    grad.addColorStop(0, a);
+    grad.addColorStop(1, b);
+    g.fillStyle = grad;
+    g.fillRect(0, 0, w, h);
+  };
+  const out = {};
+  for (const [W, H] of sizes) {
+    const pictures = {
+      bg: await png(W, H, gradient("#1e3a8a", "#f97316")),
+      a: await png(1280, 720, gradient("#16a34a", "#facc15")),
+      b: await png(1280, 720, gradient("#7c3aed", "#06b6d4")),
+      s: await png(256, 256, gradient("#ef4444", "#fde047")),
+    };
+    const S = 120_000;
+    const v = (o) => ({ "transform.positionX": 0, "transform.positionY": 0, "transform.scaleX": 1, "transform.scaleY": 1, "transform.rotate": 0, opacity: 1, blendMode: "normal", ...o });
+    const img = (id, media, params) => ({ id, type: "image", name: id, mediaId: media, startTime: 0, duration: 5 * S, trimStart: 0, trimEnd: 0, hidden: false, params });
+    const scene = {
+      settings: { canvasSize: { width: W, height: H } },
+      assets: [
+        { id: "bg", name: "bg.png", type: "image", width: W, height: H },
+        { id: "a", name: "a.png", type: "image", width: 1280, height: 720 },
+        { id: "b", name: "b.png", type: "image", width: 1280, height: 720 },
+        { id: "s", name: "s.png", type: "image", width: 256, height: 256 },
+      ],
+      tracks: {
+        overlay: [
+          { id: "t-text", name: "Text", type: "text", hidden: false, elements: [{ id: "title", type: "text", name: "Title", startTime: 0, duration: 5 * S, trimStart: 0, trimEnd: 0,
+            params: { content: "Five layers", fontSize: 10, color: "#ffffff", fontWeight: "bold", textAlign: "center", "background.enabled": true, "background.color": "#000000", ...v({ "transform.positionY": H * 0.35 }) } }] },
+          { id: "t-s", name: "Sticker", type: "video", hidden: false, muted: false, elements: [img("st", "s", v({ "transform.positionX": -W * 0.35, "transform.positionY": -H * 0.3, "transform.scaleX": 0.2, "transform.scaleY": 0.2 }))] },
+          { id: "t-b", name: "B", type: "video", hidden: false, muted: false, elements: [img("pb", "b", v({ "transform.positionX": -W * 0.2, "transform.positionY": H * 0.1, "transform.scaleX": 0.35, "transform.scaleY": 0.35, opacity: 0.6 }))] },
+          { id: "t-a", name: "A", type: "video", hidden: false, muted: false, elements: [img("pa", "a", v({ "transform.positionX": W * 0.25, "transform.positionY": -H * 0.2, "transform.scaleX": 0.4, "transform.scaleY": 0.4, "transform.rotate": 12 }))] },
+        ],
+        main: { id: "t-main", name: "Main", type: "video", hidden: false, muted: false, elements: [img("b0", "bg", v())] },
+        audio: [],
+      },
+    };
+    const editor = await createEditor();
+    editor.loadOpenCutScene(scene);
+    const r = await createFrameRenderer({ editor, backend, media: (layer) => pictures[layer.assetId] });
+    const frame = editor.frameAt(1);
+    const time = async (fn) => {
+      await fn(); // warm-up
+      const t = [];
+      for (let i = 0; i < frames; i++) {
+        const t0 = performance.now();
+        await fn();
+        t.push(performance.now() - t0);
+      }
+      t.sort((x, y) => x - y);
+      return t[t.length >> 1];
+    };
+    const gpu = await time(async () => {
+      await r.render(1);
+      await r.readPixels({ x: 0, y: 0, width: 1, height: 1 });
+    });
+    // Canvas2D: the same layers with drawImage (transforms, alpha) and the title with fillText.
+    const c2d = new OffscreenCanvas(W, H).getContext("2d");
+    const canvas2d = await time(async () => {
+      c2d.setTransform(1, 0, 0, 1, 0, 0);
+      c2d.globalAlpha = 1;
+      c2d.fillStyle = "#000";
+      c2d.fillRect(0, 0, W, H);
+      for (const l of frame.layers) {
+        if (l.kind === "media") {
+          const p = l.placement;
+          c2d.save();
+          c2d.globalAlpha = l.opacity;
+          c2d.translate(p.centerX, p.centerY);
+          c2d.rotate((p.rotation * Math.PI) / 180);
+          c2d.drawImage(pictures[l.assetId], -p.width / 2, -p.height / 2, p.width, p.height);
+          c2d.restore();
+        } else if (l.kind === "text") {
+          c2d.save();
+          c2d.font = `bold ${l.fontSize}px ${l.fontFamily}`;
+          c2d.textAlign = "center";
+          c2d.textBaseline = "middle";
+          const w = c2d.measureText(l.content).width;
+          c2d.fillStyle = l.background.color;
+          c2d.fillRect(l.anchorX - w / 2 - l.background.paddingX, l.anchorY - l.fontSize * 0.6 - l.background.paddingY, w + 2 * l.background.paddingX, l.fontSize * 1.2 + 2 * l.background.paddingY);
+          c2d.fillStyle = l.color;
+          c2d.fillText(l.content, l.anchorX, l.anchorY);
+          c2d.restore();
+        }
+      }
+      c2d.getImageData(0, 0, 1, 1);
+    });
+    out[`${W}x${H}`] = { layers: frame.layers.length, neuralcut: gpu, canvas2d, ratio: canvas2d / gpu };
+    r.destroy();
+  }
+  return out;
+}
+
+const results = {};
+for (const [backend, flags] of [["webgpu", ["--enable-unsafe-webgpu", "--use-webgpu-adapter=swiftshader"]], ["webgl2", []]]) {
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    headless: true,
+    args: ["--no-sandbox", "--disable-gpu-sandbox", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", ...flags],
+  });
+  try {
+    const page = await browser.newPage();
+    page.on("console", (m) => m.type() === "error" && !m.text().startsWith("Failed to load") && console.log(`[page ${backend}] ${m.text().slice(0, 300)}`));
+    await page.goto(`${origin}/`);
+    console.log(`[bench] render ${backend}: ${FRAMES} frames a figure…`);
+    results[backend] = await page.evaluate(measure, { base: `${origin}/dist`, backend, frames: FRAMES, sizes: [[1920, 1080], [3840, 2160]] });
+  } finally {
+    await browser.close();
+  }
+}
+server.close();
+
+const rows = ["| backend | frame | layers | neuralcut/render ms | Canvas2D ms | Canvas2D / neuralcut |", "|---|---|---|---|---|---|"];
+for (const [backend, sizes] of Object.entries(results)) {
+  for (const [size, r] of Object.entries(sizes)) rows.push(`| ${backend} | ${size} | ${r.layers} | ${r.neuralcut.toFixed(1)} | ${r.canvas2d.toFixed(1)} | ${r.ratio.toFixed(2)} |`);
+}
+const report = `## Frame compositing (neuralcut/render vs Canvas2D drawImage, same run)\n\n${rows.join("\n")}\n`;
+console.log(`\n${report}`);
+mkdirSync(join(root, ".bench"), { recursive: true });
+writeFileSync(join(root, ".bench", "render.md"), report);
+writeFileSync(join(root, ".bench", "render.json"), JSON.stringify(results, null, 2));

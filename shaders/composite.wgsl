@@ -1,0 +1,133 @@
+// composite: draws one layer (a transformed quad) over the picture so far, with opacity and a
+// blend mode (W3C Compositing and Blending, the modes of CSS mix-blend-mode that OpenCut uses).
+// A full-screen pass: reads the backdrop and writes every pixel of the other accumulation
+// texture. Colours are sRGB-encoded values, as Canvas2D blends them. See docs/render.md.
+struct Layer {
+    // Canvas pixel (x, y) -> layer uv: u = dot(to_u.xy, p) + to_u.z, v = dot(to_v.xy, p) + to_v.z.
+    to_u: vec4<f32>,
+    to_v: vec4<f32>,
+    // x: opacity.
+    style: vec4<f32>,
+}
+// The blend mode (index in crate::frame::BLEND_MODES), fixed per pipeline so a software GPU
+// compiles only the mode in use.
+override MODE: i32 = 0;
+@group(0) @binding(0) var backdrop: texture_2d<f32>;
+@group(0) @binding(1) var smp: sampler;
+@group(0) @binding(2) var<uniform> layer: Layer;
+@group(1) @binding(0) var src: texture_2d<f32>;
+
+fn lum(c: vec3<f32>) -> f32 {
+    return dot(c, vec3<f32>(0.3, 0.59, 0.11));
+}
+
+fn clip_color(c: vec3<f32>) -> vec3<f32> {
+    let l = lum(c);
+    let n = min(c.r, min(c.g, c.b));
+    let x = max(c.r, max(c.g, c.b));
+    var o = c;
+    if (n < 0.0) {
+        o = l + (o - l) * l / max(l - n, 1e-6);
+    }
+    if (x > 1.0) {
+        o = l + (o - l) * (1.0 - l) / max(x - l, 1e-6);
+    }
+    return o;
+}
+
+fn set_lum(c: vec3<f32>, l: f32) -> vec3<f32> {
+    return clip_color(c + (l - lum(c)));
+}
+
+fn sat(c: vec3<f32>) -> f32 {
+    return max(c.r, max(c.g, c.b)) - min(c.r, min(c.g, c.b));
+}
+
+fn set_sat(c: vec3<f32>, s: f32) -> vec3<f32> {
+    let n = min(c.r, min(c.g, c.b));
+    let x = max(c.r, max(c.g, c.b));
+    if (x <= n) {
+        return vec3<f32>(0.0);
+    }
+    return (c - n) * s / (x - n);
+}
+
+fn color_dodge(b: f32, s: f32) -> f32 {
+    if (b <= 0.0) { return 0.0; }
+    if (s >= 1.0) { return 1.0; }
+    return min(1.0, b / (1.0 - s));
+}
+
+fn color_burn(b: f32, s: f32) -> f32 {
+    if (b >= 1.0) { return 1.0; }
+    if (s <= 0.0) { return 0.0; }
+    return 1.0 - min(1.0, (1.0 - b) / s);
+}
+
+fn hard_light(b: f32, s: f32) -> f32 {
+    if (s <= 0.5) { return b * 2.0 * s; }
+    let t = 2.0 * s - 1.0;
+    return b + t - b * t;
+}
+
+fn soft_light(b: f32, s: f32) -> f32 {
+    if (s <= 0.5) { return b - (1.0 - 2.0 * s) * b * (1.0 - b); }
+    var d = sqrt(b);
+    if (b <= 0.25) { d = ((16.0 * b - 12.0) * b + 4.0) * b; }
+    return b + (2.0 * s - 1.0) * (d - b);
+}
+
+fn per_channel(mode: i32, b: vec3<f32>, s: vec3<f32>) -> vec3<f32> {
+    var o = vec3<f32>(0.0);
+    for (var i = 0; i < 3; i++) {
+        let cb = b[i];
+        let cs = s[i];
+        var r = cs;
+        switch mode {
+            case 3: { r = color_burn(cb, cs); }
+            case 7: { r = color_dodge(cb, cs); }
+            case 8: { r = hard_light(cs, cb); }
+            case 9: { r = soft_light(cb, cs); }
+            case 10: { r = hard_light(cb, cs); }
+            default: { r = cs; }
+        }
+        o[i] = r;
+    }
+    return o;
+}
+
+fn blend(mode: i32, b: vec3<f32>, s: vec3<f32>) -> vec3<f32> {
+    switch mode {
+        case 1: { return min(b, s); }
+        case 2: { return b * s; }
+        case 4: { return max(b, s); }
+        case 5: { return b + s - b * s; }
+        case 6: { return min(b + s, vec3<f32>(1.0)); }
+        case 11: { return abs(b - s); }
+        case 12: { return b + s - 2.0 * b * s; }
+        case 13: { return set_lum(set_sat(s, sat(b)), lum(b)); }
+        case 14: { return set_lum(set_sat(b, sat(s)), lum(b)); }
+        case 15: { return set_lum(s, lum(b)); }
+        case 16: { return set_lum(b, lum(s)); }
+        case 3, 7, 8, 9, 10: { return per_channel(mode, b, s); }
+        default: { return s; }
+    }
+}
+
+@fragment
+fn fs_main(@builtin(position) pos: vec4<f32>) -> @location(0) vec4<f32> {
+    let dst = textureLoad(backdrop, vec2<i32>(pos.xy), 0);
+    let p = vec3<f32>(pos.xy, 1.0);
+    let uv = vec2<f32>(dot(layer.to_u.xyz, p), dot(layer.to_v.xyz, p));
+    // Sampled everywhere (uniform control flow), masked outside the quad.
+    var s = textureSampleLevel(src, smp, uv, 0.0);
+    let inside = all(uv >= vec2<f32>(0.0)) && all(uv <= vec2<f32>(1.0));
+    let a = select(0.0, s.a * layer.style.x, inside);
+    let mode = MODE;
+    // Straight alpha in and out: co = as(1 - ab)Cs + as·ab·B(Cb, Cs) + (1 - as)ab·Cb.
+    let mixed = mix(s.rgb, blend(mode, dst.rgb, s.rgb), dst.a);
+    let ao = a + dst.a * (1.0 - a);
+    let co = a * mixed + (1.0 - a) * dst.a * dst.rgb;
+    let rgb = select(vec3<f32>(0.0), co / max(ao, 1e-6), ao > 0.0);
+    return vec4<f32>(clamp(rgb, vec3<f32>(0.0), vec3<f32>(1.0)), ao);
+}

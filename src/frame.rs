@@ -1,0 +1,477 @@
+//! The picture at one time, as data: which layers a compositor draws, bottom first, and where.
+//!
+//! Placement follows OpenCut's renderer (apps/web/src/services/renderer at opencut-classic
+//! cf5e79e): media and stickers are fitted inside the canvas ("contain"), then scaled by
+//! `transform.scaleX/Y`, rotated clockwise by `transform.rotate` degrees about their centre, and
+//! centred `transform.positionX/Y` canvas pixels from the canvas centre (+y down). Text is
+//! anchored at the canvas centre plus its position, drawn at its font size in pixels. Effect
+//! elements act on everything composited below them. docs/render.md lists where this differs
+//! from OpenCut.
+//!
+//! Every value that OpenCut can animate is read through [`param_at`], so a keyframe evaluator can
+//! take its place without touching the rest.
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::model::{Element, ElementType, Project, TrackType};
+use crate::opencut::STASH;
+use crate::time::{seconds_to_ticks, ticks_to_seconds};
+
+/// One frame: the canvas and its layers, bottom first.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Frame {
+    /// The time asked for, in seconds, and the tick it was rounded to.
+    pub time: f64,
+    pub tick: i64,
+    pub width: u32,
+    pub height: u32,
+    /// The colour under every layer (OpenCut's default background).
+    pub background: String,
+    pub layers: Vec<Layer>,
+    /// Things at this time that are not drawn, and why (an unknown asset, an unknown effect).
+    pub skipped: Vec<Skipped>,
+}
+
+/// An element that is visible now but cannot be drawn.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Skipped {
+    pub element_id: String,
+    pub reason: String,
+}
+
+/// One drawn layer.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum Layer {
+    /// A video frame, an image or a sticker, drawn as a transformed quad.
+    Media(MediaLayer),
+    Text(TextLayer),
+    /// An effect element: applied to the picture composited so far.
+    Effect(EffectLayer),
+}
+
+/// Where a quad lands on the canvas: its centre and size in canvas pixels, rotation clockwise.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Placement {
+    pub center_x: f64,
+    pub center_y: f64,
+    /// Drawn size (absolute; a negative scale flips instead).
+    pub width: f64,
+    pub height: f64,
+    pub rotation: f64,
+    pub flip_x: bool,
+    pub flip_y: bool,
+}
+
+/// The transform params as they are at this time (before any fit).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Transform {
+    pub x: f64,
+    pub y: f64,
+    pub scale_x: f64,
+    pub scale_y: f64,
+    pub rotation: f64,
+}
+
+/// An enabled clip effect of an element (its own pixels only).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ClipEffect {
+    pub effect_type: String,
+    pub params: Map<String, Value>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MediaLayer {
+    pub element_id: String,
+    pub track_id: String,
+    /// video, image, sticker or graphic (an OpenCut shape, `stickerId` `graphic:<definitionId>`,
+    /// its definition params in `params`).
+    pub media_type: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub asset_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sticker_id: Option<String>,
+    /// A graphic's fill colour (OpenCut's definition param `fill`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fill: Option<String>,
+    /// Where the picture comes from, when the project knows (a sticker's catalog URL).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// Video: the source time to show, in seconds and ticks (trim and retime applied).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_time: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_tick: Option<i64>,
+    /// The source's size in pixels when the project knows it (asset size, sticker intrinsic size).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_width: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_height: Option<u32>,
+    pub transform: Transform,
+    /// The quad on the canvas; absent when the source size is unknown (the compositor fits it
+    /// the same way once it has the picture: see [`place`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub placement: Option<Placement>,
+    pub opacity: f64,
+    pub blend_mode: String,
+    pub effects: Vec<ClipEffect>,
+}
+
+/// A text block's background box, in pixels.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TextBackground {
+    pub color: String,
+    pub padding_x: f64,
+    pub padding_y: f64,
+    pub offset_x: f64,
+    pub offset_y: f64,
+    /// Percent of half the box's shorter side.
+    pub corner_radius: f64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TextLayer {
+    pub element_id: String,
+    pub track_id: String,
+    pub content: String,
+    pub font_family: String,
+    /// Pixels on the canvas (OpenCut's fontSize × canvasHeight / 90).
+    pub font_size: f64,
+    pub font_weight: String,
+    pub font_style: String,
+    pub color: String,
+    pub text_align: String,
+    pub text_decoration: String,
+    /// Pixels between letters, and line height as a multiple of the font size.
+    pub letter_spacing: f64,
+    pub line_height: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub background: Option<TextBackground>,
+    /// The anchor on the canvas (left edge, centre or right edge of the block per `textAlign`,
+    /// vertically centred), in canvas pixels from the top-left corner.
+    pub anchor_x: f64,
+    pub anchor_y: f64,
+    pub transform: Transform,
+    pub opacity: f64,
+    pub blend_mode: String,
+    pub effects: Vec<ClipEffect>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EffectLayer {
+    pub element_id: String,
+    pub track_id: String,
+    pub effect_type: String,
+    /// Every parameter, defaults filled in.
+    pub params: Map<String, Value>,
+    /// Indices in `layers` of the layers it acts on: every layer below it.
+    pub covers: Vec<usize>,
+}
+
+/// OpenCut's blend modes (CSS `mix-blend-mode` names).
+pub const BLEND_MODES: [&str; 17] = [
+    "normal", "darken", "multiply", "color-burn", "lighten", "screen", "plus-lighter", "color-dodge", "overlay",
+    "soft-light", "hard-light", "difference", "exclusion", "hue", "saturation", "color", "luminosity",
+];
+
+/// The value of one of an element's params at `local_ticks` from its start: NeuralCut's own field
+/// where the model has one (position, font size in pixels, colour, text style), else OpenCut's
+/// `params` carried with an imported element. `None` is "not set" (the caller uses OpenCut's
+/// default). Today values are static; this is the one place a keyframe evaluator plugs in.
+pub fn param_at(el: &Element, key: &str, local_ticks: i64) -> Option<Value> {
+    let _ = local_ticks;
+    let own = |v: &Option<String>| v.as_ref().map(|s| Value::String(s.clone()));
+    let modelled = match key {
+        "transform.positionX" => el.x.map(Value::from),
+        "transform.positionY" => el.y.map(Value::from),
+        "fontSize" => el.font_size.map(Value::from),
+        "content" => own(&el.content),
+        "color" => own(&el.color),
+        "fontFamily" => own(&el.font_family),
+        "fontWeight" => own(&el.font_weight),
+        "fontStyle" => own(&el.font_style),
+        "textAlign" => own(&el.text_align),
+        "textDecoration" => own(&el.text_decoration),
+        "background.enabled" if el.kind == ElementType::Text && is_native(el) => Some(el.background.is_some().into()),
+        "background.color" => own(&el.background),
+        _ => None,
+    };
+    modelled.or_else(|| opencut_params(el).and_then(|p| p.get(key)).cloned())
+}
+
+/// Whether the element was made by NeuralCut's tools (no OpenCut params to fall back on).
+fn is_native(el: &Element) -> bool {
+    opencut_params(el).is_none()
+}
+
+fn stash(el: &Element) -> Option<&Map<String, Value>> {
+    el.extra.get(STASH).and_then(Value::as_object)
+}
+
+fn opencut_params(el: &Element) -> Option<&Map<String, Value>> {
+    stash(el).and_then(|s| s.get("params")).and_then(Value::as_object)
+}
+
+/// A numeric param, OpenCut's default when missing, mistyped or not finite.
+fn num(el: &Element, key: &str, t: i64, default: f64) -> f64 {
+    param_at(el, key, t).and_then(|v| v.as_f64()).filter(|v| v.is_finite()).unwrap_or(default)
+}
+
+fn text(el: &Element, key: &str, t: i64, default: &str) -> String {
+    match param_at(el, key, t) {
+        Some(Value::String(s)) => s,
+        _ => default.to_string(),
+    }
+}
+
+fn flag(el: &Element, key: &str, t: i64) -> bool {
+    param_at(el, key, t).and_then(|v| v.as_bool()).unwrap_or(false)
+}
+
+fn transform(el: &Element, t: i64) -> Transform {
+    Transform {
+        x: num(el, "transform.positionX", t, 0.0),
+        y: num(el, "transform.positionY", t, 0.0),
+        scale_x: num(el, "transform.scaleX", t, 1.0),
+        scale_y: num(el, "transform.scaleY", t, 1.0),
+        rotation: num(el, "transform.rotate", t, 0.0),
+    }
+}
+
+fn opacity(el: &Element, t: i64) -> f64 {
+    num(el, "opacity", t, 1.0).clamp(0.0, 1.0)
+}
+
+/// OpenCut's blend mode; an unknown one draws as normal.
+fn blend_mode(el: &Element, t: i64) -> String {
+    let mode = text(el, "blendMode", t, "normal");
+    if BLEND_MODES.contains(&mode.as_str()) {
+        mode
+    } else {
+        "normal".into()
+    }
+}
+
+/// OpenCut's `computeVisualTransform`: fit `source` inside the canvas, scale, centre at the
+/// position. Shared by the compositor for sources whose size only the picture tells.
+pub fn place(canvas_w: f64, canvas_h: f64, source_w: f64, source_h: f64, tr: &Transform) -> Placement {
+    let contain = (canvas_w / source_w).min(canvas_h / source_h);
+    let (w, h) = (source_w * contain * tr.scale_x, source_h * contain * tr.scale_y);
+    Placement {
+        center_x: canvas_w / 2.0 + tr.x,
+        center_y: canvas_h / 2.0 + tr.y,
+        width: w.abs(),
+        height: h.abs(),
+        rotation: tr.rotation,
+        flip_x: w < 0.0,
+        flip_y: h < 0.0,
+    }
+}
+
+/// Enabled clip effects OpenCut keeps on an imported element (`effects: [{type, params, enabled}]`).
+fn clip_effects(el: &Element) -> Vec<ClipEffect> {
+    let Some(list) = el.extra.get("effects").and_then(Value::as_array) else {
+        return Vec::new();
+    };
+    list.iter()
+        .filter(|e| e.get("enabled").and_then(Value::as_bool).unwrap_or(false))
+        .filter_map(|e| {
+            let effect_type = e.get("type")?.as_str()?.to_string();
+            let mut params = crate::effects::find(&effect_type).map(|d| d.defaults()).unwrap_or_default();
+            if let Some(p) = e.get("params").and_then(Value::as_object) {
+                params.extend(p.clone());
+            }
+            Some(ClipEffect { effect_type, params })
+        })
+        .collect()
+}
+
+fn size_of(v: Option<&Value>) -> Option<u32> {
+    v.and_then(Value::as_f64).filter(|n| n.is_finite() && *n >= 1.0).map(|n| n.round() as u32)
+}
+
+/// The canvas colour: OpenCut's `settings.background` when it is a colour ("transparent" draws
+/// nothing), else black. A blur background is drawn as black (docs/render.md).
+fn background(project: &Project) -> String {
+    let bg = project.settings.extra.get("background");
+    match (bg.and_then(|b| b.get("type")).and_then(Value::as_str), bg.and_then(|b| b.get("color")).and_then(Value::as_str)) {
+        (Some("color"), Some(c)) => c.to_string(),
+        _ => "#000000".into(),
+    }
+}
+
+/// OpenCut draws graphics (shapes) from a 512 × 512 source.
+pub const GRAPHIC_SOURCE_SIZE: u32 = 512;
+
+/// The frame of `project` at `tick`.
+pub fn frame_at(project: &Project, tick: i64) -> Frame {
+    let canvas = project.settings.canvas;
+    let (cw, ch) = (canvas.width as f64, canvas.height as f64);
+    let mut frame = Frame {
+        time: ticks_to_seconds(tick),
+        tick,
+        width: canvas.width,
+        height: canvas.height,
+        background: background(project),
+        layers: Vec::new(),
+        skipped: Vec::new(),
+    };
+    let Some(timeline) = &project.timeline else { return frame };
+    // Tracks are stored top first: draw from the last visual track up.
+    for track in timeline.tracks.iter().rev() {
+        if track.kind == TrackType::Audio || track.hidden == Some(true) {
+            continue;
+        }
+        let from = track.elements.partition_point(|e| e.end() <= tick);
+        for el in track.elements[from..].iter().take_while(|e| e.start <= tick) {
+            if tick < el.start || el.hidden == Some(true) {
+                continue;
+            }
+            let local = tick - el.start;
+            let skip = |frame: &mut Frame, reason: String| frame.skipped.push(Skipped { element_id: el.id.to_string(), reason });
+            match el.kind {
+                ElementType::Video | ElementType::Image => {
+                    let asset_id = el.asset_id.as_deref().unwrap_or_default();
+                    let Some(asset) = project.asset(asset_id) else {
+                        skip(&mut frame, format!("unknown asset \"{asset_id}\""));
+                        continue;
+                    };
+                    let tr = transform(el, local);
+                    let (sw, sh) = (asset.width, asset.height);
+                    let (source_time, source_tick) = if el.kind == ElementType::Video {
+                        let mut src = el.trim_start.saturating_add(el.source_ticks(local));
+                        // Past the source's end (a rounded retime), hold its last tick.
+                        if let Some(d) = asset.duration_ticks() {
+                            src = src.min(d - 1).max(0);
+                        }
+                        (Some(ticks_to_seconds(src)), Some(src))
+                    } else {
+                        (None, None)
+                    };
+                    frame.layers.push(Layer::Media(MediaLayer {
+                        element_id: el.id.to_string(),
+                        track_id: track.id.clone(),
+                        media_type: if el.kind == ElementType::Video { "video" } else { "image" },
+                        asset_id: Some(asset.id.clone()),
+                        sticker_id: None,
+                        fill: None,
+                        url: asset.extra.get("url").and_then(Value::as_str).map(str::to_string),
+                        source_time,
+                        source_tick,
+                        source_width: sw,
+                        source_height: sh,
+                        placement: sw.zip(sh).map(|(w, h)| place(cw, ch, w as f64, h as f64, &tr)),
+                        transform: tr,
+                        opacity: opacity(el, local),
+                        blend_mode: blend_mode(el, local),
+                        effects: clip_effects(el),
+                    }));
+                }
+                ElementType::Sticker => {
+                    let sticker_id = el.sticker_id.clone().unwrap_or_default();
+                    let entry = project.sticker(&sticker_id);
+                    // OpenCut's intrinsic size rides along on an imported sticker; a catalog entry
+                    // may give one too.
+                    let sw = size_of(el.extra.get("intrinsicWidth")).or_else(|| size_of(entry.and_then(|s| s.extra.get("width"))));
+                    let sh = size_of(el.extra.get("intrinsicHeight")).or_else(|| size_of(entry.and_then(|s| s.extra.get("height"))));
+                    let graphic = sticker_id.starts_with("graphic:");
+                    let (sw, sh) = if graphic { (Some(GRAPHIC_SOURCE_SIZE), Some(GRAPHIC_SOURCE_SIZE)) } else { (sw, sh) };
+                    let tr = transform(el, local);
+                    frame.layers.push(Layer::Media(MediaLayer {
+                        element_id: el.id.to_string(),
+                        track_id: track.id.clone(),
+                        media_type: if graphic { "graphic" } else { "sticker" },
+                        asset_id: None,
+                        url: entry.and_then(|s| s.url.clone()),
+                        sticker_id: Some(sticker_id),
+                        fill: graphic.then(|| text(el, "fill", local, "#ffffff")),
+                        source_time: None,
+                        source_tick: None,
+                        source_width: sw,
+                        source_height: sh,
+                        placement: sw.zip(sh).map(|(w, h)| place(cw, ch, w as f64, h as f64, &tr)),
+                        transform: tr,
+                        opacity: opacity(el, local),
+                        blend_mode: blend_mode(el, local),
+                        effects: clip_effects(el),
+                    }));
+                }
+                ElementType::Text => frame.layers.push(Layer::Text(text_layer(el, &track.id, local, cw, ch))),
+                ElementType::Effect => {
+                    let effect_type = el.effect_type.clone().unwrap_or_default();
+                    let Some(def) = crate::effects::find(&effect_type) else {
+                        skip(&mut frame, format!("unknown effect \"{effect_type}\""));
+                        continue;
+                    };
+                    let mut params = def.defaults();
+                    params.extend(el.params.clone().unwrap_or_default());
+                    let covers = (0..frame.layers.len()).collect();
+                    frame.layers.push(Layer::Effect(EffectLayer {
+                        element_id: el.id.to_string(),
+                        track_id: track.id.clone(),
+                        effect_type,
+                        params,
+                        covers,
+                    }));
+                }
+                ElementType::Audio => {}
+            }
+        }
+    }
+    frame
+}
+
+fn text_layer(el: &Element, track_id: &str, t: i64, cw: f64, ch: f64) -> TextLayer {
+    // OpenCut's unit (fontSize 15 = 1/6 of the canvas height); the model holds pixels.
+    let font_size = num(el, "fontSize", t, crate::opencut::font_px(15.0, ch as u32)).max(0.0);
+    let ratio = crate::opencut::font_opencut(font_size, ch as u32) / 15.0;
+    let background = flag(el, "background.enabled", t).then(|| TextBackground {
+        color: text(el, "background.color", t, "#000000"),
+        padding_x: num(el, "background.paddingX", t, 30.0).max(0.0) * ratio,
+        padding_y: num(el, "background.paddingY", t, 42.0).max(0.0) * ratio,
+        offset_x: num(el, "background.offsetX", t, 0.0),
+        offset_y: num(el, "background.offsetY", t, 0.0),
+        corner_radius: num(el, "background.cornerRadius", t, 0.0).clamp(0.0, 100.0),
+    });
+    let tr = transform(el, t);
+    TextLayer {
+        element_id: el.id.to_string(),
+        track_id: track_id.to_string(),
+        content: text(el, "content", t, "Default text"),
+        font_family: text(el, "fontFamily", t, "Arial"),
+        font_size,
+        font_weight: text(el, "fontWeight", t, "normal"),
+        font_style: text(el, "fontStyle", t, "normal"),
+        color: text(el, "color", t, "#ffffff"),
+        text_align: text(el, "textAlign", t, "center"),
+        text_decoration: text(el, "textDecoration", t, "none"),
+        letter_spacing: num(el, "letterSpacing", t, 0.0),
+        line_height: num(el, "lineHeight", t, 1.2),
+        background,
+        anchor_x: cw / 2.0 + tr.x,
+        anchor_y: ch / 2.0 + tr.y,
+        transform: tr,
+        opacity: opacity(el, t),
+        blend_mode: blend_mode(el, t),
+        effects: clip_effects(el),
+    }
+}
+
+impl crate::Editor {
+    /// The frame at `seconds` (rounded to the nearest tick); `None` without a project. A
+    /// non-finite or out-of-range time is an error.
+    pub fn frame_at(&self, seconds: f64) -> Result<Option<Frame>, String> {
+        let tick = seconds_to_ticks(seconds).ok_or_else(|| format!("seconds must be a finite number of seconds, got {seconds}"))?;
+        Ok(self.project().map(|p| frame_at(p, tick)))
+    }
+}

@@ -1,0 +1,398 @@
+//! The frame compositor: draws the layers of a [`crate::frame::Frame`] into a canvas-sized
+//! picture on the GPU, using the effects [`Renderer`] for scene and clip effects.
+//!
+//! Two accumulation textures take turns: each layer is one full-screen pass of
+//! `shaders/composite.wgsl` that reads the picture so far and the layer's texture and writes the
+//! other. Effect passes copy the picture into the effects renderer and back. The finished
+//! picture is handed to the renderer as its source, so its `present` and read-back show it.
+
+use std::num::NonZeroU64;
+
+use super::{Renderer, WORK_FORMAT};
+use crate::effects::reference::Effect;
+use crate::frame::BLEND_MODES;
+
+const COMPOSITE: &str = include_str!("../../shaders/composite.wgsl");
+const FULLSCREEN: &str = include_str!("../../shaders/fullscreen.wgsl");
+
+/// The compositor's pipelines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CompositePipeline {
+    /// One layer over the backdrop in a blend mode (composite.wgsl with `MODE` set): one pipeline
+    /// per mode, made when first used, so each compiles only its own blend function.
+    Layer(BlendMode),
+}
+
+/// The uniform block of composite.wgsl (`struct Layer`), three vec4s.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[repr(C)]
+pub struct LayerUniform {
+    pub to_u: [f32; 4],
+    pub to_v: [f32; 4],
+    pub style: [f32; 4],
+}
+
+impl LayerUniform {
+    const SIZE: u64 = 48;
+
+    fn bytes(&self) -> Vec<u8> {
+        self.to_u.iter().chain(&self.to_v).chain(&self.style).flat_map(|f| f.to_le_bytes()).collect()
+    }
+}
+
+/// Where a layer's quad lands on the target, in target pixels (centre, size, clockwise degrees).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Quad {
+    pub center_x: f64,
+    pub center_y: f64,
+    pub width: f64,
+    pub height: f64,
+    pub rotation: f64,
+    pub flip_x: bool,
+    pub flip_y: bool,
+}
+
+impl Quad {
+    /// A quad covering a `width × height` target.
+    pub fn full(width: u32, height: u32) -> Quad {
+        let (w, h) = (width as f64, height as f64);
+        Quad { center_x: w / 2.0, center_y: h / 2.0, width: w, height: h, rotation: 0.0, flip_x: false, flip_y: false }
+    }
+
+    /// The uniform mapping a target pixel to the layer's uv: undo the translation, the clockwise
+    /// rotation (y down) and the size; a flip mirrors u or v.
+    pub fn uniform(&self, opacity: f64, mode: BlendMode) -> LayerUniform {
+        let (sin, cos) = self.rotation.to_radians().sin_cos();
+        let (w, h) = (self.width.max(1e-9), self.height.max(1e-9));
+        // local x = cos·dx + sin·dy, local y = −sin·dx + cos·dy, with d = p − centre.
+        let row = |a: f64, b: f64, size: f64, flip: bool| {
+            let k = if flip { -1.0 } else { 1.0 } / size;
+            let (a, b) = (a * k, b * k);
+            [a as f32, b as f32, (0.5 - a * self.center_x - b * self.center_y) as f32, 0.0]
+        };
+        LayerUniform {
+            to_u: row(cos, sin, w, self.flip_x),
+            to_v: row(-sin, cos, h, self.flip_y),
+            style: [opacity.clamp(0.0, 1.0) as f32, mode.0 as f32, 0.0, 0.0],
+        }
+    }
+}
+
+/// A blend mode: its index in [`BLEND_MODES`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct BlendMode(pub u8);
+
+impl BlendMode {
+    pub const NORMAL: BlendMode = BlendMode(0);
+
+    /// OpenCut's name (`"screen"`); an unknown name is normal, as OpenCut draws it.
+    pub fn parse(name: &str) -> BlendMode {
+        BLEND_MODES.iter().position(|m| *m == name).map_or(BlendMode::NORMAL, |i| BlendMode(i as u8))
+    }
+}
+
+struct Target {
+    texture: wgpu::Texture,
+    view: wgpu::TextureView,
+    /// Group 0: this texture as the backdrop, the sampler and the uniform.
+    backdrop: wgpu::BindGroup,
+}
+
+/// A texture layers are uploaded into, reused while its size stays.
+struct LayerTexture {
+    width: u32,
+    height: u32,
+    texture: wgpu::Texture,
+    source: wgpu::BindGroup,
+}
+
+pub struct Compositor {
+    layout0: wgpu::BindGroupLayout,
+    layout1: wgpu::BindGroupLayout,
+    pipeline_layout: wgpu::PipelineLayout,
+    vertex: wgpu::ShaderModule,
+    fragment: wgpu::ShaderModule,
+    /// Per blend mode, in [`BLEND_MODES`] order.
+    pipelines: Vec<Option<wgpu::RenderPipeline>>,
+    sampler: wgpu::Sampler,
+    uniform: wgpu::Buffer,
+    targets: Vec<Target>,
+    size: (u32, u32),
+    /// Which target holds the picture so far.
+    current: usize,
+    layers: Vec<Option<LayerTexture>>,
+}
+
+fn texture(device: &wgpu::Device, label: &str, width: u32, height: u32) -> wgpu::Texture {
+    device.create_texture(&wgpu::TextureDescriptor {
+        label: Some(label),
+        size: wgpu::Extent3d { width, height, depth_or_array_layers: 1 },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format: WORK_FORMAT,
+        usage: wgpu::TextureUsages::TEXTURE_BINDING
+            | wgpu::TextureUsages::RENDER_ATTACHMENT
+            | wgpu::TextureUsages::COPY_SRC
+            | wgpu::TextureUsages::COPY_DST,
+        view_formats: &[],
+    })
+}
+
+impl Compositor {
+    pub fn new(device: &wgpu::Device) -> Compositor {
+        let tex_entry = |binding| wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility: wgpu::ShaderStages::FRAGMENT,
+            ty: wgpu::BindingType::Texture {
+                sample_type: wgpu::TextureSampleType::Float { filterable: true },
+                view_dimension: wgpu::TextureViewDimension::D2,
+                multisampled: false,
+            },
+            count: None,
+        };
+        let layout0 = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("composite backdrop"),
+            entries: &[
+                tex_entry(0),
+                wgpu::BindGroupLayoutEntry {
+                    binding: 1,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+                    count: None,
+                },
+                wgpu::BindGroupLayoutEntry {
+                    binding: 2,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Buffer {
+                        ty: wgpu::BufferBindingType::Uniform,
+                        has_dynamic_offset: false,
+                        min_binding_size: NonZeroU64::new(LayerUniform::SIZE),
+                    },
+                    count: None,
+                },
+            ],
+        });
+        let layout1 = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: Some("composite layer"), entries: &[tex_entry(0)] });
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("composite"),
+            bind_group_layouts: &[Some(&layout0), Some(&layout1)],
+            immediate_size: 0,
+        });
+        let module = |label: &str, source: &str| {
+            device.create_shader_module(wgpu::ShaderModuleDescriptor { label: Some(label), source: wgpu::ShaderSource::Wgsl(source.into()) })
+        };
+        let (vertex, fragment) = (module("fullscreen", FULLSCREEN), module("composite", COMPOSITE));
+        let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
+            label: Some("layer"),
+            address_mode_u: wgpu::AddressMode::ClampToEdge,
+            address_mode_v: wgpu::AddressMode::ClampToEdge,
+            address_mode_w: wgpu::AddressMode::ClampToEdge,
+            mag_filter: wgpu::FilterMode::Linear,
+            min_filter: wgpu::FilterMode::Linear,
+            ..Default::default()
+        });
+        let uniform = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("composite uniform"),
+            size: LayerUniform::SIZE,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        Compositor {
+            layout0,
+            layout1,
+            pipeline_layout,
+            vertex,
+            fragment,
+            pipelines: (0..BLEND_MODES.len()).map(|_| None).collect(),
+            sampler,
+            uniform,
+            targets: Vec::new(),
+            size: (0, 0),
+            current: 0,
+            layers: Vec::new(),
+        }
+    }
+
+    /// The pipeline for `which`, made on first use.
+    pub fn pipeline(&mut self, device: &wgpu::Device, which: CompositePipeline) -> &wgpu::RenderPipeline {
+        let CompositePipeline::Layer(mode) = which;
+        let slot = &mut self.pipelines[mode.0 as usize];
+        slot.get_or_insert_with(|| {
+            let constants = [("MODE", mode.0 as f64)];
+            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                label: Some(BLEND_MODES[mode.0 as usize]),
+                layout: Some(&self.pipeline_layout),
+                vertex: wgpu::VertexState { module: &self.vertex, entry_point: Some("vs_main"), compilation_options: Default::default(), buffers: &[] },
+                primitive: wgpu::PrimitiveState::default(),
+                depth_stencil: None,
+                multisample: wgpu::MultisampleState::default(),
+                fragment: Some(wgpu::FragmentState {
+                    module: &self.fragment,
+                    entry_point: Some("fs_main"),
+                    compilation_options: wgpu::PipelineCompilationOptions { constants: &constants, ..Default::default() },
+                    targets: &[Some(wgpu::ColorTargetState { format: WORK_FORMAT, blend: None, write_mask: wgpu::ColorWrites::ALL })],
+                }),
+                multiview_mask: None,
+                cache: None,
+            })
+        })
+    }
+
+    fn source_group(&self, device: &wgpu::Device, view: &wgpu::TextureView) -> wgpu::BindGroup {
+        device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("layer source"),
+            layout: &self.layout1,
+            entries: &[wgpu::BindGroupEntry { binding: 0, resource: wgpu::BindingResource::TextureView(view) }],
+        })
+    }
+
+    fn target(&self, device: &wgpu::Device, width: u32, height: u32) -> Target {
+        let texture = texture(device, "composite", width, height);
+        let view = texture.create_view(&Default::default());
+        let backdrop = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("backdrop"),
+            layout: &self.layout0,
+            entries: &[
+                wgpu::BindGroupEntry { binding: 0, resource: wgpu::BindingResource::TextureView(&view) },
+                wgpu::BindGroupEntry { binding: 1, resource: wgpu::BindingResource::Sampler(&self.sampler) },
+                wgpu::BindGroupEntry { binding: 2, resource: self.uniform.as_entire_binding() },
+            ],
+        });
+        Target { texture, view, backdrop }
+    }
+
+    /// Starts a `width × height` frame filled with `background` (straight RGBA, 0–1).
+    pub fn begin(&mut self, fx: &Renderer, width: u32, height: u32, background: [f64; 4]) -> Result<(), String> {
+        let max = fx.max_size();
+        if width == 0 || height == 0 || width > max || height > max {
+            return Err(format!("frame size {width}x{height} is outside 1..={max} on this device"));
+        }
+        let device = fx.device();
+        if self.size != (width, height) {
+            self.targets = (0..2).map(|_| self.target(device, width, height)).collect();
+            self.size = (width, height);
+        }
+        self.current = 0;
+        let [r, g, b, a] = background;
+        let mut encoder = device.create_command_encoder(&Default::default());
+        encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("background"),
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view: &self.targets[0].view,
+                depth_slice: None,
+                resolve_target: None,
+                ops: wgpu::Operations { load: wgpu::LoadOp::Clear(wgpu::Color { r, g, b, a }), store: wgpu::StoreOp::Store },
+            })],
+            depth_stencil_attachment: None,
+            timestamp_writes: None,
+            occlusion_query_set: None,
+            multiview_mask: None,
+        });
+        fx.queue().submit([encoder.finish()]);
+        Ok(())
+    }
+
+    pub fn size(&self) -> (u32, u32) {
+        self.size
+    }
+
+    /// The texture layer `slot` is uploaded into, `width × height`, made or remade as needed.
+    pub fn layer_texture(&mut self, device: &wgpu::Device, slot: usize, width: u32, height: u32) -> &wgpu::Texture {
+        if self.layers.len() <= slot {
+            self.layers.resize_with(slot + 1, || None);
+        }
+        if !matches!(&self.layers[slot], Some(l) if (l.width, l.height) == (width, height)) {
+            let texture = texture(device, "layer", width, height);
+            let source = self.source_group(device, &texture.create_view(&Default::default()));
+            self.layers[slot] = Some(LayerTexture { width, height, texture, source });
+        }
+        &self.layers[slot].as_ref().expect("just made").texture
+    }
+
+    /// Draws layer `slot` (uploaded with [`Compositor::layer_texture`]) at `quad` over the
+    /// picture, after its clip `effects` (applied to its own pixels).
+    pub fn draw(&mut self, fx: &mut Renderer, slot: usize, quad: &Quad, opacity: f64, mode: BlendMode, effects: &[Effect]) -> Result<(), String> {
+        let layer = self.layers.get(slot).and_then(Option::as_ref).ok_or("no texture uploaded for this layer")?;
+        let clip = !effects.is_empty();
+        let own;
+        let source = if clip {
+            let (w, h) = (layer.width, layer.height);
+            fx.resize(w, h)?;
+            copy(fx, &layer.texture, fx.source_texture().expect("resized"), w, h);
+            fx.render(effects)?;
+            let view = fx.output_texture().expect("rendered").create_view(&Default::default());
+            own = self.source_group(fx.device(), &view);
+            &own
+        } else {
+            &layer.source
+        };
+        let source = source.clone();
+        let pipeline = self.pipeline(fx.device(), CompositePipeline::Layer(mode)).clone();
+        fx.queue().write_buffer(&self.uniform, 0, &quad.uniform(opacity, mode).bytes());
+        let (from, to) = (self.current, 1 - self.current);
+        let mut encoder = fx.device().create_command_encoder(&Default::default());
+        {
+            // SAFETY: the pass draws one triangle over the whole target with blending off.
+            let load = wgpu::LoadOp::DontCare(unsafe { wgpu::LoadOpDontCare::enabled() });
+            let mut rp = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("composite"),
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view: &self.targets[to].view,
+                    depth_slice: None,
+                    resolve_target: None,
+                    ops: wgpu::Operations { load, store: wgpu::StoreOp::Store },
+                })],
+                depth_stencil_attachment: None,
+                timestamp_writes: None,
+                occlusion_query_set: None,
+                multiview_mask: None,
+            });
+            rp.set_pipeline(&pipeline);
+            rp.set_bind_group(0, &self.targets[from].backdrop, &[]);
+            rp.set_bind_group(1, &source, &[]);
+            rp.draw(0..3, 0..1);
+        }
+        fx.queue().submit([encoder.finish()]);
+        self.current = to;
+        Ok(())
+    }
+
+    /// Applies scene `effects` to the picture so far (an effect element over the layers below).
+    pub fn apply(&mut self, fx: &mut Renderer, effects: &[Effect]) -> Result<(), String> {
+        if effects.is_empty() {
+            return Ok(());
+        }
+        let (w, h) = self.size;
+        fx.resize(w, h)?;
+        copy(fx, &self.targets[self.current].texture, fx.source_texture().expect("resized"), w, h);
+        fx.render(effects)?;
+        copy(fx, fx.output_texture().expect("rendered"), &self.targets[self.current].texture, w, h);
+        Ok(())
+    }
+
+    /// Hands the finished picture to the renderer as its output (for `present` and read-back).
+    pub fn finish(&mut self, fx: &mut Renderer) -> Result<(), String> {
+        let (w, h) = self.size;
+        fx.resize(w, h)?;
+        copy(fx, &self.targets[self.current].texture, fx.source_texture().expect("resized"), w, h);
+        fx.render(&[])
+    }
+
+    /// Uploads an RGBA8 image (straight alpha) as layer `slot`.
+    pub fn upload(&mut self, fx: &Renderer, slot: usize, image: &crate::effects::reference::RgbaImage) {
+        let texture = self.layer_texture(fx.device(), slot, image.width, image.height);
+        fx.queue().write_texture(
+            texture.as_image_copy(),
+            &image.pixels,
+            wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(image.width * 4), rows_per_image: Some(image.height) },
+            wgpu::Extent3d { width: image.width, height: image.height, depth_or_array_layers: 1 },
+        );
+    }
+}
+
+fn copy(fx: &Renderer, from: &wgpu::Texture, to: &wgpu::Texture, width: u32, height: u32) {
+    let mut encoder = fx.device().create_command_encoder(&Default::default());
+    encoder.copy_texture_to_texture(from.as_image_copy(), to.as_image_copy(), wgpu::Extent3d { width, height, depth_or_array_layers: 1 });
+    fx.queue().submit([encoder.finish()]);
+}

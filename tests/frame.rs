@@ -1,0 +1,241 @@
+//! `frame_at`: the layers of the picture at a time, on scenes shaped as OpenCut writes them (v31)
+//! and on timelines the tools build. Expected placements are computed by hand from OpenCut's
+//! renderer (computeVisualTransform: contain fit × scale, centred at canvas centre + position).
+#![recursion_limit = "256"]
+
+use neuralcut::frame::{Frame, Layer, MediaLayer, TextLayer};
+use neuralcut::Editor;
+use serde_json::{json, Value};
+
+const S: i64 = 120_000;
+
+fn visual(changes: Value) -> Value {
+    let mut p = json!({
+        "transform.positionX": 0, "transform.positionY": 0, "transform.scaleX": 1, "transform.scaleY": 1,
+        "transform.rotate": 0, "opacity": 1, "blendMode": "normal"
+    });
+    p.as_object_mut().unwrap().extend(changes.as_object().unwrap().clone());
+    p
+}
+
+fn media(id: &str, kind: &str, media: &str, start: i64, duration: i64, params: Value) -> Value {
+    json!({ "id": id, "type": kind, "name": id, "mediaId": media, "startTime": start, "duration": duration,
+            "trimStart": 0, "trimEnd": 0, "hidden": false, "params": params })
+}
+
+/// A 1920×1080 scene: a 4K video on main, a square logo image picture-in-picture above it, a
+/// title, a flag sticker, a blur effect between the video and the title, and a hidden overlay.
+fn scene() -> Value {
+    let mut video = media("v1", "video", "m-4k", 0, 10 * S, visual(json!({})));
+    video["trimStart"] = json!(S);
+    video["trimEnd"] = json!(9 * S);
+    video["sourceDuration"] = json!(30 * S);
+    video["retime"] = json!({ "rate": 2 });
+    video["isSourceAudioEnabled"] = json!(true);
+    let mut pip = media("pip", "image", "m-logo", 0, 10 * S, visual(json!({
+        "transform.positionX": 640, "transform.positionY": -300, "transform.scaleX": 0.25, "transform.scaleY": 0.25,
+        "transform.rotate": 30, "opacity": 0.5, "blendMode": "screen"
+    })));
+    pip["effects"] = json!([
+        {"id": "ce1", "type": "blur", "params": {"intensity": 10}, "enabled": true},
+        {"id": "ce2", "type": "blur", "params": {}, "enabled": false}
+    ]);
+    let hidden = media("gone", "image", "m-logo", 0, 10 * S, visual(json!({})));
+    json!({
+        "settings": { "fps": {"numerator": 30, "denominator": 1}, "canvasSize": {"width": 1920, "height": 1080},
+                      "background": {"type": "color", "color": "#101010"} },
+        "assets": [
+            { "id": "m-4k", "name": "a.mp4", "type": "video", "width": 3840, "height": 2160, "duration": 30 },
+            { "id": "m-logo", "name": "logo.png", "type": "image", "width": 1080, "height": 1080 },
+            { "id": "m-music", "name": "m.mp3", "type": "audio", "duration": 30 }
+        ],
+        "tracks": {
+            "overlay": [
+                { "id": "t-text", "name": "Text track", "type": "text", "hidden": false, "elements": [{
+                    "id": "title", "type": "text", "name": "Title", "startTime": 0, "duration": 5 * S, "trimStart": 0, "trimEnd": 0,
+                    "params": {
+                        "content": "Hello", "fontFamily": "Inter", "fontSize": 15, "color": "#ffcc00", "textAlign": "left",
+                        "fontWeight": "bold", "fontStyle": "italic", "textDecoration": "underline", "letterSpacing": 2, "lineHeight": 1.5,
+                        "background.enabled": true, "background.color": "#0000ff", "background.cornerRadius": 20,
+                        "background.paddingX": 30, "background.paddingY": 42, "background.offsetX": 4, "background.offsetY": -4,
+                        "transform.positionX": -400, "transform.positionY": 300, "transform.scaleX": 1, "transform.scaleY": 1,
+                        "transform.rotate": 0, "opacity": 0.8, "blendMode": "normal"
+                    }
+                }]},
+                { "id": "t-fx", "name": "Effect track", "type": "effect", "hidden": false, "elements": [{
+                    "id": "fx", "type": "effect", "name": "Blur", "effectType": "blur", "params": {"intensity": 40},
+                    "startTime": 2 * S, "duration": 2 * S, "trimStart": 0, "trimEnd": 0
+                }]},
+                { "id": "t-gfx", "name": "Graphic track", "type": "graphic", "hidden": false, "elements": [{
+                    "id": "flag", "type": "sticker", "name": "US", "stickerId": "flags:US", "intrinsicWidth": 640, "intrinsicHeight": 480,
+                    "startTime": 0, "duration": 10 * S, "trimStart": 0, "trimEnd": 0,
+                    "params": visual(json!({ "transform.positionX": 700, "transform.positionY": -350, "transform.scaleX": 0.5, "transform.scaleY": -0.5 }))
+                }]},
+                { "id": "t-pip", "name": "Video track", "type": "video", "hidden": false, "muted": false, "elements": [pip] },
+                { "id": "t-hidden", "name": "Video track", "type": "video", "hidden": true, "muted": false, "elements": [hidden] }
+            ],
+            "main": { "id": "t-main", "name": "Main Track", "type": "video", "hidden": false, "muted": false, "elements": [video] },
+            "audio": [{ "id": "t-audio", "name": "Audio track", "type": "audio", "muted": false, "elements": [{
+                "id": "music", "type": "audio", "name": "m", "sourceType": "upload", "mediaId": "m-music", "startTime": 0,
+                "duration": 10 * S, "trimStart": 0, "trimEnd": 0, "sourceDuration": 30 * S, "params": {"volume": 0, "muted": false}
+            }]}]
+        }
+    })
+}
+
+fn loaded(scene: &Value) -> Editor {
+    let mut ed = Editor::new();
+    ed.load_opencut_scene(scene).unwrap_or_else(|e| panic!("{e}"));
+    ed
+}
+
+fn frame(ed: &Editor, seconds: f64) -> Frame {
+    ed.frame_at(seconds).unwrap().expect("a project")
+}
+
+fn ids(f: &Frame) -> Vec<String> {
+    f.layers
+        .iter()
+        .map(|l| match l {
+            Layer::Media(m) => m.element_id.clone(),
+            Layer::Text(t) => t.element_id.clone(),
+            Layer::Effect(e) => e.element_id.clone(),
+        })
+        .collect()
+}
+
+fn media_layer<'a>(f: &'a Frame, id: &str) -> &'a MediaLayer {
+    f.layers.iter().find_map(|l| matches!(l, Layer::Media(m) if m.element_id == id).then(|| match l { Layer::Media(m) => m, _ => unreachable!() })).unwrap()
+}
+
+fn text_layer<'a>(f: &'a Frame, id: &str) -> &'a TextLayer {
+    f.layers.iter().find_map(|l| match l { Layer::Text(t) if t.element_id == id => Some(t), _ => None }).unwrap()
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() < 1e-9
+}
+
+#[test]
+fn layers_are_bottom_first_and_hidden_or_silent_ones_are_not_drawn() {
+    let ed = loaded(&scene());
+    let f = frame(&ed, 1.0);
+    // Main first, then overlays last to first; the hidden track and the audio are not drawn.
+    assert_eq!(ids(&f), ["v1", "pip", "flag", "title"]);
+    assert_eq!((f.width, f.height, f.background.as_str()), (1920, 1080, "#101010"));
+    // The effect is on from 2 s to 4 s: it covers what is below it (main, pip, flag), not the title.
+    let f = frame(&ed, 2.0);
+    assert_eq!(ids(&f), ["v1", "pip", "flag", "fx", "title"]);
+    let Layer::Effect(fx) = &f.layers[3] else { panic!("{:?}", f.layers[3]) };
+    assert_eq!(fx.covers, [0, 1, 2]);
+    assert_eq!(Value::Object(fx.params.clone()), json!({"intensity": 40}));
+    assert_eq!(ids(&frame(&ed, 4.0)), ["v1", "pip", "flag", "title"]);
+    assert_eq!(ids(&frame(&ed, 5.0)), ["v1", "pip", "flag"]);
+    assert!(frame(&ed, 10.0).layers.is_empty());
+    assert!(frame(&ed, -1.0).layers.is_empty());
+}
+
+#[test]
+fn a_picture_in_picture_overlay_lands_where_opencut_puts_it() {
+    let ed = loaded(&scene());
+    let f = frame(&ed, 1.0);
+    // The 4K video fits the 1080p canvas exactly: contain scale 0.5.
+    let v = media_layer(&f, "v1").placement.clone().unwrap();
+    assert_eq!((v.center_x, v.center_y, v.width, v.height), (960.0, 540.0, 1920.0, 1080.0));
+    // 1080² logo: contain scale min(1920/1080, 1080/1080) = 1, × 0.25 = 270 px square, centred
+    // at (960 + 640, 540 − 300), rotated 30° clockwise, half opaque, screen blend.
+    let pip = media_layer(&f, "pip");
+    let p = pip.placement.clone().unwrap();
+    assert_eq!((p.center_x, p.center_y, p.width, p.height, p.rotation), (1600.0, 240.0, 270.0, 270.0, 30.0));
+    assert!(!p.flip_x && !p.flip_y);
+    assert_eq!((pip.opacity, pip.blend_mode.as_str(), pip.media_type), (0.5, "screen", "image"));
+    // Only enabled clip effects, with their params.
+    assert_eq!(pip.effects.len(), 1);
+    assert_eq!((pip.effects[0].effect_type.as_str(), Value::Object(pip.effects[0].params.clone())), ("blur", json!({"intensity": 10})));
+    // Sticker: 640×480 intrinsic, contain = min(3, 2.25) = 2.25 → 1440×1080, × 0.5 → 720×540;
+    // a negative scale flips instead of shrinking.
+    let s = media_layer(&f, "flag").placement.clone().unwrap();
+    assert_eq!((s.center_x, s.center_y, s.width, s.height), (1660.0, 190.0, 720.0, 540.0));
+    assert!(!s.flip_x && s.flip_y);
+}
+
+#[test]
+fn video_source_time_applies_trim_and_retime() {
+    let ed = loaded(&scene());
+    // trimStart 1 s, rate 2: 1.5 s into the clip shows source 1 + 3 = 4 s.
+    let v = media_layer(&frame(&ed, 1.5), "v1").clone();
+    assert_eq!((v.source_tick, v.source_time), (Some(4 * S), Some(4.0)));
+    assert_eq!(v.asset_id.as_deref(), Some("m-4k"));
+    assert_eq!((v.source_width, v.source_height), (Some(3840), Some(2160)));
+    // An image has no source time.
+    assert_eq!(media_layer(&frame(&ed, 1.5), "pip").source_time, None);
+}
+
+#[test]
+fn text_has_its_resolved_style_size_and_anchor() {
+    let ed = loaded(&scene());
+    let t = text_layer(&frame(&ed, 0.0), "title").clone();
+    // fontSize 15 on a 1080-high canvas: 15 × 1080 / 90 = 180 px.
+    assert!(close(t.font_size, 180.0), "{}", t.font_size);
+    assert_eq!((t.anchor_x, t.anchor_y), (960.0 - 400.0, 540.0 + 300.0));
+    assert_eq!(
+        (t.content.as_str(), t.font_family.as_str(), t.font_weight.as_str(), t.font_style.as_str(), t.color.as_str()),
+        ("Hello", "Inter", "bold", "italic", "#ffcc00")
+    );
+    assert_eq!((t.text_align.as_str(), t.text_decoration.as_str(), t.letter_spacing, t.line_height), ("left", "underline", 2.0, 1.5));
+    assert_eq!(t.opacity, 0.8);
+    // Background padding is in OpenCut's units at fontSize 15 (× fontSize / 15 = 1).
+    let bg = t.background.unwrap();
+    assert_eq!((bg.color.as_str(), bg.padding_x, bg.padding_y, bg.offset_x, bg.offset_y, bg.corner_radius), ("#0000ff", 30.0, 42.0, 4.0, -4.0, 20.0));
+}
+
+#[test]
+fn timelines_the_tools_build_place_text_and_stickers_at_their_named_positions() {
+    let mut ed = Editor::new();
+    ed.call_tool("add_text", &json!({"text": "Top line", "start": 0, "end": 2, "position": "top", "style": "subtitle"})).unwrap();
+    ed.call_tool("apply_effect", &json!({"effectType": "sepia", "start": 0, "end": 1})).unwrap();
+    let f = frame(&ed, 0.5);
+    let t = text_layer(&f, "e2");
+    // "top": 15 % of the shorter side from the top edge; subtitle is 44 px with a background.
+    assert_eq!((t.anchor_x, t.anchor_y), (960.0, 0.15 * 1080.0));
+    assert_eq!(t.font_size, 44.0);
+    let bg = t.background.clone().unwrap();
+    assert_eq!(bg.color, "rgba(0,0,0,0.6)");
+    // Padding scales with the font as OpenCut stores it: 44 px is fontSize 3.67 (two decimals),
+    // so 30 × 3.67 / 15.
+    assert!(close(bg.padding_x, 30.0 * 3.67 / 15.0), "{}", bg.padding_x);
+    assert_eq!(f.layers.len(), 2, "{:?}", f.layers);
+}
+
+#[test]
+fn hidden_elements_are_skipped_and_unknown_things_are_reported() {
+    let mut s = scene();
+    s["tracks"]["overlay"][3]["elements"][0]["hidden"] = json!(true);
+    s["tracks"]["overlay"][1]["elements"][0]["effectType"] = json!("glitter");
+    let ed = loaded(&s);
+    let f = frame(&ed, 2.5);
+    assert_eq!(ids(&f), ["v1", "flag", "title"]);
+    assert_eq!(f.skipped.len(), 1);
+    assert_eq!(f.skipped[0].element_id, "fx");
+    assert!(f.skipped[0].reason.contains("glitter"));
+}
+
+#[test]
+fn bad_times_are_errors_and_no_project_is_none() {
+    let ed = loaded(&scene());
+    assert!(ed.frame_at(f64::NAN).is_err());
+    assert!(ed.frame_at(f64::INFINITY).is_err());
+    assert_eq!(Editor::empty().frame_at(1.0), Ok(None));
+}
+
+#[test]
+fn frame_json_is_camel_case_with_a_kind_tag() {
+    let ed = loaded(&scene());
+    let v = serde_json::to_value(frame(&ed, 2.0)).unwrap();
+    assert_eq!(v["layers"][0]["kind"], "media");
+    assert_eq!(v["layers"][0]["sourceTime"], 5.0);
+    assert_eq!(v["layers"][1]["placement"]["centerX"], 1600.0);
+    assert_eq!(v["layers"][3]["kind"], "effect");
+    assert_eq!(v["layers"][4]["kind"], "text");
+    assert_eq!(v["layers"][4]["fontSize"], 180.0);
+}

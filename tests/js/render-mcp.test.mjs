@@ -1,0 +1,172 @@
+// render_preview over MCP: `neuralcut mcp` (the official SDK client over stdio) draws frames with
+// the package's compositor in headless Chromium, from media files imported by path. The image
+// block is decoded here and probed at pixels placed by hand; a missing Chromium is a clear error.
+//
+// Needs `npm run build` first and Chromium (CHROMIUM_PATH, else /usr/bin/chromium).
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { crc32, deflateSync, inflateSync } from "node:zlib";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const pkgJson = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+const dist = process.env.NEURALCUT_DIST ?? join(root, "dist");
+const CLI = join(dist, pkgJson.bin.neuralcut.replace(/^(\.\/)?dist\//, ""));
+
+const be32 = (n) => {
+  const b = Buffer.alloc(4);
+  b.writeUInt32BE(n >>> 0);
+  return b;
+};
+const chunk = (type, data) => Buffer.concat([be32(data.length), Buffer.from(type, "ascii"), data, be32(crc32(Buffer.concat([Buffer.from(type, "ascii"), data])))]);
+
+/** An 8-bit RGB PNG painted by `colour(x, y)`. */
+function rgbPng(width, height, colour) {
+  const rows = Buffer.alloc((width * 3 + 1) * height);
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) Buffer.from(colour(x, y)).copy(rows, y * (width * 3 + 1) + 1 + x * 3);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", Buffer.concat([be32(width), be32(height), Buffer.from([8, 2, 0, 0, 0])])),
+    chunk("IDAT", deflateSync(rows)),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
+}
+
+/** Decodes an 8-bit RGB or RGBA, non-interlaced PNG (what Chromium writes): { width, height, px(x, y) }. */
+function decodePng(buf) {
+  assert.deepEqual([...buf.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], "PNG signature");
+  let at = 8, width, height, channels;
+  const idat = [];
+  while (at < buf.length) {
+    const len = buf.readUInt32BE(at);
+    const type = buf.toString("ascii", at + 4, at + 8);
+    const data = buf.subarray(at + 8, at + 8 + len);
+    if (type === "IHDR") {
+      width = data.readUInt32BE(0);
+      height = data.readUInt32BE(4);
+      assert.equal(data[8], 8, "8-bit");
+      channels = { 2: 3, 6: 4 }[data[9]];
+      assert.ok(channels, `colour type ${data[9]}`);
+      assert.equal(data[12], 0, "not interlaced");
+    } else if (type === "IDAT") idat.push(data);
+    at += 12 + len;
+  }
+  const raw = inflateSync(Buffer.concat(idat));
+  const stride = width * channels;
+  const out = Buffer.alloc(stride * height);
+  for (let y = 0; y < height; y++) {
+    const f = raw[y * (stride + 1)];
+    for (let i = 0; i < stride; i++) {
+      const x = raw[y * (stride + 1) + 1 + i];
+      const a = i >= channels ? out[y * stride + i - channels] : 0;
+      const b = y > 0 ? out[(y - 1) * stride + i] : 0;
+      const c = i >= channels && y > 0 ? out[(y - 1) * stride + i - channels] : 0;
+      const p = a + b - c;
+      const pa = Math.abs(p - a), pb = Math.abs(p - b), pc = Math.abs(p - c);
+      const paeth = pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
+      out[y * stride + i] = (x + [0, a, b, (a + b) >> 1, paeth][f]) & 255;
+    }
+  }
+  return { width, height, px: (x, y) => [...out.subarray(y * stride + x * channels, y * stride + x * channels + 3)] };
+}
+
+let dir;
+before(() => {
+  dir = mkdtempSync(join(tmpdir(), "neuralcut-render-mcp-"));
+});
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+async function connect(args, env = {}) {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, "mcp", ...args], env: { ...process.env, ...env }, stderr: "pipe" });
+  const client = new Client({ name: "neuralcut-render-test", version: "1.0.0" });
+  await client.connect(transport);
+  return client;
+}
+
+async function call(client, name, args) {
+  const r = await client.callTool({ name, arguments: args });
+  assert.notEqual(r.isError, true, `${name}: ${JSON.stringify(r.content)}`);
+  return r.structuredContent;
+}
+
+const near = (got, want, tol = 3) => got.every((c, i) => Math.abs(c - want[i]) <= tol);
+
+test("render_preview returns an image/png of the frame and a short description", { timeout: 180_000 }, async () => {
+  const bg = join(dir, "halves.png");
+  writeFileSync(bg, rgbPng(160, 90, (x) => (x < 80 ? [255, 0, 0] : [0, 0, 255])));
+  const project = join(dir, "p.json");
+  const client = await connect(["--project", project, "--save"]);
+  try {
+    await client.listTools(); // the SDK client checks structuredContent against each outputSchema
+    const { assets } = await call(client, "media_import", { paths: [bg] });
+    await call(client, "add_media_to_timeline", { assetId: assets[0].id, startTime: 0, trackType: "main", duration: 4 });
+    await call(client, "add_text", { text: "Title", start: 0, end: 2, position: "top", style: "label" });
+    await call(client, "apply_effect", { effectType: "invert", start: 2, end: 4 });
+    const r = await client.callTool({ name: "render_preview", arguments: { time: 1, width: 320 } });
+    assert.notEqual(r.isError, true, JSON.stringify(r.content));
+    const [image, text] = r.content;
+    assert.equal(image.type, "image");
+    assert.equal(image.mimeType, "image/png");
+    const frame = decodePng(Buffer.from(image.data, "base64"));
+    assert.deepEqual([frame.width, frame.height], [320, 180]);
+    // The 160×90 picture fills the 16:9 canvas: red left half, blue right half.
+    assert.ok(near(frame.px(40, 120), [255, 0, 0]), `left ${frame.px(40, 120)}`);
+    assert.ok(near(frame.px(280, 120), [0, 0, 255]), `right ${frame.px(280, 120)}`);
+    // The label (black text on a white box) is centred 15 % of the height below the top, (160, 27);
+    // no white there in the picture itself.
+    let white = 0;
+    for (let y = 18; y < 36; y++) for (let x = 130; x < 190; x++) if (near(frame.px(x, y), [255, 255, 255], 8)) white++;
+    assert.ok(white > 20, `label box: ${white} white pixels around (160, 27)`);
+    assert.ok(!near(frame.px(160, 100), [255, 255, 255], 8), "no white below it");
+    const d = JSON.parse(text.text);
+    assert.deepEqual(r.structuredContent, d);
+    assert.equal(d.time, 1);
+    assert.deepEqual([d.width, d.height], [320, 180]);
+    assert.deepEqual(d.layers.map((l) => l.kind), ["image", "text"]);
+    assert.equal(d.notDrawn, undefined);
+    // 3 s: the invert effect covers the picture; read-only: nothing changed in the project.
+    const before = readFileSync(project, "utf8");
+    const inv = await client.callTool({ name: "render_preview", arguments: { time: 3, width: 320 } });
+    const f2 = decodePng(Buffer.from(inv.content[0].data, "base64"));
+    assert.ok(near(f2.px(40, 120), [0, 255, 255]), `inverted left ${f2.px(40, 120)}`);
+    assert.equal(readFileSync(project, "utf8"), before, "render_preview changes nothing");
+    // Bad arguments are isError results.
+    const bad = await client.callTool({ name: "render_preview", arguments: { time: -1 } });
+    assert.equal(bad.isError, true);
+    assert.match(bad.content[0].text, /time must be/);
+  } finally {
+    await client.close();
+  }
+  // A restarted server renders a saved project from the media paths on its assets (`path`,
+  // relative to the project file, as the MCP session saves them).
+  const saved = JSON.parse(readFileSync(project, "utf8"));
+  saved.assets[0].path = "halves.png";
+  const reopened = join(dir, "reopened.json");
+  writeFileSync(reopened, JSON.stringify(saved));
+  const again = await connect(["--project", reopened]);
+  try {
+    const r = await again.callTool({ name: "render_preview", arguments: { time: 1, width: 160 } });
+    assert.notEqual(r.isError, true, JSON.stringify(r.content));
+    const f = decodePng(Buffer.from(r.content[0].data, "base64"));
+    assert.ok(near(f.px(20, 60), [255, 0, 0]), `after a restart ${f.px(20, 60)}`);
+  } finally {
+    await again.close();
+  }
+});
+
+test("render_preview without Chromium says how to get it", { timeout: 60_000 }, async () => {
+  const client = await connect([], { NEURALCUT_CHROMIUM: join(dir, "no-such-chromium") });
+  try {
+    const r = await client.callTool({ name: "render_preview", arguments: { time: 0 } });
+    assert.equal(r.isError, true);
+    assert.match(r.content[0].text, /no Chromium at .*no-such-chromium.*NEURALCUT_CHROMIUM/);
+  } finally {
+    await client.close();
+  }
+});
