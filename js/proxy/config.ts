@@ -18,6 +18,9 @@ export interface ProxyLimits {
   maxFunctionDeclarations?: number;
   /** Most `fileData` parts in one request; each must name a different file. 4. */
   maxFilesPerRequest?: number;
+  /** Largest inline image (the agent's render_preview frame), decoded bytes; one per request,
+   * PNG, JPEG or WebP, in a user turn. 768 KiB (its base64 fits the 2 MiB body with room). */
+  maxInlineImageBytes?: number;
   /** `generationConfig.maxOutputTokens` is clamped to this, and set to it when absent. 16 384. */
   maxOutputTokens?: number;
   /** `thinkingConfig.thinkingBudget` is clamped to this (dynamic, -1, becomes this). 8192. */
@@ -131,6 +134,7 @@ export const DEFAULT_LIMITS: Readonly<Required<ProxyLimits>> = Object.freeze({
   maxPartsPerRequest: 2048,
   maxFunctionDeclarations: 128,
   maxFilesPerRequest: 4,
+  maxInlineImageBytes: 768 * 1024,
   maxOutputTokens: 16_384,
   maxThinkingTokens: 8192,
   maxMediaResolution: "MEDIA_RESOLUTION_MEDIUM",

@@ -239,6 +239,7 @@ export function createHandler({ cfg, sealer, budgets, upstream }: RouteDeps): Ge
           "maxBodyBytes",
           "maxFunctionDeclarations",
           "maxFilesPerRequest",
+          "maxInlineImageBytes",
           "maxOutputTokens",
           "maxThinkingTokens",
           "maxMediaResolution",

@@ -1,5 +1,6 @@
 // The shape check of a /generate request. Only what the agent needs passes: text, function calls
-// and responses, thought signatures, and fileData that names a handle this proxy issued. Tools
+// and responses, thought signatures, fileData that names a handle this proxy issued, and one
+// small inline image per request (the agent's render_preview frame). Tools
 // are function declarations only: Google's own tools (search, URL context, code execution) would
 // make the proxy fetch or run what a browser asked for. What sets the cost of a call (output and
 // thinking tokens, media resolution, video frame rate, files) is clamped or bounded here.
@@ -15,6 +16,7 @@ export interface Part {
   functionCall?: Record<string, unknown>;
   functionResponse?: Record<string, unknown>;
   fileData?: { fileUri: string; mimeType?: string };
+  inlineData?: { mimeType: string; data: string };
   videoMetadata?: Record<string, unknown>;
 }
 
@@ -34,11 +36,11 @@ export interface GenerateBody {
 
 type Bounds = Pick<
   Required<ProxyLimits>,
-  "maxTurns" | "maxPartsPerTurn" | "maxPartsPerRequest" | "maxFunctionDeclarations" | "maxFilesPerRequest" | "maxOutputTokens" | "maxThinkingTokens" | "maxMediaResolution" | "maxVideoFps"
+  "maxTurns" | "maxPartsPerTurn" | "maxPartsPerRequest" | "maxFunctionDeclarations" | "maxFilesPerRequest" | "maxInlineImageBytes" | "maxOutputTokens" | "maxThinkingTokens" | "maxMediaResolution" | "maxVideoFps"
 >;
 
 const BODY_KEYS = new Set(["model", "contents", "tools", "toolConfig", "systemInstruction", "generationConfig"]);
-const PART_KEYS = new Set(["text", "thought", "thoughtSignature", "functionCall", "functionResponse", "fileData", "videoMetadata"]);
+const PART_KEYS = new Set(["text", "thought", "thoughtSignature", "functionCall", "functionResponse", "fileData", "inlineData", "videoMetadata"]);
 const GENERATION_KEYS = new Set([
   "temperature",
   "topP",
@@ -58,6 +60,10 @@ const GENERATION_KEYS = new Set([
 const FUNCTION_CALL_KEYS = new Set(["name", "args", "id"]);
 const FUNCTION_RESPONSE_KEYS = new Set(["name", "response", "id"]);
 const FILE_DATA_KEYS = new Set(["fileUri", "mimeType"]);
+const INLINE_DATA_KEYS = new Set(["mimeType", "data"]);
+/** Inline data is for pictures only: a frame the agent rendered. Anything else goes through /upload. */
+const INLINE_IMAGE_TYPES = new Set(["image/png", "image/jpeg", "image/webp"]);
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const VIDEO_METADATA_KEYS = new Set(["startOffset", "endOffset", "fps"]);
 const THINKING_KEYS = new Set(["thinkingBudget", "thinkingLevel", "includeThoughts"]);
 const FUNCTION_CALLING_KEYS = new Set(["mode", "allowedFunctionNames"]);
@@ -110,6 +116,19 @@ function checkPart(raw: unknown, where: string, bounds: Bounds): Part {
     onlyKeys(fd, FILE_DATA_KEYS, `${where}.fileData`);
     part.fileData = { fileUri: fd.fileUri, mimeType: typeof fd.mimeType === "string" ? fd.mimeType : undefined };
   }
+  if (raw.inlineData !== undefined) {
+    const d = raw.inlineData;
+    if (!isObject(d) || typeof d.mimeType !== "string" || typeof d.data !== "string") throw bad(`${where}.inlineData needs a mimeType and base64 data`);
+    onlyKeys(d, INLINE_DATA_KEYS, `${where}.inlineData`);
+    if (!INLINE_IMAGE_TYPES.has(d.mimeType)) throw bad(`${where}.inlineData: only images (${[...INLINE_IMAGE_TYPES].join(", ")}) go inline; upload other media`);
+    // Measured before decoding: the check costs nothing however large the string is.
+    const bytes = Math.floor((d.data.length * 3) / 4);
+    if (bytes > bounds.maxInlineImageBytes + 2) {
+      throw new RequestError(413, `${where}.inlineData holds over ${bounds.maxInlineImageBytes} bytes; send a smaller image`, "image_too_large");
+    }
+    if (!BASE64.test(d.data)) throw bad(`${where}.inlineData.data is not base64`);
+    part.inlineData = { mimeType: d.mimeType, data: d.data };
+  }
   if (raw.videoMetadata !== undefined) {
     if (!isObject(raw.videoMetadata)) throw bad(`${where}.videoMetadata is not an object`);
     onlyKeys(raw.videoMetadata, VIDEO_METADATA_KEYS, `${where}.videoMetadata`);
@@ -151,8 +170,14 @@ export function checkGenerateBody(raw: unknown, bounds: Bounds, models: Set<stri
   // Each file is billed by its length in tokens every time it is sent: a bounded number per
   // request, and never the same one twice.
   const files = new Set<string>();
+  let images = 0;
   for (const c of contents) {
     for (const p of c.parts) {
+      if (p.inlineData) {
+        // Only the caller's own picture, and one: a model turn never carries inline data.
+        if (c.role !== "user") throw bad("inlineData is accepted in user turns only");
+        if (++images > 1) throw new RequestError(413, "over 1 inline image in one request", "too_many_images");
+      }
       if (!p.fileData) continue;
       if (files.has(p.fileData.fileUri)) throw new RequestError(400, "The same file is attached more than once in this request; attach it once", "duplicate_file");
       files.add(p.fileData.fileUri);

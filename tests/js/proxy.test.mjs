@@ -254,11 +254,23 @@ test("the default model allowlist holds flash-class models only", () => {
   for (const m of DEFAULT_MODELS) assert.match(m, /flash/);
 });
 
-test("Google's own tools, inline data and unknown fields are refused", async () => {
+test("Google's own tools, inline data other than one small image, and unknown fields are refused", async () => {
   const base = hello();
   assert.equal((await generate({ ...base, tools: [{ urlContext: {} }] })).status, 400);
   assert.equal((await generate({ ...base, tools: [{ googleSearch: {} }] })).status, 400);
-  assert.equal((await generate({ ...base, contents: [{ role: "user", parts: [{ inlineData: { mimeType: "image/png", data: "AA==" } }] }] })).status, 400);
+  const user = (...parts) => ({ ...base, contents: [{ role: "user", parts }] });
+  const png = { inlineData: { mimeType: "image/png", data: "iVBORw0KGgo=" } };
+  // One picture in a user turn (the agent's render_preview frame) passes.
+  assert.equal((await generate(user({ text: "How does this frame look?" }, png))).status, 200);
+  // Anything else inline does not: other types, two pictures, a picture from the model, bad base64, a large one.
+  assert.equal((await generate(user({ inlineData: { mimeType: "application/pdf", data: "AA==" } }))).status, 400);
+  assert.equal((await generate(user({ inlineData: { mimeType: "video/mp4", data: "AA==" } }))).status, 400);
+  assert.equal((await generate(user(png, png))).status, 413);
+  assert.equal((await generate({ ...base, contents: [{ role: "user", parts: [{ text: "hi" }] }, { role: "model", parts: [png] }, { role: "user", parts: [{ text: "go on" }] }] })).status, 400);
+  assert.equal((await generate(user({ inlineData: { mimeType: "image/png", data: "not base64!" } }))).status, 400);
+  assert.equal((await generate(user({ inlineData: { mimeType: "image/png", data: "AA==", url: "https://example.com/x.png" } }))).status, 400);
+  const big = "A".repeat(Math.ceil(((DEFAULT_LIMITS.maxInlineImageBytes + 1024) * 4) / 3 / 4) * 4);
+  assert.equal((await generate(user({ inlineData: { mimeType: "image/png", data: big } }))).status, 413);
   assert.equal((await generate({ ...base, cachedContent: "cachedContents/x" })).status, 400);
   assert.equal((await generate({ ...base, contents: [{ role: "user", parts: [{ fileData: { fileUri: "https://example.com/a.mp4" } }] }] })).status, 404);
 });
