@@ -3,7 +3,8 @@
 //!
 //! Fixtures (tests/fixtures/opencut/*.json) are OpenCut's `{ settings, assets, tracks }`, written
 //! by hand from shared/opencut-format.md. Expected results live in tests/fixtures/opencut/expected/;
-//! `NEURALCUT_BLESS=1 cargo test --test opencut` rewrites them (review the diff before committing).
+//! `NEURALCUT_BLESS=1 cargo test --test opencut` rewrites them and fails (review the diff, then run
+//! again without the switch).
 
 use std::path::PathBuf;
 
@@ -38,13 +39,14 @@ fn call(ed: &mut Editor, tool: &str, args: Value) -> Value {
     ed.call_tool(tool, &args).unwrap_or_else(|e| panic!("{tool} {args}: {}", e.to_json()))
 }
 
-/// Compares with expected/<name>.json (or writes it under NEURALCUT_BLESS=1).
+/// Compares with expected/<name>.json. Under NEURALCUT_BLESS=1 it writes the file and then fails,
+/// so a blessed run never counts as a pass.
 fn expect(name: &str, actual: &Value) {
     let path = dir().join("expected").join(format!("{name}.json"));
     if std::env::var_os("NEURALCUT_BLESS").is_some() {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(&path, serde_json::to_string_pretty(actual).unwrap() + "\n").unwrap();
-        return;
+        panic!("NEURALCUT_BLESS: wrote {}; this run fails on purpose: check it by hand, then run the tests without NEURALCUT_BLESS", path.display());
     }
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let expected: Value = serde_json::from_str(&text).unwrap();
