@@ -85,3 +85,37 @@ fn edit_then_load_context_then_undo_keeps_the_cache() {
     ed.undo().unwrap();
     assert!(ed.context_cache().get("a1").is_some(), "undo kept the context cache");
 }
+
+#[test]
+fn loading_a_project_starts_history_afresh() {
+    let mut ed = demo();
+    ed.call_tool("split", &json!({ "times": [2] })).unwrap();
+    ed.call_tool("split", &json!({ "times": [3] })).unwrap();
+    ed.undo().unwrap();
+    assert!(ed.can_undo() && ed.can_redo());
+    let other = demo().project().unwrap().clone();
+    ed.load(other);
+    assert!(!ed.can_undo() && !ed.can_redo(), "load clears both stacks");
+    assert_eq!((ed.history().undo_len(), ed.history().redo_len()), (0, 0));
+    assert_eq!(ed.history().undo_labels().count(), 0);
+    assert_eq!(ed.undo(), None);
+    assert_eq!(ed.redo(), None);
+}
+
+#[test]
+fn history_reports_its_stacks() {
+    let mut ed = demo();
+    assert!(!ed.can_undo() && !ed.can_redo());
+    ed.call_tool("split", &json!({ "times": [2] })).unwrap();
+    ed.call_tool("delete_timeline_elements", &json!({ "elementIds": ["e25"] })).unwrap();
+    assert_eq!(ed.history().undo_labels().collect::<Vec<_>>(), ["split", "delete_timeline_elements"]);
+    assert!(ed.can_undo() && !ed.can_redo());
+    assert_eq!(ed.undo().as_deref(), Some("delete_timeline_elements"));
+    assert!(ed.can_undo() && ed.can_redo());
+    assert_eq!((ed.history().undo_len(), ed.history().redo_len()), (1, 1));
+    assert_eq!(ed.undo().as_deref(), Some("split"));
+    assert!(!ed.can_undo() && ed.can_redo());
+    assert_eq!(ed.redo().as_deref(), Some("split"));
+    assert_eq!(ed.redo().as_deref(), Some("delete_timeline_elements"));
+    assert_eq!(ed.redo(), None);
+}

@@ -450,3 +450,11 @@ fn next_id_moves_past_every_id_the_engine_could_have_made() {
     assert_eq!(load(with(|p| element(p, 3, 1)["id"] = json!(format!("e{}", u64::MAX)))), u64::MAX);
     assert_eq!(load(with(|p| element(p, 3, 1)["id"] = json!("e99999999999999999999999"))), 10);
 }
+
+#[test]
+fn the_error_displays_as_its_message_and_is_an_error() {
+    let e = Project::from_json(&with(|p| p["settings"]["fps"]["numerator"] = json!(0)).to_string()).unwrap_err();
+    assert_eq!(e.to_string(), "Invalid project at settings.fps: numerator and denominator must be positive");
+    let boxed: Box<dyn std::error::Error> = Box::new(e.clone());
+    assert_eq!(boxed.to_string(), e.message);
+}
