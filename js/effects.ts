@@ -126,6 +126,10 @@ export async function createEffectRenderer(options: CreateEffectRendererOptions 
     },
     readPixels(region?: { x: number; y: number; width: number; height: number }) {
       alive();
+      // Whole, non-negative numbers only: the wasm boundary would wrap -1 and truncate 0.5.
+      if (region && ![region.x, region.y, region.width, region.height].every((v) => Number.isInteger(v) && v >= 0 && v <= 0xffffffff)) {
+        throw new Error(`readPixels region must be whole non-negative numbers, got ${JSON.stringify(region)}`);
+      }
       return (region ? inner.readPixels(region.x, region.y, region.width, region.height) : inner.readPixels(0, 0)) as Promise<Uint8ClampedArray>;
     },
     destroy() {

@@ -1,6 +1,7 @@
 //! docs/tools.md is generated from the tool registry, with every example run against
 //! tests/fixtures/docs.json, so the reference cannot drift from the code. Regenerate with
-//! `UPDATE_DOCS=1 cargo test --test docs`.
+//! `NEURALCUT_BLESS=1 cargo test --test docs`: it writes the file and then fails, so a blessed run
+//! never counts as a pass; run it again without the switch.
 
 use neuralcut::tools::context::{ContextProvider, ContextRequest, ContextStatus, ProviderReport};
 use neuralcut::tools::registry::{ToolDef, TOOLS};
@@ -100,7 +101,7 @@ fn render() -> String {
     let mut md = String::from(
         "# Tool reference\n\n\
          Generated from the tool registry (`src/tools/registry.rs`) by `tests/docs.rs`: do not edit by hand, run \
-         `UPDATE_DOCS=1 cargo test --test docs`. Every example below is run against `tests/fixtures/docs.json` \
+         `NEURALCUT_BLESS=1 cargo test --test docs`. Every example below is run against `tests/fixtures/docs.json` \
          when the tests run.\n\n\
          Conventions: every time is in timeline seconds (the engine keeps exact integer ticks, 120 000 per second, \
          and rounds a seconds value to the nearest tick). Unknown arguments are refused with an error that names them. \
@@ -141,10 +142,11 @@ fn render() -> String {
 #[test]
 fn tools_md_matches_the_registry() {
     let fresh = render();
-    if std::env::var_os("UPDATE_DOCS").is_some() {
+    if std::env::var_os("NEURALCUT_BLESS").is_some() {
         std::fs::write(DOC_PATH, &fresh).unwrap();
+        panic!("NEURALCUT_BLESS: wrote docs/tools.md; this run fails on purpose: review the diff, then run the tests without NEURALCUT_BLESS");
     }
     let current = std::fs::read_to_string(DOC_PATH).unwrap_or_default();
-    assert!(current == fresh, "docs/tools.md is out of date: run `UPDATE_DOCS=1 cargo test --test docs`");
+    assert!(current == fresh, "docs/tools.md is out of date: run `NEURALCUT_BLESS=1 cargo test --test docs`, review the diff, and run it again without the switch");
     assert_eq!(fresh.matches("\n## ").count(), TOOLS.len());
 }

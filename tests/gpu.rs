@@ -2,7 +2,12 @@
 //! `cargo test --features gpu`; without a Vulkan driver these tests fail, they do not skip.
 //!
 //! Tolerances (docs/effects.md): per-pixel effects within 2/255 on every channel of every pixel;
-//! blur within 1/255 on average.
+//! blur within 1/255 on average and within BLUR_MAX (BLUR_MAX_REDUCED for σ ≥ 8 px, which the GPU
+//! blurs at a reduced size) on every channel of every pixel.
+//!
+//! The expected images come from the CPU reference (`reference::apply`) only: no test here
+//! computes expected values with the renderer's helpers (kernel, taps, pyramid level). The
+//! reference's kernel is pinned to a literal Gaussian by tests/blur_kernel.rs.
 
 use neuralcut::effects::reference::{self, test_image, Effect, RgbaImage};
 use neuralcut::effects::EFFECTS;
@@ -57,10 +62,23 @@ fn parameter_cases(id: &str) -> Vec<Effect> {
     cases.into_iter().map(|c| Effect::new(id, c.into_iter().map(|(k, v)| (k, Some(v)))).unwrap()).collect()
 }
 
+/// Largest |Δ| of a blur the GPU renders at full size (σ < 8 px): bilinear weights are quantised.
+const BLUR_MAX: u8 = 2;
+/// Largest |Δ| of any blur, including those the GPU renders at a reduced size and scales back
+/// (σ ≥ 8 px): reached at one-pixel features and at the frame edges (docs/effects.md).
+const BLUR_MAX_REDUCED: u8 = 40;
+/// Mean |Δ| of any blur.
+const BLUR_MEAN: f64 = 1.0;
+/// Per-pixel effects: every channel of every pixel.
+const PIXEL_MAX: u8 = 2;
+
 fn tolerance(e: &Effect) -> (u8, f64) {
     match e {
-        Effect::Blur { .. } => (255, 1.0),
-        _ => (2, 2.0),
+        // At most intensity 15 (the default) on these frames of at most 1080 lines is a small
+        // sigma, rendered at full size.
+        Effect::Blur { intensity } if *intensity <= 15.0 => (BLUR_MAX, BLUR_MEAN),
+        Effect::Blur { .. } => (BLUR_MAX_REDUCED, BLUR_MEAN),
+        _ => (PIXEL_MAX, PIXEL_MAX as f64),
     }
 }
 
@@ -100,7 +118,8 @@ fn strong_blur_on_a_tall_frame_matches_the_reference() {
         let (got, want) = (gpu(&mut r, &img, &e), reference::apply(&img, &e));
         let (m, avg) = diff(&got, &want);
         eprintln!("{e:?} on 160x1080: max |Δ| {m}, mean {avg:.4}");
-        check(&e, 255, 1.0, &got, &want).unwrap();
+        let (max, mean) = tolerance(&e[0]);
+        check(&e, max, mean, &got, &want).unwrap();
     }
 }
 
@@ -144,7 +163,10 @@ fn a_stack_of_effects_applies_in_order() {
     ];
     let got = gpu(&mut r, &img, &stack);
     let want = reference::apply(&img, &stack);
-    check(&stack, 255, 1.0, &got, &want).unwrap();
+    let (m, avg) = diff(&got, &want);
+    eprintln!("stack: max |Δ| {m}, mean {avg:.4}");
+    // Rounding after each of the eight effects can add up: two steps per effect at most.
+    check(&stack, 2 * stack.len() as u8, BLUR_MEAN, &got, &want).unwrap();
     // The same stack without the blurs is held to the per-pixel tolerance (rounding after
     // each effect can add up to one step per effect, so allow two per effect here).
     let per_pixel: Vec<Effect> = stack.iter().copied().filter(|e| !matches!(e, Effect::Blur { .. })).collect();
@@ -164,11 +186,23 @@ fn no_effects_and_identity_parameters_return_the_source_exactly() {
 fn resizing_between_frames_reuses_the_renderer() {
     let mut r = renderer();
     let e = [Effect::Blur { intensity: 80.0 }, Effect::Sepia { intensity: 100.0 }];
-    for (w, h) in [(480, 270), (64, 48), (1, 1), (333, 77), (480, 270)] {
+    let mut textures: Vec<((u32, u32), wgpu::Texture, wgpu::Texture)> = Vec::new();
+    for (w, h) in [(480, 270), (480, 270), (64, 48), (1, 1), (333, 77), (333, 77), (480, 270)] {
         let img = test_image(w, h);
         let got = gpu(&mut r, &img, &e);
         assert_eq!(r.size(), Some((w, h)));
-        check(&e, 255, 1.0, &got, &reference::apply(&img, &e)).unwrap();
+        let (m, avg) = diff(&got, &reference::apply(&img, &e));
+        eprintln!("{w}x{h}: max |Δ| {m}, mean {avg:.4}");
+        check(&e, BLUR_MAX_REDUCED, BLUR_MEAN, &got, &reference::apply(&img, &e)).unwrap();
+        let (source, output) = (r.source_texture().unwrap().clone(), r.output_texture().unwrap().clone());
+        textures.push(((w, h), source, output));
+    }
+    // A frame of the same size reuses the textures; a new size makes new ones.
+    for pair in textures.windows(2) {
+        let (a, b) = (&pair[0], &pair[1]);
+        let same_size = a.0 == b.0;
+        assert_eq!(a.1 == b.1, same_size, "source texture reused from {:?} to {:?}: {}", a.0, b.0, a.1 == b.1);
+        assert_eq!(a.2 == b.2, same_size, "output texture reused from {:?} to {:?}: {}", a.0, b.0, a.2 == b.2);
     }
     assert!(r.resize(0, 10).is_err());
     assert!(r.resize(r.max_size() + 1, 10).is_err());

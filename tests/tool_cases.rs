@@ -9,15 +9,24 @@
 //!     "expect": { …exact output… }                 // or
 //!     "expectError": { "error": "…", "code": "…" }, // every key given must match exactly
 //!     "timeline": { …exact list_timeline after the call… },
-//!     "elements": { "e24": { …fields of the saved element, in ticks… }, "e99": null },
-//!     "undoLabels": ["…"] } ] }
+//!     "elements": { "e24": { "trackId": "t3", …fields of the saved element, in ticks… }, "e99": null },
+//!     "undoLabels": ["…"],
+//!     "noop": true } ] }                           // a successful edit meant to change nothing
 //! ```
 //! `tool` and `fixture` default to the file's. `"effects": ["blur"]` restricts the editor to the
 //! effect types a host renders (`Editor::set_effects`) before the setup runs. A setup step with `"fails": true` must fail (to
 //! check that failures leave history alone). Fixtures are `tests/fixtures/<name>.json`, plus
 //! `none` (no project: `Editor::empty()`) and `new` (`Editor::new()`). Numbers compare by value.
 //!
+//! What a case must state: every error case its `code` as well as its `error`; every successful
+//! edit (edit, batch, undo, redo) the state it leaves (`timeline` or `elements`), unless it is
+//! marked `"noop": true`, in which case it must change nothing and push no undo step, while an
+//! unmarked one must change the timeline.
+//!
 //! Beside what a case states, the harness checks on every call:
+//! - a successful output matches its tool's output schema (each batch step its own tool's), with
+//!   the `jsonschema` crate; an error has the shared error form (`error`, an UPPER_SNAKE `code`,
+//!   an optional `hint`);
 //! - a failed call leaves the project JSON and the history (undo/redo stacks) exactly as they were;
 //! - a read-only call (and load_asset_context) changes nothing either;
 //! - a successful edit that changes the timeline pushes exactly one undo entry labelled with the
@@ -31,12 +40,12 @@
 //! id back, so ids are never reused. Project comparisons across undo ignore `nextId` and check it
 //! never decreases.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::fs;
 use std::future::Future;
 use std::path::{Path, PathBuf};
 use std::pin::pin;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::task::{Context, Poll, Wake, Waker};
 
 use neuralcut::model::{AssetType, Project};
@@ -144,9 +153,13 @@ fn call(ed: &mut Editor, name: &str, args: &Value) -> Result<Value, neuralcut::T
     ed.call_tool(name, args)
 }
 
-fn saved_element(ed: &Editor, id: &str) -> Option<Value> {
+/// The saved element with id `id`, with the id of the track that holds it.
+fn saved_element(ed: &Editor, id: &str) -> Option<(String, Value)> {
     let project: Value = serde_json::from_str(&ed.project_json()?).ok()?;
-    project["timeline"]["tracks"].as_array()?.iter().flat_map(|t| t["elements"].as_array().cloned().unwrap_or_default()).find(|e| e["id"] == id)
+    project["timeline"]["tracks"].as_array()?.iter().find_map(|t| {
+        let e = t["elements"].as_array()?.iter().find(|e| e["id"] == id)?;
+        Some((t["id"].as_str()?.to_string(), e.clone()))
+    })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -172,7 +185,65 @@ fn read_case_file(path: &Path) -> CaseFile {
     }
 }
 
-const CASE_KEYS: &[&str] = &["name", "fixture", "effects", "setup", "tool", "args", "expect", "expectError", "timeline", "elements", "undoLabels", "note"];
+const CASE_KEYS: &[&str] = &["name", "fixture", "effects", "setup", "tool", "args", "expect", "expectError", "timeline", "elements", "undoLabels", "noop", "note"];
+
+// ---------------------------------------------------------------------------------------------
+// Output schemas
+
+/// The compiled output schema of each tool (tools/schemas.rs, the one the MCP and WebMCP hosts
+/// publish), validated with the `jsonschema` crate.
+fn output_validator(tool: &str) -> &'static jsonschema::Validator {
+    static VALIDATORS: OnceLock<HashMap<&'static str, jsonschema::Validator>> = OnceLock::new();
+    let all = VALIDATORS.get_or_init(|| {
+        registry::TOOLS
+            .iter()
+            .map(|t| {
+                let schema = t.output_schema();
+                let v = jsonschema::validator_for(&schema).unwrap_or_else(|e| panic!("{}: output schema does not compile: {e}", t.name));
+                (t.name, v)
+            })
+            .collect()
+    });
+    all.get(tool).unwrap_or_else(|| panic!("no output schema for {tool}"))
+}
+
+/// The error form every tool shares: `{ error, code, hint?, ...data }`.
+fn error_validator() -> &'static jsonschema::Validator {
+    static V: OnceLock<jsonschema::Validator> = OnceLock::new();
+    V.get_or_init(|| {
+        jsonschema::validator_for(&json!({
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "type": "object",
+            "properties": {
+                "error": { "type": "string", "minLength": 1 },
+                "code": { "type": "string", "pattern": "^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$" },
+                "hint": { "type": "string", "minLength": 1 },
+            },
+            "required": ["error", "code"],
+        }))
+        .expect("the error schema compiles")
+    })
+}
+
+fn schema_errors(v: &jsonschema::Validator, instance: &Value) -> Option<String> {
+    let errors: Vec<String> = v.iter_errors(instance).map(|e| format!("{} at {}", e, e.instance_path())).collect();
+    (!errors.is_empty()).then(|| errors.join("; "))
+}
+
+/// Checks a successful output against its tool's schema, and each step of a batch against its
+/// own tool's.
+fn check_output_schema(tool: &str, out: &Value) -> Result<(), String> {
+    if let Some(e) = schema_errors(output_validator(tool), out) {
+        return Err(format!("{tool} output does not match its output schema: {e}\n  output: {out}"));
+    }
+    if tool == "batch" {
+        for (i, step) in out["results"].as_array().into_iter().flatten().enumerate() {
+            let step_tool = step["tool"].as_str().ok_or_else(|| format!("batch results[{i}] names no tool"))?;
+            check_output_schema(step_tool, &step["result"]).map_err(|e| format!("batch results[{i}]: {e}"))?;
+        }
+    }
+    Ok(())
+}
 
 fn run_case(file: &CaseFile, case: &Value) -> Result<(), String> {
     let obj = case.as_object().ok_or("a case is an object")?;
@@ -210,18 +281,47 @@ fn run_case(file: &CaseFile, case: &Value) -> Result<(), String> {
             if let Some(d) = diff(expected, out, "output") {
                 return Err(format!("{d}\n  full output: {out}"));
             }
+            check_output_schema(tool, out)?;
         }
         (Ok(out), None, Some(_)) => return Err(format!("expected an error, got {out}")),
         (Err(e), Some(_), None) => return Err(format!("expected success, got error {}", e.to_json())),
         (Err(e), None, Some(expected)) => {
             let expected = expected.as_object().ok_or("expectError is an object")?;
-            if !expected.contains_key("error") {
-                return Err("expectError needs \"error\"".into());
+            if !expected.contains_key("error") || !expected.contains_key("code") {
+                return Err("expectError needs \"error\" and \"code\"".into());
+            }
+            if let Some(why) = schema_errors(error_validator(), &e.to_json()) {
+                return Err(format!("the error does not have the error form: {why}: {}", e.to_json()));
             }
             if let Some(d) = diff_subset(expected, &e.to_json(), "error") {
                 return Err(d);
             }
         }
+    }
+
+    // A successful edit must say what it leaves behind: the resulting state (`timeline` or
+    // `elements`), or `"noop": true` when it is meant to change nothing. Without this a tool that
+    // answers right but commits nothing (or something else) would pass.
+    let noop = match case.get("noop") {
+        None => false,
+        Some(Value::Bool(true)) => true,
+        Some(other) => return Err(format!("noop is true or absent, got {other}")),
+    };
+    let states = case.get("timeline").is_some() || case.get("elements").is_some();
+    match (&result, kind) {
+        (Ok(_), Some(Kind::Edit | Kind::Batch | Kind::Undo | Kind::Redo)) => {
+            if !noop && !states {
+                return Err("a successful edit needs the resulting state (\"timeline\" or \"elements\"), or \"noop\": true".into());
+            }
+            if noop && without_next_id(&after.project) != without_next_id(&before.project) {
+                return Err("a case marked noop changed the project".into());
+            }
+            if !noop && without_next_id(&after.project) == without_next_id(&before.project) {
+                return Err("the edit changed nothing and pushed no undo step: mark the case \"noop\": true if that is right".into());
+            }
+        }
+        _ if noop => return Err("\"noop\" is only for successful edits".into()),
+        _ => {}
     }
 
     // What the call did to the project and its history.
@@ -306,14 +406,21 @@ fn run_case(file: &CaseFile, case: &Value) -> Result<(), String> {
         for (id, fields) in elements.as_object().ok_or("elements is an object")? {
             match (fields, saved_element(&ed, id)) {
                 (Value::Null, None) => {}
-                (Value::Null, Some(e)) => return Err(format!("element {id} should be gone, found {e}")),
+                (Value::Null, Some((_, e))) => return Err(format!("element {id} should be gone, found {e}")),
                 (_, None) => return Err(format!("element {id} not in the saved project")),
-                (Value::Object(f), Some(mut e)) => {
+                (Value::Object(f), Some((track, mut e))) => {
                     // Zero trims are left out of the saved form; read them as the 0 they mean.
                     for key in ["trimStart", "trimEnd"] {
                         e.as_object_mut().unwrap().entry(key).or_insert(json!(0));
                     }
-                    if let Some(d) = diff_subset(f, &e, &format!("element {id}")) {
+                    // "trackId" names the track that holds the element.
+                    let mut f = f.clone();
+                    if let Some(want) = f.remove("trackId") {
+                        if want != track {
+                            return Err(format!("element {id} is on track {track}, expected {want}"));
+                        }
+                    }
+                    if let Some(d) = diff_subset(&f, &e, &format!("element {id}")) {
                         return Err(d);
                     }
                 }

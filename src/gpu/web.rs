@@ -455,7 +455,8 @@ impl WasmEffectRenderer {
     pub fn read_pixels(&self, x: u32, y: u32, width: Option<u32>, height: Option<u32>) -> Result<js_sys::Promise, JsError> {
         let (fw, fh) = self.renderer.size().ok_or_else(|| err("nothing rendered yet"))?;
         let (width, height) = (width.unwrap_or(fw.saturating_sub(x)), height.unwrap_or(fh.saturating_sub(y)));
-        if width == 0 || height == 0 || x + width > fw || y + height > fh {
+        // In u64: a region from JS near u32::MAX must not wrap around into the frame.
+        if width == 0 || height == 0 || x as u64 + width as u64 > fw as u64 || y as u64 + height as u64 > fh as u64 {
             return Err(err(format!("region {width}x{height} at ({x}, {y}) is outside the {fw}x{fh} frame")));
         }
         let device = self.renderer.device().clone();

@@ -99,7 +99,7 @@ pub(super) fn check_project(project: &mut Project) -> Result<(), ProjectError> {
             if !track.kind.accepts(e.kind) {
                 return Err(ProjectError::at(
                     path,
-                    format!("a {} track cannot hold a {} element", track.kind.as_str(), e.kind.as_str()),
+                    format!("{} track cannot hold {} element", with_article(track.kind.as_str()), with_article(e.kind.as_str())),
                 ));
             }
             if e.start < 0 || e.duration <= 0 || e.trim_start < 0 || e.trim_end < 0 {
@@ -112,6 +112,12 @@ pub(super) fn check_project(project: &mut Project) -> Result<(), ProjectError> {
         }
     }
     Ok(())
+}
+
+/// "an overlay", "a main": the type name with its article.
+fn with_article(word: &str) -> String {
+    let article = if word.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
+    format!("{article} {word}")
 }
 
 fn check_element_fields(assets: &[super::Asset], e: &super::Element) -> Result<(), String> {

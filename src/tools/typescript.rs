@@ -1,7 +1,7 @@
 //! TypeScript typings generated from the registry's JSON Schemas, so the `.d.ts` of the npm
 //! package, tool validation, MCP and Gemini all describe the same arguments and results. The
 //! output is committed as `js/generated/tools.ts`; a test fails when it drifts (regenerate with
-//! `npm run typings`, which runs that test with `NEURALCUT_BLESS=1`).
+//! `npm run typings`, which runs that test with `NEURALCUT_BLESS=1`, then again without it).
 
 use std::fmt::Write;
 
@@ -194,7 +194,8 @@ mod tests {
     use super::*;
 
     /// Fails when the committed typings differ from freshly generated ones. With
-    /// `NEURALCUT_BLESS=1` it rewrites the file instead.
+    /// `NEURALCUT_BLESS=1` it rewrites the file and then fails all the same, so a blessed run
+    /// never counts as a pass (`npm run typings` runs it again without the switch).
     #[test]
     fn committed_typings_match_the_registry() {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(TYPINGS_PATH);
@@ -202,6 +203,7 @@ mod tests {
         if std::env::var_os("NEURALCUT_BLESS").is_some() {
             std::fs::create_dir_all(path.parent().unwrap()).unwrap();
             std::fs::write(&path, &fresh).unwrap();
+            panic!("NEURALCUT_BLESS: wrote {TYPINGS_PATH}; this run fails on purpose: review the diff, then run the tests without NEURALCUT_BLESS");
         }
         let committed = std::fs::read_to_string(&path).unwrap_or_default();
         assert!(committed == fresh, "{TYPINGS_PATH} is out of date with the tool registry: run `npm run typings` and commit it");

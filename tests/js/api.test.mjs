@@ -79,6 +79,27 @@ test("addAsset returns an id the tools see; file and url stay in JS", async () =
   assert.ok(!JSON.stringify(saved).includes("example.com"), "host handles never enter the project");
 });
 
+// Architecture invariant: the asset library is not part of history, so undo never removes an
+// asset added after an edit (elements may later refer to it).
+test("edit, then addAsset, then undo keeps the asset and its source handle", async () => {
+  const editor = await editorOn();
+  const split = await editor.callTool("split", { times: [2] });
+  assert.equal(split.success, true);
+  const file = new Blob([new Uint8Array([9])], { type: "video/mp4" });
+  const id = editor.addAsset({ name: "late.mp4", type: "video", duration: 3, file });
+  assert.deepEqual(await editor.callTool("undo"), { success: true, undone: "split", canUndo: false, canRedo: true });
+  assert.ok(editor.project().assets.some((a) => a.id === id && a.name === "late.mp4"), "undo kept the asset");
+  assert.equal(editor.assetSource(id).file, file, "and its source handle");
+  const { assets } = await editor.callTool("list_project_assets");
+  assert.ok(assets.some((a) => a.id === id));
+  const placed = await editor.callTool("add_media_to_timeline", { assetId: id, startTime: 20, trackType: "overlay" });
+  assert.equal(placed.error, undefined, JSON.stringify(placed));
+  assert.equal(editor.undo(), true);
+  assert.equal(editor.redo(), true);
+  while (editor.undo());
+  assert.ok(editor.project().assets.some((a) => a.id === id), "undoing everything keeps it too");
+});
+
 test("addAsset misuse throws NeuralCutError with a stable code and changes nothing", async () => {
   const editor = await createEditor();
   const before = JSON.stringify(editor.project());

@@ -149,7 +149,9 @@ test("split and apply_effect from the tool console change the timeline and the p
   const modules = await page.evaluate(() => window.demo.config.modules);
   assert.ok(modules.includes("neuralcut/effects"), "dist/ has the neuralcut/effects entry (npm run build)");
   const backend = await page.evaluate(() => window.demo.effects?.backend);
-  assert.ok(["webgpu", "webgl2"].includes(backend), `the GPU effect renderer runs (backend: ${backend})`);
+  // Chromium runs with WebGPU enabled (launch()), so "auto" must pick it: a WebGL2 fallback here
+  // would mean WebGPU broke.
+  assert.equal(backend, "webgpu", `the GPU effect renderer runs on WebGPU (backend: ${backend})`);
   assert.match(await page.textContent('.badge[data-key="effects"]'), new RegExp(backend));
 
   // Drag the playhead along the ruler to about 2 s.
@@ -166,11 +168,15 @@ test("split and apply_effect from the tool console change the timeline and the p
   await page.evaluate((at) => window.demo.clock.seek(at), at);
   await snapshot("before");
   const idsBefore = await timelineIds();
+  const typeOf = Object.fromEntries((await page.evaluate(() => window.demo.editor.project())).timeline.tracks.flatMap((t) => t.elements.map((e) => [e.id, e.type])));
 
   const split = await runTool("split", { times: [at] });
   assert.match(split.status, /split: ok/);
   const idsSplit = await timelineIds();
-  assert.ok(split.result.newElements.length >= 2, "split cut the clip, the text, the sticker and the music");
+  // At about 2 s the clip (0-6 s), the music (0-8 s), the title (0-3 s) and the sticker (1-5 s)
+  // play (demo/project.js): four cuts, one of each.
+  assert.deepEqual(split.result.newElements.map((n) => typeOf[n.splitFrom]).sort(), ["audio", "sticker", "text", "video"], "split cut the clip, the text, the sticker and the music");
+  assert.deepEqual([...split.result.affectedElements].sort(), split.result.newElements.map((n) => n.splitFrom).sort());
   for (const n of split.result.newElements) assert.ok(idsSplit.includes(n.elementId), `the view shows new piece ${n.elementId}`);
   assert.equal(idsSplit.length, idsBefore.length + split.result.newElements.length);
   await snapshot("split");

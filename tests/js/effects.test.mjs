@@ -1,11 +1,14 @@
 // neuralcut/effects in headless Chromium, once on WebGPU (SwiftShader) and once on WebGL2:
 // every effect at its default and edge parameters, rendered, read back and compared with the
-// CPU reference (applyEffectsCpu, the same Rust code the native GPU tests use). Tolerances as in
-// docs/effects.md: per-pixel effects max |Δ| ≤ 2/255, blur mean |Δ| ≤ 1/255.
+// CPU reference image (applyEffectsCpu, the same Rust reference the native GPU tests use; its
+// kernel is pinned by tests/blur_kernel.rs). Tolerances as in docs/effects.md: per-pixel effects
+// max |Δ| ≤ 2/255, blur mean |Δ| ≤ 1/255 and max |Δ| ≤ 2/255 (40/255 at reduced size). Sources:
+// ImageData, canvases, ImageBitmap, VideoFrame, HTMLImageElement and HTMLVideoElement;
+// readPixels of regions, and regions outside the frame.
 //
 // Needs `npm run build` first (dist/effects.js). NEURALCUT_DIST points at another build.
 import { strict as assert } from "node:assert";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
@@ -17,6 +20,8 @@ import { serveDir } from "./browser.mjs";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const dist = process.env.NEURALCUT_DIST ?? join(root, "dist");
 const WEBGPU_FLAGS = ["--enable-unsafe-webgpu", "--use-webgpu-adapter=swiftshader"];
+// A real video source: the demo's sample clip (demo/media/README.md), handed to the page as bytes.
+const videoBase64 = readFileSync(join(root, "demo", "media", "clip.webm")).toString("base64");
 
 /** Headless Debian Chromium with the flags of shared/environment.md (playwright makes the profile). */
 export function launchChromium(extra = []) {
@@ -50,7 +55,7 @@ function cases() {
 }
 
 /** Runs in the page: renders every case from several source kinds and measures the differences. */
-async function runInPage({ moduleUrl, backend, cases }) {
+async function runInPage({ moduleUrl, backend, cases, videoBase64 }) {
   const fx = await import(moduleUrl);
   const r = await fx.createEffectRenderer({ backend });
   const W = 160, H = 90;
@@ -99,6 +104,77 @@ async function runInPage({ moduleUrl, backend, cases }) {
     sources[name] = diff((await r.readPixels()), wantStack);
   }
   frame.close();
+
+  // An HTMLImageElement (a lossless PNG of the same picture) gives the same picture too.
+  const png = await offscreen.convertToBlob({ type: "image/png" });
+  const img = new Image();
+  img.src = URL.createObjectURL(png);
+  await img.decode();
+  r.render({ source: img, width: W, height: H, effects: stack });
+  sources.HTMLImageElement = diff(await r.readPixels(), wantStack);
+
+  // An HTMLVideoElement: a decoded frame of demo/media/clip.webm. A video frame is not the test
+  // picture, so the reference is computed from the same frame drawn to a 2D canvas.
+  const video = document.createElement("video");
+  video.muted = true;
+  video.src = URL.createObjectURL(new Blob([Uint8Array.from(atob(videoBase64), (c) => c.charCodeAt(0))], { type: "video/webm" }));
+  await new Promise((resolve, reject) => {
+    video.onloadeddata = resolve;
+    video.onerror = () => reject(new Error("the test video does not load"));
+  });
+  video.currentTime = 1;
+  await new Promise((resolve) => (video.onseeked = resolve));
+  const vw = video.videoWidth, vh = video.videoHeight;
+  const still = new OffscreenCanvas(vw, vh);
+  const stillCtx = still.getContext("2d");
+  stillCtx.drawImage(video, 0, 0);
+  const videoPixels = stillCtx.getImageData(0, 0, vw, vh).data;
+  const videoStack = [{ effectType: "invert", params: { intensity: 100 } }, { effectType: "sepia", params: { intensity: 50 } }];
+  r.render({ source: video, width: vw, height: vh, effects: videoStack });
+  const videoGot = await r.readPixels();
+  const video_ = { size: [vw, vh], ...diff(videoGot, await fx.applyEffectsCpu(videoPixels, vw, vh, videoStack)), changed: diff(videoGot, videoPixels).max > 0 };
+  // Part of the frame: a 120x90 source region of a larger video, read from its top-left corner.
+  r.render({ source: video, width: 120, height: 90, effects: [] });
+  const corner = await r.readPixels();
+  const wantCorner = new Uint8ClampedArray(120 * 90 * 4);
+  for (let y = 0; y < 90; y++) wantCorner.set(videoPixels.subarray(y * vw * 4, (y * vw + 120) * 4), y * 120 * 4);
+  video_.corner = diff(corner, wantCorner);
+
+  // readPixels of a region equals that region of the whole frame; regions outside it throw.
+  r.render({ source: image, width: W, height: H, effects: stack });
+  const whole = await r.readPixels();
+  const regions = [];
+  for (const [x, y, w, h] of [[0, 0, W, H], [10, 20, 33, 17], [W - 1, H - 1, 1, 1], [0, H - 5, W, 5], [W - 7, 0, 7, H]]) {
+    const part = await r.readPixels({ x, y, width: w, height: h });
+    let mismatch = part.length !== w * h * 4;
+    for (let row = 0; row < h && !mismatch; row++) {
+      for (let i = 0; i < w * 4; i++) {
+        if (part[row * w * 4 + i] !== whole[((y + row) * W + x) * 4 + i]) {
+          mismatch = true;
+          break;
+        }
+      }
+    }
+    regions.push({ region: [x, y, w, h], mismatch });
+  }
+  const badRegions = [];
+  for (const region of [
+    { x: W, y: 0, width: 1, height: 1 },
+    { x: 0, y: 0, width: W + 1, height: 1 },
+    { x: 1, y: 1, width: W, height: H },
+    { x: 0, y: 0, width: 0, height: 1 },
+    { x: -1, y: 0, width: 1, height: 1 },
+    { x: 2 ** 32 - 1, y: 0, width: 1, height: 1 },
+    { x: 0, y: 2 ** 32 - 2, width: 1, height: 3 },
+    { x: 0.5, y: 0, width: 1, height: 1 },
+  ]) {
+    try {
+      await r.readPixels(region);
+      badRegions.push(`${JSON.stringify(region)}: read`);
+    } catch (e) {
+      badRegions.push(e instanceof Error ? "refused" : `${JSON.stringify(region)}: threw a non-Error`);
+    }
+  }
 
   // Errors name the problem and draw nothing.
   r.render({ source: image, width: W, height: H, effects: [{ effectType: "invert" }] });
@@ -168,7 +244,7 @@ async function runInPage({ moduleUrl, backend, cases }) {
     shownDiff = diff(await shown.readPixels(), wantStack);
   }
   shown.destroy();
-  const result = { backend: r.backend, maxSize: r.maxSize, headlessCanvas: r.canvas === undefined, results, sources, errors, untouched, reuse, reuseOtherSize, sizes, shownSizes, shownCanvas, shownDiff };
+  const result = { backend: r.backend, maxSize: r.maxSize, headlessCanvas: r.canvas === undefined, results, sources, video: video_, regions, badRegions, errors, untouched, reuse, reuseOtherSize, sizes, shownSizes, shownCanvas, shownDiff };
   r.destroy();
   let destroyed = false;
   try {
@@ -185,11 +261,23 @@ function check(out, backend) {
   assert.equal(out.results.length, 29);
   for (const r of out.results) {
     const label = JSON.stringify(r.effect);
-    if (r.effect.effectType === "blur") assert.ok(r.mean <= 1, `${label}: mean |Δ| ${r.mean.toFixed(3)} > 1/255`);
-    else assert.ok(r.max <= 2, `${label}: max |Δ| ${r.max} > 2/255`);
+    if (r.effect.effectType === "blur") {
+      // docs/effects.md: mean 1/255; max 2/255 at full size (intensity up to the default 15 on
+      // these frames), 40/255 where the GPU may blur at a reduced size.
+      const max = (r.effect.params.intensity ?? 15) <= 15 ? 2 : 40;
+      assert.ok(r.mean <= 1, `${label}: mean |Δ| ${r.mean.toFixed(3)} > 1/255`);
+      assert.ok(r.max <= max, `${label}: max |Δ| ${r.max} > ${max}/255`);
+    } else assert.ok(r.max <= 2, `${label}: max |Δ| ${r.max} > 2/255`);
     if (r.changed) assert.ok(r.gpuChanged, `${label} changed nothing on the GPU`);
   }
+  assert.deepEqual(Object.keys(out.sources).sort(), ["HTMLCanvasElement", "HTMLImageElement", "ImageBitmap", "ImageData", "OffscreenCanvas", "VideoFrame"]);
   for (const [name, d] of Object.entries(out.sources)) assert.ok(d.mean <= 1 && d.max <= 8, `source ${name}: max ${d.max}, mean ${d.mean.toFixed(3)}`);
+  assert.deepEqual(out.video.size, [480, 270], "the test video's frame size");
+  assert.ok(out.video.changed, "the video frame was rendered with its effects");
+  assert.ok(out.video.max <= 2, `video source: max |Δ| ${out.video.max} > 2/255 (mean ${out.video.mean.toFixed(3)})`);
+  assert.ok(out.video.corner.max <= 2, `video source, top-left 120x90: max |Δ| ${out.video.corner.max}`);
+  for (const r of out.regions) assert.equal(r.mismatch, false, `readPixels region ${r.region} differs from the whole frame`);
+  assert.deepEqual(out.badRegions, Array(out.badRegions.length).fill("refused"), "regions outside the frame are refused with an Error");
   assert.match(out.errors[0], /^true:.*"glow"/);
   assert.match(out.errors[1], /^true:.*"intensity".*maximum 100/);
   assert.match(out.errors[2], /^true:.*unknown parameter "radius".*intensity/);
@@ -234,7 +322,7 @@ describe("neuralcut/effects in Chromium", { timeout: 600_000 }, () => {
           return b;
         }, `${server.url}/effects.js`);
         assert.equal(auto, backend, `auto chose ${auto}`);
-        const out = await page.evaluate(runInPage, { moduleUrl: `${server.url}/effects.js`, backend, cases: cases() });
+        const out = await page.evaluate(runInPage, { moduleUrl: `${server.url}/effects.js`, backend, cases: cases(), videoBase64 });
         const worst = out.results.reduce((w, r) => (r.max > w.max ? r : w), { max: -1 });
         console.log(`# ${backend}: ${out.results.length} cases, worst max |Δ| ${worst.max} (${JSON.stringify(worst.effect)}), 4K mean |Δ| ${out.sizes[1].mean.toFixed(3)}`);
         check(out, backend);

@@ -225,7 +225,16 @@ test("resources: the project document and the tool catalog, as application/json"
     const updated = new Promise((resolve) => client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => resolve(n.params.uri)));
     await client.subscribeResource({ uri: "neuralcut://project" });
     await call(client, "split", { times: [2] });
-    assert.equal(await updated, "neuralcut://project");
+    // Bounded: a missing notification fails the test instead of hanging it.
+    let timer;
+    const silence = new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error("no resources/updated notification within 5 s of the edit")), 5000);
+    });
+    try {
+      assert.equal(await Promise.race([updated, silence]), "neuralcut://project");
+    } finally {
+      clearTimeout(timer);
+    }
     const after = JSON.parse((await client.readResource({ uri: "neuralcut://project" })).contents[0].text);
     assert.ok(after.timeline.tracks.flatMap((t) => t.elements).length > DEMO_PROJECT.timeline.tracks.flatMap((t) => t.elements).length);
   } finally {

@@ -5,6 +5,8 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { test } from "node:test";
 
+import { Ajv2020 } from "ajv/dist/2020.js";
+
 import { diff, editorOn, pkg } from "./helpers.mjs";
 
 const { TOOL_NAMES } = pkg;
@@ -148,7 +150,7 @@ const failures = [
   ["set_volume", { trackId: "t10", elementId: "e20", volume: 0.5 }, { error: "Element does not support volume", code: "VOLUME_NOT_SUPPORTED" }],
   ["add_sticker", { stickerId: "nope", start: 0, end: 1, position: "center" }, { error: "Sticker not found", code: "STICKER_NOT_FOUND" }],
   ["list_stickers", { limit: 0 }, { error: 'Argument "limit" must be a whole number from 1 to 500', code: "INVALID_ARGUMENT" }],
-  ["list_effects", { query: 3 }, { code: "INVALID_ARGUMENT" }],
+  ["list_effects", { query: 3 }, { error: 'Argument "query" must be a string', code: "INVALID_ARGUMENT", argument: "query" }],
   ["get_effect", { effectType: "" }, { error: "Invalid effect type", code: "INVALID_EFFECT_TYPE" }],
   ["get_effect", { effectType: "nope" }, { error: "Effect not found: nope", code: "EFFECT_NOT_FOUND" }],
   ["apply_effect", { effectType: "blur", start: 0, end: 1, params: { intensity: 101 } }, { error: "Parameter 'intensity' must be <= 100", code: "PARAMETER_OUT_OF_RANGE" }],
@@ -167,7 +169,8 @@ const failures = [
 ];
 
 for (const [tool, args, expected, fixtureName] of failures) {
-  test(`${tool} returns "${expected.error ?? expected.code}"${fixtureName ? ` on ${fixtureName}` : ""}`, async () => {
+  test(`${tool} returns "${expected.error}"${fixtureName ? ` on ${fixtureName}` : ""}`, async () => {
+    assert.ok(expected.error && expected.code, "every failure case pins its message and code");
     const editor = await editorOn(fixtureName ?? "demo");
     const before = JSON.stringify(editor.project());
     const out = await editor.callTool(tool, args);
@@ -182,29 +185,173 @@ test("every tool is covered by a success or a failure case above", () => {
   assert.deepEqual(TOOL_NAMES.filter((t) => !covered.has(t)), []);
 });
 
-// tests/cases/*.json through the package (fixture "none" needs Editor::empty(), which the JS API
-// does not offer: a JS editor always has a project, so those cases stay with the Rust harness).
+// tests/cases/*.json through the package, with the checks tests/tool_cases.rs makes natively
+// (fixture "none" needs Editor::empty(), which the JS API does not offer: a JS editor always has a
+// project, so those cases stay with the Rust harness). Outputs are validated against the
+// outputSchema the package publishes (editor.tools()) with Ajv, a JSON Schema 2020-12 validator.
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+const outputValidators = new Map(pkg.TOOL_CATALOG.map((t) => [t.name, ajv.compile(t.outputSchema)]));
+const errorForm = ajv.compile({
+  type: "object",
+  properties: { error: { type: "string", minLength: 1 }, code: { type: "string", pattern: "^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$" }, hint: { type: "string", minLength: 1 } },
+  required: ["error", "code"],
+});
+const readOnlyTools = new Set(pkg.TOOL_CATALOG.filter((t) => t.annotations.readOnlyHint).map((t) => t.name));
+
+/** Problems with a successful output against its tool's schema (and each batch step's). */
+function schemaProblems(tool, out) {
+  const validate = outputValidators.get(tool);
+  if (!validate) return `no output schema for ${tool}`;
+  if (!validate(out)) return `${tool} output does not match its output schema: ${ajv.errorsText(validate.errors)}`;
+  if (tool === "batch") {
+    for (const [i, step] of (out.results ?? []).entries()) {
+      const p = schemaProblems(step.tool, step.result);
+      if (p) return `batch results[${i}]: ${p}`;
+    }
+  }
+  return null;
+}
+
+/** The history as the undo and redo tools report it ({ undo: labels oldest first, redo: count }),
+ * probed by undoing everything and redoing it back, so the editor ends where it started. */
+async function historyOf(editor) {
+  const undone = [];
+  for (;;) {
+    const r = await editor.callToolUntyped("undo", {});
+    if (r.error) break;
+    undone.push(r.undone);
+  }
+  for (let i = 0; i < undone.length; i++) assert.equal((await editor.callToolUntyped("redo", {})).success, true, "history probe: redo");
+  let redo = 0;
+  while ((await editor.callToolUntyped("redo", {})).success) redo++;
+  for (let i = 0; i < redo; i++) assert.equal((await editor.callToolUntyped("undo", {})).success, true, "history probe: undo");
+  return { undo: undone.reverse(), redo };
+}
+
+async function snapshotOf(editor) {
+  return { project: editor.project(), history: await historyOf(editor) };
+}
+
+function withoutNextId(project) {
+  const { nextId, ...rest } = project;
+  return rest;
+}
+
+const same = (a, b) => diff(a, b) === null;
+
+/** The saved element `id` and the id of its track, or null. */
+function savedElement(project, id) {
+  for (const t of project.timeline?.tracks ?? []) {
+    const e = t.elements.find((x) => x.id === id);
+    if (e) return { track: t.id, element: { trimStart: 0, trimEnd: 0, ...e } };
+  }
+  return null;
+}
+
+async function runCase(spec, c) {
+  const tool = c.tool ?? spec.tool;
+  const fixtureName = c.fixture ?? spec.fixture ?? "demo";
+  // "effects": the effect types the host renders (createEditor's option), as the Rust harness.
+  const options = c.effects !== undefined ? { effects: c.effects } : {};
+  const editor = fixtureName === "new" ? await pkg.createEditor(options) : await editorOn(fixtureName, options);
+  for (const s of c.setup ?? []) {
+    const r = await editor.callToolUntyped(s.tool, s.args);
+    // A step marked "fails": true must fail (to test what a failed call leaves behind).
+    assert.equal(typeof r.error === "string", s.fails === true, `setup ${s.tool}: ${JSON.stringify(r)}`);
+  }
+  const before = await snapshotOf(editor);
+  const out = await editor.callToolUntyped(tool, c.args);
+  const after = await snapshotOf(editor);
+  const failed = typeof out.error === "string";
+
+  if ((c.expect === undefined) === (c.expectError === undefined)) assert.fail("a case needs expect or expectError, not both");
+  if (c.expect !== undefined) {
+    assert.equal(failed, false, `expected success, got ${JSON.stringify(out)}`);
+    assert.equal(diff(c.expect, out), null);
+    assert.equal(schemaProblems(tool, out), null);
+  } else {
+    assert.equal(failed, true, `expected an error, got ${JSON.stringify(out)}`);
+    assert.ok("error" in c.expectError && "code" in c.expectError, "expectError needs error and code");
+    for (const [k, v] of Object.entries(c.expectError)) assert.equal(diff(v, out[k], `$.${k}`), null, JSON.stringify(out));
+    assert.ok(errorForm(out), `the error form: ${ajv.errorsText(errorForm.errors)}`);
+  }
+
+  const isEdit = !readOnlyTools.has(tool) && !["undo", "redo"].includes(tool);
+  const hasState = c.timeline !== undefined || c.elements !== undefined;
+  if (!failed && (isEdit || ["undo", "redo"].includes(tool))) {
+    assert.ok(c.noop === true || hasState, "a successful edit needs the resulting state, or noop");
+    if (c.noop) assert.ok(same(withoutNextId(after.project), withoutNextId(before.project)), "a case marked noop changed the project");
+    else assert.ok(!same(withoutNextId(after.project), withoutNextId(before.project)), "the edit changed nothing: mark the case noop if that is right");
+  } else {
+    assert.equal(c.noop, undefined, "noop is only for successful edits");
+  }
+
+  if (failed || readOnlyTools.has(tool)) {
+    assert.ok(same(after, before), `${failed ? "a failed" : "a read-only"} call changed the project or history`);
+  } else if (isEdit) {
+    assert.ok((after.project.nextId ?? 0) >= (before.project.nextId ?? 0), "nextId went back");
+    for (const key of ["assets", "stickers", "settings", "format", "version"]) {
+      assert.ok(same(after.project[key], before.project[key]), `an edit changed the project's ${key}`);
+    }
+    if (same(withoutNextId(after.project), withoutNextId(before.project))) {
+      assert.ok(same(after.history, before.history), "an edit that changed nothing touched the history");
+    } else {
+      assert.deepEqual(after.history.undo.slice(0, -1), before.history.undo, "exactly one new undo entry");
+      assert.equal(after.history.undo.length, before.history.undo.length + 1, "exactly one new undo entry");
+      assert.equal(after.history.redo, 0, "an edit clears redo");
+      const label = after.history.undo.at(-1);
+      assert.ok(tool === "batch" ? label.startsWith("batch: ") : label === tool, `undo label ${label} does not name the call`);
+      assert.equal(editor.undo(), true);
+      assert.ok(same(withoutNextId(editor.project()), withoutNextId(before.project)), "undo did not restore the previous project exactly");
+      assert.equal(editor.redo(), true);
+      assert.ok(same(editor.project(), after.project), "redo did not restore the edited project exactly");
+    }
+  } else if (tool === "undo") {
+    assert.equal(after.history.undo.length + 1, before.history.undo.length, "undo moves exactly one entry");
+    assert.equal(after.history.redo, before.history.redo + 1, "undo moves exactly one entry");
+    assert.equal(editor.redo(), true);
+    assert.ok(same(editor.project(), before.project), "redo did not reverse the undo exactly");
+    editor.undo();
+  } else if (tool === "redo") {
+    assert.equal(after.history.undo.length, before.history.undo.length + 1, "redo moves exactly one entry");
+    assert.equal(after.history.redo + 1, before.history.redo, "redo moves exactly one entry");
+    assert.equal(editor.undo(), true);
+    assert.ok(same(editor.project(), before.project), "undo did not reverse the redo exactly");
+    editor.redo();
+  }
+  assert.ok(same(editor.project(), after.project), "the undo/redo round trip did not come back to the state after the call");
+  // The saved project loads again and saves to the same JSON.
+  const reloaded = await pkg.createEditor({ project: editor.project() });
+  assert.equal(JSON.stringify(reloaded.project()), JSON.stringify(editor.project()), "saved project changes when reloaded");
+
+  if (c.timeline !== undefined) assert.equal(diff(c.timeline, await editor.callTool("list_timeline")), null, "timeline");
+  for (const [id, fields] of Object.entries(c.elements ?? {})) {
+    const found = savedElement(editor.project(), id);
+    if (fields === null) {
+      assert.equal(found, null, `element ${id} should be gone`);
+      continue;
+    }
+    assert.ok(found, `element ${id} not in the saved project`);
+    const { trackId, ...rest } = fields;
+    if (trackId !== undefined) assert.equal(found.track, trackId, `element ${id} is on the wrong track`);
+    for (const [k, v] of Object.entries(rest)) assert.equal(diff(v, found.element[k], `element ${id}.${k}`), null);
+  }
+  if (c.undoLabels !== undefined) assert.deepEqual(after.history.undo, c.undoLabels);
+}
+
 const caseFiles = readdirSync(new URL("../cases/", import.meta.url)).filter((f) => f.endsWith(".json")).sort();
 for (const file of caseFiles) {
   const spec = JSON.parse(readFileSync(new URL(`../cases/${file}`, import.meta.url), "utf8"));
   const cases = spec.cases.filter((c) => (c.fixture ?? spec.fixture ?? "demo") !== "none");
   test(`tests/cases/${file}: ${cases.length} cases through the wasm boundary`, async () => {
+    const failures = [];
     for (const c of cases) {
-      const fixtureName = c.fixture ?? spec.fixture ?? "demo";
-      // "effects": the effect types the host renders (createEditor's option).
-      const options = c.effects !== undefined ? { effects: c.effects } : {};
-      const editor = fixtureName === "new" ? await pkg.createEditor(options) : await editorOn(fixtureName, options);
-      for (const s of c.setup ?? []) {
-        const r = await editor.callToolUntyped(s.tool, s.args);
-        // A step marked "fails": true must fail (to test what a failed call leaves behind).
-        assert.equal(typeof r.error === "string", s.fails === true, `${file} / ${c.name}: setup ${s.tool}: ${JSON.stringify(r)}`);
+      try {
+        await runCase(spec, c);
+      } catch (e) {
+        failures.push(`${c.name}: ${e.message}`);
       }
-      const out = await editor.callToolUntyped(c.tool ?? spec.tool, c.args);
-      if (c.expect !== undefined) assert.equal(diff(c.expect, out), null, `${file} / ${c.name}`);
-      if (c.expectError !== undefined) {
-        for (const [k, v] of Object.entries(c.expectError)) assert.equal(diff(v, out[k], `$.${k}`), null, `${file} / ${c.name}: ${JSON.stringify(out)}`);
-      }
-      if (c.timeline !== undefined) assert.equal(diff(c.timeline, await editor.callTool("list_timeline")), null, `${file} / ${c.name}: timeline`);
     }
+    assert.deepEqual(failures, [], `${failures.length} of ${cases.length} cases in ${file} failed`);
   });
 }
