@@ -187,9 +187,14 @@ pub const BLEND_MODES: [&str; 17] = [
 /// The value of one of an element's params at `local_ticks` from its start: NeuralCut's own field
 /// where the model has one (position, font size in pixels, colour, text style), else OpenCut's
 /// `params` carried with an imported element. `None` is "not set" (the caller uses OpenCut's
-/// default). Today values are static; this is the one place a keyframe evaluator plugs in.
+/// default). A property with keyframes is evaluated at `local_ticks` by the animation module,
+/// as OpenCut's renderer evaluates it, so a frame shows the animated value.
 pub fn param_at(el: &Element, key: &str, local_ticks: i64) -> Option<Value> {
-    let _ = local_ticks;
+    if el.animations.as_ref().is_some_and(|a| a.contains_key(key)) {
+        if let Some(v) = crate::animation::value_at(el, key, local_ticks) {
+            return Some(v);
+        }
+    }
     let own = |v: &Option<String>| v.as_ref().map(|s| Value::String(s.clone()));
     let modelled = match key {
         "transform.positionX" => el.x.map(Value::from),

@@ -239,3 +239,23 @@ fn frame_json_is_camel_case_with_a_kind_tag() {
     assert_eq!(v["layers"][4]["kind"], "text");
     assert_eq!(v["layers"][4]["fontSize"], 180.0);
 }
+
+#[test]
+fn keyframes_made_by_the_tools_are_evaluated_at_the_frame_time() {
+    // A fade-in over 0.5 s and a slide to the right, each two upsert_keyframe calls.
+    let mut ed = loaded(&scene());
+    for (property, time, value) in [("opacity", 1.0, 0.0), ("opacity", 1.5, 1.0), ("transform.positionX", 1.0, 0.0), ("transform.positionX", 3.0, 400.0)] {
+        let out = ed.call_tool("upsert_keyframe", &json!({ "elementId": "pip", "property": property, "time": time, "value": value }));
+        assert!(out.is_ok(), "{out:?}");
+    }
+    let at = |t: f64| media_layer(&frame(&ed, t), "pip").clone();
+    // Before the first key the first value holds; linear between; the last value holds after.
+    assert_eq!(at(0.5).opacity, 0.0);
+    assert!(close(at(1.25).opacity, 0.5), "{}", at(1.25).opacity);
+    assert_eq!(at(2.0).opacity, 1.0);
+    // positionX 0 → 400 px from 1 s to 3 s: at 2 s the centre is 960 + 200.
+    assert!(close(at(2.0).placement.unwrap().center_x, 1160.0));
+    assert!(close(at(4.0).placement.unwrap().center_x, 1360.0));
+    // Without keyframes the static param stays (the untouched video).
+    assert_eq!(media_layer(&frame(&ed, 2.0), "v1").opacity, 1.0);
+}
