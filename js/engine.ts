@@ -50,6 +50,13 @@ const RESETS = new Set(["loadOpenCutScene"]);
  * journaled whenever they succeed. */
 const SETTINGS = new Set(["setEffects"]);
 
+/** Whether a tool call that changed nothing may still have numbered elements: list_timeline, or
+ * a call naming an element by its readable reference (src/tools/refs.rs). */
+function handsOutReferences(method: string, args: unknown[]): boolean {
+  if (method !== "callTool") return false;
+  return args[0] === "list_timeline" || (typeof args[1] === "string" && /"(?:clip|text|sticker|effect)-\d+"/.test(args[1]));
+}
+
 /** A panic (thrown by the engine's hook) or any other trap of the instance. */
 function isPanic(e: unknown): boolean {
   if (typeof WebAssembly !== "undefined" && e instanceof WebAssembly.RuntimeError) return true;
@@ -154,6 +161,12 @@ function call(s: State, method: string, args: unknown[]): unknown {
   const after = inner.revision();
   if (SETTINGS.has(method) && after === before) {
     s.journal.push([method, keep(args)]);
+  } else if (after === before && handsOutReferences(method, args)) {
+    // A read that may hand out readable references (clip-1…): replayed too, so a rebuilt engine
+    // numbers its elements as the lost one did. A listing right after a listing adds none.
+    const last = s.journal[s.journal.length - 1];
+    const again = last !== undefined && last[0] === "callTool" && last[1][0] === "list_timeline" && args[0] === "list_timeline";
+    if (!again) s.journal.push([method, keep(args)]);
   } else if (after !== before) {
     if (RESETS.has(method)) {
       // The history starts afresh: the project is the new starting point; the settings stay.

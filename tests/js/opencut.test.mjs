@@ -413,7 +413,7 @@ test("load_asset_context and transcribe_video upload the media OpenCut holds", a
   const core = fakeOpenCut(s);
   const neuralcut = await pkg.createEditor();
   const bridge = wire(neuralcut, core);
-  const agent = createAgent({ editor: neuralcut, proxyUrl: proxy.url, fetch: browserFetch, context: { sleep: async () => {}, pollIntervalMs: 1, maxWaitMs: 50 } });
+  const agent = createAgent({ editor: neuralcut, proxyUrl: proxy.url, fetch: browserFetch, allowUploads: true, context: { sleep: async () => {}, pollIntervalMs: 1, maxWaitMs: 50 } });
 
   const uploads = fake.uploads.length;
   const loaded = await bridge.run(() => agent.callTool("load_asset_context", { assetId: "m-video" }));
