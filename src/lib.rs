@@ -8,6 +8,7 @@ pub mod effects;
 pub mod history;
 pub mod model;
 pub mod opencut;
+pub mod sort;
 pub mod stickers;
 pub mod time;
 pub mod tools;
