@@ -214,7 +214,7 @@ fn scalar_keys(channel: &Map<String, Value>) -> Vec<Key> {
             })
         })
         .collect();
-    out.sort_by(|a, b| a.time.total_cmp(&b.time));
+    crate::sort::stable_sort_by_key(&mut out, |k| crate::sort::total_order_key(k.time));
     let times: Vec<f64> = out.iter().map(|k| k.time).collect();
     for (i, k) in out.iter_mut().enumerate() {
         k.left = match i.checked_sub(1).map(|p| times[p]) {
@@ -304,7 +304,7 @@ fn scalar_at(channel: &Map<String, Value>, t: f64, fallback: f64) -> f64 {
 fn discrete_at(channel: &Map<String, Value>, t: f64, fallback: Value) -> Value {
     let mut keys: Vec<(f64, &Value)> =
         keys(channel).into_iter().filter_map(|k| Some((k.get("time")?.as_f64()?, k.get("value")?))).collect();
-    keys.sort_by(|a, b| a.0.total_cmp(&b.0));
+    crate::sort::stable_sort_by_key(&mut keys, |k| crate::sort::total_order_key(k.0));
     keys.into_iter().take_while(|(time, _)| *time <= t).last().map_or(fallback, |(_, v)| v.clone())
 }
 

@@ -137,7 +137,7 @@ pub fn split(tl: &mut Timeline, times: &[i64], mut new_id: impl FnMut() -> Strin
     }
     // By time, then in track order (top to bottom): cuts were made track by track, and the sort
     // is stable.
-    cuts.sort_by_key(|c| c.start);
+    crate::sort::stable_sort_by_key(&mut cuts, |c| c.start);
     cuts
 }
 

@@ -9,6 +9,7 @@ pub mod frame;
 pub mod history;
 pub mod model;
 pub mod opencut;
+pub mod sort;
 pub mod stickers;
 pub mod time;
 pub mod tools;

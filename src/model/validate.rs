@@ -90,7 +90,7 @@ pub(super) fn check_project(project: &mut Project) -> Result<(), ProjectError> {
             return Err(ProjectError::at(path, format!("duplicate or empty id \"{}\"", track.id)));
         }
         // Saved projects are sorted already; sorting here only tidies hand-written ones.
-        track.elements.sort_by_key(|e| e.start);
+        crate::sort::stable_sort_by_key(&mut track.elements, |e| e.start);
         for (ei, e) in track.elements.iter().enumerate() {
             let path = format!("{path}.elements[{ei}] (\"{}\")", e.id);
             if e.id.is_empty() || !ids.insert(e.id.to_string()) {

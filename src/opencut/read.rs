@@ -229,7 +229,7 @@ fn read_track(v: &Value, path: &str, slot: Slot, r: &mut Reader) -> Result<Track
         read.push((epath.clone(), read_element(e, &epath, oc_type, r)?));
     }
     // NeuralCut keeps each track sorted by start; OpenCut's order inside a track carries no meaning.
-    read.sort_by_key(|(_, e)| e.start);
+    crate::sort::stable_sort_by_key(&mut read, |(_, e)| e.start);
     for pair in read.windows(2) {
         let ((_, a), (bpath, b)) = (&pair[0], &pair[1]);
         if a.end() > b.start {

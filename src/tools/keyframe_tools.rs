@@ -189,7 +189,7 @@ fn upsert_scalar(channel: &mut Map<String, Value>, time: i64, value: f64, interp
             id
         }
     };
-    list.sort_by_key(|k| k.get("time").and_then(Value::as_i64).unwrap_or(0));
+    crate::sort::stable_sort_by_key(list, |k| k.get("time").and_then(Value::as_i64).unwrap_or(0));
     id
 }
 
