@@ -387,7 +387,7 @@ pub static TOOLS: &[ToolDef] = &[
         description: "Remove one keyframe of a property, named by keyframeId (from list_keyframes) or by its time (seconds from the element's start). A property left with no keyframes goes back to its plain value. Example: {\"elementId\":\"text-1\",\"property\":\"opacity\",\"time\":0}.",
         args: &["elementId", "property", "keyframeId", "time"],
         kind: Kind::Edit,
-        annotations: Annotations { read_only: false, destructive: true, idempotent: false, open_world: false },
+        annotations: Annotations { read_only: false, destructive: true, idempotent: false, open_world: false, untrusted_content: false },
         errors: &["Invalid element id", "Timeline element not found: <id>", "Keyframe not found: <id>", "Give exactly one of keyframeId (from list_keyframes) or time (seconds from the element's start)"],
         example: r#"{"elementId":"e7","property":"opacity","time":0}"#,
         run: Some(keyframe_tools::remove_keyframe),
