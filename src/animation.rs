@@ -523,6 +523,10 @@ fn split_channel(channel: &Map<String, Value>, split: i64, ids: &(String, String
         return finish(left, right);
     }
     let parsed = scalar_keys(&norm);
+    if parsed.len() != all.len() {
+        // A key without a numeric value: OpenCut could not evaluate it either; cut without a boundary.
+        return finish(left, right);
+    }
     let Some(i) = parsed.windows(2).position(|p| s > p[0].time && s < p[1].time) else { return finish(left, right) };
     let (lk, rk) = (&parsed[i], &parsed[i + 1]);
     let boundary = scalar_at(&norm, s, lk.value);
