@@ -698,6 +698,25 @@ mod tests {
     }
 
     #[test]
+    fn malformed_channels_split_without_panicking() {
+        let mut n = 0;
+        let mut id = || {
+            n += 1;
+            format!("k{n}")
+        };
+        let a = json!({
+            "opacity": { "keys": [key("a", 0, 0.0, "linear"), { "id": "b", "time": 100, "value": "x", "segmentToNext": "linear" }] },
+            "transform.rotate": { "keys": [{ "id": "c", "time": "soon", "value": 1 }] },
+            "bad": 7,
+            "color": { "r": 3, "g": { "keys": [] } },
+        });
+        let (l, r) = split_animations(a.as_object().unwrap(), 50, &mut id);
+        assert_eq!(l.unwrap()["opacity"]["keys"].as_array().unwrap().len(), 1, "no boundary key across a key without a number");
+        assert_eq!(r.unwrap()["opacity"]["keys"].as_array().unwrap().len(), 1);
+        assert_eq!(clamp_to_duration(a.as_object().unwrap(), 0, &mut id), None, "nothing is left of an empty element");
+    }
+
+    #[test]
     fn colours_parse_and_format_round_trip() {
         for hex in ["#000000", "#ffffff", "#3366cc", "#12345678"] {
             assert_eq!(format_color(parse_color(hex).unwrap()), hex);
