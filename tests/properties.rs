@@ -280,6 +280,8 @@ fn check_invariants(project: &Project) {
                 for ch in channels {
                     let times: Vec<i64> = ch["keys"].as_array().unwrap().iter().map(|k| k["time"].as_i64().unwrap()).collect();
                     assert!(times.windows(2).all(|w| w[0] < w[1]), "{} keys out of order: {times:?}", e.id);
+                    // Splits and shorter durations cut keys off at the element's end, as OpenCut does.
+                    assert!(times.iter().all(|t| (0..=e.duration).contains(t)), "{} keys outside 0..={}: {times:?}", e.id, e.duration);
                 }
             }
             if e.kind.is_timed_media() {
