@@ -381,7 +381,7 @@ pub fn format_color(rgba: [f64; 4]) -> String {
 /// does. One deliberate difference: OpenCut's bezier branch lists the segment's left key twice on
 /// the left piece (once as it was, once with its shortened handle); NeuralCut keeps only the
 /// shortened one, which draws the same curve without a duplicate key id.
-pub fn split_animations(animations: &Map<String, Value>, split: i64, mut new_id: impl FnMut() -> String) -> (Option<Map<String, Value>>, Option<Map<String, Value>>) {
+pub fn split_animations(animations: &Map<String, Value>, split: i64, mut new_id: impl FnMut() -> String) -> Halves {
     let (mut left, mut right) = (Map::new(), Map::new());
     for (path, data) in animations {
         let Some(obj) = data.as_object() else { continue };
@@ -481,7 +481,8 @@ fn shifted(k: &Map<String, Value>, by: f64) -> Map<String, Value> {
     k
 }
 
-type Halves = (Option<Map<String, Value>>, Option<Map<String, Value>>);
+/// The left and right piece of a split; `None` where nothing animated is left.
+pub type Halves = (Option<Map<String, Value>>, Option<Map<String, Value>>);
 
 /// OpenCut's `splitChannelAtTime` for one channel.
 fn split_channel(channel: &Map<String, Value>, split: i64, ids: &(String, String)) -> Halves {
