@@ -371,6 +371,228 @@ pub fn format_color(rgba: [f64; 4]) -> String {
     }
 }
 
+/// Splits `animations` at `split` ticks from the element's start, as OpenCut's
+/// `splitAnimationsAtTime` (keyframes.ts at cf5e79e) with `shouldIncludeSplitBoundary`: the left
+/// piece keeps the keys at or before the cut, the right piece the keys at or after it, moved so
+/// they count from its own start. Where the cut falls strictly between two keys of a channel, both
+/// pieces get a boundary key holding the value at the cut (a bezier segment is subdivided so each
+/// half traces its part of the curve); a channel whose keys all fall on one side goes to that side
+/// only. `new_id` gives the left and right boundary ids, one pair per property path as OpenCut
+/// does. One deliberate difference: OpenCut's bezier branch lists the segment's left key twice on
+/// the left piece (once as it was, once with its shortened handle); NeuralCut keeps only the
+/// shortened one, which draws the same curve without a duplicate key id.
+pub fn split_animations(animations: &Map<String, Value>, split: i64, mut new_id: impl FnMut() -> String) -> Halves {
+    let (mut left, mut right) = (Map::new(), Map::new());
+    for (path, data) in animations {
+        let Some(obj) = data.as_object() else { continue };
+        let ids = (new_id(), new_id());
+        if obj.contains_key("keys") {
+            let (l, r) = split_channel(obj, split, &ids);
+            if let Some(l) = l {
+                left.insert(path.clone(), Value::Object(l));
+            }
+            if let Some(r) = r {
+                right.insert(path.clone(), Value::Object(r));
+            }
+            continue;
+        }
+        // A composite (a colour's r, g, b, a): each component splits on its own, sharing the ids.
+        let (mut lc, mut rc) = (Map::new(), Map::new());
+        for (component, channel) in obj {
+            let Some(channel) = channel.as_object() else { continue };
+            let (l, r) = split_channel(channel, split, &ids);
+            if let Some(l) = l {
+                lc.insert(component.clone(), Value::Object(l));
+            }
+            if let Some(r) = r {
+                rc.insert(component.clone(), Value::Object(r));
+            }
+        }
+        if !lc.is_empty() {
+            left.insert(path.clone(), Value::Object(lc));
+        }
+        if !rc.is_empty() {
+            right.insert(path.clone(), Value::Object(rc));
+        }
+    }
+    ((!left.is_empty()).then_some(left), (!right.is_empty()).then_some(right))
+}
+
+/// OpenCut's `clampAnimationsToDuration`, applied whenever an element's duration changes: the
+/// left piece of a split at the new duration, so keys past the end go and a segment the end cuts
+/// through ends in a boundary key. `None` when nothing animated is left.
+pub fn clamp_to_duration(animations: &Map<String, Value>, duration: i64, new_id: impl FnMut() -> String) -> Option<Map<String, Value>> {
+    if duration <= 0 {
+        return None;
+    }
+    split_animations(animations, duration, new_id).0
+}
+
+fn key_time(k: &Map<String, Value>) -> f64 {
+    k.get("time").and_then(Value::as_f64).unwrap_or(0.0)
+}
+
+fn time_value(t: f64) -> Value {
+    crate::effects::number(t)
+}
+
+/// `normalizeChannel` as OpenCut writes it back: keys sorted by time; scalar keys get
+/// `tangentMode` and `segmentToNext` defaults and handles clamped into their segment (dropped
+/// where there is no neighbour).
+fn normalized(channel: &Map<String, Value>, keys: Vec<Map<String, Value>>) -> Map<String, Value> {
+    let scalar = channel.contains_key("extrapolation") || keys.iter().any(|k| k.contains_key("segmentToNext"));
+    let mut keys = keys;
+    keys.sort_by(|a, b| key_time(a).total_cmp(&key_time(b)));
+    if scalar {
+        let times: Vec<f64> = keys.iter().map(key_time).collect();
+        for (i, k) in keys.iter_mut().enumerate() {
+            k.entry("tangentMode").or_insert_with(|| "flat".into());
+            k.entry("segmentToNext").or_insert_with(|| "linear".into());
+            let prev = i.checked_sub(1).map(|p| times[p]);
+            let next = times.get(i + 1).copied();
+            let t = times[i];
+            let left = prev.and_then(|p| handle(k.get("leftHandle")).map(|(dt, dv)| (dt.min(0.0).max(-(t - p).max(1.0)), dv)));
+            let right = next.and_then(|n| handle(k.get("rightHandle")).map(|(dt, dv)| (dt.max(0.0).min((n - t).max(1.0)), dv)));
+            for (name, h) in [("leftHandle", left), ("rightHandle", right)] {
+                match h {
+                    Some((dt, dv)) => {
+                        k.insert(name.into(), serde_json::json!({ "dt": time_value(dt), "dv": crate::effects::number(dv) }));
+                    }
+                    None => {
+                        k.remove(name);
+                    }
+                }
+            }
+        }
+    }
+    let mut out = Map::new();
+    out.insert("keys".into(), Value::Array(keys.into_iter().map(Value::Object).collect()));
+    if scalar {
+        if let Some(x) = channel.get("extrapolation") {
+            out.insert("extrapolation".into(), x.clone());
+        }
+    }
+    out
+}
+
+fn shifted(k: &Map<String, Value>, by: f64) -> Map<String, Value> {
+    let mut k = k.clone();
+    k.insert("time".into(), time_value(key_time(&k) - by));
+    k
+}
+
+/// The left and right piece of a split; `None` where nothing animated is left.
+pub type Halves = (Option<Map<String, Value>>, Option<Map<String, Value>>);
+
+/// OpenCut's `splitChannelAtTime` for one channel.
+fn split_channel(channel: &Map<String, Value>, split: i64, ids: &(String, String)) -> Halves {
+    let raw: Vec<Map<String, Value>> = keys(channel).into_iter().filter(|k| k.get("time").and_then(Value::as_f64).is_some()).cloned().collect();
+    if raw.is_empty() {
+        return (None, None);
+    }
+    let scalar = is_scalar(channel);
+    let norm = normalized(channel, raw);
+    let all: Vec<Map<String, Value>> = keys(&norm).into_iter().cloned().collect();
+    let s = split as f64;
+    let mut left: Vec<Map<String, Value>> = all.iter().filter(|k| key_time(k) <= s).cloned().collect();
+    let mut right: Vec<Map<String, Value>> = all.iter().filter(|k| key_time(k) >= s).map(|k| shifted(k, s)).collect();
+    let on_left = left.iter().any(|k| key_time(k) == s);
+    let on_right = right.iter().any(|k| key_time(k) == 0.0);
+    let key = |id: &str, time: f64, value: Value| {
+        let mut k = Map::new();
+        k.insert("id".into(), id.into());
+        k.insert("time".into(), time_value(time));
+        k.insert("value".into(), value);
+        k
+    };
+    let finish = |l: Vec<Map<String, Value>>, r: Vec<Map<String, Value>>| -> Halves {
+        ((!l.is_empty()).then(|| normalized(channel, l)), (!r.is_empty()).then(|| normalized(channel, r)))
+    };
+    if !scalar {
+        // Discrete: the held value at the cut, added on each side that has no key there.
+        let first = all[0].get("value").cloned().unwrap_or(Value::Null);
+        let boundary = discrete_at(&norm, s, first);
+        if !on_left {
+            left.push(key(&ids.0, s, boundary.clone()));
+        }
+        if !on_right {
+            right.insert(0, key(&ids.1, 0.0, boundary));
+        }
+        return finish(left, right);
+    }
+    if on_left && on_right {
+        return finish(left, right);
+    }
+    let parsed = scalar_keys(&norm);
+    if parsed.len() != all.len() {
+        // A key without a numeric value: OpenCut could not evaluate it either; cut without a boundary.
+        return finish(left, right);
+    }
+    let Some(i) = parsed.windows(2).position(|p| s > p[0].time && s < p[1].time) else { return finish(left, right) };
+    let (lk, rk) = (&parsed[i], &parsed[i + 1]);
+    let boundary = scalar_at(&norm, s, lk.value);
+    let segment = all[i].get("segmentToNext").cloned().unwrap_or_else(|| "linear".into());
+    let tangent = all[i].get("tangentMode").cloned().unwrap_or_else(|| "flat".into());
+    if lk.segment != Segment::Bezier {
+        let mut lb = key(&ids.0, s, crate::effects::number(boundary));
+        lb.insert("segmentToNext".into(), "linear".into());
+        lb.insert("tangentMode".into(), "flat".into());
+        left.push(lb);
+        let mut rb = key(&ids.1, 0.0, crate::effects::number(boundary));
+        rb.insert("segmentToNext".into(), segment);
+        rb.insert("tangentMode".into(), "flat".into());
+        right.insert(0, rb);
+        return finish(left, right);
+    }
+    // De Casteljau at the curve parameter of the cut: each half is an exact cubic of its own.
+    let span = rk.time - lk.time;
+    let delta = rk.value - lk.value;
+    let (rdt, rdv) = lk.right.unwrap_or((span / 3.0, delta / 3.0));
+    let (ldt, ldv) = rk.left.unwrap_or((-span / 3.0, -delta / 3.0));
+    let (mut lo, mut hi) = (0.0, 1.0);
+    for _ in 0..20 {
+        let mid = (lo + hi) / 2.0;
+        if bezier(mid, lk.time, lk.time + rdt, rk.time + ldt, rk.time) < s {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let p = (lo + hi) / 2.0;
+    let lerp = |a: (f64, f64), b: (f64, f64)| (a.0 + (b.0 - a.0) * p, a.1 + (b.1 - a.1) * p);
+    let p0 = (lk.time, lk.value);
+    let p1 = (lk.time + rdt, lk.value + rdv);
+    let p2 = (rk.time + ldt, rk.value + ldv);
+    let p3 = (rk.time, rk.value);
+    let (q0, q1, q2) = (lerp(p0, p1), lerp(p1, p2), lerp(p2, p3));
+    let (r0, r1) = (lerp(q0, q1), lerp(q1, q2));
+    let at = lerp(r0, r1);
+    let h = |dt: f64, dv: f64| serde_json::json!({ "dt": time_value(round_ticks(dt)), "dv": crate::effects::number(dv) });
+    let mut lkey = all[i].clone();
+    lkey.insert("rightHandle".into(), h(q0.0 - p0.0, q0.1 - p0.1));
+    let mut lb = key(&ids.0, s, crate::effects::number(boundary));
+    lb.insert("leftHandle".into(), h(r0.0 - at.0, r0.1 - at.1));
+    lb.insert("segmentToNext".into(), segment);
+    lb.insert("tangentMode".into(), tangent.clone());
+    let mut left: Vec<Map<String, Value>> = all[..i].to_vec();
+    left.extend([lkey, lb]);
+    let mut rb = key(&ids.1, 0.0, crate::effects::number(boundary));
+    rb.insert("rightHandle".into(), h(r1.0 - at.0, r1.1 - at.1));
+    rb.insert("segmentToNext".into(), "bezier".into());
+    rb.insert("tangentMode".into(), tangent);
+    let mut rkey = shifted(&all[i + 1], s);
+    rkey.insert("leftHandle".into(), h(q2.0 - p3.0, q2.1 - p3.1));
+    let mut right = vec![rb, rkey];
+    right.extend(all[i + 2..].iter().filter(|k| key_time(k) > rk.time).map(|k| shifted(k, s)));
+    finish(left, right)
+}
+
+/// OpenCut's `roundMediaTime`: half away from zero, never `-0`.
+fn round_ticks(t: f64) -> f64 {
+    let r = t.round();
+    if r == 0.0 { 0.0 } else { r }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -474,6 +696,25 @@ mod tests {
         assert_eq!(value_at(&e, "color", 50), Some(json!("#bcbcbc")));
         e.animations = json!({ "color": { "r": ch(1.0, 1.0), "g": ch(0.0, 0.0), "b": ch(0.0, 0.0), "a": ch(1.0, 0.0) } }).as_object().cloned();
         assert_eq!(value_at(&e, "color", 50), Some(json!("#ff000080")));
+    }
+
+    #[test]
+    fn malformed_channels_split_without_panicking() {
+        let mut n = 0;
+        let mut id = || {
+            n += 1;
+            format!("k{n}")
+        };
+        let a = json!({
+            "opacity": { "keys": [key("a", 0, 0.0, "linear"), { "id": "b", "time": 100, "value": "x", "segmentToNext": "linear" }] },
+            "transform.rotate": { "keys": [{ "id": "c", "time": "soon", "value": 1 }] },
+            "bad": 7,
+            "color": { "r": 3, "g": { "keys": [] } },
+        });
+        let (l, r) = split_animations(a.as_object().unwrap(), 50, &mut id);
+        assert_eq!(l.unwrap()["opacity"]["keys"].as_array().unwrap().len(), 1, "no boundary key across a key without a number");
+        assert_eq!(r.unwrap()["opacity"]["keys"].as_array().unwrap().len(), 1);
+        assert_eq!(clamp_to_duration(a.as_object().unwrap(), 0, &mut id), None, "nothing is left of an empty element");
     }
 
     #[test]

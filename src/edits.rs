@@ -91,7 +91,8 @@ pub struct Cut {
 
 /// Cuts every element where a time falls strictly inside it. The left part keeps the id; each
 /// right part gets a new id and keeps its source position. Boundaries and repeats cut nothing.
-pub fn split(tl: &mut Timeline, times: &[i64], mut new_id: impl FnMut() -> String) -> Vec<Cut> {
+/// `new_id(prefix)` names new pieces (`'e'`) and the boundary keyframes of animated ones (`'k'`).
+pub fn split(tl: &mut Timeline, times: &[i64], mut new_id: impl FnMut(char) -> String) -> Vec<Cut> {
     let mut times = times.to_vec();
     times.sort_unstable();
     times.dedup();
@@ -122,8 +123,8 @@ pub fn split(tl: &mut Timeline, times: &[i64], mut new_id: impl FnMut() -> Strin
             let mut left = (*original).clone();
             for (k, &t) in at.iter().enumerate() {
                 let mut right = left.clone();
-                right.id = new_id().into();
-                cut_at(&mut left, &mut right, t);
+                right.id = new_id('e').into();
+                cut_at(&mut left, &mut right, t, &mut new_id);
                 // A piece ends where the next cut of the same element falls, not where it ended
                 // before that cut.
                 let end = at.get(k + 1).copied().unwrap_or(original.end());
@@ -142,8 +143,14 @@ pub fn split(tl: &mut Timeline, times: &[i64], mut new_id: impl FnMut() -> Strin
 }
 
 /// Splits `left` (a copy of the element) at `t`; `right` starts as another copy.
-fn cut_at(left: &mut Element, right: &mut Element, t: i64) {
+fn cut_at(left: &mut Element, right: &mut Element, t: i64, new_id: &mut impl FnMut(char) -> String) {
     let offset = t - left.start;
+    if let Some(animations) = left.animations.take() {
+        // Key times count from each piece's own start (OpenCut's splitAnimationsAtTime).
+        let (l, r) = crate::animation::split_animations(&animations, offset, || new_id('k'));
+        left.animations = l;
+        right.animations = r;
+    }
     let tail = left.end() - t;
     if left.kind.is_timed_media() {
         // OpenCut's split: round the left piece's source span once and give the rest to the
@@ -231,6 +238,19 @@ pub fn relocate(tl: &mut Timeline, moves: Vec<Move>) -> Result<(), EditError> {
         insert(tl, m.track, m.element)?;
     }
     Ok(())
+}
+
+/// Cuts off the keys past `e`'s new duration when an edit changed it (OpenCut's update pipeline
+/// runs `clampAnimationsToDuration` on every duration change). Key times count from the
+/// element's start, so a change of start or trimStart alone leaves them as they are, as in
+/// OpenCut.
+pub fn fit_animations(e: &mut Element, old_duration: i64, new_id: impl FnMut() -> String) {
+    if e.duration == old_duration {
+        return;
+    }
+    if let Some(animations) = e.animations.take() {
+        e.animations = crate::animation::clamp_to_duration(&animations, e.duration, new_id);
+    }
 }
 
 /// Replaces one element in place (same track) with `updated`, checking its new range.

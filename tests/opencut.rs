@@ -531,28 +531,48 @@ fn split_cuts_tick_exact_and_pieces_keep_their_parents_fields() {
         element(&after, id).clone()
     };
     // 2 s = 240 000 ticks. The left piece keeps its id; the right one is a copy with a new id.
+    // Animations are split as OpenCut splits them (checked below for v-intro, in full in
+    // tests/opencut_edits.rs and tests/keyframe_cuts.rs); every other field is the parent's.
+    let fields = |e: &Value| {
+        let mut e = e.clone();
+        e.as_object_mut().unwrap().remove("animations");
+        e
+    };
     for id in ["v-intro", "a-extract"] {
-        let mut left = element(&before, id).clone();
+        let mut left = fields(element(&before, id));
         left["duration"] = json!(240_000);
         left["trimEnd"] = json!(780_000 + 360_000);
-        assert_eq!(element(&after, id), &left, "{id}");
-        let mut right = element(&before, id).clone();
+        assert_eq!(fields(element(&after, id)), left, "{id}");
+        let mut right = fields(element(&before, id));
         right["id"] = piece(id)["id"].clone();
         right["startTime"] = json!(240_000);
         right["duration"] = json!(360_000);
         right["trimStart"] = json!(120_000 + 240_000);
-        assert_eq!(piece(id), right, "{id}");
+        assert_eq!(fields(&piece(id)), right, "{id}");
     }
     for id in ["t-title", "s-flag", "i-card"] {
-        let mut left = element(&before, id).clone();
+        let mut left = fields(element(&before, id));
         left["duration"] = json!(240_000);
-        assert_eq!(element(&after, id), &left, "{id}");
-        let mut right = element(&before, id).clone();
+        assert_eq!(fields(element(&after, id)), left, "{id}");
+        let mut right = fields(element(&before, id));
         right["id"] = piece(id)["id"].clone();
         right["startTime"] = json!(240_000);
         right["duration"] = json!(360_000);
-        assert_eq!(piece(id), right, "{id}");
+        assert_eq!(fields(&piece(id)), right, "{id}");
     }
+    // v-intro zooms 1 → 1.2 and fades 0 → -12 dB over 5 s (600 000 ticks): at the cut, 2/5 of the
+    // way, 1.08 and -4.8 dB (0 + -12 · 0.4 in floating point, as JavaScript computes it too).
+    let key = |id: &Value, time: i64, value: Value, tangent: &str| json!({ "id": id, "time": time, "value": value, "segmentToNext": "linear", "tangentMode": tangent });
+    let (l, r) = (element(&after, "v-intro")["animations"].clone(), piece("v-intro")["animations"].clone());
+    let ids = |a: &Value, path: &str, i: usize| a[path]["keys"][i]["id"].clone();
+    assert_eq!(l, json!({
+        "transform.scaleX": { "keys": [key(&json!("k-s1"), 0, json!(1), "auto"), key(&ids(&l, "transform.scaleX", 1), 240_000, json!(1.08), "flat")] },
+        "volume": { "keys": [key(&json!("k-v3"), 0, json!(0), "auto"), key(&ids(&l, "volume", 1), 240_000, json!(-4.800000000000001), "flat")] },
+    }));
+    assert_eq!(r, json!({
+        "transform.scaleX": { "keys": [key(&ids(&r, "transform.scaleX", 0), 0, json!(1.08), "flat"), key(&json!("k-s2"), 360_000, json!(1.2), "auto")] },
+        "volume": { "keys": [key(&ids(&r, "volume", 0), 0, json!(-4.800000000000001), "flat"), key(&json!("k-v4"), 360_000, json!(-12), "auto")] },
+    }));
     others_untouched(&before, &after, &affected);
 
     // 24000/1001: one frame is 5005 ticks. Frame 36 is 1.5015 s = 180 180 ticks.
@@ -614,7 +634,14 @@ fn moves_and_timing_changes_keep_everything_else() {
     let mut intro = element(&before, "v-intro").clone();
     intro["duration"] = json!(480_000);
     intro["trimEnd"] = json!(900_000);
-    assert_eq!(element(&after, "v-intro"), &intro);
+    // Its keys at 5 s are past the new end: OpenCut's clampAnimationsToDuration ends each channel
+    // with a boundary key at 4 s holding the value there (1 + 0.2 · 0.8, -12 · 0.8).
+    let got = element(&after, "v-intro");
+    let id = |path: &str| got["animations"][path]["keys"][1]["id"].clone();
+    let end = |id: Value, value: Value| json!({ "id": id, "time": 480_000, "value": value, "segmentToNext": "linear", "tangentMode": "flat" });
+    intro["animations"]["transform.scaleX"]["keys"][1] = end(id("transform.scaleX"), json!(1.16));
+    intro["animations"]["volume"]["keys"][1] = end(id("volume"), json!(-9.600000000000001));
+    assert_eq!(got, &intro);
     others_untouched(&before, &after, &["v-intro"]);
 }
 

@@ -168,3 +168,90 @@ fn track_switches_and_order_are_opencut_track_flags_and_order() {
     assert_eq!((&captions["hidden"], &captions["name"]), (&json!(true), &json!("Subtitles")));
     assert_round_trips(&ed);
 }
+
+/// OpenCut's splitAnimationsAtTime (animation/keyframes.ts at cf5e79e), worked by hand for a title
+/// cut a quarter of the way through four channels: a linear fade, an eased (bezier) slide, a
+/// colour and a discrete (held string) channel.
+#[test]
+fn split_pieces_carry_animations_as_opencut_splits_them() {
+    let mut scene = fixture("v31");
+    let title = scene["tracks"]["overlay"].as_array_mut().unwrap().iter_mut().flat_map(|t| t["elements"].as_array_mut().unwrap().iter_mut()).find(|e| e["id"] == "t-title").unwrap();
+    // Numbers as JSON.stringify writes them: whole values without a fraction.
+    let lin = |id: &str, time: i64, value: f64| {
+        let value = if value.fract() == 0.0 { json!(value as i64) } else { json!(value) };
+        json!({ "id": id, "time": time, "value": value, "segmentToNext": "linear", "tangentMode": "flat" })
+    };
+    title["animations"] = json!({
+        "opacity": { "keys": [lin("o1", 0, 0.0), lin("o2", 120000, 1.0)] },
+        "transform.positionX": { "keys": [
+            { "id": "p1", "time": 0, "value": 0, "segmentToNext": "bezier", "tangentMode": "flat", "rightHandle": { "dt": 40000, "dv": 0 } },
+            { "id": "p2", "time": 120000, "value": 300, "segmentToNext": "linear", "tangentMode": "flat", "leftHandle": { "dt": -40000, "dv": 0 } } ] },
+        "color": {
+            "r": { "keys": [lin("c1", 0, 1.0), lin("c2", 120000, 0.0)] },
+            "g": { "keys": [lin("c1", 0, 0.0), lin("c2", 120000, 0.0)] },
+            "b": { "keys": [lin("c1", 0, 0.0), lin("c2", 120000, 1.0)] },
+            "a": { "keys": [lin("c1", 0, 1.0), lin("c2", 120000, 1.0)] } },
+        "textAlign": { "keys": [{ "id": "d1", "time": 0, "value": "left" }, { "id": "d2", "time": 60000, "value": "center" }] },
+    });
+    let mut ed = Editor::new();
+    ed.load_opencut_scene(&scene).unwrap();
+    call(&mut ed, "split", json!({ "times": [0.25] }));
+    let tracks = ed.to_opencut_scene().unwrap()["tracks"].clone();
+    let left = element(&tracks, "t-title");
+    let text_track = tracks["overlay"].as_array().unwrap().iter().find(|t| t["id"] == "text-track").unwrap();
+    let right = text_track["elements"].as_array().unwrap().iter().find(|e| e["startTime"] == 30000).unwrap().clone();
+    assert_eq!((left["duration"].as_i64(), right["duration"].as_i64()), (Some(30000), Some(570000)));
+
+    // Boundary ids: one left and one right id per property path, from the project's k<n> ids.
+    let id = |e: &Value, path: &str, i: usize| e["animations"][path]["keys"][i]["id"].as_str().unwrap().to_string();
+    let is_k = |s: &str| s.strip_prefix('k').is_some_and(|n| n.parse::<u64>().is_ok());
+    let (ol, or) = (id(&left, "opacity", 1), id(&right, "opacity", 0));
+    let (pl, pr) = (id(&left, "transform.positionX", 1), id(&right, "transform.positionX", 0));
+    let (cl, cr) = (left["animations"]["color"]["r"]["keys"][1]["id"].as_str().unwrap().to_string(), right["animations"]["color"]["r"]["keys"][0]["id"].as_str().unwrap().to_string());
+    let (dl, dr) = (id(&left, "textAlign", 1), id(&right, "textAlign", 0));
+    let all = [&ol, &or, &pl, &pr, &cl, &cr, &dl, &dr];
+    assert!(all.iter().all(|s| is_k(s)), "{all:?}");
+    assert_eq!(all.iter().collect::<std::collections::BTreeSet<_>>().len(), 8, "{all:?}");
+
+    // Linear: the value a quarter of the way, 0.25, on both sides of the cut.
+    assert_eq!(left["animations"]["opacity"], json!({ "keys": [lin("o1", 0, 0.0), lin(&ol, 30000, 0.25)] }));
+    assert_eq!(right["animations"]["opacity"], json!({ "keys": [lin(&or, 0, 0.25), lin("o2", 90000, 1.0)] }));
+
+    // Colour: each component as a linear channel, sharing the path's boundary ids.
+    let comp = |a: f64, b: f64, mid: f64| {
+        (json!({ "keys": [lin("c1", 0, a), lin(&cl, 30000, mid)] }), json!({ "keys": [lin(&cr, 0, mid), lin("c2", 90000, b)] }))
+    };
+    for (k, (a, b, mid)) in [("r", (1.0, 0.0, 0.75)), ("g", (0.0, 0.0, 0.0)), ("b", (0.0, 1.0, 0.25)), ("a", (1.0, 1.0, 1.0))] {
+        let (l, r) = comp(a, b, mid);
+        assert_eq!(left["animations"]["color"][k], l, "{k}");
+        assert_eq!(right["animations"]["color"][k], r, "{k}");
+    }
+
+    // Discrete: the held value at the cut ("left") ends the left piece and opens the right one.
+    assert_eq!(left["animations"]["textAlign"], json!({ "keys": [{ "id": "d1", "time": 0, "value": "left" }, { "id": dl, "time": 30000, "value": "left" }] }));
+    assert_eq!(right["animations"]["textAlign"], json!({ "keys": [{ "id": dr, "time": 0, "value": "left" }, { "id": "d2", "time": 30000, "value": "center" }] }));
+
+    // Bezier: control points (0,0) (40000,0) (80000,300) (120000,300). Time runs linearly along
+    // this curve, so the cut at 30000 is at progress 1/4, which OpenCut's 20 bisections reach as
+    // p = 1/4 - 2^-21. De Casteljau at p: the cut point is (120000p, 300p²(3-2p)); the left half's
+    // handles are (40000p, 0) from its start and (-40000p, 300p²(2p-2)) from the cut; the right
+    // half's are (40000(1-p), 300p(2-p) - 300p²(3-2p)) from the cut and (-40000(1-p), 0) from its
+    // end. Handle times are rounded to whole ticks: 10000, -10000, 30000, -30000.
+    let p = 0.25 - 2f64.powi(-21);
+    let at = 300.0 * p * p * (3.0 - 2.0 * p);
+    let x = |e: &Value| e["animations"]["transform.positionX"].clone();
+    let (lx, rx) = (x(&left), x(&right));
+    let close = |v: &Value, want: f64| (v.as_f64().unwrap() - want).abs() < 1e-9;
+    assert_eq!(lx["keys"][0], json!({ "id": "p1", "time": 0, "value": 0, "segmentToNext": "bezier", "tangentMode": "flat", "rightHandle": { "dt": 10000, "dv": 0 } }));
+    let lb = &lx["keys"][1];
+    assert_eq!((lb["id"].as_str(), &lb["time"], &lb["segmentToNext"], &lb["tangentMode"], &lb["leftHandle"]["dt"]), (Some(pl.as_str()), &json!(30000), &json!("bezier"), &json!("flat"), &json!(-10000)));
+    assert!(close(&lb["value"], at) && close(&lb["leftHandle"]["dv"], 300.0 * p * p * (2.0 * p - 2.0)), "{lb}");
+    assert_eq!(lb.as_object().unwrap().len(), 6, "no right handle on the left piece's last key: {lb}");
+    let rb = &rx["keys"][0];
+    assert_eq!((rb["id"].as_str(), &rb["time"], &rb["segmentToNext"], &rb["tangentMode"], &rb["rightHandle"]["dt"]), (Some(pr.as_str()), &json!(0), &json!("bezier"), &json!("flat"), &json!(30000)));
+    assert!(close(&rb["value"], at) && close(&rb["rightHandle"]["dv"], 300.0 * p * (2.0 - p) - at), "{rb}");
+    assert_eq!(rb.as_object().unwrap().len(), 6, "no left handle on the right piece's first key: {rb}");
+    assert_eq!(rx["keys"][1], json!({ "id": "p2", "time": 90000, "value": 300, "segmentToNext": "linear", "tangentMode": "flat", "leftHandle": { "dt": -30000, "dv": 0 } }));
+    assert_eq!((lx["keys"].as_array().unwrap().len(), rx["keys"].as_array().unwrap().len()), (2, 2));
+    assert_round_trips(&ed);
+}

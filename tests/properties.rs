@@ -403,6 +403,8 @@ fn check_invariants(project_json: &str) {
                 for ch in channels {
                     let times: Vec<i64> = ch["keys"].as_array().unwrap().iter().map(|k| k["time"].as_i64().unwrap()).collect();
                     assert!(times.windows(2).all(|w| w[0] < w[1]), "{id} keys out of order: {times:?}");
+                    // Splits and shorter durations cut keys off at the element's end, as OpenCut does.
+                    assert!(times.iter().all(|t| (0..=duration).contains(t)), "{id} keys outside 0..={duration}: {times:?}");
                 }
             }
             assert!(start >= 0 && duration > 0 && trim_start >= 0 && trim_end >= 0, "bad times on {e}");

@@ -111,7 +111,10 @@ pub fn update_timeline_element_timing(ctx: &mut Ctx, args: Args) -> Result<Outpu
         e.trim_end = source - e.trim_start - played;
     }
     e.start = new_start;
+    let old_duration = e.duration;
     e.duration = new_duration;
+    let ids = &mut ctx.ids;
+    edits::fit_animations(&mut e, old_duration, || ids.next('k'));
     let track_id = tl.tracks[ti].id.clone();
     let out = json!({
         "success": true,

@@ -128,7 +128,10 @@ pub fn update_text(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
         return Err(ToolError::invalid_range());
     }
     e.start = new_start;
+    let old_duration = e.duration;
     e.duration = new_end - new_start;
+    let ids = &mut ctx.ids;
+    edits::fit_animations(&mut e, old_duration, || ids.next('k'));
     if let Some(t) = text {
         e.name = Some(text_name(t).into());
         e.content = Some(t.to_string());

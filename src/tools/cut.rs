@@ -20,7 +20,7 @@ pub fn split(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
         return Err(ToolError::no_timeline_content());
     }
     let ids = &mut ctx.ids;
-    let cuts = edits::split(tl, &times, || ids.next('e'));
+    let cuts = edits::split(tl, &times, |prefix| ids.next(prefix));
     let mut affected: Vec<&str> = Vec::new();
     for c in &cuts {
         if !affected.contains(&c.original.as_str()) {

@@ -184,9 +184,20 @@ test("a tool call through the bridge is one OpenCut undo step, and OpenCut's und
   assert.equal(out.success, true);
   assert.equal(core.command.history.length, 1);
   assert.equal(core.renders, 1);
-  // 2 s = 240 000 ticks into v-intro: the left piece keeps everything but its length and tail trim.
-  const intro = { ...element(s.tracks, "v-intro"), duration: 240000, trimEnd: 1140000 };
-  assert.deepStrictEqual(element(core.scenes.getActiveScene().tracks, "v-intro"), intro);
+  // 2 s = 240 000 ticks into v-intro: the left piece keeps everything but its length, tail trim and
+  // the keys past the cut, which end in a boundary key (OpenCut's splitAnimationsAtTime).
+  const got = element(core.scenes.getActiveScene().tracks, "v-intro");
+  const parent = element(s.tracks, "v-intro");
+  const cut = (path, value) => ({
+    keys: [parent.animations[path].keys[0], { id: got.animations[path].keys[1].id, time: 240000, value, segmentToNext: "linear", tangentMode: "flat" }],
+  });
+  const intro = {
+    ...parent,
+    duration: 240000,
+    trimEnd: 1140000,
+    animations: { "transform.scaleX": cut("transform.scaleX", 1.08), volume: cut("volume", -12 * 0.4) },
+  };
+  assert.deepStrictEqual(got, intro);
   assert.deepStrictEqual(element(core.scenes.getActiveScene().tracks, "cap-1"), element(s.tracks, "cap-1"));
 
   core.command.undo();
