@@ -132,7 +132,9 @@ test("MCP: a panic is an isError internal error and the session stays usable", a
     const after = await call(client, "doc_inspect");
     assert.deepEqual(after, before, "the last committed state, history included");
     await call(client, "undo");
-    assert.deepEqual(await call(client, "list_timeline"), (await connectDemoTimeline()).timeline);
+    // The demo's timeline again. Readable references are compared apart: the split's piece keeps
+    // its reference reserved after undo, so later elements are not renumbered as in a fresh editor.
+    assert.deepEqual(withoutRefs(await call(client, "list_timeline")), withoutRefs((await connectDemoTimeline()).timeline));
     await call(client, "redo");
     assert.deepEqual((await call(client, "doc_inspect")).timeline, before.timeline);
   } finally {
@@ -149,6 +151,11 @@ test("MCP: without NEURALCUT_TEST_ONLY_PANIC=1 the test-only tool does not exist
     await client.close();
   }
 });
+
+/** A listing without its readable references (`ref`), which depend on what the editor has seen. */
+function withoutRefs(listing) {
+  return { ...listing, tracks: listing.tracks.map((t) => ({ ...t, elements: t.elements.map(({ ref: _, ...e }) => e) })) };
+}
 
 /** The demo project's untouched timeline and document, from a fresh editor. */
 async function connectDemoTimeline() {
