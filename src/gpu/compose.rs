@@ -123,22 +123,6 @@ pub struct Compositor {
     layers: Vec<Option<LayerTexture>>,
 }
 
-fn texture(device: &wgpu::Device, label: &str, width: u32, height: u32) -> wgpu::Texture {
-    device.create_texture(&wgpu::TextureDescriptor {
-        label: Some(label),
-        size: wgpu::Extent3d { width, height, depth_or_array_layers: 1 },
-        mip_level_count: 1,
-        sample_count: 1,
-        dimension: wgpu::TextureDimension::D2,
-        format: WORK_FORMAT,
-        usage: wgpu::TextureUsages::TEXTURE_BINDING
-            | wgpu::TextureUsages::RENDER_ATTACHMENT
-            | wgpu::TextureUsages::COPY_SRC
-            | wgpu::TextureUsages::COPY_DST,
-        view_formats: &[],
-    })
-}
-
 impl Compositor {
     pub fn new(device: &wgpu::Device) -> Compositor {
         let tex_entry = |binding| wgpu::BindGroupLayoutEntry {
@@ -248,7 +232,7 @@ impl Compositor {
     }
 
     fn target(&self, device: &wgpu::Device, width: u32, height: u32) -> Target {
-        let texture = texture(device, "composite", width, height);
+        let texture = super::work_texture(device, "composite", width, height);
         let view = texture.create_view(&Default::default());
         let backdrop = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("backdrop"),
@@ -303,7 +287,7 @@ impl Compositor {
             self.layers.resize_with(slot + 1, || None);
         }
         if !matches!(&self.layers[slot], Some(l) if (l.width, l.height) == (width, height)) {
-            let texture = texture(device, "layer", width, height);
+            let texture = super::work_texture(device, "layer", width, height);
             let source = self.source_group(device, &texture.create_view(&Default::default()));
             self.layers[slot] = Some(LayerTexture { width, height, texture, source });
         }

@@ -344,19 +344,7 @@ impl Renderer {
     }
 
     fn slot(&self, label: &str, width: u32, height: u32) -> Slot {
-        let texture = self.device.create_texture(&wgpu::TextureDescriptor {
-            label: Some(label),
-            size: wgpu::Extent3d { width, height, depth_or_array_layers: 1 },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format: WORK_FORMAT,
-            usage: wgpu::TextureUsages::TEXTURE_BINDING
-                | wgpu::TextureUsages::RENDER_ATTACHMENT
-                | wgpu::TextureUsages::COPY_SRC
-                | wgpu::TextureUsages::COPY_DST,
-            view_formats: &[],
-        });
+        let texture = work_texture(&self.device, label, width, height);
         let view = texture.create_view(&Default::default());
         let bind_group = self.bind_group(&view);
         Slot { texture, view, bind_group }
@@ -502,4 +490,22 @@ impl Renderer {
         self.queue.submit([encoder.finish()]);
         Ok(())
     }
+}
+
+/// A texture in the working format that passes read, draw into, and copy both ways: every
+/// intermediate picture of the effects chain and the compositor is one of these.
+pub(crate) fn work_texture(device: &wgpu::Device, label: &str, width: u32, height: u32) -> wgpu::Texture {
+    device.create_texture(&wgpu::TextureDescriptor {
+        label: Some(label),
+        size: wgpu::Extent3d { width, height, depth_or_array_layers: 1 },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format: WORK_FORMAT,
+        usage: wgpu::TextureUsages::TEXTURE_BINDING
+            | wgpu::TextureUsages::RENDER_ATTACHMENT
+            | wgpu::TextureUsages::COPY_SRC
+            | wgpu::TextureUsages::COPY_DST,
+        view_formats: &[],
+    })
 }

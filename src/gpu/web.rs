@@ -83,6 +83,23 @@ fn parse_effects(value: &JsValue) -> Result<Vec<Effect>, JsError> {
 }
 
 /// A source the GPU copies from directly.
+/// Copies a canvas, bitmap, video frame or image into `texture` (the frame source and the
+/// compositor's layers both arrive this way when they are not raw pixels).
+fn upload_external(queue: &wgpu::Queue, source: wgpu::ExternalImageSource, texture: &wgpu::Texture, extent: wgpu::Extent3d) {
+    queue.copy_external_image_to_texture(
+        &wgpu::CopyExternalImageSourceInfo { source, origin: wgpu::Origin2d::ZERO, flip_y: false },
+        wgpu::CopyExternalImageDestInfo {
+            texture,
+            mip_level: 0,
+            origin: wgpu::Origin3d::ZERO,
+            aspect: wgpu::TextureAspect::All,
+            color_space: wgpu::PredefinedColorSpace::Srgb,
+            premultiplied_alpha: false,
+        },
+        extent,
+    );
+}
+
 fn external_source(source: &JsValue) -> Option<wgpu::ExternalImageSource> {
     use wgpu::ExternalImageSource as S;
     if let Some(s) = source.dyn_ref::<web_sys::ImageBitmap>() {
@@ -307,20 +324,7 @@ impl WasmEffectRenderer {
                     extent,
                 );
             }
-            (None, Some(source)) => {
-                self.renderer.queue().copy_external_image_to_texture(
-                    &wgpu::CopyExternalImageSourceInfo { source, origin: wgpu::Origin2d::ZERO, flip_y: false },
-                    wgpu::CopyExternalImageDestInfo {
-                        texture: &texture,
-                        mip_level: 0,
-                        origin: wgpu::Origin3d::ZERO,
-                        aspect: wgpu::TextureAspect::All,
-                        color_space: wgpu::PredefinedColorSpace::Srgb,
-                        premultiplied_alpha: false,
-                    },
-                    extent,
-                );
-            }
+            (None, Some(source)) => upload_external(self.renderer.queue(), source, &texture, extent),
             (None, None) => unreachable!("checked above"),
         }
 
@@ -411,18 +415,7 @@ impl WasmEffectRenderer {
                 wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(sw * 4), rows_per_image: Some(sh) },
                 extent,
             ),
-            (None, Some(source)) => self.renderer.queue().copy_external_image_to_texture(
-                &wgpu::CopyExternalImageSourceInfo { source, origin: wgpu::Origin2d::ZERO, flip_y: false },
-                wgpu::CopyExternalImageDestInfo {
-                    texture: &texture,
-                    mip_level: 0,
-                    origin: wgpu::Origin3d::ZERO,
-                    aspect: wgpu::TextureAspect::All,
-                    color_space: wgpu::PredefinedColorSpace::Srgb,
-                    premultiplied_alpha: false,
-                },
-                extent,
-            ),
+            (None, Some(source)) => upload_external(self.renderer.queue(), source, &texture, extent),
             (None, None) => unreachable!("checked above"),
         }
         let quad = Quad { center_x: cx, center_y: cy, width: w, height: h, rotation, flip_x, flip_y };
