@@ -4,11 +4,12 @@
 // success, 1 when a tool fails (or the project cannot be opened or saved), 2 on a usage error.
 // The verbs run tools through the same code as the MCP server (js/mcp/core.ts).
 import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import process from "node:process";
 
 import { commandList, runTool, sessionCatalog, toolErrors, type Outcome } from "./mcp/core.js";
-import { openSession, saveSession, type Session } from "./mcp/session.js";
+import { openSession, saveSession, writeAtomic, type Session } from "./mcp/session.js";
+import { headlessRenderPreview } from "./render-headless.js";
 import type { ToolInfo } from "./types.js";
 
 const USAGE = `usage: neuralcut [options] <command> [arguments]
@@ -25,6 +26,10 @@ Commands:
                                    {"line","tool","ok","result"|"error"} line each and stops at
                                    the first failure unless --keep-going
   import <paths...>                import media files (media_import; relative paths allowed)
+  render-frame <seconds> -o <file.png> [--width <px>]
+                                   draw the frame at a time with the package's compositor in
+                                   headless Chromium (render_preview) into a PNG; prints what
+                                   was drawn
   mcp                              serve the tools over MCP on stdio (neuralcut mcp --help)
   help                             this text
 
@@ -36,12 +41,17 @@ Options (anywhere on the line):
   --save-as <file>      write the project to <file> when the command is done
   --json                tools: print JSON
   --keep-going          run: go on after a failing line
+  -o, --output <file>   render-frame: the PNG to write
+  --width <px>          render-frame: image width, 16 to 1920 (default 960; the height keeps
+                        the project's aspect)
   -h, --help            this text
 
 Exit status: 0 success, 1 a tool failed or the project could not be opened or saved,
-2 usage error. render-frame comes with the compositor (render_preview).`;
+2 usage error. render-frame needs Chromium (NEURALCUT_CHROMIUM names it; docs/render.md).`;
 
 class UsageError extends Error {}
+
+const VERBS = ["tools", "describe", "inspect", "exec", "run", "import", "render-frame"];
 
 interface Cli {
   verb?: string;
@@ -53,6 +63,8 @@ interface Cli {
   json: boolean;
   keepGoing: boolean;
   help: boolean;
+  output?: string;
+  width?: string;
 }
 
 /** Splits the command line: options anywhere, `--` ends them. */
@@ -63,7 +75,7 @@ export function parseCli(argv: string[]): Cli {
     const a = argv[i];
     const valueOf = (name: string) => {
       const v = a === name ? argv[++i] : a.slice(name.length + 1);
-      if (v === undefined || v === "") throw new UsageError(`${name} needs a file path`);
+      if (v === undefined || v === "") throw new UsageError(`${name} needs a ${name === "--width" ? "number" : "file path"}`);
       return v;
     };
     if (options && a === "--") options = false;
@@ -74,6 +86,9 @@ export function parseCli(argv: string[]): Cli {
     else if (options && a === "--keep-going") out.keepGoing = true;
     else if (options && (a === "--project" || a.startsWith("--project="))) out.project = valueOf("--project");
     else if (options && (a === "--save-as" || a.startsWith("--save-as="))) out.saveAs = valueOf("--save-as");
+    else if (options && a === "-o") out.output = valueOf("-o");
+    else if (options && (a === "--output" || a.startsWith("--output="))) out.output = valueOf("--output");
+    else if (options && (a === "--width" || a.startsWith("--width="))) out.width = valueOf("--width");
     else if (options && a.startsWith("--") && a.length > 2) throw new UsageError(`unknown option ${JSON.stringify(a)}`);
     else if (out.verb === undefined) out.verb = a;
     else out.positional.push(a);
@@ -197,7 +212,7 @@ async function runScript(session: Session, catalog: readonly ToolInfo[], text: s
 /** Where the command word is: the first argument that is neither an option nor an option's value. */
 function verbIndex(argv: string[]): number {
   for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === "--project" || argv[i] === "--save-as") i++;
+    if (["--project", "--save-as", "-o", "--output", "--width"].includes(argv[i])) i++;
     else if (argv[i] === "--") return i + 1 < argv.length ? i + 1 : -1;
     else if (!argv[i].startsWith("-")) return i;
   }
@@ -225,9 +240,12 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
-  if (!["tools", "describe", "inspect", "exec", "run", "import"].includes(verb)) {
-    const later = verb === "render-frame" || verb === "export" ? ` (${verb} comes with the compositor, render_preview)` : "";
-    process.stderr.write(`neuralcut: unknown command ${JSON.stringify(verb)}${later}\n\n${USAGE}\n`);
+  if (!VERBS.includes(verb)) {
+    process.stderr.write(`neuralcut: unknown command ${JSON.stringify(verb)}\n\n${USAGE}\n`);
+    return 2;
+  }
+  if ((cli.output !== undefined || cli.width !== undefined) && verb !== "render-frame") {
+    process.stderr.write(`neuralcut: ${cli.output !== undefined ? "-o" : "--width"} is for render-frame only\n\n${USAGE}\n`);
     return 2;
   }
   let session: Session;
@@ -237,14 +255,22 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`neuralcut: cannot open the project: ${(e as Error).message}\n`);
     return 1;
   }
-  const catalog = sessionCatalog(session.editor);
+  // render_preview (and render-frame) draw in headless Chromium, started only when asked.
+  const preview = headlessRenderPreview(session.editor, {
+    projectDir: cli.project ? dirname(resolve(cli.project)) : undefined,
+    paths: session.paths,
+  });
+  session.hostTools = [preview.tool];
+  const catalog = sessionCatalog(session.editor, session.hostTools);
   let status: number;
   try {
-    status = await runVerb(cli, session, catalog, verb, positional);
+    status = await runVerb(cli, session, catalog, verb, positional, preview);
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
     process.stderr.write(`neuralcut: ${e.message} (neuralcut help prints the reference)\n`);
     return 2;
+  } finally {
+    await preview.close();
   }
   // What was committed is saved even when a later step failed (each step is its own change).
   const target = cli.saveAs ?? (cli.save ? cli.project : undefined);
@@ -259,7 +285,14 @@ async function main(argv: string[]): Promise<number> {
   return status;
 }
 
-async function runVerb(cli: Cli, session: Session, catalog: readonly ToolInfo[], verb: string, positional: string[]): Promise<number> {
+async function runVerb(
+  cli: Cli,
+  session: Session,
+  catalog: readonly ToolInfo[],
+  verb: string,
+  positional: string[],
+  preview: ReturnType<typeof headlessRenderPreview>,
+): Promise<number> {
   const atMost = (n: number) => {
     if (positional.length > n) throw new UsageError(`${verb}: unexpected ${JSON.stringify(positional[n])}`);
   };
@@ -323,6 +356,30 @@ async function runVerb(cli: Cli, session: Session, catalog: readonly ToolInfo[],
     case "import": {
       if (positional.length === 0) throw new UsageError("import needs at least one file");
       return outcome(await runTool(session, catalog, "media_import", { paths: positional.map((p) => resolve(p)) }));
+    }
+    case "render-frame": {
+      atMost(1);
+      const seconds = positional[0] === undefined ? NaN : Number(positional[0]);
+      if (positional[0] === undefined || positional[0].trim() === "" || !Number.isFinite(seconds)) {
+        throw new UsageError("render-frame needs a time in seconds (render-frame 2.5 -o frame.png)");
+      }
+      if (!cli.output) throw new UsageError("render-frame needs -o <file.png>");
+      let width: number | undefined;
+      if (cli.width !== undefined) {
+        width = Number(cli.width);
+        if (cli.width.trim() === "" || !Number.isFinite(width)) throw new UsageError(`--width takes a number of pixels, not ${JSON.stringify(cli.width)}`);
+      }
+      const out = await preview.render({ time: seconds, ...(width !== undefined ? { width } : {}) });
+      if (!out.ok) return reportFailure(out);
+      const target = resolve(cli.output);
+      try {
+        writeAtomic(target, out.png!);
+      } catch (e) {
+        process.stderr.write(`neuralcut: cannot write ${target}: ${(e as Error).message}\n`);
+        return 1;
+      }
+      print({ ...out.result, path: target });
+      return 0;
     }
   }
   throw new UsageError(`unknown command ${JSON.stringify(verb)}`);

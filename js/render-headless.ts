@@ -7,9 +7,8 @@ import { readFile, stat } from "node:fs/promises";
 import { extname, join, normalize, resolve as resolvePath } from "node:path";
 import { fileURLToPath } from "node:url";
 
-import { describePreview, previewArgs, previewError, previewResult, type PreviewArgs } from "./render-preview.js";
-
-const previewHelpers = { previewArgs, previewResult, previewError };
+import type { HostTool, Outcome } from "./mcp/core.js";
+import { base64, describePreview, previewArgs, RENDER_PREVIEW_TOOL, type PreviewArgs } from "./render-preview.js";
 import type { Frame } from "./render-types.js";
 import type { ProjectJson } from "./types.js";
 
@@ -205,39 +204,44 @@ interface PreviewEditor {
 }
 
 /**
- * render_preview for a Node MCP server: starts headless Chromium on first use and renders the
- * editor's current project with the media files its assets were imported from (`media_import`
- * keeps them as file:// sources; a `path` or `url` saved on the asset works too).
+ * render_preview for a Node session (`neuralcut mcp`, the CLI's render-frame): starts headless
+ * Chromium on first use and renders the editor's current project with the media files its assets
+ * were imported from (`media_import` keeps them as file:// sources; a `path` or `url` saved on the
+ * asset works too). `tool` is the catalog entry MCP, command_run and command_batch run.
  */
 export function headlessRenderPreview(
   editor: PreviewEditor,
   options: HeadlessRendererOptions & { projectDir?: string; /** Absolute media path by asset id (the MCP session's). */ paths?: ReadonlyMap<string, string> } = {},
-) {
+): { tool: HostTool; render(input: unknown): Promise<Outcome & { png?: Uint8Array }>; close(): Promise<void> } {
   let started: Promise<HeadlessRenderer> | undefined;
-  const { previewArgs, previewResult, previewError } = previewHelpers;
-  return {
-    async renderPreview(input: Record<string, unknown>) {
-      const args = previewArgs(input);
-      if ("error" in args) return previewError(args.error);
-      try {
-        started ??= createHeadlessRenderer(options);
-        started.catch(() => (started = undefined));
-        const renderer = await started;
-        const project = editor.project();
-        const media = new Map<string, string>();
-        for (const a of (project.assets ?? []) as { id: string }[]) {
-          const extra = a as unknown as { path?: unknown; url?: unknown };
-          // A saved `path` is relative to the project file's folder.
-          const saved = typeof extra.path === "string" && extra.path ? resolvePath(options.projectDir ?? proc.cwd(), extra.path) : undefined;
-          const where = editor.assetSource(a.id)?.url ?? options.paths?.get(a.id) ?? saved ?? (typeof extra.url === "string" ? extra.url : undefined);
-          if (where) media.set(a.id, where);
-        }
-        const { png, description } = await renderer.render(project, media, args);
-        return previewResult(png, description);
-      } catch (e) {
-        return previewError(e instanceof Error ? e.message : String(e));
+  async function render(input: unknown): Promise<Outcome & { png?: Uint8Array }> {
+    const args = previewArgs(input);
+    if ("error" in args) {
+      const { error, ...data } = args;
+      return { ok: false, error: { error, ...data } };
+    }
+    try {
+      started ??= createHeadlessRenderer(options);
+      started.catch(() => (started = undefined));
+      const renderer = await started;
+      const project = editor.project();
+      const media = new Map<string, string>();
+      for (const a of (project.assets ?? []) as { id: string }[]) {
+        const extra = a as unknown as { path?: unknown; url?: unknown };
+        // A saved `path` is relative to the project file's folder.
+        const saved = typeof extra.path === "string" && extra.path ? resolvePath(options.projectDir ?? proc.cwd(), extra.path) : undefined;
+        const where = editor.assetSource(a.id)?.url ?? options.paths?.get(a.id) ?? saved ?? (typeof extra.url === "string" ? extra.url : undefined);
+        if (where) media.set(a.id, where);
       }
-    },
+      const { png, description } = await renderer.render(project, media, args);
+      return { ok: true, result: description, images: [{ type: "image", data: base64(png), mimeType: "image/png" }], png };
+    } catch (e) {
+      return { ok: false, error: { error: e instanceof Error ? e.message : String(e), code: "RENDER_FAILED" } };
+    }
+  }
+  return {
+    tool: { info: RENDER_PREVIEW_TOOL, run: render },
+    render,
     async close() {
       const r = await started?.catch(() => undefined);
       await r?.close();

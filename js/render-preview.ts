@@ -46,15 +46,26 @@ export interface PreviewArgs {
   width: number;
 }
 
-/** Checks `{ time, width? }`; an error message or the arguments. */
-export function previewArgs(input: unknown): PreviewArgs | { error: string } {
+/** A bad render_preview call: the message and its code (UNKNOWN_ARGUMENT is MCP's -32602). */
+export interface PreviewArgsError {
+  error: string;
+  code: "UNKNOWN_ARGUMENT" | "INVALID_ARGUMENT";
+  argument?: string;
+}
+
+/** Checks `{ time, width? }`; the arguments, or what is wrong with them. */
+export function previewArgs(input: unknown): PreviewArgs | PreviewArgsError {
   const o = (input ?? {}) as Record<string, unknown>;
-  if (typeof input !== "object" || input === null || Array.isArray(input)) return { error: "render_preview takes { time, width? }" };
-  for (const k of Object.keys(o)) if (k !== "time" && k !== "width") return { error: `Unknown argument "${k}": render_preview takes time and width` };
+  if (typeof input !== "object" || input === null || Array.isArray(input)) return { error: "render_preview takes { time, width? }", code: "INVALID_ARGUMENT" };
+  for (const k of Object.keys(o)) {
+    if (k !== "time" && k !== "width") return { error: `Unknown argument "${k}": render_preview takes time and width`, code: "UNKNOWN_ARGUMENT", argument: k };
+  }
   const time = o.time;
-  if (typeof time !== "number" || !Number.isFinite(time) || time < 0) return { error: "time must be a number of seconds >= 0" };
+  if (typeof time !== "number" || !Number.isFinite(time) || time < 0) return { error: "time must be a number of seconds >= 0", code: "INVALID_ARGUMENT", argument: "time" };
   const width = o.width ?? DEFAULT_PREVIEW_WIDTH;
-  if (typeof width !== "number" || !Number.isInteger(width) || width < 16 || width > MAX_PREVIEW_WIDTH) return { error: `width must be a whole number from 16 to ${MAX_PREVIEW_WIDTH}` };
+  if (typeof width !== "number" || !Number.isInteger(width) || width < 16 || width > MAX_PREVIEW_WIDTH) {
+    return { error: `width must be a whole number from 16 to ${MAX_PREVIEW_WIDTH}`, code: "INVALID_ARGUMENT", argument: "width" };
+  }
   return { time, width };
 }
 

@@ -1,7 +1,8 @@
 // The tools a headless session serves beside the engine's own, and the one place that runs a
 // tool by name for both `neuralcut mcp` and the CLI verbs:
 // - media_import: probes files and adds them as assets (all or nothing);
-// - the seed's core tools (seeds/004): command_list, command_run, command_batch, doc_inspect.
+// - the seed's core tools (seeds/004): command_list, command_run, command_batch, doc_inspect;
+// - host tools the Node side answers itself (render_preview, through headless Chromium).
 // Their metadata is written here once, in the catalog's own shape; the engine tools' metadata
 // comes from `editor.tools()` (the Rust registry) and is never copied.
 import { pathToFileURL } from "node:url";
@@ -184,11 +185,18 @@ const CORE_ERRORS: Record<string, readonly string[]> = {
   command_run: ['Unknown tool "<id>"', "the command's own errors"],
   command_batch: ["steps must be a non-empty array of {id, params}", 'Unknown tool "<id>"'],
   doc_inspect: [],
+  render_preview: [
+    "time must be a number of seconds >= 0",
+    "width must be a whole number from 16 to 1920",
+    'Unknown argument "<key>": render_preview takes time and width',
+    "no Chromium at <path> (set NEURALCUT_CHROMIUM ...)",
+  ],
 };
 
-/** Everything a session serves, in listing order: engine tools, media_import, core tools. */
-export function sessionCatalog(editor: NeuralCutEditor): ToolInfo[] {
-  return [...editor.tools(), MEDIA_IMPORT_TOOL, ...CORE_TOOLS];
+/** Everything a session serves, in listing order: engine tools, media_import, core tools, then
+ * the session's host tools. */
+export function sessionCatalog(editor: NeuralCutEditor, hostTools: readonly HostTool[] = []): ToolInfo[] {
+  return [...editor.tools(), MEDIA_IMPORT_TOOL, ...CORE_TOOLS, ...hostTools.map((h) => h.info)];
 }
 
 /** The error messages a tool can return (the registry's for engine tools). */
@@ -196,8 +204,22 @@ export function toolErrors(name: string): readonly string[] {
   return (TOOL_ERRORS as Record<string, readonly string[]>)[name] ?? CORE_ERRORS[name] ?? [];
 }
 
-/** What running a tool came to: its result, or its error value. */
-export type Outcome = { ok: true; result: Record<string, unknown> } | { ok: false; error: ToolErrorResult };
+/** A picture a result carries (render_preview's frame), in MCP's image-block shape. */
+export interface ResultImage {
+  type: "image";
+  data: string;
+  mimeType: string;
+}
+
+/** What running a tool came to: its result (and any pictures), or its error value. */
+export type Outcome = { ok: true; result: Record<string, unknown>; images?: ResultImage[] } | { ok: false; error: ToolErrorResult };
+
+/** A tool the Node side answers rather than the engine (render_preview): listed after the core
+ * tools, and run by name, by command_run and by command_batch like any other. */
+export interface HostTool {
+  info: ToolInfo;
+  run(args: unknown): Promise<Outcome>;
+}
 
 const failure = (error: string, code: string, data: Record<string, unknown> = {}): Outcome => ({ ok: false, error: { error, code, ...data } });
 
@@ -333,6 +355,8 @@ function runnable(catalog: readonly ToolInfo[], id: string): boolean {
 async function runCommand(session: Session, catalog: readonly ToolInfo[], name: string, args: unknown): Promise<Outcome> {
   if (CORE_TOOLS.some((t) => t.name === name)) return runTool(session, catalog, name, args);
   if (!catalog.some((t) => t.name === name)) return unknownTool(name, catalog);
+  const host = session.hostTools?.find((h) => h.info.name === name);
+  if (host) return host.run(args);
   try {
     const out = name === MEDIA_IMPORT_TOOL.name ? await mediaImport(session, args) : await session.editor.callToolUntyped(name, args);
     return isToolError(out) ? { ok: false, error: out } : { ok: true, result: out };
@@ -384,6 +408,7 @@ async function commandBatch(session: Session, catalog: readonly ToolInfo[], args
     }
   }
   const results: Record<string, unknown>[] = [];
+  const images: ResultImage[] = [];
   let completed = 0;
   let failed = 0;
   for (const [i, step] of (steps as { id: string; params?: unknown }[]).entries()) {
@@ -391,13 +416,14 @@ async function commandBatch(session: Session, catalog: readonly ToolInfo[], args
     if (out.ok) {
       completed++;
       results.push({ step: i, id: step.id, ok: true, result: out.result });
+      images.push(...(out.images ?? []));
     } else {
       failed++;
       results.push({ step: i, id: step.id, ok: false, error: out.error });
       if (stop_on_error !== false) break;
     }
   }
-  return { ok: true, result: { completed, failed, results } };
+  return { ok: true, result: { completed, failed, results }, ...(images.length ? { images } : {}) };
 }
 
 /** media_import: probe every path first, then add them all (or nothing). */

@@ -94,7 +94,7 @@ export async function runMcp(argv: string[]): Promise<void> {
     savePath,
     version: packageVersion(),
     paths: session.paths,
-    renderPreview: preview.renderPreview,
+    hostTools: [preview.tool],
     // The unlisted panic tool of the tests (docs/mcp.md, "Panics"); never on by default.
     testOnlyPanic: process.env.NEURALCUT_TEST_ONLY_PANIC === "1",
   });

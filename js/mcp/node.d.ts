@@ -43,7 +43,7 @@ declare module "node:fs/promises" {
 
 declare module "node:fs" {
   export function readFileSync(path: string | URL, encoding: "utf8"): string;
-  export function writeFileSync(path: string, data: string): void;
+  export function writeFileSync(path: string, data: string | Uint8Array): void;
   export function renameSync(from: string, to: string): void;
   export function rmSync(path: string, options?: { force?: boolean }): void;
   export function existsSync(path: string): boolean;

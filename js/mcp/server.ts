@@ -20,9 +20,8 @@ import process from "node:process";
 
 import type { NeuralCutEditor } from "../editor.js";
 import type { ToolErrorResult, ToolInfo } from "../types.js";
-import { commandList, docInspect, MEDIA_IMPORT_TOOL, runTool, sessionCatalog, type Outcome } from "./core.js";
+import { commandList, docInspect, MEDIA_IMPORT_TOOL, runTool, sessionCatalog, type HostTool, type Outcome, type ResultImage } from "./core.js";
 import { saveSession, writeAtomic, type Session } from "./session.js";
-import { RENDER_PREVIEW, RENDER_PREVIEW_TOOL } from "../render-preview.js";
 
 /** The project as saved (kept from before the core tools). */
 export const PROJECT_URI = "neuralcut://project";
@@ -52,8 +51,9 @@ export interface NeuralCutMcpOptions {
   paths?: Map<string, string>;
   /** Serve the unlisted __test_only_panic tool (tests only). */
   testOnlyPanic?: boolean;
-  /** Adds the read-only render_preview tool, answered by this function (js/render-preview.ts). */
-  renderPreview?: (input: Record<string, unknown>) => Promise<CallToolResult>;
+  /** Tools the Node side answers (render_preview from js/render-headless.ts): listed after the
+   * core tools and run directly or through command_run and command_batch. */
+  hostTools?: readonly HostTool[];
 }
 
 const INSTRUCTIONS =
@@ -77,9 +77,10 @@ function toMcpTool(t: ToolInfo): Tool {
   };
 }
 
-function ok(out: Record<string, unknown>, warnings: string[] = []): CallToolResult {
+function ok(out: Record<string, unknown>, warnings: string[] = [], images: ResultImage[] = []): CallToolResult {
   return {
-    content: [{ type: "text", text: JSON.stringify(out) }, ...warnings.map((text) => ({ type: "text" as const, text }))],
+    // Pictures first (render_preview's frame), then the JSON that says what they show.
+    content: [...images, { type: "text", text: JSON.stringify(out) }, ...warnings.map((text) => ({ type: "text" as const, text }))],
     structuredContent: out,
   };
 }
@@ -111,7 +112,7 @@ const STATIC_TTL_MS = 3_600_000;
 
 /** MCP's shape of a tool outcome: the error codes that mean a bad call become -32602. */
 function shaped(out: Outcome, warnings: string[] = []): CallToolResult {
-  if (out.ok) return ok(out.result, warnings);
+  if (out.ok) return ok(out.result, warnings, out.images);
   const { error, code, ...data } = out.error as ToolErrorResult;
   if (code === "UNKNOWN_ARGUMENT" || code === "UNKNOWN_TOOL") throw rpcError(ErrorCode.InvalidParams, error, { code, ...data });
   return failed(out.error);
@@ -119,8 +120,8 @@ function shaped(out: Outcome, warnings: string[] = []): CallToolResult {
 
 /** An MCP server (not yet connected) that drives `editor`. */
 export function createNeuralCutMcpServer(editor: NeuralCutEditor, options: NeuralCutMcpOptions = {}): Server {
-  const session: Session = { editor, paths: options.paths ?? new Map() };
-  const catalog = [...sessionCatalog(editor), ...(options.renderPreview ? [RENDER_PREVIEW_TOOL] : [])];
+  const session: Session = { editor, paths: options.paths ?? new Map(), hostTools: options.hostTools ?? [] };
+  const catalog = sessionCatalog(editor, session.hostTools);
   const tools = catalog.map(toMcpTool);
   const subscribed = new Set<string>();
 
@@ -157,7 +158,6 @@ export function createNeuralCutMcpServer(editor: NeuralCutEditor, options: Neura
     const args = request.params.arguments ?? {};
     const before = editor.revision();
     if (options.testOnlyPanic && name === TEST_ONLY_PANIC_TOOL) return shaped(testOnlyPanic(editor, args));
-    if (name === RENDER_PREVIEW && options.renderPreview) return options.renderPreview(args);
     const out = await runTool(session, catalog, name, args);
     return shaped(out, out.ok ? committed(before) : []);
   });

@@ -12,12 +12,15 @@ import process from "node:process";
 
 import { createEditor, type NeuralCutEditor } from "../editor.js";
 import type { ProjectJson } from "../types.js";
+import type { HostTool } from "./core.js";
 import { DEMO_PROJECT } from "./demo-project.js";
 
 export interface Session {
   editor: NeuralCutEditor;
   /** Absolute path of each asset's file, by asset id (imported or read from the project). */
   paths: Map<string, string>;
+  /** Tools the Node side answers (render_preview), beside the engine's. */
+  hostTools?: readonly HostTool[];
 }
 
 export interface OpenOptions {
@@ -64,7 +67,7 @@ export function projectForFile(session: Session, file: string): ProjectJson {
 }
 
 /** Writes `text` to `path` atomically: a temporary file beside it, then a rename. */
-export function writeAtomic(path: string, text: string): void {
+export function writeAtomic(path: string, text: string | Uint8Array): void {
   const tmp = `${path}.${process.pid}.tmp`;
   try {
     writeFileSync(tmp, text);

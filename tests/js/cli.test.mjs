@@ -51,7 +51,7 @@ test("help prints the reference; no command does too", async () => {
   for (const args of [["help"], ["--help"], []]) {
     const r = await cli(args);
     assert.equal(r.code, 0);
-    for (const verb of ["tools", "describe", "inspect", "exec", "run", "import", "mcp", "--save-as", "--keep-going"]) assert.match(r.stdout, new RegExp(verb));
+    for (const verb of ["tools", "describe", "inspect", "exec", "run", "import", "render-frame", "mcp", "--save-as", "--keep-going", "--width"]) assert.match(r.stdout, new RegExp(verb));
   }
 });
 
@@ -74,7 +74,14 @@ test("usage errors exit with 2 and change nothing", async () => {
     ["run"],
     ["run", "missing.jsonl"],
     ["import"],
-    ["render-frame", "1", "-o", "f.png"],
+    ["render-frame"],
+    ["render-frame", "soon", "-o", "f.png"],
+    ["render-frame", "1"],
+    ["render-frame", "1", "-o"],
+    ["render-frame", "1", "-o", "f.png", "--width", "wide"],
+    ["render-frame", "1", "2", "-o", "f.png"],
+    ["--demo", "tools", "-o", "f.png"],
+    ["--demo", "inspect", "--width", "100"],
   ];
   for (const args of cases) {
     const r = await cli(args);
@@ -86,7 +93,7 @@ test("usage errors exit with 2 and change nothing", async () => {
   const unknownArg = await cli(["--demo", "exec", "split", "tmes=[2]"]);
   assert.equal(unknownArg.code, 2);
   assert.equal(JSON.parse(unknownArg.stdout).code, "UNKNOWN_ARGUMENT");
-  assert.match((await cli(["render-frame"])).stderr, /comes with the compositor/);
+  assert.match((await cli(["render-frame", "1"])).stderr, /render-frame needs -o <file\.png>/);
   assert.deepEqual(readdirSync(dir), [], "nothing was written");
 });
 
@@ -96,7 +103,7 @@ test("tools: a readable list, a filter, and --json anywhere on the line", async 
   const lines = text.stdout.trim().split("\n");
   assert.ok(lines.some((l) => /^split\s+Split at times$/.test(l)));
   assert.ok(lines.some((l) => /^undo\s+Undo\s+\(disabled: nothing to undo\)$/.test(l)));
-  for (const name of ["media_import", "command_list", "command_run", "command_batch", "doc_inspect"]) assert.ok(lines.some((l) => l.startsWith(`${name} `)), name);
+  for (const name of ["media_import", "command_list", "command_run", "command_batch", "doc_inspect", "render_preview"]) assert.ok(lines.some((l) => l.startsWith(`${name} `)), name);
   const filtered = await cli(["tools", "SPLIT"]);
   assert.deepEqual(filtered.stdout.trim().split("\n").map((l) => l.split(/\s+/)[0]), ["split"]);
   const { commands } = await json(["tools", "effect", "--json"]);

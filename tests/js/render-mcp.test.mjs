@@ -4,7 +4,8 @@
 //
 // Needs `npm run build` first and Chromium (CHROMIUM_PATH, else /usr/bin/chromium).
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
@@ -166,6 +167,99 @@ test("render_preview without Chromium says how to get it", { timeout: 60_000 }, 
     const r = await client.callTool({ name: "render_preview", arguments: { time: 0 } });
     assert.equal(r.isError, true);
     assert.match(r.content[0].text, /no Chromium at .*no-such-chromium.*NEURALCUT_CHROMIUM/);
+  } finally {
+    await client.close();
+  }
+});
+
+/** Runs `neuralcut ...args` (the CLI) in the scratch folder. */
+function cli(args, env = {}) {
+  const child = spawn(process.execPath, [CLI, ...args], { cwd: dir, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (c) => (stdout += c));
+  child.stderr.on("data", (c) => (stderr += c));
+  return new Promise((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
+}
+
+test("render-frame writes the frame as a PNG and prints what was drawn", { timeout: 180_000 }, async () => {
+  writeFileSync(join(dir, "split.png"), rgbPng(160, 90, (x) => (x < 80 ? [0, 255, 0] : [255, 255, 0])));
+  const project = "cli.json";
+  const imported = await cli(["--project", project, "--save", "import", "split.png"]);
+  assert.equal(imported.code, 0, imported.stderr);
+  const asset = JSON.parse(imported.stdout).assets[0].id;
+  const placed = await cli(["exec", "add_media_to_timeline", `assetId=${asset}`, "startTime=0", "trackType=main", "duration=3", "--project", project, "--save"]);
+  assert.equal(placed.code, 0, placed.stderr);
+  const before = readFileSync(join(dir, project), "utf8");
+
+  // Options anywhere; the project reopens from its file and finds the image by its saved path.
+  const r = await cli(["--width", "320", "render-frame", "1.5", "--project", project, "-o", "frame.png"]);
+  assert.equal(r.code, 0, r.stderr);
+  const d = JSON.parse(r.stdout);
+  assert.equal(d.time, 1.5);
+  assert.deepEqual([d.width, d.height], [320, 180]);
+  assert.deepEqual(d.layers.map((l) => l.kind), ["image"]);
+  assert.equal(d.path, join(dir, "frame.png"));
+  const f = decodePng(readFileSync(join(dir, "frame.png")));
+  assert.deepEqual([f.width, f.height], [320, 180]);
+  assert.ok(near(f.px(60, 90), [0, 255, 0]), `left ${f.px(60, 90)}`);
+  assert.ok(near(f.px(260, 90), [255, 255, 0]), `right ${f.px(260, 90)}`);
+  assert.equal(readFileSync(join(dir, project), "utf8"), before, "render-frame changes nothing");
+
+  // The tool's own refusals are failures (1) and write nothing; no Chromium says where to get one.
+  const late = await cli(["--project", project, "render-frame", "-1", "-o", "neg.png"]);
+  assert.equal(late.code, 1);
+  assert.match(JSON.parse(late.stdout).error, /time must be a number of seconds >= 0/);
+  const wide = await cli(["--project", project, "render-frame", "1", "--width=5000", "-o", "wide.png"]);
+  assert.equal(wide.code, 1);
+  assert.equal(JSON.parse(wide.stdout).code, "INVALID_ARGUMENT");
+  const none = await cli(["--project", project, "render-frame", "1", "-o", "none.png"], { NEURALCUT_CHROMIUM: join(dir, "no-such-chromium") });
+  assert.equal(none.code, 1);
+  assert.match(none.stderr, /no Chromium at .*no-such-chromium/);
+  for (const name of ["neg.png", "wide.png", "none.png"]) assert.equal(existsSync(join(dir, name)), false, name);
+});
+
+test("render_preview through command_run and command_batch: the picture comes with the result", { timeout: 180_000 }, async () => {
+  writeFileSync(join(dir, "core.png"), rgbPng(160, 90, () => [0, 0, 255]));
+  const client = await connect([]);
+  try {
+    await client.listTools();
+    const { assets } = await call(client, "media_import", { paths: [join(dir, "core.png")] });
+    await call(client, "add_media_to_timeline", { assetId: assets[0].id, startTime: 0, trackType: "main", duration: 4 });
+    const listed = await call(client, "command_list", { filter: "render" });
+    assert.deepEqual(listed.commands.map((c) => [c.id, c.enabled]), [["render_preview", true]]);
+
+    const run = await client.callTool({ name: "command_run", arguments: { id: "render_preview", params: { time: 2, width: 64 } } });
+    assert.notEqual(run.isError, true, JSON.stringify(run.content));
+    assert.equal(run.content[0].type, "image");
+    const f = decodePng(Buffer.from(run.content[0].data, "base64"));
+    assert.deepEqual([f.width, f.height], [64, 36]);
+    assert.ok(near(f.px(32, 18), [0, 0, 255]), `blue ${f.px(32, 18)}`);
+    assert.equal(run.structuredContent.time, 2);
+
+    // A batch: the split is one undo step; the frame after it comes back as an image block.
+    const batch = await client.callTool({
+      name: "command_batch",
+      arguments: { steps: [{ id: "split", params: { times: [1] } }, { id: "render_preview", params: { time: 3, width: 32 } }] },
+    });
+    assert.notEqual(batch.isError, true, JSON.stringify(batch.content));
+    assert.deepEqual([batch.structuredContent.completed, batch.structuredContent.failed], [2, 0]);
+    assert.equal(batch.structuredContent.results[1].result.width, 32);
+    const images = batch.content.filter((c) => c.type === "image");
+    assert.equal(images.length, 1);
+    assert.equal(decodePng(Buffer.from(images[0].data, "base64")).width, 32);
+
+    // Its own errors: an unknown parameter is -32602 (as for every tool, directly too); a bad
+    // time is an isError result.
+    for (const request of [
+      { name: "command_run", arguments: { id: "render_preview", params: { time: 1, colour: "red" } } },
+      { name: "render_preview", arguments: { time: 1, colour: "red" } },
+    ]) {
+      await assert.rejects(client.callTool(request), (e) => e.code === -32602 && /Unknown argument "colour"/.test(e.message));
+    }
+    const bad = await client.callTool({ name: "command_run", arguments: { id: "render_preview", params: { time: -2 } } });
+    assert.equal(bad.isError, true);
+    assert.match(bad.content[0].text, /time must be/);
   } finally {
     await client.close();
   }
