@@ -1,6 +1,6 @@
 // Small helpers shared by the demo's modules.
 
-export const TICKS_PER_SECOND = 120_000;
+export { TICKS_PER_SECOND } from "neuralcut";
 
 /** Creates an element: h("div", { class: "x", onclick }, child, "text", ...). */
 export function h(tag, props = {}, ...children) {

@@ -6,8 +6,5 @@ export * from "./generated/tools.js";
 export type * from "./types.js";
 export type * from "./render-types.js";
 
-/** Internal time unit: ticks per second (tools take and return seconds). */
-export const TICKS_PER_SECOND = 120_000;
-
 /** An editor, as `createEditor` returns it. */
 export type { NeuralCutEditor as Editor } from "./editor.js";

@@ -6,11 +6,10 @@ import { performance } from "node:perf_hooks";
 import { gzipSync } from "node:zlib";
 
 const root = new URL("..", import.meta.url);
-const { createEditor } = await import(new URL("dist/index.js", root));
+const { createEditor, TICKS_PER_SECOND: TICKS } = await import(new URL("dist/index.js", root));
 
 const OPENCUT_WASM_GZ = 1_104_724; // opencut-wasm 0.2.10, gzipped (GPU compositor included)
 const SIZE_TARGET = 200 * 1024;
-const TICKS = 120_000;
 
 /** Median milliseconds of `fn` over `runs` runs (after `warmup` unmeasured ones). */
 async function median(fn, { runs = 31, warmup = 5 } = {}) {

@@ -4,7 +4,7 @@
 //! never counts as a pass; run it again without the switch.
 
 use neuralcut::tools::context::{ContextProvider, ContextRequest, ContextStatus, ProviderReport};
-use neuralcut::tools::registry::{ToolDef, TOOLS};
+use neuralcut::tools::registry::{ToolDef, COMMON_ERRORS, TOOLS};
 use neuralcut::Editor;
 use serde_json::Value;
 
@@ -98,15 +98,17 @@ fn example(tool: &ToolDef) -> String {
 }
 
 fn render() -> String {
-    let mut md = String::from(
+    let common: String = COMMON_ERRORS.iter().map(|e| format!("- `{e}`\n")).collect();
+    let mut md = format!(
         "# Tool reference\n\n\
          Generated from the tool registry (`src/tools/registry.rs`) by `tests/docs.rs`: do not edit by hand, run \
          `NEURALCUT_BLESS=1 cargo test --test docs`. Every example below is run against `tests/fixtures/docs.json` \
          when the tests run.\n\n\
          Conventions: every time is in timeline seconds (the engine keeps exact integer ticks, 120 000 per second, \
          and rounds a seconds value to the nearest tick). Unknown arguments are refused with an error that names them. \
-         A failed call changes nothing. Errors come back as `{ \"error\": <message>, \"code\": <STABLE_CODE>, \"hint\"?: … }`; \
+         A failed call changes nothing. Errors come back as `{{ \"error\": <message>, \"code\": <STABLE_CODE>, \"hint\"?: … }}`; \
          the messages are the tool spec's own strings.\n\n\
+         Besides the errors listed under each tool, any tool can return these (`<x>` marks a filled-in part):\n\n{common}\n\
          | tool | title | read-only | destructive | idempotent | open world | untrusted output |\n|---|---|---|---|---|---|---|\n",
     );
     let yes = |b: bool| if b { "yes" } else { "no" };

@@ -581,6 +581,67 @@ fn every_spec_error_string_is_exercised() {
     assert!(errors.iter().any(|e| e.starts_with("Parameter '") && e.contains(" must be <= ")));
 }
 
+/// Whether `message` is an instance of `template`, where each `<x>` stands for any non-empty text.
+fn fits(template: &str, message: &str) -> bool {
+    let mut pieces = Vec::new();
+    let mut rest = template;
+    while let Some(open) = rest.find('<') {
+        let Some(close) = rest[open..].find('>') else { break };
+        pieces.push(&rest[..open]);
+        rest = &rest[open + close + 1..];
+    }
+    pieces.push(rest);
+    if pieces.len() == 1 {
+        return template == message;
+    }
+    let (first, last) = (pieces[0], pieces[pieces.len() - 1]);
+    if !message.starts_with(first) || !message.ends_with(last) || message.len() < first.len() + last.len() {
+        return false;
+    }
+    // Middle pieces in order, each after at least one character of filled-in text.
+    let mut at = first.len();
+    let end = message.len() - last.len();
+    for piece in &pieces[1..pieces.len() - 1] {
+        match message.get(at + 1..end).and_then(|m| m.find(piece)) {
+            Some(i) => at = at + 1 + i + piece.len(),
+            None => return false,
+        }
+    }
+    end > at
+}
+
+#[test]
+fn the_template_matcher_is_strict() {
+    assert!(fits("Track not found: <id>", "Track not found: t3"));
+    assert!(!fits("Track not found: <id>", "Track not found: "));
+    assert!(!fits("Track not found: <id>", "Tracks not found: t3"));
+    assert!(fits("Element <id> on track <id> is in the way (<start>s to <end>s)", "Element e2 on track t1 is in the way (0s to 3s)"));
+    assert!(!fits("Element <id> on track <id> is in the way (<start>s to <end>s)", "Element e2 on track t1 is in the way"));
+    assert!(fits("Nothing to undo", "Nothing to undo"));
+    assert!(!fits("Nothing to undo", "Nothing to undo!"));
+}
+
+/// Every error a case expects is in its tool's documented list (or the common list): a tool
+/// cannot return a message its definition (and so MCP, the typings and docs/tools.md) omits.
+#[test]
+fn every_expected_error_is_in_the_tools_definition() {
+    let mut undocumented = Vec::new();
+    for file in all_case_files() {
+        for case in &file.cases {
+            let Some(message) = case["expectError"]["error"].as_str() else { continue };
+            let tool = case["tool"].as_str().or(file.tool.as_deref()).unwrap_or_default();
+            let Some(def) = registry::find(tool) else { continue }; // unknown-tool cases
+            // batch passes its failing step's own error on.
+            let step_errors = if tool == "batch" { registry::TOOLS.iter().flat_map(|t| t.errors.iter()).copied().collect() } else { Vec::new() };
+            let listed = def.errors.iter().chain(registry::COMMON_ERRORS).chain(&step_errors);
+            if !listed.clone().any(|t| fits(t, message)) {
+                undocumented.push(format!("{tool}: {message}"));
+            }
+        }
+    }
+    assert!(undocumented.is_empty(), "errors returned but not in the tool's errors (src/tools/registry.rs):\n{}", undocumented.join("\n"));
+}
+
 /// The fixture files these cases use (tests/fixtures holds others' fixtures too).
 const FIXTURES: &[&str] = &["demo", "blank", "no_timeline", "odd"];
 

@@ -3,6 +3,7 @@
 // such as Whisper in a worker) and returns segments in timeline seconds for each placement of the
 // asset on the timeline. It edits nothing; captions are a flow of add_text calls.
 
+import { TICKS_PER_SECOND } from "../generated/tools.js";
 import type { NeuralCutEditor } from "../editor.js";
 import type { AssetJson, AssetSource } from "../types.js";
 import { responseText, type GenerateResponse, type ProxyClient } from "./client.js";
@@ -54,7 +55,6 @@ export interface TranscribeToolOptions {
   maxOutputTokens?: () => number | undefined;
 }
 
-const TICKS_PER_SECOND = 120_000;
 const ARGS = ["assetId", "language", "modelId"];
 
 export const TRANSCRIBE_INPUT_SCHEMA = {

@@ -42,7 +42,7 @@ export interface ListTimelineResult {
       name?: string;
       start: number;
       end: number;
-      duration?: number;
+      duration: number;
       /** Source seconds skipped at the head; absent when 0 */
       trimStart?: number;
       /** Playback speed of a retimed video or audio clip (source seconds per timeline second); absent when 1 */
@@ -74,7 +74,7 @@ export interface ListTimelineResult {
     }[];
   }[];
   /** End of the last element, seconds */
-  duration?: number;
+  duration: number;
 }
 
 /** Arguments of `load_asset_context`: Load asset into context */
@@ -775,14 +775,14 @@ export const UNTRUSTED_OUTPUT_TOOLS: readonly ToolName[] = [
 
 /** The error messages each tool can return (the spec's strings; `<x>` marks a filled-in part). */
 export const TOOL_ERRORS: Readonly<Record<ToolName, readonly string[]>> = {
-  list_project_assets: ["No active project","unknown argument \"<name>\" for <tool>; expected: <names>"],
+  list_project_assets: ["No active project"],
   list_timeline: ["No active timeline"],
   load_asset_context: ["Asset not found","Unsupported asset type","Failed to load asset context"],
   split: ["Invalid split times","No timeline content"],
   delete_timeline_elements: ["Invalid element ids","Timeline elements not found: <ids>","No timeline content"],
-  move_timeline_elements: ["Invalid element ids","Invalid start time","Timeline elements not found: <ids>","Target track not found: <id>","Target track <id> is a(n) <type> track and cannot hold <type> elements","Element <id> on track <id> is in the way (<start>s to <end>s)","No timeline content"],
+  move_timeline_elements: ["Invalid element ids","Invalid start time","Timeline elements not found: <ids>","Target track not found: <id>","Target track <id> is <a type> track and cannot hold <type> elements","Element <id> on track <id> is in the way (<start>s to <end>s)","No timeline content"],
   add_text: ["Text is required","Invalid time range"],
-  update_text: ["Text element not found","Element is not text","Invalid time range","Text is required"],
+  update_text: ["Text element not found","Element is not text","Invalid time range","Text is required","Element <id> on track <id> is in the way (<start>s to <end>s)"],
   add_media_to_timeline: ["Asset not found","Invalid track type for asset","Invalid duration","Duration exceeds source duration","Invalid start time","Element <id> on track <id> is in the way (<start>s to <end>s)"],
   update_timeline_element_timing: ["Invalid element id","Invalid timing update","Invalid start time","Invalid end time","Invalid duration","Invalid time range","Conflicting timing values","Timeline element not found: <id>","Duration exceeds source duration","Element <id> on track <id> is in the way (<start>s to <end>s)"],
   delete_element: ["Element not found"],
@@ -794,19 +794,25 @@ export const TOOL_ERRORS: Readonly<Record<ToolName, readonly string[]>> = {
   apply_effect: ["Invalid effect type","Effect not found: <type>","Invalid start time","Invalid end time","Invalid time range","Invalid effect parameters","Unknown parameter: <key>","Parameter '<key>' must be >= <min>","Parameter '<key>' must be <= <max>","No active timeline","Failed to place effect element"],
   update_effect: ["Invalid element id","params is required and must be a non-empty object","No active timeline","Timeline element not found: <id>","Element is not an effect","Effect not found: <type>","Unknown parameter: <key>","Parameter '<key>' must be >= <min>","Parameter '<key>' must be <= <max>","Invalid effect parameters"],
   get_element: ["Invalid element id","Timeline element not found: <id>","Unknown reference <ref>; candidates: <refs>","No active timeline"],
-  update_clip: ["Invalid element ids","Timeline elements not found: <ids>","Property \"<name>\" must be <range>","Element <id> is a(n) <type> element and has no <property>","update_clip needs at least one property to change","No active timeline"],
-  duplicate_elements: ["Invalid element ids","Timeline elements not found: <ids>","Invalid start time","Give offset or startTime, not both","Target track not found: <id>","Target track <id> is a(n) <type> track and cannot hold <type> elements","Element <id> on track <id> is in the way (<start>s to <end>s)"],
-  update_track: ["Invalid track id","Track not found: <id>","update_track needs muted, hidden or name","Track <id> is a(n) <type> track, which cannot be muted (it makes no sound)","Track <id> is an audio track, which cannot be hidden (mute it instead)"],
+  update_clip: ["Invalid element ids","Timeline elements not found: <ids>","Property \"<name>\" must be <range>","Element <id> is <a type> element and has no <property>","update_clip needs at least one property to change","No active timeline"],
+  duplicate_elements: ["Invalid element ids","Timeline elements not found: <ids>","Invalid start time","Give offset or startTime, not both","Target track not found: <id>","Target track <id> is <a type> track and cannot hold <type> elements","Element <id> on track <id> is in the way (<start>s to <end>s)"],
+  update_track: ["Invalid track id","Track not found: <id>","update_track needs muted, hidden or name","Track <id> is <a type> track, which cannot be muted (it makes no sound)","Track <id> is an audio track, which cannot be hidden (mute it instead)"],
   move_track: ["Invalid track id","Track not found: <id>","Give exactly one of index, above or below","Track <id> can move to index <min> to <max> (<why>)","Track <id> is the main track, which stays between the visual and the audio tracks","A track cannot move above or below itself"],
   list_animatable_properties: ["Invalid element id","Timeline element not found: <id>","No active timeline"],
   list_keyframes: ["Invalid element id","Timeline element not found: <id>","No active timeline"],
-  upsert_keyframe: ["Invalid element id","Timeline element not found: <id>","Property \"<p>\" cannot be animated on <type> element; animatable: <list>","Keyframe time must be from 0 to <duration> (seconds from the element's start)","Property \"<p>\" must be <range>"],
-  remove_keyframe: ["Invalid element id","Timeline element not found: <id>","Keyframe not found: <id>","Give exactly one of keyframeId (from list_keyframes) or time (seconds from the element's start)"],
+  upsert_keyframe: ["Invalid element id","Timeline element not found: <id>","Property \"<p>\" cannot be animated on <type> element; animatable: <list>","Property \"<p>\" cannot be animated: <type> elements have no animatable properties","Keyframe time must be from 0 to <duration> (seconds from the element's start)","Property \"<p>\" must be <range>"],
+  remove_keyframe: ["Invalid element id","Timeline element not found: <id>","Property \"<p>\" cannot be animated on <type> element; animatable: <list>","Property \"<p>\" cannot be animated: <type> elements have no animatable properties","Keyframe not found: <id>","Give exactly one of keyframeId (from list_keyframes) or time (seconds from the element's start)"],
   update_keyframe_curve: ["Invalid element id","Timeline element not found: <id>","Keyframe not found: <id>","update_keyframe_curve needs interpolation, easing, rightHandle or leftHandle","The keyframe at <t>s is the last of <property>: easing and rightHandle shape the curve to the next keyframe"],
   undo: ["Nothing to undo"],
   redo: ["Nothing to redo"],
   batch: ["Invalid batch steps","Tool <name> cannot run inside batch","<the failing step's own error>"],
 };
+
+/** Errors any tool can return besides its own (argument checks, references, no timeline). */
+export const COMMON_TOOL_ERRORS: readonly string[] = ["Arguments must be a JSON object","unknown argument \"<name>\" for <tool>; expected: <names>","Argument \"<name>\" must be <rule>","Unknown reference <ref>; <the references there are>","No active project","No active timeline"];
+
+/** The engine's unit of time: every time in a project is a whole number of ticks (src/time.rs). */
+export const TICKS_PER_SECOND = 120000;
 
 /** An effect type of the effect registry: what `createEditor({ effects })` takes. */
 export type EffectType = "blur" | "brightness-contrast" | "grayscale" | "saturation" | "sepia" | "invert" | "vignette";
@@ -1066,7 +1072,8 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
                     "elementId",
                     "type",
                     "start",
-                    "end"
+                    "end",
+                    "duration"
                   ]
                 }
               }
@@ -1084,7 +1091,8 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
         }
       },
       "required": [
-        "tracks"
+        "tracks",
+        "duration"
       ]
     },
     "annotations": {

@@ -1,9 +1,8 @@
 // The project `neuralcut mcp --demo` opens: a small laid-out timeline with a title, a colour
 // effect, a logo overlay, two video clips and music. Assets are metadata only (no media bytes
 // ship with the package), which is all the engine's tools need. Times are ticks (120 000/s).
+import { TICKS_PER_SECOND as S } from "../generated/tools.js";
 import type { ProjectJson } from "../types.js";
-
-const S = 120_000;
 
 export const DEMO_PROJECT: ProjectJson = {
   format: "neuralcut-project",

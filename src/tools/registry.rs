@@ -107,6 +107,19 @@ impl ToolDef {
 const NOT_FOUND_IDS: &str = "Timeline elements not found: <ids>";
 const ARG_ERRORS: &str = "unknown argument \"<name>\" for <tool>; expected: <names>";
 
+/// Errors any tool can return, beside its own list: the argument checks every tool shares
+/// (`tools::args`), readable references (`tools::refs`) and a project without a timeline.
+/// docs/tools.md lists them once; `tests/tool_cases.rs` checks every expected error against them
+/// and the tool's own list.
+pub const COMMON_ERRORS: &[&str] = &[
+    "Arguments must be a JSON object",
+    ARG_ERRORS,
+    "Argument \"<name>\" must be <rule>",
+    "Unknown reference <ref>; <the references there are>",
+    "No active project",
+    "No active timeline",
+];
+
 /// Every tool, in the stable order they are listed.
 pub static TOOLS: &[ToolDef] = &[
     ToolDef {
@@ -116,7 +129,7 @@ pub static TOOLS: &[ToolDef] = &[
         args: &["filter", "type"],
         kind: Kind::Read,
         annotations: LISTING,
-        errors: list!(&["No active project", ARG_ERRORS]),
+        errors: list!(&["No active project"]),
         example: text!(r#"{"filter":"unused","type":"all"}"#),
         run: Some(inspect::list_project_assets),
     },
@@ -171,7 +184,7 @@ pub static TOOLS: &[ToolDef] = &[
         args: &["elementIds", "start", "targetTrackId"],
         kind: Kind::Edit,
         annotations: CHANGE,
-        errors: list!(&["Invalid element ids", "Invalid start time", NOT_FOUND_IDS, "Target track not found: <id>", "Target track <id> is a(n) <type> track and cannot hold <type> elements", "Element <id> on track <id> is in the way (<start>s to <end>s)", "No timeline content"]),
+        errors: list!(&["Invalid element ids", "Invalid start time", NOT_FOUND_IDS, "Target track not found: <id>", "Target track <id> is <a type> track and cannot hold <type> elements", "Element <id> on track <id> is in the way (<start>s to <end>s)", "No timeline content"]),
         example: text!(r#"{"elementIds":["e6"],"start":12}"#),
         run: Some(arrange::move_timeline_elements),
     },
@@ -193,7 +206,7 @@ pub static TOOLS: &[ToolDef] = &[
         args: &["trackId", "elementId", "text", "start", "end", "position"],
         kind: Kind::Edit,
         annotations: CHANGE,
-        errors: list!(&["Text element not found", "Element is not text", "Invalid time range", "Text is required"]),
+        errors: list!(&["Text element not found", "Element is not text", "Invalid time range", "Text is required", "Element <id> on track <id> is in the way (<start>s to <end>s)"]),
         example: text!(r#"{"trackId":"t3","elementId":"e7","text":"Day two"}"#),
         run: Some(create::update_text),
     },
@@ -325,7 +338,7 @@ pub static TOOLS: &[ToolDef] = &[
         args: &["elementIds", "position", "scale", "rotation", "opacity", "blendMode", "volume", "muted", "hidden"],
         kind: Kind::Edit,
         annotations: CHANGE,
-        errors: list!(&["Invalid element ids", NOT_FOUND_IDS, "Property \"<name>\" must be <range>", "Element <id> is a(n) <type> element and has no <property>", "update_clip needs at least one property to change", "No active timeline"]),
+        errors: list!(&["Invalid element ids", NOT_FOUND_IDS, "Property \"<name>\" must be <range>", "Element <id> is <a type> element and has no <property>", "update_clip needs at least one property to change", "No active timeline"]),
         example: text!(r#"{"elementIds":["e6"],"scale":0.5,"position":{"anchor":"top-right","margin":40},"opacity":0.8}"#),
         run: Some(element_tools::update_clip),
     },
@@ -336,7 +349,7 @@ pub static TOOLS: &[ToolDef] = &[
         args: &["elementIds", "offset", "startTime", "trackId"],
         kind: Kind::Edit,
         annotations: ADD,
-        errors: list!(&["Invalid element ids", NOT_FOUND_IDS, "Invalid start time", "Give offset or startTime, not both", "Target track not found: <id>", "Target track <id> is a(n) <type> track and cannot hold <type> elements", "Element <id> on track <id> is in the way (<start>s to <end>s)"]),
+        errors: list!(&["Invalid element ids", NOT_FOUND_IDS, "Invalid start time", "Give offset or startTime, not both", "Target track not found: <id>", "Target track <id> is <a type> track and cannot hold <type> elements", "Element <id> on track <id> is in the way (<start>s to <end>s)"]),
         example: text!(r#"{"elementIds":["e7"],"offset":3}"#),
         run: Some(track_tools::duplicate_elements),
     },
@@ -347,7 +360,7 @@ pub static TOOLS: &[ToolDef] = &[
         args: &["trackId", "muted", "hidden", "name"],
         kind: Kind::Edit,
         annotations: CHANGE,
-        errors: list!(&["Invalid track id", "Track not found: <id>", "update_track needs muted, hidden or name", "Track <id> is a(n) <type> track, which cannot be muted (it makes no sound)", "Track <id> is an audio track, which cannot be hidden (mute it instead)"]),
+        errors: list!(&["Invalid track id", "Track not found: <id>", "update_track needs muted, hidden or name", "Track <id> is <a type> track, which cannot be muted (it makes no sound)", "Track <id> is an audio track, which cannot be hidden (mute it instead)"]),
         example: text!(r#"{"trackId":"t2","muted":true}"#),
         run: Some(track_tools::update_track),
     },
@@ -391,7 +404,7 @@ pub static TOOLS: &[ToolDef] = &[
         args: &["elementId", "property", "time", "value", "interpolation"],
         kind: Kind::Edit,
         annotations: CHANGE,
-        errors: list!(&["Invalid element id", "Timeline element not found: <id>", "Property \"<p>\" cannot be animated on <type> element; animatable: <list>", "Keyframe time must be from 0 to <duration> (seconds from the element's start)", "Property \"<p>\" must be <range>"]),
+        errors: list!(&["Invalid element id", "Timeline element not found: <id>", "Property \"<p>\" cannot be animated on <type> element; animatable: <list>", "Property \"<p>\" cannot be animated: <type> elements have no animatable properties", "Keyframe time must be from 0 to <duration> (seconds from the element's start)", "Property \"<p>\" must be <range>"]),
         example: text!(r#"{"elementId":"e7","property":"opacity","time":0,"value":0}"#),
         run: Some(keyframe_tools::upsert_keyframe),
     },
@@ -402,7 +415,7 @@ pub static TOOLS: &[ToolDef] = &[
         args: &["elementId", "property", "keyframeId", "time"],
         kind: Kind::Edit,
         annotations: Annotations { read_only: false, destructive: true, idempotent: false, open_world: false, untrusted_content: false },
-        errors: list!(&["Invalid element id", "Timeline element not found: <id>", "Keyframe not found: <id>", "Give exactly one of keyframeId (from list_keyframes) or time (seconds from the element's start)"]),
+        errors: list!(&["Invalid element id", "Timeline element not found: <id>", "Property \"<p>\" cannot be animated on <type> element; animatable: <list>", "Property \"<p>\" cannot be animated: <type> elements have no animatable properties", "Keyframe not found: <id>", "Give exactly one of keyframeId (from list_keyframes) or time (seconds from the element's start)"]),
         example: text!(r#"{"elementId":"e7","property":"opacity","time":0}"#),
         run: Some(keyframe_tools::remove_keyframe),
     },

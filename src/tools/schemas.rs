@@ -337,14 +337,14 @@ pub fn output(tool: &str) -> Value {
                                 "textStyle": text_style,
                                 "params": { "type": "object" },
                             },
-                            "required": ["elementId", "type", "start", "end"],
+                            "required": ["elementId", "type", "start", "end", "duration"],
                         } },
                     },
                     "required": ["trackId", "type", "elements"],
                 } },
                 "duration": { "type": "number", "description": "End of the last element, seconds" },
             }),
-            &["tracks"],
+            &["tracks", "duration"],
         )
         }
         "load_asset_context" => result(

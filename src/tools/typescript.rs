@@ -154,6 +154,9 @@ pub fn typings() -> String {
         let _ = writeln!(out, "  {}: {errors},", tool.name);
     }
     out.push_str("};\n\n");
+    let common = serde_json::to_string(registry::COMMON_ERRORS).expect("strings serialise");
+    let _ = writeln!(out, "/** Errors any tool can return besides its own (argument checks, references, no timeline). */\nexport const COMMON_TOOL_ERRORS: readonly string[] = {common};\n");
+    let _ = writeln!(out, "/** The engine's unit of time: every time in a project is a whole number of ticks (src/time.rs). */\nexport const TICKS_PER_SECOND = {};\n", crate::time::TICKS_PER_SECOND);
     let effects: Vec<String> = crate::effects::EFFECTS.iter().map(|e| literal(&Value::from(e.id))).collect();
     let _ = writeln!(out, "/** An effect type of the effect registry: what `createEditor({{ effects }})` takes. */\nexport type EffectType = {};\n", effects.join(" | "));
     out.push_str("/** Every effect type, in registry order (the default of `createEditor({ effects })`). */\nexport const EFFECT_TYPES: readonly EffectType[] = [\n");
