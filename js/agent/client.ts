@@ -2,20 +2,24 @@
 // proxy's own URL is ever called; the API key and Gemini's URLs stay on the server. Rate limits
 // (429) and server failures (5xx) are retried with back-off, honouring Retry-After.
 
-/** The proxy answered with an error, or could not be reached. `message` is safe to show. */
-export class ProxyError extends Error {
+import { errorCode, NeuralCutError } from "../errors.js";
+
+/** The proxy answered with an error, or could not be reached. `message` is safe to show. `code`
+ * is the proxy's own code upper-cased (RATE_LIMITED, MODEL_NOT_ALLOWED, ...), HTTP_<status> when
+ * it gave none, UNREACHABLE when it could not be reached. */
+export class ProxyError extends NeuralCutError {
   constructor(
     message: string,
     /** HTTP status; 0 when the proxy could not be reached. */
     readonly status: number,
-    readonly code: string,
+    code: string,
     readonly details?: string,
     /** How long the proxy asked to wait before trying again (Retry-After), in milliseconds. */
     readonly retryAfterMs?: number,
     /** The HTTP status Gemini answered the proxy with, when the proxy says. */
     readonly upstreamStatus?: number,
   ) {
-    super(message);
+    super(errorCode(code), message);
     this.name = "ProxyError";
   }
 }
@@ -218,7 +222,7 @@ export function createProxyClient(options: ProxyClientOptions): ProxyClient {
       res = await doFetch(new URL(endpoint, base), { method, headers: { ...(await hostHeaders()), ...headers, "x-neuralcut-client": clientId }, body, signal });
     } catch (e) {
       if ((e as { name?: string })?.name === "AbortError" || signal?.aborted) throw signal?.aborted ? abortReason(signal) : e;
-      throw new ProxyError(`the Gemini proxy could not be reached (${endpoint})`, 0, "unreachable");
+      throw new ProxyError(`the Gemini proxy could not be reached (${endpoint})`, 0, "UNREACHABLE");
     }
     let json: Record<string, unknown> | undefined;
     try {
@@ -229,7 +233,7 @@ export function createProxyClient(options: ProxyClientOptions): ProxyClient {
     }
     if (!res.ok || !json) {
       const message = typeof json?.error === "string" ? json.error : `HTTP ${res.status}`;
-      const code = typeof json?.code === "string" ? json.code : "http_" + res.status;
+      const code = typeof json?.code === "string" ? json.code : `HTTP_${res.status}`;
       const details = typeof json?.details === "string" ? json.details : undefined;
       const upstream = typeof json?.upstreamStatus === "number" ? json.upstreamStatus : undefined;
       throw new ProxyError(`the Gemini proxy refused ${endpoint} (${res.status}: ${message}${details ? `; ${details}` : ""})`, res.status, code, details, retryAfter(res, json), upstream);

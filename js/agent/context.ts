@@ -2,6 +2,7 @@
 // asset's bytes through the proxy, waits (bounded) for Gemini to finish processing, asks once for
 // a short summary, and reports back to the editor, which keeps the cache by asset id.
 
+import { NeuralCutError } from "../errors.js";
 import type { AssetJson, AssetSource, ContextProvider, ContextProviderRequest, ProviderReport } from "../types.js";
 import { abortReason, ProxyError, responseText, type GenerateResponse, type ProxyClient, type StatusResult } from "./client.js";
 import { taskConfig } from "./models.js";
@@ -15,12 +16,9 @@ export interface UploadConsentRequest {
 }
 
 /** Thrown (and reported as the tool's details) when an upload is not allowed. */
-export class UploadRefusedError extends Error {
-  constructor(
-    readonly code: "UPLOAD_DECLINED" | "UPLOADS_NOT_ALLOWED",
-    message: string,
-  ) {
-    super(message);
+export class UploadRefusedError extends NeuralCutError {
+  constructor(code: "UPLOAD_DECLINED" | "UPLOADS_NOT_ALLOWED", message: string) {
+    super(code, message);
     this.name = "UploadRefusedError";
   }
 }

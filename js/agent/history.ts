@@ -4,6 +4,7 @@
 // stays without its response. When even the newest exchange is too large, its oldest steps (a
 // model turn with its calls and the user turn with their responses) go, the user's message stays.
 
+import { NeuralCutError } from "../errors.js";
 import type { Content, Part } from "./client.js";
 
 export interface HistoryBounds {
@@ -34,9 +35,9 @@ function asFirst(c: Content): Content {
   return c.parts.some((p) => p.functionResponse) ? { role: c.role, parts: c.parts.filter((p) => !p.functionResponse) } : c;
 }
 
-export class HistoryTooLargeError extends Error {
+export class HistoryTooLargeError extends NeuralCutError {
   constructor(message: string) {
-    super(message);
+    super("HISTORY_TOO_LARGE", message);
     this.name = "HistoryTooLargeError";
   }
 }

@@ -7,6 +7,7 @@
 // machine only with the host's consent; cancellation reaches every wait.
 
 import type { NeuralCutEditor } from "../editor.js";
+import { NeuralCutError } from "../errors.js";
 import type { ToolInfo } from "../types.js";
 import {
   abortReason,
@@ -58,7 +59,7 @@ export type AgentEvent =
   | { type: "tool_call"; id: string; name: string; args: Record<string, unknown>; readOnly: boolean }
   | { type: "tool_result"; id: string; name: string; result: Record<string, unknown>; isError: boolean }
   /** Something the user may like to know that does not stop the loop (a retry, a re-upload). */
-  | { type: "notice"; code: "retry" | "reupload" | "malformed_call" | "history_trimmed"; message: string }
+  | { type: "notice"; code: "RETRY" | "REUPLOAD" | "MALFORMED_CALL" | "HISTORY_TRIMMED"; message: string }
   | { type: "error"; code: string; message: string; details?: string }
   | { type: "done"; text: string; steps: number };
 
@@ -136,18 +137,21 @@ export interface Agent {
   readonly hostTools: HostTool[];
 }
 
+/** Why `send` failed: the proxy, an empty or malformed answer, a step too large to send, or a
+ * message sent while the previous one is still being answered. */
+export type AgentErrorCode = "PROXY" | "EMPTY_RESPONSE" | "MALFORMED_CALL" | "TOO_LARGE" | "BUSY";
+
 /** Thrown by `send` for failures of the loop itself. `message` is plain words for the user (what
  * happened, what to do); `details` is the technical cause. */
-export class AgentError extends Error {
+export class AgentError extends NeuralCutError {
   constructor(
-    /** `proxy`, `empty_response`, `malformed_call`, `too_large`, `busy`. */
-    readonly code: string,
+    code: AgentErrorCode,
     message: string,
     readonly details?: string,
-    /** The proxy's HTTP status, for `proxy`. */
+    /** The proxy's HTTP status, for PROXY. */
     readonly status?: number,
   ) {
-    super(message);
+    super(code, message);
     this.name = "AgentError";
   }
 }
@@ -171,8 +175,8 @@ export function explainProxyError(e: ProxyError, model: string): string {
     return "Gemini is getting too many requests right now. Wait a minute, then send the message again.";
   }
   if (e.status === 401) return "The assistant's server needs you to sign in again. Reload the page, sign in, and send the message again.";
-  if (e.code === "model_not_allowed") return `The model ${model} is not enabled on the assistant's server. Choose another model.`;
-  if (e.code === "origin_refused") return "The assistant's server does not accept requests from this page. Its operator must add this site to the proxy's allowed origins.";
+  if (e.code === "MODEL_NOT_ALLOWED") return `The model ${model} is not enabled on the assistant's server. Choose another model.`;
+  if (e.code === "ORIGIN_REFUSED") return "The assistant's server does not accept requests from this page. Its operator must add this site to the proxy's allowed origins.";
   if (e.status === 401 || e.status === 403) return "The assistant's server refused the request: you may need to sign in again. Reload the page and retry.";
   if (e.status === 413) return "The request is too large for the assistant's server. Start a new conversation (Reset) and try again.";
   if (e.status === 502 && e.upstreamStatus !== undefined && e.upstreamStatus < 500) {
@@ -220,7 +224,7 @@ export function createAgent(options: AgentOptions): Agent {
     sleep: options.sleep,
     onRetry: ({ error, attempt, delayMs }) => {
       const why = error.status === 429 ? "Gemini is busy" : error.status === 0 ? "the assistant's server did not answer" : "Gemini failed to answer";
-      emit({ type: "notice", code: "retry", message: `${why}; trying again in ${Math.max(1, Math.round(delayMs / 1000))} s (retry ${attempt}).` });
+      emit({ type: "notice", code: "RETRY", message: `${why}; trying again in ${Math.max(1, Math.round(delayMs / 1000))} s (retry ${attempt}).` });
     },
   });
 
@@ -337,7 +341,7 @@ export function createAgent(options: AgentOptions): Agent {
     forget(assetId, fileUri);
     const assets = (editor.project() as { assets?: Array<{ id: string; name: string }> }).assets ?? [];
     const name = assets.find((a) => a.id === assetId)?.name ?? assetId;
-    emit({ type: "notice", code: "reupload", message: `Gemini no longer has "${name}" (its upload expired); uploading it again.` });
+    emit({ type: "notice", code: "REUPLOAD", message: `Gemini no longer has "${name}" (its upload expired); uploading it again.` });
     const out = await loadContext({ assetId }, signal, false);
     return out.status === "loaded" && typeof out.fileUri === "string" ? out.fileUri : undefined;
   }
@@ -399,7 +403,7 @@ export function createAgent(options: AgentOptions): Agent {
     }
   }
 
-  function fail(code: string, message: string, details?: string, status?: number): AgentError {
+  function fail(code: AgentErrorCode, message: string, details?: string, status?: number): AgentError {
     emit({ type: "error", code, message, ...(details ? { details } : {}) });
     return new AgentError(code, message, details, status);
   }
@@ -414,11 +418,11 @@ export function createAgent(options: AgentOptions): Agent {
       contents = fitHistory(s.contents, { maxTurns, maxPartsPerTurn: lim.maxPartsPerTurn, maxBytes });
     } catch (e) {
       if (!(e instanceof HistoryTooLargeError)) throw e;
-      throw fail("too_large", "This step is too large for the assistant's server. Ask for fewer changes at once, or start a new conversation (Reset).", e.message);
+      throw fail("TOO_LARGE", "This step is too large for the assistant's server. Ask for fewer changes at once, or start a new conversation (Reset).", e.message);
     }
     if (contents.length < s.contents.length && !s.trimmed) {
       s.trimmed = true;
-      emit({ type: "notice", code: "history_trimmed", message: "The conversation is long: its oldest messages are no longer sent to Gemini." });
+      emit({ type: "notice", code: "HISTORY_TRIMMED", message: "The conversation is long: its oldest messages are no longer sent to Gemini." });
     }
     // Each file once (the proxy refuses a file attached twice), the newest ones, at most maxFilesPerRequest.
     const maxFiles = typeof lim.maxFilesPerRequest === "number" ? lim.maxFilesPerRequest : Infinity;
@@ -466,7 +470,7 @@ export function createAgent(options: AgentOptions): Agent {
         // A proxy that publishes no limits says which one a request broke: learn it, send less.
         if (e instanceof ProxyError && e.status === 413 && !relearned) {
           const n = Number(/over (\d+)/.exec(e.message)?.[1]);
-          const key = e.code === "too_many_turns" ? "maxTurns" : e.code === "too_many_parts" ? "maxPartsPerTurn" : /bytes/.test(e.message) ? "maxBodyBytes" : undefined;
+          const key = e.code === "TOO_MANY_TURNS" ? "maxTurns" : e.code === "TOO_MANY_PARTS" ? "maxPartsPerTurn" : /bytes/.test(e.message) ? "maxBodyBytes" : undefined;
           if (key && n > 0 && n < (lim[key] as number)) {
             relearned = true;
             lim = { ...lim, [key]: n };
@@ -478,15 +482,15 @@ export function createAgent(options: AgentOptions): Agent {
           healed = true;
           if (await healFiles(s, files, signal)) continue;
         }
-        if (e instanceof ProxyError) throw fail("proxy", explainProxyError(e, model), e.message, e.status);
-        throw fail("proxy", "The assistant failed unexpectedly. Send the message again.", e instanceof Error ? e.message : String(e));
+        if (e instanceof ProxyError) throw fail("PROXY", explainProxyError(e, model), e.message, e.status);
+        throw fail("PROXY", "The assistant failed unexpectedly. Send the message again.", e instanceof Error ? e.message : String(e));
       }
       const candidate = response.candidates?.[0];
       if (candidate?.finishReason === "MALFORMED_FUNCTION_CALL" && !candidate.content?.parts?.some((p) => p.functionCall || p.text)) {
         if (correction) {
-          throw fail("malformed_call", "Gemini twice produced a tool call it could not complete. Send the message again, perhaps asking for fewer changes at once.", candidate.finishMessage);
+          throw fail("MALFORMED_CALL", "Gemini twice produced a tool call it could not complete. Send the message again, perhaps asking for fewer changes at once.", candidate.finishMessage);
         }
-        emit({ type: "notice", code: "malformed_call", message: "Gemini's tool call was malformed; asking it once more." });
+        emit({ type: "notice", code: "MALFORMED_CALL", message: "Gemini's tool call was malformed; asking it once more." });
         correction = {
           text: `(Your previous function call could not be parsed${candidate.finishMessage ? `: ${candidate.finishMessage.slice(0, 500)}` : ""}. Call the function again with arguments that are valid JSON matching its schema.)`,
         };
@@ -521,10 +525,10 @@ export function createAgent(options: AgentOptions): Agent {
     const why = blocked ?? candidate?.finishReason ?? "no candidate";
     const details = `The model returned no answer (${why})${candidate?.finishMessage ? `: ${candidate.finishMessage}` : ""}`;
     if (blocked || why === "SAFETY" || why === "PROHIBITED_CONTENT" || why === "BLOCKLIST" || why === "SPII" || why === "RECITATION") {
-      return fail("empty_response", `Gemini declined to answer this message (${why}). Rephrase it and send it again.`, details);
+      return fail("EMPTY_RESPONSE", `Gemini declined to answer this message (${why}). Rephrase it and send it again.`, details);
     }
-    if (why === "MAX_TOKENS") return fail("empty_response", "Gemini ran out of room before answering. Ask for less at once and send it again.", details);
-    return fail("empty_response", `Gemini returned an empty answer (${why}). Send the message again.`, details);
+    if (why === "MAX_TOKENS") return fail("EMPTY_RESPONSE", "Gemini ran out of room before answering. Ask for less at once and send it again.", details);
+    return fail("EMPTY_RESPONSE", `Gemini returned an empty answer (${why}). Send the message again.`, details);
   }
 
   async function run(s: Session, text: string, signal: AbortSignal): Promise<string> {
@@ -625,7 +629,7 @@ export function createAgent(options: AgentOptions): Agent {
       if (cancelled) throw abortReason(signal);
     }
     const message = `Stopped after ${maxSteps} model calls without a final answer. Send "continue" to let it go on, or ask for less at once.`;
-    emit({ type: "error", code: "max_steps", message });
+    emit({ type: "error", code: "MAX_STEPS", message });
     emit({ type: "done", text: lastText, steps: maxSteps });
     return lastText;
   }
@@ -633,7 +637,7 @@ export function createAgent(options: AgentOptions): Agent {
   async function send(text: string, sendOptions: { signal?: AbortSignal } = {}): Promise<string> {
     if (typeof text !== "string" || text.trim() === "") throw new TypeError("send takes a non-empty message");
     const s = session;
-    if (s.busy) throw new AgentError("busy", "The assistant is still answering the previous message. Wait for it, or press Stop.");
+    if (s.busy) throw new AgentError("BUSY", "The assistant is still answering the previous message. Wait for it, or press Stop.");
     const { signal } = sendOptions;
     if (signal?.aborted) throw abortReason(signal);
     s.busy = true;

@@ -54,7 +54,7 @@ test("a 200-message session with three tool calls per message works from the fir
   }
   const texts = editor.project().timeline.tracks.flatMap((t) => t.elements).filter((e) => e.type === "text");
   assert.equal(texts.length, 200);
-  assert.equal(events.filter((e) => e.type === "notice" && e.code === "history_trimmed").length, 1, "said once that old messages are no longer sent");
+  assert.equal(events.filter((e) => e.type === "notice" && e.code === "HISTORY_TRIMMED").length, 1, "said once that old messages are no longer sent");
   assert.equal(events.filter((e) => e.type === "error").length, 0);
   // Flat: once the history is full, the biggest request of the last 100 messages is within 2 % of
   // the biggest of messages 50 to 100 (ids and numbers gain digits).
@@ -261,17 +261,17 @@ test("429 then success: the agent backs off, honouring the proxy's Retry-After, 
   fake.script.push(modelTurn([{ text: "Fine now." }]));
   assert.equal(await agent.send("Hello."), "Fine now.");
   assert.deepEqual(waits, [30_000], "waited what Retry-After said");
-  assert.ok(events.some((e) => e.type === "notice" && e.code === "retry" && /Gemini is busy; trying again in 30 s/.test(e.message)));
+  assert.ok(events.some((e) => e.type === "notice" && e.code === "RETRY" && /Gemini is busy; trying again in 30 s/.test(e.message)));
   // Server errors too, with a growing back-off, up to the limit; then a plain message.
   for (let i = 0; i < 4; i++) fake.failNext("generate", 503, { error: { code: 503, message: "The model is overloaded", status: "UNAVAILABLE" } });
   waits.length = 0;
-  await assert.rejects(agent.send("Again."), (e) => e.code === "proxy" && e.message === "Gemini could not answer right now. Try again in a moment." && e.status === 502);
+  await assert.rejects(agent.send("Again."), (e) => e.code === "PROXY" && e.message === "Gemini could not answer right now. Try again in a moment." && e.status === 502);
   assert.equal(waits.length, 3, "three retries, then the error");
   assert.ok(waits[1] > waits[0] && waits[2] > waits[1], `back-off grows: ${waits}`);
   // A refusal by Gemini (4xx) is not retried: it would fail the same way.
   fake.failNext("generate", 400, { error: { code: 400, message: "Request contains an invalid argument.", status: "INVALID_ARGUMENT" } });
   waits.length = 0;
-  await assert.rejects(agent.send("Once more."), (e) => e.code === "proxy" && /^Gemini refused the request \(Request contains an invalid argument\.\)/.test(e.message));
+  await assert.rejects(agent.send("Once more."), (e) => e.code === "PROXY" && /^Gemini refused the request \(Request contains an invalid argument\.\)/.test(e.message));
   assert.deepEqual(waits, []);
   assertValidConversation(agent.history());
 });
@@ -283,7 +283,7 @@ test("the proxy's own rate limit: its Retry-After is honoured; a wait over maxDe
     const waits = [];
     const { agent } = await setup(tight.proxy, { agentOptions: { sleep: async (ms) => void waits.push(ms), retry: { maxDelayMs: 5000 } } });
     tight.fake.script.push(modelTurn([call("list_timeline", {}, "s")]), modelTurn([call("list_timeline", {}, "t")]), modelTurn([{ text: "never" }]));
-    await assert.rejects(agent.send("List it."), (e) => e.code === "proxy" && e.status === 429 && /Wait a minute, then send the message again/.test(e.message));
+    await assert.rejects(agent.send("List it."), (e) => e.code === "PROXY" && e.status === 429 && /Wait a minute, then send the message again/.test(e.message));
     assert.deepEqual(waits, [], "a Retry-After of most of a minute is over maxDelayMs: no retry before it");
     assert.equal(tight.fake.generateCalls.length, 2, "the third request was refused by the proxy, not sent upstream");
     assertValidConversation(agent.history());
@@ -302,10 +302,10 @@ test("a malformed function call is retried once with the error; twice is a plain
   const retry = bodies.at(-2);
   assert.match(lastTurn(retry).parts.at(-1).text, /could not be parsed: Malformed function call: split\(times=\[3,/);
   assert.ok(!JSON.stringify(bodies.at(-1)).includes("could not be parsed"), "the correction is not kept in the history");
-  assert.ok(events.some((e) => e.type === "notice" && e.code === "malformed_call"));
+  assert.ok(events.some((e) => e.type === "notice" && e.code === "MALFORMED_CALL"));
   assertValidConversation(agent.history());
   fake.script.push(malformed, malformed);
-  await assert.rejects(agent.send("Split at 5."), (e) => e.code === "malformed_call" && /Send the message again/.test(e.message));
+  await assert.rejects(agent.send("Split at 5."), (e) => e.code === "MALFORMED_CALL" && /Send the message again/.test(e.message));
   assertValidConversation(agent.history());
 });
 
@@ -428,8 +428,8 @@ test("headers: an object or an async function, sent with every proxy request", a
 
 test("errors the user sees say what happened and what to do", async () => {
   const wrongModel = await setup(proxy, { agentOptions: { model: "gemini-1.0-nope" } });
-  await assert.rejects(wrongModel.agent.send("Hi."), (e) => e.code === "proxy" && e.message === "The model gemini-1.0-nope is not enabled on the assistant's server. Choose another model." && /403/.test(e.details));
-  assert.deepEqual(wrongModel.events.at(-1), { type: "error", code: "proxy", message: "The model gemini-1.0-nope is not enabled on the assistant's server. Choose another model.", details: wrongModel.events.at(-1).details });
+  await assert.rejects(wrongModel.agent.send("Hi."), (e) => e.code === "PROXY" && e.message === "The model gemini-1.0-nope is not enabled on the assistant's server. Choose another model." && /403/.test(e.details));
+  assert.deepEqual(wrongModel.events.at(-1), { type: "error", code: "PROXY", message: "The model gemini-1.0-nope is not enabled on the assistant's server. Choose another model.", details: wrongModel.events.at(-1).details });
   const unreachable = createAgent({ editor: wrongModel.editor, proxyUrl: "http://127.0.0.1:9/", fetch: browserFetch(), sleep: noWait, connectContext: false });
-  await assert.rejects(unreachable.send("Hi."), (e) => e.code === "proxy" && /could not be reached\. Check the internet connection/.test(e.message));
+  await assert.rejects(unreachable.send("Hi."), (e) => e.code === "PROXY" && /could not be reached\. Check the internet connection/.test(e.message));
 });

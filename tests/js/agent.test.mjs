@@ -168,7 +168,7 @@ test("the loop stops after maxSteps", async () => {
   for (let i = 0; i < 5; i++) fake.script.push(modelTurn([{ text: `step ${i}` }, call("list_timeline", {})]));
   const text = await agent.send("Loop forever.");
   assert.equal(text, "step 2");
-  assert.ok(events.some((e) => e.type === "error" && e.code === "max_steps"));
+  assert.ok(events.some((e) => e.type === "error" && e.code === "MAX_STEPS"));
   assert.equal(fake.script.length, 2);
 });
 
@@ -318,9 +318,9 @@ test("tool schemas are converted to Gemini's JSON Schema subset", () => {
 test("empty_response: a blocked prompt rejects with a plain message; the history stays valid and the next message continues it", async () => {
   const { agent, events, fetchLog } = await setup();
   fake.script.push({ candidates: [], promptFeedback: { blockReason: "SAFETY" } });
-  await assert.rejects(agent.send("Something unsafe."), (e) => e instanceof AgentError && e.code === "empty_response" && e.message === "Gemini declined to answer this message (SAFETY). Rephrase it and send it again." && /SAFETY/.test(e.details));
+  await assert.rejects(agent.send("Something unsafe."), (e) => e instanceof AgentError && e.code === "EMPTY_RESPONSE" && e.message === "Gemini declined to answer this message (SAFETY). Rephrase it and send it again." && /SAFETY/.test(e.details));
   assert.equal(events.at(-1).type, "error");
-  assert.equal(events.at(-1).code, "empty_response");
+  assert.equal(events.at(-1).code, "EMPTY_RESPONSE");
   assertValidConversation(agent.history());
   fake.script.push(modelTurn([{ text: "Sure." }]));
   assert.equal(await agent.send("Something else."), "Sure.");
@@ -328,7 +328,7 @@ test("empty_response: a blocked prompt rejects with a plain message; the history
   assert.deepEqual(body.contents, [{ role: "user", parts: [{ text: "Something unsafe." }, { text: "Something else." }] }]);
   // A candidate that stopped for lack of room says so.
   fake.script.push({ candidates: [{ finishReason: "MAX_TOKENS", index: 0 }] });
-  await assert.rejects(agent.send("Long one."), (e) => e.code === "empty_response" && /ran out of room/.test(e.message));
+  await assert.rejects(agent.send("Long one."), (e) => e.code === "EMPTY_RESPONSE" && /ran out of room/.test(e.message));
 });
 
 test("busy: a second send while one runs is refused; the first finishes normally", async () => {
@@ -336,7 +336,7 @@ test("busy: a second send while one runs is refused; the first finishes normally
   let release;
   fake.script.push(() => new Promise((r) => (release = r)));
   const first = agent.send("First.");
-  await assert.rejects(agent.send("Second."), (e) => e instanceof AgentError && e.code === "busy" && /still answering/.test(e.message));
+  await assert.rejects(agent.send("Second."), (e) => e instanceof AgentError && e.code === "BUSY" && /still answering/.test(e.message));
   while (!release) await new Promise((r) => setTimeout(r, 5));
   release(modelTurn([{ text: "First answer." }]));
   assert.equal(await first, "First answer.");
@@ -483,4 +483,49 @@ test("transcribe_video failures: a throwing local transcriber, a non-JSON answer
   const processing = await slow.agent.callTool("transcribe_video", { assetId: slow.assetId });
   assert.equal(processing.code, "ASSET_PROCESSING");
   assert.match(processing.hint, /call transcribe_video again/);
+});
+
+test("every error the agent side throws is a NeuralCutError with a SCREAMING_SNAKE code", async () => {
+  const { NeuralCutError } = await import("../../dist/index.js");
+  const { createProxyClient, ProxyError, UploadRefusedError, HistoryTooLargeError, fitHistory } = await import("../../dist/agent/index.js");
+  const { createServer } = await import("node:http");
+  // A real server on 127.0.0.1 answering generate with the proxy's refusals.
+  const answers = [
+    [403, JSON.stringify({ error: "model not allowed", code: "model_not_allowed" })],
+    [502, "<html>bad gateway</html>"],
+  ];
+  const server = createServer((req, res) => {
+    req.resume();
+    const [status, body] = answers.shift();
+    res.writeHead(status, { "content-type": "application/json" });
+    res.end(body);
+  });
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  const { port } = server.address();
+  try {
+    const client = createProxyClient({ proxyUrl: `http://127.0.0.1:${port}/api/gemini`, retry: { retries: 0 } });
+    const request = { model: "gemini-2.5-flash", contents: [{ role: "user", parts: [{ text: "hi" }] }] };
+    const codes = [];
+    for (let i = 0; i < 2; i++) {
+      await assert.rejects(client.generate(request), (e) => {
+        assert.ok(e instanceof ProxyError && e instanceof NeuralCutError, String(e));
+        codes.push(e.code);
+        return true;
+      });
+    }
+    assert.deepEqual(codes, ["MODEL_NOT_ALLOWED", "HTTP_502"]);
+  } finally {
+    await new Promise((r) => server.close(r));
+  }
+  const gone = createProxyClient({ proxyUrl: `http://127.0.0.1:${port}/api/gemini`, retry: { retries: 0 } });
+  await assert.rejects(gone.generate({ model: "m", contents: [] }), (e) => e instanceof NeuralCutError && e.code === "UNREACHABLE");
+
+  const refused = new UploadRefusedError("UPLOAD_DECLINED", "declined");
+  assert.ok(refused instanceof NeuralCutError && refused.code === "UPLOAD_DECLINED");
+  const parts = Array.from({ length: 5 }, (_, i) => ({ text: `p${i}` }));
+  assert.throws(
+    () => fitHistory([{ role: "user", parts }], { maxTurns: 10, maxPartsPerTurn: 2, maxBytes: 1 << 20 }),
+    (e) => e instanceof HistoryTooLargeError && e instanceof NeuralCutError && e.code === "HISTORY_TOO_LARGE",
+  );
+  assert.ok(new AgentError("BUSY", "busy") instanceof NeuralCutError);
 });
