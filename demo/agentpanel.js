@@ -186,7 +186,7 @@ export async function createAgentPanel({ editor, config, sources, elements, hasM
     } catch (e) {
       // The loop has already shown its own errors (proxy, empty answer); show anything else.
       if (e?.name === "AbortError") notice("Stopped.");
-      else if (!(e instanceof agentModule.AgentError) || e.code === "busy") onEvent({ type: "error", message: e instanceof Error ? e.message : String(e) });
+      else if (!(e instanceof agentModule.AgentError) || e.code === "BUSY") onEvent({ type: "error", message: e instanceof Error ? e.message : String(e) });
     } finally {
       running = null;
       send.disabled = false;
