@@ -220,6 +220,11 @@ fn error_validator() -> &'static jsonschema::Validator {
                 "hint": { "type": "string", "minLength": 1 },
             },
             "required": ["error", "code"],
+            // Error data never reuses the names a success gives what was created or changed.
+            "not": { "anyOf": [
+                { "required": ["elementId"] }, { "required": ["trackId"] },
+                { "required": ["elementIds"] }, { "required": ["assetId"] },
+            ] },
         }))
         .expect("the error schema compiles")
     })

@@ -144,7 +144,7 @@ fn unsupported(e: &Element, property: &str) -> ToolError {
         format!("Element {} is {} {} element and has no {property}", e.id, article(e.kind.as_str()), e.kind.as_str()),
     )
     .with("property", property)
-    .with("elementId", e.id.as_str())
+    .with("element", e.id.as_str())
 }
 
 fn article(word: &str) -> &'static str {

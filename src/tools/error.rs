@@ -130,8 +130,9 @@ impl ToolError {
             "OVERLAP",
             format!("Element {element_id} on track {track_id} is in the way ({start}s to {end}s)"),
         )
-        .with("trackId", track_id)
-        .with("elementId", element_id)
+        // Not trackId/elementId: those name what a call created or changed when it succeeds.
+        .with("blockingTrackId", track_id)
+        .with("blockingElementId", element_id)
         .with_hint("Choose a free time range (see list_timeline), or move or delete the element first.")
     }
 
