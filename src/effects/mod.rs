@@ -15,14 +15,21 @@ pub struct ParamDef {
     pub min: f64,
     pub max: f64,
     pub step: f64,
-    /// What the parameter does, in a few words (the range sentence is added to it).
+    /// What the parameter does, in a few words; get_effect's description starts with it.
     pub meaning: &'static str,
 }
 
 impl ParamDef {
-    /// The human-readable description get_effect returns, e.g.
-    /// "Number between 0 and 100, step 1. Default: 15".
+    /// The human-readable description get_effect returns: what the parameter does, then the
+    /// spec's range sentence, e.g. "Percent of the way to grey; 0 leaves colour. Number between 0
+    /// and 100, step 1. Default: 100". Without the first part an agent learns the vignette
+    /// radius's range but not what it is.
     pub fn description(&self) -> String {
+        format!("{} {}", self.meaning, self.range())
+    }
+
+    /// The spec's sentence: "Number between 0 and 100, step 1. Default: 15".
+    pub fn range(&self) -> String {
         format!("Number between {} and {}, step {}. Default: {}", self.min, self.max, self.step, self.default)
     }
 }
@@ -48,7 +55,7 @@ pub static EFFECTS: [EffectDef; 7] = [
         name: "Blur",
         description: "Gaussian blur of the picture below the effect track. Intensity 0 leaves it sharp.",
         keywords: &["gaussian", "soften", "defocus", "blurry"],
-        params: &[p("intensity", "Intensity", 15.0, 0.0, 100.0, 1.0, "Blur strength, OpenCut's scale: sigma is intensity/5 px on 1920x1080, scaled per axis.")],
+        params: &[p("intensity", "Intensity", 15.0, 0.0, 100.0, 1.0, "How strong the blur is; 0 leaves the picture sharp, 100 is a soft blur of about 20 pixels on a 1080p frame.")],
     },
     EffectDef {
         id: "brightness-contrast",
@@ -242,12 +249,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn descriptions_read_as_the_spec_example() {
-        assert_eq!(find("blur").unwrap().params[0].description(), "Number between 0 and 100, step 1. Default: 15");
+    fn descriptions_say_what_then_the_spec_range() {
+        assert_eq!(find("blur").unwrap().params[0].range(), "Number between 0 and 100, step 1. Default: 15");
         assert_eq!(
             find("brightness-contrast").unwrap().params[0].description(),
-            "Number between -1 and 1, step 0.01. Default: 0"
+            "Added to every channel; -1 is black, 1 is white. Number between -1 and 1, step 0.01. Default: 0"
         );
+        for e in &EFFECTS {
+            for p in e.params {
+                assert!(p.meaning.ends_with('.') && p.meaning.len() > 10, "{}.{} says what it does", e.id, p.key);
+            }
+        }
     }
 
     #[test]

@@ -62,8 +62,8 @@ const successes = [
   ["list_stickers", { query: "france" }, { stickers: [{ id: "flags:FR", name: "France", provider: "flags" }], total: 1 }],
   ["list_effects", { query: "vintage" }, { effects: [{ id: "sepia", name: "Sepia", description: "Warm brown vintage tone." }] }],
   ["get_effect", { effectType: "vignette" }, { id: "vignette", name: "Vignette", description: "Darkens the edges of the frame toward the corners.", params: [
-    { key: "radius", label: "Radius", type: "number", default: 75, min: 10, max: 100, step: 1, description: "Number between 10 and 100, step 1. Default: 75" },
-    { key: "softness", label: "Softness", type: "number", default: 35, min: 5, max: 80, step: 1, description: "Number between 5 and 80, step 1. Default: 35" },
+    { key: "radius", label: "Radius", type: "number", default: 75, min: 10, max: 100, step: 1, description: "Where darkening starts, in percent of the centre-to-corner distance. Number between 10 and 100, step 1. Default: 75" },
+    { key: "softness", label: "Softness", type: "number", default: 35, min: 5, max: 80, step: 1, description: "Width of the fade from clear to dark, in percent. Number between 5 and 80, step 1. Default: 35" },
   ] }],
   ["apply_effect", { effectType: "blur", start: 0, end: 4, params: { intensity: 30 } }, { elementId: "e30", trackId: "t11", appliedParams: { intensity: 30 } }],
   ["update_effect", { elementId: "e21", params: { intensity: 40 } }, { success: true, elementId: "e21", appliedParams: { intensity: 40 } }],
