@@ -2,44 +2,16 @@
 // every surface (WebMCP, MCP, headless MCP, the in-page agent); the picture comes from
 // `neuralcut/render`, in the page or in headless Chromium (js/render-headless.ts).
 import type { Frame } from "./render-types.js";
+import { hostToolInfo } from "./host-tools.js";
 import type { ToolInfo } from "./types.js";
 
-export const RENDER_PREVIEW = "render_preview";
-/** The largest preview width an agent may ask for; the default is 960. */
-export const MAX_PREVIEW_WIDTH = 1920;
+export const RENDER_PREVIEW = "render_preview" as const;
+/** The largest preview width an agent may ask for (the schema's maximum); the default is 960. */
+export const MAX_PREVIEW_WIDTH: number = (hostToolInfo(RENDER_PREVIEW).inputSchema as { properties: { width: { maximum: number } } }).properties.width.maximum;
 export const DEFAULT_PREVIEW_WIDTH = 960;
 
-export const RENDER_PREVIEW_TOOL: ToolInfo = {
-  name: RENDER_PREVIEW as ToolInfo["name"],
-  title: "Render a preview frame",
-  description:
-    "Render the picture at a time (timeline seconds) and return it as a PNG image, with a short JSON description of what was drawn " +
-    "(layers bottom first, anything that could not be drawn). Read-only. Use it after an edit to check the result; undo if it looks wrong.",
-  inputSchema: {
-    $schema: "https://json-schema.org/draft/2020-12/schema",
-    type: "object",
-    properties: {
-      time: { type: "number", minimum: 0, description: "Timeline time in seconds" },
-      width: { type: "integer", minimum: 16, maximum: MAX_PREVIEW_WIDTH, description: `Image width in pixels (default ${DEFAULT_PREVIEW_WIDTH}; height keeps the project's aspect)` },
-    },
-    required: ["time"],
-    additionalProperties: false,
-  },
-  outputSchema: {
-    $schema: "https://json-schema.org/draft/2020-12/schema",
-    type: "object",
-    properties: {
-      time: { type: "number" },
-      width: { type: "integer" },
-      height: { type: "integer" },
-      canvas: { type: "object", properties: { width: { type: "integer" }, height: { type: "integer" } } },
-      layers: { type: "array", items: { type: "object", properties: { elementId: { type: "string" }, kind: { type: "string" } }, required: ["elementId", "kind"] } },
-      notDrawn: { type: "array", items: { type: "object", properties: { elementId: { type: "string" }, reason: { type: "string" } } } },
-    },
-    required: ["time", "width", "height", "layers"],
-  },
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-};
+/** The catalog entry (registry::HOST_TOOLS, generated). */
+export const RENDER_PREVIEW_TOOL: ToolInfo = hostToolInfo(RENDER_PREVIEW);
 
 export interface PreviewArgs {
   time: number;

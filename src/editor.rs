@@ -231,6 +231,8 @@ impl Editor {
         match def.kind {
             Kind::Undo => self.undo_tool().map(Output::from),
             Kind::Redo => self.redo_tool().map(Output::from),
+            // Never found: registry::find searches TOOLS only.
+            Kind::Host => Err(ToolError::unknown_tool(name, &registry::names())),
             Kind::Context => {
                 // Without a provider only the cache can answer (the host's clock is unknown here,
                 // so expiry is not checked: the JS package always passes its clock).

@@ -4,7 +4,7 @@
 //! never counts as a pass; run it again without the switch.
 
 use neuralcut::tools::context::{ContextProvider, ContextRequest, ContextStatus, ProviderReport};
-use neuralcut::tools::registry::{ToolDef, COMMON_ERRORS, TOOLS};
+use neuralcut::tools::registry::{ToolDef, COMMON_ERRORS, HOST_TOOLS, TOOLS};
 use neuralcut::Editor;
 use serde_json::Value;
 
@@ -138,7 +138,37 @@ fn render() -> String {
         }
         md += &format!("\n### Example\n\n{}", example(t));
     }
+    md += "\n# Host tools\n\n\
+           Declared in the same registry (`HOST_TOOLS`) but answered by the JS side, and offered only where they \
+           can run: `media_import` in Node sessions (`npx neuralcut mcp`, the CLI; docs/mcp.md), \
+           `transcribe_video` by the in-page agent (docs/agent.md), `render_preview` wherever a compositor is at \
+           hand (MCP, WebMCP with a renderer, the in-page agent, the CLI's `render-frame`; docs/render.md). \
+           `editor.tools()` does not list them; `HOST_TOOL_CATALOG` in the typings does.\n";
+    for t in HOST_TOOLS {
+        md += &format!("\n## {}\n\n**{}.** {}\n\n### Arguments\n\n{}", t.name, t.title, t.description, fields(&t.input_schema(), true));
+        md += &format!("\n### Output\n\n{}", fields(&t.output_schema(), false));
+        md += "\n### Errors\n\n";
+        for e in t.errors {
+            md += &format!("- `{e}`\n");
+        }
+    }
     md
+}
+
+/// Every tool, engine or host, has both schemas (schemas.rs picks them by name; a name it does
+/// not know gives null).
+#[test]
+fn every_tool_has_an_input_and_an_output_schema() {
+    for t in TOOLS.iter().chain(HOST_TOOLS) {
+        assert!(t.input_schema().is_object(), "{}: no input schema", t.name);
+        assert!(t.output_schema().is_object(), "{}: no output schema", t.name);
+        let input = t.input_schema();
+        let mut props: Vec<&str> = input["properties"].as_object().unwrap().keys().map(String::as_str).collect();
+        let mut args = t.args.to_vec();
+        args.sort_unstable();
+        props.sort_unstable();
+        assert_eq!(args, props, "{}: ToolDef.args must be the input schema's properties", t.name);
+    }
 }
 
 #[test]
@@ -150,5 +180,5 @@ fn tools_md_matches_the_registry() {
     }
     let current = std::fs::read_to_string(DOC_PATH).unwrap_or_default();
     assert!(current == fresh, "docs/tools.md is out of date: run `NEURALCUT_BLESS=1 cargo test --test docs`, review the diff, and run it again without the switch");
-    assert_eq!(fresh.matches("\n## ").count(), TOOLS.len());
+    assert_eq!(fresh.matches("\n## ").count(), TOOLS.len() + HOST_TOOLS.len());
 }

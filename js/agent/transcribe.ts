@@ -4,6 +4,7 @@
 // asset on the timeline. It edits nothing; captions are a flow of add_text calls.
 
 import { TICKS_PER_SECOND } from "../generated/tools.js";
+import { hostToolInfo } from "../host-tools.js";
 import type { NeuralCutEditor } from "../editor.js";
 import type { AssetJson, AssetSource } from "../types.js";
 import { responseText, type GenerateResponse, type ProxyClient } from "./client.js";
@@ -55,38 +56,12 @@ export interface TranscribeToolOptions {
   maxOutputTokens?: () => number | undefined;
 }
 
-const ARGS = ["assetId", "language", "modelId"];
+const ARGS = Object.keys((hostToolInfo("transcribe_video").inputSchema as { properties: object }).properties);
 
-export const TRANSCRIBE_INPUT_SCHEMA = {
-  $schema: "https://json-schema.org/draft/2020-12/schema",
-  type: "object",
-  properties: {
-    assetId: { type: "string", minLength: 1, description: "Video or audio asset id from list_project_assets; optional when the timeline uses exactly one" },
-    language: { type: "string", minLength: 1, description: "Spoken language as a BCP 47 tag (e.g. en, es-AR); detected when omitted" },
-    modelId: { type: "string", minLength: 1, description: "Transcription model: a Gemini model the proxy allows, or the local transcriber's model" },
-  },
-  additionalProperties: false,
-};
-
-export const TRANSCRIBE_OUTPUT_SCHEMA = {
-  $schema: "https://json-schema.org/draft/2020-12/schema",
-  type: "object",
-  properties: {
-    assetId: { type: "string" },
-    provider: { enum: ["gemini", "local"] },
-    timeBase: { enum: ["timeline", "source"], description: "timeline: seconds on the timeline, per placement; source: seconds into the asset (it is not on the timeline)" },
-    language: { type: "string" },
-    segments: {
-      type: "array",
-      items: {
-        type: "object",
-        properties: { start: { type: "number" }, end: { type: "number" }, text: { type: "string" }, elementId: { type: "string" } },
-        required: ["start", "end", "text"],
-      },
-    },
-  },
-  required: ["assetId", "provider", "timeBase", "segments"],
-};
+/** transcribe_video's catalog entry (registry::HOST_TOOLS, generated). */
+const INFO = hostToolInfo("transcribe_video");
+export const TRANSCRIBE_INPUT_SCHEMA = INFO.inputSchema;
+export const TRANSCRIBE_OUTPUT_SCHEMA = INFO.outputSchema;
 
 const GEMINI_RESPONSE_SCHEMA = {
   type: "object",
@@ -283,14 +258,12 @@ export function createTranscribeTool(options: TranscribeToolOptions): HostTool {
   }
 
   return {
-    name: "transcribe_video",
-    title: "Transcribe video",
-    description:
-      "Transcribe the speech of a video or audio asset into timed segments { start, end, text }. Times are timeline seconds for each placement of the asset (with its elementId), or source seconds when the asset is not on the timeline. Edits nothing: to caption, call add_text per segment. Secondary to load_asset_context for understanding content.",
-    inputSchema: TRANSCRIBE_INPUT_SCHEMA,
-    outputSchema: TRANSCRIBE_OUTPUT_SCHEMA,
-    // Like load_asset_context: reads the project, may upload the media, returns speech (untrusted text).
-    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true, untrustedContentHint: true },
+    name: INFO.name,
+    title: INFO.title,
+    description: INFO.description,
+    inputSchema: INFO.inputSchema,
+    outputSchema: INFO.outputSchema,
+    annotations: INFO.annotations,
     call,
   };
 }

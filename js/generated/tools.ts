@@ -3247,3 +3247,401 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
     }
   }
 ];
+
+// Host tools: answered by the JS side (registry::HOST_TOOLS), offered where they can run.
+
+/** Arguments of the host tool `media_import`: Import media files */
+export interface MediaImportArgs {
+  /** Absolute paths of the files to import */
+  paths: string[];
+}
+
+/** Result of the host tool `media_import`. */
+export interface MediaImportResult {
+  assets: {
+    id: string;
+    name: string;
+    type: "video" | "audio" | "image";
+    format: string;
+    path: string;
+    duration?: number;
+    durationEstimated?: boolean;
+    width?: number;
+    height?: number;
+    fps?: {
+      numerator: number;
+      denominator: number;
+    };
+  }[];
+}
+
+/** Arguments of the host tool `transcribe_video`: Transcribe video */
+export interface TranscribeVideoArgs {
+  /** Video or audio asset id from list_project_assets; optional when the timeline uses exactly one */
+  assetId?: string;
+  /** Spoken language as a BCP 47 tag (e.g. en, es-AR); detected when omitted */
+  language?: string;
+  /** Transcription model: a Gemini model the proxy allows, or the local transcriber's model */
+  modelId?: string;
+}
+
+/** Result of the host tool `transcribe_video`. */
+export interface TranscribeVideoResult {
+  assetId: string;
+  provider: "gemini" | "local";
+  /** timeline: seconds on the timeline, per placement; source: seconds into the asset (it is not on the timeline) */
+  timeBase: "timeline" | "source";
+  language?: string;
+  segments: {
+    start: number;
+    end: number;
+    text: string;
+    elementId?: string;
+  }[];
+}
+
+/** Arguments of the host tool `render_preview`: Render a preview frame */
+export interface RenderPreviewArgs {
+  /** Timeline time in seconds */
+  time: number;
+  /** Image width in pixels (default 960; height keeps the project's aspect) */
+  width?: number;
+}
+
+/** Result of the host tool `render_preview`. */
+export interface RenderPreviewResult {
+  time: number;
+  width: number;
+  height: number;
+  canvas?: {
+    width?: number;
+    height?: number;
+  };
+  layers: {
+    elementId: string;
+    kind: string;
+  }[];
+  notDrawn?: {
+    elementId?: string;
+    reason?: string;
+  }[];
+}
+
+export interface HostToolArgsMap {
+  media_import: MediaImportArgs;
+  transcribe_video: TranscribeVideoArgs;
+  render_preview: RenderPreviewArgs;
+}
+
+export interface HostToolResultMap {
+  media_import: MediaImportResult;
+  transcribe_video: TranscribeVideoResult;
+  render_preview: RenderPreviewResult;
+}
+
+/** The name of a host tool. */
+export type HostToolName = keyof HostToolArgsMap;
+
+/** The error messages each host tool can return (`<x>` marks a filled-in part). */
+export const HOST_TOOL_ERRORS: Readonly<Record<HostToolName, readonly string[]>> = {
+  media_import: ["paths must be a non-empty array of absolute file paths","Path must be absolute: <path>","File not found: <path>","Unsupported media format: <path> (supported: <formats>)","Cannot add <path>: <why>"],
+  transcribe_video: ["assetId is required","Asset not found","Unsupported asset type","Asset is still processing","Failed to transcribe","Cancelled by the user","<key> must be a non-empty string"],
+  render_preview: ["time must be a number of seconds >= 0","width must be a whole number from 16 to 1920","render_preview takes { time, width? }","Unknown argument \"<key>\": render_preview takes time and width","no Chromium at <path> (set NEURALCUT_CHROMIUM ...)","render_preview failed: <why>"],
+};
+
+/** A host tool's catalog entry; `untrustedContentHint` marks output that carries text made by users or models. */
+export interface HostToolInfo extends Omit<ToolInfo, "name" | "annotations"> {
+  name: HostToolName;
+  annotations: ToolInfo["annotations"] & { untrustedContentHint?: true };
+}
+
+/** Every host tool's catalog entry, in order. */
+export const HOST_TOOL_CATALOG: readonly HostToolInfo[] = [
+  {
+    "name": "media_import",
+    "title": "Import media files",
+    "description": "Add media files to the project's assets by absolute path. Name, type (video, audio, image), duration, size and frame rate come from the file's headers, without decoding it. Supported: MP4/MOV/M4A/M4V, WAV, MP3, PNG, JPEG, GIF, WebP; an MP3 without a VBR header gets an estimated duration (durationEstimated). All or nothing: if one path cannot be read, nothing is added and the error names it. Then place the new assets with add_media_to_timeline.",
+    "inputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "paths": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          },
+          "minItems": 1,
+          "description": "Absolute paths of the files to import"
+        }
+      },
+      "required": [
+        "paths"
+      ],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "assets": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "id": {
+                "type": "string"
+              },
+              "name": {
+                "type": "string"
+              },
+              "type": {
+                "type": "string",
+                "enum": [
+                  "video",
+                  "audio",
+                  "image"
+                ]
+              },
+              "format": {
+                "type": "string"
+              },
+              "path": {
+                "type": "string"
+              },
+              "duration": {
+                "type": "number"
+              },
+              "durationEstimated": {
+                "type": "boolean"
+              },
+              "width": {
+                "type": "integer"
+              },
+              "height": {
+                "type": "integer"
+              },
+              "fps": {
+                "type": "object",
+                "properties": {
+                  "numerator": {
+                    "type": "integer"
+                  },
+                  "denominator": {
+                    "type": "integer"
+                  }
+                },
+                "required": [
+                  "numerator",
+                  "denominator"
+                ]
+              }
+            },
+            "required": [
+              "id",
+              "name",
+              "type",
+              "format",
+              "path"
+            ]
+          }
+        }
+      },
+      "required": [
+        "assets"
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": false,
+      "idempotentHint": false,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "transcribe_video",
+    "title": "Transcribe video",
+    "description": "Transcribe the speech of a video or audio asset into timed segments { start, end, text }. Times are timeline seconds for each placement of the asset (with its elementId), or source seconds when the asset is not on the timeline. Edits nothing: to caption, call add_text per segment. Secondary to load_asset_context for understanding content.",
+    "inputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "assetId": {
+          "type": "string",
+          "minLength": 1,
+          "description": "Video or audio asset id from list_project_assets; optional when the timeline uses exactly one"
+        },
+        "language": {
+          "type": "string",
+          "minLength": 1,
+          "description": "Spoken language as a BCP 47 tag (e.g. en, es-AR); detected when omitted"
+        },
+        "modelId": {
+          "type": "string",
+          "minLength": 1,
+          "description": "Transcription model: a Gemini model the proxy allows, or the local transcriber's model"
+        }
+      },
+      "required": [],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "assetId": {
+          "type": "string"
+        },
+        "provider": {
+          "enum": [
+            "gemini",
+            "local"
+          ]
+        },
+        "timeBase": {
+          "enum": [
+            "timeline",
+            "source"
+          ],
+          "description": "timeline: seconds on the timeline, per placement; source: seconds into the asset (it is not on the timeline)"
+        },
+        "language": {
+          "type": "string"
+        },
+        "segments": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "start": {
+                "type": "number"
+              },
+              "end": {
+                "type": "number"
+              },
+              "text": {
+                "type": "string"
+              },
+              "elementId": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "start",
+              "end",
+              "text"
+            ]
+          }
+        }
+      },
+      "required": [
+        "assetId",
+        "provider",
+        "timeBase",
+        "segments"
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": true,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": true,
+      "untrustedContentHint": true
+    }
+  },
+  {
+    "name": "render_preview",
+    "title": "Render a preview frame",
+    "description": "Render the picture at a time (timeline seconds) and return it as a PNG image, with a short JSON description of what was drawn (layers bottom first, anything that could not be drawn). Read-only. Use it after an edit to check the result; undo if it looks wrong.",
+    "inputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "time": {
+          "type": "number",
+          "minimum": 0,
+          "description": "Timeline time in seconds"
+        },
+        "width": {
+          "type": "integer",
+          "minimum": 16,
+          "maximum": 1920,
+          "description": "Image width in pixels (default 960; height keeps the project's aspect)"
+        }
+      },
+      "required": [
+        "time"
+      ],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "time": {
+          "type": "number"
+        },
+        "width": {
+          "type": "integer"
+        },
+        "height": {
+          "type": "integer"
+        },
+        "canvas": {
+          "type": "object",
+          "properties": {
+            "width": {
+              "type": "integer"
+            },
+            "height": {
+              "type": "integer"
+            }
+          }
+        },
+        "layers": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "elementId": {
+                "type": "string"
+              },
+              "kind": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "elementId",
+              "kind"
+            ]
+          }
+        },
+        "notDrawn": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "elementId": {
+                "type": "string"
+              },
+              "reason": {
+                "type": "string"
+              }
+            }
+          }
+        }
+      },
+      "required": [
+        "time",
+        "width",
+        "height",
+        "layers"
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": true,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    }
+  }
+];

@@ -10,7 +10,8 @@ import { pathToFileURL } from "node:url";
 import { isToolError, type NeuralCutEditor } from "../editor.js";
 import { TOOL_ERRORS } from "../generated/tools.js";
 import type { ToolErrorResult, ToolInfo } from "../types.js";
-import { MediaProbeError, probeMedia, SUPPORTED_FORMATS, type MediaInfo } from "./media.js";
+import { HOST_TOOL_ERRORS, hostToolInfo } from "../host-tools.js";
+import { MediaProbeError, probeMedia, type MediaInfo } from "./media.js";
 import type { Session } from "./session.js";
 
 const SCHEMA = "https://json-schema.org/draft/2020-12/schema";
@@ -27,46 +28,8 @@ const ANY_OBJECT = { $schema: SCHEMA, type: "object" };
 
 const tool = (t: Omit<ToolInfo, "name"> & { name: string }) => t as ToolInfo;
 
-/** The catalog entry of media_import. */
-export const MEDIA_IMPORT_TOOL: ToolInfo = tool({
-  name: "media_import",
-  title: "Import media files",
-  description:
-    `Add media files to the project's assets by absolute path. Name, type (video, audio, image), duration, size and frame rate come from the file's headers, without decoding it. Supported: ${SUPPORTED_FORMATS}; an MP3 without a VBR header gets an estimated duration (durationEstimated). ` +
-    "All or nothing: if one path cannot be read, nothing is added and the error names it. Then place the new assets with add_media_to_timeline.",
-  inputSchema: object({ paths: { type: "array", items: { type: "string" }, minItems: 1, description: "Absolute paths of the files to import" } }, ["paths"]),
-  outputSchema: {
-    $schema: SCHEMA,
-    type: "object",
-    properties: {
-      assets: {
-        type: "array",
-        items: {
-          type: "object",
-          properties: {
-            id: { type: "string" },
-            name: { type: "string" },
-            type: { type: "string", enum: ["video", "audio", "image"] },
-            format: { type: "string" },
-            path: { type: "string" },
-            duration: { type: "number" },
-            durationEstimated: { type: "boolean" },
-            width: { type: "integer" },
-            height: { type: "integer" },
-            fps: {
-              type: "object",
-              properties: { numerator: { type: "integer" }, denominator: { type: "integer" } },
-              required: ["numerator", "denominator"],
-            },
-          },
-          required: ["id", "name", "type", "format", "path"],
-        },
-      },
-    },
-    required: ["assets"],
-  },
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-});
+/** The catalog entry of media_import (registry::HOST_TOOLS). */
+export const MEDIA_IMPORT_TOOL: ToolInfo = hostToolInfo("media_import");
 
 const COMMAND_ENTRY = {
   type: "object",
@@ -180,17 +143,10 @@ export const DOC_INSPECT_TOOL: ToolInfo = tool({
 export const CORE_TOOLS: readonly ToolInfo[] = [COMMAND_LIST_TOOL, COMMAND_RUN_TOOL, COMMAND_BATCH_TOOL, DOC_INSPECT_TOOL];
 
 const CORE_ERRORS: Record<string, readonly string[]> = {
-  media_import: ["paths must be a non-empty array of absolute file paths", "Path must be absolute: <path>", "File not found: <path>", "Unsupported media format: <path> (supported: ...)"],
   command_list: ["filter must be a string", "enabled_only must be a boolean"],
   command_run: ['Unknown tool "<id>"', "the command's own errors"],
   command_batch: ["steps must be a non-empty array of {id, params}", 'Unknown tool "<id>"'],
   doc_inspect: [],
-  render_preview: [
-    "time must be a number of seconds >= 0",
-    "width must be a whole number from 16 to 1920",
-    'Unknown argument "<key>": render_preview takes time and width',
-    "no Chromium at <path> (set NEURALCUT_CHROMIUM ...)",
-  ],
 };
 
 /** Everything a session serves, in listing order: engine tools, media_import, core tools, then
@@ -201,7 +157,7 @@ export function sessionCatalog(editor: NeuralCutEditor, hostTools: readonly Host
 
 /** The error messages a tool can return (the registry's for engine tools). */
 export function toolErrors(name: string): readonly string[] {
-  return (TOOL_ERRORS as Record<string, readonly string[]>)[name] ?? CORE_ERRORS[name] ?? [];
+  return (TOOL_ERRORS as Record<string, readonly string[]>)[name] ?? (HOST_TOOL_ERRORS as Record<string, readonly string[]>)[name] ?? CORE_ERRORS[name] ?? [];
 }
 
 /** A picture a result carries (render_preview's frame), in MCP's image-block shape. */

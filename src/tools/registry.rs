@@ -20,6 +20,8 @@ pub enum Kind {
     Batch,
     /// load_asset_context: needs the host's provider (see `tools::context`).
     Context,
+    /// Answered by the JS side, never by the engine (`HOST_TOOLS`).
+    Host,
 }
 
 /// The four MCP tool annotations, plus whether the output carries text made by users or models
@@ -461,6 +463,48 @@ pub static TOOLS: &[ToolDef] = &[
         annotations: BATCH,
         errors: list!(&["Invalid batch steps", "Tool <name> cannot run inside batch", "<the failing step's own error>"]),
         example: text!(r#"{"steps":[{"tool":"split","args":{"times":[4,6]}},{"tool":"list_timeline","args":{}}]}"#),
+        run: None,
+    },
+];
+
+/// Tools the JS side answers, declared in the same shape so that their text, schemas and errors
+/// live beside the engine's and reach MCP, the typings and docs/tools.md the same way. Each is
+/// offered only where it can run: `media_import` in Node sessions (`neuralcut mcp`, the CLI),
+/// `transcribe_video` by the in-page agent, `render_preview` wherever a compositor is at hand.
+/// `editor.tools()` does not list them; the generated `HOST_TOOL_CATALOG` does.
+pub static HOST_TOOLS: &[ToolDef] = &[
+    ToolDef {
+        name: "media_import",
+        title: text!("Import media files"),
+        description: text!("Add media files to the project's assets by absolute path. Name, type (video, audio, image), duration, size and frame rate come from the file's headers, without decoding it. Supported: MP4/MOV/M4A/M4V, WAV, MP3, PNG, JPEG, GIF, WebP; an MP3 without a VBR header gets an estimated duration (durationEstimated). All or nothing: if one path cannot be read, nothing is added and the error names it. Then place the new assets with add_media_to_timeline."),
+        args: &["paths"],
+        kind: Kind::Host,
+        annotations: ADD,
+        errors: list!(&["paths must be a non-empty array of absolute file paths", "Path must be absolute: <path>", "File not found: <path>", "Unsupported media format: <path> (supported: <formats>)", "Cannot add <path>: <why>"]),
+        example: "",
+        run: None,
+    },
+    ToolDef {
+        name: "transcribe_video",
+        title: text!("Transcribe video"),
+        description: text!("Transcribe the speech of a video or audio asset into timed segments { start, end, text }. Times are timeline seconds for each placement of the asset (with its elementId), or source seconds when the asset is not on the timeline. Edits nothing: to caption, call add_text per segment. Secondary to load_asset_context for understanding content."),
+        args: &["assetId", "language", "modelId"],
+        kind: Kind::Host,
+        // Like load_asset_context: reads the project, may upload the media, returns speech (untrusted text).
+        annotations: Annotations { open_world: true, ..LISTING },
+        errors: list!(&["assetId is required", "Asset not found", "Unsupported asset type", "Asset is still processing", "Failed to transcribe", "Cancelled by the user", "<key> must be a non-empty string"]),
+        example: "",
+        run: None,
+    },
+    ToolDef {
+        name: "render_preview",
+        title: text!("Render a preview frame"),
+        description: text!("Render the picture at a time (timeline seconds) and return it as a PNG image, with a short JSON description of what was drawn (layers bottom first, anything that could not be drawn). Read-only. Use it after an edit to check the result; undo if it looks wrong."),
+        args: &["time", "width"],
+        kind: Kind::Host,
+        annotations: READ,
+        errors: list!(&["time must be a number of seconds >= 0", "width must be a whole number from 16 to 1920", "render_preview takes { time, width? }", "Unknown argument \"<key>\": render_preview takes time and width", "no Chromium at <path> (set NEURALCUT_CHROMIUM ...)", "render_preview failed: <why>"]),
+        example: "",
         run: None,
     },
 ];

@@ -280,6 +280,26 @@ pub fn input(tool: &str) -> Value {
             }),
             &["steps"],
         ),
+        // Host tools (registry::HOST_TOOLS): answered by the JS side, declared here like the rest.
+        "media_import" => object(
+            json!({ "paths": { "type": "array", "items": { "type": "string" }, "minItems": 1, "description": "Absolute paths of the files to import" } }),
+            &["paths"],
+        ),
+        "transcribe_video" => object(
+            json!({
+                "assetId": id("Video or audio asset id from list_project_assets; optional when the timeline uses exactly one"),
+                "language": id("Spoken language as a BCP 47 tag (e.g. en, es-AR); detected when omitted"),
+                "modelId": id("Transcription model: a Gemini model the proxy allows, or the local transcriber's model"),
+            }),
+            &[],
+        ),
+        "render_preview" => object(
+            json!({
+                "time": { "type": "number", "minimum": 0, "description": "Timeline time in seconds" },
+                "width": { "type": "integer", "minimum": 16, "maximum": 1920, "description": "Image width in pixels (default 960; height keeps the project's aspect)" },
+            }),
+            &["time"],
+        ),
         _ => Value::Null,
     }
 }
@@ -487,6 +507,57 @@ pub fn output(tool: &str) -> Value {
                 "required": ["tool", "result"],
             } } }),
             &["results"],
+        ),
+        "media_import" => result(
+            json!({ "assets": { "type": "array", "items": {
+                "type": "object",
+                "properties": {
+                    "id": string, "name": string,
+                    "type": { "type": "string", "enum": ["video", "audio", "image"] },
+                    "format": string, "path": string, "duration": num,
+                    "durationEstimated": { "type": "boolean" },
+                    "width": { "type": "integer" }, "height": { "type": "integer" },
+                    "fps": {
+                        "type": "object",
+                        "properties": { "numerator": { "type": "integer" }, "denominator": { "type": "integer" } },
+                        "required": ["numerator", "denominator"],
+                    },
+                },
+                "required": ["id", "name", "type", "format", "path"],
+            } } }),
+            &["assets"],
+        ),
+        "transcribe_video" => result(
+            json!({
+                "assetId": string,
+                "provider": { "enum": ["gemini", "local"] },
+                "timeBase": { "enum": ["timeline", "source"], "description": "timeline: seconds on the timeline, per placement; source: seconds into the asset (it is not on the timeline)" },
+                "language": string,
+                "segments": { "type": "array", "items": {
+                    "type": "object",
+                    "properties": { "start": num, "end": num, "text": string, "elementId": string },
+                    "required": ["start", "end", "text"],
+                } },
+            }),
+            &["assetId", "provider", "timeBase", "segments"],
+        ),
+        "render_preview" => result(
+            json!({
+                "time": num,
+                "width": { "type": "integer" },
+                "height": { "type": "integer" },
+                "canvas": { "type": "object", "properties": { "width": { "type": "integer" }, "height": { "type": "integer" } } },
+                "layers": { "type": "array", "items": {
+                    "type": "object",
+                    "properties": { "elementId": string, "kind": string },
+                    "required": ["elementId", "kind"],
+                } },
+                "notDrawn": { "type": "array", "items": {
+                    "type": "object",
+                    "properties": { "elementId": string, "reason": string },
+                } },
+            }),
+            &["time", "width", "height", "layers"],
         ),
         _ => Value::Null,
     }

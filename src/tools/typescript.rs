@@ -7,7 +7,7 @@ use std::fmt::Write;
 
 use serde_json::{Map, Value};
 
-use super::registry::{self, TOOLS};
+use super::registry::{self, HOST_TOOLS, TOOLS};
 
 /// Where the generated file lives, relative to the crate root.
 pub const TYPINGS_PATH: &str = "js/generated/tools.ts";
@@ -166,8 +166,54 @@ pub fn typings() -> String {
     out.push_str("];\n\n");
     out.push_str(CATALOG_HEADER);
     let catalog = serde_json::to_string_pretty(registry::catalog()).expect("the catalog serialises");
-    let _ = writeln!(out, "export const TOOL_CATALOG: readonly ToolInfo[] = {catalog};");
+    let _ = writeln!(out, "export const TOOL_CATALOG: readonly ToolInfo[] = {catalog};\n");
+    host_typings(&mut out);
     out
+}
+
+/// The host tools (registry::HOST_TOOLS): their types, errors and catalog entries, apart from the
+/// engine's so that `ToolName` stays the engine's own.
+fn host_typings(out: &mut String) {
+    out.push_str("// Host tools: answered by the JS side (registry::HOST_TOOLS), offered where they can run.\n\n");
+    for tool in HOST_TOOLS {
+        let base = pascal(tool.name);
+        let _ = writeln!(out, "/** Arguments of the host tool `{}`: {} */", tool.name, tool.title);
+        declaration(out, &format!("{base}Args"), &tool.input_schema());
+        let _ = writeln!(out, "/** Result of the host tool `{}`. */", tool.name);
+        declaration(out, &format!("{base}Result"), &tool.output_schema());
+    }
+    for (map, suffix) in [("HostToolArgsMap", "Args"), ("HostToolResultMap", "Result")] {
+        let _ = writeln!(out, "export interface {map} {{");
+        for tool in HOST_TOOLS {
+            let _ = writeln!(out, "  {}: {}{suffix};", tool.name, pascal(tool.name));
+        }
+        out.push_str("}\n\n");
+    }
+    out.push_str("/** The name of a host tool. */\nexport type HostToolName = keyof HostToolArgsMap;\n\n");
+    out.push_str("/** The error messages each host tool can return (`<x>` marks a filled-in part). */\n");
+    out.push_str("export const HOST_TOOL_ERRORS: Readonly<Record<HostToolName, readonly string[]>> = {\n");
+    for tool in HOST_TOOLS {
+        let errors = serde_json::to_string(tool.errors).expect("strings serialise");
+        let _ = writeln!(out, "  {}: {errors},", tool.name);
+    }
+    out.push_str("};\n\n");
+    out.push_str(
+        "/** A host tool's catalog entry; `untrustedContentHint` marks output that carries text made by users or models. */\n\
+         export interface HostToolInfo extends Omit<ToolInfo, \"name\" | \"annotations\"> {\n  name: HostToolName;\n  \
+         annotations: ToolInfo[\"annotations\"] & { untrustedContentHint?: true };\n}\n\n",
+    );
+    let entries: Vec<Value> = HOST_TOOLS
+        .iter()
+        .map(|t| {
+            let mut info = t.info();
+            if t.annotations.untrusted_content {
+                info["annotations"]["untrustedContentHint"] = Value::Bool(true);
+            }
+            info
+        })
+        .collect();
+    let catalog = serde_json::to_string_pretty(&entries).expect("the catalog serialises");
+    let _ = writeln!(out, "/** Every host tool's catalog entry, in order. */\nexport const HOST_TOOL_CATALOG: readonly HostToolInfo[] = {catalog};");
 }
 
 /// The catalog is shipped as JS, not built by the wasm at run time: the schema builders then stay
