@@ -2,6 +2,7 @@
 //! through [`Editor::call_tool`], which runs the tool on a working copy and commits it as one
 //! history entry only when the call succeeds.
 
+use crate::error_code::ErrorCode;
 use std::fmt;
 
 use serde_json::{json, Map, Value};
@@ -17,7 +18,7 @@ use crate::tools::{Args, Ctx, ListingCache, Output, ToolError};
 /// Misuse of the editor API itself (not a tool call): a bad asset or sticker description.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ApiError {
-    pub code: &'static str,
+    pub code: ErrorCode,
     pub message: String,
 }
 
@@ -29,8 +30,14 @@ impl fmt::Display for ApiError {
 
 impl std::error::Error for ApiError {}
 
-fn api_error(code: &'static str, message: impl Into<String>) -> ApiError {
-    ApiError { code, message: message.into() }
+fn api_error(code: ErrorCode, message: impl Into<String>) -> ApiError {
+    ApiError::new(code, message)
+}
+
+impl ApiError {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> ApiError {
+        ApiError { code, message: message.into() }
+    }
 }
 
 /// What `addAsset` takes. Host-side file handles never reach the core.
@@ -116,24 +123,24 @@ impl Editor {
 
     /// Adds an asset to the library. Not an undo step: the library is not part of the timeline.
     pub fn add_asset(&mut self, new: NewAsset) -> Result<String, ApiError> {
-        let project = self.project.as_mut().ok_or_else(|| api_error("NO_ACTIVE_PROJECT", "No active project"))?;
+        let project = self.project.as_mut().ok_or_else(|| api_error(ErrorCode::NoActiveProject, "No active project"))?;
         if new.name.trim().is_empty() {
-            return Err(api_error("INVALID_ASSET", "addAsset needs a non-empty name"));
+            return Err(api_error(ErrorCode::InvalidAsset, "addAsset needs a non-empty name"));
         }
         let kind = AssetType::parse(&new.kind)
-            .ok_or_else(|| api_error("INVALID_ASSET", format!("addAsset type must be video, audio or image, not \"{}\"", new.kind)))?;
+            .ok_or_else(|| api_error(ErrorCode::InvalidAsset, format!("addAsset type must be video, audio or image, not \"{}\"", new.kind)))?;
         if let Some(d) = new.duration {
             if !(d.is_finite() && d > 0.0 && d <= crate::time::MAX_SECONDS) {
-                return Err(api_error("INVALID_ASSET", "addAsset duration must be a positive number of seconds"));
+                return Err(api_error(ErrorCode::InvalidAsset, "addAsset duration must be a positive number of seconds"));
             }
         }
         if new.fps.is_some_and(|f| !f.is_valid()) {
-            return Err(api_error("INVALID_ASSET", "addAsset fps needs a positive numerator and denominator"));
+            return Err(api_error(ErrorCode::InvalidAsset, "addAsset fps needs a positive numerator and denominator"));
         }
         let id = match new.id {
-            Some(id) if id.trim().is_empty() => return Err(api_error("INVALID_ASSET", "addAsset id must not be empty")),
+            Some(id) if id.trim().is_empty() => return Err(api_error(ErrorCode::InvalidAsset, "addAsset id must not be empty")),
             Some(id) if project.asset(&id).is_some() => {
-                return Err(api_error("DUPLICATE_ID", format!("An asset with id \"{id}\" already exists")))
+                return Err(api_error(ErrorCode::DuplicateId, format!("An asset with id \"{id}\" already exists")))
             }
             Some(id) => id,
             None => project.new_id('a'),
@@ -154,12 +161,12 @@ impl Editor {
 
     /// Adds a sticker to the catalog add_sticker draws from.
     pub fn add_sticker(&mut self, id: &str, name: &str, url: Option<String>) -> Result<String, ApiError> {
-        let project = self.project.as_mut().ok_or_else(|| api_error("NO_ACTIVE_PROJECT", "No active project"))?;
+        let project = self.project.as_mut().ok_or_else(|| api_error(ErrorCode::NoActiveProject, "No active project"))?;
         if id.trim().is_empty() || name.trim().is_empty() {
-            return Err(api_error("INVALID_STICKER", "addSticker needs a non-empty id and name"));
+            return Err(api_error(ErrorCode::InvalidSticker, "addSticker needs a non-empty id and name"));
         }
         if project.sticker(id).is_some() {
-            return Err(api_error("DUPLICATE_ID", format!("A sticker with id \"{id}\" already exists")));
+            return Err(api_error(ErrorCode::DuplicateId, format!("A sticker with id \"{id}\" already exists")));
         }
         project.stickers.push(Sticker { id: id.to_string(), name: name.to_string(), url, extra: Map::new() });
         self.revision += 1;
@@ -173,7 +180,7 @@ impl Editor {
     pub fn set_effects<S: AsRef<str>>(&mut self, ids: &[S]) -> Result<(), ApiError> {
         self.effects = EffectSet::from_ids(ids).map_err(|id| {
             let known = EffectSet::ALL.ids().join(", ");
-            api_error("INVALID_EFFECTS", format!("Unknown effect type \"{id}\" in effects; registered types: {known}"))
+            api_error(ErrorCode::InvalidEffects, format!("Unknown effect type \"{id}\" in effects; registered types: {known}"))
         })?;
         Ok(())
     }
@@ -269,12 +276,12 @@ impl Editor {
     }
 
     fn undo_tool(&mut self) -> Result<Value, ToolError> {
-        let label = self.undo().ok_or_else(|| ToolError::new("NOTHING_TO_UNDO", "Nothing to undo"))?;
+        let label = self.undo().ok_or_else(|| ToolError::new(ErrorCode::NothingToUndo, "Nothing to undo"))?;
         Ok(json!({ "success": true, "undone": label, "canUndo": self.can_undo(), "canRedo": self.can_redo() }))
     }
 
     fn redo_tool(&mut self) -> Result<Value, ToolError> {
-        let label = self.redo().ok_or_else(|| ToolError::new("NOTHING_TO_REDO", "Nothing to redo"))?;
+        let label = self.redo().ok_or_else(|| ToolError::new(ErrorCode::NothingToRedo, "Nothing to redo"))?;
         Ok(json!({ "success": true, "redone": label, "canUndo": self.can_undo(), "canRedo": self.can_redo() }))
     }
 
@@ -326,14 +333,14 @@ fn run_in(ctx: &mut Ctx, def: &ToolDef, args: Args) -> Result<Output, ToolError>
                 None => run(ctx, args),
             }
         }
-        _ => Err(ToolError::new("NOT_IN_BATCH", format!("Tool {} cannot run inside batch", def.name))),
+        _ => Err(ToolError::new(ErrorCode::NotInBatch, format!("Tool {} cannot run inside batch", def.name))),
     }
 }
 
 const INVALID_STEPS: &str = "Invalid batch steps";
 
 fn run_batch(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
-    let invalid = || ToolError::new("INVALID_BATCH_STEPS", INVALID_STEPS).with_hint("steps is a non-empty list of {\"tool\": name, \"args\": {...}}.");
+    let invalid = || ToolError::new(ErrorCode::InvalidBatchSteps, INVALID_STEPS).with_hint("steps is a non-empty list of {\"tool\": name, \"args\": {...}}.");
     let Some(Value::Array(steps)) = args.get("steps") else { return Err(invalid()) };
     if steps.is_empty() {
         return Err(invalid());
@@ -346,7 +353,7 @@ fn run_batch(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
         let name = step_args.get("tool").and_then(Value::as_str).unwrap_or("");
         let def = registry::find(name).ok_or_else(|| fail(ToolError::unknown_tool(name, &registry::names()), name))?;
         if !matches!(def.kind, Kind::Read | Kind::Edit) {
-            return Err(fail(ToolError::new("NOT_IN_BATCH", format!("Tool {name} cannot run inside batch")), name));
+            return Err(fail(ToolError::new(ErrorCode::NotInBatch, format!("Tool {name} cannot run inside batch")), name));
         }
         let raw = obj.get("args").unwrap_or(&Value::Null);
         let tool_args = Args::strict(def.name, def.args, raw).map_err(|e| fail(e, name))?;

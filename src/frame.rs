@@ -475,8 +475,9 @@ fn text_layer(el: &Element, track_id: &str, t: i64, cw: f64, ch: f64) -> TextLay
 impl crate::Editor {
     /// The frame at `seconds` (rounded to the nearest tick); `None` without a project. A
     /// non-finite or out-of-range time is an error.
-    pub fn frame_at(&self, seconds: f64) -> Result<Option<Frame>, String> {
-        let tick = seconds_to_ticks(seconds).ok_or_else(|| format!("seconds must be a finite number of seconds, got {seconds}"))?;
+    pub fn frame_at(&self, seconds: f64) -> Result<Option<Frame>, crate::ApiError> {
+        let tick = seconds_to_ticks(seconds)
+            .ok_or_else(|| crate::ApiError::new(crate::ErrorCode::InvalidSeconds, format!("seconds must be a finite number of seconds, got {seconds}")))?;
         Ok(self.project().map(|p| frame_at(p, tick)))
     }
 }

@@ -4,6 +4,7 @@
 pub mod edits;
 pub mod animation;
 pub mod editor;
+pub mod error_code;
 pub mod effects;
 pub mod frame;
 pub mod history;
@@ -15,6 +16,7 @@ pub mod time;
 pub mod tools;
 
 pub use editor::{ApiError, Editor, NewAsset};
+pub use error_code::ErrorCode;
 pub use time::TICKS_PER_SECOND;
 pub use tools::ToolError;
 

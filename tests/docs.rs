@@ -155,6 +155,35 @@ fn render() -> String {
     md
 }
 
+const ERRORS_PATH: &str = "docs/errors.md";
+
+fn errors_md() -> String {
+    let mut md = String::from(
+        "# Error codes\n\n\
+         Generated from `src/error_code.rs` by `tests/docs.rs` (`NEURALCUT_BLESS=1 cargo test --test docs`). Every \
+         error of the package carries one of these codes: tool failures as `{ error, code, ... }` values, thrown errors \
+         as `NeuralCutError` (or a subclass: `AgentError`, `ProxyError`, `UploadRefusedError`, `HistoryTooLargeError`) \
+         with `code`. The list is `ERROR_CODES` in the typings. A proxy's own refusals reach `ProxyError.code` \
+         upper-cased (`rate_limited` becomes `RATE_LIMITED`), or as `HTTP_<status>` when it names none.\n\n\
+         | code | meaning |\n|---|---|\n",
+    );
+    for c in neuralcut::ErrorCode::ALL {
+        md += &format!("| `{}` | {} |\n", c.as_str(), c.meaning());
+    }
+    md
+}
+
+#[test]
+fn errors_md_matches_the_codes() {
+    let fresh = errors_md();
+    if std::env::var_os("NEURALCUT_BLESS").is_some() {
+        std::fs::write(ERRORS_PATH, &fresh).unwrap();
+        panic!("NEURALCUT_BLESS: wrote {ERRORS_PATH}; this run fails on purpose: review the diff, then run the tests without NEURALCUT_BLESS");
+    }
+    let current = std::fs::read_to_string(ERRORS_PATH).unwrap_or_default();
+    assert!(current == fresh, "{ERRORS_PATH} is out of date: run `NEURALCUT_BLESS=1 cargo test --test docs`, review the diff, and run it again without the switch");
+}
+
 /// Every tool, engine or host, has both schemas (schemas.rs picks them by name; a name it does
 /// not know gives null).
 #[test]

@@ -331,7 +331,7 @@ fn run_case(file: &CaseFile, case: &Value) -> Result<(), String> {
 
     // What the call did to the project and its history.
     match (&result, kind) {
-        (Err(_), _) | (Ok(_), None | Some(Kind::Read | Kind::Context)) => {
+        (Err(_), _) | (Ok(_), None | Some(Kind::Read | Kind::Context | Kind::Host)) => {
             if after != before {
                 return Err(format!(
                     "{} changed the project or history",

@@ -202,7 +202,7 @@ export function createTranscribeTool(options: TranscribeToolOptions): HostTool {
 
   async function call(rawArgs: unknown, callOptions: { signal?: AbortSignal } = {}): Promise<Record<string, unknown>> {
     const args = rawArgs === undefined ? {} : rawArgs;
-    if (typeof args !== "object" || args === null || Array.isArray(args)) return fail("Arguments must be a JSON object", "ARGUMENTS_NOT_OBJECT");
+    if (typeof args !== "object" || args === null || Array.isArray(args)) return fail("Arguments must be a JSON object", "INVALID_ARGUMENTS");
     for (const k of Object.keys(args)) {
       if (!ARGS.includes(k)) return fail(`unknown argument "${k}" for transcribe_video; expected: ${ARGS.join(", ")}`, "UNKNOWN_ARGUMENT", { argument: k, accepted: ARGS });
     }

@@ -53,8 +53,9 @@ impl crate::Editor {
     /// The effect elements active at `seconds` on the current project's timeline, bottom to top
     /// (see [`effects_at`]). Empty when there is no project or timeline. Seconds are rounded to
     /// the nearest tick; a non-finite or out-of-range value is an error.
-    pub fn effects_at(&self, seconds: f64) -> Result<Vec<ActiveEffect>, String> {
-        let tick = crate::time::seconds_to_ticks(seconds).ok_or_else(|| format!("seconds must be a finite number of seconds, got {seconds}"))?;
+    pub fn effects_at(&self, seconds: f64) -> Result<Vec<ActiveEffect>, crate::ApiError> {
+        let tick = crate::time::seconds_to_ticks(seconds)
+            .ok_or_else(|| crate::ApiError::new(crate::ErrorCode::InvalidSeconds, format!("seconds must be a finite number of seconds, got {seconds}")))?;
         Ok(self.project().and_then(|p| p.timeline.as_ref()).map(|tl| effects_at(tl, tick)).unwrap_or_default())
     }
 }

@@ -1,6 +1,7 @@
 //! Checks a loaded project against the model's invariants, so every later edit starts from a
 //! valid timeline. A project that fails is refused whole, with what and where.
 
+use crate::error_code::ErrorCode;
 use std::collections::HashSet;
 use std::fmt;
 use std::sync::Arc;
@@ -12,20 +13,20 @@ use super::{ElementType, Project, TrackType, PROJECT_FORMAT, PROJECT_VERSION};
 /// Why a project could not be loaded.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ProjectError {
-    /// Stable code: `INVALID_JSON`, `UNSUPPORTED_PROJECT` or `INVALID_PROJECT`.
-    pub code: &'static str,
+    /// InvalidJson, UnsupportedProject or InvalidProject.
+    pub code: ErrorCode,
     pub message: String,
 }
 
 impl ProjectError {
     pub fn syntax(detail: String) -> ProjectError {
-        ProjectError { code: "INVALID_JSON", message: format!("Project is not valid JSON: {detail}") }
+        ProjectError { code: ErrorCode::InvalidJson, message: format!("Project is not valid JSON: {detail}") }
     }
     pub fn shape(detail: String) -> ProjectError {
-        ProjectError { code: "INVALID_PROJECT", message: format!("Invalid project: {detail}") }
+        ProjectError { code: ErrorCode::InvalidProject, message: format!("Invalid project: {detail}") }
     }
     fn at(path: String, what: String) -> ProjectError {
-        ProjectError { code: "INVALID_PROJECT", message: format!("Invalid project at {path}: {what}") }
+        ProjectError { code: ErrorCode::InvalidProject, message: format!("Invalid project at {path}: {what}") }
     }
 }
 
@@ -43,14 +44,14 @@ pub(super) fn check_header(value: &Value) -> Result<(), ProjectError> {
     };
     if obj.get("format").and_then(Value::as_str) != Some(PROJECT_FORMAT) {
         return Err(ProjectError {
-            code: "UNSUPPORTED_PROJECT",
+            code: ErrorCode::UnsupportedProject,
             message: format!("Not a NeuralCut project: \"format\" must be \"{PROJECT_FORMAT}\""),
         });
     }
     match obj.get("version").and_then(Value::as_u64) {
         Some(v) if v == PROJECT_VERSION as u64 => Ok(()),
         other => Err(ProjectError {
-            code: "UNSUPPORTED_PROJECT",
+            code: ErrorCode::UnsupportedProject,
             message: format!(
                 "Unsupported project version {}; this build reads version {PROJECT_VERSION}",
                 other.map_or("(missing)".to_string(), |v| v.to_string())

@@ -36,6 +36,7 @@ mod read;
 mod units;
 mod write;
 
+use crate::error_code::ErrorCode;
 use std::fmt::Display;
 
 use serde_json::Value;
@@ -54,10 +55,9 @@ pub const STASH: &str = "opencut";
 /// Id prefix of the assets that stand for OpenCut library audio.
 pub const LIBRARY_ASSET_PREFIX: &str = "library:";
 /// Error code of a refused scene.
-pub const INVALID_SCENE: &str = "INVALID_SCENE";
 
 fn scene_error(path: &str, what: impl Display) -> ProjectError {
-    ProjectError { code: INVALID_SCENE, message: format!("Invalid OpenCut scene at {path}: {what}") }
+    ProjectError { code: ErrorCode::InvalidScene, message: format!("Invalid OpenCut scene at {path}: {what}") }
 }
 
 impl Editor {
@@ -119,11 +119,11 @@ impl Editor {
     pub fn to_opencut_scene(&self) -> Result<Value, ApiError> {
         let project = self
             .project()
-            .ok_or_else(|| ApiError { code: "NO_ACTIVE_PROJECT", message: "No active project".into() })?;
+            .ok_or_else(|| ApiError { code: ErrorCode::NoActiveProject, message: "No active project".into() })?;
         let tl = project
             .timeline
             .as_ref()
-            .ok_or_else(|| ApiError { code: "NO_ACTIVE_TIMELINE", message: "No active timeline".into() })?;
+            .ok_or_else(|| ApiError { code: ErrorCode::NoActiveTimeline, message: "No active timeline".into() })?;
         Ok(write_scene(project, tl))
     }
 }

@@ -1,6 +1,7 @@
 //! get_element and update_clip: one element's every property, and changing OpenCut's visual and
 //! audio params on one or many elements at once.
 
+use crate::error_code::ErrorCode;
 use serde_json::{json, Map, Value};
 
 use super::refs::Refs;
@@ -135,12 +136,11 @@ pub fn get_element(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
 
 /// A property value outside OpenCut's range (or of the wrong type).
 fn out_of_range(property: &str, range: &str) -> ToolError {
-    ToolError::new("PROPERTY_OUT_OF_RANGE", format!("Property \"{property}\" must be {range}")).with("property", property)
+    ToolError::new(ErrorCode::PropertyOutOfRange, format!("Property \"{property}\" must be {range}")).with("property", property)
 }
 
 fn unsupported(e: &Element, property: &str) -> ToolError {
-    ToolError::new(
-        "PROPERTY_NOT_SUPPORTED",
+    ToolError::new(ErrorCode::PropertyNotSupported,
         format!("Element {} is {} {} element and has no {property}", e.id, article(e.kind.as_str()), e.kind.as_str()),
     )
     .with("property", property)
@@ -293,7 +293,7 @@ pub fn update_clip(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
     };
     let (muted, hidden) = (flag("muted")?, flag("hidden")?);
     if position.is_none() && scale.is_none() && rotation.is_none() && opacity.is_none() && volume.is_none() && blend.is_none() && muted.is_none() && hidden.is_none() {
-        return Err(ToolError::new("NO_PROPERTIES", "update_clip needs at least one property to change")
+        return Err(ToolError::new(ErrorCode::NoProperties, "update_clip needs at least one property to change")
             .with_hint("Give position, scale, rotation, opacity, blendMode, volume, muted or hidden."));
     }
     let canvas = ctx.settings().canvas;

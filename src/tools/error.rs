@@ -5,10 +5,12 @@ use std::fmt;
 
 use serde_json::{Map, Value};
 
+pub use crate::error_code::ErrorCode;
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct ToolError {
-    /// Stable, SCREAMING_SNAKE_CASE; never changes once published.
-    pub code: &'static str,
+    /// Stable; its string never changes once published.
+    pub code: ErrorCode,
     /// The tool spec's string where it names one.
     pub message: String,
     pub hint: Option<String>,
@@ -25,45 +27,45 @@ impl fmt::Display for ToolError {
 impl std::error::Error for ToolError {}
 
 macro_rules! spec_errors {
-    ($($fn_name:ident => $code:literal, $msg:literal;)*) => {
+    ($($fn_name:ident => $code:ident, $msg:literal;)*) => {
         impl ToolError {
-            $(pub fn $fn_name() -> ToolError { ToolError::new($code, $msg) })*
+            $(pub fn $fn_name() -> ToolError { ToolError::new(ErrorCode::$code, $msg) })*
         }
         /// Every fixed message of the tool spec with its code, for documentation and tests.
-        pub const SPEC_MESSAGES: &[(&str, &str)] = &[$(($code, $msg)),*];
+        pub const SPEC_MESSAGES: &[(&str, &str)] = &[$((ErrorCode::$code.as_str(), $msg)),*];
     };
 }
 
 spec_errors! {
-    no_active_project => "NO_ACTIVE_PROJECT", "No active project";
-    no_active_timeline => "NO_ACTIVE_TIMELINE", "No active timeline";
-    asset_not_found => "ASSET_NOT_FOUND", "Asset not found";
-    unsupported_asset_type => "UNSUPPORTED_ASSET_TYPE", "Unsupported asset type";
-    context_failed => "CONTEXT_LOAD_FAILED", "Failed to load asset context";
-    invalid_split_times => "INVALID_SPLIT_TIMES", "Invalid split times";
-    no_timeline_content => "NO_TIMELINE_CONTENT", "No timeline content";
-    invalid_element_ids => "INVALID_ELEMENT_IDS", "Invalid element ids";
-    invalid_element_id => "INVALID_ELEMENT_ID", "Invalid element id";
-    invalid_start => "INVALID_START_TIME", "Invalid start time";
-    invalid_end => "INVALID_END_TIME", "Invalid end time";
-    invalid_duration => "INVALID_DURATION", "Invalid duration";
-    invalid_range => "INVALID_TIME_RANGE", "Invalid time range";
-    invalid_timing_update => "INVALID_TIMING_UPDATE", "Invalid timing update";
-    conflicting_timing => "CONFLICTING_TIMING_VALUES", "Conflicting timing values";
-    duration_exceeds_source => "DURATION_EXCEEDS_SOURCE", "Duration exceeds source duration";
-    text_required => "TEXT_REQUIRED", "Text is required";
-    text_element_not_found => "TEXT_ELEMENT_NOT_FOUND", "Text element not found";
-    not_text => "ELEMENT_NOT_TEXT", "Element is not text";
-    invalid_track_type => "INVALID_TRACK_TYPE", "Invalid track type for asset";
-    element_not_found => "ELEMENT_NOT_FOUND", "Element not found";
-    invalid_volume => "INVALID_VOLUME", "Volume must be between 0 and 1";
-    no_volume => "VOLUME_NOT_SUPPORTED", "Element does not support volume";
-    sticker_not_found => "STICKER_NOT_FOUND", "Sticker not found";
-    invalid_effect_type => "INVALID_EFFECT_TYPE", "Invalid effect type";
-    invalid_effect_params => "INVALID_EFFECT_PARAMETERS", "Invalid effect parameters";
-    placement_failed => "PLACEMENT_FAILED", "Failed to place effect element";
-    params_required => "PARAMS_REQUIRED", "params is required and must be a non-empty object";
-    not_effect => "ELEMENT_NOT_EFFECT", "Element is not an effect";
+    no_active_project => NoActiveProject, "No active project";
+    no_active_timeline => NoActiveTimeline, "No active timeline";
+    asset_not_found => AssetNotFound, "Asset not found";
+    unsupported_asset_type => UnsupportedAssetType, "Unsupported asset type";
+    context_failed => ContextLoadFailed, "Failed to load asset context";
+    invalid_split_times => InvalidSplitTimes, "Invalid split times";
+    no_timeline_content => NoTimelineContent, "No timeline content";
+    invalid_element_ids => InvalidElementIds, "Invalid element ids";
+    invalid_element_id => InvalidElementId, "Invalid element id";
+    invalid_start => InvalidStartTime, "Invalid start time";
+    invalid_end => InvalidEndTime, "Invalid end time";
+    invalid_duration => InvalidDuration, "Invalid duration";
+    invalid_range => InvalidTimeRange, "Invalid time range";
+    invalid_timing_update => InvalidTimingUpdate, "Invalid timing update";
+    conflicting_timing => ConflictingTimingValues, "Conflicting timing values";
+    duration_exceeds_source => DurationExceedsSource, "Duration exceeds source duration";
+    text_required => TextRequired, "Text is required";
+    text_element_not_found => TextElementNotFound, "Text element not found";
+    not_text => ElementNotText, "Element is not text";
+    invalid_track_type => InvalidTrackType, "Invalid track type for asset";
+    element_not_found => ElementNotFound, "Element not found";
+    invalid_volume => InvalidVolume, "Volume must be between 0 and 1";
+    no_volume => VolumeNotSupported, "Element does not support volume";
+    sticker_not_found => StickerNotFound, "Sticker not found";
+    invalid_effect_type => InvalidEffectType, "Invalid effect type";
+    invalid_effect_params => InvalidEffectParameters, "Invalid effect parameters";
+    placement_failed => PlacementFailed, "Failed to place effect element";
+    params_required => ParamsRequired, "params is required and must be a non-empty object";
+    not_effect => ElementNotEffect, "Element is not an effect";
 }
 
 /// "a" or "an" before a track type (an overlay, an effect, an audio track).
@@ -76,7 +78,7 @@ fn article(word: &str) -> &'static str {
 }
 
 impl ToolError {
-    pub fn new(code: &'static str, message: impl Into<String>) -> ToolError {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> ToolError {
         ToolError { code, message: message.into(), hint: None, data: Map::new() }
     }
 
@@ -91,43 +93,42 @@ impl ToolError {
     }
 
     pub fn elements_not_found(ids: &[String]) -> ToolError {
-        ToolError::new("ELEMENTS_NOT_FOUND", format!("Timeline elements not found: {}", ids.join(", ")))
+        ToolError::new(ErrorCode::ElementsNotFound, format!("Timeline elements not found: {}", ids.join(", ")))
             .with("missing", ids.to_vec())
             .with_hint("Call list_timeline to get the current element ids.")
     }
 
     pub fn timeline_element_not_found(id: &str) -> ToolError {
-        ToolError::new("TIMELINE_ELEMENT_NOT_FOUND", format!("Timeline element not found: {id}"))
+        ToolError::new(ErrorCode::TimelineElementNotFound, format!("Timeline element not found: {id}"))
             .with_hint("Call list_timeline to get the current element ids.")
     }
 
     pub fn target_track_not_found(id: &str) -> ToolError {
-        ToolError::new("TARGET_TRACK_NOT_FOUND", format!("Target track not found: {id}"))
+        ToolError::new(ErrorCode::TargetTrackNotFound, format!("Target track not found: {id}"))
             .with_hint("Call list_timeline to get the current track ids.")
     }
 
     pub fn effect_not_found(kind: &str) -> ToolError {
-        ToolError::new("EFFECT_NOT_FOUND", format!("Effect not found: {kind}"))
+        ToolError::new(ErrorCode::EffectNotFound, format!("Effect not found: {kind}"))
             .with_hint("Call list_effects to see the registered effect ids.")
     }
 
     pub fn unknown_parameter(key: &str) -> ToolError {
-        ToolError::new("UNKNOWN_PARAMETER", format!("Unknown parameter: {key}"))
+        ToolError::new(ErrorCode::UnknownParameter, format!("Unknown parameter: {key}"))
             .with_hint("Call get_effect to see the effect's parameters.")
     }
 
     pub fn parameter_below(key: &str, min: f64) -> ToolError {
-        ToolError::new("PARAMETER_OUT_OF_RANGE", format!("Parameter '{key}' must be >= {min}"))
+        ToolError::new(ErrorCode::ParameterOutOfRange, format!("Parameter '{key}' must be >= {min}"))
     }
 
     pub fn parameter_above(key: &str, max: f64) -> ToolError {
-        ToolError::new("PARAMETER_OUT_OF_RANGE", format!("Parameter '{key}' must be <= {max}"))
+        ToolError::new(ErrorCode::ParameterOutOfRange, format!("Parameter '{key}' must be <= {max}"))
     }
 
     /// An element on `track` is in the way of the requested placement.
     pub fn overlap(track_id: &str, element_id: &str, start: f64, end: f64) -> ToolError {
-        ToolError::new(
-            "OVERLAP",
+        ToolError::new(ErrorCode::Overlap,
             format!("Element {element_id} on track {track_id} is in the way ({start}s to {end}s)"),
         )
         // Not trackId/elementId: those name what a call created or changed when it succeeds.
@@ -137,38 +138,37 @@ impl ToolError {
     }
 
     pub fn incompatible_track(track_id: &str, track_type: &str, element_type: &str) -> ToolError {
-        ToolError::new(
-            "INCOMPATIBLE_TRACK",
+        ToolError::new(ErrorCode::IncompatibleTrack,
             format!("Target track {track_id} is {} {track_type} track and cannot hold {element_type} elements", article(track_type)),
         )
         .with_hint("Video and image go on main or overlay tracks, stickers on overlay, audio on audio.")
     }
 
     pub fn unknown_tool(name: &str, known: &[&str]) -> ToolError {
-        ToolError::new("UNKNOWN_TOOL", format!("Unknown tool \"{name}\"")).with_hint(format!("Known tools: {}", known.join(", ")))
+        ToolError::new(ErrorCode::UnknownTool, format!("Unknown tool \"{name}\"")).with_hint(format!("Known tools: {}", known.join(", ")))
     }
 
     pub fn unknown_argument(tool: &str, arg: &str, accepted: &[&str]) -> ToolError {
         let expected = if accepted.is_empty() { "no arguments".to_string() } else { accepted.join(", ") };
-        ToolError::new("UNKNOWN_ARGUMENT", format!("unknown argument \"{arg}\" for {tool}; expected: {expected}"))
+        ToolError::new(ErrorCode::UnknownArgument, format!("unknown argument \"{arg}\" for {tool}; expected: {expected}"))
             .with("argument", arg)
             .with("accepted", accepted.iter().map(|s| Value::from(*s)).collect::<Vec<_>>())
     }
 
     /// A wrong type or value for an argument the spec gives no message for.
     pub fn invalid_argument(arg: &str, expected: &str) -> ToolError {
-        ToolError::new("INVALID_ARGUMENT", format!("Argument \"{arg}\" must be {expected}")).with("argument", arg)
+        ToolError::new(ErrorCode::InvalidArgument, format!("Argument \"{arg}\" must be {expected}")).with("argument", arg)
     }
 
     pub fn arguments_not_object() -> ToolError {
-        ToolError::new("INVALID_ARGUMENTS", "Arguments must be a JSON object")
+        ToolError::new(ErrorCode::InvalidArguments, "Arguments must be a JSON object")
     }
 
     /// The JSON form returned to callers: `{ error, code, hint?, ...data }`.
     pub fn to_json(&self) -> Value {
         let mut obj = Map::new();
         obj.insert("error".into(), Value::from(self.message.clone()));
-        obj.insert("code".into(), Value::from(self.code));
+        obj.insert("code".into(), Value::from(self.code.as_str()));
         if let Some(h) = &self.hint {
             obj.insert("hint".into(), Value::from(h.clone()));
         }

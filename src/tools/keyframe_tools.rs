@@ -3,6 +3,7 @@
 //! animation/keyframes.ts does (keys sorted by time, a key at the same time is replaced, a
 //! channel left without keys is removed); [`crate::animation::value_at`] evaluates the result.
 
+use crate::error_code::ErrorCode;
 use serde_json::{json, Map, Value};
 
 use super::element_tools::find;
@@ -40,11 +41,11 @@ fn not_animatable(e: &Element, property: &str) -> ToolError {
     } else {
         format!("Property \"{property}\" cannot be animated on {} element; animatable: {}", e.kind.as_str(), list.join(", "))
     };
-    ToolError::new("PROPERTY_NOT_ANIMATABLE", message).with("property", property).with("animatable", list)
+    ToolError::new(ErrorCode::PropertyNotAnimatable, message).with("property", property).with("animatable", list)
 }
 
 fn keyframe_not_found(id: &str) -> ToolError {
-    ToolError::new("KEYFRAME_NOT_FOUND", format!("Keyframe not found: {id}")).with_hint("Call list_keyframes to get keyframe ids.")
+    ToolError::new(ErrorCode::KeyframeNotFound, format!("Keyframe not found: {id}")).with_hint("Call list_keyframes to get keyframe ids.")
 }
 
 fn property_arg<'a>(args: &Args<'a>) -> Result<&'a str, ToolError> {
@@ -146,8 +147,7 @@ pub fn list_keyframes(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
 /// A time in seconds from the element's start, within its length.
 fn key_time(args: &Args, e: &Element) -> Result<i64, ToolError> {
     let bad = || {
-        ToolError::new(
-            "INVALID_KEYFRAME_TIME",
+        ToolError::new(ErrorCode::InvalidKeyframeTime,
             format!("Keyframe time must be from 0 to {} (seconds from the element's start)", seconds(e.duration)),
         )
         .with_hint("Keyframe times are relative to the element: 0 is its first frame.")
@@ -205,7 +205,7 @@ pub fn upsert_keyframe(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
         (Some(a), None) => format!("a number >= {a} ({})", prop.unit),
         _ => format!("a number ({})", prop.unit),
     };
-    let out_of_range = |what: &str| ToolError::new("PROPERTY_OUT_OF_RANGE", format!("Property \"{path}\" must be {what}")).with("property", path);
+    let out_of_range = |what: &str| ToolError::new(ErrorCode::PropertyOutOfRange, format!("Property \"{path}\" must be {what}")).with("property", path);
     let mut e = e.clone();
     let mut anims = e.animations.take().unwrap_or_default();
     let ids = &mut ctx.ids;
@@ -304,7 +304,7 @@ fn target_key<'a>(ctx: &'a Ctx, args: &Args) -> Result<(usize, usize, &'a Elemen
         (Some(k), None) => (Some(k), None),
         (None, Some(t)) => (None, Some(t)),
         _ => {
-            return Err(ToolError::new("INVALID_KEYFRAME", "Give exactly one of keyframeId (from list_keyframes) or time (seconds from the element's start)"))
+            return Err(ToolError::new(ErrorCode::InvalidKeyframe, "Give exactly one of keyframeId (from list_keyframes) or time (seconds from the element's start)"))
         }
     };
     let data = e.animations.as_ref().and_then(|a| a.get(path));
@@ -356,7 +356,7 @@ pub fn update_keyframe_curve(ctx: &mut Ctx, args: Args) -> Result<Output, ToolEr
     let easing = args.choice("easing", &EASINGS)?;
     let (right, left) = (handle_arg(&args, "rightHandle")?, handle_arg(&args, "leftHandle")?);
     if interp.is_none() && easing.is_none() && right.is_none() && left.is_none() {
-        return Err(ToolError::new("NO_CURVE_CHANGE", "update_keyframe_curve needs interpolation, easing, rightHandle or leftHandle"));
+        return Err(ToolError::new(ErrorCode::NoCurveChange, "update_keyframe_curve needs interpolation, easing, rightHandle or leftHandle"));
     }
     let (ti, ei, e, path, time) = target_key(ctx, &args)?;
     let mut e = e.clone();
@@ -412,10 +412,10 @@ pub fn update_keyframe_curve(ctx: &mut Ctx, args: Args) -> Result<Output, ToolEr
         }
     });
     if no_next {
-        return Err(ToolError::new("NO_NEXT_KEYFRAME", format!("The keyframe at {}s is the last of {path}: easing and rightHandle shape the curve to the next keyframe", seconds(time))));
+        return Err(ToolError::new(ErrorCode::NoNextKeyframe, format!("The keyframe at {}s is the last of {path}: easing and rightHandle shape the curve to the next keyframe", seconds(time))));
     }
     if no_prev {
-        return Err(ToolError::new("NO_PREVIOUS_KEYFRAME", format!("The keyframe at {}s is the first of {path}: leftHandle shapes the curve from the previous keyframe", seconds(time))));
+        return Err(ToolError::new(ErrorCode::NoPreviousKeyframe, format!("The keyframe at {}s is the first of {path}: leftHandle shapes the curve from the previous keyframe", seconds(time))));
     }
     e.animations = Some(anims);
     let keys = path_keys(&e, &path, &e.animations.as_ref().expect("set above")[path.as_str()]);

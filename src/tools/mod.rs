@@ -18,6 +18,7 @@ pub mod registry;
 pub mod typescript;
 mod schemas;
 
+use crate::error_code::ErrorCode;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -140,6 +141,6 @@ pub(crate) fn edit_error(err: crate::edits::EditError) -> ToolError {
         EditError::Overlap { track, element, start, end } => {
             ToolError::overlap(&track, &element, ticks_to_seconds(start), ticks_to_seconds(end))
         }
-        EditError::Incompatible { track } => ToolError::new("INCOMPATIBLE_TRACK", format!("Track {track} cannot hold this element")),
+        EditError::Incompatible { track } => ToolError::new(ErrorCode::IncompatibleTrack, format!("Track {track} cannot hold this element")),
     }
 }

@@ -11,6 +11,7 @@
 //! Tools take a reference wherever they take an element id (`elementId`, `elementIds`); outputs
 //! always give canonical ids.
 
+use crate::error_code::ErrorCode;
 use std::collections::HashMap;
 
 use serde_json::{Map, Value};
@@ -76,8 +77,7 @@ impl Refs {
         let is_id = tl.find(s).is_some();
         let target = self.by_ref.get(&(class, n)).filter(|id| tl.find(id).is_some()).cloned();
         match (is_id, target) {
-            (true, Some(id)) if id != s => Err(ToolError::new(
-                "AMBIGUOUS_REFERENCE",
+            (true, Some(id)) if id != s => Err(ToolError::new(ErrorCode::AmbiguousReference,
                 format!("Ambiguous reference {s}: it is both an element id and the reference of element {id}"),
             )
             .with("candidates", vec![s.to_string(), id.to_string()])
@@ -91,7 +91,7 @@ impl Refs {
                 } else {
                     format!("candidates: {}", candidates.join(", "))
                 };
-                Err(ToolError::new("UNKNOWN_REFERENCE", format!("Unknown reference {s}; {listed}"))
+                Err(ToolError::new(ErrorCode::UnknownReference, format!("Unknown reference {s}; {listed}"))
                     .with("candidates", candidates)
                     .with_hint("Call list_timeline to see each element's ref."))
             }

@@ -1,5 +1,6 @@
 //! update_track, move_track and duplicate_elements.
 
+use crate::error_code::ErrorCode;
 use serde_json::{json, Value};
 
 use super::{edit_error, seconds, timeline_mut, Args, Ctx, Output, ToolError};
@@ -7,11 +8,11 @@ use crate::edits;
 use crate::model::{Timeline, TrackType};
 
 fn track_not_found(id: &str) -> ToolError {
-    ToolError::new("TRACK_NOT_FOUND", format!("Track not found: {id}")).with_hint("Call list_timeline to get the current track ids.")
+    ToolError::new(ErrorCode::TrackNotFound, format!("Track not found: {id}")).with_hint("Call list_timeline to get the current track ids.")
 }
 
 fn invalid_track_id() -> ToolError {
-    ToolError::new("INVALID_TRACK_ID", "Invalid track id")
+    ToolError::new(ErrorCode::InvalidTrackId, "Invalid track id")
 }
 
 pub fn update_track(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
@@ -30,17 +31,17 @@ pub fn update_track(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
         Some(_) => return Err(ToolError::invalid_argument("name", "a non-empty string of at most 100 characters")),
     };
     if muted.is_none() && hidden.is_none() && name.is_none() {
-        return Err(ToolError::new("NO_TRACK_CHANGE", "update_track needs muted, hidden or name"));
+        return Err(ToolError::new(ErrorCode::NoTrackChange, "update_track needs muted, hidden or name"));
     }
     let tl = timeline_mut(&mut ctx.timeline)?;
     let ti = tl.track_index(id).ok_or_else(|| track_not_found(id))?;
     let kind = tl.tracks[ti].kind;
     // OpenCut's track flags: video tracks have both, audio only muted, the others only hidden.
     if muted.is_some() && !matches!(kind, TrackType::Main | TrackType::Overlay | TrackType::Audio) {
-        return Err(ToolError::new("TRACK_FLAG_NOT_SUPPORTED", format!("Track {id} is {} {} track, which cannot be muted (it makes no sound)", article(kind.as_str()), kind.as_str())));
+        return Err(ToolError::new(ErrorCode::TrackFlagNotSupported, format!("Track {id} is {} {} track, which cannot be muted (it makes no sound)", article(kind.as_str()), kind.as_str())));
     }
     if hidden.is_some() && kind == TrackType::Audio {
-        return Err(ToolError::new("TRACK_FLAG_NOT_SUPPORTED", format!("Track {id} is an audio track, which cannot be hidden (mute it instead)")));
+        return Err(ToolError::new(ErrorCode::TrackFlagNotSupported, format!("Track {id} is an audio track, which cannot be hidden (mute it instead)")));
     }
     let track = tl.track_mut(ti);
     if let Some(m) = muted {
@@ -93,13 +94,13 @@ pub fn move_track(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
     let above = args.string("above")?;
     let below = args.string("below")?;
     if [index.is_some(), above.is_some(), below.is_some()].iter().filter(|b| **b).count() != 1 {
-        return Err(ToolError::new("INVALID_TRACK_POSITION", "Give exactly one of index, above or below"));
+        return Err(ToolError::new(ErrorCode::InvalidTrackPosition, "Give exactly one of index, above or below"));
     }
     let tl = timeline_mut(&mut ctx.timeline)?;
     let from = tl.track_index(id).ok_or_else(|| track_not_found(id))?;
     let kind = tl.tracks[from].kind;
     let Some((lo, hi)) = allowed(tl, kind) else {
-        return Err(ToolError::new("INVALID_TRACK_POSITION", format!("Track {id} is the main track, which stays between the visual and the audio tracks")));
+        return Err(ToolError::new(ErrorCode::InvalidTrackPosition, format!("Track {id} is the main track, which stays between the visual and the audio tracks")));
     };
     // The position counted in the list as it is now; the track is then taken out and put there.
     let to = match (index, above, below) {
@@ -107,7 +108,7 @@ pub fn move_track(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
         (_, Some(other), _) | (_, _, Some(other)) => {
             let at = tl.track_index(other).ok_or_else(|| track_not_found(other))?;
             if at == from {
-                return Err(ToolError::new("INVALID_TRACK_POSITION", "A track cannot move above or below itself"));
+                return Err(ToolError::new(ErrorCode::InvalidTrackPosition, "A track cannot move above or below itself"));
             }
             let at = if at > from { at - 1 } else { at };
             if above.is_some() { at } else { at + 1 }
@@ -116,7 +117,7 @@ pub fn move_track(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
     };
     if !(lo..=hi).contains(&to) {
         let group = if kind == TrackType::Audio { "audio tracks stay below the main track" } else { "visual tracks stay above the main track" };
-        return Err(ToolError::new("INVALID_TRACK_POSITION", format!("Track {id} can move to index {lo} to {hi} ({group})"))
+        return Err(ToolError::new(ErrorCode::InvalidTrackPosition, format!("Track {id} can move to index {lo} to {hi} ({group})"))
             .with("min", lo)
             .with("max", hi));
     }
@@ -137,7 +138,7 @@ pub fn duplicate_elements(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError
         Err(()) => return Err(ToolError::invalid_start()),
     };
     if offset.is_some() && start.is_some() {
-        return Err(ToolError::new("CONFLICTING_PLACEMENT", "Give offset or startTime, not both"));
+        return Err(ToolError::new(ErrorCode::ConflictingPlacement, "Give offset or startTime, not both"));
     }
     let target = args.string("trackId")?;
     let tl = timeline_mut(&mut ctx.timeline)?;

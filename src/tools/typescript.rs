@@ -156,6 +156,11 @@ pub fn typings() -> String {
     out.push_str("};\n\n");
     let common = serde_json::to_string(registry::COMMON_ERRORS).expect("strings serialise");
     let _ = writeln!(out, "/** Errors any tool can return besides its own (argument checks, references, no timeline). */\nexport const COMMON_TOOL_ERRORS: readonly string[] = {common};\n");
+    out.push_str("/** Every error code of the package (engine, tools, agent, proxy client, MCP, CLI), from src/error_code.rs.\n * A proxy's own refusals arrive upper-cased (RATE_LIMITED, ...) or as HTTP_<status>. */\nexport const ERROR_CODES = [\n");
+    for c in crate::ErrorCode::ALL {
+        let _ = writeln!(out, "  \"{}\",", c.as_str());
+    }
+    out.push_str("] as const;\n\n/** A code of `ERROR_CODES`. */\nexport type ErrorCode = (typeof ERROR_CODES)[number];\n\n");
     let _ = writeln!(out, "/** The engine's unit of time: every time in a project is a whole number of ticks (src/time.rs). */\nexport const TICKS_PER_SECOND = {};\n", crate::time::TICKS_PER_SECOND);
     let effects: Vec<String> = crate::effects::EFFECTS.iter().map(|e| literal(&Value::from(e.id))).collect();
     let _ = writeln!(out, "/** An effect type of the effect registry: what `createEditor({{ effects }})` takes. */\nexport type EffectType = {};\n", effects.join(" | "));

@@ -1,6 +1,7 @@
 //! load_asset_context across the boundary: the core's two steps, with the host's provider
 //! (a Promise-returning JS callback) awaited in between by the TypeScript layer.
 
+use crate::error_code::ErrorCode;
 use std::collections::HashMap;
 
 use serde_json::{json, Value};
@@ -26,7 +27,7 @@ impl WasmEditor {
     pub fn begin_context(&mut self, args_json: &str, supported_types: Vec<String>, now_ms: f64) -> Result<String, JsValue> {
         let supported = supported_types
             .iter()
-            .map(|t| AssetType::parse(t).ok_or_else(|| api_error("INVALID_PROVIDER", &format!("contextProvider.supportedTypes may hold video, audio and image, not \"{t}\""))))
+            .map(|t| AssetType::parse(t).ok_or_else(|| api_error(ErrorCode::InvalidProvider, &format!("contextProvider.supportedTypes may hold video, audio and image, not \"{t}\""))))
             .collect::<Result<Vec<_>, _>>()?;
         let args: Value = match serde_json::from_str(args_json) {
             Ok(v) => v,
@@ -56,7 +57,7 @@ impl WasmEditor {
             .pending
             .requests
             .remove(&ticket)
-            .ok_or_else(|| api_error("UNKNOWN_CONTEXT_REQUEST", "finishContext was called with an unknown or finished ticket"))?;
+            .ok_or_else(|| api_error(ErrorCode::UnknownContextRequest, "finishContext was called with an unknown or finished ticket"))?;
         let result = match (report_json, failure) {
             (Some(json), None) => serde_json::from_str::<ProviderReport>(&json).map_err(|e| format!("the context provider returned an invalid report: {e}")),
             (_, Some(detail)) => Err(detail),

@@ -1,5 +1,6 @@
 //! `editor.effectsAt(seconds)`: the effect elements a host renders at a time, as JSON text.
 
+use crate::error_code::ErrorCode;
 use wasm_bindgen::prelude::*;
 
 use super::{api_error, WasmEditor};
@@ -10,7 +11,7 @@ impl WasmEditor {
     /// Throws INVALID_SECONDS for a non-finite or out-of-range time.
     #[wasm_bindgen(js_name = effectsAtJson)]
     pub fn effects_at_json(&self, seconds: f64) -> Result<String, JsValue> {
-        let active = self.inner.effects_at(seconds).map_err(|m| api_error("INVALID_SECONDS", &m))?;
-        serde_json::to_string(&active).map_err(|e| api_error("INTERNAL", &e.to_string()))
+        let active = self.inner.effects_at(seconds).map_err(|e| api_error(e.code, &e.message))?;
+        serde_json::to_string(&active).map_err(|e| api_error(ErrorCode::Internal, &e.to_string()))
     }
 }

@@ -1,5 +1,6 @@
 //! `editor.frameAt(seconds)`: the layers of the picture at a time (`crate::frame`), as JSON text.
 
+use crate::error_code::ErrorCode;
 use wasm_bindgen::prelude::*;
 
 use super::{api_error, WasmEditor};
@@ -10,7 +11,7 @@ impl WasmEditor {
     /// for a non-finite or out-of-range time.
     #[wasm_bindgen(js_name = frameAtJson)]
     pub fn frame_at_json(&self, seconds: f64) -> Result<String, JsValue> {
-        let frame = self.inner.frame_at(seconds).map_err(|m| api_error("INVALID_SECONDS", &m))?;
-        serde_json::to_string(&frame).map_err(|e| api_error("INTERNAL", &e.to_string()))
+        let frame = self.inner.frame_at(seconds).map_err(|e| api_error(e.code, &e.message))?;
+        serde_json::to_string(&frame).map_err(|e| api_error(ErrorCode::Internal, &e.to_string()))
     }
 }

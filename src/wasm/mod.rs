@@ -13,6 +13,7 @@ mod frame;
 mod options;
 mod opencut;
 
+use crate::error_code::ErrorCode;
 use std::sync::Once;
 
 use wasm_bindgen::prelude::*;
@@ -37,17 +38,17 @@ fn install_panic_hook() {
                 .or_else(|| payload.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "panic".to_string());
             let at = info.location().map(|l| format!(" (at {}:{})", l.file(), l.line())).unwrap_or_default();
-            wasm_bindgen::throw_val(api_error("INTERNAL", &format!("internal error: {what}{at}")));
+            wasm_bindgen::throw_val(api_error(ErrorCode::Internal, &format!("internal error: {what}{at}")));
         }));
     });
 }
 
 /// A JS `Error` with a stable `code` property; the TypeScript layer rethrows it as
 /// `NeuralCutError`.
-pub(crate) fn api_error(code: &str, message: &str) -> JsValue {
+pub(crate) fn api_error(code: ErrorCode, message: &str) -> JsValue {
     let err = js_sys::Error::new(message);
     // Setting a property on a fresh Error object cannot fail.
-    let _ = js_sys::Reflect::set(&err, &JsValue::from_str("code"), &JsValue::from_str(code));
+    let _ = js_sys::Reflect::set(&err, &JsValue::from_str("code"), &JsValue::from_str(code.as_str()));
     err.into()
 }
 

@@ -1,6 +1,7 @@
 //! OpenCut scenes across the boundary, as JSON text like tool calls: `js/opencut.ts` (the
 //! `neuralcut/opencut` entry) strips what JSON cannot carry and puts it back afterwards.
 
+use crate::error_code::ErrorCode;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
@@ -14,7 +15,7 @@ impl WasmEditor {
     #[wasm_bindgen(js_name = loadOpenCutScene)]
     pub fn load_opencut_scene(&mut self, scene_json: &str) -> Result<(), JsValue> {
         let scene: Value = serde_json::from_str(scene_json)
-            .map_err(|e| api_error("INVALID_JSON", &format!("OpenCut scene is not valid JSON: {e}")))?;
+            .map_err(|e| api_error(ErrorCode::InvalidJson, &format!("OpenCut scene is not valid JSON: {e}")))?;
         self.inner.load_opencut_scene(&scene).map_err(|e| api_error(e.code, &e.message))
     }
 
@@ -23,7 +24,7 @@ impl WasmEditor {
     #[wasm_bindgen(js_name = adoptOpenCutScene)]
     pub fn adopt_opencut_scene(&mut self, scene_json: &str) -> Result<(), JsValue> {
         let scene: Value = serde_json::from_str(scene_json)
-            .map_err(|e| api_error("INVALID_JSON", &format!("OpenCut scene is not valid JSON: {e}")))?;
+            .map_err(|e| api_error(ErrorCode::InvalidJson, &format!("OpenCut scene is not valid JSON: {e}")))?;
         self.inner.adopt_opencut_scene(&scene).map_err(|e| api_error(e.code, &e.message))
     }
 

@@ -1,6 +1,7 @@
 //! The option objects of `addAsset` and `addSticker`: typed for TypeScript by tsify, converted
 //! with serde-wasm-bindgen inside the function body.
 
+use crate::error_code::ErrorCode;
 use serde::Deserialize;
 use tsify::{Ts, Tsify};
 use wasm_bindgen::JsValue;
@@ -51,7 +52,7 @@ pub struct StickerOptions {
 
 /// Converts through `serde_json::Value`: serde-wasm-bindgen reads only a struct's declared
 /// fields, so `deny_unknown_fields` would never see a misspelt one (`durations: 10`).
-fn convert<T: Tsify + serde::de::DeserializeOwned>(options: &Ts<T>, code: &str, what: &str) -> Result<T, JsValue>
+fn convert<T: Tsify + serde::de::DeserializeOwned>(options: &Ts<T>, code: ErrorCode, what: &str) -> Result<T, JsValue>
 where
     <T as Tsify>::JsType: wasm_bindgen::JsCast,
 {
@@ -64,7 +65,7 @@ where
 }
 
 pub(super) fn asset(options: &Ts<AssetOptions>) -> Result<NewAsset, JsValue> {
-    let o = convert(options, "INVALID_ASSET", "addAsset options are invalid")?;
+    let o = convert(options, ErrorCode::InvalidAsset, "addAsset options are invalid")?;
     Ok(NewAsset {
         id: o.id,
         name: o.name,
@@ -80,5 +81,5 @@ pub(super) fn asset(options: &Ts<AssetOptions>) -> Result<NewAsset, JsValue> {
 }
 
 pub(super) fn sticker(options: &Ts<StickerOptions>) -> Result<StickerOptions, JsValue> {
-    convert(options, "INVALID_STICKER", "addSticker options are invalid")
+    convert(options, ErrorCode::InvalidSticker, "addSticker options are invalid")
 }

@@ -439,8 +439,8 @@ test("transcribe_video: no media at all, bad arguments", async () => {
   assert.equal((await agent.callTool("transcribe_video", { language: "" })).code, "INVALID_ARGUMENT");
   assert.equal((await agent.callTool("transcribe_video", { modelId: 3 })).code, "INVALID_ARGUMENT");
   const hostTool = agent.hostTools.find((t) => t.name === "transcribe_video");
-  assert.equal((await hostTool.call([1])).code, "ARGUMENTS_NOT_OBJECT");
-  assert.equal((await hostTool.call(null)).code, "ARGUMENTS_NOT_OBJECT");
+  assert.equal((await hostTool.call([1])).code, "INVALID_ARGUMENTS");
+  assert.equal((await hostTool.call(null)).code, "INVALID_ARGUMENTS");
 });
 
 test("transcribe_video maps segments into each placement's window; source seconds when the asset is not placed", async () => {

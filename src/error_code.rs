@@ -1,0 +1,265 @@
+//! Every error code the engine gives, in one enum: tool errors, API misuse, project loading,
+//! OpenCut scenes and frame queries all pick their code here, in the core, so the boundary only
+//! converts. The strings are stable once published; the typings export the list
+//! (`ERROR_CODES` in js/generated/tools.ts) and docs/errors.md describes each.
+
+use std::fmt;
+
+macro_rules! error_codes {
+    ($($(#[doc = $doc:literal])* $name:ident = $code:literal,)*) => {
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum ErrorCode {
+            $($(#[doc = $doc])* $name,)*
+        }
+
+        impl ErrorCode {
+            /// Every code, in declaration order.
+            pub const ALL: &'static [ErrorCode] = &[$(ErrorCode::$name),*];
+
+            /// The stable SCREAMING_SNAKE string.
+            pub const fn as_str(self) -> &'static str {
+                match self { $(ErrorCode::$name => $code,)* }
+            }
+
+            /// What the code means, in one sentence (from its doc comment).
+            pub fn meaning(self) -> &'static str {
+                match self { $(ErrorCode::$name => concat!($($doc),*).trim_start(),)* }
+            }
+        }
+    };
+}
+
+error_codes! {
+    /// The editor holds no project.
+    NoActiveProject = "NO_ACTIVE_PROJECT",
+    /// The project has no timeline.
+    NoActiveTimeline = "NO_ACTIVE_TIMELINE",
+    /// No asset has the given id.
+    AssetNotFound = "ASSET_NOT_FOUND",
+    /// The asset's type cannot be handled here (for example context for a type the provider refuses).
+    UnsupportedAssetType = "UNSUPPORTED_ASSET_TYPE",
+    /// The host's context provider failed to load the asset.
+    ContextLoadFailed = "CONTEXT_LOAD_FAILED",
+    /// split's times are missing, empty or not numbers.
+    InvalidSplitTimes = "INVALID_SPLIT_TIMES",
+    /// The timeline has no elements to act on.
+    NoTimelineContent = "NO_TIMELINE_CONTENT",
+    /// elementIds is missing, empty or holds something other than ids.
+    InvalidElementIds = "INVALID_ELEMENT_IDS",
+    /// elementId is missing or not an id.
+    InvalidElementId = "INVALID_ELEMENT_ID",
+    /// A start time is negative, not a number or past the limit.
+    InvalidStartTime = "INVALID_START_TIME",
+    /// An end time is not a number or past the limit.
+    InvalidEndTime = "INVALID_END_TIME",
+    /// A duration is not a positive number.
+    InvalidDuration = "INVALID_DURATION",
+    /// The end is not after the start.
+    InvalidTimeRange = "INVALID_TIME_RANGE",
+    /// A timing update names nothing to change.
+    InvalidTimingUpdate = "INVALID_TIMING_UPDATE",
+    /// start, end and duration disagree.
+    ConflictingTimingValues = "CONFLICTING_TIMING_VALUES",
+    /// The element would play past the end of its media.
+    DurationExceedsSource = "DURATION_EXCEEDS_SOURCE",
+    /// The text is empty.
+    TextRequired = "TEXT_REQUIRED",
+    /// No text element has the given id.
+    TextElementNotFound = "TEXT_ELEMENT_NOT_FOUND",
+    /// The element is not a text element.
+    ElementNotText = "ELEMENT_NOT_TEXT",
+    /// The track type cannot hold the asset's kind of element.
+    InvalidTrackType = "INVALID_TRACK_TYPE",
+    /// No element has the given id.
+    ElementNotFound = "ELEMENT_NOT_FOUND",
+    /// The volume is out of range.
+    InvalidVolume = "INVALID_VOLUME",
+    /// The element has no sound.
+    VolumeNotSupported = "VOLUME_NOT_SUPPORTED",
+    /// No sticker in the catalog has the given id.
+    StickerNotFound = "STICKER_NOT_FOUND",
+    /// effectType is missing or not a string.
+    InvalidEffectType = "INVALID_EFFECT_TYPE",
+    /// Effect parameters are not an object of numbers.
+    InvalidEffectParameters = "INVALID_EFFECT_PARAMETERS",
+    /// No track could take the effect element.
+    PlacementFailed = "PLACEMENT_FAILED",
+    /// update_effect needs a non-empty params object.
+    ParamsRequired = "PARAMS_REQUIRED",
+    /// The element is not an effect element.
+    ElementNotEffect = "ELEMENT_NOT_EFFECT",
+    /// Some of the given element ids are not on the timeline.
+    ElementsNotFound = "ELEMENTS_NOT_FOUND",
+    /// The given element id is not on the timeline.
+    TimelineElementNotFound = "TIMELINE_ELEMENT_NOT_FOUND",
+    /// The target track id is not on the timeline.
+    TargetTrackNotFound = "TARGET_TRACK_NOT_FOUND",
+    /// The effect type is not registered or not enabled by the host.
+    EffectNotFound = "EFFECT_NOT_FOUND",
+    /// An effect parameter the effect does not have.
+    UnknownParameter = "UNKNOWN_PARAMETER",
+    /// An effect parameter is below its minimum or above its maximum.
+    ParameterOutOfRange = "PARAMETER_OUT_OF_RANGE",
+    /// Another element is in the way of the placement.
+    Overlap = "OVERLAP",
+    /// The track cannot hold this kind of element.
+    IncompatibleTrack = "INCOMPATIBLE_TRACK",
+    /// No tool has the given name.
+    UnknownTool = "UNKNOWN_TOOL",
+    /// An argument the tool does not take.
+    UnknownArgument = "UNKNOWN_ARGUMENT",
+    /// An argument has the wrong type or value.
+    InvalidArgument = "INVALID_ARGUMENT",
+    /// The arguments are not a JSON object.
+    InvalidArguments = "INVALID_ARGUMENTS",
+    /// A readable reference (clip-2) names no element.
+    UnknownReference = "UNKNOWN_REFERENCE",
+    /// A readable reference could name more than one element.
+    AmbiguousReference = "AMBIGUOUS_REFERENCE",
+    /// batch's steps are missing or malformed.
+    InvalidBatchSteps = "INVALID_BATCH_STEPS",
+    /// The tool cannot run inside batch.
+    NotInBatch = "NOT_IN_BATCH",
+    /// The undo stack is empty.
+    NothingToUndo = "NOTHING_TO_UNDO",
+    /// The redo stack is empty.
+    NothingToRedo = "NOTHING_TO_REDO",
+    /// No track has the given id.
+    TrackNotFound = "TRACK_NOT_FOUND",
+    /// trackId is missing or not an id.
+    InvalidTrackId = "INVALID_TRACK_ID",
+    /// A track cannot move to the requested position.
+    InvalidTrackPosition = "INVALID_TRACK_POSITION",
+    /// The track cannot be muted or hidden.
+    TrackFlagNotSupported = "TRACK_FLAG_NOT_SUPPORTED",
+    /// update_track names nothing to change.
+    NoTrackChange = "NO_TRACK_CHANGE",
+    /// A clip property is out of its range.
+    PropertyOutOfRange = "PROPERTY_OUT_OF_RANGE",
+    /// The element does not have the property.
+    PropertyNotSupported = "PROPERTY_NOT_SUPPORTED",
+    /// The property cannot be keyframed on this element.
+    PropertyNotAnimatable = "PROPERTY_NOT_ANIMATABLE",
+    /// update_clip names no property to change.
+    NoProperties = "NO_PROPERTIES",
+    /// offset and startTime were both given.
+    ConflictingPlacement = "CONFLICTING_PLACEMENT",
+    /// No keyframe has the given id or time.
+    KeyframeNotFound = "KEYFRAME_NOT_FOUND",
+    /// The keyframe selector is malformed.
+    InvalidKeyframe = "INVALID_KEYFRAME",
+    /// A keyframe time is outside the element.
+    InvalidKeyframeTime = "INVALID_KEYFRAME_TIME",
+    /// The keyframe is the last: it has no curve to the next one.
+    NoNextKeyframe = "NO_NEXT_KEYFRAME",
+    /// The keyframe is the first: it has no curve from the previous one.
+    NoPreviousKeyframe = "NO_PREVIOUS_KEYFRAME",
+    /// update_keyframe_curve names nothing to change.
+    NoCurveChange = "NO_CURVE_CHANGE",
+    /// addAsset's description is invalid.
+    InvalidAsset = "INVALID_ASSET",
+    /// addSticker's description is invalid.
+    InvalidSticker = "INVALID_STICKER",
+    /// An asset or sticker with this id exists already.
+    DuplicateId = "DUPLICATE_ID",
+    /// The text is not valid JSON.
+    InvalidJson = "INVALID_JSON",
+    /// The project breaks a rule of the format (overlap, duplicate id, wrong track type, ...).
+    InvalidProject = "INVALID_PROJECT",
+    /// The project is of another format or a newer version.
+    UnsupportedProject = "UNSUPPORTED_PROJECT",
+    /// The OpenCut scene cannot be read.
+    InvalidScene = "INVALID_SCENE",
+    /// The context provider is malformed.
+    InvalidProvider = "INVALID_PROVIDER",
+    /// The host's effect list names an unknown effect.
+    InvalidEffects = "INVALID_EFFECTS",
+    /// finishContext was called with an unknown or finished ticket.
+    UnknownContextRequest = "UNKNOWN_CONTEXT_REQUEST",
+    /// A time in seconds is negative or not a number.
+    InvalidSeconds = "INVALID_SECONDS",
+    // Codes the JS layer gives (agent, proxy client, MCP and CLI, host tools): listed here so the
+    // generated list is complete.
+    /// The editor was disposed; create a new one.
+    EditorDisposed = "EDITOR_DISPOSED",
+    /// The page has no WebMCP model context to register tools with.
+    WebmcpUnavailable = "WEBMCP_UNAVAILABLE",
+    /// The agent's proxy failed after its retries (AgentError; the message says what to do).
+    Proxy = "PROXY",
+    /// Gemini returned no answer (blocked, out of tokens, or empty).
+    EmptyResponse = "EMPTY_RESPONSE",
+    /// Gemini produced a malformed function call twice.
+    MalformedCall = "MALFORMED_CALL",
+    /// One agent step cannot fit the proxy's limits.
+    TooLarge = "TOO_LARGE",
+    /// send was called while the previous message is still being answered.
+    Busy = "BUSY",
+    /// The agent reached its step bound for one message.
+    MaxSteps = "MAX_STEPS",
+    /// Not even the newest turn fits the history bounds.
+    HistoryTooLarge = "HISTORY_TOO_LARGE",
+    /// The user declined an upload to Gemini.
+    UploadDeclined = "UPLOAD_DECLINED",
+    /// Uploads need consent (confirm) or allowUploads: true.
+    UploadsNotAllowed = "UPLOADS_NOT_ALLOWED",
+    /// The proxy could not be reached (ProxyError; other proxy codes are its own, upper-cased, or HTTP_<status>).
+    Unreachable = "UNREACHABLE",
+    /// The user stopped the call before it ran.
+    Cancelled = "CANCELLED",
+    /// The user declined the change when asked to confirm it.
+    Declined = "DECLINED",
+    /// The agent's bound on destructive calls per message was reached.
+    DestructiveLimit = "DESTRUCTIVE_LIMIT",
+    /// A host tool returned nothing.
+    NoResult = "NO_RESULT",
+    /// A host tool threw instead of returning an error value.
+    ToolFailed = "TOOL_FAILED",
+    /// transcribe_video needs an assetId when the timeline does not use exactly one.
+    AssetRequired = "ASSET_REQUIRED",
+    /// The uploaded asset is still being processed by Gemini.
+    AssetProcessing = "ASSET_PROCESSING",
+    /// Transcription failed (the details say where).
+    TranscribeFailed = "TRANSCRIBE_FAILED",
+    /// media_import could not read or add a file.
+    MediaUnreadable = "MEDIA_UNREADABLE",
+    /// render_preview could not draw the frame (no Chromium, a page error, ...).
+    RenderFailed = "RENDER_FAILED",
+    /// A CLI script line is not {"tool", "args"} JSON.
+    InvalidLine = "INVALID_LINE",
+    /// A panic inside the engine (the editor was rebuilt from its last committed state).
+    Internal = "INTERNAL",
+}
+
+impl fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl PartialEq<&str> for ErrorCode {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl PartialEq<ErrorCode> for &str {
+    fn eq(&self, other: &ErrorCode) -> bool {
+        *self == other.as_str()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_unique_screaming_snake_and_described() {
+        let mut seen = std::collections::HashSet::new();
+        for c in ErrorCode::ALL {
+            let s = c.as_str();
+            assert!(seen.insert(s), "{s} twice");
+            assert!(s.split('_').all(|w| !w.is_empty() && w.chars().all(|ch| ch.is_ascii_uppercase() || ch.is_ascii_digit())), "{s}");
+            assert!(c.meaning().ends_with('.') && c.meaning().len() > 10, "{s}: {}", c.meaning());
+        }
+    }
+}
