@@ -54,6 +54,13 @@ export interface NeuralCutMcpOptions {
   testOnlyPanic?: boolean;
   /** Adds the read-only render_preview tool, answered by this function (js/render-preview.ts). */
   renderPreview?: (input: Record<string, unknown>) => Promise<CallToolResult>;
+  /** Bridge mode (js/bridge/mcp.ts): tools listed beside the catalog and answered by their own
+   * function (ui_*), tools the session cannot serve, and a hook run before every call and read. */
+  host?: {
+    tools?: { info: ToolInfo; call(args: Record<string, unknown>): Promise<CallToolResult> }[];
+    omit?: readonly string[];
+    beforeRequest?: () => Promise<void>;
+  };
 }
 
 const INSTRUCTIONS =
@@ -120,8 +127,10 @@ function shaped(out: Outcome, warnings: string[] = []): CallToolResult {
 /** An MCP server (not yet connected) that drives `editor`. */
 export function createNeuralCutMcpServer(editor: NeuralCutEditor, options: NeuralCutMcpOptions = {}): Server {
   const session: Session = { editor, paths: options.paths ?? new Map() };
-  const catalog = [...sessionCatalog(editor), ...(options.renderPreview ? [RENDER_PREVIEW_TOOL] : [])];
-  const tools = catalog.map(toMcpTool);
+  const omit = new Set(options.host?.omit ?? []);
+  const catalog = [...sessionCatalog(editor), ...(options.renderPreview ? [RENDER_PREVIEW_TOOL] : [])].filter((t) => !omit.has(t.name));
+  const hostTools = options.host?.tools ?? [];
+  const tools = [...catalog, ...hostTools.map((t) => t.info)].map(toMcpTool);
   const subscribed = new Set<string>();
 
   const server = new Server(
@@ -155,6 +164,9 @@ export function createNeuralCutMcpServer(editor: NeuralCutEditor, options: Neura
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const { name } = request.params;
     const args = request.params.arguments ?? {};
+    await options.host?.beforeRequest?.();
+    const hostTool = hostTools.find((t) => t.info.name === name);
+    if (hostTool) return hostTool.call(args);
     const before = editor.revision();
     if (options.testOnlyPanic && name === TEST_ONLY_PANIC_TOOL) return shaped(testOnlyPanic(editor, args));
     if (name === RENDER_PREVIEW && options.renderPreview) return options.renderPreview(args);
@@ -197,6 +209,7 @@ export function createNeuralCutMcpServer(editor: NeuralCutEditor, options: Neura
   server.setRequestHandler(ListResourceTemplatesRequestSchema, (request) => ({ resourceTemplates: [], ...cacheHints(request, STATIC_TTL_MS, "public") }));
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     const { uri } = request.params;
+    await options.host?.beforeRequest?.();
     let text: string;
     // The catalog is fixed for the process; everything else changes with the next edit.
     let hints = cacheHints(request, 0, "private");
