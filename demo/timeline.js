@@ -198,9 +198,8 @@ export function createTimelineView({ container, info, editor, clock, selection, 
     const handle = (edge) =>
       h("div", {
         class: `trim ${edge}`,
-        title: edge === "trim-start" ? "Drag to trim the start" : "Drag to trim the end",
+        title: `Drag to trim the ${edge === "trim-start" ? "start" : "end"} of ${name}`,
         dataset: { automationId: `${id}.${edge}` },
-        "aria-label": `${edge === "trim-start" ? "Trim start of" : "Trim end of"} ${name}`,
         onpointerdown: (ev) => pressElement(ev, track, e, edge),
       });
     return h(
@@ -210,7 +209,6 @@ export function createTimelineView({ container, info, editor, clock, selection, 
         role: "button",
         tabindex: "0",
         "aria-pressed": String(selected),
-        "aria-label": `${name} (${e.id}, ${e.type}) ${formatTime(start)} to ${formatTime(start + dur)}`,
         dataset: { elementId: e.id, trackId: track.id, automationId: id },
         title: `${name} (${e.id}, ${e.type}) ${formatTime(start)} to ${formatTime(start + dur)}`,
         style: { left: `${start * pxPerSecond}px`, width: `${Math.max(3, dur * pxPerSecond - 1)}px` },
@@ -254,7 +252,7 @@ export function createTimelineView({ container, info, editor, clock, selection, 
         ),
       );
     }
-    playhead = h("div", { class: "tl-playhead" }, h("div", { class: "grip", title: "Drag to seek", "aria-label": "Playhead", dataset: { automationId: "timeline.playhead" }, onpointerdown: startSeek }));
+    playhead = h("div", { class: "tl-playhead" }, h("div", { class: "grip", title: "Playhead: drag to seek", dataset: { automationId: "timeline.playhead" }, onpointerdown: startSeek }));
     inner.append(playhead);
     const scroll = [container.scrollLeft, container.scrollTop];
     container.replaceChildren(inner);
