@@ -113,6 +113,8 @@ async function setupBridge({ editor, clock, selection, timeline, showTab, has })
       token,
       editor,
       ui: demoUi({ clock, selection, timeline, showTab, editor }),
+      // render_preview gets a renderer of its own, made on first use, so the preview stays put.
+      renderer: has("neuralcut/render") ? () => import("neuralcut/render").then((m) => m.createFrameRenderer({ editor })) : undefined,
       onStatus: (status) => badge("bridge", "control", status === "open" ? "connected" : status, status === "open" ? "ok" : "warn"),
     });
   } catch (e) {

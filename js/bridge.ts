@@ -5,6 +5,7 @@
 // drags, keys, typing, screenshots). docs/bridge.md has the method table.
 import { isToolError, type NeuralCutEditor } from "./editor.js";
 import { BRIDGE_ERRORS, PAGE_PATH } from "./bridge/protocol.js";
+import { renderPreviewInPage, type PreviewRenderer } from "./render-preview.js";
 
 export { BRIDGE_ERRORS, ENGINE_METHODS, UI_METHODS, PAGE_PATH } from "./bridge/protocol.js";
 
@@ -30,6 +31,9 @@ export interface BridgeOptions {
   token: string;
   editor: NeuralCutEditor;
   ui?: BridgeUi;
+  /** Serves render_preview (engine.render_preview): a neuralcut/render frame renderer of its own
+   * (not the one on screen, so the playhead stays), or a function that makes one on first use. */
+  renderer?: PreviewRenderer | (() => Promise<PreviewRenderer>);
   /** Where automation ids are looked up (default: the document). */
   root?: ParentNode;
   /** Told when the connection opens, closes or is refused. */
@@ -347,8 +351,17 @@ async function rasterize(target: Element | null): Promise<{ png: string; width: 
 // ---- the dispatcher ----
 
 /** Answers control-channel requests for `editor` (and `ui`, when given). */
-export function createBridgeHandler(options: { editor: NeuralCutEditor; ui?: BridgeUi; root?: ParentNode }) {
+export function createBridgeHandler(options: { editor: NeuralCutEditor; ui?: BridgeUi; root?: ParentNode; renderer?: BridgeOptions["renderer"] }) {
   const { editor, ui } = options;
+  let renderer: Promise<PreviewRenderer> | undefined;
+  const rendererFor = (): Promise<PreviewRenderer> => {
+    const given = options.renderer;
+    if (!given) throw new Refusal(BRIDGE_ERRORS.UNSUPPORTED, "render_preview: this page has no frame renderer (connectBridge({renderer}))");
+    renderer ??= typeof given === "function" ? given() : Promise.resolve(given);
+    // A renderer that failed to start is tried again next time.
+    renderer.catch(() => (renderer = undefined));
+    return renderer;
+  };
   const root = options.root ?? document;
   const needUi = (method: string): BridgeUi => {
     if (!ui) throw new Refusal(BRIDGE_ERRORS.UNSUPPORTED, `${method}: this page has no UI adapter (connectBridge({ui}))`);
@@ -360,7 +373,13 @@ export function createBridgeHandler(options: { editor: NeuralCutEditor; ui?: Bri
     switch (method) {
       case "engine.tools":
         strictParams(method, params, []);
-        return { tools: editor.tools() };
+        return { tools: editor.tools(), renderPreview: Boolean(options.renderer) };
+      case "engine.render_preview": {
+        // The MCP result as is: the PNG as an image block plus the frame's description.
+        const out = await renderPreviewInPage(await rendererFor(), params);
+        if ("isError" in out) throw new Refusal("RENDER_FAILED", out.content[0].text);
+        return out;
+      }
       case "engine.call": {
         strictParams(method, params, ["tool", "args"]);
         if (typeof params.tool !== "string") throw bad("tool must be a tool name (engine.tools lists them)");

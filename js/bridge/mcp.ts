@@ -136,6 +136,8 @@ interface PageState {
 /** The page's editor as js/mcp/ sees one: a copy of its state, reloaded by refresh(). */
 export class RemoteEditor {
   #tools: ToolInfo[] = [];
+  /** Whether the page renders frames (render_preview). */
+  renderPreview = false;
   #state: PageState = { project: {} as ProjectJson, canUndo: false, canRedo: false, revision: 0 };
 
   constructor(private readonly control: ControlClient) {}
@@ -149,7 +151,8 @@ export class RemoteEditor {
   }
 
   async loadTools(): Promise<void> {
-    const { tools } = (await this.control.call("engine.tools")) as { tools: ToolInfo[] };
+    const { tools, renderPreview } = (await this.control.call("engine.tools")) as { tools: ToolInfo[]; renderPreview?: boolean };
+    this.renderPreview = renderPreview === true;
     // In bridge mode list_timeline also says where the playhead and the selection are.
     this.#tools = tools.map((t) =>
       t.name === "list_timeline"
@@ -257,6 +260,13 @@ export async function createBridgeMcpServer(options: { address: string; token: s
   await editor.refresh();
   const server = createNeuralCutMcpServer(editor as unknown as NeuralCutEditor, {
     version: options.version,
+    // render_preview is drawn in the page, by its own renderer (the playhead stays where it is).
+    renderPreview: editor.renderPreview
+      ? async (args) => {
+          const reply = await control.request("engine.render_preview", args);
+          return reply.ok ? (reply.result as CallToolResult) : { content: [{ type: "text", text: reply.error }], isError: true };
+        }
+      : undefined,
     host: {
       tools: uiTools(control),
       omit: [MEDIA_IMPORT_TOOL.name],

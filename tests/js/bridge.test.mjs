@@ -256,6 +256,15 @@ test("the official MCP SDK client drives the live page through neuralcut mcp --b
     assert.equal(noPanel.isError, true);
     assert.equal(noPanel.content[0].text, "no panel mixer");
 
+    // render_preview draws in the page with a renderer of its own: the playhead stays.
+    assert.ok(names.includes("render_preview"));
+    const playhead = await page.evaluate(() => window.demo.clock.get().time);
+    const frame = await client.callTool({ name: "render_preview", arguments: { time: 1.5, width: 320 } });
+    assert.equal(frame.isError, undefined, JSON.stringify(frame).slice(0, 300));
+    assert.deepEqual(pngSize(Buffer.from(frame.content[0].data, "base64")), { width: 320, height: 180 });
+    assert.ok(frame.structuredContent.layers.some((l) => l.elementId === "e13"), "the sticker (1-5 s) is drawn at 1.5 s");
+    assert.equal(await page.evaluate(() => window.demo.clock.get().time), playhead);
+
     // A drag moves an element by the expected time: 1 s of the timeline's pixels per second.
     const pxPerSecond = (await client.callTool({ name: "ui_inspect", arguments: {} })).structuredContent.zoom;
     const sticker = elementsOf(await project()).find((e) => e.id === "e13");
