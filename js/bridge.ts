@@ -34,12 +34,21 @@ export interface BridgeOptions {
   /** Serves render_preview (engine.render_preview): a neuralcut/render frame renderer of its own
    * (not the one on screen, so the playhead stays), or a function that makes one on first use. */
   renderer?: PreviewRenderer | (() => Promise<PreviewRenderer>);
+  /** A host whose own history owns the edits routes them here (OpenCut: its bridge's callTool,
+   * its command manager's undo/redo), so each call is one step of the host's undo. */
+  host?: BridgeHost;
   /** Where automation ids are looked up (default: the document). */
   root?: ParentNode;
   /** Told when the connection opens, closes or is refused. */
   onStatus?(status: "connecting" | "open" | "closed", detail?: string): void;
   /** Reconnect after a drop, every this many ms (default 2000; 0: never). */
   retryMs?: number;
+}
+
+export interface BridgeHost {
+  callTool?(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>>;
+  undo?(): boolean | void;
+  redo?(): boolean | void;
 }
 
 export interface BridgeConnection {
@@ -351,8 +360,8 @@ async function rasterize(target: Element | null): Promise<{ png: string; width: 
 // ---- the dispatcher ----
 
 /** Answers control-channel requests for `editor` (and `ui`, when given). */
-export function createBridgeHandler(options: { editor: NeuralCutEditor; ui?: BridgeUi; root?: ParentNode; renderer?: BridgeOptions["renderer"] }) {
-  const { editor, ui } = options;
+export function createBridgeHandler(options: { editor: NeuralCutEditor; ui?: BridgeUi; root?: ParentNode; renderer?: BridgeOptions["renderer"]; host?: BridgeHost }) {
+  const { editor, ui, host } = options;
   let renderer: Promise<PreviewRenderer> | undefined;
   const rendererFor = (): Promise<PreviewRenderer> => {
     const given = options.renderer;
@@ -383,7 +392,8 @@ export function createBridgeHandler(options: { editor: NeuralCutEditor; ui?: Bri
       case "engine.call": {
         strictParams(method, params, ["tool", "args"]);
         if (typeof params.tool !== "string") throw bad("tool must be a tool name (engine.tools lists them)");
-        const out = await editor.callToolUntyped(params.tool, params.args ?? {});
+        const args = (params.args ?? {}) as Record<string, unknown>;
+        const out = host?.callTool ? await host.callTool(params.tool, args) : await editor.callToolUntyped(params.tool, args);
         if (isToolError(out)) {
           const { error, code, ...rest } = out as { error: string; code?: string };
           throw new Refusal(code ?? "TOOL_ERROR", error, { error, code, ...rest });
@@ -398,7 +408,16 @@ export function createBridgeHandler(options: { editor: NeuralCutEditor; ui?: Bri
       case "engine.undo":
       case "engine.redo":
         strictParams(method, params, []);
-        return { done: method === "engine.undo" ? editor.undo() : editor.redo(), ...history() };
+        if (method === "engine.undo") {
+          const could = editor.canUndo();
+          const done = host?.undo ? (host.undo() ?? could) : editor.undo();
+          return { done, ...history() };
+        }
+        {
+          const could = editor.canRedo();
+          const done = host?.redo ? (host.redo() ?? could) : editor.redo();
+          return { done, ...history() };
+        }
       case "engine.inspect":
         strictParams(method, params, []);
         return { project: editor.project(), ...history(), ...(ui ? { ui: await ui.inspect() } : {}) };

@@ -352,7 +352,10 @@ test("neuralcut relay prints its token and relays for a host page with neuralcut
         const { connectBridge } = await import("neuralcut/bridge");
         const { createEditor } = await import("neuralcut");
         window.hostEditor = await createEditor();
-        window.hostBridge = connectBridge({ url: `ws://127.0.0.1:${port}/page`, token, editor: window.hostEditor });
+        window.hostCalls = [];
+        // A host that owns the history routes the edits through its own call.
+        const host = { callTool: (name, args) => (window.hostCalls.push(name), window.hostEditor.callToolUntyped(name, args)) };
+        window.hostBridge = connectBridge({ url: `ws://127.0.0.1:${port}/page`, token, editor: window.hostEditor, host });
       },
       { port, token },
     );
@@ -362,6 +365,7 @@ test("neuralcut relay prints its token and relays for a host page with neuralcut
     const added = await c.send("engine.call", { tool: "add_text", args: { text: "From the relay", start: 0, end: 2, position: "center" } });
     assert.equal(added.ok, true, JSON.stringify(added));
     assert.equal(await host.evaluate(() => window.hostEditor.project().timeline.tracks.flatMap((t) => t.elements).some((e) => e.content === "From the relay")), true);
+    assert.deepEqual(await host.evaluate(() => window.hostCalls), ["add_text"]);
     const noUi = await c.send("ui.inspect");
     assert.deepEqual([noUi.ok, noUi.code], [false, "UNSUPPORTED"]);
     c.end();
