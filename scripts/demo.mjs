@@ -216,7 +216,7 @@ export async function startDemoServer({ port = DEFAULT_PORT, apiKey, models, ups
       relay = await startRelay({ port: control, origins: ownOrigins, log: log && ((line) => log(`control: ${line}`)) });
     } catch (e) {
       server.close();
-      throw e;
+      throw e?.code === "EADDRINUSE" ? new Error(`control port ${control} is in use: pick another with --control (0 picks a free one)`) : e;
     }
   }
   if (apiKey) {

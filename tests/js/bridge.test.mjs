@@ -334,6 +334,69 @@ test("refusals: wrong token, foreign origin, rebinding Host, non-local bind", as
   assert.deepEqual(problems, []);
 });
 
+test("hostile requests get an error reply with a code and change nothing; the channel keeps serving", async () => {
+  const c = lineClient(server.control.port);
+  try {
+    await c.send("auth", { token: server.control.token });
+    const revision = await page.evaluate(() => window.demo.editor.revision());
+    const hostile = [
+      ["engine.call", { tool: 5 }],
+      ["engine.call", { tool: "split", args: "times" }],
+      ["engine.call", { tool: "no_such_tool" }],
+      ["engine.call", { tool: "split", args: { times: [1], extra: true } }],
+      ["engine.call", { tool: "split", extra: 1 }],
+      ["engine.tools", { x: 1 }],
+      ["ui.click", {}],
+      ["ui.click", { x: "a", y: 1 }],
+      ["ui.click", { x: 1e300, y: -1e300 }],
+      ["ui.click", { id: "timeline.el.e5", button: "fourth" }],
+      ["ui.click", { id: "timeline.el.e5", count: 1000 }],
+      ["ui.click", { id: "timeline.el.e5", modifiers: ["Hyper"] }],
+      ["ui.click", { id: '"]) ; alert(1) ; (["' }],
+      ["ui.drag", { from: {} }],
+      ["ui.drag", { from: "timeline.el.e5" }],
+      ["ui.drag", { from: "timeline.el.e5", dx: 10, steps: 1e9 }],
+      ["ui.drag", { from: "timeline.el.e5", to: "timeline.el.e6", dx: 3 }],
+      ["ui.key", { key: "" }],
+      ["ui.key", { key: "Ctrl+" }],
+      ["ui.key", { key: ["Ctrl", "Z"] }],
+      ["ui.type", { text: 42 }],
+      ["ui.type", { text: "hello" }],
+      ["ui.set", { playhead: -1 }],
+      ["ui.set", { selection: ["nope"] }],
+      ["ui.set", { volume: 11 }],
+      ["ui.screenshot", { panel: 7 }],
+      ["ui.screenshot", { path: "relative/file.png" }],
+      ["engine.render_preview", { time: -1 }],
+      ["__proto__", {}],
+      ["constructor", {}],
+    ];
+    for (const [method, params] of hostile) {
+      const reply = await c.send(method, params);
+      assert.equal(reply.ok, false, `${method} ${JSON.stringify(params)} is refused (${JSON.stringify(reply)})`);
+      assert.equal(typeof reply.error, "string");
+      assert.match(reply.code, /^[A-Z_]+$/);
+    }
+    for (const line of ["[]\n", "42\n", '"engine.inspect"\n', '{"id": 1}\n', '{"id": 2, "method": "engine.inspect", "params": [1]}\n']) {
+      const reply = await c.raw(line);
+      assert.equal(reply.ok, false, `${line.trim()} is refused`);
+    }
+    assert.equal(await page.evaluate(() => window.demo.editor.revision()), revision, "nothing changed");
+    const still = await c.send("engine.inspect");
+    assert.equal(still.ok, true, "the connection still serves");
+    // An over-long line is refused and that connection closed; others go on.
+    const big = lineClient(server.control.port);
+    const refused = await big.raw(`{"id": 1, "method": "engine.inspect", "params": {"pad": "${"x".repeat(17 * 1024 * 1024)}"}}\n`);
+    assert.deepEqual([refused.ok, refused.code], [false, "INVALID_REQUEST"]);
+    await big.closed();
+    assert.equal((await c.send("relay.status")).result.connected, true);
+  } finally {
+    c.end();
+    await reset();
+  }
+  assert.deepEqual(problems, []);
+});
+
 test("neuralcut relay prints its token and relays for a host page with neuralcut/bridge", async () => {
   const child = spawn(process.execPath, [CLI, "relay", "--port", "0", "--origin", new URL(server.url).origin], { stdio: ["ignore", "pipe", "pipe"] });
   try {
