@@ -255,8 +255,11 @@ export function createTimelineView({ container, info, editor, clock, selection, 
     playhead = h("div", { class: "tl-playhead" }, h("div", { class: "grip", title: "Playhead: drag to seek", dataset: { automationId: "timeline.playhead" }, onpointerdown: startSeek }));
     inner.append(playhead);
     const scroll = [container.scrollLeft, container.scrollTop];
+    // Keyboard focus stays on the same block across a redraw.
+    const focused = container.contains(document.activeElement) ? document.activeElement.dataset.automationId : undefined;
     container.replaceChildren(inner);
     [container.scrollLeft, container.scrollTop] = scroll;
+    if (focused) container.querySelector(`[data-automation-id="${CSS.escape(focused)}"]`)?.focus({ preventScroll: true });
     const count = tracks.reduce((n, t) => n + (t.elements?.length ?? 0), 0);
     info.textContent = `${tracks.length} tracks · ${count} elements · ${formatTime(timelineEnd(project))}`;
     container.dataset.revision = String(editor.revision());
