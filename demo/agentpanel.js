@@ -108,8 +108,8 @@ export async function createAgentPanel({ editor, config, sources, elements, hasM
         "div",
         { class: "confirm" },
         h("span", { class: "muted" }, text),
-        h("button", { type: "button", class: "primary", onclick: () => answer(true) }, "Allow"),
-        h("button", { type: "button", onclick: () => answer(false) }, "Decline"),
+        h("button", { type: "button", class: "primary", dataset: { automationId: "agent.allow" }, onclick: () => answer(true) }, "Allow"),
+        h("button", { type: "button", dataset: { automationId: "agent.decline" }, onclick: () => answer(false) }, "Decline"),
       );
       signal?.addEventListener("abort", () => answer(false), { once: true });
       where.append(row);

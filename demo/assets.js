@@ -99,7 +99,7 @@ export function createAssetBin({ editor, sources, list, count, notify, clock }) 
         { dataset: { assetId: a.id } },
         thumb,
         h("div", { class: "asset-meta" }, h("div", { class: "name", title: a.name }, a.name), h("div", { class: "sub" }, facts)),
-        h("button", { type: "button", title: `Place it on the timeline at the playhead (${a.type === "audio" ? "audio" : "overlay"} track)`, onclick: () => addToTimeline(a) }, "+ timeline"),
+        h("button", { type: "button", title: `Place it on the timeline at the playhead (${a.type === "audio" ? "audio" : "overlay"} track)`, "aria-label": `Place ${a.name} on the timeline`, dataset: { automationId: `assets.${a.id}.add` }, onclick: () => addToTimeline(a) }, "+ timeline"),
       );
     });
     list.replaceChildren(...items, ...notes.map((n) => h("li", { class: "muted small" }, n)));

@@ -50,6 +50,79 @@ async function setupWebMcp(editor, has) {
   }
 }
 
+/** What ui.inspect reports and ui.set changes: the state a user sees and sets in this page. */
+function demoUi({ clock, selection, timeline, showTab, editor }) {
+  const panels = ["preview", "tools", "agent", "timeline"];
+  const inspect = () => ({
+    playhead: Math.round(clock.get().time * 1e6) / 1e6,
+    playing: clock.get().playing,
+    selection: selection.get()?.elementIds ?? [],
+    zoom: timeline.pxPerSecond(),
+    zoomFactor: timeline.zoom(),
+    panels,
+    tab: document.querySelector(".tab.active")?.dataset.tab,
+    focused: document.activeElement?.getAttribute("data-automation-id") ?? null,
+    revision: editor.revision(),
+  });
+  const set = (params) => {
+    const known = ["playhead", "playing", "selection", "zoom", "tab"];
+    for (const key of Object.keys(params)) {
+      if (!known.includes(key)) throw Object.assign(new Error(`unknown parameter "${key}" for ui.set; expected: ${known.join(", ")}`), { code: "INVALID_PARAMS" });
+    }
+    const fail = (message) => Object.assign(new Error(message), { code: "INVALID_PARAMS" });
+    if (params.playhead !== undefined) {
+      if (typeof params.playhead !== "number" || !(params.playhead >= 0)) throw fail("playhead must be seconds >= 0");
+      clock.pause();
+      clock.seek(params.playhead);
+    }
+    if (params.playing !== undefined) {
+      if (typeof params.playing !== "boolean") throw fail("playing must be true or false");
+      if (params.playing) clock.play();
+      else clock.pause();
+    }
+    if (params.selection !== undefined) {
+      const ids = params.selection;
+      if (!Array.isArray(ids) || ids.some((id) => typeof id !== "string")) throw fail("selection must be a list of element ids");
+      const tracks = editor.project().timeline?.tracks ?? [];
+      const found = ids.map((id) => tracks.flatMap((t) => (t.elements ?? []).filter((e) => e.id === id).map((e) => ({ track: t, e })))[0]);
+      const missing = ids.filter((_, i) => !found[i]);
+      if (missing.length) throw Object.assign(new Error(`no element ${missing.join(", ")} on the timeline`), { code: "NO_ELEMENT" });
+      const last = found.at(-1);
+      selection.set(ids.length ? { elementIds: ids, elementId: last.e.id, trackId: last.track.id, type: last.e.type } : null);
+    }
+    if (params.zoom !== undefined) {
+      if (typeof params.zoom !== "number" || !(params.zoom > 0)) throw fail("zoom must be pixels per second > 0");
+      timeline.setZoom((params.zoom / timeline.pxPerSecond()) * timeline.zoom());
+    }
+    if (params.tab !== undefined) {
+      if (params.tab !== "console" && params.tab !== "assets") throw fail("tab must be console or assets");
+      showTab(params.tab);
+    }
+    return inspect();
+  };
+  return { inspect, set };
+}
+
+async function setupBridge({ editor, clock, selection, timeline, showTab, has }) {
+  if (!has("neuralcut/bridge")) return badge("bridge", "control", "module not built", "warn");
+  try {
+    const { connectBridge } = await import("neuralcut/bridge");
+    const { url, token } = window.demo.config.bridge;
+    window.demo.bridge = connectBridge({
+      url,
+      token,
+      editor,
+      ui: demoUi({ clock, selection, timeline, showTab, editor }),
+      // render_preview gets a renderer of its own, made on first use, so the preview stays put.
+      renderer: has("neuralcut/render") ? () => import("neuralcut/render").then((m) => m.createFrameRenderer({ editor })) : undefined,
+      onStatus: (status) => badge("bridge", "control", status === "open" ? "connected" : status, status === "open" ? "ok" : "warn"),
+    });
+  } catch (e) {
+    console.warn("control channel failed:", e);
+    badge("bridge", "control", "failed", "err");
+  }
+}
+
 async function main() {
   const config = await (await fetch("/config.json")).json();
   const has = (name) => config.modules.includes(name);
@@ -110,13 +183,19 @@ async function main() {
   $("preview-info").textContent = canvasInfo ? `${canvasInfo.width}×${canvasInfo.height} project, drawn at full size on the GPU` : "";
 
   // ---- timeline ----
-  createTimelineView({
+  const showResult = (what, out) => {
+    const r = $("tool-result");
+    r.className = `tool-result ${out?.error ? "error" : "ok"}`;
+    r.textContent = `${what}\n${JSON.stringify(out, null, 2)}`;
+  };
+  const timeline = createTimelineView({
     container: $("timeline"),
     info: $("timeline-info"),
     editor,
     clock,
     selection,
     zoomButtons: { in: $("zoom-in"), out: $("zoom-out"), fit: $("zoom-fit") },
+    onError: (tool, out) => showResult(`${tool}: refused`, out),
   });
 
   // ---- tool console ----
@@ -146,11 +225,7 @@ async function main() {
     clock,
     list: $("asset-list"),
     count: $("asset-count"),
-    notify: (what, out) => {
-      const r = $("tool-result");
-      r.className = `tool-result ${out?.error ? "error" : "ok"}`;
-      r.textContent = `${what}\n${JSON.stringify(out, null, 2)}`;
-    },
+    notify: showResult,
   });
   const importInput = $("import-input");
   importInput.addEventListener("change", async () => {
@@ -209,10 +284,25 @@ async function main() {
     } else if (key === " " && !mod && t.tagName !== "BUTTON" && t.tagName !== "SELECT") {
       e.preventDefault();
       clock.toggle();
+    } else if (key === "s" && !mod && !e.altKey) {
+      // S: split at the playhead (every element under it), one undo step.
+      e.preventDefault();
+      const at = Math.round(clock.get().time * 1000) / 1000;
+      editor.callTool("split", { times: [at] }).then((out) => out?.error && showResult("split: refused", out));
+    } else if ((e.key === "Delete" || e.key === "Backspace") && !mod) {
+      const ids = selection.get()?.elementIds ?? [];
+      if (ids.length === 0) return;
+      e.preventDefault();
+      editor.callTool("delete_timeline_elements", { elementIds: ids }).then((out) => (out?.error ? showResult("delete: refused", out) : selection.set(null)));
+    } else if (e.key === "Escape" && !mod) {
+      selection.set(null);
     }
   });
 
-  Object.assign(window.demo, { editor, sources, clock, preview, selection, toolConsole, importFiles: bin.importFiles, effects: effects.renderer });
+  Object.assign(window.demo, { editor, sources, clock, preview, selection, timeline, toolConsole, importFiles: bin.importFiles, effects: effects.renderer });
+
+  // ---- control channel (npm run demo -- --control PORT) ----
+  if (config.bridge) await setupBridge({ editor, clock, selection, timeline, showTab, has });
 
   // ---- agent + WebMCP ----
   badge("agent", "agent", config.agent ? "proxy on" : "no API key", config.agent ? "ok" : "warn");

@@ -1,6 +1,8 @@
 // Small helpers shared by the demo's modules.
 
-export { TICKS_PER_SECOND } from "neuralcut";
+import { TICKS_PER_SECOND } from "neuralcut";
+
+export { TICKS_PER_SECOND };
 
 /** Creates an element: h("div", { class: "x", onclick }, child, "text", ...). */
 export function h(tag, props = {}, ...children) {

@@ -31,6 +31,7 @@ Commands:
                                    headless Chromium (render_preview) into a PNG; prints what
                                    was drawn
   mcp                              serve the tools over MCP on stdio (neuralcut mcp --help)
+  relay                            the control channel a page connects to (neuralcut relay --help)
   help                             this text
 
 Options (anywhere on the line):
@@ -227,6 +228,10 @@ async function main(argv: string[]): Promise<number> {
     const { runMcp } = await import("./mcp/main.js");
     await runMcp([...argv.slice(0, mcpAt), ...argv.slice(mcpAt + 1)]);
     return 0;
+  }
+  if (mcpAt !== -1 && argv[mcpAt] === "relay") {
+    const { runRelay } = await import("./bridge/relay-cli.js");
+    return runRelay(argv.slice(mcpAt + 1));
   }
   let cli: Cli;
   try {

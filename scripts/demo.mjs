@@ -9,7 +9,11 @@
 //   NEURALCUT_PROXY_UPSTREAM Gemini base URL (default Google's; a local fake for tests)
 //   NEURALCUT_DIST           serve another build of the package instead of dist/
 //
-// Flags: --no-build (never run the build; fail if dist/ is missing).
+//   NEURALCUT_CONTROL_PORT   same as --control
+//
+// Flags: --no-build (never run the build; fail if dist/ is missing); --control <port> opens the
+// control channel (docs/bridge.md): a relay on 127.0.0.1:<port> that only this server's page may
+// join, with a random token printed here and handed to the page in /config.json.
 //
 // The proxy admits only this server's own page: serving the page sets a random per-start token as
 // an HttpOnly, SameSite=Strict cookie scoped to the proxy's path, and the proxy's authorize checks
@@ -33,6 +37,9 @@ const distDir = resolve(process.env.NEURALCUT_DIST ?? join(root, "dist"));
 
 export const DEFAULT_PORT = 5173;
 export const PROXY_PATH = "/api/gemini";
+/** The screenshot library neuralcut/bridge loads, served from node_modules. */
+const SCREENSHOT_MODULE = join(root, "node_modules", "modern-screenshot", "dist", "index.mjs");
+const VENDOR_SCREENSHOT = "/vendor/modern-screenshot.mjs";
 /** The cookie carrying the per-start token that authorizes the page at the proxy. */
 export const TOKEN_COOKIE = "neuralcut_demo_token";
 
@@ -84,6 +91,8 @@ export function importMap() {
     if (inDist.startsWith("..") || !existsSync(join(distDir, inDist))) continue;
     imports[key === "." ? pkg.name : `${pkg.name}/${key.slice(2)}`] = "/dist/" + inDist.split(sep).join("/");
   }
+  // neuralcut/bridge draws ui.screenshot with modern-screenshot (one self-contained file).
+  if (existsSync(SCREENSHOT_MODULE)) imports["modern-screenshot"] = VENDOR_SCREENSHOT;
   return { imports };
 }
 
@@ -144,15 +153,17 @@ async function sendFile(req, res, file) {
  * Starts the demo server. Options: port (0: a free one), apiKey (mounts the proxy), models,
  * upstream (Gemini base URL), log (one line per proxy request). Resolves to { url, close }.
  */
-export async function startDemoServer({ port = DEFAULT_PORT, apiKey, models, upstream, log } = {}) {
+export async function startDemoServer({ port = DEFAULT_PORT, apiKey, models, upstream, log, control } = {}) {
   if (!existsSync(join(distDir, "index.js"))) throw new Error(`${distDir} has no build: run npm run build`);
   let proxy = null;
   // New on every start: only a page this server served holds it.
   const token = randomBytes(32).toString("base64url");
   const tokenCookie = `${TOKEN_COOKIE}=${token}; Path=${PROXY_PATH}; HttpOnly; SameSite=Strict`;
+  let relay = null;
   const config = () => ({
     agent: proxy ? { proxyUrl: `${PROXY_PATH}/`, models } : null,
     modules: Object.keys(importMap().imports),
+    bridge: relay ? { url: relay.pageUrl, token: relay.token } : null,
   });
   const server = createServer(async (req, res) => {
     try {
@@ -178,6 +189,7 @@ export async function startDemoServer({ port = DEFAULT_PORT, apiKey, models, ups
         res.writeHead(200, headers);
         return res.end(html);
       }
+      if (url.pathname === VENDOR_SCREENSHOT) return sendFile(req, res, SCREENSHOT_MODULE);
       if (url.pathname === "/favicon.ico") return sendFile(req, res, join(demoDir, "media", "star.svg"));
       const file = fileFor(url.pathname);
       if (!file) {
@@ -197,6 +209,16 @@ export async function startDemoServer({ port = DEFAULT_PORT, apiKey, models, ups
     server.listen(port, "127.0.0.1", done);
   });
   const actualPort = server.address().port;
+  const ownOrigins = [`http://127.0.0.1:${actualPort}`, `http://localhost:${actualPort}`];
+  if (control !== undefined) {
+    const { startRelay } = await import(pathToFileURL(join(distDir, "bridge", "relay.js")).href);
+    try {
+      relay = await startRelay({ port: control, origins: ownOrigins, log: log && ((line) => log(`control: ${line}`)) });
+    } catch (e) {
+      server.close();
+      throw e?.code === "EADDRINUSE" ? new Error(`control port ${control} is in use: pick another with --control (0 picks a free one)`) : e;
+    }
+  }
   if (apiKey) {
     // Mounted on the same origin as the page; the page's origin is the only one allowed.
     const { createGeminiProxy, createTokenAuthorizer, DEFAULT_MODELS } = await import(pathToFileURL(join(distDir, "proxy", "index.js")).href);
@@ -206,7 +228,7 @@ export async function startDemoServer({ port = DEFAULT_PORT, apiKey, models, ups
       createGeminiProxy({
         apiKey,
         authorize: createTokenAuthorizer(token, { cookie: TOKEN_COOKIE, user: "demo" }),
-        allowedOrigins: [`http://127.0.0.1:${actualPort}`, `http://localhost:${actualPort}`],
+        allowedOrigins: ownOrigins,
         models,
         basePath: PROXY_PATH,
         // Handles need not outlive this process.
@@ -219,11 +241,14 @@ export async function startDemoServer({ port = DEFAULT_PORT, apiKey, models, ups
   return {
     url: `http://127.0.0.1:${actualPort}/`,
     agent: Boolean(proxy),
-    close: () =>
-      new Promise((done) => {
+    control: relay && { host: relay.host, port: relay.port, token: relay.token },
+    close: async () => {
+      await relay?.close();
+      await new Promise((done) => {
         server.close(() => done());
         server.closeAllConnections();
-      }),
+      });
+    },
   };
 }
 
@@ -243,18 +268,28 @@ async function main() {
   const port = /^\d{1,5}$/.test(rawPort) && Number(rawPort) < 65536 ? Number(rawPort) : NaN;
   if (Number.isNaN(port)) throw new Error(`PORT must be a port number, got '${rawPort}'`);
   const apiKey = (process.env.GEMINI_API_KEY ?? "").trim() || undefined;
+  const at = process.argv.indexOf("--control");
+  const rawControl = at !== -1 ? process.argv[at + 1] : process.env.NEURALCUT_CONTROL_PORT;
+  const control = rawControl === undefined || rawControl === "" ? undefined : /^\d{1,5}$/.test(rawControl) && Number(rawControl) < 65536 ? Number(rawControl) : NaN;
+  if (Number.isNaN(control)) throw new Error(`--control must be a port number, got '${rawControl}'`);
   const running = await startDemoServer({
     port,
     apiKey,
     models: list(process.env.GEMINI_MODELS, undefined),
     upstream: process.env.NEURALCUT_PROXY_UPSTREAM || undefined,
     log: (line) => console.log(`[proxy] ${line}`),
+    control,
   });
   const missing = ["effects", "agent", "webmcp"].filter((m) => !(`neuralcut/${m}` in importMap().imports));
   console.log("");
   console.log(`  NeuralCut demo: ${running.url}`);
   console.log(`  port ${port === 0 ? "picked freely" : port}${process.env.PORT ? " (from PORT)" : ` (default; set PORT to change it)`}`);
   console.log(running.agent ? "  agent sidebar: on (Gemini proxy at /api/gemini/, key kept in this process)" : "  agent sidebar: off (set GEMINI_API_KEY to chat with Gemini)");
+  if (running.control) {
+    console.log(`  control channel: 127.0.0.1:${running.control.port} (JSON lines; the page joins by WebSocket)`);
+    console.log(`  token: ${running.control.token}`);
+    console.log(`  MCP:   NEURALCUT_BRIDGE_TOKEN=${running.control.token} npx neuralcut mcp --bridge 127.0.0.1:${running.control.port}`);
+  }
   if (missing.length) console.log(`  not built yet: ${missing.map((m) => `neuralcut/${m}`).join(", ")} (the page says what it cannot do)`);
   console.log("  Ctrl+C stops the server.\n");
   const stop = () => void running.close().then(() => process.exit(0));

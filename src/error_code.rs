@@ -226,6 +226,22 @@ error_codes! {
     RenderFailed = "RENDER_FAILED",
     /// A CLI script line is not {"tool", "args"} JSON.
     InvalidLine = "INVALID_LINE",
+    /// A control-channel client or page gave no token or a wrong one.
+    Unauthorized = "UNAUTHORIZED",
+    /// No page is connected to the control channel's relay.
+    NoPage = "NO_PAGE",
+    /// The page went away or did not answer in time.
+    PageTimeout = "PAGE_TIMEOUT",
+    /// The control channel has no such method.
+    UnknownMethod = "UNKNOWN_METHOD",
+    /// A control-channel line is not a {id, method, params} request.
+    InvalidRequest = "INVALID_REQUEST",
+    /// A control-channel method's params are malformed (MCP's -32602).
+    InvalidParams = "INVALID_PARAMS",
+    /// No element has that automation id, or none is at that point.
+    NoElement = "NO_ELEMENT",
+    /// The page has no UI adapter for this method.
+    Unsupported = "UNSUPPORTED",
     /// A panic inside the engine (the editor was rebuilt from its last committed state).
     Internal = "INTERNAL",
 }

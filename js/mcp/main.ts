@@ -4,6 +4,7 @@
 //   neuralcut mcp --demo                   the demo project (js/mcp/demo-project.ts)
 //   neuralcut mcp --project p.json         a saved project (editor.project() JSON)
 //   neuralcut mcp --project p.json --save  ... written back after every change (temp file, then rename)
+//   neuralcut mcp --bridge 127.0.0.1:9876  the live page behind a control channel (js/bridge/mcp.ts)
 //
 // stdout carries only JSON-RPC; diagnostics go to stderr. Exit status 2 for a usage error,
 // 1 when the project cannot be loaded, 0 when the client closes stdin.
@@ -16,19 +17,23 @@ import { openSession, saveSession, type Session } from "./session.js";
 import { headlessRenderPreview } from "../render-headless.js";
 import { LineTransport } from "./transport.js";
 
-export const MCP_USAGE = `usage: neuralcut mcp [--demo | --project <file.json> [--save]]
+export const MCP_USAGE = `usage: neuralcut mcp [--demo | --project <file.json> [--save] | --bridge <host:port> [--token <t>]]
 
 Serves the NeuralCut tools over MCP on stdio.
   --demo              open the demo project
   --project <file>    open a saved project (JSON from editor.project())
   --save              write the project back to --project after every change
                       (a missing file is created)
+  --bridge <host:port> drive the page behind a control channel (docs/bridge.md)
+  --token <t>         the relay's token (default: $NEURALCUT_BRIDGE_TOKEN)
   -h, --help          this text`;
 
 export interface McpArgs {
   demo: boolean;
   project?: string;
   save: boolean;
+  bridge?: string;
+  token?: string;
 }
 
 /** Parses the arguments after `mcp`; throws an Error with a usage message. */
@@ -43,8 +48,16 @@ export function parseMcpArgs(argv: string[]): McpArgs | "help" {
       const value = a === "--project" ? argv[++i] : a.slice("--project=".length);
       if (!value) throw new Error("--project needs a file path");
       out.project = value;
+    } else if (a === "--bridge" || a.startsWith("--bridge=") || a === "--token" || a.startsWith("--token=")) {
+      const name = a.startsWith("--bridge") ? "--bridge" : "--token";
+      const value = a === name ? argv[++i] : a.slice(name.length + 1);
+      if (!value) throw new Error(name === "--bridge" ? "--bridge needs host:port (e.g. 127.0.0.1:9876)" : "--token needs the relay's token");
+      if (name === "--bridge") out.bridge = value;
+      else out.token = value;
     } else throw new Error(`unknown option ${JSON.stringify(a)}`);
   }
+  if (out.bridge && (out.demo || out.project)) throw new Error("--bridge drives the page's project: it cannot be combined with --demo or --project");
+  if (out.token && !out.bridge) throw new Error("--token goes with --bridge");
   if (out.demo && out.project) throw new Error("--demo and --project cannot be combined");
   if (out.save && !out.project) throw new Error("--save needs --project <file>");
   return out;
@@ -73,6 +86,10 @@ export async function runMcp(argv: string[]): Promise<void> {
   }
   // stdout is the protocol channel: anything logged goes to stderr.
   console.log = console.info = console.debug = console.error;
+  if (args.bridge) {
+    const { runBridgeMcp } = await import("../bridge/mcp.js");
+    return runBridgeMcp(args.bridge, args.token, packageVersion());
+  }
   let session: Session;
   try {
     session = await openSession({ demo: args.demo, project: args.project, createMissing: args.save });

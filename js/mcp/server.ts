@@ -51,9 +51,15 @@ export interface NeuralCutMcpOptions {
   paths?: Map<string, string>;
   /** Serve the unlisted __test_only_panic tool (tests only). */
   testOnlyPanic?: boolean;
-  /** Tools the Node side answers (render_preview from js/render-headless.ts): listed after the
-   * core tools and run directly or through command_run and command_batch. */
+  /** Tools the Node side answers (render_preview from js/render-headless.ts, the bridge's ui_*
+   * tools): listed after the core tools and run directly or through command_run and command_batch. */
   hostTools?: readonly HostTool[];
+  /** Bridge mode (js/bridge/mcp.ts): tools the session cannot serve, and a hook run before every
+   * call and read. */
+  host?: {
+    omit?: readonly string[];
+    beforeRequest?: () => Promise<void>;
+  };
 }
 
 const INSTRUCTIONS =
@@ -114,14 +120,15 @@ const STATIC_TTL_MS = 3_600_000;
 function shaped(out: Outcome, warnings: string[] = []): CallToolResult {
   if (out.ok) return ok(out.result, warnings, out.images);
   const { error, code, ...data } = out.error as ToolErrorResult;
-  if (code === "UNKNOWN_ARGUMENT" || code === "UNKNOWN_TOOL") throw rpcError(ErrorCode.InvalidParams, error, { code, ...data });
+  if (code === "UNKNOWN_ARGUMENT" || code === "UNKNOWN_TOOL" || code === "INVALID_PARAMS") throw rpcError(ErrorCode.InvalidParams, error, { code, ...data });
   return failed(out.error);
 }
 
 /** An MCP server (not yet connected) that drives `editor`. */
 export function createNeuralCutMcpServer(editor: NeuralCutEditor, options: NeuralCutMcpOptions = {}): Server {
   const session: Session = { editor, paths: options.paths ?? new Map(), hostTools: options.hostTools ?? [] };
-  const catalog = sessionCatalog(editor, session.hostTools);
+  const omit = new Set(options.host?.omit ?? []);
+  const catalog = sessionCatalog(editor, session.hostTools).filter((t) => !omit.has(t.name));
   const tools = catalog.map(toMcpTool);
   const subscribed = new Set<string>();
 
@@ -156,6 +163,7 @@ export function createNeuralCutMcpServer(editor: NeuralCutEditor, options: Neura
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const { name } = request.params;
     const args = request.params.arguments ?? {};
+    await options.host?.beforeRequest?.();
     const before = editor.revision();
     if (options.testOnlyPanic && name === TEST_ONLY_PANIC_TOOL) return shaped(testOnlyPanic(editor, args));
     const out = await runTool(session, catalog, name, args);
@@ -197,6 +205,7 @@ export function createNeuralCutMcpServer(editor: NeuralCutEditor, options: Neura
   server.setRequestHandler(ListResourceTemplatesRequestSchema, (request) => ({ resourceTemplates: [], ...cacheHints(request, STATIC_TTL_MS, "public") }));
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     const { uri } = request.params;
+    await options.host?.beforeRequest?.();
     let text: string;
     // The catalog is fixed for the process; everything else changes with the next edit.
     let hints = cacheHints(request, 0, "private");

@@ -19,7 +19,7 @@ function sources(dir) {
   });
 }
 
-test("every error code written in js/ is in ERROR_CODES", () => {
+test("every error code written in js/ is in ERROR_CODES", async () => {
   const known = new Set(ERROR_CODES);
   const patterns = [
     /\bcode: "([A-Z][A-Z0-9_]*)"/g,
@@ -42,6 +42,8 @@ test("every error code written in js/ is in ERROR_CODES", () => {
   }
   assert.ok(seen > 40, `the scan found ${seen} codes: the patterns no longer match the code`);
   assert.deepEqual(unknown, [], "codes missing from src/error_code.rs");
+  const { BRIDGE_ERRORS } = await import("../../dist/bridge/protocol.js");
+  for (const code of Object.values(BRIDGE_ERRORS)) assert.ok(known.has(code), `bridge code ${code}`);
 });
 
 test("engine errors are NeuralCutErrors whose codes are in ERROR_CODES", async () => {

@@ -1,0 +1,51 @@
+// The control channel's wire format, shared by the page side (neuralcut/bridge), the local relay
+// and the clients (`neuralcut mcp --bridge`, plain TCP scripts). One JSON object per line:
+//   request  {"id": 1, "method": "engine.call", "params": {...}, "token"?: "..."}
+//   reply    {"id": 1, "ok": true, "result": {...}}  or  {"id": 1, "ok": false, "error": "...", "code": "..."}
+// The page speaks the same objects over its WebSocket, one per message.
+
+/** Methods the page answers. */
+export const ENGINE_METHODS = ["engine.tools", "engine.call", "engine.undo", "engine.redo", "engine.inspect", "engine.render_preview"] as const;
+export const UI_METHODS = ["ui.inspect", "ui.elements", "ui.click", "ui.drag", "ui.key", "ui.type", "ui.screenshot", "ui.set"] as const;
+/** Methods the relay answers itself. */
+export const RELAY_METHODS = ["auth", "relay.status"] as const;
+
+/** Stable codes of the channel's own errors (a tool's failure keeps the tool's code). */
+export const BRIDGE_ERRORS = {
+  /** No token yet, or a wrong one. */
+  UNAUTHORIZED: "UNAUTHORIZED",
+  /** No page is connected to the relay. */
+  NO_PAGE: "NO_PAGE",
+  /** The page went away or did not answer in time. */
+  PAGE_TIMEOUT: "PAGE_TIMEOUT",
+  UNKNOWN_METHOD: "UNKNOWN_METHOD",
+  INVALID_REQUEST: "INVALID_REQUEST",
+  INVALID_PARAMS: "INVALID_PARAMS",
+  /** ui.*: no element with that automation id (or none at that point). */
+  NO_ELEMENT: "NO_ELEMENT",
+  /** The page has no UI adapter for this method. */
+  UNSUPPORTED: "UNSUPPORTED",
+  INTERNAL: "INTERNAL",
+} as const;
+
+export type BridgeErrorCode = (typeof BRIDGE_ERRORS)[keyof typeof BRIDGE_ERRORS];
+
+export interface BridgeRequest {
+  id: string | number;
+  method: string;
+  params?: Record<string, unknown>;
+  token?: string;
+}
+
+export type BridgeReply =
+  | { id: string | number | null; ok: true; result: unknown }
+  | { id: string | number | null; ok: false; error: string; code: string; details?: Record<string, unknown> };
+
+/** How long the relay waits for the page's answer (a screenshot of a large page takes a while). */
+export const PAGE_TIMEOUT_MS = 30_000;
+/** The longest request line or page message accepted. */
+export const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+/** The path the page's WebSocket connects to. */
+export const PAGE_PATH = "/page";
+/** The environment variable that carries the token to clients. */
+export const TOKEN_ENV = "NEURALCUT_BRIDGE_TOKEN";

@@ -1,0 +1,554 @@
+// Bridge mode end to end: the demo server starts with a control port, headless Chromium opens the
+// page (which joins the relay), and outside clients drive it: the seed's minimal JSON-lines client
+// over plain TCP, and the official MCP SDK client through `neuralcut mcp --bridge`. Also the
+// refusals (wrong token, foreign origin, non-local bind, rebinding Host), the editor gestures a
+// tester expects (select, drag-move, trim, Space, S, Delete, Ctrl+Z / Ctrl+Shift+Z) with a real
+// mouse and keyboard, and axe-core over the whole page.
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import net from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, test } from "node:test";
+import { fileURLToPath } from "node:url";
+
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { chromium } from "playwright-core";
+import WebSocket from "ws";
+
+import { startDemoServer } from "../../scripts/demo.mjs";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const dist = process.env.NEURALCUT_DIST ?? join(root, "dist");
+const CLI = join(dist, "cli.js");
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const { startRelay } = await import(join(dist, "bridge", "relay.js"));
+const VIEWPORT = { width: 1280, height: 800 };
+
+let server;
+let browser;
+let profile;
+let page;
+const problems = [];
+
+/** The seed's minimal client, in Node: one JSON request per line, one reply per line. */
+function lineClient(port) {
+  const socket = net.connect(port, "127.0.0.1");
+  let buffered = "";
+  const replies = [];
+  const waiting = [];
+  let closed = false;
+  socket.on("data", (chunk) => {
+    buffered += chunk;
+    let nl;
+    while ((nl = buffered.indexOf("\n")) !== -1) {
+      const reply = JSON.parse(buffered.slice(0, nl));
+      buffered = buffered.slice(nl + 1);
+      if (waiting.length) waiting.shift()(reply);
+      else replies.push(reply);
+    }
+  });
+  socket.on("close", () => {
+    closed = true;
+    for (const w of waiting.splice(0)) w(null);
+  });
+  let id = 0;
+  return {
+    send(method, params = {}, extra = {}) {
+      socket.write(`${JSON.stringify({ id: ++id, method, params, ...extra })}\n`);
+      return new Promise((done) => (replies.length ? done(replies.shift()) : closed ? done(null) : waiting.push(done)));
+    },
+    raw(line) {
+      socket.write(line);
+      return new Promise((done) => (replies.length ? done(replies.shift()) : waiting.push(done)));
+    },
+    closed: () => new Promise((done) => (closed ? done() : socket.once("close", done))),
+    end: () => socket.end(),
+  };
+}
+
+/** Runs the CLI without blocking this process (the relay under test lives here). */
+function runCli(args, env = {}) {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (d) => (stderr += d));
+    const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
+    child.on("close", (status) => (clearTimeout(timer), done({ status, stderr })));
+  });
+}
+
+async function mcpClient(args, env = {}) {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, "mcp", ...args], env: { ...process.env, ...env }, stderr: "pipe" });
+  const client = new Client({ name: "bridge-test", version: "1.0.0" });
+  await client.connect(transport);
+  return client;
+}
+
+const project = () => page.evaluate(() => window.demo.editor.project());
+const elementsOf = (p) => p.timeline.tracks.flatMap((t) => t.elements.map((e) => ({ ...e, trackId: t.id })));
+const TICKS = 120_000;
+
+/** PNG width and height from the IHDR chunk (after checking the signature). */
+function pngSize(bytes) {
+  assert.deepEqual([...bytes.subarray(0, 8)], [137, 80, 78, 71, 13, 10, 26, 10], "a PNG signature");
+  assert.equal(bytes.subarray(12, 16).toString("latin1"), "IHDR");
+  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+}
+
+/** Puts the page back to the demo project, nothing selected, playhead at 0. */
+async function reset() {
+  await page.evaluate(() => {
+    while (window.demo.editor.undo());
+    window.demo.selection.set(null);
+    window.demo.clock.pause();
+    window.demo.clock.seek(0);
+    document.activeElement?.blur?.();
+  });
+}
+
+before(async () => {
+  server = await startDemoServer({ port: 0, control: 0 });
+  profile = mkdtempSync(join(tmpdir(), "neuralcut-bridge-chromium-"));
+  browser = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: VIEWPORT,
+    args: ["--no-sandbox", "--disable-gpu-sandbox", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-quic", "--enable-unsafe-webgpu", "--use-webgpu-adapter=swiftshader"],
+  });
+  page = browser.pages()[0] ?? (await browser.newPage());
+  page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
+  page.on("console", (m) => m.type() === "error" && problems.push(`console.error: ${m.text()}`));
+  await page.goto(server.url);
+  await page.waitForFunction(() => document.body.dataset.ready);
+  await page.waitForFunction(() => window.demo.bridge?.status() === "open");
+});
+
+after(async () => {
+  await browser?.close();
+  if (profile) rmSync(profile, { recursive: true, force: true });
+  await server?.close();
+});
+
+test("the control channel from a plain TCP client: token first, then engine.* and ui.* reach the page", async () => {
+  assert.match(server.control.token, /^[A-Za-z0-9_-]{40,}$/, "a random token");
+  const c = lineClient(server.control.port);
+  try {
+    const refused = await c.send("engine.inspect");
+    assert.deepEqual([refused.ok, refused.code], [false, "UNAUTHORIZED"]);
+    assert.match(refused.error, /send the token first/);
+    const auth = await c.send("auth", { token: server.control.token });
+    assert.equal(auth.ok, true);
+    assert.equal(auth.result.connected, true);
+    assert.equal(auth.result.page.title, "NeuralCut demo");
+
+    const tools = await c.send("engine.tools");
+    assert.ok(tools.result.tools.some((t) => t.name === "split" && t.annotations));
+    const before = await c.send("engine.inspect");
+    assert.deepEqual(before.result.project, await project(), "engine.inspect is the page's project");
+
+    const split = await c.send("engine.call", { tool: "split", args: { times: [1.5] } });
+    assert.equal(split.ok, true, JSON.stringify(split));
+    assert.ok(split.result.newElements.length > 0);
+    await page.waitForSelector(`#timeline [data-automation-id="timeline.el.${split.result.newElements[0].elementId}"]`);
+    const failed = await c.send("engine.call", { tool: "delete_timeline_elements", args: { elementIds: ["nope"] } });
+    assert.equal(failed.ok, false);
+    assert.equal(typeof failed.error, "string");
+    assert.equal(failed.details.error, failed.error, "the tool's own error value rides along");
+    const undo = await c.send("engine.undo");
+    assert.deepEqual([undo.result.done, undo.result.revision > before.result.revision], [true, true]);
+    assert.deepEqual(elementsOf(await project()).map((e) => e.id), elementsOf(before.result.project).map((e) => e.id), "undo removed the split");
+    const redo = await c.send("engine.redo");
+    assert.equal(redo.result.done, true);
+
+    const listed = await c.send("engine.call", { tool: "list_timeline" });
+    assert.deepEqual([listed.result.playhead, listed.result.selection], [0, []], "list_timeline carries the playhead and the selection");
+    const set = await c.send("ui.set", { playhead: 2.5, selection: ["e5"] });
+    assert.deepEqual([set.result.playhead, set.result.selection], [2.5, ["e5"]]);
+    assert.equal(await page.evaluate(() => window.demo.clock.get().time), 2.5);
+    const ui = await c.send("ui.inspect");
+    assert.deepEqual(ui.result.panels, ["preview", "tools", "agent", "timeline"]);
+    assert.equal(ui.result.selection[0], "e5");
+
+    const els = await c.send("ui.elements", { prefix: "timeline." });
+    const ids = els.result.elements.map((e) => e.id);
+    for (const e of elementsOf(await project())) assert.ok(ids.includes(`timeline.el.${e.id}`), `timeline.el.${e.id} is listed`);
+    assert.ok(ids.every((id) => id.startsWith("timeline.")));
+    const clip = els.result.elements.find((e) => e.id === "timeline.el.e5");
+    assert.ok(clip.rect.width > 0 && clip.rect.height > 0 && clip.label.includes("clip.webm"));
+    assert.equal(clip.selected, true);
+
+    const missing = await c.send("ui.click", { id: "ui.timeline.e12" });
+    assert.deepEqual([missing.ok, missing.code, missing.error], [false, "NO_ELEMENT", "no element ui.timeline.e12"]);
+    const badKey = await c.send("ui.key", { key: "Ctrl+Frobnicate" });
+    assert.equal(badKey.code, "INVALID_PARAMS");
+    const unknown = await c.send("engine.frobnicate");
+    assert.deepEqual([unknown.ok, unknown.code], [false, "UNKNOWN_METHOD"]);
+    const notJson = await c.raw("{not json\n");
+    assert.deepEqual([notJson.ok, notJson.code, notJson.id], [false, "INVALID_REQUEST", null]);
+    const status = await c.send("relay.status");
+    assert.equal(status.result.connected, true);
+  } finally {
+    c.end();
+    await reset();
+  }
+  assert.deepEqual(problems, []);
+});
+
+test("the official MCP SDK client drives the live page through neuralcut mcp --bridge", async () => {
+  const client = await mcpClient(["--bridge", `127.0.0.1:${server.control.port}`], { NEURALCUT_BRIDGE_TOKEN: server.control.token });
+  try {
+    const { tools } = await client.listTools();
+    const names = tools.map((t) => t.name);
+    const engine = await page.evaluate(() => window.demo.editor.tools().map((t) => t.name));
+    for (const name of [...engine, "command_list", "command_run", "command_batch", "doc_inspect", "ui_inspect", "ui_elements", "ui_click", "ui_drag", "ui_key", "ui_type", "ui_screenshot", "ui_control"]) {
+      assert.ok(names.includes(name), `${name} is listed`);
+    }
+    assert.equal(names.includes("media_import"), false, "media_import needs local files the page cannot read");
+    for (const t of tools) {
+      assert.ok(t.title, `${t.name} has a title`);
+      for (const hint of ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"]) assert.equal(typeof t.annotations?.[hint], "boolean", `${t.name}.${hint}`);
+    }
+    assert.equal(tools.find((t) => t.name === "ui_screenshot").annotations.readOnlyHint, true);
+    assert.equal(tools.find((t) => t.name === "ui_click").annotations.readOnlyHint, false);
+
+    // A split through command_run shows on the page.
+    const count = await page.$$eval("#timeline .tl-el", (els) => els.length);
+    const split = await client.callTool({ name: "command_run", arguments: { id: "split", params: { times: [2] } } });
+    assert.equal(split.isError, undefined, JSON.stringify(split));
+    await page.waitForFunction((n) => document.querySelectorAll("#timeline .tl-el").length > n, count);
+    for (const n of split.structuredContent.newElements) assert.ok(await page.$(`[data-automation-id="timeline.el.${n.elementId}"]`));
+
+    // A click by automation id selects an element; ui_inspect and list_timeline report it.
+    const click = await client.callTool({ name: "ui_click", arguments: { id: "timeline.el.e13" } });
+    assert.equal(click.isError, undefined, JSON.stringify(click));
+    const ui = await client.callTool({ name: "ui_inspect", arguments: {} });
+    assert.deepEqual(ui.structuredContent.selection, ["e13"]);
+    assert.ok(await page.$('[data-automation-id="timeline.el.e13"].selected'), "the page shows the selection");
+    const listed = await client.callTool({ name: "list_timeline", arguments: {} });
+    assert.deepEqual(listed.structuredContent.selection, ["e13"]);
+    assert.equal(typeof listed.structuredContent.playhead, "number");
+    const doc = await client.callTool({ name: "doc_inspect", arguments: {} });
+    assert.deepEqual(doc.structuredContent.timeline.selection, ["e13"]);
+    assert.equal(doc.structuredContent.revision, await page.evaluate(() => window.demo.editor.revision()));
+
+    // ui_key Ctrl+Z undoes the split.
+    const key = await client.callTool({ name: "ui_key", arguments: { key: "Ctrl+Z" } });
+    assert.equal(key.structuredContent.handled, true);
+    await page.waitForFunction((n) => document.querySelectorAll("#timeline .tl-el").length === n, count);
+    const redo = await client.callTool({ name: "ui_key", arguments: { key: "Ctrl+Shift+Z" } });
+    assert.equal(redo.structuredContent.handled, true);
+    await page.waitForFunction((n) => document.querySelectorAll("#timeline .tl-el").length > n, count);
+    await client.callTool({ name: "undo", arguments: {} });
+
+    // ui_screenshot is a PNG of the page's size, and of the timeline panel's.
+    const shot = await client.callTool({ name: "ui_screenshot", arguments: {} });
+    const image = shot.content.find((c) => c.type === "image");
+    assert.equal(image.mimeType, "image/png");
+    assert.deepEqual(pngSize(Buffer.from(image.data, "base64")), VIEWPORT);
+    assert.deepEqual(shot.structuredContent, VIEWPORT);
+    const panelShot = await client.callTool({ name: "ui_screenshot", arguments: { panel: "timeline" } });
+    const box = await page.$eval('[data-automation-id="panel.timeline"]', (el) => el.getBoundingClientRect().toJSON());
+    assert.deepEqual(pngSize(Buffer.from(panelShot.content[0].data, "base64")), { width: Math.round(box.width), height: Math.round(box.height) });
+    const noPanel = await client.callTool({ name: "ui_screenshot", arguments: { panel: "mixer" } });
+    assert.equal(noPanel.isError, true);
+    assert.equal(noPanel.content[0].text, "no panel mixer");
+
+    // render_preview draws in the page with a renderer of its own: the playhead stays.
+    assert.ok(names.includes("render_preview"));
+    const playhead = await page.evaluate(() => window.demo.clock.get().time);
+    const frame = await client.callTool({ name: "render_preview", arguments: { time: 1.5, width: 320 } });
+    assert.equal(frame.isError, undefined, JSON.stringify(frame).slice(0, 300));
+    assert.deepEqual(pngSize(Buffer.from(frame.content[0].data, "base64")), { width: 320, height: 180 });
+    assert.ok(frame.structuredContent.layers.some((l) => l.elementId === "e13"), "the sticker (1-5 s) is drawn at 1.5 s");
+    assert.equal(await page.evaluate(() => window.demo.clock.get().time), playhead);
+
+    // A drag moves an element by the expected time: 1 s of the timeline's pixels per second.
+    const pxPerSecond = (await client.callTool({ name: "ui_inspect", arguments: {} })).structuredContent.zoom;
+    const sticker = elementsOf(await project()).find((e) => e.id === "e13");
+    const drag = await client.callTool({ name: "ui_drag", arguments: { from: "timeline.el.e13", dx: pxPerSecond * 1 } });
+    assert.equal(drag.isError, undefined, JSON.stringify(drag));
+    await page.waitForFunction((start) => window.demo.editor.project().timeline.tracks.some((t) => t.elements.some((e) => e.id === "e13" && e.start !== start)), sticker.start);
+    const moved = elementsOf(await project()).find((e) => e.id === "e13");
+    assert.ok(Math.abs(moved.start - sticker.start - TICKS) <= TICKS / 100, `moved by 1 s (${(moved.start - sticker.start) / TICKS} s)`);
+    assert.equal(moved.duration, sticker.duration);
+
+    // Strict arguments and tool errors as everywhere.
+    await assert.rejects(client.callTool({ name: "ui_click", arguments: { idd: "x" } }), (e) => e.code === -32602 && /unknown argument "idd" for ui_click/.test(e.message));
+    const bad = await client.callTool({ name: "ui_click", arguments: { id: "ui.timeline.e12" } });
+    assert.deepEqual([bad.isError, bad.content[0].text], [true, "no element ui.timeline.e12"]);
+    const control = await client.callTool({ name: "ui_control", arguments: { method: "ui.set", params: { playhead: 1.25 } } });
+    assert.equal(control.structuredContent.playhead, 1.25);
+    const failing = await client.callTool({ name: "command_run", arguments: { id: "delete_timeline_elements", params: { elementIds: ["nope"] } } });
+    assert.equal(failing.isError, true);
+  } finally {
+    await client.close();
+    await reset();
+  }
+  assert.deepEqual(problems, []);
+});
+
+test("refusals: wrong token, foreign origin, rebinding Host, non-local bind", async () => {
+  const port = server.control.port;
+  // A client with a wrong token is told so and disconnected.
+  const c = lineClient(port);
+  const wrong = await c.send("engine.inspect", {}, { token: "x".repeat(43) });
+  assert.deepEqual([wrong.ok, wrong.code], [false, "UNAUTHORIZED"]);
+  await c.closed();
+  // mcp --bridge with a wrong token fails to start and says why.
+  const run = await runCli(["mcp", "--bridge", `127.0.0.1:${port}`, "--token", "y".repeat(43)]);
+  assert.equal(run.status, 1);
+  assert.match(run.stderr, /wrong token/);
+  const noToken = await runCli(["mcp", "--bridge", `127.0.0.1:${port}`], { NEURALCUT_BRIDGE_TOKEN: "" });
+  assert.equal(noToken.status, 2);
+  assert.match(noToken.stderr, /needs the token/);
+
+  // Pages: a foreign origin, a wrong token and a rebinding Host are refused before the upgrade.
+  const origin = new URL(server.url).origin;
+  const attempt = (url, headers) =>
+    new Promise((done) => {
+      const ws = new WebSocket(url, { headers });
+      ws.on("open", () => (ws.close(), done("open")));
+      ws.on("unexpected-response", (_req, res) => done(res.statusCode));
+      ws.on("error", (e) => done(e.message));
+    });
+  const base = `ws://127.0.0.1:${port}/page`;
+  assert.equal(await attempt(`${base}?token=${server.control.token}`, { origin: "http://evil.example" }), 403);
+  assert.equal(await attempt(`${base}?token=${server.control.token}`, {}), 403, "no Origin: not a page");
+  assert.equal(await attempt(`${base}?token=wrong-token-wrong-token`, { origin }), 401);
+  assert.equal(await attempt(`${base}?token=${server.control.token}`, { origin, host: `evil.example:${port}` }), 403);
+  assert.equal(await page.evaluate(() => window.demo.bridge.status()), "open", "the real page stays connected");
+
+  // A browser page elsewhere cannot read the token or reach the page: HTTP gets nothing useful.
+  const res = await fetch(`http://127.0.0.1:${port}/page`);
+  assert.equal(res.status, 404);
+
+  // Non-local binds.
+  await assert.rejects(startRelay({ host: "0.0.0.0" }), /refusing to listen on 0\.0\.0\.0/);
+  await assert.rejects(startRelay({ host: "192.168.1.10" }), /127\.0\.0\.1 or ::1 only/);
+  const relay = await runCli(["relay", "--host", "0.0.0.0", "--port", "0"]);
+  assert.equal(relay.status, 2);
+  assert.match(relay.stderr, /refusing to listen on 0\.0\.0\.0/);
+  assert.deepEqual(problems, []);
+});
+
+test("hostile requests get an error reply with a code and change nothing; the channel keeps serving", async () => {
+  const c = lineClient(server.control.port);
+  try {
+    await c.send("auth", { token: server.control.token });
+    const revision = await page.evaluate(() => window.demo.editor.revision());
+    const hostile = [
+      ["engine.call", { tool: 5 }],
+      ["engine.call", { tool: "split", args: "times" }],
+      ["engine.call", { tool: "no_such_tool" }],
+      ["engine.call", { tool: "split", args: { times: [1], extra: true } }],
+      ["engine.call", { tool: "split", extra: 1 }],
+      ["engine.tools", { x: 1 }],
+      ["ui.click", {}],
+      ["ui.click", { x: "a", y: 1 }],
+      ["ui.click", { x: 1e300, y: -1e300 }],
+      ["ui.click", { id: "timeline.el.e5", button: "fourth" }],
+      ["ui.click", { id: "timeline.el.e5", count: 1000 }],
+      ["ui.click", { id: "timeline.el.e5", modifiers: ["Hyper"] }],
+      ["ui.click", { id: '"]) ; alert(1) ; (["' }],
+      ["ui.drag", { from: {} }],
+      ["ui.drag", { from: "timeline.el.e5" }],
+      ["ui.drag", { from: "timeline.el.e5", dx: 10, steps: 1e9 }],
+      ["ui.drag", { from: "timeline.el.e5", to: "timeline.el.e6", dx: 3 }],
+      ["ui.key", { key: "" }],
+      ["ui.key", { key: "Ctrl+" }],
+      ["ui.key", { key: ["Ctrl", "Z"] }],
+      ["ui.type", { text: 42 }],
+      ["ui.type", { text: "hello" }],
+      ["ui.set", { playhead: -1 }],
+      ["ui.set", { selection: ["nope"] }],
+      ["ui.set", { volume: 11 }],
+      ["ui.screenshot", { panel: 7 }],
+      ["ui.screenshot", { path: "relative/file.png" }],
+      ["engine.render_preview", { time: -1 }],
+      ["__proto__", {}],
+      ["constructor", {}],
+    ];
+    for (const [method, params] of hostile) {
+      const reply = await c.send(method, params);
+      assert.equal(reply.ok, false, `${method} ${JSON.stringify(params)} is refused (${JSON.stringify(reply)})`);
+      assert.equal(typeof reply.error, "string");
+      assert.match(reply.code, /^[A-Z_]+$/);
+    }
+    for (const line of ["[]\n", "42\n", '"engine.inspect"\n', '{"id": 1}\n', '{"id": 2, "method": "engine.inspect", "params": [1]}\n']) {
+      const reply = await c.raw(line);
+      assert.equal(reply.ok, false, `${line.trim()} is refused`);
+    }
+    assert.equal(await page.evaluate(() => window.demo.editor.revision()), revision, "nothing changed");
+    const still = await c.send("engine.inspect");
+    assert.equal(still.ok, true, "the connection still serves");
+    // An over-long line is refused and that connection closed; others go on.
+    const big = lineClient(server.control.port);
+    const refused = await big.raw(`{"id": 1, "method": "engine.inspect", "params": {"pad": "${"x".repeat(17 * 1024 * 1024)}"}}\n`);
+    assert.deepEqual([refused.ok, refused.code], [false, "INVALID_REQUEST"]);
+    await big.closed();
+    assert.equal((await c.send("relay.status")).result.connected, true);
+  } finally {
+    c.end();
+    await reset();
+  }
+  assert.deepEqual(problems, []);
+});
+
+test("neuralcut relay prints its token and relays for a host page with neuralcut/bridge", async () => {
+  const child = spawn(process.execPath, [CLI, "relay", "--port", "0", "--origin", new URL(server.url).origin], { stdio: ["ignore", "pipe", "pipe"] });
+  try {
+    let out = "";
+    child.stdout.on("data", (d) => (out += d));
+    const deadline = Date.now() + 20_000;
+    while (!/token: \S+/.test(out) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const port = Number(/control channel on 127\.0\.0\.1:(\d+)/.exec(out)[1]);
+    const token = /token: (\S+)/.exec(out)[1];
+    // A second page (a stand-in host editor) joins this relay with connectBridge and its own editor.
+    const host = await browser.newPage();
+    await host.goto(server.url);
+    await host.waitForFunction(() => document.body.dataset.ready);
+    await host.evaluate(
+      async ({ port, token }) => {
+        const { connectBridge } = await import("neuralcut/bridge");
+        const { createEditor } = await import("neuralcut");
+        window.hostEditor = await createEditor();
+        window.hostCalls = [];
+        // A host that owns the history routes the edits through its own call.
+        const host = { callTool: (name, args) => (window.hostCalls.push(name), window.hostEditor.callToolUntyped(name, args)) };
+        window.hostBridge = connectBridge({ url: `ws://127.0.0.1:${port}/page`, token, editor: window.hostEditor, host });
+      },
+      { port, token },
+    );
+    await host.waitForFunction(() => window.hostBridge.status() === "open");
+    const c = lineClient(port);
+    await c.send("auth", { token });
+    const added = await c.send("engine.call", { tool: "add_text", args: { text: "From the relay", start: 0, end: 2, position: "center" } });
+    assert.equal(added.ok, true, JSON.stringify(added));
+    assert.equal(await host.evaluate(() => window.hostEditor.project().timeline.tracks.flatMap((t) => t.elements).some((e) => e.content === "From the relay")), true);
+    assert.deepEqual(await host.evaluate(() => window.hostCalls), ["add_text"]);
+    const noUi = await c.send("ui.inspect");
+    assert.deepEqual([noUi.ok, noUi.code], [false, "UNSUPPORTED"]);
+    c.end();
+    await host.close();
+  } finally {
+    child.kill("SIGTERM");
+  }
+});
+
+test("the demo is an editor: select, drag-move, trim both edges, Space, S, Delete, Ctrl+Z / Ctrl+Shift+Z, with a real mouse and keyboard", async () => {
+  await reset();
+  const pxPerSecond = await page.evaluate(() => window.demo.timeline.pxPerSecond());
+  const block = (id) => page.$(`[data-automation-id="timeline.el.${id}"]`);
+  const el = async (id) => elementsOf(await project()).find((e) => e.id === id);
+  const revision = () => page.evaluate(() => window.demo.editor.revision());
+
+  // Click selects; the view and ui.inspect agree.
+  await (await block("e11")).click();
+  assert.deepEqual(await page.evaluate(() => window.demo.selection.get().elementIds), ["e11"]);
+  // Shift-click adds.
+  await (await block("e9")).click({ modifiers: ["Shift"] });
+  assert.deepEqual(await page.evaluate(() => window.demo.selection.get().elementIds), ["e11", "e9"]);
+  await page.keyboard.press("Escape");
+  assert.equal(await page.evaluate(() => window.demo.selection.get()), null);
+
+  // Drag-move the title e11 left by 0.5 s: one tool call, one undo step.
+  const before = await el("e11");
+  const undoDepth = await revision();
+  let box = await (await block("e11")).boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2 - 0.5 * pxPerSecond, box.y + box.height / 2, { steps: 6 });
+  await page.mouse.up();
+  await page.waitForFunction((rev) => window.demo.editor.revision() > rev, undoDepth);
+  const movedEl = await el("e11");
+  assert.ok(Math.abs(movedEl.start - (before.start - 0.5 * TICKS)) <= TICKS / 50, `moved 0.5 s left (${(movedEl.start - before.start) / TICKS})`);
+  assert.equal(movedEl.duration, before.duration);
+
+  // Trim its end 0.5 s shorter, then its start 0.25 s later (the end stays).
+  box = await (await page.$('[data-automation-id="timeline.el.e11.trim-end"]')).boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2 - 0.5 * pxPerSecond, box.y + box.height / 2, { steps: 5 });
+  await page.mouse.up();
+  await page.waitForFunction((d) => window.demo.editor.project().timeline.tracks.flatMap((t) => t.elements).find((e) => e.id === "e11").duration !== d, movedEl.duration);
+  const trimmedEnd = await el("e11");
+  assert.equal(trimmedEnd.start, movedEl.start);
+  assert.ok(Math.abs(trimmedEnd.duration - (movedEl.duration - 0.5 * TICKS)) <= TICKS / 50);
+  box = await (await page.$('[data-automation-id="timeline.el.e11.trim-start"]')).boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2 + 0.25 * pxPerSecond, box.y + box.height / 2, { steps: 5 });
+  await page.mouse.up();
+  await page.waitForFunction((s) => window.demo.editor.project().timeline.tracks.flatMap((t) => t.elements).find((e) => e.id === "e11").start !== s, trimmedEnd.start);
+  const trimmedStart = await el("e11");
+  assert.ok(Math.abs(trimmedStart.start - (trimmedEnd.start + 0.25 * TICKS)) <= TICKS / 50);
+  assert.equal(trimmedStart.start + trimmedStart.duration, trimmedEnd.start + trimmedEnd.duration, "trimming the start keeps the end");
+
+  // Ctrl+Z three times undoes the three gestures, one step each; Ctrl+Shift+Z redoes one.
+  for (let i = 0; i < 3; i++) await page.keyboard.press("Control+z");
+  assert.deepEqual(await el("e11"), before);
+  await page.keyboard.press("Control+Shift+z");
+  assert.deepEqual(await el("e11"), movedEl);
+  await page.keyboard.press("Control+z");
+
+  // A refused move (onto the clip e5 on the same track) changes nothing and says why.
+  const rev = await revision();
+  box = await (await block("e6")).boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2 - 2 * pxPerSecond, box.y + box.height / 2, { steps: 5 });
+  await page.mouse.up();
+  await page.waitForFunction(() => document.getElementById("tool-result").textContent.startsWith("move_timeline_elements: refused"));
+  assert.equal(await revision(), rev);
+
+  // Space plays and pauses.
+  await page.click('[data-automation-id="timeline.ruler"]', { position: { x: 60, y: 5 } });
+  await page.keyboard.press("Space");
+  assert.equal(await page.evaluate(() => window.demo.clock.get().playing), true);
+  await page.keyboard.press("Space");
+  assert.equal(await page.evaluate(() => window.demo.clock.get().playing), false);
+
+  // S splits at the playhead; Delete removes the selection; each is one undo step.
+  await page.evaluate(() => window.demo.clock.seek(2));
+  const count = (await elementsOf(await project())).length;
+  await page.keyboard.press("s");
+  await page.waitForFunction((n) => window.demo.editor.project().timeline.tracks.flatMap((t) => t.elements).length > n, count);
+  const afterSplit = elementsOf(await project()).length;
+  await (await block("e13")).click();
+  await page.keyboard.press("Delete");
+  await page.waitForFunction((n) => window.demo.editor.project().timeline.tracks.flatMap((t) => t.elements).length === n - 1, afterSplit);
+  assert.equal(await block("e13"), null);
+  await page.keyboard.press("Control+z");
+  await page.waitForFunction(() => document.querySelector('[data-automation-id="timeline.el.e13"]'));
+  await page.keyboard.press("Control+z");
+  assert.equal(elementsOf(await project()).length, count);
+  await reset();
+  assert.deepEqual(problems, []);
+});
+
+test("every interactive element has an automation id, and axe-core finds no violations", async () => {
+  await reset();
+  // Select an element so the selected styles are checked too.
+  await page.evaluate(() => window.demo.selection.set({ elementIds: ["e5"], elementId: "e5" }));
+  const unnamed = await page.$$eval("button, input, select, textarea, [role=button], [role=tab], [tabindex]", (els) =>
+    els
+      .filter((e) => e.getClientRects().length && !e.closest("[hidden]"))
+      .filter((e) => !e.hasAttribute("data-automation-id") && !(e.id === "import-input") && e.getAttribute("role") !== "tabpanel" && !["timeline", "agent-log", "tool-desc"].includes(e.id))
+      .map((e) => e.outerHTML.slice(0, 80)),
+  );
+  assert.deepEqual(unnamed, [], "interactive elements without data-automation-id");
+  await page.addScriptTag({ content: readFileSync(join(root, "node_modules", "axe-core", "axe.min.js"), "utf8") });
+  const audit = async () => {
+    const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));
+    return result.violations.map((v) => `${v.id} (${v.nodes.length}): ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")}`);
+  };
+  assert.deepEqual(await audit(), []);
+  // The other tab, with the asset bin's buttons.
+  await page.click('[data-automation-id="tabs.assets"]');
+  assert.deepEqual(await audit(), [], "with the Assets tab shown");
+  await page.click('[data-automation-id="tabs.console"]');
+  await reset();
+});
