@@ -226,6 +226,13 @@ test("the official MCP SDK client drives the live page through neuralcut mcp --b
     assert.equal(click.isError, undefined, JSON.stringify(click));
     const ui = await client.callTool({ name: "ui_inspect", arguments: {} });
     assert.deepEqual(ui.structuredContent.selection, ["e13"]);
+    // The ui_* tools are commands like the others: command_run and command_batch reach them.
+    const viaRun = await client.callTool({ name: "command_run", arguments: { id: "ui_inspect", params: {} } });
+    assert.deepEqual(viaRun.structuredContent.selection, ["e13"]);
+    const batched = await client.callTool({ name: "command_batch", arguments: { steps: [{ id: "ui_inspect" }, { id: "ui_screenshot", params: { panel: "timeline" } }] } });
+    assert.deepEqual([batched.structuredContent.completed, batched.structuredContent.failed], [2, 0], JSON.stringify(batched.structuredContent));
+    assert.equal(batched.content.filter((c) => c.type === "image").length, 1, "the screenshot rides with the batch");
+    await assert.rejects(client.callTool({ name: "command_run", arguments: { id: "ui_click", params: { nope: 1 } } }), (e) => e.code === -32602);
     assert.ok(await page.$('[data-automation-id="timeline.el.e13"].selected'), "the page shows the selection");
     const listed = await client.callTool({ name: "list_timeline", arguments: {} });
     assert.deepEqual(listed.structuredContent.selection, ["e13"]);
