@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 
 use crate::time::{seconds_to_ticks, FrameRate};
 pub use timeline::{Element, ElementType, Retime, Timeline, Track, TrackType};
-pub use validate::ProjectError;
+pub use validate::{next_free_id, ProjectError};
 
 /// The `format` tag of a saved project.
 pub const PROJECT_FORMAT: &str = "neuralcut-project";

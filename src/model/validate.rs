@@ -161,7 +161,7 @@ fn check_element_fields(assets: &[super::Asset], e: &super::Element) -> Result<(
 }
 
 /// One more than the largest counter in any id this engine could have made (`t12`, `e40`, …).
-pub(super) fn next_free_id(project: &Project) -> u64 {
+pub fn next_free_id(project: &Project) -> u64 {
     let numbered = |id: &str| -> Option<u64> {
         let mut chars = id.chars();
         chars.next().filter(char::is_ascii_lowercase)?;

@@ -112,7 +112,8 @@ pub fn read_scene(scene: &Value, base: Option<&Project>) -> Result<Project, Proj
         next_id: 1,
         extra: base.map(|p| p.extra.clone()).unwrap_or_default(),
     };
-    project.next_id = next_free_id(&project).max(base.map_or(1, |p| p.next_id));
+    // New ids never collide with the scene's.
+    project.next_id = crate::model::next_free_id(&project).max(base.map_or(1, |p| p.next_id));
     Ok(project)
 }
 
@@ -474,30 +475,3 @@ impl Reader {
     }
 }
 
-/// One more than the largest counter in any id NeuralCut could have made (`t12`, `e40`), so new
-/// ids never collide with the scene's.
-fn next_free_id(project: &Project) -> u64 {
-    let numbered = |id: &str| -> u64 {
-        let mut chars = id.chars();
-        match chars.next() {
-            Some(c) if c.is_ascii_lowercase() => {}
-            _ => return 0,
-        }
-        let rest = chars.as_str();
-        if rest.is_empty() || !rest.bytes().all(|b| b.is_ascii_digit()) {
-            return 0;
-        }
-        rest.parse().unwrap_or(0)
-    };
-    let mut max = 0;
-    for a in &project.assets {
-        max = max.max(numbered(&a.id));
-    }
-    for t in project.timeline.iter().flat_map(|t| t.tracks.iter()) {
-        max = max.max(numbered(&t.id));
-        for e in &t.elements {
-            max = max.max(numbered(&e.id));
-        }
-    }
-    max.saturating_add(1)
-}
