@@ -386,7 +386,7 @@ export function createBridgeHandler(options: { editor: NeuralCutEditor; ui?: Bri
       case "engine.render_preview": {
         // The MCP result as is: the PNG as an image block plus the frame's description.
         const out = await renderPreviewInPage(await rendererFor(), params);
-        if ("isError" in out) throw new Refusal("RENDER_FAILED", out.content[0].text);
+        if (out.isError) throw new Refusal("RENDER_FAILED", (out.content[0] as { text: string }).text);
         return out;
       }
       case "engine.call": {

@@ -3,6 +3,7 @@
 // `neuralcut/render`, in the page or in headless Chromium (js/render-headless.ts).
 import type { Frame } from "./render-types.js";
 import { hostToolInfo } from "./host-tools.js";
+import { errorResult, successResult } from "./tool-result.js";
 import type { ToolInfo } from "./types.js";
 
 export const RENDER_PREVIEW = "render_preview" as const;
@@ -68,17 +69,11 @@ export function base64(bytes: Uint8Array): string {
 
 /** An MCP CallToolResult: the PNG as an image block, the description as JSON text. */
 export function previewResult(png: Uint8Array, description: Record<string, unknown>) {
-  return {
-    content: [
-      { type: "image" as const, data: base64(png), mimeType: "image/png" },
-      { type: "text" as const, text: JSON.stringify(description) },
-    ],
-    structuredContent: description,
-  };
+  return successResult(description, [{ type: "image", data: base64(png), mimeType: "image/png" }]);
 }
 
-export function previewError(message: string) {
-  return { content: [{ type: "text" as const, text: message }], isError: true as const };
+export function previewError(message: string, code = "RENDER_FAILED") {
+  return errorResult({ error: message, code });
 }
 
 /** A frame renderer as `neuralcut/render` makes it (only what the tool needs). */
@@ -90,7 +85,7 @@ export interface PreviewRenderer {
 /** Runs render_preview with an in-page renderer: the MCP result, or an error result. */
 export async function renderPreviewInPage(renderer: PreviewRenderer, input: unknown) {
   const args = previewArgs(input);
-  if ("error" in args) return previewError(args.error);
+  if ("error" in args) return previewError(args.error, args.code);
   try {
     const out = await renderer.render(args.time, { width: args.width });
     const png = new Uint8Array(await (await renderer.toBlob("image/png")).arrayBuffer());
@@ -117,7 +112,8 @@ export function renderPreviewTool(renderer: PreviewRenderer) {
     name: RENDER_PREVIEW,
     async call(input: unknown): Promise<Record<string, unknown>> {
       const r = await renderPreviewInPage(renderer, input);
-      if ("isError" in r) return { error: r.content[0].text, code: "RENDER_FAILED" };
+      // The whole error value (message, code) is the second block.
+      if (r.isError) return JSON.parse((r.content[1] as { text: string }).text) as Record<string, unknown>;
       const image = r.content[0] as { data: string };
       return { ...r.structuredContent, inlineImage: { mimeType: "image/png", data: image.data } satisfies InlineImage };
     },

@@ -5,15 +5,12 @@
 import { isToolError, type NeuralCutEditor } from "./editor.js";
 import { NeuralCutError } from "./errors.js";
 import { UNTRUSTED_OUTPUT_TOOLS } from "./generated/tools.js";
+import { errorResult, successResult, type ToolResult } from "./tool-result.js";
 import type { ToolInfo } from "./types.js";
 import { RENDER_PREVIEW_TOOL, renderPreviewInPage, type PreviewRenderer } from "./render-preview.js";
 
 /** What a WebMCP tool's `execute` resolves to: an MCP CallToolResult. */
-export interface WebMcpToolResult {
-  content: ({ type: "text"; text: string } | { type: "image"; data: string; mimeType: string })[];
-  structuredContent?: Record<string, unknown>;
-  isError?: boolean;
-}
+export type WebMcpToolResult = ToolResult;
 
 /** The tool descriptor handed to `registerTool`. */
 export interface WebMcpTool {
@@ -106,11 +103,7 @@ export async function runToolForWebMcp(editor: NeuralCutEditor, name: string, in
   } catch (e) {
     out = { error: `internal error: ${e instanceof Error ? e.message : String(e)}`, code: "INTERNAL" };
   }
-  if (isToolError(out)) {
-    // No structuredContent on errors: runtimes check it against the outputSchema (success only).
-    return { content: [{ type: "text", text: out.error }, { type: "text", text: JSON.stringify(out) }], isError: true };
-  }
-  return { content: [{ type: "text", text: JSON.stringify(out) }], structuredContent: out };
+  return isToolError(out) ? errorResult(out) : successResult(out);
 }
 
 /** Registers the editor's tools with the page's WebMCP model context. Resolves once every tool

@@ -22,6 +22,7 @@ import type { NeuralCutEditor } from "../editor.js";
 import type { ToolErrorResult, ToolInfo } from "../types.js";
 import { commandList, docInspect, MEDIA_IMPORT_TOOL, runTool, sessionCatalog, type HostTool, type Outcome, type ResultImage } from "./core.js";
 import { saveSession, writeAtomic, type Session } from "./session.js";
+import { errorResult, successResult } from "../tool-result.js";
 
 /** The project as saved (kept from before the core tools). */
 export const PROJECT_URI = "neuralcut://project";
@@ -84,24 +85,11 @@ function toMcpTool(t: ToolInfo): Tool {
 }
 
 function ok(out: Record<string, unknown>, warnings: string[] = [], images: ResultImage[] = []): CallToolResult {
-  return {
-    // Pictures first (render_preview's frame), then the JSON that says what they show.
-    content: [...images, { type: "text", text: JSON.stringify(out) }, ...warnings.map((text) => ({ type: "text" as const, text }))],
-    structuredContent: out,
-  };
+  return successResult(out, images, warnings) as CallToolResult;
 }
 
-/** A tool's own failure: the engine's message as the first text block, the whole error value
- * (code, hint, ...) as JSON in a second. No structuredContent: clients check it against the
- * tool's outputSchema, which describes success. */
 function failed(error: Record<string, unknown> & { error: string }): CallToolResult {
-  return {
-    content: [
-      { type: "text", text: error.error },
-      { type: "text", text: JSON.stringify(error) },
-    ],
-    isError: true,
-  };
+  return errorResult(error) as CallToolResult;
 }
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
