@@ -348,8 +348,18 @@ export async function createFrameRenderer(options: CreateFrameRendererOptions): 
     return c.transferToImageBitmap();
   };
 
-  /** A bitmap of the video at `time` seconds, by seeking an element (aimed at the frame's middle). */
-  const videoFrame = async (url: string, time: number, fps: number): Promise<ImageBitmap> => {
+  /**
+   * A bitmap of the video at `time` seconds, by seeking an element (aimed at the frame's middle).
+   * One element per video: two layers of the same video (a picture-in-picture of the main
+   * clip) take turns, each seek captured before the next starts.
+   */
+  const videoTurns = new Map<string, Promise<unknown>>();
+  const videoFrame = (url: string, time: number, fps: number): Promise<ImageBitmap> => {
+    const turn = (videoTurns.get(url) ?? Promise.resolve()).then(() => seekAndStage(url, time, fps));
+    videoTurns.set(url, turn.catch(() => undefined));
+    return turn;
+  };
+  const seekAndStage = async (url: string, time: number, fps: number): Promise<ImageBitmap> => {
     if (typeof document === "undefined") throw new Error("video needs a document (HTMLVideoElement); pass a media callback in a worker");
     let v = videos.get(url);
     if (!v) {
