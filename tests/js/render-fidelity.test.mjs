@@ -163,7 +163,32 @@ async function runInPage({ base, backend, barsUrl, modes, effects, S }) {
     out.blend[mode] = px(await r.readPixels(), 64, 32, 18);
   }
 
-  // 3. Each effect as an effect element over the backdrop colour; blur over a red | blue edge.
+  // 3. Kept uploads follow edits: a picture moved, a text box recoloured between two frames.
+  out.edits = [];
+  for (const [x, box] of [[-480, "#00ff00"], [480, "#ff00ff"]]) {
+    window.__step = `edit ${x}`;
+    editor.loadOpenCutScene(
+      scene(
+        [{ id: "cb", name: "cb.png", type: "image", width: 16, height: 9 }, { id: "cs", name: "cs.png", type: "image", width: 16, height: 9 }],
+        [el("b", "image", "cb", 0, 4 * S, visual())],
+        [
+          track("t-text", "text", [{ id: "title", type: "text", name: "Title", startTime: 0, duration: 4 * S, trimStart: 0, trimEnd: 0,
+            params: { content: "Hi", fontFamily: "Arial", fontSize: 10, color: "#ffffff", textAlign: "center", fontWeight: "bold", fontStyle: "normal", textDecoration: "none", letterSpacing: 0, lineHeight: 1.2,
+              "background.enabled": true, "background.color": box, "background.cornerRadius": 0, "background.paddingX": 30, "background.paddingY": 42, "background.offsetX": 0, "background.offsetY": 0,
+              ...visual({ "transform.positionY": 270 }) } }]),
+          track("t-s", "video", [el("s", "image", "cs", 0, 4 * S, visual({ "transform.positionX": x, "transform.scaleX": 0.25, "transform.scaleY": 0.25 }))]),
+        ],
+      ),
+      { sources: new Map([["cb", { file: cb }], ["cs", { file: cs }]]) },
+    );
+    await r.render(1, { width: 320 });
+    const p = await r.readPixels();
+    // The picture: 480×270 at (960 ± 480, 540) → at 1/6, 80×45 at (80 or 240, 90). The text
+    // box's top band (above the glyphs) at (160, 121).
+    out.edits.push({ left: px(p, 320, 80, 90), right: px(p, 320, 240, 90), box: px(p, 320, 160, 121) });
+  }
+
+  // 4. Each effect as an effect element over the backdrop colour; blur over a red | blue edge.
   out.effects = {};
   for (const [effectType, params] of effects) {
     window.__step = `effect ${effectType}`;
@@ -252,6 +277,13 @@ describe("neuralcut/render fidelity in Chromium", { timeout: 600_000 }, () => {
         }
         // The modes are told apart: at least 12 distinct results for 17 modes on these colours.
         assert.ok(new Set(MODES.map((m) => out.blend[m].join())).size >= 12);
+
+        // A moved picture and a recoloured text box show in the next frame.
+        const [e1, e2] = out.edits;
+        assert.ok(near(e1.left, CS) && near(e1.right, CB), `first frame: ${e1.left} | ${e1.right}`);
+        assert.ok(near(e2.left, CB) && near(e2.right, CS), `moved: ${e2.left} | ${e2.right}`);
+        assert.ok(near(e1.box, [0, 255, 0]), `text box ${e1.box}`);
+        assert.ok(near(e2.box, [255, 0, 255]), `recoloured text box ${e2.box}`);
 
         for (const [id, , formula] of EFFECTS) {
           const want = bytes(formula(unit(CB)));
