@@ -188,6 +188,25 @@ async function runInPage({ base, backend, barsUrl, modes, effects, S }) {
     out.edits.push({ left: px(p, 320, 80, 90), right: px(p, 320, 240, 90), box: px(p, 320, 160, 121) });
   }
 
+  // 3b. A rotated text box is drawn whole, though its canvas is only the text's own box.
+  window.__step = "rotated text";
+  editor.loadOpenCutScene(
+    scene(
+      [{ id: "cb", name: "cb.png", type: "image", width: 16, height: 9 }],
+      [el("b", "image", "cb", 0, 4 * S, visual())],
+      [track("t-text", "text", [{ id: "box", type: "text", name: "Box", startTime: 0, duration: 4 * S, trimStart: 0, trimEnd: 0,
+        params: { content: "", fontFamily: "Arial", fontSize: 10, color: "#ffffff", textAlign: "center", fontWeight: "normal", fontStyle: "normal", textDecoration: "none", letterSpacing: 0, lineHeight: 1.2,
+          "background.enabled": true, "background.color": "#00ff00", "background.cornerRadius": 0, "background.paddingX": 30, "background.paddingY": 42, "background.offsetX": 0, "background.offsetY": 0,
+          ...visual({ "transform.rotate": 90 }) } }])],
+    ),
+    { sources: new Map([["cb", { file: cb }]]) },
+  );
+  {
+    const f = await r.render(1, { width: 320 });
+    const p = await r.readPixels();
+    out.rotated = { drawn: f.drawn, ends: [px(p, 320, 145, 90), px(p, 320, 175, 90)], above: px(p, 320, 160, 80) };
+  }
+
   // 4. Each effect as an effect element over the backdrop colour; blur over a red | blue edge.
   out.effects = {};
   for (const [effectType, params] of effects) {
@@ -284,6 +303,12 @@ describe("neuralcut/render fidelity in Chromium", { timeout: 600_000 }, () => {
         assert.ok(near(e2.left, CB) && near(e2.right, CS), `moved: ${e2.left} | ${e2.right}`);
         assert.ok(near(e1.box, [0, 255, 0]), `text box ${e1.box}`);
         assert.ok(near(e2.box, [255, 0, 255]), `recoloured text box ${e2.box}`);
+
+        // An empty line in a box: 2 × 20 px padding wide, 144 + 2 × 28 px tall, rotated 90°
+        // about the centre: 200 × 40 px, x 860–1060, y 520–560; at 1/6, x 143–177, y 87–93.
+        assert.deepEqual(out.rotated.drawn, ["b", "box"]);
+        for (const end of out.rotated.ends) assert.ok(near(end, [0, 255, 0]), `rotated box end ${end}`);
+        assert.ok(near(out.rotated.above, CB), `rotated away from (160, 80): ${out.rotated.above}`);
 
         for (const [id, , formula] of EFFECTS) {
           const want = bytes(formula(unit(CB)));
