@@ -106,28 +106,97 @@ function sizeOf(s: LayerSource): [number, number] {
   return [(s as { width: number }).width, (s as { height: number }).height];
 }
 
-/** Draws a text layer the way OpenCut's text node does, onto a target-sized 2D canvas. */
-function drawText(ctx: OffscreenCanvasRenderingContext2D, t: TextFrameLayer, scale: number) {
+/** A text block laid out in its own units (origin at the anchor, before scale and rotation). */
+interface TextLayout {
+  font: string;
+  align: CanvasTextAlign;
+  lines: string[];
+  widths: number[];
+  lineHeight: number;
+  left: number;
+  top: number;
+  blockWidth: number;
+  blockHeight: number;
+  /** Everything that gets paint: glyph boxes, background, decoration bars. */
+  bounds: [number, number, number, number];
+}
+
+/** Sets the layer's font on `ctx` and lays the block out as OpenCut's text node does. */
+function layoutText(ctx: OffscreenCanvasRenderingContext2D, t: TextFrameLayer): TextLayout {
   const size = t.fontSize;
-  ctx.save();
-  ctx.scale(scale, scale);
-  ctx.translate(t.anchorX, t.anchorY);
-  ctx.scale(t.transform.scaleX, t.transform.scaleY);
-  if (t.transform.rotation) ctx.rotate((t.transform.rotation * Math.PI) / 180);
   const family = /[\s,"']/.test(t.fontFamily) && !/^["']/.test(t.fontFamily) ? `"${t.fontFamily}"` : t.fontFamily;
-  ctx.font = `${t.fontStyle === "italic" ? "italic " : ""}${t.fontWeight === "bold" ? "bold " : ""}${size}px ${family}, sans-serif`;
-  (ctx as unknown as { letterSpacing: string }).letterSpacing = `${t.letterSpacing}px`;
-  ctx.textBaseline = "middle";
+  const font = `${t.fontStyle === "italic" ? "italic " : ""}${t.fontWeight === "bold" ? "bold " : ""}${size}px ${family}, sans-serif`;
+  setFont(ctx, t, font);
   const align: CanvasTextAlign = t.textAlign === "left" ? "left" : t.textAlign === "right" ? "right" : "center";
-  ctx.textAlign = align;
   const lines = t.content.split("\n");
   const lineHeight = size * t.lineHeight;
-  const widths = lines.map((l) => ctx.measureText(l).width);
+  const metrics = lines.map((l) => ctx.measureText(l));
+  const widths = metrics.map((m) => m.width);
   const blockWidth = Math.max(0, ...widths);
   const blockHeight = lines.length * lineHeight;
   // The anchor is the block's left edge, centre or right edge, vertically centred.
   const left = align === "left" ? 0 : align === "right" ? -blockWidth : -blockWidth / 2;
   const top = -blockHeight / 2;
+  const b: [number, number, number, number] = [left, top, left + blockWidth, top + blockHeight];
+  const grow = (x0: number, y0: number, x1: number, y1: number) => {
+    b[0] = Math.min(b[0], x0);
+    b[1] = Math.min(b[1], y0);
+    b[2] = Math.max(b[2], x1);
+    b[3] = Math.max(b[3], y1);
+  };
+  metrics.forEach((m, i) => {
+    const y = top + (i + 0.5) * lineHeight;
+    grow(-m.actualBoundingBoxLeft, y - m.actualBoundingBoxAscent, m.actualBoundingBoxRight, y + m.actualBoundingBoxDescent);
+    if (t.textDecoration === "underline") grow(b[0], y + size * 0.45 - size / 30, b[2], y + size * 0.45 + size / 15);
+  });
+  if (t.background) {
+    const bg = t.background;
+    const x = left - bg.paddingX + bg.offsetX;
+    const y = top - bg.paddingY + bg.offsetY;
+    grow(x, y, x + blockWidth + 2 * bg.paddingX, y + blockHeight + 2 * bg.paddingY);
+  }
+  return { font, align, lines, widths, lineHeight, left, top, blockWidth, blockHeight, bounds: b };
+}
+
+function setFont(ctx: OffscreenCanvasRenderingContext2D, t: TextFrameLayer, font: string) {
+  ctx.font = font;
+  (ctx as unknown as { letterSpacing: string }).letterSpacing = `${t.letterSpacing}px`;
+  ctx.textBaseline = "middle";
+  ctx.textAlign = t.textAlign === "left" ? "left" : t.textAlign === "right" ? "right" : "center";
+}
+
+/** The layer's paint in target pixels: the box around its transformed bounds, whole pixels,
+ * two pixels of margin for antialiasing, cut to the `width × height` target. Null if empty. */
+function textBox(t: TextFrameLayer, layout: TextLayout, scale: number, width: number, height: number): { x: number; y: number; w: number; h: number } | null {
+  const [x0, y0, x1, y1] = layout.bounds;
+  const r = ((t.transform.rotation || 0) * Math.PI) / 180;
+  const [cos, sin] = [Math.cos(r), Math.sin(r)];
+  let [minX, minY, maxX, maxY] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const [x, y] of [[x0, y0], [x1, y0], [x0, y1], [x1, y1]]) {
+    // drawText's transform: scale · (anchor + S · R · p).
+    const px = scale * (t.anchorX + t.transform.scaleX * (x * cos - y * sin));
+    const py = scale * (t.anchorY + t.transform.scaleY * (x * sin + y * cos));
+    [minX, minY, maxX, maxY] = [Math.min(minX, px), Math.min(minY, py), Math.max(maxX, px), Math.max(maxY, py)];
+  }
+  const bx = Math.max(0, Math.floor(minX) - 2);
+  const by = Math.max(0, Math.floor(minY) - 2);
+  const ex = Math.min(width, Math.ceil(maxX) + 2);
+  const ey = Math.min(height, Math.ceil(maxY) + 2);
+  if (!(ex > bx && ey > by)) return null;
+  return { x: bx, y: by, w: ex - bx, h: ey - by };
+}
+
+/** Draws a text layer the way OpenCut's text node does, onto a 2D canvas whose (0, 0) is target pixel (ox, oy). */
+function drawText(ctx: OffscreenCanvasRenderingContext2D, t: TextFrameLayer, layout: TextLayout, scale: number, ox: number, oy: number) {
+  const size = t.fontSize;
+  const { align, lines, widths, lineHeight, left, top, blockWidth, blockHeight } = layout;
+  ctx.save();
+  ctx.translate(-ox, -oy);
+  ctx.scale(scale, scale);
+  ctx.translate(t.anchorX, t.anchorY);
+  ctx.scale(t.transform.scaleX, t.transform.scaleY);
+  if (t.transform.rotation) ctx.rotate((t.transform.rotation * Math.PI) / 180);
+  setFont(ctx, t, layout.font);
   if (t.background) {
     const b = t.background;
     const w = blockWidth + 2 * b.paddingX;
@@ -222,6 +291,11 @@ export async function createFrameRenderer(options: CreateFrameRendererOptions): 
   const images = new Map<string, Promise<ImageBitmap>>(); // url -> decoded picture
   const videos = new Map<string, HTMLVideoElement>(); // url -> element used for seeking
   let text: OffscreenCanvas | undefined;
+  // What each layer slot of the GPU compositor holds, so that a picture already uploaded (an
+  // image, a sticker, the same video frame, unchanged text) is drawn again without an upload.
+  const uploaded: unknown[] = [];
+  const textBoxes: ({ x: number; y: number; w: number; h: number } | null)[] = [];
+  const sizes: [number, number][] = []; // the source size of what each slot holds
   let last: { width: number; height: number } | undefined;
   let destroyed = false;
   let queue: Promise<unknown> = Promise.resolve();
@@ -274,8 +348,18 @@ export async function createFrameRenderer(options: CreateFrameRendererOptions): 
     return c.transferToImageBitmap();
   };
 
-  /** A bitmap of the video at `time` seconds, by seeking an element (aimed at the frame's middle). */
-  const videoFrame = async (url: string, time: number, fps: number): Promise<ImageBitmap> => {
+  /**
+   * A bitmap of the video at `time` seconds, by seeking an element (aimed at the frame's middle).
+   * One element per video: two layers of the same video (a picture-in-picture of the main
+   * clip) take turns, each seek captured before the next starts.
+   */
+  const videoTurns = new Map<string, Promise<unknown>>();
+  const videoFrame = (url: string, time: number, fps: number): Promise<ImageBitmap> => {
+    const turn = (videoTurns.get(url) ?? Promise.resolve()).then(() => seekAndStage(url, time, fps));
+    videoTurns.set(url, turn.catch(() => undefined));
+    return turn;
+  };
+  const seekAndStage = async (url: string, time: number, fps: number): Promise<ImageBitmap> => {
     if (typeof document === "undefined") throw new Error("video needs a document (HTMLVideoElement); pass a media callback in a worker");
     let v = videos.get(url);
     if (!v) {
@@ -298,19 +382,44 @@ export async function createFrameRenderer(options: CreateFrameRendererOptions): 
     return stage(v);
   };
 
-  const sourceFor = async (layer: MediaFrameLayer, frame: Frame): Promise<LayerSource> => {
+  /**
+   * What identifies a picture for the upload cache: the same key means the same pixels. Pictures
+   * that can change in place (canvases, video frames) have none and are uploaded every frame.
+   */
+  const keyOf = (given: LayerSource): unknown => {
+    if (typeof HTMLVideoElement !== "undefined" && given instanceof HTMLVideoElement) return `video ${given.currentSrc} @${given.currentTime}`;
+    if (
+      (typeof ImageBitmap !== "undefined" && given instanceof ImageBitmap) ||
+      (typeof HTMLImageElement !== "undefined" && given instanceof HTMLImageElement) ||
+      (typeof ImageData !== "undefined" && given instanceof ImageData)
+    )
+      return given;
+    return undefined;
+  };
+
+  /** The layer's picture, or `reuse` when slot `i` already holds it. */
+  const sourceFor = async (layer: MediaFrameLayer, i: number): Promise<{ s?: LayerSource; reuse?: true; key: unknown }> => {
     const given = media ? await media(layer) : null;
-    if (given) return given;
-    if (layer.mediaType === "graphic") return drawGraphic(layer.stickerId?.slice("graphic:".length) ?? "rectangle", layer.fill ?? "#ffffff");
+    if (given) {
+      const key = keyOf(given);
+      return key !== undefined && uploaded[i] === key ? { reuse: true, key } : { s: given, key };
+    }
+    if (layer.mediaType === "graphic") {
+      const definition = layer.stickerId?.slice("graphic:".length) ?? "rectangle";
+      const key = `graphic ${definition} ${layer.fill ?? "#ffffff"}`;
+      return uploaded[i] === key ? { reuse: true, key } : { s: drawGraphic(definition, layer.fill ?? "#ffffff"), key };
+    }
     const url = urlOf(layer);
     if (!url) throw new Error(layer.mediaType === "sticker" ? `no picture for sticker ${layer.stickerId} (register it with editor.addSticker(id, name, url))` : `no source for asset ${layer.assetId} (addAsset with file or url, or a media callback)`);
     if (layer.mediaType === "video") {
       const asset = editor.project()?.assets?.find((a) => a.id === layer.assetId);
       const fps = asset?.fps ? asset.fps.numerator / asset.fps.denominator : 30;
-      return videoFrame(url, layer.sourceTime ?? 0, fps);
+      const key = `video ${url} @${layer.sourceTime ?? 0} ${fps}`;
+      if (uploaded[i] === key) return { reuse: true, key };
+      return { s: await videoFrame(url, layer.sourceTime ?? 0, fps), key };
     }
-    void frame;
-    return image(url);
+    const key = `image ${url}`;
+    return uploaded[i] === key ? { reuse: true, key } : { s: await image(url), key };
   };
 
   const render = async (seconds: number, opts: RenderFrameOptions = {}): Promise<RenderedFrame> => {
@@ -323,7 +432,7 @@ export async function createFrameRenderer(options: CreateFrameRendererOptions): 
     const height = Math.max(1, Math.round(frame.height * scale));
     if (height > maxSize) throw new RangeError(`the frame would be ${width}x${height}, over this GPU's ${maxSize}`);
     // Sources load in parallel; drawing is in layer order.
-    const sources = frame.layers.map((l) => (l.kind === "media" ? sourceFor(l, frame).then((s) => ({ s }), (e: unknown) => ({ e })) : null));
+    const sources = frame.layers.map((l, i) => (l.kind === "media" ? sourceFor(l, i).catch((e: unknown) => ({ e })) : null));
     const [r, g, b, a] = parseColour(frame.background);
     inner.beginFrame(width, height, r, g, b, a);
     const drawn: string[] = [];
@@ -336,14 +445,33 @@ export async function createFrameRenderer(options: CreateFrameRendererOptions): 
         continue;
       }
       if (layer.kind === "text") {
-        if (!text || text.width !== width || text.height !== height) text = new OffscreenCanvas(width, height);
-        const ctx = text.getContext("2d")!;
-        ctx.clearRect(0, 0, width, height);
-        drawText(ctx, layer, scale);
-        // WebGL2 copies only ImageBitmap, canvas elements and images, not OffscreenCanvas.
-        const bitmap = text.transferToImageBitmap();
-        inner.drawLayer(bitmap, i, width / 2, height / 2, width, height, 0, false, false, layer.opacity, layer.blendMode, layer.effects);
-        bitmap.close();
+        // Rasterised by the browser into a canvas the size of its own box, not the frame's;
+        // unchanged text (same layer, same output size) is not rasterised or uploaded again.
+        const key = `text ${width}x${height} ${JSON.stringify(layer)}`;
+        if (uploaded[i] !== key) {
+          uploaded[i] = undefined;
+          text ??= new OffscreenCanvas(1, 1);
+          const ctx = text.getContext("2d")!;
+          const layout = layoutText(ctx, layer);
+          const box = textBox(layer, layout, scale, width, height);
+          textBoxes[i] = box;
+          if (box) {
+            text.width = box.w;
+            text.height = box.h;
+            drawText(ctx, layer, layout, scale, box.x, box.y);
+            // WebGL2 copies only ImageBitmap, canvas elements and images, not OffscreenCanvas.
+            const bitmap = text.transferToImageBitmap();
+            try {
+              inner.drawLayer(bitmap, i, box.x + box.w / 2, box.y + box.h / 2, box.w, box.h, 0, false, false, layer.opacity, layer.blendMode, layer.effects);
+            } finally {
+              bitmap.close();
+            }
+          }
+          uploaded[i] = key;
+        } else {
+          const box = textBoxes[i];
+          if (box) inner.drawLayer(null, i, box.x + box.w / 2, box.y + box.h / 2, box.w, box.h, 0, false, false, layer.opacity, layer.blendMode, layer.effects);
+        }
         drawn.push(layer.elementId);
         continue;
       }
@@ -352,7 +480,14 @@ export async function createFrameRenderer(options: CreateFrameRendererOptions): 
         missing.push({ elementId: layer.elementId, reason: got.e instanceof Error ? got.e.message : String(got.e) });
         continue;
       }
-      let source = got.s;
+      if (got.reuse) {
+        const [sw, sh] = sizes[i];
+        const p = layer.placement ?? placeLayer(layer, frame, sw, sh);
+        inner.drawLayer(null, i, p.centerX * scale, p.centerY * scale, p.width * scale, p.height * scale, p.rotation, p.flipX, p.flipY, layer.opacity, layer.blendMode, layer.effects);
+        drawn.push(layer.elementId);
+        continue;
+      }
+      let source = got.s!;
       const [sw, sh] = sizeOf(source);
       if (!sw || !sh) {
         missing.push({ elementId: layer.elementId, reason: "the source has no pixels yet" });
@@ -373,8 +508,14 @@ export async function createFrameRenderer(options: CreateFrameRendererOptions): 
         source = own = await createImageBitmap(source);
       }
       const p = layer.placement ?? placeLayer(layer, frame, sw, sh);
-      inner.drawLayer(source, i, p.centerX * scale, p.centerY * scale, p.width * scale, p.height * scale, p.rotation, p.flipX, p.flipY, layer.opacity, layer.blendMode, layer.effects);
-      own?.close();
+      uploaded[i] = undefined;
+      try {
+        inner.drawLayer(source, i, p.centerX * scale, p.centerY * scale, p.width * scale, p.height * scale, p.rotation, p.flipX, p.flipY, layer.opacity, layer.blendMode, layer.effects);
+      } finally {
+        own?.close();
+      }
+      uploaded[i] = got.key;
+      sizes[i] = [sw, sh];
       drawn.push(layer.elementId);
     }
     inner.endFrame();

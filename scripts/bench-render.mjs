@@ -1,15 +1,21 @@
 #!/usr/bin/env node
 // Frame compositing in headless Chromium: neuralcut/render's GPU compositor against Canvas2D
-// drawImage compositing the same five layers, in the same page and run, on WebGPU (SwiftShader)
-// and WebGL2, at 1080p and 4K. Part of `npm run bench`; needs `npm run build` first.
+// drawImage compositing the same five layers, in the same page and run, and against
+// opencut-wasm 0.2.10's own compositor (renderFrame) drawing the same layers in a second page of
+// the same browser, on WebGPU (SwiftShader) and WebGL2, at 1080p and 4K. Part of `npm run bench`;
+// needs `npm run build` first; installs opencut-wasm into .bench/opencut (as bench-effects does).
 //
 // The timeline: a full-frame background image, two picture-in-picture images (scaled, one
 // rotated, one half transparent), a sticker image and a text title. Each frame is timed from the
 // render call until one pixel of the result is back on the CPU (the compositor's readPixels of a
-// 1×1 region; Canvas2D's getImageData of one pixel). Medians after one warm-up frame. The ratio
-// is Canvas2D's median over neuralcut's: above 1, neuralcut is faster.
+// 1×1 region; Canvas2D's getImageData of one pixel; opencut-wasm's canvas drawn into a 1×1 2D
+// canvas). Medians after one warm-up frame. The ratios are the other's median over neuralcut's:
+// above 1, neuralcut is faster. Pictures are handed over once and stay uploaded, in all three.
+// On WebGL2 the page also times one bare full-frame textured triangle in raw WebGL2: the least
+// any GPU compositor pays there for a full-frame layer.
 //
 //   node scripts/bench-render.mjs [--frames N]
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { dirname, extname, join, normalize } from "node:path";
@@ -25,11 +31,21 @@ const TYPES = { ".js": "text/javascript", ".wasm": "application/wasm" };
 
 if (!existsSync(join(dist, "render.js"))) throw new Error(`${dist}/render.js is missing: run npm run build first`);
 
+const opencut = join(root, ".bench", "opencut", "node_modules", "opencut-wasm");
+if (!existsSync(join(opencut, "opencut_wasm_bg.wasm"))) {
+  try {
+    execFileSync("npm", ["install", "--no-save", "--no-package-lock", "--prefix", join(root, ".bench", "opencut"), "opencut-wasm@0.2.10"], { stdio: "inherit" });
+  } catch (e) {
+    console.log(`[bench] opencut-wasm could not be installed (${e.message.split("\n")[0]}); measuring without it`);
+  }
+}
+
 const server = createServer(async (req, res) => {
   const path = normalize(decodeURIComponent(new URL(req.url, "http://x").pathname));
   if (path === "/") return res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html>");
   try {
-    const body = readFileSync(join(dist, path.replace(/^\/dist\//, "")));
+    const file = path.startsWith("/opencut/") ? join(opencut, path.slice("/opencut/".length)) : join(dist, path.replace(/^\/dist\//, ""));
+    const body = readFileSync(file);
     res.writeHead(200, { "content-type": TYPES[extname(path)] ?? "application/octet-stream" }).end(body);
   } catch {
     res.writeHead(404).end();
@@ -38,8 +54,8 @@ const server = createServer(async (req, res) => {
 await new Promise((r) => server.listen(0, "127.0.0.1", r));
 const origin = `http://127.0.0.1:${server.address().port}`;
 
-/** Runs in the page: builds the timeline and times both compositors. */
-async function measure({ base, backend, frames, sizes }) {
+/** Runs in the page: builds the timeline and times neuralcut and Canvas2D ("ours") or opencut-wasm. */
+async function measure({ base, backend, frames, sizes, what }) {
   const { createEditor } = await import(`${base}/index.js`);
   const { createFrameRenderer } = await import(`${base}/render.js`);
   const png = async (w, h, paint) => {
@@ -87,7 +103,6 @@ async function measure({ base, backend, frames, sizes }) {
     };
     const editor = await createEditor();
     editor.loadOpenCutScene(scene);
-    const r = await createFrameRenderer({ editor, backend, media: (layer) => pictures[layer.assetId] });
     const frame = editor.frameAt(1);
     const time = async (fn) => {
       await fn(); // warm-up
@@ -100,6 +115,11 @@ async function measure({ base, backend, frames, sizes }) {
       t.sort((x, y) => x - y);
       return t[t.length >> 1];
     };
+    if (what === "opencut") {
+      out[`${W}x${H}`] = await opencutFrame(W, H, frame, pictures, time);
+      continue;
+    }
+    const r = await createFrameRenderer({ editor, backend, media: (layer) => pictures[layer.assetId] });
     const gpu = await time(async () => {
       await r.render(1);
       await r.readPixels({ x: 0, y: 0, width: 1, height: 1 });
@@ -136,9 +156,110 @@ async function measure({ base, backend, frames, sizes }) {
       c2d.getImageData(0, 0, 1, 1);
     });
     out[`${W}x${H}`] = { layers: frame.layers.length, neuralcut: gpu, canvas2d, ratio: canvas2d / gpu };
+    if (backend === "webgl2") out[`${W}x${H}`].rawWebgl2 = await rawWebgl2(W, H, time);
     r.destroy();
   }
   return out;
+
+  /** opencut-wasm's compositor: the same layers as textures (text rasterised frame-sized, as OpenCut does), uploaded once. */
+  async function opencutFrame(W, H, frame, pictures, time) {
+    let glue;
+    try {
+      glue = globalThis.__opencut;
+      if (!glue) {
+        glue = await import("/opencut/opencut_wasm_bg.js");
+        const { instance } = await WebAssembly.instantiateStreaming(fetch("/opencut/opencut_wasm_bg.wasm"), { "./opencut_wasm_bg.js": glue });
+        glue.__wbg_set_wasm(instance.exports);
+        instance.exports.__wbindgen_start();
+        await glue.initializeGpu();
+        glue.initCompositor(W, H);
+        globalThis.__opencut = glue;
+      } else glue.resizeCompositor(W, H);
+    } catch (e) {
+      return { error: String(e) };
+    }
+    const canvasOf = (bitmap) => {
+      const c = new OffscreenCanvas(bitmap.width, bitmap.height);
+      c.getContext("2d").drawImage(bitmap, 0, 0);
+      return c;
+    };
+    const items = [];
+    for (const l of frame.layers) {
+      const id = `${W}-${l.elementId}`;
+      let transform;
+      if (l.kind === "media") {
+        const pic = pictures[l.assetId];
+        glue.uploadTexture({ id, source: canvasOf(pic), width: pic.width, height: pic.height });
+        const p = l.placement;
+        transform = { centerX: p.centerX, centerY: p.centerY, width: p.width, height: p.height, rotationDegrees: p.rotation, flipX: p.flipX, flipY: p.flipY };
+      } else if (l.kind === "text") {
+        const c = new OffscreenCanvas(W, H);
+        const g = c.getContext("2d");
+        g.font = `bold ${l.fontSize}px ${l.fontFamily}`;
+        g.textAlign = "center";
+        g.textBaseline = "middle";
+        const w = g.measureText(l.content).width;
+        g.fillStyle = l.background.color;
+        g.fillRect(l.anchorX - w / 2 - l.background.paddingX, l.anchorY - l.fontSize * 0.6 - l.background.paddingY, w + 2 * l.background.paddingX, l.fontSize * 1.2 + 2 * l.background.paddingY);
+        g.fillStyle = l.color;
+        g.fillText(l.content, l.anchorX, l.anchorY);
+        glue.uploadTexture({ id, source: c, width: W, height: H });
+        transform = { centerX: W / 2, centerY: H / 2, width: W, height: H, rotationDegrees: 0, flipX: false, flipY: false };
+      } else continue;
+      items.push({ type: "layer", textureId: id, transform, opacity: l.opacity, blendMode: "normal", effectPassGroups: [], mask: null });
+    }
+    const descriptor = { width: W, height: H, clear: { color: [0, 0, 0, 1] }, items };
+    const one = new OffscreenCanvas(1, 1).getContext("2d", { willReadFrequently: true });
+    let alpha = 255;
+    try {
+      const ms = await time(async () => {
+        glue.renderFrame(descriptor);
+        one.clearRect(0, 0, 1, 1);
+        one.drawImage(glue.getCompositorCanvas(), 0, 0, 1, 1, 0, 0, 1, 1);
+        alpha = Math.min(alpha, one.getImageData(0, 0, 1, 1).data[3]);
+      });
+      // An empty read-back means the time did not wait for the GPU work: not comparable.
+      return { layers: items.length, opencut: ms, unsynced: alpha === 0 };
+    } catch (e) {
+      return { error: String(e) };
+    }
+  }
+
+  /** One full-frame textured triangle into a W×H texture in raw WebGL2, one pixel read back. */
+  async function rawWebgl2(W, H, time) {
+    const gl = new OffscreenCanvas(1, 1).getContext("webgl2");
+    const shader = (type, src) => {
+      const s = gl.createShader(type);
+      gl.shaderSource(s, `#version 300 es\nprecision highp float;\n${src}`);
+      gl.compileShader(s);
+      return s;
+    };
+    const prog = gl.createProgram();
+    gl.attachShader(prog, shader(gl.VERTEX_SHADER, "out vec2 uv; void main() { vec2 p = vec2(float((gl_VertexID << 1) & 2), float(gl_VertexID & 2)); uv = p; gl_Position = vec4(p * 2.0 - 1.0, 0, 1); }"));
+    gl.attachShader(prog, shader(gl.FRAGMENT_SHADER, "in vec2 uv; uniform sampler2D t; out vec4 o; void main() { o = texture(t, uv); }"));
+    gl.linkProgram(prog);
+    const texture = () => {
+      const t = gl.createTexture();
+      gl.bindTexture(gl.TEXTURE_2D, t);
+      gl.texStorage2D(gl.TEXTURE_2D, 1, gl.RGBA8, W, H);
+      gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.LINEAR);
+      return t;
+    };
+    const target = texture();
+    const fb = gl.createFramebuffer();
+    gl.bindFramebuffer(gl.FRAMEBUFFER, fb);
+    gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, target, 0);
+    gl.bindTexture(gl.TEXTURE_2D, texture());
+    gl.viewport(0, 0, W, H);
+    gl.useProgram(prog);
+    const px = new Uint8Array(4);
+    const ms = await time(async () => {
+      gl.drawArrays(gl.TRIANGLES, 0, 3);
+      gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, px);
+    });
+    gl.getExtension("WEBGL_lose_context")?.loseContext();
+    return ms;
+  }
 }
 
 const results = {};
@@ -149,22 +270,46 @@ for (const [backend, flags] of [["webgpu", ["--enable-unsafe-webgpu", "--use-web
     args: ["--no-sandbox", "--disable-gpu-sandbox", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", ...flags],
   });
   try {
-    const page = await browser.newPage();
-    page.on("console", (m) => m.type() === "error" && !m.text().startsWith("Failed to load") && console.log(`[page ${backend}] ${m.text().slice(0, 300)}`));
-    await page.goto(`${origin}/`);
-    console.log(`[bench] render ${backend}: ${FRAMES} frames a figure…`);
-    results[backend] = await page.evaluate(measure, { base: `${origin}/dist`, backend, frames: FRAMES, sizes: [[1920, 1080], [3840, 2160]] });
+    // One page each: SwiftShader's WebGPU breaks buffer read-back in a page once a WebGPU canvas
+    // was drawn on, which opencut-wasm does.
+    const parts = {};
+    for (const what of existsSync(join(opencut, "opencut_wasm_bg.wasm")) ? ["ours", "opencut"] : ["ours"]) {
+      const page = await browser.newPage();
+      page.on("console", (m) => m.type() === "error" && !m.text().startsWith("Failed to load") && console.log(`[page ${backend} ${what}] ${m.text().slice(0, 300)}`));
+      await page.goto(`${origin}/`);
+      console.log(`[bench] render ${backend} ${what}: ${FRAMES} frames a figure…`);
+      page.setDefaultTimeout(0);
+      parts[what] = await page.evaluate(measure, { base: `${origin}/dist`, backend, frames: FRAMES, sizes: [[1920, 1080], [3840, 2160]], what });
+      await page.close();
+    }
+    results[backend] = Object.fromEntries(Object.entries(parts.ours).map(([size, r]) => [size, { ...r, opencut: parts.opencut?.[size] }]));
   } finally {
     await browser.close();
   }
 }
 server.close();
 
-const rows = ["| backend | frame | layers | neuralcut/render ms | Canvas2D ms | Canvas2D / neuralcut |", "|---|---|---|---|---|---|"];
+const rows = [
+  "| backend | frame | layers | neuralcut/render ms | Canvas2D ms | Canvas2D / neuralcut | opencut-wasm ms | opencut / neuralcut | raw WebGL2 full-frame draw ms |",
+  "|---|---|---|---|---|---|---|---|---|",
+];
+const notes = new Set();
 for (const [backend, sizes] of Object.entries(results)) {
-  for (const [size, r] of Object.entries(sizes)) rows.push(`| ${backend} | ${size} | ${r.layers} | ${r.neuralcut.toFixed(1)} | ${r.canvas2d.toFixed(1)} | ${r.ratio.toFixed(2)} |`);
+  for (const [size, r] of Object.entries(sizes)) {
+    let oc = "–";
+    let ocRatio = "–";
+    if (r.opencut?.error) {
+      oc = "failed¹";
+      notes.add(`¹ opencut-wasm: ${r.opencut.error}`);
+    } else if (r.opencut) {
+      oc = `${r.opencut.opencut.toFixed(1)}${r.opencut.unsynced ? "²" : ""}`;
+      ocRatio = r.opencut.unsynced ? "not comparable²" : (r.opencut.opencut / r.neuralcut).toFixed(2);
+      if (r.opencut.unsynced) notes.add("² opencut-wasm's canvas read back empty (alpha 0): its time does not wait for the GPU work (SwiftShader's WebGPU gives empty canvas snapshots).");
+    }
+    rows.push(`| ${backend} | ${size} | ${r.layers} | ${r.neuralcut.toFixed(1)} | ${r.canvas2d.toFixed(1)} | ${r.ratio.toFixed(2)} | ${oc} | ${ocRatio} | ${r.rawWebgl2 === undefined ? "–" : r.rawWebgl2.toFixed(1)} |`);
+  }
 }
-const report = `## Frame compositing (neuralcut/render vs Canvas2D drawImage, same run)\n\n${rows.join("\n")}\n`;
+const report = `## Frame compositing (neuralcut/render vs Canvas2D drawImage and opencut-wasm, same run)\n\n${rows.join("\n")}\n${notes.size ? `\n${[...notes].join("\n")}\n` : ""}`;
 console.log(`\n${report}`);
 mkdirSync(join(root, ".bench"), { recursive: true });
 writeFileSync(join(root, ".bench", "render.md"), report);

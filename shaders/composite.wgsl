@@ -1,12 +1,16 @@
 // composite: draws one layer (a transformed quad) over the picture so far, with opacity and a
 // blend mode (W3C Compositing and Blending, the modes of CSS mix-blend-mode that OpenCut uses).
-// A full-screen pass: reads the backdrop and writes every pixel of the other accumulation
-// texture. Colours are sRGB-encoded values, as Canvas2D blends them. See docs/render.md.
+// Two ways (docs/render.md, "How it draws"):
+// - vs_quad + fs_quad: a normal layer over an opaque picture is the quad itself, drawn into the
+//   picture with fixed-function "over" blending: only the covered pixels, no backdrop read.
+// - vs_main (fullscreen.wgsl) + fs_main: any other blend mode, or a picture with transparency,
+//   is a full-screen pass that reads the backdrop and writes the other accumulation texture.
+// Colours are sRGB-encoded values, as Canvas2D blends them.
 struct Layer {
     // Canvas pixel (x, y) -> layer uv: u = dot(to_u.xy, p) + to_u.z, v = dot(to_v.xy, p) + to_v.z.
     to_u: vec4<f32>,
     to_v: vec4<f32>,
-    // x: opacity.
+    // x: opacity, y: blend mode, zw: target size in pixels.
     style: vec4<f32>,
 }
 // The blend mode (index in crate::frame::BLEND_MODES), fixed per pipeline so a software GPU
@@ -130,4 +134,36 @@ fn fs_main(@builtin(position) pos: vec4<f32>) -> @location(0) vec4<f32> {
     let co = a * mixed + (1.0 - a) * dst.a * dst.rgb;
     let rgb = select(vec3<f32>(0.0), co / max(ao, 1e-6), ao > 0.0);
     return vec4<f32>(clamp(rgb, vec3<f32>(0.0), vec3<f32>(1.0)), ao);
+}
+
+struct QuadOut {
+    @builtin(position) pos: vec4<f32>,
+    @location(0) uv: vec2<f32>,
+}
+
+// The layer's corners: vertex i of a 4-vertex strip is uv (i & 1, i >> 1), taken back to target
+// pixels through the inverse of the uv mapping, then to clip space.
+@vertex
+fn vs_quad(@builtin(vertex_index) i: u32) -> QuadOut {
+    let uv = vec2<f32>(f32(i & 1u), f32((i >> 1u) & 1u));
+    let a = layer.to_u.x;
+    let b = layer.to_u.y;
+    let c = layer.to_v.x;
+    let d = layer.to_v.y;
+    let du = uv.x - layer.to_u.z;
+    let dv = uv.y - layer.to_v.z;
+    let det = a * d - b * c;
+    let p = vec2<f32>(d * du - b * dv, a * dv - c * du) / det;
+    let size = layer.style.zw;
+    var out: QuadOut;
+    out.pos = vec4<f32>(p.x / size.x * 2.0 - 1.0, 1.0 - p.y / size.y * 2.0, 0.0, 1.0);
+    out.uv = uv;
+    return out;
+}
+
+// Straight alpha out; the pipeline's blend state does "over" (colour: a, 1 - a; alpha: 1, 1 - a).
+@fragment
+fn fs_quad(in: QuadOut) -> @location(0) vec4<f32> {
+    let s = textureSample(src, smp, in.uv);
+    return vec4<f32>(s.rgb, s.a * layer.style.x);
 }

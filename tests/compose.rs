@@ -206,3 +206,39 @@ fn clip_effects_touch_only_their_layer_and_transparent_pixels_show_the_backdrop(
     // Sizes the device refuses are errors.
     assert!(c.begin(&fx, 0, 10, [0.0; 4]).is_err());
 }
+
+#[test]
+fn normal_layers_over_a_transparent_background_keep_straight_alpha() {
+    // A transparent background takes the full-screen path (the fixed-function "over" is exact
+    // only over opaque pixels): straight-alpha results, as Canvas2D gives them.
+    let (mut fx, mut c) = setup();
+    c.begin(&fx, 20, 20, [0.0, 0.0, 0.0, 0.0]).unwrap();
+    c.upload(&fx, 0, &solid(4, 4, RED));
+    c.draw(&mut fx, 0, &Quad::full(20, 20), 0.5, BlendMode::NORMAL, &[]).unwrap();
+    // Half-opaque blue over the left half: ao = 0.5 + 0.5·0.5 = 0.75,
+    // co = (0.5·blue + 0.5·0.5·red) / 0.75 = (1/3, 0, 2/3).
+    c.upload(&fx, 1, &solid(4, 4, BLUE));
+    c.draw(&mut fx, 1, &Quad { center_x: 5.0, center_y: 10.0, width: 10.0, height: 20.0, rotation: 0.0, flip_x: false, flip_y: false }, 0.5, BlendMode::NORMAL, &[]).unwrap();
+    c.finish(&mut fx).unwrap();
+    let img = fx.read_output().unwrap();
+    assert_px(&img, 15, 10, [255, 0, 0, 128]);
+    assert_px(&img, 3, 10, [85, 0, 170, 191]);
+}
+
+#[test]
+fn a_quad_covers_exactly_the_pixels_whose_centres_it_holds() {
+    // The "over" quad and the full-screen pass must agree on which pixels a layer covers: a
+    // 10.6 × 6-pixel layer at (10.25, 10) spans x 4.95..15.55 and y 7..13: columns 5..=15 and rows
+    // 7..=12 (no pixel centre on an edge, where the two could break the tie differently).
+    let (mut fx, mut c) = setup();
+    for background in [[0.0, 0.0, 0.0, 1.0], [0.0, 0.0, 0.0, 0.999]] {
+        c.begin(&fx, 24, 20, background).unwrap();
+        c.upload(&fx, 0, &solid(2, 2, [255, 255, 255, 255]));
+        c.draw(&mut fx, 0, &Quad { center_x: 10.25, center_y: 10.0, width: 10.6, height: 6.0, rotation: 0.0, flip_x: false, flip_y: false }, 1.0, BlendMode::NORMAL, &[]).unwrap();
+        c.finish(&mut fx).unwrap();
+        let img = fx.read_output().unwrap();
+        let covered: Vec<(u32, u32)> = (0..20).flat_map(|y| (0..24).map(move |x| (x, y))).filter(|&(x, y)| px(&img, x, y)[0] > 128).collect();
+        let want: Vec<(u32, u32)> = (7..13).flat_map(|y| (5..16).map(move |x| (x, y))).collect();
+        assert_eq!(covered, want, "background alpha {}", background[3]);
+    }
+}

@@ -30,12 +30,20 @@ fn every_wgsl_file_parses_and_validates() {
         Validator::new(ValidationFlags::all(), Capabilities::empty())
             .validate(&module)
             .unwrap_or_else(|e| panic!("{name}.wgsl does not validate: {}", e.emit_to_string(source)));
-        let (stage, entry) = if name == "fullscreen" { (naga::ShaderStage::Vertex, "vs_main") } else { (naga::ShaderStage::Fragment, "fs_main") };
-        assert!(
-            module.entry_points.iter().any(|ep| ep.stage == stage && ep.name == entry),
-            "{name}.wgsl lacks its {stage:?} entry point {entry}"
-        );
-        assert_eq!(module.entry_points.len(), 1, "{name}.wgsl has one entry point");
+        use naga::ShaderStage::{Fragment, Vertex};
+        // The compositor also draws normal layers as quads (vs_quad + fs_quad, docs/render.md).
+        let expected: &[(naga::ShaderStage, &str)] = match name.as_str() {
+            "fullscreen" => &[(Vertex, "vs_main")],
+            "composite" => &[(Fragment, "fs_main"), (Vertex, "vs_quad"), (Fragment, "fs_quad")],
+            _ => &[(Fragment, "fs_main")],
+        };
+        for (stage, entry) in expected {
+            assert!(
+                module.entry_points.iter().any(|ep| ep.stage == *stage && ep.name == *entry),
+                "{name}.wgsl lacks its {stage:?} entry point {entry}"
+            );
+        }
+        assert_eq!(module.entry_points.len(), expected.len(), "{name}.wgsl has exactly its entry points");
     }
 }
 

@@ -21,3 +21,14 @@ ff -f lavfi -i "aevalsrc='0.25*sin(2*PI*t*(262+131*floor(mod(t*2,4))))*exp(-3*mo
    -c:a libopus -b:a 24k -ac 1 tone.ogg
 
 ls -l clip.webm still.jpg tone.ogg
+
+# ../../tests/fixtures/media/bars-per-second.mp4 (test fixture, not shipped): 4 s, 160x90, 30 fps
+# VP9 in MP4 (media_import reads MP4; Debian's Chromium decodes VP9 in it), each second two flat
+# bars (left | right): red | blue, green | white, yellow | black, cyan | magenta. The render
+# tests probe them (tests/js/render-fidelity.test.mjs, tests/js/render-mcp.test.mjs).
+bars() { echo "color=c=$1:s=160x90:r=30:d=1,drawbox=x=80:y=0:w=80:h=90:color=$2:t=fill"; }
+ff -f lavfi -i "$(bars 0xff0000 0x0000ff)" -f lavfi -i "$(bars 0x00ff00 0xffffff)" \
+   -f lavfi -i "$(bars 0xffff00 0x000000)" -f lavfi -i "$(bars 0x00ffff 0xff00ff)" \
+   -filter_complex "[0][1][2][3]concat=n=4:v=1:a=0" \
+   -c:v libvpx-vp9 -b:v 40k -deadline good -cpu-used 4 -g 30 -pix_fmt yuv420p \
+   -movflags +faststart ../../tests/fixtures/media/bars-per-second.mp4

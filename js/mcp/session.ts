@@ -7,13 +7,14 @@
 // again (a restarted server, the next CLI call) resolves each `path` against the project file's
 // folder, so moving the project together with its media keeps them found.
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import process from "node:process";
 
 import { createEditor, type NeuralCutEditor } from "../editor.js";
 import type { ProjectJson } from "../types.js";
 import type { HostTool } from "./core.js";
-import { DEMO_PROJECT } from "./demo-project.js";
+import { DEMO_MEDIA, DEMO_PROJECT } from "./demo-project.js";
 
 export interface Session {
   editor: NeuralCutEditor;
@@ -34,7 +35,15 @@ export interface OpenOptions {
 /** Opens the demo project, a project file, or an empty project. Throws Error with a message. */
 export async function openSession(options: OpenOptions): Promise<Session> {
   const paths = new Map<string, string>();
-  if (options.demo) return { editor: await createEditor({ project: DEMO_PROJECT }), paths };
+  if (options.demo) {
+    // The sample media ship in the package (package.json "files": demo/media/), two folders
+    // above this module in dist/mcp/.
+    for (const [id, name] of Object.entries(DEMO_MEDIA)) {
+      const file = fileURLToPath(new URL(`../../demo/media/${name}`, import.meta.url));
+      if (existsSync(file)) paths.set(id, file);
+    }
+    return { editor: await createEditor({ project: DEMO_PROJECT }), paths };
+  }
   if (!options.project) return { editor: await createEditor(), paths };
   const file = resolve(options.project);
   if (!existsSync(file)) {

@@ -1,10 +1,13 @@
 //! The frame compositor: draws the layers of a [`crate::frame::Frame`] into a canvas-sized
 //! picture on the GPU, using the effects [`Renderer`] for scene and clip effects.
 //!
-//! Two accumulation textures take turns: each layer is one full-screen pass of
-//! `shaders/composite.wgsl` that reads the picture so far and the layer's texture and writes the
-//! other. Effect passes copy the picture into the effects renderer and back. The finished
-//! picture is handed to the renderer as its source, so its `present` and read-back show it.
+//! A normal-blend layer over an opaque picture (the usual case: the background is a colour) is
+//! drawn as its own quad into the picture with fixed-function "over" blending, so it costs only
+//! the pixels it covers. Any other blend mode, or a picture with transparency, is a full-screen
+//! pass of `shaders/composite.wgsl` that reads the picture so far and writes the other of two
+//! accumulation textures. Effect passes copy the picture into the effects renderer and back. The
+//! finished picture is handed to the renderer as its source, so its `present` and read-back
+//! show it.
 
 use std::num::NonZeroU64;
 
@@ -21,6 +24,8 @@ pub enum CompositePipeline {
     /// One layer over the backdrop in a blend mode (composite.wgsl with `MODE` set): one pipeline
     /// per mode, made when first used, so each compiles only its own blend function.
     Layer(BlendMode),
+    /// A normal layer drawn as its quad with fixed-function blending (`vs_quad`, `fs_quad`).
+    Over,
 }
 
 /// The uniform block of composite.wgsl (`struct Layer`), three vec4s.
@@ -60,8 +65,8 @@ impl Quad {
     }
 
     /// The uniform mapping a target pixel to the layer's uv: undo the translation, the clockwise
-    /// rotation (y down) and the size; a flip mirrors u or v.
-    pub fn uniform(&self, opacity: f64, mode: BlendMode) -> LayerUniform {
+    /// rotation (y down) and the size; a flip mirrors u or v. `target` is the picture's size.
+    pub fn uniform(&self, opacity: f64, mode: BlendMode, target: (u32, u32)) -> LayerUniform {
         let (sin, cos) = self.rotation.to_radians().sin_cos();
         let (w, h) = (self.width.max(1e-9), self.height.max(1e-9));
         // local x = cos·dx + sin·dy, local y = −sin·dx + cos·dy, with d = p − centre.
@@ -73,7 +78,7 @@ impl Quad {
         LayerUniform {
             to_u: row(cos, sin, w, self.flip_x),
             to_v: row(-sin, cos, h, self.flip_y),
-            style: [opacity.clamp(0.0, 1.0) as f32, mode.0 as f32, 0.0, 0.0],
+            style: [opacity.clamp(0.0, 1.0) as f32, mode.0 as f32, target.0 as f32, target.1 as f32],
         }
     }
 }
@@ -114,12 +119,17 @@ pub struct Compositor {
     fragment: wgpu::ShaderModule,
     /// Per blend mode, in [`BLEND_MODES`] order.
     pipelines: Vec<Option<wgpu::RenderPipeline>>,
+    over: Option<wgpu::RenderPipeline>,
     sampler: wgpu::Sampler,
     uniform: wgpu::Buffer,
     targets: Vec<Target>,
     size: (u32, u32),
     /// Which target holds the picture so far.
     current: usize,
+    /// Whether every pixel of the picture so far has alpha 1 (the background is opaque): then a
+    /// normal layer can be blended in by the fixed-function stage, whose "over" is exact only
+    /// over an opaque backdrop.
+    opaque: bool,
     layers: Vec<Option<LayerTexture>>,
 }
 
@@ -147,7 +157,8 @@ impl Compositor {
                 },
                 wgpu::BindGroupLayoutEntry {
                     binding: 2,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    // The quad's vertex stage places the corners from it too.
+                    visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
                     ty: wgpu::BindingType::Buffer {
                         ty: wgpu::BufferBindingType::Uniform,
                         has_dynamic_offset: false,
@@ -189,18 +200,23 @@ impl Compositor {
             vertex,
             fragment,
             pipelines: (0..BLEND_MODES.len()).map(|_| None).collect(),
+            over: None,
             sampler,
             uniform,
             targets: Vec::new(),
             size: (0, 0),
             current: 0,
+            opaque: true,
             layers: Vec::new(),
         }
     }
 
     /// The pipeline for `which`, made on first use.
     pub fn pipeline(&mut self, device: &wgpu::Device, which: CompositePipeline) -> &wgpu::RenderPipeline {
-        let CompositePipeline::Layer(mode) = which;
+        let mode = match which {
+            CompositePipeline::Layer(mode) => mode,
+            CompositePipeline::Over => return self.over.get_or_insert_with(|| over_pipeline(device, &self.pipeline_layout, &self.fragment)),
+        };
         let slot = &mut self.pipelines[mode.0 as usize];
         slot.get_or_insert_with(|| {
             let constants = [("MODE", mode.0 as f64)];
@@ -258,6 +274,7 @@ impl Compositor {
             self.size = (width, height);
         }
         self.current = 0;
+        self.opaque = background[3] >= 1.0;
         let [r, g, b, a] = background;
         let mut encoder = device.create_command_encoder(&Default::default());
         encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
@@ -312,17 +329,21 @@ impl Compositor {
             &layer.source
         };
         let source = source.clone();
-        let pipeline = self.pipeline(fx.device(), CompositePipeline::Layer(mode)).clone();
-        fx.queue().write_buffer(&self.uniform, 0, &quad.uniform(opacity, mode).bytes());
+        let uniform = quad.uniform(opacity, mode, self.size);
+        fx.queue().write_buffer(&self.uniform, 0, &uniform.bytes());
+        let over = mode == BlendMode::NORMAL && self.opaque;
+        let pipeline = self.pipeline(fx.device(), if over { CompositePipeline::Over } else { CompositePipeline::Layer(mode) }).clone();
         let (from, to) = (self.current, 1 - self.current);
         let mut encoder = fx.device().create_command_encoder(&Default::default());
         {
-            // SAFETY: the pass draws one triangle over the whole target with blending off.
-            let load = wgpu::LoadOp::DontCare(unsafe { wgpu::LoadOpDontCare::enabled() });
+            // Over: into the picture itself, which is kept. Otherwise the pass draws one triangle
+            // over the whole other target with blending off, so nothing there needs keeping.
+            // SAFETY (DontCare): every pixel of that target is written before anything reads it.
+            let load = if over { wgpu::LoadOp::Load } else { wgpu::LoadOp::DontCare(unsafe { wgpu::LoadOpDontCare::enabled() }) };
             let mut rp = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                 label: Some("composite"),
                 color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view: &self.targets[to].view,
+                    view: &self.targets[if over { from } else { to }].view,
                     depth_slice: None,
                     resolve_target: None,
                     ops: wgpu::Operations { load, store: wgpu::StoreOp::Store },
@@ -333,13 +354,23 @@ impl Compositor {
                 multiview_mask: None,
             });
             rp.set_pipeline(&pipeline);
-            rp.set_bind_group(0, &self.targets[from].backdrop, &[]);
+            // Group 0 holds the uniform; for "over" it is bound through the other target, as the
+            // picture cannot be sampled while it is drawn into (the quad reads no backdrop).
+            rp.set_bind_group(0, &self.targets[if over { to } else { from }].backdrop, &[]);
             rp.set_bind_group(1, &source, &[]);
-            rp.draw(0..3, 0..1);
+            rp.draw(if over { 0..4 } else { 0..3 }, 0..1);
         }
         fx.queue().submit([encoder.finish()]);
-        self.current = to;
+        if !over {
+            self.current = to;
+        }
         Ok(())
+    }
+
+    /// Whether layer `slot` holds an uploaded texture (so a frame can draw it again without a
+    /// new upload).
+    pub fn has_layer(&self, slot: usize) -> bool {
+        matches!(self.layers.get(slot), Some(Some(_)))
     }
 
     /// Applies scene `effects` to the picture so far (an effect element over the layers below).
@@ -379,4 +410,29 @@ fn copy(fx: &Renderer, from: &wgpu::Texture, to: &wgpu::Texture, width: u32, hei
     let mut encoder = fx.device().create_command_encoder(&Default::default());
     encoder.copy_texture_to_texture(from.as_image_copy(), to.as_image_copy(), wgpu::Extent3d { width, height, depth_or_array_layers: 1 });
     fx.queue().submit([encoder.finish()]);
+}
+
+/// The "over" pipeline: the layer's quad, blended in straight alpha over an opaque picture
+/// (colour a·Cs + (1 − a)·Cb, alpha a + (1 − a)·1 = 1), exactly what `fs_main` computes there.
+fn over_pipeline(device: &wgpu::Device, layout: &wgpu::PipelineLayout, module: &wgpu::ShaderModule) -> wgpu::RenderPipeline {
+    let blend = wgpu::BlendState {
+        color: wgpu::BlendComponent { src_factor: wgpu::BlendFactor::SrcAlpha, dst_factor: wgpu::BlendFactor::OneMinusSrcAlpha, operation: wgpu::BlendOperation::Add },
+        alpha: wgpu::BlendComponent { src_factor: wgpu::BlendFactor::One, dst_factor: wgpu::BlendFactor::OneMinusSrcAlpha, operation: wgpu::BlendOperation::Add },
+    };
+    device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        label: Some("over"),
+        layout: Some(layout),
+        vertex: wgpu::VertexState { module, entry_point: Some("vs_quad"), compilation_options: Default::default(), buffers: &[] },
+        primitive: wgpu::PrimitiveState { topology: wgpu::PrimitiveTopology::TriangleStrip, ..Default::default() },
+        depth_stencil: None,
+        multisample: wgpu::MultisampleState::default(),
+        fragment: Some(wgpu::FragmentState {
+            module,
+            entry_point: Some("fs_quad"),
+            compilation_options: Default::default(),
+            targets: &[Some(wgpu::ColorTargetState { format: WORK_FORMAT, blend: Some(blend), write_mask: wgpu::ColorWrites::ALL })],
+        }),
+        multiview_mask: None,
+        cache: None,
+    })
 }

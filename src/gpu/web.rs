@@ -375,7 +375,8 @@ impl WasmEffectRenderer {
 
     /// Draws `source` (any picture `render` takes) as layer `slot`: a quad centred at
     /// (`cx`, `cy`), `w × h` target pixels, rotated clockwise by `rotation` degrees, flipped as
-    /// asked, with `opacity`, an OpenCut blend mode and clip `effects` on its own pixels.
+    /// asked, with `opacity`, an OpenCut blend mode and clip `effects` on its own pixels. A null
+    /// `source` draws the picture already uploaded to `slot` (by an earlier frame) again.
     #[wasm_bindgen(js_name = drawLayer)]
     #[allow(clippy::too_many_arguments)]
     pub fn draw_layer(
@@ -395,6 +396,13 @@ impl WasmEffectRenderer {
     ) -> Result<(), JsError> {
         let effects = parse_effects(&effects)?;
         let c = self.compositor.as_mut().ok_or_else(|| err("drawLayer before beginFrame"))?;
+        let quad = Quad { center_x: cx, center_y: cy, width: w, height: h, rotation, flip_x, flip_y };
+        if source.is_null() || source.is_undefined() {
+            if !c.has_layer(slot as usize) {
+                return Err(err(format!("no picture was uploaded to layer slot {slot}; pass a source")));
+            }
+            return c.draw(&mut self.renderer, slot as usize, &quad, opacity, BlendMode::parse(&blend_mode), &effects).map_err(err);
+        }
         let image_data = source.dyn_ref::<web_sys::ImageData>().cloned();
         let external = if image_data.is_some() { None } else { external_source(&source) };
         let (sw, sh) = match (&image_data, &external) {
@@ -418,7 +426,6 @@ impl WasmEffectRenderer {
             (None, Some(source)) => upload_external(self.renderer.queue(), source, &texture, extent),
             (None, None) => unreachable!("checked above"),
         }
-        let quad = Quad { center_x: cx, center_y: cy, width: w, height: h, rotation, flip_x, flip_y };
         c.draw(&mut self.renderer, slot as usize, &quad, opacity, BlendMode::parse(&blend_mode), &effects).map_err(err)
     }
 

@@ -216,7 +216,9 @@ test("doc_inspect and the resources neuralcut://document and neuralcut://command
   try {
     const doc = await call(client, "doc_inspect");
     assert.deepEqual(doc.timeline, await call(client, "list_timeline"));
-    assert.deepEqual(doc.assets, (await call(client, "list_project_assets")).assets);
+    // As list_project_assets, plus the file of each: the demo's sample media in the package.
+    assert.deepEqual(doc.assets.map(({ path, ...a }) => a), (await call(client, "list_project_assets")).assets);
+    assert.ok(doc.assets.every((a) => /demo[\\/]media[\\/]/.test(a.path)), "demo assets point at demo/media");
     assert.deepEqual(doc.settings, { fps: { numerator: 30, denominator: 1 }, canvas: { width: 1920, height: 1080 } });
     assert.deepEqual([doc.canUndo, doc.canRedo], [false, false]);
     assert.equal(typeof doc.revision, "number");

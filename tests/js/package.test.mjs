@@ -65,7 +65,7 @@ after(() => rmSync(scratch, { recursive: true, force: true }));
 
 test("the tarball holds the built package and nothing from the source tree", () => {
   const files = JSON.parse(sh("npm", ["pack", "--dry-run", "--json"], root))[0].files.map((f) => f.path);
-  for (const f of ["package.json", "README.md", "dist/index.js", "dist/index.d.ts", "dist/generated/tools.d.ts", "dist/wasm/neuralcut_engine.js", "dist/wasm/neuralcut_engine_bg.wasm"]) {
+  for (const f of ["package.json", "README.md", "dist/index.js", "dist/index.d.ts", "dist/generated/tools.d.ts", "dist/wasm/neuralcut_engine.js", "dist/wasm/neuralcut_engine_bg.wasm", "demo/media/clip.webm", "demo/media/still.jpg", "demo/media/star.svg", "demo/media/README.md"]) {
     assert.ok(files.includes(f), `${f} is packed`);
   }
   assert.deepEqual(files.filter((f) => /^(src|js|tests|target|scripts)\//.test(f)), []);

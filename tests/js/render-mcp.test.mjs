@@ -172,6 +172,59 @@ test("render_preview without Chromium says how to get it", { timeout: 60_000 }, 
   }
 });
 
+/** tests/fixtures/media/bars-per-second.webm, second by second: [left, right] (demo/media/make-media.sh). */
+const BARS = [
+  [[255, 0, 0], [0, 0, 255]],
+  [[0, 255, 0], [255, 255, 255]],
+  [[255, 255, 0], [0, 0, 0]],
+  [[0, 255, 255], [255, 0, 255]],
+];
+
+test("headless render_preview decodes the right second of a video", { timeout: 180_000 }, async () => {
+  const client = await connect([]);
+  try {
+    const { assets } = await call(client, "media_import", { paths: [join(root, "tests", "fixtures", "media", "bars-per-second.mp4")] });
+    await call(client, "add_media_to_timeline", { assetId: assets[0].id, startTime: 0, trackType: "main" });
+    for (const t of [0.5, 1.5, 2.5, 3.5, 2.1]) {
+      const r = await client.callTool({ name: "render_preview", arguments: { time: t, width: 160 } });
+      assert.notEqual(r.isError, true, JSON.stringify(r.content));
+      const f = decodePng(Buffer.from(r.content[0].data, "base64"));
+      const [l, rt] = BARS[Math.floor(t)];
+      // 160×90 fills the frame; at 160 wide the bars meet at x = 80.
+      assert.ok(near(f.px(40, 45), l, 8), `${t} s: left ${f.px(40, 45)}, want ${l}`);
+      assert.ok(near(f.px(120, 45), rt, 8), `${t} s: right ${f.px(120, 45)}, want ${rt}`);
+    }
+  } finally {
+    await client.close();
+  }
+});
+
+test("mcp --demo renders the demo project with its sample media", { timeout: 180_000 }, async () => {
+  const client = await connect(["--demo"]);
+  try {
+    const r = await client.callTool({ name: "render_preview", arguments: { time: 2, width: 480 } });
+    assert.notEqual(r.isError, true, JSON.stringify(r.content));
+    const d = JSON.parse(r.content[1].text);
+    assert.equal(d.notDrawn, undefined, "every layer found its media");
+    assert.deepEqual(d.layers.map((l) => l.elementId), ["e23", "e22", "e20"], "clip, star, title");
+    const f = decodePng(Buffer.from(r.content[0].data, "base64"));
+    // clip.webm is ffmpeg's testsrc2 at 480×270: six colour bars 80 px wide (red, green, yellow,
+    // blue, ...); at y = 100 only the video can put them there.
+    for (const [x, want] of [[40, [255, 0, 0]], [120, [0, 255, 0]], [200, [255, 255, 0]], [280, [0, 0, 255]]]) {
+      assert.ok(near(f.px(x, 100), want, 12), `bar at x ${x}: ${f.px(x, 100)}, want ${want}`);
+    }
+    // star.svg (#facc15), 128² × 1080/128 × 0.15 = 162 px at (1758, 162): at 1/4, (439.5, 40.5).
+    assert.ok(near(f.px(439, 42), [250, 204, 21], 12), `star ${f.px(439, 42)}`);
+    // 7 s: still.jpg under the vignette and a label.
+    const still = await client.callTool({ name: "render_preview", arguments: { time: 7, width: 480 } });
+    const s = JSON.parse(still.content[1].text);
+    assert.equal(s.notDrawn, undefined);
+    assert.deepEqual(s.layers.map((l) => l.elementId), ["e24", "e21", "e27"]);
+  } finally {
+    await client.close();
+  }
+});
+
 /** Runs `neuralcut ...args` (the CLI) in the scratch folder. */
 function cli(args, env = {}) {
   const child = spawn(process.execPath, [CLI, ...args], { cwd: dir, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
