@@ -264,6 +264,42 @@ fn a_stack_of_effects_applies_in_order() {
 }
 
 #[test]
+fn more_distinct_runs_than_the_pipeline_cache_holds_still_render() {
+    // 70 different runs of per-pixel effects, each after a small full-size blur: one frame needs
+    // more fused pipelines than the renderer keeps (64), and every one must be there.
+    let mut r = renderer();
+    let img = test_image(64, 36);
+    let runs: Vec<Vec<Effect>> = (0..70u32)
+        .map(|i| {
+            let digits = [i % 6, (i / 6) % 6, i / 36];
+            let run: Vec<Effect> = digits[..1 + (i >= 6) as usize + (i >= 36) as usize]
+                .iter()
+                .map(|d| match d {
+                    0 => Effect::BrightnessContrast { brightness: 0.02, contrast: 1.0 },
+                    1 => Effect::Grayscale { intensity: 10.0 },
+                    2 => Effect::Saturation { saturation: 110.0 },
+                    3 => Effect::Sepia { intensity: 5.0 },
+                    4 => Effect::Invert { intensity: 100.0 },
+                    _ => Effect::Vignette { radius: 90.0, softness: 10.0 },
+                })
+                .collect();
+            run
+        })
+        .collect();
+    let mut stack = Vec::new();
+    for run in &runs {
+        stack.push(Effect::Blur { intensity: 60.0 });
+        stack.extend(run.iter().copied());
+    }
+    let (got, want) = (gpu(&mut r, &img, &stack), reference::apply(&img, &stack));
+    let (m, avg) = diff(&got, &want);
+    eprintln!("{} effects in 70 runs: max |Δ| {m}, mean {avg:.4}", stack.len());
+    assert!(avg <= BLUR_MEAN, "mean |Δ| {avg}");
+    // Again, now that the cache holds the last ones: the same picture.
+    assert_eq!(gpu(&mut r, &img, &stack), got);
+}
+
+#[test]
 fn no_effects_and_identity_parameters_return_the_source_exactly() {
     let mut r = renderer();
     let img = test_image(97, 61);

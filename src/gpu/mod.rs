@@ -435,17 +435,25 @@ impl Renderer {
         })
     }
 
-    /// Makes the fused pipeline for `key` if it is not there yet.
-    fn ensure_pixel_pipeline(&mut self, key: &PixelKey) {
-        if self.pixel_pipelines.iter().any(|(k, _)| k == key) {
+    /// Makes the fused pipelines `plan` needs that are not there yet. When that would keep more
+    /// than [`MAX_PIXEL_PIPELINES`], the ones this plan does not use are dropped first.
+    fn ensure_pixel_pipelines(&mut self, plan: &Plan) {
+        let needed: Vec<&PixelKey> = plan.passes.iter().filter_map(|p| if let Pipe::Pixel(k) = &p.pipe { Some(k) } else { None }).collect();
+        let missing: Vec<&PixelKey> = needed.iter().copied().filter(|k| !self.pixel_pipelines.iter().any(|(have, _)| have == *k)).collect();
+        if missing.is_empty() {
             return;
         }
-        if self.pixel_pipelines.len() >= MAX_PIXEL_PIPELINES {
-            self.pixel_pipelines.remove(0);
+        if self.pixel_pipelines.len() + missing.len() > MAX_PIXEL_PIPELINES {
+            self.pixel_pipelines.retain(|(k, _)| needed.contains(&k));
         }
-        let module = shader_module(&self.device, "pixel", &pixel_shader(key));
-        let pipeline = make_pipeline(&self.device, &self.pipeline_layout, &self.vertex, &module, "pixel", WORK_FORMAT);
-        self.pixel_pipelines.push((key.clone(), pipeline));
+        for key in missing {
+            if self.pixel_pipelines.iter().any(|(have, _)| have == key) {
+                continue; // the same run twice in one plan
+            }
+            let module = shader_module(&self.device, "pixel", &pixel_shader(key));
+            let pipeline = make_pipeline(&self.device, &self.pipeline_layout, &self.vertex, &module, "pixel", WORK_FORMAT);
+            self.pixel_pipelines.push((key.clone(), pipeline));
+        }
     }
 
     pub fn device(&self) -> &wgpu::Device {
@@ -550,11 +558,7 @@ impl Renderer {
             }
         }
         self.frame = Some(frame);
-        for pass in &plan.passes {
-            if let Pipe::Pixel(key) = &pass.pipe {
-                self.ensure_pixel_pipeline(key);
-            }
-        }
+        self.ensure_pixel_pipelines(&plan);
         if !plan.passes.is_empty() {
             let mut data = vec![0u8; self.stride as usize * plan.passes.len()];
             for (i, pass) in plan.passes.iter().enumerate() {
