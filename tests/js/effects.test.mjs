@@ -2,7 +2,7 @@
 // every effect at its default and edge parameters, rendered, read back and compared with the
 // CPU reference image (applyEffectsCpu, the same Rust reference the native GPU tests use; its
 // kernel is pinned by tests/blur_kernel.rs). Tolerances as in docs/effects.md: per-pixel effects
-// max |Δ| ≤ 2/255, blur mean |Δ| ≤ 1/255 and max |Δ| ≤ 2/255 (40/255 at reduced size). Sources:
+// max |Δ| ≤ 2/255, blur mean |Δ| ≤ 1/255 and max |Δ| ≤ 2/255 (12/255 at reduced size). Sources:
 // ImageData, canvases, ImageBitmap, VideoFrame, HTMLImageElement and HTMLVideoElement;
 // readPixels of regions, and regions outside the frame.
 //
