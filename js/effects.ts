@@ -29,19 +29,100 @@ export interface RenderOptions {
   effects: EffectInput[];
 }
 
+/**
+ * How a picture reaches the GPU: "copy" hands it to the GPU as is (`copyExternalImageToTexture`,
+ * a GPU-side blit on a real GPU); "pixels" reads its pixels on the CPU through a 2D canvas and
+ * writes them (`writeTexture`), which is many times faster where the GPU is software.
+ */
+export type EffectUpload = "copy" | "pixels";
+
 export interface CreateEffectRendererOptions {
   /**
    * Where each frame is shown. Without one the renderer is headless: frames stay on the GPU for
    * `readPixels` (export, tests, thumbnails) and no canvas work is done.
    */
   canvas?: HTMLCanvasElement | OffscreenCanvas;
-  /** "auto" (default): WebGPU when the browser has it, else WebGL2. */
+  /**
+   * "auto" (default): a hardware WebGPU adapter when there is one; on a software adapter (no
+   * usable GPU: SwiftShader, llvmpipe, WARP, `isFallbackAdapter`) the backend measured fastest
+   * there ({@link SOFTWARE_BACKEND}); else whichever opens. `renderer.backendReason` says which
+   * rule chose it.
+   */
   backend?: "auto" | EffectBackend;
+  /** "auto" (default): "pixels" on a software adapter, "copy" otherwise. */
+  upload?: "auto" | EffectUpload;
+}
+
+/** What the browser says about one backend's adapter, before the renderer opens it. */
+export interface AdapterProbe {
+  /** Whether this backend can be opened at all. */
+  available: boolean;
+  /** A software rasteriser (the browser runs the GPU's work on the CPU). */
+  software: boolean;
+  /** The adapter's own description (WebGPU adapter info, or the WebGL renderer string). */
+  description: string;
+}
+
+/**
+ * The backend "auto" takes on a software adapter. Measured with scripts/bench-effects.mjs on
+ * Chromium's SwiftShader (docs/effects.md): with pixel uploads, the frame costs about the same on
+ * both, and WebGPU reads back faster.
+ */
+export const SOFTWARE_BACKEND: EffectBackend = "webgpu";
+
+const SOFTWARE_NAMES = /swiftshader|llvmpipe|lavapipe|softpipe|software|microsoft basic render|\bwarp\b/i;
+
+let probed: Promise<Record<EffectBackend, AdapterProbe>> | undefined;
+
+/**
+ * Asks the browser about its WebGPU adapter and its WebGL2 renderer without opening a renderer
+ * (once per page; later calls reuse the answer). Used by `backend: "auto"` and exported so hosts
+ * can show it.
+ */
+export function probeAdapters(): Promise<Record<EffectBackend, AdapterProbe>> {
+  probed ??= (async () => {
+    const webgpu: AdapterProbe = { available: false, software: false, description: "" };
+    try {
+      type Info = { vendor?: string; architecture?: string; device?: string; description?: string; isFallbackAdapter?: boolean };
+      const gpu = (globalThis.navigator as unknown as { gpu?: { requestAdapter(): Promise<{ info?: Info; isFallbackAdapter?: boolean } | null> } } | undefined)?.gpu;
+      const adapter = await gpu?.requestAdapter();
+      if (adapter) {
+        const info = adapter.info ?? {};
+        webgpu.available = true;
+        webgpu.description = [info.vendor, info.architecture, info.device, info.description].filter(Boolean).join(" ");
+        webgpu.software = Boolean(info.isFallbackAdapter ?? adapter.isFallbackAdapter) || SOFTWARE_NAMES.test(webgpu.description);
+      }
+    } catch {
+      // No WebGPU: left unavailable.
+    }
+    const webgl2: AdapterProbe = { available: false, software: false, description: "" };
+    try {
+      const canvas = typeof OffscreenCanvas !== "undefined" ? new OffscreenCanvas(1, 1) : document.createElement("canvas");
+      const gl = canvas.getContext("webgl2") as WebGL2RenderingContext | null;
+      if (gl) {
+        const debug = gl.getExtension("WEBGL_debug_renderer_info");
+        webgl2.available = true;
+        webgl2.description = String(gl.getParameter(debug ? debug.UNMASKED_RENDERER_WEBGL : gl.RENDERER));
+        webgl2.software = SOFTWARE_NAMES.test(webgl2.description);
+        gl.getExtension("WEBGL_lose_context")?.loseContext();
+      }
+    } catch {
+      // No WebGL2: left unavailable.
+    }
+    return { webgpu, webgl2 };
+  })();
+  return probed;
 }
 
 export interface EffectRenderer {
   /** The backend in use. */
   readonly backend: EffectBackend;
+  /** Why: "requested", or the rule of `backend: "auto"` that chose it (docs/effects.md). */
+  readonly backendReason: string;
+  /** Whether the adapter in use is a software one (the GPU's work runs on the CPU). */
+  readonly software: boolean;
+  /** How sources reach the GPU. */
+  readonly upload: EffectUpload;
   /** The canvas frames are shown on (undefined for a headless renderer). */
   readonly canvas: HTMLCanvasElement | OffscreenCanvas | undefined;
   /** The largest width or height this GPU accepts. */
@@ -78,37 +159,85 @@ export function loadEffects(): Promise<void> {
   return ready;
 }
 
+/** The order "auto" tries the backends in, and why. */
+function autoOrder(probe: Record<EffectBackend, AdapterProbe>): { order: EffectBackend[]; reason: string } {
+  const other = (b: EffectBackend): EffectBackend => (b === "webgpu" ? "webgl2" : "webgpu");
+  if (probe.webgpu.available && !probe.webgpu.software) return { order: ["webgpu", "webgl2"], reason: "hardware WebGPU adapter" };
+  if (probe.webgl2.available && !probe.webgl2.software && !probe.webgpu.available) return { order: ["webgl2", "webgpu"], reason: "no WebGPU; hardware WebGL2" };
+  if (probe.webgpu.software || probe.webgl2.software) {
+    const first = probe[SOFTWARE_BACKEND].available ? SOFTWARE_BACKEND : other(SOFTWARE_BACKEND);
+    return { order: [first, other(first)], reason: `software adapter: ${first} measured fastest there` };
+  }
+  return { order: ["webgpu", "webgl2"], reason: "WebGPU, else WebGL2" };
+}
+
 /** Creates a GPU effects renderer. Rejects when the requested backend is unavailable. */
 export async function createEffectRenderer(options: CreateEffectRendererOptions = {}): Promise<EffectRenderer> {
   await loadEffects();
   const canvas = options.canvas;
-  const inner: WasmEffectRenderer = await createRenderer(canvas ?? null, options.backend ?? "auto");
+  const requested = options.backend ?? "auto";
+  if (requested !== "auto" && requested !== "webgpu" && requested !== "webgl2") throw new Error(`backend must be "auto", "webgpu" or "webgl2", got ${JSON.stringify(requested)}`);
+  const uploadOption = options.upload ?? "auto";
+  if (uploadOption !== "auto" && uploadOption !== "copy" && uploadOption !== "pixels") throw new Error(`upload must be "auto", "copy" or "pixels", got ${JSON.stringify(uploadOption)}`);
+  const probe = await probeAdapters();
+  let inner: WasmEffectRenderer;
+  let backendReason = "requested";
+  if (requested === "auto") {
+    const { order, reason } = autoOrder(probe);
+    try {
+      inner = await createRenderer(canvas ?? null, order[0]);
+      backendReason = reason;
+    } catch (first) {
+      try {
+        inner = await createRenderer(canvas ?? null, order[1]);
+        backendReason = `${order[0]} failed to open`;
+      } catch (second) {
+        throw new Error(`${first instanceof Error ? first.message : first}; ${second instanceof Error ? second.message : second}`);
+      }
+    }
+  } else inner = await createRenderer(canvas ?? null, requested);
   const backend = inner.backend as EffectBackend;
+  const software = probe[backend].software;
+  const upload: EffectUpload = uploadOption === "auto" ? (software ? "pixels" : "copy") : uploadOption;
   const maxSize = inner.maxSize;
   let stage: CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D | undefined;
-  // Sources the GPU copy cannot take on every browser go through a 2D canvas first: video
-  // (SwiftShader's WebGPU refuses VideoFrame and video copies) and, on WebGL2, OffscreenCanvas
-  // (wgpu's WebGL2 path copies only from the other kinds).
-  const staged = (source: EffectSource, width: number, height: number): EffectSource => {
-    const isFrame = typeof VideoFrame !== "undefined" && source instanceof VideoFrame;
-    const isVideo = typeof HTMLVideoElement !== "undefined" && source instanceof HTMLVideoElement;
-    const isOffscreen = backend === "webgl2" && typeof OffscreenCanvas !== "undefined" && source instanceof OffscreenCanvas;
-    if (!isFrame && !isVideo && !isOffscreen) return source;
-    const sw = isFrame ? (source as VideoFrame).displayWidth : isVideo ? (source as HTMLVideoElement).videoWidth : (source as OffscreenCanvas).width;
-    const sh = isFrame ? (source as VideoFrame).displayHeight : isVideo ? (source as HTMLVideoElement).videoHeight : (source as OffscreenCanvas).height;
-    if (sw < width || sh < height) throw new Error(`source is ${sw}x${sh}, smaller than the requested ${width}x${height}`);
+  const stageOf = (width: number, height: number, cpu: boolean) => {
     if (!stage || stage.canvas.width !== width || stage.canvas.height !== height) {
       const c = typeof document !== "undefined" ? document.createElement("canvas") : new OffscreenCanvas(width, height);
       c.width = width;
       c.height = height;
-      const ctx = c.getContext("2d", { willReadFrequently: backend === "webgl2" && typeof document === "undefined" }) as CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D | null;
+      const ctx = c.getContext("2d", { willReadFrequently: cpu }) as CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D | null;
       if (!ctx) throw new Error("no 2D context to stage the source with");
+      // Replace, not blend: a transparent source must not show the previous frame.
+      ctx.globalCompositeOperation = "copy";
       stage = ctx;
     }
-    stage.drawImage(source as CanvasImageSource, 0, 0);
+    return stage;
+  };
+  const sizeOf = (source: EffectSource): [number, number] => {
+    if (typeof VideoFrame !== "undefined" && source instanceof VideoFrame) return [source.displayWidth, source.displayHeight];
+    if (typeof HTMLVideoElement !== "undefined" && source instanceof HTMLVideoElement) return [source.videoWidth, source.videoHeight];
+    if (typeof HTMLImageElement !== "undefined" && source instanceof HTMLImageElement) return [source.naturalWidth, source.naturalHeight];
+    return [(source as { width: number }).width, (source as { height: number }).height];
+  };
+  // Sources the GPU copy cannot take on every browser go through a 2D canvas first: video
+  // (SwiftShader's WebGPU refuses VideoFrame and video copies) and, on WebGL2, OffscreenCanvas
+  // (wgpu's WebGL2 path copies only from the other kinds). With pixel uploads every source but
+  // ImageData is drawn to a CPU-side 2D canvas and read back as ImageData.
+  const staged = (source: EffectSource, width: number, height: number): EffectSource => {
+    if (typeof ImageData !== "undefined" && source instanceof ImageData) return source;
+    const isFrame = typeof VideoFrame !== "undefined" && source instanceof VideoFrame;
+    const isVideo = typeof HTMLVideoElement !== "undefined" && source instanceof HTMLVideoElement;
+    const isOffscreen = backend === "webgl2" && typeof OffscreenCanvas !== "undefined" && source instanceof OffscreenCanvas;
+    if (upload === "copy" && !isFrame && !isVideo && !isOffscreen) return source;
+    const [sw, sh] = sizeOf(source);
+    if (sw < width || sh < height) throw new Error(`source is ${sw}x${sh}, smaller than the requested ${width}x${height}`);
     // In a worker on WebGL2 there is no HTMLCanvasElement: hand over the pixels.
-    if (backend === "webgl2" && typeof document === "undefined") return stage.getImageData(0, 0, width, height);
-    return stage.canvas as HTMLCanvasElement | OffscreenCanvas;
+    const pixels = upload === "pixels" || (backend === "webgl2" && typeof document === "undefined");
+    const ctx = stageOf(width, height, pixels);
+    ctx.drawImage(source as CanvasImageSource, 0, 0);
+    if (pixels) return ctx.getImageData(0, 0, width, height);
+    return ctx.canvas as HTMLCanvasElement | OffscreenCanvas;
   };
   let destroyed = false;
   const alive = () => {
@@ -116,6 +245,9 @@ export async function createEffectRenderer(options: CreateEffectRendererOptions 
   };
   return {
     backend,
+    backendReason,
+    software,
+    upload,
     canvas,
     maxSize,
     render({ source, width, height, effects }: RenderOptions) {

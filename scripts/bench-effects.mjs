@@ -153,10 +153,20 @@ async function benchPage({ backend, frames, slowMs, slowFrames, sizes, what }) {
 
   const out = { backend, rows: [] };
   let r = null;
+  // The same backend with the other upload route, for the "no effect" rows.
+  let rOther = null;
   if (what === "ours") {
     const fx = await import("/effects.js");
+    // What "auto" picks in this browser, asked first (SwiftShader's WebGPU may refuse new
+    // adapters later).
+    const auto = await fx.createEffectRenderer();
+    out.auto = { backend: auto.backend, reason: auto.backendReason, software: auto.software, upload: auto.upload };
+    auto.destroy();
     r = await fx.createEffectRenderer({ backend });
     out.backend = r.backend;
+    out.upload = r.upload;
+    out.software = r.software;
+    rOther = await fx.createEffectRenderer({ backend, upload: r.upload === "pixels" ? "copy" : "pixels" });
   }
 
   let opencut = null;
@@ -174,9 +184,9 @@ async function benchPage({ backend, frames, slowMs, slowFrames, sizes, what }) {
   for (const [w, h] of sizes) {
     const src = pattern(w, h);
     // The same OffscreenCanvas source for all three.
-    const ours = (effects) => async () => {
-      r.render({ source: src, width: w, height: h, effects });
-      await r.readPixels({ x: 0, y: 0, width: 1, height: 1 });
+    const ours = (effects, renderer = r) => async () => {
+      renderer.render({ source: src, width: w, height: h, effects });
+      await renderer.readPixels({ x: 0, y: 0, width: 1, height: 1 });
     };
     // The frame already on the GPU (render without a source): the effect's own cost.
     const oursOnGpu = (effects) => async () => {
@@ -201,10 +211,27 @@ async function benchPage({ backend, frames, slowMs, slowFrames, sizes, what }) {
       { effect: "sepia 100", ours: [{ effectType: "sepia" }], canvas2d: "sepia(1)" },
       { effect: "invert 100", ours: [{ effectType: "invert" }], canvas2d: "invert(1)" },
       { effect: "vignette default", ours: [{ effectType: "vignette" }], canvas2d: null },
+      {
+        effect: "stack of four per-pixel effects",
+        ours: [
+          { effectType: "brightness-contrast", params: { brightness: 0.2, contrast: 1.5 } },
+          { effectType: "saturation", params: { saturation: 200 } },
+          { effectType: "sepia", params: { intensity: 50 } },
+          { effectType: "invert", params: { intensity: 20 } },
+        ],
+        canvas2d: "brightness(1.2) contrast(1.5) saturate(2) sepia(0.5) invert(0.2)",
+      },
       { effect: "no effect (upload + read-back)", ours: [], canvas2d: "none" },
+      { effect: "no effect, other upload route", ours: [], canvas2d: null, other: true },
     ];
     for (const row of rows) {
       const res = { size: `${w}x${h}`, effect: row.effect };
+      if (r && row.other) {
+        res.effect = `no effect, upload "${rOther.upload}" (other route)`;
+        res.ours = await time(frames, ours(row.ours, rOther));
+        out.rows.push(res);
+        continue;
+      }
       if (r) {
         res.ours = await time(frames, ours(row.ours));
         res.oursOnGpu = await time(frames, oursOnGpu(row.ours));
@@ -230,6 +257,7 @@ async function benchPage({ backend, frames, slowMs, slowFrames, sizes, what }) {
     }
   }
   r?.destroy();
+  rOther?.destroy();
   return out;
 }
 
@@ -258,7 +286,7 @@ async function frameTimes() {
           await page.close();
         }
         const rows = parts.ours.rows.map((row, i) => ({ ...row, ...Object.fromEntries(Object.entries(parts.opencut.rows[i]).filter(([k]) => k.startsWith("opencut"))) }));
-        results.push({ backend: parts.ours.backend, opencutError: parts.opencut.opencutError, rows });
+        results.push({ backend: parts.ours.backend, upload: parts.ours.upload, software: parts.ours.software, auto: parts.ours.auto, opencutError: parts.opencut.opencutError, rows });
       } finally {
         await browser.close();
       }
@@ -296,6 +324,12 @@ let unsynced = false;
 const wins = [];
 for (const run of runs) {
   lines.push(`## ${backendName(run.backend)}`, "");
+  if (run.auto) {
+    lines.push(
+      `Upload route: "${run.upload}" (software adapter: ${run.software}). \`backend: "auto"\` in this browser chose ${run.auto.backend} (${run.auto.reason}; upload "${run.auto.upload}").`,
+      "",
+    );
+  }
   if (run.opencutError) lines.push(`opencut-wasm failed to start: ${run.opencutError}`, "");
   lines.push(
     "| size | effect | neuralcut frame | neuralcut on GPU | Canvas2D ctx.filter | Canvas2D / neuralcut | opencut-wasm 0.2.10 | opencut / neuralcut |",

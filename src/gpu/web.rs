@@ -209,7 +209,8 @@ pub struct WasmEffectRenderer {
 
 /// Creates a renderer. With a `canvas`, every `render` is shown on it; without one the renderer
 /// is headless (results stay on the GPU for `readPixels`). `backend` is "auto" (WebGPU, else
-/// WebGL2), "webgpu" or "webgl2".
+/// WebGL2), "webgpu" or "webgl2". `createEffectRenderer` (js/effects.ts) resolves "auto" itself,
+/// software adapters included, and passes the backend it chose.
 #[wasm_bindgen(js_name = createRenderer)]
 pub async fn create_renderer(canvas: JsValue, backend: String) -> Result<WasmEffectRenderer, JsError> {
     console_error_panic_hook::set_once();
