@@ -25,6 +25,7 @@ Commands:
                                    {"line","tool","ok","result"|"error"} line each and stops at
                                    the first failure unless --keep-going
   import <paths...>                import media files (media_import; relative paths allowed)
+  export <out.mp4|out.webm>        render the timeline to a video file (neuralcut export --help)
   mcp                              serve the tools over MCP on stdio (neuralcut mcp --help)
   help                             this text
 
@@ -213,6 +214,10 @@ async function main(argv: string[]): Promise<number> {
     await runMcp([...argv.slice(0, mcpAt), ...argv.slice(mcpAt + 1)]);
     return 0;
   }
+  if (mcpAt !== -1 && argv[mcpAt] === "export") {
+    const { runExportCli } = await import("./export-cli.js");
+    return runExportCli([...argv.slice(0, mcpAt), ...argv.slice(mcpAt + 1)]);
+  }
   let cli: Cli;
   try {
     cli = parseCli(argv);
@@ -226,7 +231,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (!["tools", "describe", "inspect", "exec", "run", "import"].includes(verb)) {
-    const later = verb === "render-frame" || verb === "export" ? ` (${verb} comes with the compositor, render_preview)` : "";
+    const later = verb === "render-frame" ? ` (${verb} comes with the compositor, render_preview)` : "";
     process.stderr.write(`neuralcut: unknown command ${JSON.stringify(verb)}${later}\n\n${USAGE}\n`);
     return 2;
   }

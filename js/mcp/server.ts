@@ -23,6 +23,7 @@ import type { ToolErrorResult, ToolInfo } from "../types.js";
 import { commandList, docInspect, MEDIA_IMPORT_TOOL, runTool, sessionCatalog, type Outcome } from "./core.js";
 import { saveSession, writeAtomic, type Session } from "./session.js";
 import { RENDER_PREVIEW, RENDER_PREVIEW_TOOL } from "../render-preview.js";
+import type { ExportJobs } from "./export-tools.js";
 
 /** The project as saved (kept from before the core tools). */
 export const PROJECT_URI = "neuralcut://project";
@@ -54,6 +55,8 @@ export interface NeuralCutMcpOptions {
   testOnlyPanic?: boolean;
   /** Adds the read-only render_preview tool, answered by this function (js/render-preview.ts). */
   renderPreview?: (input: Record<string, unknown>) => Promise<CallToolResult>;
+  /** Adds export_video, jobs_list and jobs_cancel (js/mcp/export-tools.ts). */
+  exportJobs?: Pick<ExportJobs, "tools" | "handles" | "call">;
 }
 
 const INSTRUCTIONS =
@@ -120,7 +123,7 @@ function shaped(out: Outcome, warnings: string[] = []): CallToolResult {
 /** An MCP server (not yet connected) that drives `editor`. */
 export function createNeuralCutMcpServer(editor: NeuralCutEditor, options: NeuralCutMcpOptions = {}): Server {
   const session: Session = { editor, paths: options.paths ?? new Map() };
-  const catalog = [...sessionCatalog(editor), ...(options.renderPreview ? [RENDER_PREVIEW_TOOL] : [])];
+  const catalog = [...sessionCatalog(editor), ...(options.renderPreview ? [RENDER_PREVIEW_TOOL] : []), ...(options.exportJobs?.tools ?? [])];
   const tools = catalog.map(toMcpTool);
   const subscribed = new Set<string>();
 
@@ -152,12 +155,16 @@ export function createNeuralCutMcpServer(editor: NeuralCutEditor, options: Neura
 
   server.setRequestHandler(ListToolsRequestSchema, (request) => ({ tools, ...cacheHints(request, STATIC_TTL_MS, "public") }));
 
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name } = request.params;
     const args = request.params.arguments ?? {};
     const before = editor.revision();
     if (options.testOnlyPanic && name === TEST_ONLY_PANIC_TOOL) return shaped(testOnlyPanic(editor, args));
     if (name === RENDER_PREVIEW && options.renderPreview) return options.renderPreview(args);
+    if (options.exportJobs?.handles(name)) {
+      const progressToken = request.params._meta?.progressToken;
+      return shaped(await options.exportJobs.call(name, args, { signal: extra.signal, progressToken, notify: (n) => extra.sendNotification(n) }));
+    }
     const out = await runTool(session, catalog, name, args);
     return shaped(out, out.ok ? committed(before) : []);
   });
