@@ -31,7 +31,7 @@ export const MEDIA_IMPORT_TOOL: ToolInfo = tool({
   name: "media_import",
   title: "Import media files",
   description:
-    `Add media files to the project's assets by absolute path. Name, type (video, audio, image), duration, size and frame rate come from the file's headers, without decoding it. Supported: ${SUPPORTED_FORMATS}; an MP3 without a VBR header gets an estimated duration (durationEstimated). ` +
+    `Add media files to the project's assets by absolute path. Name, type (video, audio, image), duration, size and frame rate come from the file's headers, without decoding it. Supported: ${SUPPORTED_FORMATS}. ` +
     "All or nothing: if one path cannot be read, nothing is added and the error names it. Then place the new assets with add_media_to_timeline.",
   inputSchema: object({ paths: { type: "array", items: { type: "string" }, minItems: 1, description: "Absolute paths of the files to import" } }, ["paths"]),
   outputSchema: {
@@ -49,7 +49,6 @@ export const MEDIA_IMPORT_TOOL: ToolInfo = tool({
             format: { type: "string" },
             path: { type: "string" },
             duration: { type: "number" },
-            durationEstimated: { type: "boolean" },
             width: { type: "integer" },
             height: { type: "integer" },
             fps: {
@@ -419,7 +418,7 @@ async function mediaImport(session: Session, args: unknown): Promise<Record<stri
   }
   const assets = [];
   for (const [path, info] of infos) {
-    const { format, durationEstimated, ...asset } = info;
+    const { format, ...asset } = info;
     let id: string;
     try {
       id = session.editor.addAsset({ ...asset, url: pathToFileURL(path).href });
@@ -429,7 +428,7 @@ async function mediaImport(session: Session, args: unknown): Promise<Record<stri
       return { error: `Cannot add ${path}: ${e instanceof Error ? e.message : String(e)}`, code: "MEDIA_UNREADABLE", path, ...(added.length ? { added } : {}) };
     }
     session.paths.set(id, path);
-    assets.push({ id, ...asset, format, path, ...(durationEstimated ? { durationEstimated } : {}) });
+    assets.push({ id, ...asset, format, path });
   }
   return { assets };
 }
