@@ -73,7 +73,10 @@ export function staleReason() {
   return null;
 }
 
-/** Import map entries for every package export whose file exists in dist/. */
+/** mediabunny's browser bundle (neuralcut/export imports it). */
+const MEDIABUNNY = join(root, "node_modules", "mediabunny", "dist", "bundles", "mediabunny.min.mjs");
+
+/** Import map entries for every package export whose file exists in dist/, and mediabunny. */
 export function importMap() {
   const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
   const imports = {};
@@ -84,6 +87,8 @@ export function importMap() {
     if (inDist.startsWith("..") || !existsSync(join(distDir, inDist))) continue;
     imports[key === "." ? pkg.name : `${pkg.name}/${key.slice(2)}`] = "/dist/" + inDist.split(sep).join("/");
   }
+  // neuralcut/export's muxer, as its single-file browser bundle.
+  if (imports["neuralcut/export"] && existsSync(MEDIABUNNY)) imports.mediabunny = "/vendor/mediabunny.js";
   return { imports };
 }
 
@@ -179,6 +184,7 @@ export async function startDemoServer({ port = DEFAULT_PORT, apiKey, models, ups
         return res.end(html);
       }
       if (url.pathname === "/favicon.ico") return sendFile(req, res, join(demoDir, "media", "star.svg"));
+      if (url.pathname === "/vendor/mediabunny.js") return sendFile(req, res, MEDIABUNNY);
       const file = fileFor(url.pathname);
       if (!file) {
         res.writeHead(404);
