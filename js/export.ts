@@ -169,7 +169,13 @@ const abortReason = (signal: AbortSignal) => signal.reason ?? new DOMException("
 /** Decoded audio of each asset, read through mediabunny. */
 class AudioSources {
   readonly #inputs = new Map<string, Promise<AudioBufferSink | string>>();
+  readonly #open: Input[] = [];
   constructor(private readonly editor: ExportableEditor) {}
+
+  /** Closes every file read. */
+  dispose(): void {
+    for (const input of this.#open) input.dispose();
+  }
 
   /** The asset's audio, or why there is none. */
   sink(assetId: string): Promise<AudioBufferSink | string> {
@@ -179,6 +185,7 @@ class AudioSources {
         const src = this.editor.assetSource(assetId);
         if (!src?.file && !src?.url) return `no source for asset ${assetId}`;
         const input = new Input({ source: src.file ? new BlobSource(src.file) : new UrlSource(src.url!), formats: ALL_FORMATS });
+        this.#open.push(input);
         const track = await input.getPrimaryAudioTrack();
         if (!track) return `asset ${assetId} has no audio track`;
         if (!(await track.canDecode())) return `this browser cannot decode the ${track.codec ?? "unknown"} audio of asset ${assetId}`;
@@ -346,6 +353,7 @@ export async function exportVideo(editor: ExportableEditor, options: ExportOptio
     if (signal?.aborted) throw abortReason(signal);
     throw e;
   } finally {
+    sources.dispose();
     if (ownRenderer) renderer.destroy();
   }
   const mimeType = await output.getMimeType();

@@ -6,7 +6,7 @@
 //
 // Needs `npm run build` first and Chromium (CHROMIUM_PATH, else /usr/bin/chromium).
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -160,6 +160,16 @@ test("export_video with wait: throttled progress, other calls answered meanwhile
     near(back.duration, 6, 0.05, "duration");
     assert.ok(["aac", "opus"].includes(back.audio?.codec), JSON.stringify(back.audio));
     near(back.audio.duration, 6, 0.05, "audio length");
+    // A second reader where one is installed: ffprobe's view of the streams, and ffmpeg decodes
+    // every frame and sample without an error.
+    if (spawnSync("ffprobe", ["-version"]).status === 0) {
+      const probe = JSON.parse(spawnSync("ffprobe", ["-v", "error", "-show_entries", "stream=codec_type,codec_name,width,height,r_frame_rate", "-of", "json", out], { encoding: "utf8" }).stdout);
+      const [video, audio] = probe.streams;
+      assert.deepEqual([video.codec_type, video.codec_name, video.width, video.height, video.r_frame_rate], ["video", "h264", 320, 180, "30/1"]);
+      assert.equal(audio.codec_type, "audio");
+      const decode = spawnSync("ffmpeg", ["-v", "error", "-i", out, "-f", "null", "-"], { encoding: "utf8" });
+      assert.deepEqual([decode.status, decode.stderr], [0, ""]);
+    }
   } finally {
     await c.close();
     rmSync(join(dir, "all.mp4"), { force: true });
