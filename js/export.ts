@@ -22,22 +22,34 @@ import {
   WebMOutputFormat,
   canEncodeAudio,
   canEncodeVideo,
-  type AudioCodec,
   type Quality,
   type StreamTargetChunk,
-  type VideoCodec,
 } from "mediabunny";
 
 import { NeuralCutError } from "./errors.js";
 import { createFrameRenderer, type FrameRenderer, type RenderableEditor, type CreateFrameRendererOptions } from "./render.js";
-import type { AudioPlan } from "./render-types.js";
+import type { AudioPlan, Frame } from "./render-types.js";
 
 export type ExportFormat = "mp4" | "webm";
 export type ExportQuality = "low" | "medium" | "high" | "very-high";
 
 /** The editor surface the export reads (a `NeuralCutEditor`). */
-export interface ExportableEditor extends RenderableEditor {
+export interface ExportableEditor {
+  frameAt(seconds: number): Frame | null;
+  assetSource(id: string): { file?: Blob; url?: string } | undefined;
+  project(): { [key: string]: unknown } | null;
   audioPlan(from: number, to: number, step?: number): AudioPlan | null;
+}
+
+/** The codecs an export may use (mediabunny's names). */
+export type ExportVideoCodec = "avc" | "vp9" | "av1" | "vp8";
+export type ExportAudioCodec = "aac" | "opus";
+
+/** A piece of the file for a `target` stream: write `data` at byte `position`. */
+export interface ExportChunk {
+  type: "write";
+  data: Uint8Array;
+  position: number;
 }
 
 export interface ExportProgress {
@@ -68,7 +80,7 @@ export interface ExportOptions {
    * position }` (an MP4's header is written last, at its position near the start). Aborted on
    * cancel or failure.
    */
-  target?: WritableStream<StreamTargetChunk>;
+  target?: WritableStream<ExportChunk>;
   /** The renderer to draw with (default: a headless one made for this export and destroyed after). */
   renderer?: FrameRenderer;
   /** Passed to the renderer made for this export. */
@@ -81,9 +93,9 @@ export interface ExportResult {
   blob?: Blob;
   format: ExportFormat;
   mimeType: string;
-  videoCodec: VideoCodec;
+  videoCodec: ExportVideoCodec;
   /** Null when the browser has no audio encoder for the format and the timeline is silent. */
-  audioCodec: AudioCodec | null;
+  audioCodec: ExportAudioCodec | null;
   width: number;
   height: number;
   fps: number;
@@ -104,14 +116,14 @@ const GAIN_STEP = 0.01;
 
 const QUALITIES: Record<ExportQuality, Quality> = { low: QUALITY_LOW, medium: QUALITY_MEDIUM, high: QUALITY_HIGH, "very-high": QUALITY_VERY_HIGH };
 
-const VIDEO_CODECS: Record<ExportFormat, VideoCodec[]> = { mp4: ["avc"], webm: ["vp9", "av1", "vp8"] };
-const AUDIO_CODECS: Record<ExportFormat, AudioCodec[]> = { mp4: ["aac", "opus"], webm: ["opus"] };
+const VIDEO_CODECS: Record<ExportFormat, ExportVideoCodec[]> = { mp4: ["avc"], webm: ["vp9", "av1", "vp8"] };
+const AUDIO_CODECS: Record<ExportFormat, ExportAudioCodec[]> = { mp4: ["aac", "opus"], webm: ["opus"] };
 const CODEC_NAMES: Record<string, string> = { avc: "H.264 (avc)", hevc: "H.265 (hevc)", vp9: "VP9", av1: "AV1", vp8: "VP8", aac: "AAC", opus: "Opus" };
 
 const invalid = (message: string) => new NeuralCutError("INVALID_EXPORT", message);
 
 /** The end of the last element, in seconds. */
-function timelineDuration(editor: RenderableEditor): number {
+function timelineDuration(editor: ExportableEditor): number {
   const project = editor.project() as { timeline?: { tracks?: { elements?: { start: number; duration: number }[] }[] } | null } | null;
   let end = 0;
   for (const t of project?.timeline?.tracks ?? []) for (const e of t.elements ?? []) end = Math.max(end, e.start + e.duration);
@@ -119,20 +131,20 @@ function timelineDuration(editor: RenderableEditor): number {
 }
 
 /** The video codecs this browser encodes at this size, among `codecs`. */
-async function encodableVideo(codecs: VideoCodec[], width: number, height: number): Promise<VideoCodec[]> {
-  const out: VideoCodec[] = [];
+async function encodableVideo(codecs: ExportVideoCodec[], width: number, height: number): Promise<ExportVideoCodec[]> {
+  const out: ExportVideoCodec[] = [];
   for (const c of codecs) if (await canEncodeVideo(c, { width, height }).catch(() => false)) out.push(c);
   return out;
 }
 
-async function encodableAudio(codecs: AudioCodec[]): Promise<AudioCodec[]> {
-  const out: AudioCodec[] = [];
+async function encodableAudio(codecs: ExportAudioCodec[]): Promise<ExportAudioCodec[]> {
+  const out: ExportAudioCodec[] = [];
   for (const c of codecs) if (await canEncodeAudio(c, { numberOfChannels: CHANNELS, sampleRate: SAMPLE_RATE }).catch(() => false)) out.push(c);
   return out;
 }
 
 /** The video codec for `format`, or a CODEC_UNSUPPORTED error naming what is missing and what would work. */
-async function chooseVideoCodec(format: ExportFormat, width: number, height: number): Promise<VideoCodec> {
+async function chooseVideoCodec(format: ExportFormat, width: number, height: number): Promise<ExportVideoCodec> {
   if (typeof VideoEncoder === "undefined") {
     throw new NeuralCutError("CODEC_UNSUPPORTED", "This browser has no WebCodecs VideoEncoder (it needs a secure context: https or 127.0.0.1), so it cannot export video.");
   }
@@ -311,7 +323,8 @@ export async function exportVideo(editor: ExportableEditor, options: ExportOptio
   if (audio) output.addAudioTrack(audio);
 
   const ownRenderer = !options.renderer;
-  const renderer = options.renderer ?? (await createFrameRenderer({ editor, backend: options.backend, media: options.media }));
+  // RenderableEditor's project() is typed narrower than a NeuralCutEditor's; the compositor reads the same editor.
+  const renderer = options.renderer ?? (await createFrameRenderer({ editor: editor as unknown as RenderableEditor, backend: options.backend, media: options.media }));
   const missing = new Map<string, string>();
   const sources = new AudioSources(editor);
   let done = 0;
