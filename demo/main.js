@@ -7,6 +7,7 @@ import { createAssetBin } from "./assets.js";
 import { createClock } from "./clock.js";
 import { createPreview } from "./preview.js";
 import { createDemoEditor } from "./project.js";
+import { setupExport } from "./exporter.js";
 import { createTimelineView } from "./timeline.js";
 import { createToolConsole } from "./toolconsole.js";
 import { formatTime, h, store } from "./util.js";
@@ -256,6 +257,9 @@ async function main() {
       await bin.importFiles(files);
     }
   });
+
+  // ---- export (neuralcut/export) ----
+  if (has("neuralcut/export")) setupExport({ editor, sources, clock });
 
   // ---- undo / redo ----
   const undo = $("undo");

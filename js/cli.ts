@@ -30,6 +30,7 @@ Commands:
                                    draw the frame at a time with the package's compositor in
                                    headless Chromium (render_preview) into a PNG; prints what
                                    was drawn
+  export <out.mp4|out.webm>        render the timeline to a video file (neuralcut export --help)
   mcp                              serve the tools over MCP on stdio (neuralcut mcp --help)
   relay                            the control channel a page connects to (neuralcut relay --help)
   help                             this text
@@ -213,7 +214,7 @@ async function runScript(session: Session, catalog: readonly ToolInfo[], text: s
 /** Where the command word is: the first argument that is neither an option nor an option's value. */
 function verbIndex(argv: string[]): number {
   for (let i = 0; i < argv.length; i++) {
-    if (["--project", "--save-as", "-o", "--output", "--width"].includes(argv[i])) i++;
+    if (["--project", "--save-as", "-o", "--output", "--width", "--start", "--end", "--format"].includes(argv[i])) i++;
     else if (argv[i] === "--") return i + 1 < argv.length ? i + 1 : -1;
     else if (!argv[i].startsWith("-")) return i;
   }
@@ -232,6 +233,10 @@ async function main(argv: string[]): Promise<number> {
   if (mcpAt !== -1 && argv[mcpAt] === "relay") {
     const { runRelay } = await import("./bridge/relay-cli.js");
     return runRelay(argv.slice(mcpAt + 1));
+  }
+  if (mcpAt !== -1 && argv[mcpAt] === "export") {
+    const { runExportCli } = await import("./export-cli.js");
+    return runExportCli([...argv.slice(0, mcpAt), ...argv.slice(mcpAt + 1)]);
   }
   let cli: Cli;
   try {

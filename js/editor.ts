@@ -4,7 +4,7 @@
 import { loadEngine, openEngine, type WasmEditor } from "./engine.js";
 import { NeuralCutError, rethrow } from "./errors.js";
 import type { OpenCutScene, OpenCutSceneTracks } from "./opencut.js";
-import type { Frame } from "./render-types.js";
+import type { AudioPlan, Frame } from "./render-types.js";
 import { TOOL_CATALOG, type EffectType, type ToolArgsMap, type ToolInfo, type ToolName, type ToolResultMap } from "./generated/tools.js";
 import type {
   AddAssetOptions,
@@ -244,6 +244,22 @@ export class NeuralCutEditor {
     let json: string;
     try {
       json = this.#engine.frameAtJson(seconds);
+    } catch (e) {
+      rethrow(e);
+    }
+    return JSON.parse(json);
+  }
+
+  /**
+   * The clips heard over `[from, to)` seconds (docs/export.md): where each starts and ends, its
+   * source start and rate, and its linear gain every `step` seconds (one value when the volume
+   * is not animated). Muted tracks and elements, and videos with their own sound off, are left
+   * out. `null` without a project; NeuralCutError INVALID_SECONDS for a bad span.
+   */
+  audioPlan(from: number, to: number, step = 0.01): AudioPlan | null {
+    let json: string;
+    try {
+      json = this.#engine.audioPlanJson(from, to, step);
     } catch (e) {
       rethrow(e);
     }

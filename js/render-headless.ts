@@ -3,7 +3,7 @@
 // dist/ and the project's media files are served to that page from 127.0.0.1 only.
 import { createServer, type Server } from "node:http";
 import { existsSync } from "node:fs";
-import { readFile, stat } from "node:fs/promises";
+import { open } from "node:fs/promises";
 import { extname, join, normalize, resolve as resolvePath } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -42,8 +42,9 @@ export function findChromium(explicit?: string): string {
   return found;
 }
 
-const TYPES: Record<string, string> = {
+export const TYPES: Record<string, string> = {
   ".js": "text/javascript",
+  ".mjs": "text/javascript",
   ".wasm": "application/wasm",
   ".json": "application/json",
   ".png": "image/png",
@@ -58,6 +59,45 @@ const TYPES: Record<string, string> = {
   ".mkv": "video/x-matroska",
   ".ogv": "video/ogg",
 };
+
+/** What sendFile needs of a request and a response (node:http's). */
+export interface FileRequest {
+  headers: Record<string, string | undefined>;
+}
+export interface FileResponse {
+  writeHead(status: number, headers?: Record<string, string | number>): unknown;
+  end(body?: Uint8Array): void;
+}
+
+/** Sends `file`, or the byte range asked for (video elements and mediabunny seek with ranges). */
+export async function sendFile(req: FileRequest, res: FileResponse, file: string): Promise<void> {
+  const fh = await open(file, "r");
+  try {
+    const size = (await fh.stat()).size;
+    const type = TYPES[extname(file).toLowerCase()] ?? "application/octet-stream";
+    const range = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? "");
+    let start = 0;
+    let end = size - 1;
+    if (range) {
+      start = range[1] ? Number(range[1]) : Math.max(0, size - Number(range[2]));
+      end = range[1] && range[2] ? Math.min(Number(range[2]), size - 1) : size - 1;
+    }
+    // Only the bytes asked for are read: media files can be large.
+    const body = new Uint8Array(Math.max(0, end - start + 1));
+    let got = 0;
+    while (got < body.length) {
+      const { bytesRead } = await fh.read(body, got, body.length - got, start + got);
+      if (bytesRead === 0) break;
+      got += bytesRead;
+    }
+    const headers = { "content-type": type, "accept-ranges": "bytes", "content-length": got };
+    if (range) res.writeHead(206, { ...headers, "content-range": `bytes ${start}-${start + got - 1}/${size}` });
+    else res.writeHead(200, headers);
+    res.end(body.subarray(0, got));
+  } finally {
+    await fh.close();
+  }
+}
 
 export interface HeadlessRendererOptions {
   /** Chromium's executable (default: findChromium()). */
@@ -135,20 +175,7 @@ export async function createHeadlessRenderer(options: HeadlessRendererOptions = 
         res.writeHead(404).end();
         return;
       }
-      const size = (await stat(file)).size;
-      const type = TYPES[extname(file).toLowerCase()] ?? "application/octet-stream";
-      // Video elements seek with range requests.
-      const range = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? "");
-      const body = await readFile(file);
-      if (range) {
-        const start = range[1] ? Number(range[1]) : Math.max(0, size - Number(range[2]));
-        const end = range[1] && range[2] ? Math.min(Number(range[2]), size - 1) : size - 1;
-        res.writeHead(206, { "content-type": type, "content-range": `bytes ${start}-${end}/${size}`, "accept-ranges": "bytes", "content-length": end - start + 1 });
-        res.end(body.subarray(start, end + 1));
-      } else {
-        res.writeHead(200, { "content-type": type, "accept-ranges": "bytes", "content-length": size });
-        res.end(body);
-      }
+      await sendFile(req, res, file);
     } catch {
       res.writeHead(404).end();
     }
@@ -198,9 +225,26 @@ export async function createHeadlessRenderer(options: HeadlessRendererOptions = 
 }
 
 /** The editor surface the MCP tool reads. */
-interface PreviewEditor {
+export interface PreviewEditor {
   project(): ProjectJson;
   assetSource(id: string): { file?: Blob; url?: string } | undefined;
+}
+
+/** Where each asset's bytes are: its source URL, the session's path, a `path` saved on the
+ * asset (relative to the project file's folder), or a `url` saved on it. */
+export function mediaLocations(
+  editor: PreviewEditor,
+  project: ProjectJson,
+  options: { projectDir?: string; paths?: ReadonlyMap<string, string> },
+): Map<string, string> {
+  const media = new Map<string, string>();
+  for (const a of (project.assets ?? []) as { id: string }[]) {
+    const extra = a as unknown as { path?: unknown; url?: unknown };
+    const saved = typeof extra.path === "string" && extra.path ? resolvePath(options.projectDir ?? proc.cwd(), extra.path) : undefined;
+    const where = editor.assetSource(a.id)?.url ?? options.paths?.get(a.id) ?? saved ?? (typeof extra.url === "string" ? extra.url : undefined);
+    if (where) media.set(a.id, where);
+  }
+  return media;
 }
 
 /**
@@ -225,14 +269,7 @@ export function headlessRenderPreview(
       started.catch(() => (started = undefined));
       const renderer = await started;
       const project = editor.project();
-      const media = new Map<string, string>();
-      for (const a of (project.assets ?? []) as { id: string }[]) {
-        const extra = a as unknown as { path?: unknown; url?: unknown };
-        // A saved `path` is relative to the project file's folder.
-        const saved = typeof extra.path === "string" && extra.path ? resolvePath(options.projectDir ?? proc.cwd(), extra.path) : undefined;
-        const where = editor.assetSource(a.id)?.url ?? options.paths?.get(a.id) ?? saved ?? (typeof extra.url === "string" ? extra.url : undefined);
-        if (where) media.set(a.id, where);
-      }
+      const media = mediaLocations(editor, project, options);
       const { png, description } = await renderer.render(project, media, args);
       return { ok: true, result: description, images: [{ type: "image", data: base64(png), mimeType: "image/png" }], png };
     } catch (e) {

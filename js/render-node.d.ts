@@ -4,6 +4,7 @@
 declare module "node:http" {
   interface IncomingMessage {
     url?: string;
+    method?: string;
     headers: Record<string, string | undefined>;
   }
   interface ServerResponse {

@@ -108,3 +108,28 @@ export interface Frame {
   /** Visible now but not drawn, and why. */
   skipped: { elementId: string; reason: string }[];
 }
+
+/** One clip heard over a span (`editor.audioPlan`). Times in seconds. */
+export interface AudioPlanClip {
+  elementId: string;
+  trackId: string;
+  assetId: string;
+  /** The whole clip on the timeline. */
+  start: number;
+  end: number;
+  /** Source seconds at the clip's start (trimStart). */
+  sourceStart: number;
+  /** Source seconds per timeline second (retime rate, 1 without). */
+  rate: number;
+  /** Linear gain at `gainsFrom + i * step`; one entry when the volume is not animated. */
+  gains: number[];
+  gainsFrom: number;
+}
+
+/** What is heard over `[from, to)` (`editor.audioPlan`). */
+export interface AudioPlan {
+  from: number;
+  to: number;
+  step: number;
+  clips: AudioPlanClip[];
+}

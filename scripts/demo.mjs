@@ -80,7 +80,10 @@ export function staleReason() {
   return null;
 }
 
-/** Import map entries for every package export whose file exists in dist/. */
+/** mediabunny's browser bundle (neuralcut/export imports it). */
+const MEDIABUNNY = join(root, "node_modules", "mediabunny", "dist", "bundles", "mediabunny.min.mjs");
+
+/** Import map entries for every package export whose file exists in dist/, and mediabunny. */
 export function importMap() {
   const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
   const imports = {};
@@ -93,6 +96,8 @@ export function importMap() {
   }
   // neuralcut/bridge draws ui.screenshot with modern-screenshot (one self-contained file).
   if (existsSync(SCREENSHOT_MODULE)) imports["modern-screenshot"] = VENDOR_SCREENSHOT;
+  // neuralcut/export's muxer, as its single-file browser bundle.
+  if (imports["neuralcut/export"] && existsSync(MEDIABUNNY)) imports.mediabunny = "/vendor/mediabunny.js";
   return { imports };
 }
 
@@ -191,6 +196,7 @@ export async function startDemoServer({ port = DEFAULT_PORT, apiKey, models, ups
       }
       if (url.pathname === VENDOR_SCREENSHOT) return sendFile(req, res, SCREENSHOT_MODULE);
       if (url.pathname === "/favicon.ico") return sendFile(req, res, join(demoDir, "media", "star.svg"));
+      if (url.pathname === "/vendor/mediabunny.js") return sendFile(req, res, MEDIABUNNY);
       const file = fileFor(url.pathname);
       if (!file) {
         res.writeHead(404);

@@ -226,6 +226,20 @@ error_codes! {
     RenderFailed = "RENDER_FAILED",
     /// A CLI script line is not {"tool", "args"} JSON.
     InvalidLine = "INVALID_LINE",
+    /// exportVideo's or export_video's options are invalid (format, size, range, fps).
+    InvalidExport = "INVALID_EXPORT",
+    /// The browser cannot encode the codec the format needs; the message names the alternatives.
+    CodecUnsupported = "CODEC_UNSUPPORTED",
+    /// Another export is running in this session.
+    ExportBusy = "EXPORT_BUSY",
+    /// The export failed while rendering, encoding or writing (the details say where).
+    ExportFailed = "EXPORT_FAILED",
+    /// The export was cancelled; nothing was left at the path.
+    ExportCancelled = "EXPORT_CANCELLED",
+    /// No export job has the given id.
+    JobNotFound = "JOB_NOT_FOUND",
+    /// The export job has already finished.
+    JobNotRunning = "JOB_NOT_RUNNING",
     /// A control-channel client or page gave no token or a wrong one.
     Unauthorized = "UNAUTHORIZED",
     /// No page is connected to the control channel's relay.

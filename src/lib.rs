@@ -3,6 +3,7 @@
 // The pure core: no wasm_bindgen, js_sys or web_sys below this line (tests/layering.rs checks).
 pub mod edits;
 pub mod animation;
+pub mod audio;
 pub mod editor;
 pub mod error_code;
 pub mod effects;

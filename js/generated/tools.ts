@@ -911,6 +911,13 @@ export const ERROR_CODES = [
   "MEDIA_UNREADABLE",
   "RENDER_FAILED",
   "INVALID_LINE",
+  "INVALID_EXPORT",
+  "CODEC_UNSUPPORTED",
+  "EXPORT_BUSY",
+  "EXPORT_FAILED",
+  "EXPORT_CANCELLED",
+  "JOB_NOT_FOUND",
+  "JOB_NOT_RUNNING",
   "UNAUTHORIZED",
   "NO_PAGE",
   "PAGE_TIMEOUT",
@@ -3379,7 +3386,6 @@ export interface MediaImportResult {
     format: string;
     path: string;
     duration?: number;
-    durationEstimated?: boolean;
     width?: number;
     height?: number;
     fps?: {
@@ -3474,7 +3480,7 @@ export const HOST_TOOL_CATALOG: readonly HostToolInfo[] = [
   {
     "name": "media_import",
     "title": "Import media files",
-    "description": "Add media files to the project's assets by absolute path. Name, type (video, audio, image), duration, size and frame rate come from the file's headers, without decoding it. Supported: MP4/MOV/M4A/M4V, WAV, MP3, PNG, JPEG, GIF, WebP; an MP3 without a VBR header gets an estimated duration (durationEstimated). All or nothing: if one path cannot be read, nothing is added and the error names it. Then place the new assets with add_media_to_timeline.",
+    "description": "Add media files to the project's assets by absolute path. Name, type (video, audio, image), duration, size and frame rate come from the file's headers, without decoding it. Supported: MP4/MOV/M4A, WebM/MKV, Ogg, WAV, MP3, AAC, FLAC; PNG, JPEG, GIF, WebP, AVIF, BMP, SVG. All or nothing: if one path cannot be read, nothing is added and the error names it. Then place the new assets with add_media_to_timeline.",
     "inputSchema": {
       "$schema": "https://json-schema.org/draft/2020-12/schema",
       "type": "object",
@@ -3524,9 +3530,6 @@ export const HOST_TOOL_CATALOG: readonly HostToolInfo[] = [
               },
               "duration": {
                 "type": "number"
-              },
-              "durationEstimated": {
-                "type": "boolean"
               },
               "width": {
                 "type": "integer"

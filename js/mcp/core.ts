@@ -401,7 +401,7 @@ async function mediaImport(session: Session, args: unknown): Promise<Record<stri
   }
   const assets = [];
   for (const [path, info] of infos) {
-    const { format, durationEstimated, ...asset } = info;
+    const { format, ...asset } = info;
     let id: string;
     try {
       id = session.editor.addAsset({ ...asset, url: pathToFileURL(path).href });
@@ -411,7 +411,7 @@ async function mediaImport(session: Session, args: unknown): Promise<Record<stri
       return { error: `Cannot add ${path}: ${e instanceof Error ? e.message : String(e)}`, code: "MEDIA_UNREADABLE", path, ...(added.length ? { added } : {}) };
     }
     session.paths.set(id, path);
-    assets.push({ id, ...asset, format, path, ...(durationEstimated ? { durationEstimated } : {}) });
+    assets.push({ id, ...asset, format, path });
   }
   return { assets };
 }

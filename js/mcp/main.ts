@@ -15,6 +15,7 @@ import { dirname, resolve } from "node:path";
 import { createNeuralCutMcpServer } from "./server.js";
 import { openSession, saveSession, type Session } from "./session.js";
 import { headlessRenderPreview } from "../render-headless.js";
+import { createExportJobs } from "./export-tools.js";
 import { LineTransport } from "./transport.js";
 
 export const MCP_USAGE = `usage: neuralcut mcp [--demo | --project <file.json> [--save] | --bridge <host:port> [--token <t>]]
@@ -107,7 +108,10 @@ export async function runMcp(argv: string[]): Promise<void> {
     projectDir: args.project ? dirname(resolve(args.project)) : undefined,
     paths: session.paths,
   });
+  // export_video runs the package's exportVideo in headless Chromium, started on first use.
+  const exportJobs = createExportJobs(session, { projectDir: args.project ? dirname(resolve(args.project)) : undefined });
   const server = createNeuralCutMcpServer(session.editor, {
+    exportJobs,
     savePath,
     version: packageVersion(),
     paths: session.paths,
@@ -124,4 +128,5 @@ export async function runMcp(argv: string[]): Promise<void> {
   process.stderr.write(`neuralcut mcp: serving ${args.demo ? "the demo project" : args.project ? resolve(args.project) : "an empty project"} on stdio\n`);
   await closed;
   await preview.close();
+  await exportJobs.close();
 }

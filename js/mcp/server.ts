@@ -23,6 +23,7 @@ import type { ToolErrorResult, ToolInfo } from "../types.js";
 import { commandList, docInspect, MEDIA_IMPORT_TOOL, runTool, sessionCatalog, type HostTool, type Outcome, type ResultImage } from "./core.js";
 import { saveSession, writeAtomic, type Session } from "./session.js";
 import { errorResult, successResult } from "../tool-result.js";
+import type { ExportJobs } from "./export-tools.js";
 
 /** The project as saved (kept from before the core tools). */
 export const PROJECT_URI = "neuralcut://project";
@@ -61,6 +62,9 @@ export interface NeuralCutMcpOptions {
     omit?: readonly string[];
     beforeRequest?: () => Promise<void>;
   };
+  /** Adds export_video, jobs_list and jobs_cancel (js/mcp/export-tools.ts): answered with the
+   * request's progress token and cancellation, so they are not HostTools (not command_run steps). */
+  exportJobs?: Pick<ExportJobs, "tools" | "handles" | "call">;
 }
 
 const INSTRUCTIONS =
@@ -117,7 +121,7 @@ export function createNeuralCutMcpServer(editor: NeuralCutEditor, options: Neura
   const session: Session = { editor, paths: options.paths ?? new Map(), hostTools: options.hostTools ?? [] };
   const omit = new Set(options.host?.omit ?? []);
   const catalog = sessionCatalog(editor, session.hostTools).filter((t) => !omit.has(t.name));
-  const tools = catalog.map(toMcpTool);
+  const tools = [...catalog, ...(options.exportJobs?.tools ?? [])].map(toMcpTool);
   const subscribed = new Set<string>();
 
   const server = new Server(
@@ -148,12 +152,16 @@ export function createNeuralCutMcpServer(editor: NeuralCutEditor, options: Neura
 
   server.setRequestHandler(ListToolsRequestSchema, (request) => ({ tools, ...cacheHints(request, STATIC_TTL_MS, "public") }));
 
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name } = request.params;
     const args = request.params.arguments ?? {};
     await options.host?.beforeRequest?.();
     const before = editor.revision();
     if (options.testOnlyPanic && name === TEST_ONLY_PANIC_TOOL) return shaped(testOnlyPanic(editor, args));
+    if (options.exportJobs?.handles(name)) {
+      const progressToken = request.params._meta?.progressToken;
+      return shaped(await options.exportJobs.call(name, args, { signal: extra.signal, progressToken, notify: (n) => extra.sendNotification(n) }));
+    }
     const out = await runTool(session, catalog, name, args);
     return shaped(out, out.ok ? committed(before) : []);
   });

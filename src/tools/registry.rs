@@ -476,7 +476,7 @@ pub static HOST_TOOLS: &[ToolDef] = &[
     ToolDef {
         name: "media_import",
         title: text!("Import media files"),
-        description: text!("Add media files to the project's assets by absolute path. Name, type (video, audio, image), duration, size and frame rate come from the file's headers, without decoding it. Supported: MP4/MOV/M4A/M4V, WAV, MP3, PNG, JPEG, GIF, WebP; an MP3 without a VBR header gets an estimated duration (durationEstimated). All or nothing: if one path cannot be read, nothing is added and the error names it. Then place the new assets with add_media_to_timeline."),
+        description: text!("Add media files to the project's assets by absolute path. Name, type (video, audio, image), duration, size and frame rate come from the file's headers, without decoding it. Supported: MP4/MOV/M4A, WebM/MKV, Ogg, WAV, MP3, AAC, FLAC; PNG, JPEG, GIF, WebP, AVIF, BMP, SVG. All or nothing: if one path cannot be read, nothing is added and the error names it. Then place the new assets with add_media_to_timeline."),
         args: &["paths"],
         kind: Kind::Host,
         annotations: ADD,

@@ -515,7 +515,6 @@ pub fn output(tool: &str) -> Value {
                     "id": string, "name": string,
                     "type": { "type": "string", "enum": ["video", "audio", "image"] },
                     "format": string, "path": string, "duration": num,
-                    "durationEstimated": { "type": "boolean" },
                     "width": { "type": "integer" }, "height": { "type": "integer" },
                     "fps": {
                         "type": "object",

@@ -7,6 +7,7 @@
 //! `addSticker`) come in as JS objects typed by tsify and converted inside the function body, so
 //! a bad value is an ordinary error, never a trap.
 
+mod audio;
 mod context;
 mod effects;
 mod frame;

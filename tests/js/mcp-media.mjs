@@ -1,6 +1,6 @@
-// Small media files for the media_import tests, written byte by byte: a PCM WAV, a PNG, a
-// JPEG header, an MP4 box tree (ftyp, moov with mvhd and a video track, mdat) and a CBR MP3.
-// They carry exactly the headers the probe reads, with known values to assert on.
+// Small media files for the media_import tests: a PCM WAV, a PNG, a JPEG header and a CBR MP3
+// written byte by byte, and an MP4 written by mediabunny. They carry the headers the probe reads,
+// with known values to assert on.
 import { deflateSync } from "node:zlib";
 
 const be32 = (n) => Buffer.from([(n >>> 24) & 255, (n >>> 16) & 255, (n >>> 8) & 255, n & 255]);
@@ -61,29 +61,24 @@ export function jpegHeader(width, height) {
   return Buffer.concat([Buffer.from([0xff, 0xd8]), app0, sof0, Buffer.from([0xff, 0xd9])]);
 }
 
-const box = (type, ...parts) => {
-  const body = Buffer.concat(parts);
-  return Buffer.concat([be32(8 + body.length), Buffer.from(type, "ascii"), body]);
-};
-const full = (type, version, ...parts) => box(type, Buffer.from([version, 0, 0, 0]), ...parts);
-
-/** An MP4 whose moov (after mdat, as in an un-"faststarted" file) holds one video track:
- * `seconds` long at `fps` frames per second (timescale 90000), `width` x `height`. */
-export function mp4({ seconds, width, height, fps }) {
-  const movieScale = 1000;
-  const trackScale = 90000;
-  const frames = Math.round(seconds * fps);
-  const mvhd = full("mvhd", 0, be32(0), be32(0), be32(movieScale), be32(seconds * movieScale), Buffer.alloc(80));
-  const tkhd = full("tkhd", 0, Buffer.alloc(72), be32(width * 65536), be32(height * 65536));
-  const mdhd = full("mdhd", 0, be32(0), be32(0), be32(trackScale), be32(frames * (trackScale / fps)), Buffer.alloc(4));
-  const hdlr = full("hdlr", 0, be32(0), Buffer.from("vide", "ascii"), Buffer.alloc(12), Buffer.from("Video\0", "ascii"));
-  const stts = full("stts", 0, be32(1), be32(frames), be32(trackScale / fps));
-  const trak = box("trak", tkhd, box("mdia", mdhd, hdlr, box("minf", box("stbl", stts))));
-  return Buffer.concat([box("ftyp", Buffer.from("isom", "ascii"), be32(512), Buffer.from("isomiso2mp41", "ascii")), box("mdat", Buffer.alloc(4096)), box("moov", mvhd, trak)]);
+/** An MP4 written by mediabunny's muxer: one VP9 video track, `seconds` long at `fps` frames per
+ * second, `width` x `height`. The packets are placeholders: probing reads the headers only. */
+export async function mp4({ seconds, width, height, fps }) {
+  const { BufferTarget, EncodedPacket, EncodedVideoPacketSource, Mp4OutputFormat, Output } = await import("mediabunny");
+  const out = new Output({ format: new Mp4OutputFormat(), target: new BufferTarget() });
+  const video = new EncodedVideoPacketSource("vp9");
+  out.addVideoTrack(video, { frameRate: fps });
+  await out.start();
+  for (let i = 0; i < Math.round(seconds * fps); i++) {
+    const meta = i === 0 ? { decoderConfig: { codec: "vp09.00.10.08", codedWidth: width, codedHeight: height } } : undefined;
+    await video.add(new EncodedPacket(new Uint8Array(16), i === 0 ? "key" : "delta", i / fps, 1 / fps), meta);
+  }
+  await out.finalize();
+  return Buffer.from(out.target.buffer);
 }
 
 /** A constant-bitrate MP3: `frames` MPEG-1 Layer III frames at 128 kbit/s, 44.1 kHz (417
- * bytes each), after an ID3v2 tag. Its duration is estimated from the bitrate. */
+ * bytes, 1152 samples each), after an ID3v2 tag. */
 export function mp3Cbr(frames) {
   const id3 = Buffer.concat([Buffer.from("ID3", "ascii"), Buffer.from([4, 0, 0, 0, 0, 0, 10]), Buffer.alloc(10)]);
   const frame = Buffer.alloc(417);

@@ -65,7 +65,7 @@ test("lists every engine tool and media_import, in catalog order, with titles, s
     const { tools } = await client.listTools();
     const editor = await createEditor();
     const catalog = editor.tools();
-    assert.deepEqual(tools.map((t) => t.name), [...catalog.map((t) => t.name), "media_import", ...CORE_TOOLS, "render_preview"]);
+    assert.deepEqual(tools.map((t) => t.name), [...catalog.map((t) => t.name), "media_import", ...CORE_TOOLS, "render_preview", "export_video", "jobs_list", "jobs_cancel"]);
     assert.deepEqual((await client.listTools()).tools.map((t) => t.name), tools.map((t) => t.name), "stable order");
     for (const t of tools) {
       assert.ok(t.title && t.description, `${t.name}: title and description`);
@@ -163,7 +163,7 @@ test("every engine tool's result passes the SDK client's outputSchema check", as
       }
       assert.deepEqual(await call(client, "list_timeline"), start, `${name} undone`);
     }
-    const covered = new Set([...SUCCESSES.map(([n]) => n), "undo", "redo", "media_import", "load_asset_context", ...CORE_TOOLS, "render_preview"]); // core tools: mcp-core.test.mjs
+    const covered = new Set([...SUCCESSES.map(([n]) => n), "undo", "redo", "media_import", "load_asset_context", ...CORE_TOOLS, "render_preview", "export_video", "jobs_list", "jobs_cancel"]); // core tools: mcp-core.test.mjs; export tools: export-mcp.test.mjs
     assert.deepEqual(tools.map((t) => t.name).filter((n) => !covered.has(n)), [], "a success case for every tool");
   } finally {
     await client.close();
@@ -368,12 +368,12 @@ test("a save that fails is reported beside a successful result, and the session 
   }
 });
 
-test("media_import reads WAV, PNG, JPEG, MP4 and MP3 headers; bad paths are isError and add nothing", async () => {
+test("media_import reads WAV, PNG, JPEG, MP4 and MP3 headers (mediabunny, image-size); bad paths are isError and add nothing", async () => {
   const files = {
     "tone.wav": wav(2.25, 16000),
     "still.png": png(64, 48),
     "photo.jpg": jpegHeader(320, 200),
-    "clip.mp4": mp4({ seconds: 3, width: 640, height: 360, fps: 25 }),
+    "clip.mp4": await mp4({ seconds: 3, width: 640, height: 360, fps: 25 }),
     "song.mp3": mp3Cbr(10),
     "notes.txt": Buffer.from("not media\n"),
   };
@@ -389,7 +389,7 @@ test("media_import reads WAV, PNG, JPEG, MP4 and MP3 headers; bad paths are isEr
       { name: "still.png", type: "image", format: "png", width: 64, height: 48 },
       { name: "photo.jpg", type: "image", format: "jpeg", width: 320, height: 200 },
       { name: "clip.mp4", type: "video", format: "mp4", duration: 3, width: 640, height: 360, fps: { numerator: 25, denominator: 1 } },
-      { name: "song.mp3", type: "audio", format: "mp3", duration: (10 * 417 * 8) / 128000, durationEstimated: true },
+      { name: "song.mp3", type: "audio", format: "mp3", duration: Math.round(((10 * 1152) / 44100) * 1e6) / 1e6 },
     ]);
     assert.deepEqual(assets.map((a) => a.path), paths);
     const listed = await call(client, "list_project_assets");

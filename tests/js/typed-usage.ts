@@ -1,5 +1,5 @@
 // Type-checked (never run) by typings.test.mjs with `tsc --noEmit` against the shipped
-// dist/index.d.ts. Every `@ts-expect-error` line must be an error, or tsc fails.
+// dist/index.d.ts (and dist/export.d.ts). Every `@ts-expect-error` line must be an error, or tsc fails.
 import {
   createEditor,
   isToolError,
@@ -17,6 +17,7 @@ import {
   type ToolName,
   type ToolResultMap,
 } from "../../dist/index.js";
+import { exportVideo, type ExportResult } from "../../dist/export.js";
 
 export async function usage(): Promise<void> {
   const editor: Editor = await createEditor({ project: undefined });
@@ -109,5 +110,11 @@ export async function usage(): Promise<void> {
       void code;
     }
   }
-  void [ticks, names, map, result, dynamic, undone, redone, canUndo, toolName];
+  // neuralcut/export takes the editor as it is typed; its options and result are typed too.
+  const exported: ExportResult = await exportVideo(editor, { format: "webm", width: 1280, onProgress: (p) => void p.framesDone });
+  const plan = editor.audioPlan(0, 2);
+  const gains: number[] | undefined = plan?.clips[0]?.gains;
+  // @ts-expect-error format is mp4 or webm
+  await exportVideo(editor, { format: "mov" });
+  void [ticks, names, map, result, dynamic, undone, redone, canUndo, toolName, exported, gains];
 }

@@ -1,0 +1,242 @@
+// export_video, jobs_list and jobs_cancel for `neuralcut mcp`: the timeline to a video file through
+// the package's exportVideo in headless Chromium (js/export-headless.ts). An export is a job; with
+// `wait` the call answers when the file is written (progress notifications on the way, a
+// notifications/cancelled stops it and deletes the partial file), without it the call answers
+// {job, path} at once. docs/export.md.
+import { existsSync } from "node:fs";
+import { dirname, extname, isAbsolute } from "node:path";
+
+import type { ToolInfo, ToolErrorResult } from "../types.js";
+import type { ExportFormat } from "../export.js";
+import { createHeadlessExporter, type HeadlessExporter, type HeadlessExportArgs, type HeadlessExportProgress } from "../export-headless.js";
+import { mediaLocations } from "../render-headless.js";
+import type { Outcome } from "./core.js";
+import type { Session } from "./session.js";
+
+const SCHEMA = "https://json-schema.org/draft/2020-12/schema";
+
+const JOB = {
+  type: "object",
+  properties: {
+    job: { type: "string" },
+    path: { type: "string" },
+    format: { type: "string", enum: ["mp4", "webm"] },
+    state: { type: "string", enum: ["running", "done", "failed", "cancelled"] },
+    framesDone: { type: "integer" },
+    totalFrames: { type: "integer" },
+    progress: { type: "number", description: "0 to 1" },
+    error: { type: "string" },
+    result: { type: "object", description: "When done: codecs, width, height, fps, frames, duration, bytes, missing" },
+  },
+  required: ["job", "path", "format", "state", "framesDone", "totalFrames", "progress"],
+};
+
+export const EXPORT_VIDEO_TOOL = {
+  name: "export_video",
+  title: "Export the timeline to a video file",
+  description:
+    "Render the timeline to a video file at an absolute path: mp4 (H.264; AAC or Opus audio) or webm (VP9, AV1 or VP8; Opus), at the project's size and frame rate, with the timeline's sound mixed in (volumes, trims, speed, muted tracks and clips). " +
+    "format defaults to the file's extension; start and end (seconds) export part of the timeline. " +
+    "With wait true the call answers when the file is written (send a progressToken to get progress notifications; cancelling the request deletes the partial file); " +
+    "without wait it answers {job, path} at once: follow it with jobs_list, stop it with jobs_cancel. The file appears at path only when complete.",
+  inputSchema: {
+    $schema: SCHEMA,
+    type: "object",
+    properties: {
+      path: { type: "string", description: "Absolute path of the file to write (.mp4 or .webm); an existing file is replaced" },
+      format: { type: "string", enum: ["mp4", "webm"], description: "Default: from the path's extension" },
+      start: { type: "number", minimum: 0, description: "Seconds; default 0" },
+      end: { type: "number", minimum: 0, description: "Seconds; default the end of the timeline" },
+      width: { type: "integer", minimum: 16, maximum: 7680, description: "Output width in pixels (default the project's); the height keeps the aspect" },
+      wait: { type: "boolean", description: "Answer when the file is written (default false: answer with the job at once)" },
+    },
+    required: ["path"],
+    additionalProperties: false,
+  },
+  outputSchema: {
+    $schema: SCHEMA,
+    type: "object",
+    properties: { ...JOB.properties },
+    required: ["job", "path", "format", "state"],
+  },
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+} as unknown as ToolInfo;
+
+export const JOBS_LIST_TOOL = {
+  name: "jobs_list",
+  title: "List export jobs",
+  description: "The session's export jobs, oldest first: state (running, done, failed, cancelled), frames done of the total, and the result or error once finished. Reads only.",
+  inputSchema: { $schema: SCHEMA, type: "object", properties: {}, additionalProperties: false },
+  outputSchema: { $schema: SCHEMA, type: "object", properties: { jobs: { type: "array", items: JOB } }, required: ["jobs"] },
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+} as unknown as ToolInfo;
+
+export const JOBS_CANCEL_TOOL = {
+  name: "jobs_cancel",
+  title: "Cancel an export job",
+  description: "Stop a running export job; its partial file is deleted. Answers when it has stopped.",
+  inputSchema: { $schema: SCHEMA, type: "object", properties: { job: { type: "string", description: "The job id from export_video or jobs_list" } }, required: ["job"], additionalProperties: false },
+  outputSchema: { $schema: SCHEMA, ...JOB },
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+} as unknown as ToolInfo;
+
+export const EXPORT_TOOLS: readonly ToolInfo[] = [EXPORT_VIDEO_TOOL, JOBS_LIST_TOOL, JOBS_CANCEL_TOOL];
+
+/** What the MCP request handler hands over: its cancellation and a way to send notifications. */
+export interface RequestContext {
+  signal?: AbortSignal;
+  progressToken?: string | number;
+  notify?: (notification: { method: "notifications/progress"; params: { progressToken: string | number; progress: number; total?: number; message?: string } }) => Promise<void>;
+}
+
+interface Job {
+  job: string;
+  path: string;
+  format: ExportFormat;
+  state: "running" | "done" | "failed" | "cancelled";
+  framesDone: number;
+  totalFrames: number;
+  progress: number;
+  error?: string;
+  result?: Record<string, unknown>;
+  controller: AbortController;
+  done: Promise<void>;
+}
+
+/** Progress notifications go out at most this often (plus the last one). */
+export const PROGRESS_INTERVAL_MS = 100;
+
+const fail = (error: string, code: string, data: Record<string, unknown> = {}): Outcome => ({ ok: false, error: { error, code, ...data } as ToolErrorResult });
+
+function strict(name: string, args: unknown, accepted: string[]): Outcome | Record<string, unknown> {
+  if (args === undefined || args === null) return {};
+  if (typeof args !== "object" || Array.isArray(args)) return fail("Arguments must be a JSON object", "INVALID_ARGUMENTS");
+  for (const key of Object.keys(args)) {
+    if (!accepted.includes(key)) return fail(`unknown argument "${key}" for ${name}; expected: ${[...accepted].sort().join(", ")}`, "UNKNOWN_ARGUMENT", { argument: key, accepted });
+  }
+  return args as Record<string, unknown>;
+}
+const isOutcome = (v: unknown): v is Outcome => typeof v === "object" && v !== null && "ok" in v && (v as { ok: unknown }).ok === false;
+
+/** export_video's arguments checked, or the error. */
+function exportArgs(input: Record<string, unknown>): HeadlessExportArgs | Outcome {
+  const { path, format, start, end, width } = input;
+  if (typeof path !== "string" || path === "") return fail("path must be an absolute file path", "INVALID_ARGUMENT", { argument: "path" });
+  if (!isAbsolute(path)) return fail(`Path must be absolute: ${path}`, "INVALID_ARGUMENT", { argument: "path" });
+  if (!existsSync(dirname(path))) return fail(`Folder not found: ${dirname(path)}`, "INVALID_ARGUMENT", { argument: "path" });
+  const ext = extname(path).toLowerCase().slice(1);
+  if (format !== undefined && format !== "mp4" && format !== "webm") return fail(`format must be "mp4" or "webm", got ${JSON.stringify(format)}`, "INVALID_ARGUMENT", { argument: "format" });
+  const chosen = (format ?? (ext === "webm" ? "webm" : ext === "mp4" ? "mp4" : undefined)) as ExportFormat | undefined;
+  if (!chosen) return fail(`Cannot tell the format from ${path}: name it .mp4 or .webm, or give format`, "INVALID_ARGUMENT", { argument: "format" });
+  for (const [k, v] of [["start", start], ["end", end]] as const) {
+    if (v !== undefined && (typeof v !== "number" || !Number.isFinite(v) || v < 0)) return fail(`${k} must be a number of seconds, 0 or more`, "INVALID_ARGUMENT", { argument: k });
+  }
+  if (typeof start === "number" && typeof end === "number" && end <= start) return fail(`end (${end}) must be after start (${start})`, "INVALID_ARGUMENT", { argument: "end" });
+  if (width !== undefined && (!Number.isInteger(width) || (width as number) < 16 || (width as number) > 7680)) return fail("width must be a whole number of pixels from 16 to 7680", "INVALID_ARGUMENT", { argument: "width" });
+  return { path, format: chosen, start: start as number | undefined, end: end as number | undefined, width: width as number | undefined };
+}
+
+const view = (j: Job) => {
+  const { controller, done, ...rest } = j;
+  void controller;
+  void done;
+  return rest as unknown as Record<string, unknown>;
+};
+
+/** The export tools of one MCP session; `close` stops running jobs and Chromium. */
+export function createExportJobs(session: Session, options: { projectDir?: string; chromiumPath?: string; exporter?: () => Promise<HeadlessExporter> } = {}) {
+  const jobs = new Map<string, Job>();
+  let next = 1;
+  let started: Promise<HeadlessExporter> | undefined;
+  const exporter = () => {
+    started ??= (options.exporter ?? (() => createHeadlessExporter({ chromiumPath: options.chromiumPath })))();
+    started.catch(() => (started = undefined));
+    return started;
+  };
+
+  function start(args: HeadlessExportArgs, context: RequestContext): Job {
+    const controller = new AbortController();
+    const job: Job = { job: `j${next++}`, path: args.path, format: args.format, state: "running", framesDone: 0, totalFrames: 0, progress: 0, controller, done: Promise.resolve() };
+    jobs.set(job.job, job);
+    const project = session.editor.project();
+    const media = mediaLocations(session.editor, project, { projectDir: options.projectDir, paths: session.paths });
+    let last = 0;
+    const onProgress = (p: HeadlessExportProgress) => {
+      Object.assign(job, { framesDone: p.framesDone, totalFrames: p.totalFrames, progress: p.progress });
+      const now = Date.now();
+      if (context.progressToken === undefined || !context.notify) return;
+      if (now - last < PROGRESS_INTERVAL_MS && p.framesDone < p.totalFrames) return;
+      last = now;
+      context
+        .notify({ method: "notifications/progress", params: { progressToken: context.progressToken, progress: p.framesDone, total: p.totalFrames, message: `frame ${p.framesDone} of ${p.totalFrames}` } })
+        .catch(() => {});
+    };
+    job.done = (async () => {
+      try {
+        const out = await (await exporter()).export(project, media, args, { signal: controller.signal, onProgress });
+        job.result = out as unknown as Record<string, unknown>;
+        job.state = "done";
+      } catch (e) {
+        if (controller.signal.aborted) job.state = "cancelled";
+        else {
+          job.state = "failed";
+          job.error = e instanceof Error ? e.message : String(e);
+        }
+      }
+    })();
+    return job;
+  }
+
+  async function call(name: string, input: unknown, context: RequestContext = {}): Promise<Outcome> {
+    if (name === EXPORT_VIDEO_TOOL.name) {
+      const args = strict(name, input, ["path", "format", "start", "end", "width", "wait"]);
+      if (isOutcome(args)) return args;
+      if (args.wait !== undefined && typeof args.wait !== "boolean") return fail("wait must be a boolean", "INVALID_ARGUMENT", { argument: "wait" });
+      const checked = exportArgs(args);
+      if (isOutcome(checked)) return checked;
+      const running = [...jobs.values()].find((j) => j.state === "running" && j.path === checked.path);
+      if (running) return fail(`Job ${running.job} is already exporting to ${checked.path}`, "EXPORT_BUSY", { job: running.job });
+      const job = start(checked, context);
+      if (!args.wait) return { ok: true, result: view(job) };
+      // A cancelled request (notifications/cancelled) cancels its job.
+      const cancel = () => job.controller.abort();
+      context.signal?.addEventListener("abort", cancel, { once: true });
+      await job.done;
+      context.signal?.removeEventListener("abort", cancel);
+      if (job.state === "failed") return fail(job.error ?? "the export failed", "EXPORT_FAILED", { job: job.job });
+      if (job.state === "cancelled") return fail("The export was cancelled", "EXPORT_CANCELLED", { job: job.job });
+      return { ok: true, result: view(job) };
+    }
+    if (name === JOBS_LIST_TOOL.name) {
+      const args = strict(name, input, []);
+      if (isOutcome(args)) return args;
+      return { ok: true, result: { jobs: [...jobs.values()].map(view) } };
+    }
+    if (name === JOBS_CANCEL_TOOL.name) {
+      const args = strict(name, input, ["job"]);
+      if (isOutcome(args)) return args;
+      if (typeof args.job !== "string") return fail("job must be a job id from jobs_list", "INVALID_ARGUMENT", { argument: "job" });
+      const job = jobs.get(args.job);
+      if (!job) return fail(`Job not found: ${args.job}`, "JOB_NOT_FOUND", { known: [...jobs.keys()] });
+      if (job.state !== "running") return fail(`Job ${job.job} is not running (${job.state})`, "JOB_NOT_RUNNING", { state: job.state });
+      job.controller.abort();
+      await job.done;
+      return { ok: true, result: view(job) };
+    }
+    return fail(`Unknown tool "${name}"`, "UNKNOWN_TOOL");
+  }
+
+  return {
+    tools: EXPORT_TOOLS,
+    handles: (name: string) => EXPORT_TOOLS.some((t) => t.name === name),
+    call,
+    async close() {
+      for (const j of jobs.values()) j.controller.abort();
+      await Promise.all([...jobs.values()].map((j) => j.done));
+      const e = await started?.catch(() => undefined);
+      await e?.close();
+    },
+  };
+}
+
+export type ExportJobs = ReturnType<typeof createExportJobs>;

@@ -1,0 +1,99 @@
+//! `audio_plan`: which clips sound over a span and how loud, on a scene shaped as OpenCut writes it
+//! (v31) and edited with the tools. Rules from shared/opencut-format.md: muted tracks and
+//! elements are silent, a video with its own sound off is silent, hidden only stops drawing,
+//! volume is dB (gain 10^(dB/20), −60 dB silent) and keyframable.
+
+use neuralcut::audio::AudioPlan;
+use neuralcut::Editor;
+use serde_json::{json, Value};
+
+const S: i64 = 120_000;
+
+fn clip(id: &str, kind: &str, media: &str, start: i64, duration: i64, params: Value) -> Value {
+    json!({ "id": id, "type": kind, "name": id, "mediaId": media, "startTime": start, "duration": duration,
+            "trimStart": 0, "trimEnd": 0, "sourceDuration": 60 * S, "hidden": false, "params": params })
+}
+
+fn scene() -> Value {
+    let mut main = clip("v1", "video", "m-v", 0, 4 * S, json!({ "volume": -6, "muted": false }));
+    main["trimStart"] = json!(2 * S);
+    main["trimEnd"] = json!(60 * S - 2 * S - 8 * S);
+    main["retime"] = json!({ "rate": 2 });
+    let mut hidden = clip("hid", "video", "m-v", 0, 3 * S, json!({}));
+    hidden["hidden"] = json!(true);
+    let mut no_sound = clip("nosound", "video", "m-v", 0, 3 * S, json!({}));
+    no_sound["isSourceAudioEnabled"] = json!(false);
+    json!({
+        "settings": { "fps": {"numerator": 30, "denominator": 1}, "canvasSize": {"width": 640, "height": 360} },
+        "assets": [
+            { "id": "m-v", "name": "v.webm", "type": "video", "width": 640, "height": 360, "duration": 60 },
+            { "id": "m-a", "name": "a.wav", "type": "audio", "duration": 60 }
+        ],
+        "tracks": {
+            "overlay": [
+                { "id": "t-hidden", "name": "Video track", "type": "video", "hidden": true, "muted": false, "elements": [hidden] },
+                { "id": "t-nosound", "name": "Video track", "type": "video", "hidden": false, "muted": false, "elements": [no_sound] },
+                { "id": "t-muted", "name": "Video track", "type": "video", "hidden": false, "muted": true, "elements": [clip("vm", "video", "m-v", 0, 3 * S, json!({}))] }
+            ],
+            "main": { "id": "t-main", "name": "Main Track", "type": "video", "hidden": false, "muted": false, "elements": [main] },
+            "audio": [{ "id": "t-audio", "name": "Audio track", "type": "audio", "muted": false, "elements": [
+                clip("music", "audio", "m-a", S, 5 * S, json!({ "volume": 0, "muted": false })),
+                clip("quiet", "audio", "m-a", 7 * S, S, json!({ "volume": 0, "muted": true })),
+                clip("silent", "audio", "m-a", 9 * S, S, json!({ "volume": -60, "muted": false }))
+            ]}]
+        }
+    })
+}
+
+fn plan(ed: &Editor, from: f64, to: f64, step: f64) -> AudioPlan {
+    ed.audio_plan(from, to, step).expect("a valid span").expect("a project")
+}
+
+fn ids(p: &AudioPlan) -> Vec<&str> {
+    p.clips.iter().map(|c| c.element_id.as_str()).collect()
+}
+
+#[test]
+fn muted_tracks_elements_and_sourceless_video_are_silent_hidden_ones_sound() {
+    let mut ed = Editor::new();
+    ed.load_opencut_scene(&scene()).unwrap_or_else(|e| panic!("{e}"));
+    let p = plan(&ed, 0.0, 20.0, 0.5);
+    assert_eq!(ids(&p), ["hid", "v1", "music"], "muted track, muted element, source audio off and -60 dB are left out");
+    let v1 = &p.clips[1];
+    assert_eq!((v1.start, v1.end, v1.source_start, v1.rate), (0.0, 4.0, 2.0, 2.0));
+    assert_eq!(v1.gains.len(), 1, "an unanimated volume is one gain");
+    assert!((v1.gains[0] - 10f64.powf(-6.0 / 20.0)).abs() < 1e-9);
+    assert_eq!(p.clips[2].gains, [1.0]);
+    assert_eq!(p.clips[2].track_id, "t-audio");
+    assert_eq!(p.clips[2].asset_id, "m-a");
+    // A span keeps only what overlaps it.
+    assert_eq!(ids(&plan(&ed, 4.0, 5.0, 0.5)), ["music"]);
+    assert_eq!(ids(&plan(&ed, 6.0, 6.5, 0.5)), Vec::<&str>::new());
+}
+
+#[test]
+fn a_keyframed_volume_is_sampled_every_step() {
+    let mut ed = Editor::new();
+    ed.load_opencut_scene(&scene()).unwrap_or_else(|e| panic!("{e}"));
+    for (time, value) in [(0.0, -60.0), (2.0, 0.0)] {
+        let out = ed.call_tool("upsert_keyframe", &json!({ "elementId": "music", "property": "volume", "time": time, "value": value }));
+        out.unwrap_or_else(|e| panic!("{e:?}"));
+    }
+    let p = plan(&ed, 0.0, 10.0, 0.5);
+    let music = p.clips.iter().find(|c| c.element_id == "music").expect("music sounds");
+    assert_eq!(music.gains_from, 1.0);
+    // Linear in dB from -60 (silent) at 1 s to 0 at 3 s, then held: 1 s to 6 s every 0.5 s.
+    assert_eq!(music.gains.len(), 11);
+    assert_eq!(music.gains[0], 0.0);
+    assert!((music.gains[2] - 10f64.powf(-30.0 / 20.0)).abs() < 1e-9, "{:?}", music.gains);
+    assert!(music.gains[4..].iter().all(|g| (g - 1.0).abs() < 1e-9), "{:?}", music.gains);
+}
+
+#[test]
+fn bad_spans_are_errors_and_an_empty_project_is_silent() {
+    let ed = Editor::new();
+    assert_eq!(plan(&ed, 0.0, 1.0, 0.1).clips, []);
+    for (a, b, s) in [(1.0, 0.0, 0.1), (0.0, f64::NAN, 0.1), (0.0, 1.0, 0.0), (-1.0, 1.0, 0.1), (0.0, f64::INFINITY, 0.1)] {
+        assert!(ed.audio_plan(a, b, s).is_err(), "{a} {b} {s}");
+    }
+}
