@@ -3447,16 +3447,94 @@ export interface RenderPreviewResult {
   }[];
 }
 
+/** Arguments of the host tool `export_video`: Export the timeline to a video file */
+export interface ExportVideoArgs {
+  /** Absolute path of the file to write (.mp4 or .webm); an existing file is replaced */
+  path: string;
+  /** Default: from the path's extension */
+  format?: "mp4" | "webm";
+  /** Seconds; default 0 */
+  start?: number;
+  /** Seconds; default the end of the timeline */
+  end?: number;
+  /** Output width in pixels (default the project's); the height keeps the aspect */
+  width?: number;
+  /** Answer when the file is written (default false: answer with the job at once) */
+  wait?: boolean;
+}
+
+/** Result of the host tool `export_video`. */
+export interface ExportVideoResult {
+  job: string;
+  path: string;
+  format: "mp4" | "webm";
+  state: "running" | "done" | "failed" | "cancelled";
+  framesDone?: number;
+  totalFrames?: number;
+  /** 0 to 1 */
+  progress?: number;
+  error?: string;
+  /** When done: codecs, width, height, fps, frames, duration, bytes, missing */
+  result?: { [key: string]: unknown };
+}
+
+/** Arguments of the host tool `jobs_list`: List export jobs */
+export type JobsListArgs = Record<string, never>;
+
+/** Result of the host tool `jobs_list`. */
+export interface JobsListResult {
+  jobs: {
+    job: string;
+    path: string;
+    format: "mp4" | "webm";
+    state: "running" | "done" | "failed" | "cancelled";
+    framesDone: number;
+    totalFrames: number;
+    /** 0 to 1 */
+    progress: number;
+    error?: string;
+    /** When done: codecs, width, height, fps, frames, duration, bytes, missing */
+    result?: { [key: string]: unknown };
+  }[];
+}
+
+/** Arguments of the host tool `jobs_cancel`: Cancel an export job */
+export interface JobsCancelArgs {
+  /** The job id from export_video or jobs_list */
+  job: string;
+}
+
+/** Result of the host tool `jobs_cancel`. */
+export interface JobsCancelResult {
+  job: string;
+  path: string;
+  format: "mp4" | "webm";
+  state: "running" | "done" | "failed" | "cancelled";
+  framesDone: number;
+  totalFrames: number;
+  /** 0 to 1 */
+  progress: number;
+  error?: string;
+  /** When done: codecs, width, height, fps, frames, duration, bytes, missing */
+  result?: { [key: string]: unknown };
+}
+
 export interface HostToolArgsMap {
   media_import: MediaImportArgs;
   transcribe_video: TranscribeVideoArgs;
   render_preview: RenderPreviewArgs;
+  export_video: ExportVideoArgs;
+  jobs_list: JobsListArgs;
+  jobs_cancel: JobsCancelArgs;
 }
 
 export interface HostToolResultMap {
   media_import: MediaImportResult;
   transcribe_video: TranscribeVideoResult;
   render_preview: RenderPreviewResult;
+  export_video: ExportVideoResult;
+  jobs_list: JobsListResult;
+  jobs_cancel: JobsCancelResult;
 }
 
 /** The name of a host tool. */
@@ -3467,6 +3545,9 @@ export const HOST_TOOL_ERRORS: Readonly<Record<HostToolName, readonly string[]>>
   media_import: ["paths must be a non-empty array of absolute file paths","Path must be absolute: <path>","File not found: <path>","Unsupported media format: <path> (supported: <formats>)","Cannot add <path>: <why>"],
   transcribe_video: ["assetId is required","Asset not found","Unsupported asset type","Asset is still processing","Failed to transcribe","Cancelled by the user","<key> must be a non-empty string"],
   render_preview: ["time must be a number of seconds >= 0","width must be a whole number from 16 to 1920","render_preview takes { time, width? }","Unknown argument \"<key>\": render_preview takes time and width","no Chromium at <path> (set NEURALCUT_CHROMIUM ...)","render_preview failed: <why>"],
+  export_video: ["path must be an absolute file path","Path must be absolute: <path>","Folder not found: <folder>","format must be \"mp4\" or \"webm\", got <format>","Cannot tell the format from <path>: name it .mp4 or .webm, or give format","<start|end> must be a number of seconds, 0 or more","end (<end>) must be after start (<start>)","width must be a whole number of pixels from 16 to 7680","wait must be a boolean","Job <job> is already exporting to <path>","<why the export failed>","The export was cancelled"],
+  jobs_list: [],
+  jobs_cancel: ["job must be a job id from jobs_list","Job not found: <job>","Job <job> is not running (<state>)"],
 };
 
 /** A host tool's catalog entry; `untrustedContentHint` marks output that carries text made by users or models. */
@@ -3757,6 +3838,273 @@ export const HOST_TOOL_CATALOG: readonly HostToolInfo[] = [
     "annotations": {
       "readOnlyHint": true,
       "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "export_video",
+    "title": "Export the timeline to a video file",
+    "description": "Render the timeline to a video file at an absolute path: mp4 (H.264; AAC or Opus audio) or webm (VP9, AV1 or VP8; Opus), at the project's size and frame rate, with the timeline's sound mixed in (volumes, trims, speed, muted tracks and clips). format defaults to the file's extension; start and end (seconds) export part of the timeline. With wait true the call answers when the file is written (send a progressToken to get progress notifications; cancelling the request deletes the partial file); without wait it answers {job, path} at once: follow it with jobs_list, stop it with jobs_cancel. The file appears at path only when complete.",
+    "inputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "path": {
+          "type": "string",
+          "description": "Absolute path of the file to write (.mp4 or .webm); an existing file is replaced"
+        },
+        "format": {
+          "type": "string",
+          "enum": [
+            "mp4",
+            "webm"
+          ],
+          "description": "Default: from the path's extension"
+        },
+        "start": {
+          "type": "number",
+          "minimum": 0,
+          "description": "Seconds; default 0"
+        },
+        "end": {
+          "type": "number",
+          "minimum": 0,
+          "description": "Seconds; default the end of the timeline"
+        },
+        "width": {
+          "type": "integer",
+          "minimum": 16,
+          "maximum": 7680,
+          "description": "Output width in pixels (default the project's); the height keeps the aspect"
+        },
+        "wait": {
+          "type": "boolean",
+          "description": "Answer when the file is written (default false: answer with the job at once)"
+        }
+      },
+      "required": [
+        "path"
+      ],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "job": {
+          "type": "string"
+        },
+        "path": {
+          "type": "string"
+        },
+        "format": {
+          "type": "string",
+          "enum": [
+            "mp4",
+            "webm"
+          ]
+        },
+        "state": {
+          "type": "string",
+          "enum": [
+            "running",
+            "done",
+            "failed",
+            "cancelled"
+          ]
+        },
+        "framesDone": {
+          "type": "integer"
+        },
+        "totalFrames": {
+          "type": "integer"
+        },
+        "progress": {
+          "type": "number",
+          "description": "0 to 1"
+        },
+        "error": {
+          "type": "string"
+        },
+        "result": {
+          "type": "object",
+          "description": "When done: codecs, width, height, fps, frames, duration, bytes, missing"
+        }
+      },
+      "required": [
+        "job",
+        "path",
+        "format",
+        "state"
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "idempotentHint": true,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "jobs_list",
+    "title": "List export jobs",
+    "description": "The session's export jobs, oldest first: state (running, done, failed, cancelled), frames done of the total, and the result or error once finished. Reads only.",
+    "inputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {},
+      "required": [],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "jobs": {
+          "type": "array",
+          "items": {
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "type": "object",
+            "properties": {
+              "job": {
+                "type": "string"
+              },
+              "path": {
+                "type": "string"
+              },
+              "format": {
+                "type": "string",
+                "enum": [
+                  "mp4",
+                  "webm"
+                ]
+              },
+              "state": {
+                "type": "string",
+                "enum": [
+                  "running",
+                  "done",
+                  "failed",
+                  "cancelled"
+                ]
+              },
+              "framesDone": {
+                "type": "integer"
+              },
+              "totalFrames": {
+                "type": "integer"
+              },
+              "progress": {
+                "type": "number",
+                "description": "0 to 1"
+              },
+              "error": {
+                "type": "string"
+              },
+              "result": {
+                "type": "object",
+                "description": "When done: codecs, width, height, fps, frames, duration, bytes, missing"
+              }
+            },
+            "required": [
+              "job",
+              "path",
+              "format",
+              "state",
+              "framesDone",
+              "totalFrames",
+              "progress"
+            ]
+          }
+        }
+      },
+      "required": [
+        "jobs"
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": true,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "jobs_cancel",
+    "title": "Cancel an export job",
+    "description": "Stop a running export job; its partial file is deleted. Answers when it has stopped.",
+    "inputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "job": {
+          "type": "string",
+          "description": "The job id from export_video or jobs_list"
+        }
+      },
+      "required": [
+        "job"
+      ],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "job": {
+          "type": "string"
+        },
+        "path": {
+          "type": "string"
+        },
+        "format": {
+          "type": "string",
+          "enum": [
+            "mp4",
+            "webm"
+          ]
+        },
+        "state": {
+          "type": "string",
+          "enum": [
+            "running",
+            "done",
+            "failed",
+            "cancelled"
+          ]
+        },
+        "framesDone": {
+          "type": "integer"
+        },
+        "totalFrames": {
+          "type": "integer"
+        },
+        "progress": {
+          "type": "number",
+          "description": "0 to 1"
+        },
+        "error": {
+          "type": "string"
+        },
+        "result": {
+          "type": "object",
+          "description": "When done: codecs, width, height, fps, frames, duration, bytes, missing"
+        }
+      },
+      "required": [
+        "job",
+        "path",
+        "format",
+        "state",
+        "framesDone",
+        "totalFrames",
+        "progress"
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": true,
       "idempotentHint": true,
       "openWorldHint": false
     }

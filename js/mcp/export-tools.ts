@@ -10,75 +10,15 @@ import type { ToolInfo, ToolErrorResult } from "../types.js";
 import type { ExportFormat } from "../export.js";
 import { createHeadlessExporter, type HeadlessExporter, type HeadlessExportArgs, type HeadlessExportProgress } from "../export-headless.js";
 import { mediaLocations } from "../render-headless.js";
+import { hostToolInfo } from "../host-tools.js";
 import type { Outcome } from "./core.js";
 import type { Session } from "./session.js";
 
-const SCHEMA = "https://json-schema.org/draft/2020-12/schema";
 
-const JOB = {
-  type: "object",
-  properties: {
-    job: { type: "string" },
-    path: { type: "string" },
-    format: { type: "string", enum: ["mp4", "webm"] },
-    state: { type: "string", enum: ["running", "done", "failed", "cancelled"] },
-    framesDone: { type: "integer" },
-    totalFrames: { type: "integer" },
-    progress: { type: "number", description: "0 to 1" },
-    error: { type: "string" },
-    result: { type: "object", description: "When done: codecs, width, height, fps, frames, duration, bytes, missing" },
-  },
-  required: ["job", "path", "format", "state", "framesDone", "totalFrames", "progress"],
-};
-
-export const EXPORT_VIDEO_TOOL = {
-  name: "export_video",
-  title: "Export the timeline to a video file",
-  description:
-    "Render the timeline to a video file at an absolute path: mp4 (H.264; AAC or Opus audio) or webm (VP9, AV1 or VP8; Opus), at the project's size and frame rate, with the timeline's sound mixed in (volumes, trims, speed, muted tracks and clips). " +
-    "format defaults to the file's extension; start and end (seconds) export part of the timeline. " +
-    "With wait true the call answers when the file is written (send a progressToken to get progress notifications; cancelling the request deletes the partial file); " +
-    "without wait it answers {job, path} at once: follow it with jobs_list, stop it with jobs_cancel. The file appears at path only when complete.",
-  inputSchema: {
-    $schema: SCHEMA,
-    type: "object",
-    properties: {
-      path: { type: "string", description: "Absolute path of the file to write (.mp4 or .webm); an existing file is replaced" },
-      format: { type: "string", enum: ["mp4", "webm"], description: "Default: from the path's extension" },
-      start: { type: "number", minimum: 0, description: "Seconds; default 0" },
-      end: { type: "number", minimum: 0, description: "Seconds; default the end of the timeline" },
-      width: { type: "integer", minimum: 16, maximum: 7680, description: "Output width in pixels (default the project's); the height keeps the aspect" },
-      wait: { type: "boolean", description: "Answer when the file is written (default false: answer with the job at once)" },
-    },
-    required: ["path"],
-    additionalProperties: false,
-  },
-  outputSchema: {
-    $schema: SCHEMA,
-    type: "object",
-    properties: { ...JOB.properties },
-    required: ["job", "path", "format", "state"],
-  },
-  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-} as unknown as ToolInfo;
-
-export const JOBS_LIST_TOOL = {
-  name: "jobs_list",
-  title: "List export jobs",
-  description: "The session's export jobs, oldest first: state (running, done, failed, cancelled), frames done of the total, and the result or error once finished. Reads only.",
-  inputSchema: { $schema: SCHEMA, type: "object", properties: {}, additionalProperties: false },
-  outputSchema: { $schema: SCHEMA, type: "object", properties: { jobs: { type: "array", items: JOB } }, required: ["jobs"] },
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-} as unknown as ToolInfo;
-
-export const JOBS_CANCEL_TOOL = {
-  name: "jobs_cancel",
-  title: "Cancel an export job",
-  description: "Stop a running export job; its partial file is deleted. Answers when it has stopped.",
-  inputSchema: { $schema: SCHEMA, type: "object", properties: { job: { type: "string", description: "The job id from export_video or jobs_list" } }, required: ["job"], additionalProperties: false },
-  outputSchema: { $schema: SCHEMA, ...JOB },
-  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-} as unknown as ToolInfo;
+// Their catalog entries come from the Rust registry's HOST_TOOLS (generated), like media_import's.
+export const EXPORT_VIDEO_TOOL: ToolInfo = hostToolInfo("export_video");
+export const JOBS_LIST_TOOL: ToolInfo = hostToolInfo("jobs_list");
+export const JOBS_CANCEL_TOOL: ToolInfo = hostToolInfo("jobs_cancel");
 
 export const EXPORT_TOOLS: readonly ToolInfo[] = [EXPORT_VIDEO_TOOL, JOBS_LIST_TOOL, JOBS_CANCEL_TOOL];
 

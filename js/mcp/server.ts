@@ -63,7 +63,8 @@ export interface NeuralCutMcpOptions {
     beforeRequest?: () => Promise<void>;
   };
   /** Adds export_video, jobs_list and jobs_cancel (js/mcp/export-tools.ts): answered with the
-   * request's progress token and cancellation, so they are not HostTools (not command_run steps). */
+   * request's progress token and cancellation when called directly, and as host tools (without
+   * progress) through command_run and command_batch. */
   exportJobs?: Pick<ExportJobs, "tools" | "handles" | "call">;
 }
 
@@ -118,10 +119,13 @@ function shaped(out: Outcome, warnings: string[] = []): CallToolResult {
 
 /** An MCP server (not yet connected) that drives `editor`. */
 export function createNeuralCutMcpServer(editor: NeuralCutEditor, options: NeuralCutMcpOptions = {}): Server {
-  const session: Session = { editor, paths: options.paths ?? new Map(), hostTools: options.hostTools ?? [] };
+  // The export tools are commands too (command_run runs them without progress); a direct call
+  // below passes the request's progress token and cancellation.
+  const exportTools: HostTool[] = (options.exportJobs?.tools ?? []).map((info) => ({ info, run: (args) => options.exportJobs!.call(info.name, args) }));
+  const session: Session = { editor, paths: options.paths ?? new Map(), hostTools: [...(options.hostTools ?? []), ...exportTools] };
   const omit = new Set(options.host?.omit ?? []);
   const catalog = sessionCatalog(editor, session.hostTools).filter((t) => !omit.has(t.name));
-  const tools = [...catalog, ...(options.exportJobs?.tools ?? [])].map(toMcpTool);
+  const tools = catalog.map(toMcpTool);
   const subscribed = new Set<string>();
 
   const server = new Server(

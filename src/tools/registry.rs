@@ -470,7 +470,8 @@ pub static TOOLS: &[ToolDef] = &[
 /// Tools the JS side answers, declared in the same shape so that their text, schemas and errors
 /// live beside the engine's and reach MCP, the typings and docs/tools.md the same way. Each is
 /// offered only where it can run: `media_import` in Node sessions (`neuralcut mcp`, the CLI),
-/// `transcribe_video` by the in-page agent, `render_preview` wherever a compositor is at hand.
+/// `transcribe_video` by the in-page agent, `render_preview` wherever a compositor is at hand,
+/// the export tools in `neuralcut mcp`.
 /// `editor.tools()` does not list them; the generated `HOST_TOOL_CATALOG` does.
 pub static HOST_TOOLS: &[ToolDef] = &[
     ToolDef {
@@ -504,6 +505,39 @@ pub static HOST_TOOLS: &[ToolDef] = &[
         kind: Kind::Host,
         annotations: READ,
         errors: list!(&["time must be a number of seconds >= 0", "width must be a whole number from 16 to 1920", "render_preview takes { time, width? }", "Unknown argument \"<key>\": render_preview takes time and width", "no Chromium at <path> (set NEURALCUT_CHROMIUM ...)", "render_preview failed: <why>"]),
+        example: "",
+        run: None,
+    },
+    ToolDef {
+        name: "export_video",
+        title: text!("Export the timeline to a video file"),
+        description: text!("Render the timeline to a video file at an absolute path: mp4 (H.264; AAC or Opus audio) or webm (VP9, AV1 or VP8; Opus), at the project's size and frame rate, with the timeline's sound mixed in (volumes, trims, speed, muted tracks and clips). format defaults to the file's extension; start and end (seconds) export part of the timeline. With wait true the call answers when the file is written (send a progressToken to get progress notifications; cancelling the request deletes the partial file); without wait it answers {job, path} at once: follow it with jobs_list, stop it with jobs_cancel. The file appears at path only when complete."),
+        args: &["path", "format", "start", "end", "width", "wait"],
+        kind: Kind::Host,
+        annotations: Annotations { idempotent: true, ..HISTORY },
+        errors: list!(&["path must be an absolute file path", "Path must be absolute: <path>", "Folder not found: <folder>", "format must be \"mp4\" or \"webm\", got <format>", "Cannot tell the format from <path>: name it .mp4 or .webm, or give format", "<start|end> must be a number of seconds, 0 or more", "end (<end>) must be after start (<start>)", "width must be a whole number of pixels from 16 to 7680", "wait must be a boolean", "Job <job> is already exporting to <path>", "<why the export failed>", "The export was cancelled"]),
+        example: "",
+        run: None,
+    },
+    ToolDef {
+        name: "jobs_list",
+        title: text!("List export jobs"),
+        description: text!("The session's export jobs, oldest first: state (running, done, failed, cancelled), frames done of the total, and the result or error once finished. Reads only."),
+        args: &[],
+        kind: Kind::Host,
+        annotations: READ,
+        errors: list!(&[]),
+        example: "",
+        run: None,
+    },
+    ToolDef {
+        name: "jobs_cancel",
+        title: text!("Cancel an export job"),
+        description: text!("Stop a running export job; its partial file is deleted. Answers when it has stopped."),
+        args: &["job"],
+        kind: Kind::Host,
+        annotations: Annotations { idempotent: true, ..HISTORY },
+        errors: list!(&["job must be a job id from jobs_list", "Job not found: <job>", "Job <job> is not running (<state>)"]),
         example: "",
         run: None,
     },

@@ -293,6 +293,19 @@ pub fn input(tool: &str) -> Value {
             }),
             &[],
         ),
+        "export_video" => object(
+            json!({
+                "path": { "type": "string", "description": "Absolute path of the file to write (.mp4 or .webm); an existing file is replaced" },
+                "format": { "type": "string", "enum": ["mp4", "webm"], "description": "Default: from the path's extension" },
+                "start": { "type": "number", "minimum": 0, "description": "Seconds; default 0" },
+                "end": { "type": "number", "minimum": 0, "description": "Seconds; default the end of the timeline" },
+                "width": { "type": "integer", "minimum": 16, "maximum": 7680, "description": "Output width in pixels (default the project's); the height keeps the aspect" },
+                "wait": { "type": "boolean", "description": "Answer when the file is written (default false: answer with the job at once)" },
+            }),
+            &["path"],
+        ),
+        "jobs_list" => object(json!({}), &[]),
+        "jobs_cancel" => object(json!({ "job": { "type": "string", "description": "The job id from export_video or jobs_list" } }), &["job"]),
         "render_preview" => object(
             json!({
                 "time": { "type": "number", "minimum": 0, "description": "Timeline time in seconds" },
@@ -540,6 +553,13 @@ pub fn output(tool: &str) -> Value {
             }),
             &["assetId", "provider", "timeBase", "segments"],
         ),
+        "export_video" => {
+            let mut job = export_job();
+            job["required"] = json!(["job", "path", "format", "state"]);
+            job
+        }
+        "jobs_list" => result(json!({ "jobs": { "type": "array", "items": export_job() } }), &["jobs"]),
+        "jobs_cancel" => export_job(),
         "render_preview" => result(
             json!({
                 "time": num,
@@ -560,4 +580,22 @@ pub fn output(tool: &str) -> Value {
         ),
         _ => Value::Null,
     }
+}
+
+/// An export job as export_video, jobs_list and jobs_cancel report it.
+fn export_job() -> Value {
+    result(
+        json!({
+            "job": { "type": "string" },
+            "path": { "type": "string" },
+            "format": { "type": "string", "enum": ["mp4", "webm"] },
+            "state": { "type": "string", "enum": ["running", "done", "failed", "cancelled"] },
+            "framesDone": { "type": "integer" },
+            "totalFrames": { "type": "integer" },
+            "progress": { "type": "number", "description": "0 to 1" },
+            "error": { "type": "string" },
+            "result": { "type": "object", "description": "When done: codecs, width, height, fps, frames, duration, bytes, missing" },
+        }),
+        &["job", "path", "format", "state", "framesDone", "totalFrames", "progress"],
+    )
 }

@@ -557,5 +557,10 @@ test("every interactive element has an automation id, and axe-core finds no viol
   await page.click('[data-automation-id="tabs.assets"]');
   assert.deepEqual(await audit(), [], "with the Assets tab shown");
   await page.click('[data-automation-id="tabs.console"]');
+  // The Export dialog, open: its controls are named and accessible too.
+  await page.click('[data-automation-id="toolbar.export"]');
+  await page.waitForSelector("#export-dialog[open]");
+  assert.deepEqual(await audit(), [], "with the Export dialog open");
+  await page.click('[data-automation-id="export.cancel"]');
   await reset();
 });
