@@ -1,6 +1,7 @@
 // The package entry `neuralcut/effects`: GPU effects (WebGPU, WebGL2 fallback) as its own wasm
 // module, loaded only by hosts that import this entry. The math is defined in docs/effects.md;
 // the GPU output is tested against the CPU reference that `applyEffectsCpu` exposes.
+import { NeuralCutError } from "./errors.js";
 import type { EffectType } from "./generated/tools.js";
 import init, { applyEffectsCpu as cpu, createRenderer, validateEffects as validate, type WasmEffectRenderer } from "./wasm/neuralcut_effects.js";
 
@@ -176,9 +177,9 @@ export async function createEffectRenderer(options: CreateEffectRendererOptions 
   await loadEffects();
   const canvas = options.canvas;
   const requested = options.backend ?? "auto";
-  if (requested !== "auto" && requested !== "webgpu" && requested !== "webgl2") throw new Error(`backend must be "auto", "webgpu" or "webgl2", got ${JSON.stringify(requested)}`);
+  if (requested !== "auto" && requested !== "webgpu" && requested !== "webgl2") throw new NeuralCutError("INVALID_OPTIONS", `backend must be "auto", "webgpu" or "webgl2", got ${JSON.stringify(requested)}`);
   const uploadOption = options.upload ?? "auto";
-  if (uploadOption !== "auto" && uploadOption !== "copy" && uploadOption !== "pixels") throw new Error(`upload must be "auto", "copy" or "pixels", got ${JSON.stringify(uploadOption)}`);
+  if (uploadOption !== "auto" && uploadOption !== "copy" && uploadOption !== "pixels") throw new NeuralCutError("INVALID_OPTIONS", `upload must be "auto", "copy" or "pixels", got ${JSON.stringify(uploadOption)}`);
   const probe = await probeAdapters();
   let inner: WasmEffectRenderer;
   let backendReason = "requested";
@@ -192,7 +193,7 @@ export async function createEffectRenderer(options: CreateEffectRendererOptions 
         inner = await createRenderer(canvas ?? null, order[1]);
         backendReason = `${order[0]} failed to open`;
       } catch (second) {
-        throw new Error(`${first instanceof Error ? first.message : first}; ${second instanceof Error ? second.message : second}`);
+        throw new NeuralCutError("NO_GPU", `${first instanceof Error ? first.message : first}; ${second instanceof Error ? second.message : second}`);
       }
     }
   } else inner = await createRenderer(canvas ?? null, requested);
@@ -207,7 +208,7 @@ export async function createEffectRenderer(options: CreateEffectRendererOptions 
       c.width = width;
       c.height = height;
       const ctx = c.getContext("2d", { willReadFrequently: cpu }) as CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D | null;
-      if (!ctx) throw new Error("no 2D context to stage the source with");
+      if (!ctx) throw new NeuralCutError("NO_CANVAS", "no 2D context to stage the source with");
       // Replace, not blend: a transparent source must not show the previous frame.
       ctx.globalCompositeOperation = "copy";
       stage = ctx;
@@ -231,7 +232,7 @@ export async function createEffectRenderer(options: CreateEffectRendererOptions 
     const isOffscreen = backend === "webgl2" && typeof OffscreenCanvas !== "undefined" && source instanceof OffscreenCanvas;
     if (upload === "copy" && !isFrame && !isVideo && !isOffscreen) return source;
     const [sw, sh] = sizeOf(source);
-    if (sw < width || sh < height) throw new Error(`source is ${sw}x${sh}, smaller than the requested ${width}x${height}`);
+    if (sw < width || sh < height) throw new NeuralCutError("SOURCE_TOO_SMALL", `source is ${sw}x${sh}, smaller than the requested ${width}x${height}`);
     // In a worker on WebGL2 there is no HTMLCanvasElement: hand over the pixels.
     const pixels = upload === "pixels" || (backend === "webgl2" && typeof document === "undefined");
     const ctx = stageOf(width, height, pixels);
@@ -241,7 +242,7 @@ export async function createEffectRenderer(options: CreateEffectRendererOptions 
   };
   let destroyed = false;
   const alive = () => {
-    if (destroyed) throw new Error("this effect renderer was destroyed");
+    if (destroyed) throw new NeuralCutError("RENDERER_DESTROYED", "this effect renderer was destroyed");
   };
   return {
     backend,
@@ -252,7 +253,7 @@ export async function createEffectRenderer(options: CreateEffectRendererOptions 
     maxSize,
     render({ source, width, height, effects }: RenderOptions) {
       alive();
-      if (!Number.isInteger(width) || !Number.isInteger(height)) throw new Error(`width and height must be integers, got ${width}x${height}`);
+      if (!Number.isInteger(width) || !Number.isInteger(height)) throw new NeuralCutError("INVALID_OPTIONS", `width and height must be integers, got ${width}x${height}`);
       validate(effects);
       inner.render(source == null ? null : staged(source, width, height), width, height, effects);
     },
@@ -260,7 +261,7 @@ export async function createEffectRenderer(options: CreateEffectRendererOptions 
       alive();
       // Whole, non-negative numbers only: the wasm boundary would wrap -1 and truncate 0.5.
       if (region && ![region.x, region.y, region.width, region.height].every((v) => Number.isInteger(v) && v >= 0 && v <= 0xffffffff)) {
-        throw new Error(`readPixels region must be whole non-negative numbers, got ${JSON.stringify(region)}`);
+        throw new NeuralCutError("INVALID_OPTIONS", `readPixels region must be whole non-negative numbers, got ${JSON.stringify(region)}`);
       }
       return (region ? inner.readPixels(region.x, region.y, region.width, region.height) : inner.readPixels(0, 0)) as Promise<Uint8ClampedArray>;
     },

@@ -2,6 +2,7 @@
 // (WebGPU, WebGL2 fallback) with the compositor of the effects module. Media come from the
 // sources the editor holds (`addAsset({ file | url })`) or from a host callback; text is
 // rasterised with the browser's fonts. Composition rules: docs/render.md.
+import { NeuralCutError } from "./errors.js";
 import init, { createRenderer, type WasmEffectRenderer } from "./wasm/neuralcut_effects.js";
 import { loadEffects, type EffectBackend } from "./effects.js";
 import type { Frame, MediaFrameLayer, TextFrameLayer, FramePlacement } from "./render-types.js";
@@ -252,7 +253,7 @@ function once(target: EventTarget, event: string, timeoutMs = 10_000): Promise<v
     const timer = setTimeout(() => {
       target.removeEventListener(event, ok);
       target.removeEventListener("error", bad);
-      reject(new Error(`timed out waiting for ${event}`));
+      reject(new NeuralCutError("NO_SOURCE", `timed out waiting for ${event}`));
     }, timeoutMs);
     const ok = () => {
       clearTimeout(timer);
@@ -262,7 +263,7 @@ function once(target: EventTarget, event: string, timeoutMs = 10_000): Promise<v
     const bad = () => {
       clearTimeout(timer);
       target.removeEventListener(event, ok);
-      reject(new Error("the media failed to load"));
+      reject(new NeuralCutError("NO_SOURCE", "the media failed to load"));
     };
     target.addEventListener(event, ok, { once: true });
     target.addEventListener("error", bad, { once: true });
@@ -272,7 +273,7 @@ function once(target: EventTarget, event: string, timeoutMs = 10_000): Promise<v
 /** Creates a frame renderer. Rejects when the requested backend is unavailable. */
 export async function createFrameRenderer(options: CreateFrameRendererOptions): Promise<FrameRenderer> {
   const { editor, canvas, media } = options;
-  if (!editor || typeof editor.frameAt !== "function") throw new TypeError("createFrameRenderer needs { editor } (a NeuralCut editor)");
+  if (!editor || typeof editor.frameAt !== "function") throw new NeuralCutError("INVALID_OPTIONS", "createFrameRenderer needs { editor } (a NeuralCut editor)");
   await loadEffects();
   // Chromium's SwiftShader WebGPU fails copyExternalImageToTexture and buffer mapping on a device
   // that has drawn to a canvas, and its canvas cannot be copied from: there the GPU stays
@@ -326,7 +327,7 @@ export async function createFrameRenderer(options: CreateFrameRendererOptions): 
     if (!p) {
       p = fetch(url)
         .then((r) => {
-          if (!r.ok) throw new Error(`HTTP ${r.status}`);
+          if (!r.ok) throw new NeuralCutError("NO_SOURCE", `HTTP ${r.status}`);
           return r.blob();
         })
         .then((b) => createImageBitmap(b));
@@ -360,7 +361,7 @@ export async function createFrameRenderer(options: CreateFrameRendererOptions): 
     return turn;
   };
   const seekAndStage = async (url: string, time: number, fps: number): Promise<ImageBitmap> => {
-    if (typeof document === "undefined") throw new Error("video needs a document (HTMLVideoElement); pass a media callback in a worker");
+    if (typeof document === "undefined") throw new NeuralCutError("NO_SOURCE", "video needs a document (HTMLVideoElement); pass a media callback in a worker");
     let v = videos.get(url);
     if (!v) {
       v = document.createElement("video");
@@ -410,7 +411,7 @@ export async function createFrameRenderer(options: CreateFrameRendererOptions): 
       return uploaded[i] === key ? { reuse: true, key } : { s: drawGraphic(definition, layer.fill ?? "#ffffff"), key };
     }
     const url = urlOf(layer);
-    if (!url) throw new Error(layer.mediaType === "sticker" ? `no picture for sticker ${layer.stickerId} (register it with editor.addSticker(id, name, url))` : `no source for asset ${layer.assetId} (addAsset with file or url, or a media callback)`);
+    if (!url) throw new NeuralCutError("NO_SOURCE", layer.mediaType === "sticker" ? `no picture for sticker ${layer.stickerId} (register it with editor.addSticker(id, name, url))` : `no source for asset ${layer.assetId} (addAsset with file or url, or a media callback)`);
     if (layer.mediaType === "video") {
       const asset = editor.project()?.assets?.find((a) => a.id === layer.assetId);
       const fps = asset?.fps ? asset.fps.numerator / asset.fps.denominator : 30;
@@ -423,14 +424,14 @@ export async function createFrameRenderer(options: CreateFrameRendererOptions): 
   };
 
   const render = async (seconds: number, opts: RenderFrameOptions = {}): Promise<RenderedFrame> => {
-    if (destroyed) throw new Error("this frame renderer was destroyed");
+    if (destroyed) throw new NeuralCutError("RENDERER_DESTROYED", "this frame renderer was destroyed");
     const frame = editor.frameAt(seconds);
-    if (!frame) throw new Error("the editor has no project to render");
+    if (!frame) throw new NeuralCutError("NO_ACTIVE_PROJECT", "the editor has no project to render");
     const width = Math.round(opts.width ?? frame.width);
-    if (!Number.isInteger(width) || width < 1 || width > maxSize) throw new RangeError(`width must be a whole number from 1 to ${maxSize}, got ${opts.width}`);
+    if (!Number.isInteger(width) || width < 1 || width > maxSize) throw new NeuralCutError("INVALID_OPTIONS", `width must be a whole number from 1 to ${maxSize}, got ${opts.width}`);
     const scale = width / frame.width;
     const height = Math.max(1, Math.round(frame.height * scale));
-    if (height > maxSize) throw new RangeError(`the frame would be ${width}x${height}, over this GPU's ${maxSize}`);
+    if (height > maxSize) throw new NeuralCutError("INVALID_OPTIONS", `the frame would be ${width}x${height}, over this GPU's ${maxSize}`);
     // Sources load in parallel; drawing is in layer order.
     const sources = frame.layers.map((l, i) => (l.kind === "media" ? sourceFor(l, i).catch((e: unknown) => ({ e })) : null));
     const [r, g, b, a] = parseColour(frame.background);
@@ -538,11 +539,11 @@ export async function createFrameRenderer(options: CreateFrameRendererOptions): 
       return next;
     },
     readPixels(region) {
-      if (destroyed) throw new Error("this frame renderer was destroyed");
+      if (destroyed) throw new NeuralCutError("RENDERER_DESTROYED", "this frame renderer was destroyed");
       return (region ? inner.readPixels(region.x, region.y, region.width, region.height) : inner.readPixels(0, 0)) as Promise<Uint8ClampedArray>;
     },
     async toBlob(type = "image/png") {
-      if (!last) throw new Error("nothing rendered yet");
+      if (!last) throw new NeuralCutError("NOTHING_RENDERED", "nothing rendered yet");
       const { width, height } = last;
       const pixels = (await inner.readPixels(0, 0)) as Uint8ClampedArray;
       const c = new OffscreenCanvas(width, height);

@@ -226,6 +226,20 @@ error_codes! {
     RenderFailed = "RENDER_FAILED",
     /// A CLI script line is not {"tool", "args"} JSON.
     InvalidLine = "INVALID_LINE",
+    /// A renderer or export option is out of range or of the wrong kind.
+    InvalidOptions = "INVALID_OPTIONS",
+    /// Neither WebGPU nor WebGL2 could be opened (the message gives both reasons).
+    NoGpu = "NO_GPU",
+    /// The page cannot make the 2D canvas a source is staged through.
+    NoCanvas = "NO_CANVAS",
+    /// The effect source is smaller than the size asked for.
+    SourceTooSmall = "SOURCE_TOO_SMALL",
+    /// The effect or frame renderer was destroyed; make a new one.
+    RendererDestroyed = "RENDERER_DESTROYED",
+    /// A frame was asked for before any was rendered.
+    NothingRendered = "NOTHING_RENDERED",
+    /// A layer's media could not be found or loaded (no source, a failed load, a timeout).
+    NoSource = "NO_SOURCE",
     /// exportVideo's or export_video's options are invalid (format, size, range, fps).
     InvalidExport = "INVALID_EXPORT",
     /// The browser cannot encode the codec the format needs; the message names the alternatives.

@@ -257,8 +257,9 @@ async function runInPage({ moduleUrl, backend, cases, videoBase64 }) {
   let destroyed = false;
   try {
     r.render({ source: image, width: W, height: H, effects: [] });
-  } catch {
-    destroyed = true;
+  } catch (e) {
+    // One error family: a NeuralCutError with a stable code, not a bare Error.
+    destroyed = e.name === "NeuralCutError" && e.code === "RENDERER_DESTROYED";
   }
   return { ...result, destroyed };
 }
@@ -305,7 +306,7 @@ function check(out, backend) {
   for (const s of out.sizes) {
     assert.ok(s.mean <= 1 && s.max <= 8, `${s.w}x${s.h}: max ${s.max}, mean ${s.mean.toFixed(3)}`);
   }
-  assert.ok(out.destroyed, "render after destroy throws");
+  assert.ok(out.destroyed, "render after destroy throws a NeuralCutError RENDERER_DESTROYED");
 }
 
 describe("neuralcut/effects in Chromium", { timeout: 600_000 }, () => {
