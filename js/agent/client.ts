@@ -92,45 +92,9 @@ export interface StatusResult {
   details?: string;
 }
 
-/** A Gemini `Content`. */
-export interface Content {
-  role: "user" | "model";
-  parts: Part[];
-}
-
-/** A Gemini `Part`, as far as the agent uses them. Model parts are kept verbatim. */
-export interface Part {
-  text?: string;
-  thought?: boolean;
-  thoughtSignature?: string;
-  functionCall?: { name: string; args?: Record<string, unknown>; id?: string };
-  functionResponse?: { name: string; response: Record<string, unknown>; id?: string };
-  fileData?: { fileUri: string; mimeType?: string };
-  /** A picture sent inline (one render_preview frame). */
-  inlineData?: { mimeType: string; data: string };
-  [key: string]: unknown;
-}
-
-export interface GenerateRequest {
-  model: string;
-  contents: Content[];
-  tools?: Array<{ functionDeclarations: FunctionDeclaration[] }>;
-  toolConfig?: Record<string, unknown>;
-  systemInstruction?: { parts: Array<{ text: string }> };
-  generationConfig?: Record<string, unknown>;
-}
-
-export interface FunctionDeclaration {
-  name: string;
-  description?: string;
-  parametersJsonSchema?: Record<string, unknown>;
-}
-
-export interface GenerateResponse {
-  candidates: Array<{ content?: Content; finishReason?: string; finishMessage?: string }>;
-  promptFeedback?: { blockReason?: string };
-  usageMetadata?: Record<string, unknown>;
-}
+// The Gemini request and response shapes, shared with the proxy's validator (js/gemini-types.ts).
+export type { Content, FunctionDeclaration, GenerateRequest, GenerateResponse, Part } from "../gemini-types.js";
+import type { GenerateRequest, GenerateResponse } from "../gemini-types.js";
 
 export interface ProxyClient {
   readonly clientId: string;

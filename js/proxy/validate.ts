@@ -5,34 +5,14 @@
 // make the proxy fetch or run what a browser asked for. What sets the cost of a call (output and
 // thinking tokens, media resolution, video frame rate, files) is clamped or bounded here.
 
+import type { Content, FunctionDeclaration, GenerateRequest, Part } from "../gemini-types.js";
 import type { ProxyLimits } from "./config.js";
 import { MEDIA_RESOLUTIONS } from "./config.js";
 import { RequestError } from "./errors.js";
 
-export interface Part {
-  text?: string;
-  thought?: boolean;
-  thoughtSignature?: string;
-  functionCall?: Record<string, unknown>;
-  functionResponse?: Record<string, unknown>;
-  fileData?: { fileUri: string; mimeType?: string };
-  inlineData?: { mimeType: string; data: string };
-  videoMetadata?: Record<string, unknown>;
-}
-
-export interface Content {
-  role: "user" | "model";
-  parts: Part[];
-}
-
-export interface GenerateBody {
-  model: string;
-  contents: Content[];
-  tools?: Array<{ functionDeclarations: Record<string, unknown>[] }>;
-  toolConfig?: Record<string, unknown>;
-  systemInstruction?: { parts: Array<{ text: string }> };
-  generationConfig?: Record<string, unknown>;
-}
+/** The body of a generate request, once checked (the agent's own request type). */
+export type GenerateBody = GenerateRequest;
+export type { Content, Part };
 
 type Bounds = Pick<
   Required<ProxyLimits>,
@@ -102,13 +82,13 @@ function checkPart(raw: unknown, where: string, bounds: Bounds): Part {
     if (!isObject(raw.functionCall) || typeof raw.functionCall.name !== "string") throw bad(`${where}.functionCall needs a name`);
     onlyKeys(raw.functionCall, FUNCTION_CALL_KEYS, `${where}.functionCall`);
     if (raw.functionCall.args !== undefined && !isObject(raw.functionCall.args)) throw bad(`${where}.functionCall.args is not an object`);
-    part.functionCall = raw.functionCall;
+    part.functionCall = raw.functionCall as Part["functionCall"];
   }
   if (raw.functionResponse !== undefined) {
     const fr = raw.functionResponse;
     if (!isObject(fr) || typeof fr.name !== "string" || !isObject(fr.response)) throw bad(`${where}.functionResponse needs a name and a response object`);
     onlyKeys(fr, FUNCTION_RESPONSE_KEYS, `${where}.functionResponse`);
-    part.functionResponse = fr;
+    part.functionResponse = fr as Part["functionResponse"];
   }
   if (raw.fileData !== undefined) {
     const fd = raw.fileData;
@@ -199,7 +179,7 @@ export function checkGenerateBody(raw: unknown, bounds: Bounds, models: Set<stri
         if (!isObject(d)) throw bad(`${where} is not an object`);
         onlyKeys(d, DECLARATION_KEYS, where);
         if (typeof d.name !== "string" || !FUNCTION_NAME.test(d.name)) throw bad(`${where}.name is not a function name`);
-        return d;
+        return d as unknown as FunctionDeclaration;
       });
       count += decls.length;
       return { functionDeclarations: decls };
