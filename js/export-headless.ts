@@ -3,12 +3,10 @@
 // The page gets dist/, mediabunny's browser bundle and the project's media from a server on
 // 127.0.0.1, and writes the file back to it chunk by chunk (PUT /out/<job>?at=<position>), into
 // `<path>.part`, renamed to `<path>` when complete and deleted on cancel or failure.
-import { createServer, type Server } from "node:http";
 import { open, rename, rm, type FileHandle } from "node:fs/promises";
-import { extname, join, normalize } from "node:path";
 import { fileURLToPath } from "node:url";
 
-import { findChromium, sendFile } from "./render-headless.js";
+import { sendFile, startHeadlessHost } from "./render-headless.js";
 import type { ExportFormat, ExportQuality, ExportResult } from "./export.js";
 import type { ProjectJson } from "./types.js";
 
@@ -46,9 +44,6 @@ export interface HeadlessExporter {
   ): Promise<HeadlessExportResult>;
   close(): Promise<void>;
 }
-
-/** The headless browser's own message, first line, for errors that name no cause of ours. */
-const firstLine = (e: unknown) => (e instanceof Error ? e.message : String(e)).split("\n")[0].replace(/^page\.evaluate: (Error: )?/, "");
 
 /** Runs in the page: one export, written back to the server as it goes. */
 async function pageExport({ project, media, options, job }: { project: string; media: Record<string, string>; options: Record<string, unknown>; job: string }) {
@@ -90,79 +85,44 @@ function mediabunnyBundle(): string {
 
 /** Starts headless Chromium and the server its pages export through. */
 export async function createHeadlessExporter(options: { chromiumPath?: string } = {}): Promise<HeadlessExporter> {
-  const executablePath = findChromium(options.chromiumPath);
-  let playwright: typeof import("playwright-core");
-  try {
-    const name = "playwright-core";
-    playwright = await import(name);
-  } catch {
-    throw new Error("export needs the playwright-core package to drive headless Chromium: npm install playwright-core");
-  }
-  const dist = fileURLToPath(new URL(".", import.meta.url));
   const bundle = mediabunnyBundle();
-  const files = new Map<string, string>(); // token -> media path
   const outputs = new Map<string, FileHandle>(); // job token -> the .part file
-  const page = `<!doctype html><script type="importmap">{"imports":{"mediabunny":"/mediabunny.js"}}</script><title>neuralcut export</title>`;
-  const server: Server = createServer(async (req, res) => {
-    try {
-      const url = new URL(req.url ?? "/", "http://x");
-      const path = decodeURIComponent(url.pathname);
-      if (path === "/") return void res.writeHead(200, { "content-type": "text/html" }).end(new TextEncoder().encode(page));
-      if (path === "/mediabunny.js") return void (await sendFile(req, res, bundle));
-      if (path.startsWith("/out/") && req.method === "PUT") {
-        const fh = outputs.get(path.slice(5));
-        const at = Number(url.searchParams.get("at"));
-        if (!fh || !Number.isSafeInteger(at) || at < 0) return void res.writeHead(404).end();
-        const chunks: Uint8Array[] = [];
-        for await (const c of req as unknown as AsyncIterable<Uint8Array>) chunks.push(c);
-        const body = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-        let o = 0;
-        for (const c of chunks) body.set(c, (o += c.length) - c.length);
-        await fh.write(body, 0, body.length, at);
-        return void res.writeHead(204).end();
+  const host = await startHeadlessHost("export", {
+    chromiumPath: options.chromiumPath,
+    html: `<!doctype html><script type="importmap">{"imports":{"mediabunny":"/mediabunny.js"}}</script><title>neuralcut export</title>`,
+    async route(req, res, url, path) {
+      if (path === "/mediabunny.js") {
+        await sendFile(req, res, bundle);
+        return true;
       }
-      let file: string | undefined;
-      if (path.startsWith("/dist/")) {
-        const f = normalize(join(dist, path.slice(6)));
-        if (f.startsWith(dist)) file = f;
-      } else if (path.startsWith("/media/")) file = files.get(path.slice(7));
-      if (!file) return void res.writeHead(404).end();
-      await sendFile(req, res, file);
-    } catch (e) {
-      res.writeHead(500).end(new TextEncoder().encode(firstLine(e)));
-    }
+      if (!path.startsWith("/out/") || req.method !== "PUT") return false;
+      const fh = outputs.get(path.slice(5));
+      const at = Number(url.searchParams.get("at"));
+      if (!fh || !Number.isSafeInteger(at) || at < 0) {
+        res.writeHead(404);
+        res.end();
+        return true;
+      }
+      const chunks: Uint8Array[] = [];
+      for await (const c of req) chunks.push(c);
+      const body = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+      let o = 0;
+      for (const c of chunks) body.set(c, (o += c.length) - c.length);
+      await fh.write(body, 0, body.length, at);
+      res.writeHead(204);
+      res.end();
+      return true;
+    },
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  let browser: Awaited<ReturnType<typeof playwright.chromium.launch>>;
-  try {
-    browser = await playwright.chromium.launch({
-      executablePath,
-      headless: true,
-      args: ["--no-sandbox", "--disable-gpu-sandbox", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--autoplay-policy=no-user-gesture-required"],
-    });
-  } catch (e) {
-    server.close();
-    throw new Error(`export could not start Chromium at ${executablePath}: ${firstLine(e)}`);
-  }
 
   const run: HeadlessExporter["export"] = async (project, media, args, { signal, onProgress } = {}) => {
     signal?.throwIfAborted();
-    const urls: Record<string, string> = {};
-    const tokens: string[] = [];
-    for (const [id, where] of media) {
-      const path = where.startsWith("file:") ? fileURLToPath(where) : where;
-      if (/^[a-z]+:\/\//i.test(path)) continue; // only local files are served
-      const token = `${crypto.randomUUID()}${extname(path)}`;
-      files.set(token, path);
-      tokens.push(token);
-      urls[id] = `${origin}/media/${token}`;
-    }
+    const { urls, release } = host.serveMedia(media, false);
     const job = crypto.randomUUID();
     const part = `${args.path}.part`;
     const fh = await open(part, "w");
     outputs.set(job, fh);
-    const tab = await browser.newPage();
+    const tab = await host.browser.newPage();
     let cancelled = false;
     const cancel = () => {
       cancelled = true;
@@ -171,7 +131,7 @@ export async function createHeadlessExporter(options: { chromiumPath?: string } 
     signal?.addEventListener("abort", cancel, { once: true });
     try {
       await tab.exposeFunction("__ncProgress", (p: HeadlessExportProgress) => onProgress?.(p));
-      await tab.goto(`${origin}/`);
+      await tab.goto(`${host.origin}/`);
       const range = args.start !== undefined || args.end !== undefined ? { range: { start: args.start, end: args.end } } : {};
       const opts = { format: args.format, width: args.width, fps: args.fps, quality: args.quality, ...range };
       const out = await tab.evaluate(pageExport, { project: JSON.stringify(project), media: urls, options: JSON.parse(JSON.stringify(opts)), job });
@@ -190,16 +150,10 @@ export async function createHeadlessExporter(options: { chromiumPath?: string } 
       throw e;
     } finally {
       signal?.removeEventListener("abort", cancel);
-      for (const token of tokens) files.delete(token);
+      release();
       await tab.close().catch(() => {});
     }
   };
 
-  return {
-    export: run,
-    async close() {
-      await browser.close().catch(() => {});
-      await new Promise<void>((r) => server.close(() => r()));
-    },
-  };
+  return { export: run, close: () => host.close() };
 }

@@ -145,44 +145,68 @@ async function pageRender({ project, media, time, width }: { project: string; me
   return { out, png: btoa(s) };
 }
 
-/** Starts headless Chromium on a page that can render frames. */
-export async function createHeadlessRenderer(options: HeadlessRendererOptions = {}): Promise<HeadlessRenderer> {
+/** Headless Chromium and the 127.0.0.1 server its pages load from: the package's dist/ under
+ * /dist/, media files under /media/<token>, and whatever `route` answers first. Shared by
+ * render_preview and export. */
+export interface HeadlessHost {
+  browser: import("playwright-core").Browser;
+  origin: string;
+  /**
+   * Serves the local files of `media` (asset id -> path or file:// URL; other URLs are skipped)
+   * and returns their URLs by asset id. `stable` keeps one URL per asset across calls (the
+   * compositor caches what it loaded by URL); otherwise each call gets fresh tokens, dropped by
+   * `release`.
+   */
+  serveMedia(media: ReadonlyMap<string, string>, stable: boolean): { urls: Record<string, string>; release(): void };
+  close(): Promise<void>;
+}
+
+/** The browser's own message, first line (playwright adds call logs below it). */
+export const firstLine = (e: unknown) => (e instanceof Error ? e.message : String(e)).split("\n")[0].replace(/^page\.evaluate: (Error: )?/, "");
+
+/** A request as a route sees it: node:http's, readable as a stream of chunks. */
+export type HostRequest = FileRequest & { method?: string } & AsyncIterable<Uint8Array>;
+
+export async function startHeadlessHost(
+  purpose: string,
+  options: {
+    chromiumPath?: string;
+    html: string;
+    /** Answers the requests it knows (true), before dist/ and media. */
+    route?: (req: HostRequest, res: FileResponse, url: URL, path: string) => Promise<boolean>;
+  },
+): Promise<HeadlessHost> {
   const executablePath = findChromium(options.chromiumPath);
   let playwright: typeof import("playwright-core");
   try {
     const name = "playwright-core";
     playwright = await import(name);
   } catch {
-    throw new Error("render_preview needs the playwright-core package to drive headless Chromium: npm install playwright-core");
+    throw new Error(`${purpose} needs the playwright-core package to drive headless Chromium: npm install playwright-core`);
   }
   const dist = fileURLToPath(new URL(".", import.meta.url));
   const files = new Map<string, string>(); // token -> absolute path
   const server: Server = createServer(async (req, res) => {
     try {
-      const path = decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname);
+      const url = new URL(req.url ?? "/", "http://x");
+      const path = decodeURIComponent(url.pathname);
+      if (path === "/") return void res.writeHead(200, { "content-type": "text/html" }).end(new TextEncoder().encode(options.html));
+      if (options.route && (await options.route(req as unknown as HostRequest, res, url, path))) return;
       let file: string | undefined;
-      if (path === "/") {
-        res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><title>neuralcut render</title>");
-        return;
-      }
       if (path.startsWith("/dist/")) {
         const f = normalize(join(dist, path.slice(6)));
         if (f.startsWith(dist)) file = f;
-      } else if (path.startsWith("/media/")) {
-        file = files.get(path.slice(7));
-      }
-      if (!file) {
-        res.writeHead(404).end();
-        return;
-      }
+      } else if (path.startsWith("/media/")) file = files.get(path.slice(7));
+      if (!file) return void res.writeHead(404).end();
       await sendFile(req, res, file);
-    } catch {
-      res.writeHead(404).end();
+    } catch (e) {
+      res.writeHead(500);
+      res.end(new TextEncoder().encode(firstLine(e)));
     }
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  let browser;
+  let browser: import("playwright-core").Browser;
   try {
     browser = await playwright.chromium.launch({
       executablePath,
@@ -191,21 +215,40 @@ export async function createHeadlessRenderer(options: HeadlessRendererOptions = 
     });
   } catch (e) {
     server.close();
-    throw new Error(`render_preview could not start Chromium at ${executablePath}: ${e instanceof Error ? e.message.split("\n")[0] : String(e)}`);
+    throw new Error(`${purpose} could not start Chromium at ${executablePath}: ${firstLine(e)}`);
   }
-  const page = await browser.newPage();
-  await page.goto(`${origin}/`);
+  return {
+    browser,
+    origin,
+    serveMedia(media, stable) {
+      const urls: Record<string, string> = {};
+      const tokens: string[] = [];
+      for (const [id, where] of media) {
+        const path = where.startsWith("file:") ? fileURLToPath(where) : where;
+        if (/^[a-z]+:\/\//i.test(path)) continue; // only local files are served
+        const token = `${stable ? encodeURIComponent(id) : crypto.randomUUID()}${extname(path)}`;
+        files.set(token, path);
+        if (!stable) tokens.push(token);
+        urls[id] = `${origin}/media/${token}`;
+      }
+      return { urls, release: () => tokens.forEach((t) => files.delete(t)) };
+    },
+    async close() {
+      await browser.close().catch(() => {});
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
+
+/** Starts headless Chromium on a page that can render frames. */
+export async function createHeadlessRenderer(options: HeadlessRendererOptions = {}): Promise<HeadlessRenderer> {
+  const host = await startHeadlessHost("render_preview", { chromiumPath: options.chromiumPath, html: "<!doctype html><title>neuralcut render</title>" });
+  const page = await host.browser.newPage();
+  await page.goto(`${host.origin}/`);
   let queue: Promise<unknown> = Promise.resolve();
 
   const render = async (project: ProjectJson, media: ReadonlyMap<string, string>, args: PreviewArgs): Promise<HeadlessPreview> => {
-    const urls: Record<string, string> = {};
-    for (const [id, where] of media) {
-      const path = where.startsWith("file:") ? fileURLToPath(where) : where;
-      if (/^[a-z]+:\/\//i.test(path) && !path.startsWith("file:")) continue; // only local files are served
-      const token = `${encodeURIComponent(id)}${extname(path)}`;
-      files.set(token, path);
-      urls[id] = `${origin}/media/${token}`;
-    }
+    const { urls } = host.serveMedia(media, true);
     const { out, png } = await page.evaluate(pageRender, { project: JSON.stringify(project), media: urls, time: args.time, width: args.width });
     const o = out as { frame: Frame; width: number; height: number; missing: { elementId: string; reason: string }[] };
     return { png: Uint8Array.from(atob(png), (c) => c.charCodeAt(0)), description: describePreview(o.frame, o.width, o.height, o.missing) };
@@ -217,10 +260,7 @@ export async function createHeadlessRenderer(options: HeadlessRendererOptions = 
       queue = next.catch(() => undefined);
       return next;
     },
-    async close() {
-      await browser.close().catch(() => {});
-      await new Promise<void>((r) => server.close(() => r()));
-    },
+    close: () => host.close(),
   };
 }
 
