@@ -153,14 +153,15 @@ async function main() {
       }
       const names = active.map((f) => `${f.effectType} (${f.elementId})`).join(", ");
       let text;
-      if (failure) text = `Effects at the playhead: ${names || "none"}. The GPU renderer failed: ${failure}`;
-      else if (applied) text = `Effects applied on the GPU (${preview.renderer.backend}): ${names}`;
+      if (failure) text = `Effects at the playhead: ${names || "none"}. The renderer failed: ${failure}`;
+      else if (applied) text = `Effects applied (frames drawn with ${preview.renderer.backend}): ${names}`;
       else text = `Effects at the playhead: ${names}, not applied: the compositor is unavailable.`;
       note.replaceChildren(h("span", { class: failure ? "failed" : "active" }, text));
     },
   });
   const effects = { renderer: preview.renderer };
-  if (preview.renderer) badge("effects", "effects", preview.renderer.backend, "ok");
+  // The badge's title says why "auto" chose this backend (a software GPU gets Canvas2D).
+  if (preview.renderer) badge("effects", "effects", preview.renderer.backend, "ok").title = preview.renderer.backendReason;
   else badge("effects", "effects", render.error ?? "unavailable", render.create ? "err" : "warn");
   duration = preview.duration;
 

@@ -1,14 +1,17 @@
 // The package entry `neuralcut/render`: draws a frame of an editor (`editor.frameAt`) on the GPU
-// (WebGPU, WebGL2 fallback) with the compositor of the effects module. Media come from the
+// (WebGPU, WebGL2 fallback) with the compositor of the effects module, or with the browser's 2D
+// canvas where the only GPU is a software one (render-canvas2d.ts). Media come from the
 // sources the editor holds (`addAsset({ file | url })`) or from a host callback; text is
 // rasterised with the browser's fonts. Composition rules: docs/render.md.
 import { NeuralCutError } from "./errors.js";
-import init, { createRenderer, type WasmEffectRenderer } from "./wasm/neuralcut_effects.js";
-import { loadEffects, type EffectBackend } from "./effects.js";
+import init, { createRenderer } from "./wasm/neuralcut_effects.js";
+import { loadEffects, probeAdapters, type EffectBackend } from "./effects.js";
+import { Canvas2DCompositor } from "./render-canvas2d.js";
 import type { Frame, MediaFrameLayer, TextFrameLayer, FramePlacement } from "./render-types.js";
 
 export type * from "./render-types.js";
 export type { EffectBackend } from "./effects.js";
+export { Canvas2DCompositor } from "./render-canvas2d.js";
 export { renderPreviewTool, renderPreviewInPage, RENDER_PREVIEW_TOOL } from "./render-preview.js";
 
 void init; // instantiated by loadEffects
@@ -27,8 +30,12 @@ export interface CreateFrameRendererOptions {
   editor: RenderableEditor;
   /** Where frames are shown; without one the renderer is headless (`readPixels`, `toBlob`). */
   canvas?: HTMLCanvasElement | OffscreenCanvas;
-  /** "auto" (default): WebGPU when the browser has it, else WebGL2. */
-  backend?: "auto" | EffectBackend;
+  /**
+   * "auto" (default): the GPU (WebGPU, else WebGL2) when the browser has a hardware one;
+   * "canvas2d" where the only adapters are software ones (SwiftShader, llvmpipe, ...) or there
+   * is none, as it is several times faster there (docs/render.md "Backends").
+   */
+  backend?: "auto" | RenderBackend;
   /**
    * The picture for a media layer, when the host has it (a decoded video frame at
    * `layer.sourceTime`, an image it already holds). Return null or undefined to let the renderer
@@ -53,8 +60,13 @@ export interface RenderedFrame {
   missing: { elementId: string; reason: string }[];
 }
 
+/** Where frames are composited: a GPU through the effects module, or the browser's 2D canvas. */
+export type RenderBackend = EffectBackend | "canvas2d";
+
 export interface FrameRenderer {
-  readonly backend: EffectBackend;
+  readonly backend: RenderBackend;
+  /** Why this backend: "requested", or the rule of `backend: "auto"` that chose it. */
+  readonly backendReason: string;
   readonly canvas: HTMLCanvasElement | OffscreenCanvas | undefined;
   /** Draws the frame at `seconds`; it stays on the canvas and for `readPixels` / `toBlob`. */
   render(seconds: number, options?: RenderFrameOptions): Promise<RenderedFrame>;
@@ -270,23 +282,62 @@ function once(target: EventTarget, event: string, timeoutMs = 10_000): Promise<v
   });
 }
 
+/** What the frame loop drives: the effects module's GPU compositor or the Canvas2D one. */
+interface Compositor {
+  readonly backend: string;
+  readonly maxSize: number;
+  /** True when drawLayer keeps the picture it is given for reuse (the caller must not close it). */
+  readonly keepsSources?: boolean;
+  beginFrame(width: number, height: number, r: number, g: number, b: number, a: number): void;
+  drawLayer(source: unknown, slot: number, cx: number, cy: number, w: number, h: number, rotation: number, flipX: boolean, flipY: boolean, opacity: number, blendMode: string, effects: unknown): void | Promise<void>;
+  applyEffects(effects: unknown): void | Promise<void>;
+  endFrame(): void;
+  readPixels(x: number, y: number, width?: number, height?: number): Promise<unknown>;
+  free(): void;
+}
+
 /** Creates a frame renderer. Rejects when the requested backend is unavailable. */
 export async function createFrameRenderer(options: CreateFrameRendererOptions): Promise<FrameRenderer> {
   const { editor, canvas, media } = options;
   if (!editor || typeof editor.frameAt !== "function") throw new NeuralCutError("INVALID_OPTIONS", "createFrameRenderer needs { editor } (a NeuralCut editor)");
   await loadEffects();
+  const requested = options.backend ?? "auto";
+  if (!["auto", "webgpu", "webgl2", "canvas2d"].includes(requested)) throw new NeuralCutError("INVALID_OPTIONS", `backend must be "auto", "webgpu", "webgl2" or "canvas2d", got ${JSON.stringify(requested)}`);
+  let backendReason = "requested";
+  let useCanvas2d = requested === "canvas2d";
+  let gpu: EffectBackend | "auto" = requested === "webgpu" || requested === "webgl2" ? requested : "auto";
+  if (requested === "auto") {
+    const probe = await probeAdapters();
+    const hardware = (p: { available: boolean; software: boolean }) => p.available && !p.software;
+    if (!hardware(probe.webgpu) && !hardware(probe.webgl2)) {
+      useCanvas2d = true;
+      backendReason = probe.webgpu.available || probe.webgl2.available ? "software adapter: Canvas2D is faster there" : "no GPU adapter";
+    } else {
+      gpu = hardware(probe.webgpu) ? "webgpu" : "webgl2";
+      backendReason = gpu === "webgpu" ? "hardware WebGPU adapter" : "hardware WebGL2 adapter";
+    }
+  }
   // Chromium's SwiftShader WebGPU fails copyExternalImageToTexture and buffer mapping on a device
   // that has drawn to a canvas, and its canvas cannot be copied from: there the GPU stays
   // headless and each frame is put on the canvas from its read-back (a software GPU anyway).
   let software = false;
-  if (canvas && options.backend !== "webgl2") {
-    const gpu = (globalThis.navigator as unknown as { gpu?: { requestAdapter(): Promise<{ info?: { architecture?: string; vendor?: string } } | null> } }).gpu;
-    const adapter = await gpu?.requestAdapter().catch(() => null);
+  if (!useCanvas2d && canvas && gpu !== "webgl2") {
+    const webgpu = (globalThis.navigator as unknown as { gpu?: { requestAdapter(): Promise<{ info?: { architecture?: string; vendor?: string } } | null> } }).gpu;
+    const adapter = await webgpu?.requestAdapter().catch(() => null);
     software = /swiftshader/i.test(`${adapter?.info?.architecture ?? ""} ${adapter?.info?.vendor ?? ""}`);
   }
-  const inner: WasmEffectRenderer = await createRenderer(software ? null : (canvas ?? null), options.backend ?? "auto");
-  const backend = inner.backend as EffectBackend;
+  const inner: Compositor = useCanvas2d
+    ? new Canvas2DCompositor(canvas)
+    : ((await createRenderer(software ? null : (canvas ?? null), gpu)) as unknown as Compositor);
+  const backend = inner.backend as RenderBackend;
   const shown2d = software && canvas ? (canvas.getContext("2d") as CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D | null) : null;
+  // Pictures a compositor that keeps sources holds (Canvas2D), by slot: closed when replaced.
+  const kept: (ImageBitmap | undefined)[] = [];
+  const handOver = (i: number, own: ImageBitmap | undefined) => {
+    if (!inner.keepsSources) return own?.close();
+    if (kept[i] !== own) kept[i]?.close();
+    kept[i] = own;
+  };
   const maxSize = inner.maxSize;
   const urls = new Map<string, string>(); // asset id -> object URL of its File
   const images = new Map<string, Promise<ImageBitmap>>(); // url -> decoded picture
@@ -441,7 +492,7 @@ export async function createFrameRenderer(options: CreateFrameRendererOptions): 
     for (let i = 0; i < frame.layers.length; i++) {
       const layer = frame.layers[i];
       if (layer.kind === "effect") {
-        inner.applyEffects([{ effectType: layer.effectType, params: layer.params }]);
+        await inner.applyEffects([{ effectType: layer.effectType, params: layer.params }]);
         drawn.push(layer.elementId);
         continue;
       }
@@ -463,15 +514,15 @@ export async function createFrameRenderer(options: CreateFrameRendererOptions): 
             // WebGL2 copies only ImageBitmap, canvas elements and images, not OffscreenCanvas.
             const bitmap = text.transferToImageBitmap();
             try {
-              inner.drawLayer(bitmap, i, box.x + box.w / 2, box.y + box.h / 2, box.w, box.h, 0, false, false, layer.opacity, layer.blendMode, layer.effects);
+              await inner.drawLayer(bitmap, i, box.x + box.w / 2, box.y + box.h / 2, box.w, box.h, 0, false, false, layer.opacity, layer.blendMode, layer.effects);
             } finally {
-              bitmap.close();
+              handOver(i, bitmap);
             }
           }
           uploaded[i] = key;
         } else {
           const box = textBoxes[i];
-          if (box) inner.drawLayer(null, i, box.x + box.w / 2, box.y + box.h / 2, box.w, box.h, 0, false, false, layer.opacity, layer.blendMode, layer.effects);
+          if (box) await inner.drawLayer(null, i, box.x + box.w / 2, box.y + box.h / 2, box.w, box.h, 0, false, false, layer.opacity, layer.blendMode, layer.effects);
         }
         drawn.push(layer.elementId);
         continue;
@@ -484,7 +535,7 @@ export async function createFrameRenderer(options: CreateFrameRendererOptions): 
       if (got.reuse) {
         const [sw, sh] = sizes[i];
         const p = layer.placement ?? placeLayer(layer, frame, sw, sh);
-        inner.drawLayer(null, i, p.centerX * scale, p.centerY * scale, p.width * scale, p.height * scale, p.rotation, p.flipX, p.flipY, layer.opacity, layer.blendMode, layer.effects);
+        await inner.drawLayer(null, i, p.centerX * scale, p.centerY * scale, p.width * scale, p.height * scale, p.rotation, p.flipX, p.flipY, layer.opacity, layer.blendMode, layer.effects);
         drawn.push(layer.elementId);
         continue;
       }
@@ -511,9 +562,9 @@ export async function createFrameRenderer(options: CreateFrameRendererOptions): 
       const p = layer.placement ?? placeLayer(layer, frame, sw, sh);
       uploaded[i] = undefined;
       try {
-        inner.drawLayer(source, i, p.centerX * scale, p.centerY * scale, p.width * scale, p.height * scale, p.rotation, p.flipX, p.flipY, layer.opacity, layer.blendMode, layer.effects);
+        await inner.drawLayer(source, i, p.centerX * scale, p.centerY * scale, p.width * scale, p.height * scale, p.rotation, p.flipX, p.flipY, layer.opacity, layer.blendMode, layer.effects);
       } finally {
-        own?.close();
+        handOver(i, own);
       }
       uploaded[i] = got.key;
       sizes[i] = [sw, sh];
@@ -531,6 +582,7 @@ export async function createFrameRenderer(options: CreateFrameRendererOptions): 
 
   return {
     backend,
+    backendReason,
     canvas,
     render(seconds, opts) {
       // One frame at a time: the compositor's textures are shared.
@@ -558,6 +610,7 @@ export async function createFrameRenderer(options: CreateFrameRendererOptions): 
         v.removeAttribute("src");
         v.load();
       }
+      for (const b of kept) b?.close();
       inner.free();
     },
   };

@@ -2,7 +2,8 @@
 // Frame compositing in headless Chromium: neuralcut/render's GPU compositor against Canvas2D
 // drawImage compositing the same five layers, in the same page and run, and against
 // opencut-wasm 0.2.10's own compositor (renderFrame) drawing the same layers in a second page of
-// the same browser, on WebGPU (SwiftShader) and WebGL2, at 1080p and 4K. Part of `npm run bench`;
+// the same browser, on WebGPU (SwiftShader), WebGL2 and "auto" (what a page gets by default:
+// Canvas2D where the only adapter is a software one), at 1080p and 4K. Part of `npm run bench`;
 // needs `npm run build` first; installs opencut-wasm into .bench/opencut (as bench-effects does).
 //
 // The timeline: a full-frame background image, two picture-in-picture images (scaled, one
@@ -155,7 +156,7 @@ async function measure({ base, backend, frames, sizes, what }) {
       }
       c2d.getImageData(0, 0, 1, 1);
     });
-    out[`${W}x${H}`] = { layers: frame.layers.length, neuralcut: gpu, canvas2d, ratio: canvas2d / gpu };
+    out[`${W}x${H}`] = { layers: frame.layers.length, used: r.backend, reason: r.backendReason, neuralcut: gpu, canvas2d, ratio: canvas2d / gpu };
     if (backend === "webgl2") out[`${W}x${H}`].rawWebgl2 = await rawWebgl2(W, H, time);
     r.destroy();
   }
@@ -263,7 +264,8 @@ async function measure({ base, backend, frames, sizes, what }) {
 }
 
 const results = {};
-for (const [backend, flags] of [["webgpu", ["--enable-unsafe-webgpu", "--use-webgpu-adapter=swiftshader"]], ["webgl2", []]]) {
+// "auto" is what a page gets by default: on a machine whose only GPU is a software one, Canvas2D.
+for (const [backend, flags] of [["webgpu", ["--enable-unsafe-webgpu", "--use-webgpu-adapter=swiftshader"]], ["webgl2", []], ["auto", ["--enable-unsafe-webgpu", "--use-webgpu-adapter=swiftshader"]]]) {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
     headless: true,
@@ -273,7 +275,7 @@ for (const [backend, flags] of [["webgpu", ["--enable-unsafe-webgpu", "--use-web
     // One page each: SwiftShader's WebGPU breaks buffer read-back in a page once a WebGPU canvas
     // was drawn on, which opencut-wasm does.
     const parts = {};
-    for (const what of existsSync(join(opencut, "opencut_wasm_bg.wasm")) ? ["ours", "opencut"] : ["ours"]) {
+    for (const what of existsSync(join(opencut, "opencut_wasm_bg.wasm")) && backend !== "auto" ? ["ours", "opencut"] : ["ours"]) {
       const page = await browser.newPage();
       page.on("console", (m) => m.type() === "error" && !m.text().startsWith("Failed to load") && console.log(`[page ${backend} ${what}] ${m.text().slice(0, 300)}`));
       await page.goto(`${origin}/`);
@@ -306,7 +308,7 @@ for (const [backend, sizes] of Object.entries(results)) {
       ocRatio = r.opencut.unsynced ? "not comparable²" : (r.opencut.opencut / r.neuralcut).toFixed(2);
       if (r.opencut.unsynced) notes.add("² opencut-wasm's canvas read back empty (alpha 0): its time does not wait for the GPU work (SwiftShader's WebGPU gives empty canvas snapshots).");
     }
-    rows.push(`| ${backend} | ${size} | ${r.layers} | ${r.neuralcut.toFixed(1)} | ${r.canvas2d.toFixed(1)} | ${r.ratio.toFixed(2)} | ${oc} | ${ocRatio} | ${r.rawWebgl2 === undefined ? "–" : r.rawWebgl2.toFixed(1)} |`);
+    rows.push(`| ${backend === "auto" ? `auto → ${r.used}` : backend} | ${size} | ${r.layers} | ${r.neuralcut.toFixed(1)} | ${r.canvas2d.toFixed(1)} | ${r.ratio.toFixed(2)} | ${oc} | ${ocRatio} | ${r.rawWebgl2 === undefined ? "–" : r.rawWebgl2.toFixed(1)} |`);
   }
 }
 const report = `## Frame compositing (neuralcut/render vs Canvas2D drawImage and opencut-wasm, same run)\n\n${rows.join("\n")}\n${notes.size ? `\n${[...notes].join("\n")}\n` : ""}`;

@@ -249,7 +249,7 @@ describe("neuralcut/render fidelity in Chromium", { timeout: 600_000 }, () => {
   });
   after(() => server?.close());
 
-  for (const [backend, flags] of [["webgpu", ["--enable-unsafe-webgpu", "--use-webgpu-adapter=swiftshader"]], ["webgl2", []]]) {
+  for (const [backend, flags] of [["webgpu", ["--enable-unsafe-webgpu", "--use-webgpu-adapter=swiftshader"]], ["webgl2", []], ["canvas2d", []]]) {
     test(`bars per second, every blend mode and every effect on ${backend}`, async () => {
       const browser = await launchChromium(flags);
       try {

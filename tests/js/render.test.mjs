@@ -87,6 +87,12 @@ async function runInPage({ base, backend, scene, clipUrl }) {
   editor.loadOpenCutScene(scene, { sources: new Map([["m-bg", { file: bg }], ["m-pip", { file: pip }]]) });
   const r = await createFrameRenderer({ editor, backend });
   out.backendUsed = r.backend;
+  // What "auto" picks here, and what the adapters are: the rule is checked, not the machine.
+  const { probeAdapters } = await import(`${base}/effects.js`);
+  const adapters = await probeAdapters();
+  const auto = await createFrameRenderer({ editor });
+  out.auto = { backend: auto.backend, reason: auto.backendReason, hardware: ["webgpu", "webgl2"].filter((b) => adapters[b].available && !adapters[b].software) };
+  auto.destroy();
   const at = async (t, width) => {
     window.__step = `render ${t}`;
     const f = await r.render(t, { width });
@@ -158,7 +164,7 @@ async function runInPage({ base, backend, scene, clipUrl }) {
   // canvas (see effects.test.mjs), so on WebGPU the frames are read from a headless renderer and
   // the canvas is checked by a second one.
   const canvas = document.createElement("canvas");
-  const r2 = await createFrameRenderer({ editor: ed, backend, canvas: backend === "webgl2" ? canvas : undefined });
+  const r2 = await createFrameRenderer({ editor: ed, backend, canvas: backend === "webgpu" ? undefined : canvas });
   const frames = [];
   for (const t of [1.5, 2.5]) {
     window.__step = `video ${t}`;
@@ -206,7 +212,7 @@ describe("neuralcut/render in Chromium", { timeout: 600_000 }, () => {
   });
   after(() => server?.close());
 
-  for (const [backend, flags] of [["webgpu", WEBGPU_FLAGS], ["webgl2", []]]) {
+  for (const [backend, flags] of [["webgpu", WEBGPU_FLAGS], ["webgl2", []], ["canvas2d", WEBGPU_FLAGS]]) {
     test(`frames of generated media on ${backend} land where OpenCut draws them`, async () => {
       const browser = await launchChromium(flags);
       try {
@@ -219,6 +225,9 @@ describe("neuralcut/render in Chromium", { timeout: 600_000 }, () => {
           .evaluate(runInPage, { base, backend, scene: SCENE, clipUrl: `${server.url}/demo/media/clip.webm` })
           .catch(async (e) => assert.fail(`${e.message.split("\n")[0]} at ${await page.evaluate(() => window.__step)}\nconsole: ${errors.join("\n")}`));
         assert.equal(out.backendUsed, backend);
+        // "auto": the GPU where there is a hardware adapter, Canvas2D where there is none.
+        if (out.auto.hardware.length) assert.equal(out.auto.backend, out.auto.hardware[0], out.auto.reason);
+        else assert.deepEqual([out.auto.backend, out.auto.reason], ["canvas2d", "software adapter: Canvas2D is faster there"]);
         assert.deepEqual(out.size, [384, 216], "width 384 keeps 16:9");
         assert.deepEqual(out.drawn, ["bg", "pip", "shape", "title"], "bottom first");
         assert.deepEqual(out.missing, []);

@@ -1,0 +1,143 @@
+// The frame compositor for machines without a usable GPU: layers drawn with the browser's 2D
+// canvas (Skia on the CPU), the way OpenCut's own renderer draws them. On a software adapter a
+// GPU compositor pays a full-frame pass per layer (a bare full-frame triangle costs more on
+// SwiftShader's WebGL2 than Canvas2D compositing a whole five-layer frame, docs/render.md);
+// drawImage costs only the pixels a layer covers. Effects still run through the effects module,
+// so their pixels are the shaders' on every path.
+import { NeuralCutError } from "./errors.js";
+import { applyEffectsCpu, createEffectRenderer, type EffectInput, type EffectRenderer } from "./effects.js";
+
+type Source = CanvasImageSource & ({ width: number; height: number } | { videoWidth: number; videoHeight: number } | { displayWidth: number; displayHeight: number });
+type Context2D = CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D;
+
+/** Canvas2D's side of the larger of the two limits browsers put on a canvas side (Chromium: 32767). */
+const MAX_SIZE = 16384;
+
+/** A blend mode of the registry (src/frame.rs BLEND_MODES, CSS names) as a composite operation. */
+function operation(mode: string): GlobalCompositeOperation {
+  if (mode === "normal" || !mode) return "source-over";
+  if (mode === "plus-lighter") return "lighter";
+  return mode as GlobalCompositeOperation;
+}
+
+function sizeOf(s: Source): [number, number] {
+  if ("videoWidth" in s) return [s.videoWidth, s.videoHeight];
+  if ("displayWidth" in s) return [s.displayWidth, s.displayHeight];
+  return [s.width, s.height];
+}
+
+/**
+ * The compositor `createFrameRenderer` drives, with the GPU compositor's calls (beginFrame,
+ * drawLayer, applyEffects, endFrame, readPixels). It keeps each slot's picture for reuse, so the
+ * caller hands pictures over and does not close them.
+ */
+export class Canvas2DCompositor {
+  readonly backend = "canvas2d" as const;
+  readonly maxSize = MAX_SIZE;
+  readonly keepsSources = true;
+  readonly #ctx: Context2D;
+  readonly #slots: (Source | undefined)[] = [];
+  #effects: Promise<EffectRenderer | null> | undefined;
+  #scratch: Context2D | undefined;
+
+  constructor(canvas?: HTMLCanvasElement | OffscreenCanvas) {
+    const target = canvas ?? new OffscreenCanvas(1, 1);
+    const ctx = target.getContext("2d", { willReadFrequently: !canvas }) as Context2D | null;
+    if (!ctx) throw new NeuralCutError("NO_CANVAS", "this canvas has no 2D context (it already holds a WebGL or WebGPU one)");
+    this.#ctx = ctx;
+  }
+
+  beginFrame(width: number, height: number, r: number, g: number, b: number, a: number): void {
+    const c = this.#ctx.canvas;
+    if (c.width !== width || c.height !== height) Object.assign(c, { width, height });
+    const ctx = this.#ctx;
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.globalAlpha = 1;
+    ctx.globalCompositeOperation = "copy";
+    ctx.fillStyle = `rgba(${Math.round(r * 255)}, ${Math.round(g * 255)}, ${Math.round(b * 255)}, ${a})`;
+    ctx.fillRect(0, 0, width, height);
+    ctx.globalCompositeOperation = "source-over";
+    ctx.imageSmoothingEnabled = true;
+    ctx.imageSmoothingQuality = "high";
+  }
+
+  /** Draws slot `slot` (given `source`, or the picture it kept) centred at (cx, cy), `w × h` target pixels. */
+  async drawLayer(
+    source: Source | null,
+    slot: number,
+    cx: number,
+    cy: number,
+    w: number,
+    h: number,
+    rotation: number,
+    flipX: boolean,
+    flipY: boolean,
+    opacity: number,
+    blendMode: string,
+    effects: EffectInput[] | undefined,
+  ): Promise<void> {
+    if (source) this.#slots[slot] = source;
+    let picture: CanvasImageSource | undefined = this.#slots[slot];
+    if (!picture) throw new NeuralCutError("NO_SOURCE", `no picture kept for layer ${slot}`);
+    if (effects && effects.length) {
+      const [sw, sh] = sizeOf(picture as Source);
+      const scratch = this.#scratchOf(sw, sh);
+      scratch.globalCompositeOperation = "copy";
+      scratch.drawImage(picture, 0, 0);
+      await this.#applyEffects(scratch, effects);
+      picture = scratch.canvas;
+    }
+    const ctx = this.#ctx;
+    ctx.save();
+    ctx.globalAlpha = Math.max(0, Math.min(1, opacity));
+    ctx.globalCompositeOperation = operation(blendMode);
+    ctx.translate(cx, cy);
+    if (rotation) ctx.rotate((rotation * Math.PI) / 180);
+    if (flipX || flipY) ctx.scale(flipX ? -1 : 1, flipY ? -1 : 1);
+    ctx.drawImage(picture, -w / 2, -h / 2, w, h);
+    ctx.restore();
+  }
+
+  /** A frame-wide effect pass over everything drawn so far. */
+  async applyEffects(effects: EffectInput[]): Promise<void> {
+    await this.#applyEffects(this.#ctx, effects);
+  }
+
+  endFrame(): void {}
+
+  /** RGBA rows of the frame (or of the region from (x, y), `width × height`). */
+  async readPixels(x: number, y: number, width?: number, height?: number): Promise<Uint8ClampedArray> {
+    const c = this.#ctx.canvas;
+    return this.#ctx.getImageData(x, y, width ?? c.width - x, height ?? c.height - y).data;
+  }
+
+  free(): void {
+    this.#slots.length = 0;
+    void this.#effects?.then((fx) => fx?.destroy());
+  }
+
+  #scratchOf(width: number, height: number): Context2D {
+    if (!this.#scratch) {
+      const ctx = new OffscreenCanvas(width, height).getContext("2d", { willReadFrequently: true });
+      if (!ctx) throw new NeuralCutError("NO_CANVAS", "no 2D context for a layer's effects");
+      this.#scratch = ctx;
+    }
+    const c = this.#scratch.canvas;
+    if (c.width !== width || c.height !== height) Object.assign(c, { width, height });
+    return this.#scratch;
+  }
+
+  /** Runs `effects` over `ctx`'s pixels with the effects module (its GPU, software or not; the CPU reference where there is none). */
+  async #applyEffects(ctx: Context2D, effects: EffectInput[]): Promise<void> {
+    const { width, height } = ctx.canvas;
+    const before = ctx.getImageData(0, 0, width, height);
+    this.#effects ??= createEffectRenderer().catch(() => null);
+    const fx = await this.#effects;
+    let after: Uint8ClampedArray;
+    if (fx && width <= fx.maxSize && height <= fx.maxSize) {
+      fx.render({ source: before, width, height, effects });
+      after = await fx.readPixels();
+    } else after = await applyEffectsCpu(before.data, width, height, effects);
+    ctx.putImageData(new ImageData(new Uint8ClampedArray(after), width, height), 0, 0);
+  }
+}
