@@ -15,7 +15,7 @@
 // On WebGL2 the page also times one bare full-frame textured triangle in raw WebGL2: the least
 // any GPU compositor pays there for a full-frame layer.
 //
-//   node scripts/bench-render.mjs [--frames N]
+//   node scripts/bench-render.mjs [--frames N] [--backends webgpu,webgl2,auto]
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
@@ -28,6 +28,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const dist = process.env.NEURALCUT_DIST ?? join(root, "dist");
 const argv = process.argv.slice(2);
 const FRAMES = (argv.includes("--frames") && Number(argv[argv.indexOf("--frames") + 1])) || 5;
+// --backends webgpu,webgl2,auto (default: all three)
+const BACKENDS = argv.includes("--backends") ? argv[argv.indexOf("--backends") + 1].split(",") : ["webgpu", "webgl2", "auto"];
 const TYPES = { ".js": "text/javascript", ".wasm": "application/wasm" };
 
 if (!existsSync(join(dist, "render.js"))) throw new Error(`${dist}/render.js is missing: run npm run build first`);
@@ -265,7 +267,7 @@ async function measure({ base, backend, frames, sizes, what }) {
 
 const results = {};
 // "auto" is what a page gets by default: on a machine whose only GPU is a software one, Canvas2D.
-for (const [backend, flags] of [["webgpu", ["--enable-unsafe-webgpu", "--use-webgpu-adapter=swiftshader"]], ["webgl2", []], ["auto", ["--enable-unsafe-webgpu", "--use-webgpu-adapter=swiftshader"]]]) {
+for (const [backend, flags] of [["webgpu", ["--enable-unsafe-webgpu", "--use-webgpu-adapter=swiftshader"]], ["webgl2", []], ["auto", ["--enable-unsafe-webgpu", "--use-webgpu-adapter=swiftshader"]]].filter(([b]) => BACKENDS.includes(b))) {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
     headless: true,
