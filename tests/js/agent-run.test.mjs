@@ -416,6 +416,28 @@ test("ask_user asks the host and hands the answer to the model; a question event
   assert.deepEqual(of(events, "question"), [{ type: "question", question: "Which clip?", options: ["The first one", "The second one"] }]);
   const none = await setup();
   assert.ok(!none.agent.declarations().some((d) => d.name === "ask_user" || d.name === "submit_plan"));
+
+  // A failing handler is no answer; Stop while asking closes the question (its signal) and stops.
+  let questionSignal;
+  const failing = await setup({ agentOptions: { askUser: async (_q, { signal }) => {
+    if (!questionSignal) {
+      questionSignal = signal;
+      return new Promise(() => {});
+    }
+    throw new Error("the dialog broke");
+  } } });
+  fake.script.push(modelTurn([call("ask_user", { question: "Which?" }), call("split", { times: [5] })]));
+  const sending = failing.agent.send("Trim.");
+  await until(() => questionSignal, "the question");
+  failing.agent.stop();
+  await assert.rejects(sending, (e) => e.code === "STOPPED");
+  assert.equal(questionSignal.aborted, true);
+  assert.deepEqual(clips(failing.editor), [[0, 10]], "the edit after the question never ran");
+  fake.script.push(modelTurn([call("ask_user", { question: "Which now?" })]), (body) => {
+    assert.equal(responses(body)[0].response.error.code, "NO_ANSWER");
+    return modelTurn([{ text: "Tell me which clip." }]);
+  });
+  assert.equal(await failing.agent.send("Trim again."), "Tell me which clip.");
 });
 
 // ---- skills ---------------------------------------------------------------------------------------
