@@ -104,11 +104,14 @@ async function runInPage({ base, backend, barsUrl, modes, effects, S }) {
     g.fillStyle = `rgb(${rgb.join(",")})`;
     g.fillRect(0, 0, 16, 9);
   });
-  const halves = await png(16, 9, (g) => {
+  // At the size the blur frame is drawn (320 px wide: one source pixel per output pixel), so the
+  // edge the blur is checked on is the picture's, not an upscaler's (Canvas2D's default bilinear
+  // and the GPU's differ by a few levels across an upscaled edge).
+  const halves = await png(320, 180, (g) => {
     g.fillStyle = "#ff0000";
-    g.fillRect(0, 0, 8, 9);
+    g.fillRect(0, 0, 160, 180);
     g.fillStyle = "#0000ff";
-    g.fillRect(8, 0, 8, 9);
+    g.fillRect(160, 0, 160, 180);
   });
   const visual = (o = {}) => ({ "transform.positionX": 0, "transform.positionY": 0, "transform.scaleX": 1, "transform.scaleY": 1, "transform.rotate": 0, opacity: 1, blendMode: "normal", ...o });
   const el = (id, type, media, start, duration, params, extra = {}) => ({ id, type, name: id, mediaId: media, startTime: start, duration, trimStart: 0, trimEnd: 0, hidden: false, params, ...extra });
@@ -226,7 +229,7 @@ async function runInPage({ base, backend, barsUrl, modes, effects, S }) {
   window.__step = "blur";
   editor.loadOpenCutScene(
     scene(
-      [{ id: "h", name: "halves.png", type: "image", width: 16, height: 9 }],
+      [{ id: "h", name: "halves.png", type: "image", width: 320, height: 180 }],
       [el("b", "image", "h", 0, 4 * S, visual())],
       [track("t-fx", "effect", [{ id: "fx", type: "effect", name: "Blur", effectType: "blur", params: { intensity: 100 }, startTime: 0, duration: 4 * S, trimStart: 0, trimEnd: 0 }])],
     ),
