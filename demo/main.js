@@ -340,7 +340,8 @@ async function main() {
   undo.addEventListener("click", () => editor.undo());
   redo.addEventListener("click", () => editor.redo());
   document.addEventListener("keydown", (e) => {
-    const t = e.target;
+    // composedPath: inside a shadow root (the agent panel) e.target is only its host element.
+    const t = e.composedPath()[0] ?? e.target;
     const typing = t instanceof HTMLElement && (t.isContentEditable || t.tagName === "TEXTAREA" || (t.tagName === "INPUT" && !["checkbox", "range", "file", "button"].includes(t.type)));
     if (typing) return;
     const mod = e.ctrlKey || e.metaKey;

@@ -455,8 +455,18 @@ export class NeuralCutAgentPanel extends Base {
     const status = h("div", { class: "usage", role: "status" });
     this.#ui = { log, permission, sessions, sessionBar, renameBar, renameInput, input, send, stop, chips, mentions, meters, usage, status };
     input.addEventListener("keydown", (e) => this.#onKey(e));
+    // Keys typed into the panel's fields are text, not the host's shortcuts (Space, S, Delete,
+    // Ctrl+Z): outside the shadow root their target is the panel element, which hosts' "is the
+    // user typing?" checks do not recognise.
+    for (const type of ["keydown", "keyup", "keypress"]) {
+      this.#root.addEventListener(type, (e) => {
+        const t = e.composedPath()[0];
+        if (t instanceof HTMLTextAreaElement || (t instanceof HTMLInputElement && t.type === "text")) e.stopPropagation();
+      });
+    }
     input.addEventListener("input", () => void this.#updateMentions());
-    input.addEventListener("blur", () => setTimeout(() => this.#closeMentions(), 150));
+    // Clicking an option blurs the box first: close a moment later, unless the focus came back.
+    input.addEventListener("blur", () => setTimeout(() => this.#root.activeElement !== input && this.#closeMentions(), 150));
     this.#root.append(
       style,
       h("div", { class: "bar", part: "header" }, sessionBar, renameBar, permission),

@@ -124,7 +124,7 @@ test("ask mode: a card per call with its summary, edits wait for Approve, the ru
 test("allow mode runs edits without asking, read-only mode declines them; the mode is remembered per project", async () => {
   await newChat();
   await page.selectOption(id("agent.permission"), "allow");
-  fake.script.push(modelTurn([call("add_text", { text: "Allowed", start: 1, end: 2 })]), modelTurn([{ text: "Added." }]));
+  fake.script.push(modelTurn([call("add_text", { text: "Allowed", start: 0.5, end: 2, position: "center", style: "hook" })]), modelTurn([{ text: "Added." }]));
   await say("Add a caption");
   await page.waitForSelector('neuralcut-agent-panel >> .msg.model:has-text("Added.")');
   await idle();
@@ -168,7 +168,7 @@ test("Stop during a model call and during an approval (Escape) stops cleanly and
   await until(() => fake.abandoned.some((r) => r.path.includes(":generateContent")));
 
   const before = await timeline();
-  fake.script.push(modelTurn([call("add_text", { text: "Never", start: 0, end: 1 })]));
+  fake.script.push(modelTurn([call("add_text", { text: "Never", start: 0.5, end: 2, position: "center", style: "hook" })]));
   await say("Add a title");
   await page.waitForSelector(`neuralcut-agent-panel >> .card[data-status="waiting"] ${id("agent.decline")}`);
   await page.focus(id("agent.input"));
@@ -202,7 +202,9 @@ test("after an error, Retry sends the message again", async () => {
   assert.equal(fake.generateCalls.length, calls + 1);
   assert.match(JSON.stringify(lastRequest().contents.at(-1)), /Split at 3/);
   assert.equal(await page.$(id("agent.retry")), null, "Retry goes once it is used");
-  assert.deepEqual(problems, []);
+  // The browser logs the proxy's 502 itself.
+  assert.deepEqual(problems.filter((p) => !p.includes("502 (Bad Gateway)")), []);
+  problems.length = 0;
 });
 
 test("typing @ offers assets and timeline elements; a mention hands the model that item's details", async () => {
@@ -211,11 +213,12 @@ test("typing @ offers assets and timeline elements; a mention hands the model th
   await page.press(id("agent.input"), "End");
   await page.waitForSelector("neuralcut-agent-panel >> .mentions li");
   const offered = await page.$$eval("neuralcut-agent-panel >> .mentions li", (lis) => lis.map((l) => l.textContent));
-  assert.ok(offered.some((t) => t.includes("@clip.webm") && t.includes("asset")), offered.join(" | "));
+  assert.ok(offered.some((t) => t.includes("@clip.webm") && t.includes("asset")), `offered: ${offered.join(" | ")}`);
   assert.ok(offered.some((t) => t.includes("element")), "timeline elements are offered too");
   assert.deepEqual(await axe(), [], "with the mention list open");
   // Keyboard: the first is selected; Down moves; Enter picks.
   const second = offered[1];
+  await page.focus(id("agent.input"));
   await page.press(id("agent.input"), "ArrowDown");
   assert.equal(await page.$eval("neuralcut-agent-panel >> .mentions li[aria-selected=true]", (l) => l.textContent), second);
   await page.press(id("agent.input"), "ArrowUp");
