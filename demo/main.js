@@ -150,10 +150,15 @@ async function setupAgent({ editor, config, sources, clock, has }) {
   const panel = $("agent-panel");
   panel.playhead = () => clock.get().time;
   if (has("neuralcut/render")) {
-    // A headless renderer of its own draws the thumbnail after each run.
+    // A headless renderer of its own draws the thumbnail after each run, with the demo's media.
+    const withSources = {
+      frameAt: (t) => editor.frameAt(t),
+      project: () => editor.project(),
+      assetSource: (id) => editor.assetSource(id) ?? (sources.has(id) ? { url: new URL(sources.get(id).url, location.href).href } : undefined),
+    };
     let renderer;
     panel.renderFrame = async (seconds) => {
-      renderer ??= await import("neuralcut/render").then((m) => m.createFrameRenderer({ editor }));
+      renderer ??= await import("neuralcut/render").then((m) => m.createFrameRenderer({ editor: withSources }));
       await renderer.render(seconds, { width: 320 });
       return renderer.toBlob("image/png");
     };

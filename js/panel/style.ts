@@ -77,6 +77,6 @@ pre { margin: 4px 0 0; white-space: pre-wrap; overflow-wrap: anywhere; max-heigh
 .mentions li .kind { color: var(--_muted); }
 .mentions li[aria-selected=true] { background: var(--_accent); color: var(--_accent-fg); }
 .mentions li[aria-selected=true] .kind { color: inherit; }
-.rename { display: flex; gap: 6px; flex: 1; }
-.rename input { flex: 1; min-width: 0; }
+.rename { display: flex; gap: 6px; flex: 1 1 100%; min-width: 0; }
+.rename select, .rename input { flex: 1 1 0; width: 0; min-width: 0; }
 `;
