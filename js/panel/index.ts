@@ -51,7 +51,7 @@ type ExtraEvent =
   | { type: "stopped" }
   | { type: "usage"; last?: Usage; session?: Usage }
   | { type: "progress"; kind: "upload" | "transcription"; assetId: string; fraction: number }
-  | { type: "run_summary"; added: number; removed: number; changed: number };
+  | { type: "run_summary"; added: unknown; removed: unknown; changed: unknown };
 interface Usage {
   promptTokens?: number;
   outputTokens?: number;
@@ -146,6 +146,9 @@ function isStop(e: unknown): boolean {
   const x = e as { name?: string; code?: string };
   return x?.name === "AbortError" || x?.code === "STOPPED";
 }
+
+/** Tools the user answers in a card of their own (plan, question) rather than a tool card. */
+const INTERACTIVE_TOOLS = new Set(["submit_plan", "ask_user"]);
 
 let sessionCounter = 0;
 const newId = () => (typeof crypto !== "undefined" && "randomUUID" in crypto ? crypto.randomUUID() : `s${Date.now()}_${++sessionCounter}`);
@@ -710,6 +713,8 @@ export class NeuralCutAgentPanel extends Base {
       }
       case "tool_call": {
         this.#streaming = undefined;
+        // A plan or a question is drawn as its own card by onPlan / askUser.
+        if (INTERACTIVE_TOOLS.has(event.name)) break;
         const e = event as typeof event & { summary?: string };
         const item: Extract<TranscriptItem, { kind: "card" }> = {
           kind: "card",
@@ -756,11 +761,11 @@ export class NeuralCutAgentPanel extends Base {
         this.#progress(event.kind, event.assetId, event.fraction);
         break;
       case "run_summary":
-        if (this.#run) this.#run.summary = { added: event.added, removed: event.removed, changed: event.changed };
+        if (this.#run) this.#run.summary = counts(event);
         break;
       case "done": {
-        const s = (event as { summary?: { added: number; removed: number; changed: number } }).summary;
-        if (this.#run && s && typeof s.added === "number") this.#run.summary = s;
+        const changes = (event as { changes?: unknown }).changes;
+        if (this.#run && changes && typeof changes === "object") this.#run.summary = counts(changes as Record<string, unknown>);
         break;
       }
     }
@@ -1188,6 +1193,12 @@ export class NeuralCutAgentPanel extends Base {
     this.#drawChips();
     this.#ui.input.focus();
   }
+}
+
+/** Added / removed / changed as counts, from lists of elements or numbers. */
+function counts(c: { added?: unknown; removed?: unknown; changed?: unknown }) {
+  const n = (v: unknown) => (Array.isArray(v) ? v.length : typeof v === "number" ? v : 0);
+  return { added: n(c.added), removed: n(c.removed), changed: n(c.changed) };
 }
 
 function statusText(status: CardStatus): string {

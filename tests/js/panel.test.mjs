@@ -124,12 +124,20 @@ test("ask mode: a card per call with its summary, edits wait for Approve, the ru
 test("allow mode runs edits without asking, read-only mode declines them; the mode is remembered per project", async () => {
   await newChat();
   await page.selectOption(id("agent.permission"), "allow");
-  fake.script.push(modelTurn([call("add_text", { text: "Allowed", start: 0.5, end: 2, position: "center", style: "hook" })]), modelTurn([{ text: "Added." }]));
-  await say("Add a caption");
+  const start = await timeline();
+  fake.script.push(modelTurn([call("add_text", { text: "Allowed", start: 0.5, end: 2, position: "center", style: "hook" }), call("split", { times: [4.5] })]), modelTurn([{ text: "Added." }]));
+  await say("Add a caption and split at 4.5");
   await page.waitForSelector('neuralcut-agent-panel >> .msg.model:has-text("Added.")');
   await idle();
-  assert.deepEqual((await cards()).map((c) => c.status), ["done"]);
-  assert.ok((await timeline()).texts.includes("Allowed"));
+  assert.deepEqual((await cards()).map((c) => c.status), ["done", "done"]);
+  const end = await timeline();
+  assert.ok(end.texts.includes("Allowed"));
+  // Two edits, one undo step: Undo run takes both back, one redo brings both again.
+  await page.click(id("agent.undo-run"));
+  await page.waitForSelector('neuralcut-agent-panel >> .run-end[data-undone="true"]');
+  assert.equal((await timeline()).json, start.json);
+  assert.equal(await page.evaluate(() => window.demo.editor.redo()), true);
+  assert.equal((await timeline()).json, end.json, "the whole run is one redo step");
 
   await page.selectOption(id("agent.permission"), "readonly");
   const before = await timeline();
@@ -249,6 +257,13 @@ test("sessions are saved per project, listed, renamed, reopened after a reload a
   await page.waitForFunction(() => document.body.dataset.ready === "true" && document.getElementById("agent-panel").agent);
   await page.waitForSelector('neuralcut-agent-panel >> .msg.model:has-text("Seven elements.")');
   assert.deepEqual((await cards()).map((c) => [c.tool, c.status]), [["list_timeline", "done"]], "the cards come back");
+  // The agent has the conversation back: the next request carries the earlier messages.
+  fake.script.push(modelTurn([{ text: "Still seven." }]));
+  await say("And now?");
+  await page.waitForSelector('neuralcut-agent-panel >> .msg.model:has-text("Still seven.")');
+  const texts = lastRequest().contents.flatMap((c) => c.parts.map((p) => p.text ?? ""));
+  assert.ok(texts.includes("How many elements are there?") && texts.includes("Seven elements."), JSON.stringify(texts));
+  await idle();
   const titles = await page.$$eval("neuralcut-agent-panel >> select[part=sessions] option", (os) => os.map((o) => o.textContent));
   assert.equal(titles[0], "How many elements are there?", "the newest first, titled from its first message");
   assert.ok(titles.length >= 5, `every conversation of this project is listed: ${titles.join(" | ")}`);
@@ -269,5 +284,93 @@ test("sessions are saved per project, listed, renamed, reopened after a reload a
   await page.waitForFunction(() => ![...document.getElementById("agent-panel").shadowRoot.querySelectorAll("select[part=sessions] option")].some((o) => o.textContent === "Counting"));
   const left = await page.$$eval("neuralcut-agent-panel >> select[part=sessions] option", (os) => os.map((o) => o.textContent));
   assert.equal(left.length, titles.length - 1);
+  assert.deepEqual(problems, []);
+});
+
+test("replies stream in as they arrive; the tokens of the last request and of the conversation are shown", async () => {
+  await newChat();
+  fake.streamDelayMs = 150;
+  fake.streamPieces = 4;
+  const reply = "This reply arrives in four pieces.";
+  fake.script.push(modelTurn([{ text: reply }]));
+  await page.evaluate(() => {
+    window.__seen = [];
+    const log = document.getElementById("agent-panel").shadowRoot.querySelector(".log");
+    new MutationObserver(() => {
+      const m = log.querySelectorAll(".msg.model");
+      if (m.length) window.__seen.push(m[m.length - 1].textContent);
+    }).observe(log, { subtree: true, childList: true, characterData: true });
+  });
+  await say("Say something");
+  await page.waitForSelector(`neuralcut-agent-panel >> .msg.model:has-text("${reply}")`);
+  fake.streamDelayMs = 0;
+  const seen = await page.evaluate(() => window.__seen);
+  const partial = seen.filter((t) => t.length > 0 && t.length < reply.length && reply.startsWith(t));
+  assert.ok(partial.length >= 2, `the reply grew piece by piece: ${JSON.stringify(seen)}`);
+  await idle();
+  const usage = await page.$eval("neuralcut-agent-panel >> .usage[part=usage]", (u) => ({ last: u.dataset.last, session: u.dataset.session, text: u.textContent }));
+  assert.equal(usage.last, "15", "the fake counts 15 tokens a request");
+  assert.equal(usage.session, "15");
+  assert.match(usage.text, /last request 15, this conversation 15/);
+  fake.script.push(modelTurn([{ text: "Again." }]));
+  await say("Once more");
+  await page.waitForSelector('neuralcut-agent-panel >> .msg.model:has-text("Again.")');
+  await page.waitForFunction(() => document.getElementById("agent-panel").shadowRoot.querySelector(".usage[part=usage]").dataset.session === "30");
+  assert.deepEqual(problems, []);
+});
+
+test("plans: approved, edited and rejected with feedback; a question answered with an option", async () => {
+  await newChat();
+  const plan = { steps: ["Split at 2 s", "Delete the part before 2 s"], summary: "Cut the intro" };
+  const answerTo = (name) => lastRequest().contents.at(-1).parts.find((p) => p.functionResponse?.name === name).functionResponse.response;
+  fake.script.push(modelTurn([call("submit_plan", plan)]), modelTurn([{ text: "Plan approved, going on." }]));
+  await say("Cut the intro");
+  await page.waitForSelector(`neuralcut-agent-panel >> .card.plan ${id("agent.plan-approve")}`);
+  assert.deepEqual(await page.$$eval("neuralcut-agent-panel >> .card.plan li", (lis) => lis.map((l) => l.textContent)), plan.steps);
+  assert.deepEqual(await axe(), [], "with a plan waiting");
+  await page.screenshot({ path: join(SHOTS, "03-plan.png") });
+  await page.click(id("agent.plan-approve"));
+  await page.waitForSelector('neuralcut-agent-panel >> .msg.model:has-text("Plan approved, going on.")');
+  assert.equal(answerTo("submit_plan").output.decision, "approve");
+  assert.equal(await page.$$eval("neuralcut-agent-panel >> .card", (cs) => cs.filter((c) => c.dataset.tool === "submit_plan").length), 0, "the plan is one card, not two");
+
+  fake.script.push(modelTurn([call("submit_plan", plan)]), modelTurn([{ text: "Doing the edited plan." }]));
+  await say("Cut the intro again");
+  await page.click(id("agent.plan-edit"));
+  await page.fill(id("agent.plan-steps"), "Split at 3 s\nDelete the part before 3 s");
+  await page.click(id("agent.plan-save"));
+  await page.waitForSelector('neuralcut-agent-panel >> .msg.model:has-text("Doing the edited plan.")');
+  assert.deepEqual(answerTo("submit_plan").output, { decision: "edit", steps: ["Split at 3 s", "Delete the part before 3 s"] });
+
+  fake.script.push(modelTurn([call("submit_plan", plan)]), modelTurn([{ text: "Understood, I keep it." }]));
+  await say("Cut the intro once more");
+  await page.click(id("agent.plan-reject"));
+  await page.fill(id("agent.plan-feedback"), "Keep the intro");
+  await page.click(id("agent.plan-reject-send"));
+  await page.waitForSelector('neuralcut-agent-panel >> .msg.model:has-text("Understood, I keep it.")');
+  assert.deepEqual(answerTo("submit_plan").output, { decision: "reject", feedback: "Keep the intro" });
+
+  fake.script.push(modelTurn([call("ask_user", { question: "Which clip?", options: ["clip.webm", "still.jpg"] })]), modelTurn([{ text: "The still, then." }]));
+  await say("Trim the clip");
+  await page.waitForSelector(`neuralcut-agent-panel >> .card.question ${id("agent.answer-1")}`);
+  assert.deepEqual(await axe(), [], "with a question waiting");
+  await page.click(id("agent.answer-1"));
+  await page.waitForSelector('neuralcut-agent-panel >> .msg.model:has-text("The still, then.")');
+  assert.deepEqual(answerTo("ask_user").output, { answer: "still.jpg" });
+  assert.deepEqual(problems, []);
+});
+
+test("a skill is loaded (its card shows the recipe) and followed", async () => {
+  await newChat();
+  fake.script.push(modelTurn([call("load_skill", { name: "captions" })]), modelTurn([call("list_timeline", {})]), modelTurn([{ text: "Following the captions recipe." }]));
+  await say("Add captions");
+  await page.waitForSelector('neuralcut-agent-panel >> .msg.model:has-text("Following the captions recipe.")');
+  const [skill, next] = await cards();
+  assert.deepEqual([skill.tool, skill.status, next.tool, next.status], ["load_skill", "done", "list_timeline", "done"]);
+  assert.match(skill.summary, /captions/i);
+  const loaded = fake.generateCalls.at(-2).body.contents.at(-1).parts[0].functionResponse;
+  assert.equal(loaded.name, "load_skill");
+  assert.ok(loaded.response.output.body.length > 100, "the recipe went to the model");
+  assert.match(await page.textContent('neuralcut-agent-panel >> .card[data-tool="load_skill"] details[part="result"] pre'), /"body"/);
   assert.deepEqual(problems, []);
 });
