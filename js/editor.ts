@@ -209,6 +209,32 @@ export class NeuralCutEditor {
     return done;
   }
 
+  /**
+   * Opens an undo group: the changes committed until the matching `endGroup` undo and redo as one
+   * step named `label` (an agent's run, a compound gesture). Groups nest; the outermost one names
+   * the step. Every change still emits its own change event.
+   */
+  beginGroup(label: string): void {
+    if (typeof label !== "string") throw new TypeError("beginGroup takes a label string");
+    this.#engine.beginGroup(label);
+  }
+
+  /** Closes the innermost undo group; false when none is open. A group that changed nothing
+   * (or came back to where it started) leaves no undo step. */
+  endGroup(): boolean {
+    return this.#engine.endGroup();
+  }
+
+  /** Runs `fn` inside an undo group (`beginGroup`/`endGroup`), closing it however `fn` ends. */
+  async group<T>(label: string, fn: () => T | Promise<T>): Promise<T> {
+    this.beginGroup(label);
+    try {
+      return await fn();
+    } finally {
+      this.endGroup();
+    }
+  }
+
   canUndo(): boolean {
     return this.#engine.canUndo();
   }

@@ -213,6 +213,18 @@ impl Editor {
         Some(label)
     }
 
+    /// Opens an undo group: the steps recorded until `end_group` undo and redo as one, named
+    /// `label` (an agent's run, a host's compound gesture). Groups nest; the outermost counts.
+    pub fn begin_group(&mut self, label: &str) {
+        self.history.begin_group(label.to_string());
+    }
+
+    /// Closes the innermost undo group; false when none is open. An empty group records nothing.
+    pub fn end_group(&mut self) -> bool {
+        let current = self.project.as_ref().and_then(|p| p.timeline.as_ref());
+        self.history.end_group(current)
+    }
+
     /// Runs a tool by name. A failed call changes nothing; a successful edit that changes the
     /// timeline is one undo step.
     pub fn call_tool(&mut self, name: &str, args: &Value) -> Result<Value, ToolError> {

@@ -210,6 +210,18 @@ error_codes! {
     Declined = "DECLINED",
     /// The agent's bound on destructive calls per message was reached.
     DestructiveLimit = "DESTRUCTIVE_LIMIT",
+    /// The user pressed Stop: the agent's model call, running tool and pending questions were abandoned.
+    Stopped = "STOPPED",
+    /// The agent is in read-only mode: a tool that changes the project was refused.
+    ReadOnly = "READ_ONLY",
+    /// The user rejected the agent's plan, so the edits of that turn were refused.
+    PlanRejected = "PLAN_REJECTED",
+    /// A question or plan got no answer (no handler, or the handler failed).
+    NoAnswer = "NO_ANSWER",
+    /// load_skill named a skill that does not exist.
+    SkillNotFound = "SKILL_NOT_FOUND",
+    /// agent.retry() was called with no failed message to run again.
+    NothingToRetry = "NOTHING_TO_RETRY",
     /// A host tool returned nothing.
     NoResult = "NO_RESULT",
     /// A host tool threw instead of returning an error value.

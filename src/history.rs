@@ -17,6 +17,15 @@ pub struct Entry {
 pub struct History {
     undo: Vec<Entry>,
     redo: Vec<Entry>,
+    group: Option<Group>,
+}
+
+/// An open group: the steps recorded above `start` become one step when it closes.
+#[derive(Clone, Debug)]
+struct Group {
+    start: usize,
+    label: String,
+    depth: usize,
 }
 
 impl History {
@@ -30,9 +39,49 @@ impl History {
         self.redo.clear();
     }
 
+    /// Opens a group: every step recorded until the matching `end_group` becomes one step named
+    /// `label`. Groups nest; the outermost one decides the label and where the step starts.
+    pub fn begin_group(&mut self, label: String) {
+        match &mut self.group {
+            Some(g) => g.depth += 1,
+            None => self.group = Some(Group { start: self.undo.len(), label, depth: 1 }),
+        }
+    }
+
+    /// Closes the innermost group. When the outermost one closes, the steps recorded inside it
+    /// become one; a group that recorded nothing, or whose steps came back to where it started
+    /// (`current` equal to its first state), leaves nothing. Returns false when no group is open.
+    pub fn end_group(&mut self, current: Option<&Timeline>) -> bool {
+        let Some(g) = &mut self.group else { return false };
+        g.depth -= 1;
+        if g.depth > 0 {
+            return true;
+        }
+        let Group { start, label, .. } = self.group.take().expect("checked above");
+        if self.undo.len() <= start {
+            return true;
+        }
+        let mut steps = self.undo.drain(start..);
+        let first = steps.next().expect("at least one step");
+        drop(steps);
+        if !current.is_some_and(|c| first.state.same_as(c)) {
+            self.undo.push(Entry { state: first.state, label });
+        }
+        true
+    }
+
+    /// Whether a group is open.
+    pub fn in_group(&self) -> bool {
+        self.group.is_some()
+    }
+
     /// Swaps `current` back one step; returns the label of the step undone.
     pub fn undo(&mut self, current: &mut Timeline) -> Option<String> {
         let entry = self.undo.pop()?;
+        // Undoing below a group's start: the group covers what is recorded from here on.
+        if let Some(g) = &mut self.group {
+            g.start = g.start.min(self.undo.len());
+        }
         let after = std::mem::replace(current, entry.state);
         self.redo.push(Entry { state: after, label: entry.label.clone() });
         Some(entry.label)
@@ -70,5 +119,8 @@ impl History {
     pub fn clear(&mut self) {
         self.undo.clear();
         self.redo.clear();
+        if let Some(g) = &mut self.group {
+            g.start = 0;
+        }
     }
 }

@@ -98,9 +98,15 @@ import type { GenerateRequest, GenerateResponse } from "../gemini-types.js";
 
 export interface ProxyClient {
   readonly clientId: string;
-  upload(file: Blob, options: { name?: string; mimeType: string; signal?: AbortSignal }): Promise<UploadResult>;
+  /** `onProgress(fraction)` is called as the bytes go out: with XMLHttpRequest's upload
+   * progress in browsers (when the client uses the page's own fetch), else at 0 and 1. */
+  upload(file: Blob, options: { name?: string; mimeType: string; signal?: AbortSignal; onProgress?: (fraction: number) => void }): Promise<UploadResult>;
   status(handle: string, signal?: AbortSignal): Promise<StatusResult>;
   generate(request: GenerateRequest, signal?: AbortSignal): Promise<GenerateResponse>;
+  /** generate as a stream (`POST <root>/stream`, server-sent events): each chunk Gemini sends, as
+   * it arrives. Opening the stream is retried like generate; a failure mid-way throws a
+   * ProxyError (status 502, or what the proxy's `event: error` says) from the iterator. */
+  stream(request: GenerateRequest, signal?: AbortSignal): AsyncGenerator<GenerateResponse, void, undefined>;
   /** Deletes an uploaded file at Gemini. Resolves false when the proxy has no delete endpoint or
    * no longer knows the handle. */
   delete(handle: string, signal?: AbortSignal): Promise<boolean>;
@@ -180,10 +186,16 @@ export function createProxyClient(options: ProxyClientOptions): ProxyClient {
     return got && typeof got === "object" ? { ...got } : {};
   }
 
-  async function once<T>(method: "GET" | "POST", endpoint: string, body: BodyInit | undefined, headers: Record<string, string>, signal?: AbortSignal): Promise<T> {
+  async function once<T>(method: "GET" | "POST", endpoint: string, body: BodyInit | undefined, headers: Record<string, string>, signal?: AbortSignal, onProgress?: (f: number) => void): Promise<T> {
     let res: Response;
     try {
-      res = await doFetch(new URL(endpoint, base), { method, headers: { ...(await hostHeaders()), ...headers, "x-neuralcut-client": clientId }, body, signal });
+      const all = { ...(await hostHeaders()), ...headers, "x-neuralcut-client": clientId };
+      const url = new URL(endpoint, base);
+      // Upload progress needs XMLHttpRequest: only in a page, and only with the page's own fetch.
+      res =
+        onProgress && body instanceof Blob && !options.fetch && typeof XMLHttpRequest === "function"
+          ? await xhrUpload(url, body, all, signal, onProgress)
+          : await doFetch(url, { method, headers: all, body, signal });
     } catch (e) {
       if ((e as { name?: string })?.name === "AbortError" || signal?.aborted) throw signal?.aborted ? abortReason(signal) : e;
       throw new ProxyError(`the Gemini proxy could not be reached (${endpoint})`, 0, "UNREACHABLE");
@@ -195,21 +207,42 @@ export function createProxyClient(options: ProxyClientOptions): ProxyClient {
       if (signal?.aborted) throw abortReason(signal);
       json = undefined;
     }
-    if (!res.ok || !json) {
-      const message = typeof json?.error === "string" ? json.error : `HTTP ${res.status}`;
-      const code = typeof json?.code === "string" ? json.code : `HTTP_${res.status}`;
-      const details = typeof json?.details === "string" ? json.details : undefined;
-      const upstream = typeof json?.upstreamStatus === "number" ? json.upstreamStatus : undefined;
-      throw new ProxyError(`the Gemini proxy refused ${endpoint} (${res.status}: ${message}${details ? `; ${details}` : ""})`, res.status, code, details, retryAfter(res, json), upstream);
-    }
+    if (!res.ok || !json) throw refusal(res, json, endpoint);
     return json as T;
   }
 
-  async function request<T>(method: "GET" | "POST", endpoint: string, body: BodyInit | undefined, headers: Record<string, string>, signal?: AbortSignal): Promise<T> {
+  /** The error of a refused request, from its JSON body (or its status alone). */
+  function refusal(res: Response, json: Record<string, unknown> | undefined, endpoint: string): ProxyError {
+    const message = typeof json?.error === "string" ? json.error : `HTTP ${res.status}`;
+    const code = typeof json?.code === "string" ? json.code : `HTTP_${res.status}`;
+    const details = typeof json?.details === "string" ? json.details : undefined;
+    const upstream = typeof json?.upstreamStatus === "number" ? json.upstreamStatus : undefined;
+    return new ProxyError(`the Gemini proxy refused ${endpoint} (${res.status}: ${message}${details ? `; ${details}` : ""})`, res.status, code, details, retryAfter(res, json), upstream);
+  }
+
+  /** An upload through XMLHttpRequest, whose upload progress fetch does not report. */
+  function xhrUpload(url: URL, file: Blob, headers: Record<string, string>, signal: AbortSignal | undefined, onProgress: (f: number) => void): Promise<Response> {
+    return new Promise((resolve, reject) => {
+      const xhr = new XMLHttpRequest();
+      xhr.open("POST", url);
+      for (const [k, v] of Object.entries(headers)) xhr.setRequestHeader(k, v);
+      xhr.upload.onprogress = (e) => {
+        if (e.lengthComputable && e.total > 0) onProgress(Math.min(1, e.loaded / e.total));
+      };
+      xhr.onload = () => resolve(new Response(xhr.responseText, { status: xhr.status, headers: { "content-type": xhr.getResponseHeader("content-type") ?? "application/json", "retry-after": xhr.getResponseHeader("retry-after") ?? "" } }));
+      xhr.onerror = () => reject(new TypeError("network error"));
+      const onAbort = () => xhr.abort();
+      xhr.onabort = () => reject(abortReason(signal));
+      signal?.addEventListener("abort", onAbort, { once: true });
+      xhr.send(file);
+    });
+  }
+
+  async function request<T>(method: "GET" | "POST", endpoint: string, body: BodyInit | undefined, headers: Record<string, string>, signal?: AbortSignal, onProgress?: (f: number) => void): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       if (signal?.aborted) throw abortReason(signal);
       try {
-        return await once<T>(method, endpoint, body, headers, signal);
+        return await once<T>(method, endpoint, body, headers, signal, onProgress);
       } catch (e) {
         if (!isRetryable(e) || attempt >= retries) throw e;
         const backoff = baseDelayMs * 2 ** attempt * (0.75 + Math.random() * 0.5);
@@ -221,19 +254,98 @@ export function createProxyClient(options: ProxyClientOptions): ProxyClient {
     }
   }
 
+  /** Opens `stream` (retried like any request until its first byte), then yields its events. */
+  async function* streamEvents(req: GenerateRequest, signal?: AbortSignal): AsyncGenerator<GenerateResponse, void, undefined> {
+    const body = JSON.stringify(req);
+    let res: Response | undefined;
+    for (let attempt = 0; !res; attempt++) {
+      if (signal?.aborted) throw abortReason(signal);
+      try {
+        let r: Response;
+        try {
+          r = await doFetch(new URL("stream", base), { method: "POST", headers: { ...(await hostHeaders()), ...jsonHeaders, accept: "text/event-stream", "x-neuralcut-client": clientId }, body, signal });
+        } catch (e) {
+          if ((e as { name?: string })?.name === "AbortError" || signal?.aborted) throw signal?.aborted ? abortReason(signal) : e;
+          throw new ProxyError("the Gemini proxy could not be reached (stream)", 0, "UNREACHABLE");
+        }
+        if (!r.ok || !r.body) {
+          let json: Record<string, unknown> | undefined;
+          try {
+            json = (await r.json()) as Record<string, unknown>;
+          } catch {
+            if (signal?.aborted) throw abortReason(signal);
+          }
+          throw refusal(r, json, "stream");
+        }
+        res = r;
+      } catch (e) {
+        if (!isRetryable(e) || attempt >= retries) throw e;
+        const delayMs = Math.round(e.retryAfterMs ?? baseDelayMs * 2 ** attempt * (0.75 + Math.random() * 0.5));
+        if (delayMs > maxDelayMs) throw e;
+        options.onRetry?.({ error: e, attempt: attempt + 1, delayMs, endpoint: "stream" });
+        await sleep(delayMs, signal);
+      }
+    }
+    const broke = () => new ProxyError("the Gemini proxy refused stream (502: Gemini's answer broke off; try again)", 502, "UPSTREAM_ERROR");
+    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = "";
+    try {
+      for (;;) {
+        let chunk: ReadableStreamReadResult<string>;
+        try {
+          chunk = await reader.read();
+        } catch (e) {
+          if (signal?.aborted) throw abortReason(signal);
+          throw broke();
+        }
+        if (chunk.done) break;
+        buffer += chunk.value.replace(/\r\n?/g, "\n");
+        let end: number;
+        while ((end = buffer.indexOf("\n\n")) >= 0) {
+          const event = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const lines = event.split("\n");
+          const kind = lines.find((l) => l.startsWith("event:"))?.slice(6).trim() ?? "message";
+          const data = lines.filter((l) => l.startsWith("data:")).map((l) => l.slice(5).replace(/^ /, "")).join("\n");
+          if (!data) continue;
+          let json: Record<string, unknown>;
+          try {
+            json = JSON.parse(data) as Record<string, unknown>;
+          } catch {
+            throw broke();
+          }
+          if (kind === "error") {
+            const status = typeof json.status === "number" ? json.status : 502;
+            throw refusal(new Response(null, { status }), json, "stream");
+          }
+          yield json as unknown as GenerateResponse;
+        }
+      }
+      if (buffer.trim()) throw broke();
+    } finally {
+      await reader.cancel().catch(() => {});
+    }
+  }
+
   const jsonHeaders = { "content-type": "application/json" };
   return {
     clientId,
-    upload(file, { name, mimeType, signal }) {
+    async upload(file, { name, mimeType, signal, onProgress }) {
       const headers: Record<string, string> = { "content-type": mimeType };
       if (name) headers["x-file-name"] = encodeURIComponent(name.slice(0, 200));
-      return request<UploadResult>("POST", "upload", file, headers, signal);
+      onProgress?.(0);
+      const out = await request<UploadResult>("POST", "upload", file, headers, signal, onProgress);
+      onProgress?.(1);
+      return out;
     },
     status(handle, signal) {
       return request<StatusResult>("POST", "status", JSON.stringify({ handle }), jsonHeaders, signal);
     },
     generate(req, signal) {
       return request<GenerateResponse>("POST", "generate", JSON.stringify(req), jsonHeaders, signal);
+    },
+    stream(req, signal) {
+      return streamEvents(req, signal);
     },
     async delete(handle, signal) {
       try {

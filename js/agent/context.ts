@@ -42,6 +42,8 @@ export interface GeminiContextOptions {
   consent?: (request: UploadConsentRequest) => boolean | Promise<boolean>;
   /** The proxy's bound on maxOutputTokens, when it has one. */
   maxOutputTokens?: number | (() => number | undefined);
+  /** Called as an asset's bytes go out (fraction 0 to 1; see ProxyClient.upload). */
+  onProgress?: (info: { assetId: string; fraction: number }) => void;
 }
 
 export interface GeminiContextProvider extends ContextProvider {
@@ -162,7 +164,8 @@ export function createGeminiContextProvider(options: GeminiContextOptions & { fe
       if (signal?.aborted) throw abortReason(signal);
       if (!allowed) throw new UploadRefusedError("UPLOAD_DECLINED", `the user declined uploading "${asset.name}" (${formatBytes(blob.size)}) to Gemini`);
     }
-    const up = await client.upload(blob, { name: asset.name, mimeType, signal });
+    const onProgress = options.onProgress && ((fraction: number) => options.onProgress!({ assetId: asset.id, fraction }));
+    const up = await client.upload(blob, { name: asset.name, mimeType, signal, ...(onProgress ? { onProgress } : {}) });
     uploads++;
     mimeTypes.set(up.handle, up.mimeType);
     if (up.expiresAt) expiries.set(up.handle, up.expiresAt);

@@ -34,6 +34,9 @@ export interface HostTool {
   inputSchema: Record<string, unknown>;
   outputSchema: Record<string, unknown>;
   annotations: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean; untrustedContentHint?: boolean };
+  /** A summary template for tool cards (`{arg}`, `{arg:time}`, `{arg:q}`, `{arg:n noun}`, `[...]`);
+   * tools of the registry have theirs there. */
+  summary?: string;
   call(args: unknown, options?: { signal?: AbortSignal }): Promise<Record<string, unknown>>;
 }
 

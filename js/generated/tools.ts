@@ -903,6 +903,12 @@ export const ERROR_CODES = [
   "CANCELLED",
   "DECLINED",
   "DESTRUCTIVE_LIMIT",
+  "STOPPED",
+  "READ_ONLY",
+  "PLAN_REJECTED",
+  "NO_ANSWER",
+  "SKILL_NOT_FOUND",
+  "NOTHING_TO_RETRY",
   "NO_RESULT",
   "TOOL_FAILED",
   "ASSET_REQUIRED",
@@ -3526,6 +3532,62 @@ export interface JobsCancelResult {
   result?: { [key: string]: unknown };
 }
 
+/** Arguments of the host tool `submit_plan`: Submit a plan */
+export interface SubmitPlanArgs {
+  /** The steps, in order: short imperative sentences */
+  steps: string[];
+  /** The plan in one line */
+  summary?: string;
+}
+
+/** Result of the host tool `submit_plan`. */
+export interface SubmitPlanResult {
+  decision: "approve" | "reject" | "edit";
+  /** The steps to carry out (the user's edit, when edited) */
+  steps?: string[];
+  /** What the user said about the plan */
+  feedback?: string;
+}
+
+/** Arguments of the host tool `ask_user`: Ask the user */
+export interface AskUserArgs {
+  /** One short question */
+  question: string;
+  /** Likely answers to pick from; the user may type another */
+  options?: string[];
+}
+
+/** Result of the host tool `ask_user`. */
+export interface AskUserResult {
+  /** The user's answer, in their words */
+  answer: string;
+}
+
+/** Arguments of the host tool `list_skills`: List skills */
+export type ListSkillsArgs = Record<string, never>;
+
+/** Result of the host tool `list_skills`. */
+export interface ListSkillsResult {
+  skills: {
+    name: string;
+    description: string;
+  }[];
+}
+
+/** Arguments of the host tool `load_skill`: Load a skill */
+export interface LoadSkillArgs {
+  /** A skill name from list_skills */
+  name: string;
+}
+
+/** Result of the host tool `load_skill`. */
+export interface LoadSkillResult {
+  name: string;
+  description?: string;
+  /** The recipe, in markdown */
+  body: string;
+}
+
 export interface HostToolArgsMap {
   media_import: MediaImportArgs;
   transcribe_video: TranscribeVideoArgs;
@@ -3533,6 +3595,10 @@ export interface HostToolArgsMap {
   export_video: ExportVideoArgs;
   jobs_list: JobsListArgs;
   jobs_cancel: JobsCancelArgs;
+  submit_plan: SubmitPlanArgs;
+  ask_user: AskUserArgs;
+  list_skills: ListSkillsArgs;
+  load_skill: LoadSkillArgs;
 }
 
 export interface HostToolResultMap {
@@ -3542,6 +3608,10 @@ export interface HostToolResultMap {
   export_video: ExportVideoResult;
   jobs_list: JobsListResult;
   jobs_cancel: JobsCancelResult;
+  submit_plan: SubmitPlanResult;
+  ask_user: AskUserResult;
+  list_skills: ListSkillsResult;
+  load_skill: LoadSkillResult;
 }
 
 /** The name of a host tool. */
@@ -3555,6 +3625,10 @@ export const HOST_TOOL_ERRORS: Readonly<Record<HostToolName, readonly string[]>>
   export_video: ["path must be an absolute file path","Path must be absolute: <path>","Folder not found: <folder>","format must be \"mp4\" or \"webm\", got <format>","Cannot tell the format from <path>: name it .mp4 or .webm, or give format","<start|end> must be a number of seconds, 0 or more","end (<end>) must be after start (<start>)","width must be a whole number of pixels from 16 to 7680","wait must be a boolean","Job <job> is already exporting to <path>","<why the export failed>","The export was cancelled"],
   jobs_list: [],
   jobs_cancel: ["job must be a job id from jobs_list","Job not found: <job>","Job <job> is not running (<state>)"],
+  submit_plan: ["steps must be a non-empty array of strings","summary must be a string","The user did not answer"],
+  ask_user: ["question must be a non-empty string","options must be an array of strings","The user did not answer"],
+  list_skills: [],
+  load_skill: ["name must be a non-empty string","Skill not found: <name> (available: <names>)"],
 };
 
 /** A host tool's catalog entry; `untrustedContentHint` marks output that carries text made by users or models. */
@@ -4115,5 +4189,249 @@ export const HOST_TOOL_CATALOG: readonly HostToolInfo[] = [
       "idempotentHint": true,
       "openWorldHint": false
     }
+  },
+  {
+    "name": "submit_plan",
+    "title": "Submit a plan",
+    "description": "Before a larger or riskier change (several edits, deleting content), show the user your plan and wait: steps are short imperative sentences in order, summary one line. The answer says whether the user approved it (then carry it out), edited it (carry out the steps they returned) or rejected it (do not edit; read their feedback and answer them). Changes nothing itself.",
+    "inputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "steps": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          },
+          "minItems": 1,
+          "description": "The steps, in order: short imperative sentences"
+        },
+        "summary": {
+          "type": "string",
+          "description": "The plan in one line"
+        }
+      },
+      "required": [
+        "steps"
+      ],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "decision": {
+          "enum": [
+            "approve",
+            "reject",
+            "edit"
+          ]
+        },
+        "steps": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          },
+          "description": "The steps to carry out (the user's edit, when edited)"
+        },
+        "feedback": {
+          "type": "string",
+          "description": "What the user said about the plan"
+        }
+      },
+      "required": [
+        "decision"
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": true,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "ask_user",
+    "title": "Ask the user",
+    "description": "Ask the user one short question and wait for the answer, when the request is ambiguous and a wrong guess would waste their time (which clip, what wording, how long). Give options when there are a few obvious answers; the user may still type another. Changes nothing.",
+    "inputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "question": {
+          "type": "string",
+          "minLength": 1,
+          "description": "One short question"
+        },
+        "options": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          },
+          "description": "Likely answers to pick from; the user may type another"
+        }
+      },
+      "required": [
+        "question"
+      ],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "answer": {
+          "type": "string",
+          "description": "The user's answer, in their words"
+        }
+      },
+      "required": [
+        "answer"
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": true,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "list_skills",
+    "title": "List skills",
+    "description": "List the editing recipes (skills) available here, with a one-line description each: captions from a transcript, removing silences, vertical shorts, talking-head edits, b-roll, and any the app adds. Load one with load_skill before a task it covers.",
+    "inputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {},
+      "required": [],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "skills": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "name": {
+                "type": "string"
+              },
+              "description": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "name",
+              "description"
+            ]
+          }
+        }
+      },
+      "required": [
+        "skills"
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": true,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "load_skill",
+    "title": "Load a skill",
+    "description": "Load one skill by name (from list_skills): a step-by-step recipe naming the tools and arguments to use. Follow it for the task it covers.",
+    "inputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "name": {
+          "type": "string",
+          "minLength": 1,
+          "description": "A skill name from list_skills"
+        }
+      },
+      "required": [
+        "name"
+      ],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "name": {
+          "type": "string"
+        },
+        "description": {
+          "type": "string"
+        },
+        "body": {
+          "type": "string",
+          "description": "The recipe, in markdown"
+        }
+      },
+      "required": [
+        "name",
+        "body"
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": true,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    }
   }
 ];
+
+/** A one-line summary template per tool, engine and host (registry `summary`): `{arg}`, `{arg:time}` (mm:ss.cc),
+ * `{arg:q}` (quoted), `{arg:n noun}` (count and noun), `[...]` left out when an argument in it is missing.
+ * `summarizeCall` in `neuralcut/agent` renders them. */
+export const TOOL_SUMMARIES: Readonly<Record<ToolName | HostToolName, string>> = {
+  list_project_assets: "List project assets[ ({type})]",
+  list_timeline: "List the timeline",
+  load_asset_context: "Watch asset {assetId}",
+  split: "Split at {times:time}",
+  delete_timeline_elements: "Delete {elementIds:n element}",
+  move_timeline_elements: "Move {elementIds:n element} to {start:time}[ on track {targetTrackId}]",
+  add_text: "Add text {text:q} at {start:time}",
+  update_text: "Edit text {elementId}[ to {text:q}]",
+  add_media_to_timeline: "Add {assetId} to the {trackType} track at {startTime:time}",
+  update_timeline_element_timing: "Retime {elementId}[ from {start:time}][ to {end:time}][ for {duration:time}]",
+  delete_element: "Delete element {elementId}",
+  set_volume: "Set the volume of {elementId} to {volume}",
+  list_stickers: "Find stickers[ for {query:q}]",
+  add_sticker: "Add sticker {stickerId} at {start:time}",
+  list_effects: "List effects[ for {query:q}]",
+  get_effect: "Look up effect {effectType}",
+  apply_effect: "Apply {effectType} from {start:time} to {end:time}",
+  update_effect: "Change effect {elementId}",
+  get_element: "Inspect {elementId}",
+  update_clip: "Change {elementIds:n clip}",
+  duplicate_elements: "Duplicate {elementIds:n element}",
+  update_track: "Change track {trackId}",
+  move_track: "Move track {trackId}",
+  list_animatable_properties: "List what {elementId} can animate",
+  list_keyframes: "List keyframes of {elementId}",
+  upsert_keyframe: "Set a {property} keyframe at {time:time}",
+  remove_keyframe: "Remove a {property} keyframe[ at {time:time}]",
+  update_keyframe_curve: "Change the {property} curve[ at {time:time}]",
+  undo: "Undo",
+  redo: "Redo",
+  batch: "Run {steps:n step}",
+  media_import: "Import {paths:n file}",
+  transcribe_video: "Transcribe[ {assetId}]",
+  render_preview: "Preview the frame at {time:time}",
+  export_video: "Export to {path}",
+  jobs_list: "List export jobs",
+  jobs_cancel: "Cancel export {job}",
+  submit_plan: "Plan {steps:n step}",
+  ask_user: "Ask {question:q}",
+  list_skills: "List skills",
+  load_skill: "Load the {name:q} skill",
+};

@@ -1,5 +1,5 @@
 // The proxy's HTTP surface: origin and authorization first, then the user's budgets, then one of
-// five fixed endpoints. Nothing is forwarded by path; every upstream URL is built in upstream.ts.
+// six fixed endpoints. Nothing is forwarded by path; every upstream URL is built in upstream.ts.
 
 import { clientAddress } from "./auth.js";
 import type { Budgets } from "./budgets.js";
@@ -201,7 +201,10 @@ export function createHandler({ cfg, sealer, budgets, upstream }: RouteDeps): Ge
     return json(200, { deleted: true }, caller);
   }
 
-  async function generate(request: Request, caller: Caller): Promise<Response> {
+  /** Everything generate and stream check before going upstream, written once: the body's size
+   * and shape, the model allowlist, handles opened for this user only, the token and global
+   * budgets. Returns the model and the body to send. */
+  async function admitGenerate(request: Request, caller: Caller): Promise<{ model: string; upstreamBody: Record<string, unknown> }> {
     const raw = await readJson(request, limits.maxBodyBytes);
     const body = checkGenerateBody(raw, limits, cfg.models);
     // Replace every handle with the upstream URI it seals; refuse handles of other users.
@@ -216,15 +219,68 @@ export function createHandler({ cfg, sealer, budgets, upstream }: RouteDeps): Ge
     await budgets.checkTokens(caller.key);
     await budgets.admit();
     const { model, ...upstreamBody } = body;
-    const answer = await upstream.generate(model, upstreamBody, caller.ctx);
-    const usage = answer.usageMetadata as { totalTokenCount?: unknown } | undefined;
-    if (typeof usage?.totalTokenCount === "number") await budgets.spendTokens(caller.key, usage.totalTokenCount);
-    // Only the documented response fields pass; candidate content goes through verbatim so
-    // thought signatures round-trip.
+    return { model, upstreamBody };
+  }
+
+  /** Only the documented response fields pass; candidate content goes through verbatim so
+   * thought signatures round-trip. The same filter for a whole answer and for each streamed chunk. */
+  function publicAnswer(answer: Record<string, unknown>): Record<string, unknown> {
     const candidates = Array.isArray(answer.candidates)
       ? answer.candidates.map((c: Record<string, unknown>) => pick(c, ["content", "finishReason", "finishMessage", "index", "safetyRatings"]))
       : [];
-    return json(200, { candidates, ...pick(answer, ["promptFeedback", "usageMetadata", "modelVersion", "responseId"]) }, caller);
+    return { candidates, ...pick(answer, ["promptFeedback", "usageMetadata", "modelVersion", "responseId"]) };
+  }
+
+  async function spend(caller: Caller, answer: Record<string, unknown> | undefined): Promise<void> {
+    const usage = answer?.usageMetadata as { totalTokenCount?: unknown } | undefined;
+    if (typeof usage?.totalTokenCount === "number") await budgets.spendTokens(caller.key, usage.totalTokenCount);
+  }
+
+  async function generate(request: Request, caller: Caller): Promise<Response> {
+    const { model, upstreamBody } = await admitGenerate(request, caller);
+    const answer = await upstream.generate(model, upstreamBody, caller.ctx);
+    await spend(caller, answer);
+    return json(200, publicAnswer(answer), caller);
+  }
+
+  /** generate as server-sent events: Gemini's streamGenerateContent chunks, each filtered like a
+   * whole answer, as `data:` events. A failure after the first byte is an `event: error` with the
+   * same `{ error, code, requestId }` a JSON failure has. Tokens are spent from the last chunk's
+   * usage (Gemini's running total). */
+  async function stream(request: Request, caller: Caller): Promise<Response> {
+    const { model, upstreamBody } = await admitGenerate(request, caller);
+    // Opening the stream throws like generate does (refusals, 5xx, 429) before any byte is sent.
+    const chunks = await upstream.stream(model, upstreamBody, caller.ctx);
+    const enc = new TextEncoder();
+    let last: Record<string, unknown> | undefined;
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        try {
+          const { value, done } = await chunks.next();
+          if (done) {
+            await spend(caller, last).catch(() => {});
+            controller.close();
+            return;
+          }
+          if (value.usageMetadata) last = value;
+          controller.enqueue(enc.encode(`data: ${JSON.stringify(publicAnswer(value))}\n\n`));
+        } catch (e) {
+          await spend(caller, last).catch(() => {});
+          const out =
+            e instanceof UpstreamError
+              ? { error: e.message, code: e.status === CLIENT_GONE ? "cancelled" : "upstream_error", status: e.status, requestId: caller.ctx.requestId, ...e.extra }
+              : { error: "Gemini's answer broke off; try again", code: "upstream_error", status: 502, requestId: caller.ctx.requestId };
+          controller.enqueue(enc.encode(`event: error\ndata: ${JSON.stringify(out)}\n\n`));
+          controller.close();
+        }
+      },
+      async cancel() {
+        await chunks.return(undefined).catch(() => {});
+        await spend(caller, last).catch(() => {});
+      },
+    });
+    const headers = headersFor(caller.origin, caller.ctx.requestId, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store, no-transform", "x-accel-buffering": "no" });
+    return new Response(body, { status: 200, headers });
   }
 
   async function limitsRoute(_request: Request, caller: Caller): Promise<Response> {
@@ -257,6 +313,7 @@ export function createHandler({ cfg, sealer, budgets, upstream }: RouteDeps): Ge
     "/upload": { method: "POST", run: upload },
     "/status": { method: "POST", run: status },
     "/generate": { method: "POST", run: generate },
+    "/stream": { method: "POST", run: stream },
     "/delete": { method: "POST", run: remove },
     "/limits": { method: "GET", run: limitsRoute },
   };

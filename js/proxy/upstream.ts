@@ -115,6 +115,73 @@ export class UpstreamClient {
     return this.readJson(res, what);
   }
 
+  /** streamGenerateContent with `alt=sse`: opens the stream (failing like generate when Gemini
+   * refuses), then yields each event's JSON. A stream that breaks off, or an event that is not
+   * JSON, throws an UpstreamError (502) from the iterator. */
+  async stream(model: string, body: unknown, ctx: CallContext): Promise<AsyncGenerator<Record<string, unknown>, void, undefined>> {
+    const what = "streamGenerateContent";
+    const res = await this.call(
+      `${this.cfg.upstreamBase}/v1beta/models/${model}:streamGenerateContent?alt=sse`,
+      { method: "POST", headers: this.headers({ "content-type": "application/json", accept: "text/event-stream" }), body: JSON.stringify(body) },
+      this.cfg.limits.upstreamTimeoutMs,
+      what,
+      ctx,
+    );
+    if (!res.ok) throw await this.failure(res, what, ctx);
+    if (!res.body) throw new UpstreamError(502, `Gemini answered ${what} with nothing`, { requestId: ctx.requestId });
+    return this.events(res.body, what, ctx);
+  }
+
+  private async *events(body: ReadableStream<Uint8Array>, what: string, ctx: CallContext): AsyncGenerator<Record<string, unknown>, void, undefined> {
+    const reader = body.getReader();
+    const decoder = new TextDecoder();
+    let buffer = "";
+    try {
+      for (;;) {
+        let chunk: ReadableStreamReadResult<Uint8Array>;
+        try {
+          chunk = await reader.read();
+        } catch {
+          if (ctx.signal?.aborted) throw new UpstreamError(CLIENT_GONE, "The client cancelled the request");
+          this.cfg.warn(`request ${ctx.requestId}: Gemini's ${what} broke off`);
+          throw new UpstreamError(502, `Gemini's answer broke off; try again`, { requestId: ctx.requestId });
+        }
+        if (chunk.done) break;
+        buffer += decoder.decode(chunk.value, { stream: true }).replace(/\r\n?/g, "\n");
+        // A bound on one event: Gemini's are a few KB; a stream that never ends an event is broken.
+        if (buffer.length > this.cfg.limits.maxBodyBytes * 4) throw new UpstreamError(502, `Gemini answered ${what} with something unreadable`, { requestId: ctx.requestId });
+        let end: number;
+        while ((end = buffer.indexOf("\n\n")) >= 0) {
+          const event = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const data = event
+            .split("\n")
+            .filter((l) => l.startsWith("data:"))
+            .map((l) => l.slice(5).replace(/^ /, ""))
+            .join("\n");
+          if (!data) continue;
+          let parsed: unknown;
+          try {
+            parsed = JSON.parse(data);
+          } catch {
+            throw new UpstreamError(502, `Gemini answered ${what} with something unreadable`, { requestId: ctx.requestId });
+          }
+          if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new UpstreamError(502, `Gemini answered ${what} with something unreadable`, { requestId: ctx.requestId });
+          const error = (parsed as { error?: { message?: unknown; status?: unknown } }).error;
+          if (error) {
+            this.cfg.warn(`request ${ctx.requestId}: Gemini's ${what} failed mid-way: ${this.scrub(error.message)}`);
+            throw new UpstreamError(502, `Gemini failed ${what}; try again later`, { requestId: ctx.requestId });
+          }
+          yield parsed as Record<string, unknown>;
+        }
+      }
+      if (buffer.trim()) throw new UpstreamError(502, `Gemini's answer broke off; try again`, { requestId: ctx.requestId });
+    } finally {
+      // Stops reading Gemini when the client went away or the stream failed; a no-op at its end.
+      await reader.cancel().catch(() => {});
+    }
+  }
+
   /** The file's resource, or null when Gemini no longer has it. */
   async getFile(name: string, ctx: CallContext): Promise<UpstreamFile | null> {
     const what = "a file status";

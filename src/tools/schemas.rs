@@ -304,6 +304,22 @@ pub fn input(tool: &str) -> Value {
             }),
             &["path"],
         ),
+        "submit_plan" => object(
+            json!({
+                "steps": { "type": "array", "items": { "type": "string" }, "minItems": 1, "description": "The steps, in order: short imperative sentences" },
+                "summary": { "type": "string", "description": "The plan in one line" },
+            }),
+            &["steps"],
+        ),
+        "ask_user" => object(
+            json!({
+                "question": { "type": "string", "minLength": 1, "description": "One short question" },
+                "options": { "type": "array", "items": { "type": "string" }, "description": "Likely answers to pick from; the user may type another" },
+            }),
+            &["question"],
+        ),
+        "list_skills" => object(json!({}), &[]),
+        "load_skill" => object(json!({ "name": { "type": "string", "minLength": 1, "description": "A skill name from list_skills" } }), &["name"]),
         "jobs_list" => object(json!({}), &[]),
         "jobs_cancel" => object(json!({ "job": { "type": "string", "description": "The job id from export_video or jobs_list" } }), &["job"]),
         "render_preview" => object(
@@ -558,6 +574,24 @@ pub fn output(tool: &str) -> Value {
             job["required"] = json!(["job", "path", "format", "state"]);
             job
         }
+        "submit_plan" => result(
+            json!({
+                "decision": { "enum": ["approve", "reject", "edit"] },
+                "steps": { "type": "array", "items": { "type": "string" }, "description": "The steps to carry out (the user's edit, when edited)" },
+                "feedback": { "type": "string", "description": "What the user said about the plan" },
+            }),
+            &["decision"],
+        ),
+        "ask_user" => result(json!({ "answer": { "type": "string", "description": "The user's answer, in their words" } }), &["answer"]),
+        "list_skills" => result(
+            json!({ "skills": { "type": "array", "items": {
+                "type": "object",
+                "properties": { "name": string, "description": string },
+                "required": ["name", "description"],
+            } } }),
+            &["skills"],
+        ),
+        "load_skill" => result(json!({ "name": string, "description": string, "body": { "type": "string", "description": "The recipe, in markdown" } }), &["name", "body"]),
         "jobs_list" => result(json!({ "jobs": { "type": "array", "items": export_job() } }), &["jobs"]),
         "jobs_cancel" => export_job(),
         "render_preview" => result(

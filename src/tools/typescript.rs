@@ -218,7 +218,47 @@ fn host_typings(out: &mut String) {
         })
         .collect();
     let catalog = serde_json::to_string_pretty(&entries).expect("the catalog serialises");
-    let _ = writeln!(out, "/** Every host tool's catalog entry, in order. */\nexport const HOST_TOOL_CATALOG: readonly HostToolInfo[] = {catalog};");
+    let _ = writeln!(out, "/** Every host tool's catalog entry, in order. */\nexport const HOST_TOOL_CATALOG: readonly HostToolInfo[] = {catalog};\n");
+    out.push_str(
+        "/** A one-line summary template per tool, engine and host (registry `summary`): `{arg}`, `{arg:time}` (mm:ss.cc),\n \
+         * `{arg:q}` (quoted), `{arg:n noun}` (count and noun), `[...]` left out when an argument in it is missing.\n \
+         * `summarizeCall` in `neuralcut/agent` renders them. */\n\
+         export const TOOL_SUMMARIES: Readonly<Record<ToolName | HostToolName, string>> = {\n",
+    );
+    for tool in TOOLS.iter().chain(HOST_TOOLS) {
+        let _ = writeln!(out, "  {}: {},", tool.name, literal(&Value::from(tool.summary)));
+    }
+    out.push_str("};\n");
+}
+
+/// The placeholders of a summary template: (argument, format). Errors name what is wrong.
+pub fn summary_placeholders(template: &str) -> Result<Vec<(String, String)>, String> {
+    let mut out = Vec::new();
+    let mut optional = false;
+    let mut rest = template;
+    while let Some(i) = rest.find(['{', '[', ']', '}']) {
+        let c = rest.as_bytes()[i];
+        match c {
+            b'[' if optional => return Err("nested [".into()),
+            b'[' => optional = true,
+            b']' if !optional => return Err("] without [".into()),
+            b']' => optional = false,
+            b'}' => return Err("} without {".into()),
+            _ => {
+                let end = rest[i..].find('}').ok_or("{ without }")? + i;
+                let inner = &rest[i + 1..end];
+                let (arg, format) = inner.split_once(':').unwrap_or((inner, ""));
+                out.push((arg.to_string(), format.to_string()));
+                rest = &rest[end + 1..];
+                continue;
+            }
+        }
+        rest = &rest[i + 1..];
+    }
+    if optional {
+        return Err("[ without ]".into());
+    }
+    Ok(out)
 }
 
 /// The catalog is shipped as JS, not built by the wasm at run time: the schema builders then stay
@@ -270,6 +310,40 @@ mod tests {
             assert!(t.contains(&format!("  {}: {}Args;", tool.name, pascal(tool.name))), "{}", tool.name);
             assert!(t.contains(&format!("  {}: {}Result;", tool.name, pascal(tool.name))), "{}", tool.name);
         }
+    }
+
+    /// Each summary is a short line whose placeholders name the tool's own arguments with a
+    /// known format; time formats only on numbers, counts only on arrays, required arguments
+    /// outside `[...]`.
+    #[test]
+    fn summaries_name_real_arguments_with_known_formats() {
+        for tool in TOOLS.iter().chain(HOST_TOOLS) {
+            let t = tool.summary;
+            assert!(!t.is_empty() && t.len() <= 80 && t.chars().next().unwrap().is_uppercase(), "{}: {t:?}", tool.name);
+            let schema = tool.input_schema();
+            let required: Vec<&str> = schema["required"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
+            let mut optional_part = String::new();
+            let mut depth = false;
+            for ch in t.chars() {
+                if ch == '[' { depth = true; }
+                if depth { optional_part.push(ch); }
+                if ch == ']' { depth = false; }
+            }
+            for (arg, format) in summary_placeholders(t).unwrap_or_else(|e| panic!("{}: {e}", tool.name)) {
+                assert!(tool.args.contains(&arg.as_str()), "{}: {{{arg}}} is not an argument", tool.name);
+                let ty = &schema["properties"][&arg]["type"];
+                match format.split(' ').next().unwrap() {
+                    "" | "q" => {}
+                    "time" => assert!(ty == "number" || schema["properties"][&arg]["items"]["type"] == "number", "{}: {arg} is not seconds", tool.name),
+                    "n" => assert!(ty == "array" && format.split(' ').count() == 2, "{}: {arg}:{format}", tool.name),
+                    other => panic!("{}: unknown format {other}", tool.name),
+                }
+                if !required.contains(&arg.as_str()) {
+                    assert!(optional_part.contains(&format!("{{{arg}")), "{}: optional {arg} must sit inside [...]", tool.name);
+                }
+            }
+        }
+        assert!(summary_placeholders("a [b").is_err() && summary_placeholders("a {b").is_err() && summary_placeholders("[a [b]]").is_err());
     }
 
     #[test]

@@ -104,6 +104,18 @@ impl WasmEditor {
         self.inner.redo().is_some()
     }
 
+    /// Opens an undo group: the steps recorded until `endGroup` undo and redo as one.
+    #[wasm_bindgen(js_name = beginGroup)]
+    pub fn begin_group(&mut self, label: &str) {
+        self.inner.begin_group(label)
+    }
+
+    /// Closes the innermost undo group; false when none is open.
+    #[wasm_bindgen(js_name = endGroup)]
+    pub fn end_group(&mut self) -> bool {
+        self.inner.end_group()
+    }
+
     #[wasm_bindgen(js_name = canUndo)]
     pub fn can_undo(&self) -> bool {
         self.inner.can_undo()

@@ -20,7 +20,7 @@ after(() => stack?.close());
 beforeEach(() => resetFake(fake));
 
 /** The loop's model calls (summaries and transcripts carry no tools). */
-const generateBodies = (log) => log.filter((r) => r.url.endsWith("/generate")).map((r) => JSON.parse(r.body)).filter((b) => b.tools);
+const generateBodies = (log) => log.filter((r) => /\/(generate|stream)$/.test(r.url)).map((r) => JSON.parse(r.body)).filter((b) => b.tools);
 const fileUris = (body) => body.contents.flatMap((c) => c.parts.filter((p) => p.fileData).map((p) => p.fileData.fileUri));
 
 test("a 200-message session with three tool calls per message works from the first message to the last, and request size stays flat", async () => {
@@ -47,7 +47,7 @@ test("a 200-message session with three tool calls per message works from the fir
     const before = fetchLog.length;
     const text = await agent.send(`Add caption number ${i}.`);
     assert.equal(text, `Added caption ${i}.`, `message ${i}`);
-    const sent = fetchLog.slice(before).filter((r) => r.url.endsWith("/generate"));
+    const sent = fetchLog.slice(before).filter((r) => /\/(generate|stream)$/.test(r.url));
     assert.equal(sent.length, 2, `message ${i}: two model calls`);
     sizes.push(Math.max(...sent.map((r) => r.bytes)));
     for (const r of sent) assertValidConversation(JSON.parse(r.body).contents, `message ${i}`);
@@ -64,7 +64,7 @@ test("a 200-message session with three tool calls per message works from the fir
   const figures = [1, 6, 17, 50, 100, 200].map((i) => `message ${i}: ${sizes[i - 1]} B`).join(", ");
   console.log(`# request size over the 200-message session: ${figures}`);
   // The newest exchange is whole in the last request, model turns verbatim with their signatures.
-  const last = JSON.parse(fetchLog.filter((r) => r.url.endsWith("/generate")).at(-1).body);
+  const last = JSON.parse(fetchLog.filter((r) => /\/(generate|stream)$/.test(r.url)).at(-1).body);
   const modelTurns = last.contents.filter((c) => c.role === "model");
   assert.equal(modelTurns.at(-1).parts[1].thoughtSignature, "sig-a-200");
   assert.ok(modelTurns.every((m) => m.parts.every((p) => !p.functionCall || p.functionCall.name !== "add_text" || p.thoughtSignature)));

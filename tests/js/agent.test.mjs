@@ -91,7 +91,9 @@ test("a user message becomes load_asset_context, split and delete_timeline_eleme
   assert.deepEqual(sigs, ["sig-one", "sig-two", "sig-three", "sig-four"]);
 
   // Events: one call and one result per tool, in order, then the final text.
-  const kinds = events.map((e) => (e.type === "tool_call" || e.type === "tool_result" ? `${e.type}:${e.name}` : e.type));
+  // (Streaming pieces, token counts, upload progress and the run's summary are events of their own, tested in agent-run.test.mjs.)
+  const later = new Set(["text_delta", "usage", "progress", "run_summary"]);
+  const kinds = events.filter((e) => !later.has(e.type)).map((e) => (e.type === "tool_call" || e.type === "tool_result" ? `${e.type}:${e.name}` : e.type));
   assert.deepEqual(kinds, [
     "user",
     "tool_call:load_asset_context",
@@ -115,9 +117,11 @@ test("a user message becomes load_asset_context, split and delete_timeline_eleme
   assert.equal(fake.uploads.length, uploadsBefore + 1);
   assert.equal(fake.generateCalls.length, generateCalls);
 
-  // The whole edit is undoable step by step.
+  // The whole message is one undo step (the run's undo group), and one redo.
   assert.ok(editor.undo());
-  assert.deepEqual(clips(editor), [[0, 2], [2, 4], [4, 10]]);
+  assert.deepEqual(clips(editor), [[0, 10]]);
+  assert.ok(editor.redo());
+  assert.deepEqual(clips(editor), [[0, 2], [4, 10]]);
 });
 
 test("a tool error is fed back and the scripted model corrects its call", async () => {
@@ -324,7 +328,7 @@ test("empty_response: a blocked prompt rejects with a plain message; the history
   assertValidConversation(agent.history());
   fake.script.push(modelTurn([{ text: "Sure." }]));
   assert.equal(await agent.send("Something else."), "Sure.");
-  const body = JSON.parse(fetchLog.filter((r) => r.url.endsWith("/generate")).at(-1).body);
+  const body = JSON.parse(fetchLog.filter((r) => /\/(generate|stream)$/.test(r.url)).at(-1).body);
   assert.deepEqual(body.contents, [{ role: "user", parts: [{ text: "Something unsafe." }, { text: "Something else." }] }]);
   // A candidate that stopped for lack of room says so.
   fake.script.push({ candidates: [{ finishReason: "MAX_TOKENS", index: 0 }] });
@@ -407,7 +411,7 @@ test("reset() forgets the conversation; the next request holds only the new mess
   assert.deepEqual(agent.history(), []);
   fake.script.push(modelTurn([{ text: "Two." }]));
   await agent.send("Second.");
-  const body = JSON.parse(fetchLog.filter((r) => r.url.endsWith("/generate")).at(-1).body);
+  const body = JSON.parse(fetchLog.filter((r) => /\/(generate|stream)$/.test(r.url)).at(-1).body);
   assert.deepEqual(body.contents, [{ role: "user", parts: [{ text: "Second." }] }]);
 });
 

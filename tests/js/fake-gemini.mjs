@@ -6,6 +6,11 @@
 //                                                  x-goog-upload-offset -> { file } on finalize
 //   GET  /v1beta/files/{id}                        PROCESSING for `processingPolls` reads, then ACTIVE
 //   POST /v1beta/models/{model}:generateContent    answers from a script
+//   POST /v1beta/models/{model}:streamGenerateContent?alt=sse
+//                                                  the same script, as server-sent events: text
+//                                                  parts cut in pieces (a thought signature on the
+//                                                  last piece), other parts whole, usage and
+//                                                  finishReason on the last chunk
 //   DELETE /v1beta/files/{id}                      files.delete
 //
 // Every request must carry the key in x-goog-api-key. Everything is recorded for assertions.
@@ -15,6 +20,37 @@ import { createHash, randomBytes } from "node:crypto";
 /** A model turn as Gemini returns it. */
 export function modelTurn(parts, finishReason = "STOP") {
   return { candidates: [{ content: { role: "model", parts }, finishReason, index: 0 }], usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 }, modelVersion: "fake" };
+}
+
+/** The chunks streamGenerateContent sends for a whole answer: each text part in `pieces` pieces
+ * (its thought flag on each, its signature on the last), every other part in a chunk of its own,
+ * usageMetadata and finishReason on the last chunk. Merged back, they are the answer. */
+export function streamChunks(answer, pieces = 3) {
+  const candidate = answer.candidates?.[0];
+  const parts = candidate?.content?.parts ?? [];
+  const chunk = (part) => ({ candidates: [{ content: { role: "model", parts: [part] }, index: 0 }], modelVersion: answer.modelVersion });
+  const chunks = [];
+  for (const part of parts) {
+    if (typeof part.text !== "string" || part.text.length < pieces) {
+      chunks.push(chunk(part));
+      continue;
+    }
+    const { text, thoughtSignature, ...rest } = part;
+    const size = Math.ceil(text.length / pieces);
+    for (let i = 0; i < text.length; i += size) {
+      const piece = { ...rest, text: text.slice(i, i + size) };
+      if (thoughtSignature && i + size >= text.length) piece.thoughtSignature = thoughtSignature;
+      chunks.push(chunk(piece));
+    }
+  }
+  if (chunks.length === 0) chunks.push({ candidates: candidate ? [{ ...candidate, content: candidate.content }] : [], modelVersion: answer.modelVersion });
+  const last = chunks.at(-1);
+  if (candidate) {
+    for (const k of ["finishReason", "finishMessage", "safetyRatings"]) if (candidate[k] !== undefined && last.candidates[0]) last.candidates[0][k] = candidate[k];
+  }
+  if (answer.usageMetadata) last.usageMetadata = answer.usageMetadata;
+  if (answer.promptFeedback) last.promptFeedback = answer.promptFeedback;
+  return chunks;
 }
 
 /** A functionCall part with a thought signature, as Gemini 3 sends them. */
@@ -43,6 +79,16 @@ export async function startFakeGemini({ apiKey, granularity = 256 * 1024, proces
     fileLifetimeMs: 48 * 3600 * 1000,
     /** Consulted before the script: (body) => answer, or undefined to fall through to the script. */
     intercept: null,
+    /** Bodies of streamGenerateContent calls (also in generateCalls, with stream: true). */
+    streamCalls: [],
+    /** Pieces each streamed text part is cut into. */
+    streamPieces: 3,
+    /** When a number n, the next stream sends n chunks and then drops the connection. */
+    breakStreamAfter: null,
+    /** When a number n, the next stream sends n chunks, then an SSE error event as Gemini does. */
+    errorStreamAfter: null,
+    /** Milliseconds between streamed chunks. */
+    streamDelayMs: 0,
     /** When set, files end FAILED instead of ACTIVE. */
     failProcessing: false,
     /** The next request of `kind` ("start", "chunk", "status", "generate") answers `status`, or never ("hang"). */
@@ -210,15 +256,18 @@ export async function startFakeGemini({ apiKey, granularity = 256 * 1024, proces
     }
 
     // models.generateContent
-    m = /^\/v1beta\/models\/([a-z0-9.-]+):generateContent$/.exec(url.pathname);
+    m = /^\/v1beta\/models\/([a-z0-9.-]+):(generateContent|streamGenerateContent)$/.exec(url.pathname);
     if (req.method === "POST" && m) {
+      const streaming = m[2] === "streamGenerateContent";
+      if (streaming && url.searchParams.get("alt") !== "sse") return error(res, 400, "INVALID_ARGUMENT", "this fake streams only with alt=sse");
       let parsed;
       try {
         parsed = JSON.parse(body.toString("utf8"));
       } catch {
         return error(res, 400, "INVALID_ARGUMENT", "bad JSON");
       }
-      fake.generateCalls.push({ model: m[1], body: parsed });
+      fake.generateCalls.push(streaming ? { model: m[1], body: parsed, stream: true } : { model: m[1], body: parsed });
+      if (streaming) fake.streamCalls.push({ model: m[1], body: parsed });
       if (failure("generate", res)) return;
       for (const c of parsed.contents ?? []) {
         for (const p of c.parts ?? []) {
@@ -233,7 +282,23 @@ export async function startFakeGemini({ apiKey, granularity = 256 * 1024, proces
       if (next === undefined) return send(res, 200, modelTurn([{ text: "(the fake model has nothing scripted)" }]));
       const answer = typeof next === "function" ? await next(parsed, fake) : next;
       if (answer && typeof answer.status === "number") return send(res, answer.status, answer.body);
-      return send(res, 200, answer);
+      if (!streaming) return send(res, 200, answer);
+      res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+      const chunks = streamChunks(answer, fake.streamPieces);
+      const [breakAfter, errorAfter] = [fake.breakStreamAfter, fake.errorStreamAfter];
+      fake.breakStreamAfter = fake.errorStreamAfter = null;
+      for (let i = 0; i < chunks.length; i++) {
+        if (breakAfter === i) return res.destroy();
+        if (errorAfter === i) {
+          res.write(`data: ${JSON.stringify({ error: { code: 500, message: `Internal error (${apiKey})`, status: "INTERNAL" } })}\r\n\r\n`);
+          return res.end();
+        }
+        // Gemini ends its events with CRLF pairs.
+        res.write(`data: ${JSON.stringify(chunks[i])}\r\n\r\n`);
+        if (fake.streamDelayMs) await new Promise((r) => setTimeout(r, fake.streamDelayMs));
+        if (res.destroyed) return;
+      }
+      return res.end();
     }
 
     return error(res, 404, "NOT_FOUND", "unknown path");

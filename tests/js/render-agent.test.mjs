@@ -44,7 +44,7 @@ test("render_preview sends the frame to the model as one inline PNG and the desc
     const part = script.shift();
     return new Response(JSON.stringify({ candidates: [{ content: { role: "model", parts: [part] }, finishReason: "STOP" }] }), { headers: { "content-type": "application/json" } });
   };
-  const agent = createAgent({ editor, proxyUrl: "http://127.0.0.1:9/api/gemini/", fetch: fakeProxy, tools: [renderPreviewTool(renderer)], connectContext: false });
+  const agent = createAgent({ editor, proxyUrl: "http://127.0.0.1:9/api/gemini/", fetch: fakeProxy, tools: [renderPreviewTool(renderer)], connectContext: false, stream: false });
   assert.ok(agent.declarations().some((d) => d.name === "render_preview"), "offered to the model");
   const answer = await agent.send("Does the title look right?");
   assert.equal(answer, "The title is at the top.");
