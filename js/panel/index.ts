@@ -516,6 +516,7 @@ export class NeuralCutAgentPanel extends Base {
     this.#session = { id: newId(), projectId: this.#projectId, title: "New conversation", created: Date.now(), updated: Date.now(), history: [], transcript: [] };
     this.#transcript = this.#session.transcript;
     this.#clearLog();
+    this.#showUsage();
     this.#agent?.reset();
     this.#applyPermission();
   }
@@ -549,6 +550,7 @@ export class NeuralCutAgentPanel extends Base {
       else this.#notice("This agent cannot restore a conversation: the assistant starts fresh, the messages are shown for reference.", "notice", false);
     }
     for (const item of record.transcript) this.#draw(item);
+    this.#showUsage();
     this.#scroll();
   }
 
@@ -751,10 +753,12 @@ export class NeuralCutAgentPanel extends Base {
         }
         break;
       case "usage": {
-        const fmt = (u?: Usage) => (u?.totalTokens ?? (u?.promptTokens ?? 0) + (u?.outputTokens ?? 0)).toLocaleString("en");
-        this.#ui.usage.textContent = `Tokens: last request ${fmt(event.last)}, this conversation ${fmt(event.session)}`;
-        this.#ui.usage.dataset.last = String(event.last?.totalTokens ?? "");
-        this.#ui.usage.dataset.session = String(event.session?.totalTokens ?? "");
+        // The conversation's total is the panel's: the agent's counts its whole life, across
+        // New and reopened conversations.
+        const u = event.last;
+        const last = u?.totalTokens ?? (u?.promptTokens ?? 0) + (u?.outputTokens ?? 0);
+        if (this.#session) this.#session.tokens = (this.#session.tokens ?? 0) + last;
+        this.#showUsage(last);
         break;
       }
       case "progress":
@@ -769,6 +773,21 @@ export class NeuralCutAgentPanel extends Base {
         break;
       }
     }
+  }
+
+  #showUsage(last?: number) {
+    const total = this.#session?.tokens;
+    const usage = this.#ui.usage;
+    if (total === undefined) {
+      usage.textContent = "";
+      delete usage.dataset.last;
+      delete usage.dataset.session;
+      return;
+    }
+    usage.dataset.session = String(total);
+    if (last !== undefined) usage.dataset.last = String(last);
+    else delete usage.dataset.last;
+    usage.textContent = `Tokens: ${last !== undefined ? `last request ${last.toLocaleString("en")}, ` : ""}this conversation ${total.toLocaleString("en")}`;
   }
 
   #progress(kind: "upload" | "transcription", assetId: string, fraction: number) {
@@ -851,8 +870,8 @@ export class NeuralCutAgentPanel extends Base {
         this.#pending.delete(cancel);
         signal?.removeEventListener("abort", onAbort);
         buttons.remove();
-        editor.hidden = true;
-        feedback.hidden = true;
+        editor.remove();
+        feedback.remove();
         card.dataset.status = d ? (d.decision === "reject" ? "declined" : "done") : "stopped";
         status.textContent = label;
         const shown = d?.steps ?? steps;

@@ -173,7 +173,7 @@ test("Stop during a model call and during an approval (Escape) stops cleanly and
   await page.waitForSelector('neuralcut-agent-panel >> .msg.notice:has-text("Stopped.")');
   await idle();
   assert.equal(await page.isEnabled(id("agent.send")), true);
-  await until(() => fake.abandoned.some((r) => r.path.includes(":generateContent")));
+  await until(() => fake.abandoned.some((r) => /:(stream)?generateContent$/i.test(r.path)));
 
   const before = await timeline();
   fake.script.push(modelTurn([call("add_text", { text: "Never", start: 0.5, end: 2, position: "center", style: "hook" })]));
