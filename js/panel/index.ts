@@ -986,7 +986,10 @@ export class NeuralCutAgentPanel extends Base {
     this.#closeMentions();
     this.#root.querySelectorAll(".retry").forEach((n) => n.remove());
     const session = this.#session!;
-    if (session.transcript.length === 0 && !(session as { named?: boolean }).named) session.title = titleFrom(typed);
+    if (session.transcript.length === 0 && !(session as { named?: boolean }).named) {
+      session.title = titleFrom(typed);
+      void this.#renderSessionList();
+    }
     this.#disableUndo();
     const run: Run = { controller: new AbortController(), before: elementsOf(editor), changes: 0, stopped: false };
     this.#run = run;
