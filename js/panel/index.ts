@@ -248,6 +248,7 @@ export class NeuralCutAgentPanel extends Base {
   set projectId(id: string) {
     const next = String(id || "default");
     if (next === this.#projectId) return;
+    this.stop();
     this.#projectId = next;
     this.#session = undefined;
     if (this.#built) void this.#openProject();
@@ -585,7 +586,7 @@ export class NeuralCutAgentPanel extends Base {
     const clean = title.replace(/\s+/g, " ").trim().slice(0, 120);
     if (s && clean) {
       s.title = clean;
-      (s as SessionRecord & { named?: boolean }).named = true;
+      s.named = true;
       if (s.transcript.length) await this.#save();
     }
     await this.#renderSessionList();
@@ -986,7 +987,7 @@ export class NeuralCutAgentPanel extends Base {
     this.#closeMentions();
     this.#root.querySelectorAll(".retry").forEach((n) => n.remove());
     const session = this.#session!;
-    if (session.transcript.length === 0 && !(session as { named?: boolean }).named) {
+    if (session.transcript.length === 0 && !session.named) {
       session.title = titleFrom(typed);
       void this.#renderSessionList();
     }

@@ -23,6 +23,8 @@ export interface SessionRecord {
   /** The agent's conversation (Gemini contents, model turns verbatim). */
   history: Content[];
   transcript: TranscriptItem[];
+  /** The user renamed it: the first message no longer names it. */
+  named?: boolean;
   /** Tokens of every request of this conversation (prompt and output). */
   tokens?: number;
 }
