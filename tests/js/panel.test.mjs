@@ -374,3 +374,27 @@ test("a skill is loaded (its card shows the recipe) and followed", async () => {
   assert.match(await page.textContent('neuralcut-agent-panel >> .card[data-tool="load_skill"] details[part="result"] pre'), /"body"/);
   assert.deepEqual(problems, []);
 });
+
+test("sending a clip to Gemini asks first, in the card, and shows its upload progress", async () => {
+  await newChat();
+  const assetId = await page.evaluate(() => window.demo.editor.project().assets.find((a) => a.name === "clip.webm").id);
+  fake.script.push(modelTurn([call("load_asset_context", { assetId })]), modelTurn([{ text: "A test pattern with a tone." }]), modelTurn([{ text: "It is a test pattern." }]));
+  await page.evaluate(() => {
+    window.__meters = [];
+    const meters = document.getElementById("agent-panel").shadowRoot.querySelector("[part=progress]");
+    new MutationObserver(() => {
+      for (const m of meters.querySelectorAll(".meter")) window.__meters.push({ kind: m.dataset.kind, asset: m.dataset.assetId, label: m.textContent, value: m.querySelector("progress").value });
+    }).observe(meters, { subtree: true, childList: true, attributes: true });
+  });
+  await say("What is in the clip?");
+  await page.waitForSelector(`neuralcut-agent-panel >> .card[data-tool="load_asset_context"] ${id("agent.allow")}`);
+  assert.match(await page.textContent('neuralcut-agent-panel >> .card[data-tool="load_asset_context"] [part=approval]'), /Send "clip\.webm" \(0\.1 MB\) to Google Gemini/);
+  assert.equal(fake.uploads.length, 0, "nothing leaves before the user agrees");
+  await page.click(`neuralcut-agent-panel >> .card[data-tool="load_asset_context"] ${id("agent.allow")}`);
+  await page.waitForSelector('neuralcut-agent-panel >> .msg.model:has-text("It is a test pattern.")');
+  assert.equal(fake.uploads.length, 1);
+  const meters = await page.evaluate(() => window.__meters);
+  assert.ok(meters.some((m) => m.kind === "upload" && m.asset === assetId && /Uploading clip\.webm/.test(m.label)), JSON.stringify(meters));
+  assert.equal(await page.$$eval("neuralcut-agent-panel >> .meter", (ms) => ms.length), 0, "the bar goes when the upload is done");
+  assert.deepEqual(problems, []);
+});
