@@ -143,8 +143,11 @@ fn render() -> String {
            can run: `media_import` in Node sessions (`npx neuralcut mcp`, the CLI; docs/mcp.md), \
            `transcribe_video` by the in-page agent (docs/agent.md), `render_preview` wherever a compositor is at \
            hand (MCP, WebMCP with a renderer, the in-page agent, the CLI's `render-frame`; docs/render.md), \
-           `export_video`, `jobs_list` and `jobs_cancel` in `npx neuralcut mcp` (docs/export.md). \
-           `editor.tools()` does not list them; `HOST_TOOL_CATALOG` in the typings does.\n";
+           `export_video`, `jobs_list` and `jobs_cancel` in `npx neuralcut mcp` (docs/export.md), \
+           `list_skills` and `load_skill` by the in-page agent, `submit_plan` and `ask_user` by the in-page \
+           agent when its host passes `onPlan` and `askUser` (docs/agent.md). \
+           `editor.tools()` does not list them; `HOST_TOOL_CATALOG` in the typings does. Every tool, engine and \
+           host, has a one-line summary template for tool cards (`TOOL_SUMMARIES`, rendered by `summarizeCall`).\n";
     for t in HOST_TOOLS {
         md += &format!("\n## {}\n\n**{}.** {}\n\n### Arguments\n\n{}", t.name, t.title, t.description, fields(&t.input_schema(), true));
         md += &format!("\n### Output\n\n{}", fields(&t.output_schema(), false));

@@ -779,13 +779,13 @@ export function createAgent(options: AgentOptions): Agent {
           if (a.summary !== undefined && typeof a.summary !== "string") return badArgs("summary must be a string");
           const plan: Plan = { steps: [...(a.steps as string[])], ...(a.summary !== undefined ? { summary: a.summary as string } : {}) };
           emit({ type: "plan", ...plan });
-          const d = await waitFor(() => onPlan(structuredClone(plan), { signal: signal! }), signal);
+          const d = await answerOf(() => onPlan(structuredClone(plan), { signal: signal! }), signal);
           const decision = d && typeof d === "object" ? d.decision : undefined;
           const feedback = typeof d?.feedback === "string" && d.feedback ? { feedback: d.feedback } : {};
           if (decision === "approve") return { decision, steps: plan.steps, ...feedback };
-          if (decision === "edit" && Array.isArray(d.steps) && d.steps.every((x) => typeof x === "string")) return { decision, steps: [...d.steps], ...feedback };
+          if (decision === "edit" && Array.isArray(d?.steps) && d.steps.every((x) => typeof x === "string")) return { decision, steps: [...d.steps], ...feedback };
           if (decision === "reject") {
-            turn.planRejected = d.feedback ?? "";
+            turn.planRejected = d?.feedback ?? "";
             return { decision, ...feedback };
           }
           return { error: "The user did not answer", code: "NO_ANSWER", hint: "Ask the user in your reply what they want." };
@@ -801,13 +801,23 @@ export function createAgent(options: AgentOptions): Agent {
           if (a.options !== undefined && (!Array.isArray(a.options) || a.options.some((x) => typeof x !== "string"))) return badArgs("options must be an array of strings");
           const q: Question = { question: a.question, ...(a.options ? { options: [...(a.options as string[])] } : {}) };
           emit({ type: "question", ...q });
-          const answer = await waitFor(() => askUser(structuredClone(q), { signal: signal! }), signal);
+          const answer = await answerOf(() => askUser(structuredClone(q), { signal: signal! }), signal);
           if (typeof answer !== "string") return { error: "The user did not answer", code: "NO_ANSWER", hint: "Ask the user in your reply instead." };
           return { answer };
         }),
       );
     }
     return out;
+  }
+
+  /** The host's answer, or undefined when its callback failed (the model hears NO_ANSWER). */
+  async function answerOf<T>(fn: () => T | Promise<T>, signal?: AbortSignal): Promise<T | undefined> {
+    try {
+      return await waitFor(fn, signal);
+    } catch (e) {
+      if (signal?.aborted) throw e;
+      return undefined;
+    }
   }
 
   /** Waits for the host's answer; stops waiting (rejecting with the abort) when `signal` aborts. */
