@@ -394,7 +394,13 @@ export class NeuralCutAgentPanel extends Base {
           ...this.agentHooks(),
         } as AgentOptions) as Agent & AgentExtras;
         this.#ownAgent = true;
-        if (this.#session?.history.length) this.#agent.restore?.(this.#session.history);
+        if (this.#session?.history.length) {
+          try {
+            this.#agent.restore?.(this.#session.history);
+          } catch {
+            // A stored conversation the agent refuses: it starts fresh; the messages stay shown.
+          }
+        }
       }
       this.#updateControls();
       if (!this.#store) {
@@ -547,8 +553,13 @@ export class NeuralCutAgentPanel extends Base {
     this.#agent?.reset();
     this.#applyPermission();
     if (record.history.length && this.#agent) {
-      if (typeof this.#agent.restore === "function") this.#agent.restore(record.history);
-      else this.#notice("This agent cannot restore a conversation: the assistant starts fresh, the messages are shown for reference.", "notice", false);
+      if (typeof this.#agent.restore === "function") {
+        try {
+          this.#agent.restore(record.history);
+        } catch (e) {
+          this.#notice(`The assistant could not take this conversation back (${e instanceof Error ? e.message : String(e)}); it starts fresh.`, "notice", false);
+        }
+      } else this.#notice("This agent cannot restore a conversation: the assistant starts fresh, the messages are shown for reference.", "notice", false);
     }
     for (const item of record.transcript) this.#draw(item);
     this.#showUsage();
