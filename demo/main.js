@@ -1,8 +1,7 @@
 // The NeuralCut demo page: wires the package (neuralcut and, when built, neuralcut/effects,
 // neuralcut/agent and neuralcut/webmcp) to a timeline view, a preview, a tool console, an asset
-// bin and an agent sidebar. Served by scripts/demo.mjs (`npm run demo`), which writes the import
+// bin and an agent sidebar (neuralcut/panel's <neuralcut-agent-panel>). Served by scripts/demo.mjs (`npm run demo`), which writes the import
 // map and says in /config.json which entries exist and whether the Gemini proxy is mounted.
-import { createAgentPanel } from "./agentpanel.js";
 import { createAssetBin } from "./assets.js";
 import { createClock } from "./clock.js";
 import { createPreview } from "./preview.js";
@@ -122,6 +121,79 @@ async function setupBridge({ editor, clock, selection, timeline, showTab, has })
     console.warn("control channel failed:", e);
     badge("bridge", "control", "failed", "err");
   }
+}
+
+const CLIENT_KEY = "neuralcut-demo-client";
+
+/** This tab's client id at the proxy (its per-client budgets). */
+function clientId() {
+  let id = sessionStorage.getItem(CLIENT_KEY);
+  if (!id || !/^[A-Za-z0-9_-]{16,128}$/.test(id)) {
+    id = "demo_" + Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, "0")).join("");
+    sessionStorage.setItem(CLIENT_KEY, id);
+  }
+  return id;
+}
+
+/** The agent sidebar: neuralcut/panel's element, given the editor and the demo server's proxy. */
+async function setupAgent({ editor, config, sources, clock, has }) {
+  const off = $("agent-off");
+  const say = (text) => {
+    off.textContent = text;
+    off.hidden = false;
+  };
+  if (!has("neuralcut/panel") || !has("neuralcut/agent")) {
+    say("The agent panel (neuralcut/panel) is not built yet, so the agent is off. Run npm run build, then reload.");
+    return { status: "module not built" };
+  }
+  await import("neuralcut/panel");
+  const panel = $("agent-panel");
+  panel.playhead = () => clock.get().time;
+  if (has("neuralcut/render")) {
+    // A headless renderer of its own draws the thumbnail after each run, with the demo's media.
+    const withSources = {
+      frameAt: (t) => editor.frameAt(t),
+      project: () => editor.project(),
+      assetSource: (id) => editor.assetSource(id) ?? (sources.has(id) ? { url: new URL(sources.get(id).url, location.href).href } : undefined),
+    };
+    let renderer;
+    panel.renderFrame = async (seconds) => {
+      renderer ??= await import("neuralcut/render").then((m) => m.createFrameRenderer({ editor: withSources }));
+      await renderer.render(seconds, { width: 320 });
+      return renderer.toBlob("image/png");
+    };
+  }
+  if (!config.agent) {
+    panel.disabledReason = "No Gemini API key is configured, so the agent is off. To chat with it, stop the server and start it again with GEMINI_API_KEY=your-key npm run demo (the key stays on the server). Everything else on this page works without it.";
+    panel.editor = editor;
+    return { status: "no key", panel };
+  }
+  const agentModule = await import("neuralcut/agent");
+  const modelSelect = $("agent-model");
+  const models = config.agent.models?.length ? config.agent.models : [agentModule.DEFAULT_MODEL];
+  for (const m of models) modelSelect.append(h("option", { value: m }, m));
+  modelSelect.value = models.includes(agentModule.DEFAULT_MODEL) ? agentModule.DEFAULT_MODEL : models[0];
+  $("agent-model-row").hidden = false;
+  modelSelect.addEventListener("change", () => (panel.model = modelSelect.value));
+
+  panel.agentOptions = { clientId: clientId(), connectContext: false };
+  panel.model = modelSelect.value;
+  panel.editor = editor;
+  panel.proxyUrl = new URL(config.agent.proxyUrl, location.href).href;
+  // The demo's own media are loaded from URLs the editor does not know: fill them in, through
+  // whichever agent the panel holds now (a new model makes a new one).
+  editor.setContextProvider({
+    get supportedTypes() {
+      return panel.agent?.contextProvider.supportedTypes;
+    },
+    load: (request) => {
+      const has = request.source && (request.source.file || request.source.url);
+      const known = sources.get(request.asset.id);
+      const source = has || !known ? request.source : { url: new URL(known.url, location.href).href };
+      return panel.agent.contextProvider.load({ ...request, source });
+    },
+  });
+  return { status: "on", panel, send: (text) => panel.send(text) };
 }
 
 async function main() {
@@ -274,7 +346,8 @@ async function main() {
   undo.addEventListener("click", () => editor.undo());
   redo.addEventListener("click", () => editor.redo());
   document.addEventListener("keydown", (e) => {
-    const t = e.target;
+    // composedPath: inside a shadow root (the agent panel) e.target is only its host element.
+    const t = e.composedPath()[0] ?? e.target;
     const typing = t instanceof HTMLElement && (t.isContentEditable || t.tagName === "TEXTAREA" || (t.tagName === "INPUT" && !["checkbox", "range", "file", "button"].includes(t.type)));
     if (typing) return;
     const mod = e.ctrlKey || e.metaKey;
@@ -311,22 +384,7 @@ async function main() {
 
   // ---- agent + WebMCP ----
   badge("agent", "agent", config.agent ? "proxy on" : "no API key", config.agent ? "ok" : "warn");
-  const agentPanel = await createAgentPanel({
-    editor,
-    config,
-    sources,
-    hasModule: has("neuralcut/agent"),
-    elements: {
-      log: $("agent-log"),
-      form: $("agent-form"),
-      input: $("agent-input"),
-      send: $("agent-send"),
-      confirmBox: $("agent-confirm"),
-      modelRow: $("agent-model-row"),
-      modelSelect: $("agent-model"),
-      resetButton: $("agent-reset"),
-    },
-  });
+  const agentPanel = await setupAgent({ editor, config, sources, clock, has });
   if (config.agent && agentPanel.status !== "on") badge("agent", "agent", agentPanel.status, "warn");
   window.demo.agent = agentPanel;
   await setupWebMcp(editor, has("neuralcut/webmcp"));

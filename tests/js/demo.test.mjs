@@ -252,18 +252,20 @@ test("the agent sidebar runs a scripted conversation through the proxy and shows
     modelTurn([{ text: "Adding a title." }, call("add_text", { text: "Agent title", start: 0.5, end: 2, position: "center", style: "hook" })]),
     modelTurn([{ text: "Done: a title from 0.5 s to 2 s." }]),
   );
-  assert.equal(await page.isChecked("#agent-confirm"), true, "confirm before changes is on by default");
-  await page.fill("#agent-input", "Add a title at the start");
-  await page.click("#agent-send");
-  // list_timeline reads only and runs at once; add_text waits for Allow.
-  await page.waitForSelector('.call[data-tool="list_timeline"].ok');
-  await page.waitForSelector('.call[data-tool="add_text"] .confirm button.primary');
+  // The sidebar is neuralcut/panel's element; Playwright's selectors reach into its shadow root.
+  await page.waitForFunction(() => document.getElementById("agent-panel").agent);
+  assert.equal(await page.inputValue('[data-automation-id="agent.permission"]'), "ask", "asking before each edit is the default");
+  await page.fill('[data-automation-id="agent.input"]', "Add a title at the start");
+  await page.click('[data-automation-id="agent.send"]');
+  // list_timeline reads only and runs at once; add_text waits for Approve.
+  await page.waitForSelector('.card[data-tool="list_timeline"][data-status="done"]');
+  await page.waitForSelector('.card[data-tool="add_text"] [data-automation-id="agent.allow"]');
   await shot("06-agent-confirm");
-  assert.equal(await page.evaluate(() => window.demo.editor.project().timeline.tracks.some((t) => t.elements.some((e) => e.content === "Agent title"))), false, "nothing changes before Allow");
-  await page.click('.call[data-tool="add_text"] .confirm button.primary');
+  assert.equal(await page.evaluate(() => window.demo.editor.project().timeline.tracks.some((t) => t.elements.some((e) => e.content === "Agent title"))), false, "nothing changes before Approve");
+  await page.click('.card[data-tool="add_text"] [data-automation-id="agent.allow"]');
   await page.waitForSelector('.msg.model:has-text("Done: a title from 0.5 s to 2 s.")');
-  assert.ok(await page.$('.call[data-tool="add_text"].ok'));
-  const calls = await page.$$eval(".call", (cards) => cards.map((c) => c.dataset.tool));
+  assert.ok(await page.$('.card[data-tool="add_text"][data-status="done"]'));
+  const calls = await page.$$eval(".card", (cards) => cards.map((c) => c.dataset.tool));
   assert.deepEqual(calls, ["list_timeline", "add_text"]);
   await page.waitForFunction(() => [...document.querySelectorAll("#timeline .tl-el.text")].some((e) => e.textContent.includes("Agent title")));
   assert.equal(fake.generateCalls.length, 3, "three model calls went through the proxy");
@@ -286,8 +288,8 @@ test("without GEMINI_API_KEY the sidebar says so and the rest of the page works"
     await p.goto(plain.url);
     await p.waitForFunction(() => document.body.dataset.ready);
     assert.equal(await p.evaluate(() => document.body.dataset.ready), "true");
-    assert.match(await p.textContent("#agent-log"), /No Gemini API key is configured/);
-    assert.equal(await p.isDisabled("#agent-send"), true);
+    assert.match(await p.textContent('[data-automation-id="agent.log"]'), /No Gemini API key is configured/);
+    assert.equal(await p.isDisabled('[data-automation-id="agent.send"]'), true);
     assert.match(await p.textContent('.badge[data-key="agent"]'), /no API key/);
     const res = await p.evaluate(() => fetch("/api/gemini/generate", { method: "POST", body: "{}" }).then((r) => r.status));
     assert.equal(res, 503, "no proxy is mounted");

@@ -65,7 +65,7 @@ after(() => rmSync(scratch, { recursive: true, force: true }));
 
 test("the tarball holds the built package and nothing from the source tree", () => {
   const files = JSON.parse(sh("npm", ["pack", "--dry-run", "--json"], root))[0].files.map((f) => f.path);
-  for (const f of ["package.json", "README.md", "dist/index.js", "dist/index.d.ts", "dist/generated/tools.d.ts", "dist/wasm/neuralcut_engine.js", "dist/wasm/neuralcut_engine_bg.wasm", "demo/media/clip.webm", "demo/media/still.jpg", "demo/media/star.svg", "demo/media/README.md"]) {
+  for (const f of ["package.json", "README.md", "dist/index.js", "dist/index.d.ts", "dist/generated/tools.d.ts", "dist/wasm/neuralcut_engine.js", "dist/wasm/neuralcut_engine_bg.wasm", "dist/panel/index.js", "dist/panel/index.d.ts", "demo/media/clip.webm", "demo/media/still.jpg", "demo/media/star.svg", "demo/media/README.md"]) {
     assert.ok(files.includes(f), `${f} is packed`);
   }
   assert.deepEqual(files.filter((f) => /^(src|js|tests|target|scripts)\//.test(f)), []);
@@ -75,6 +75,9 @@ test("imports from Node ESM without flags", () => {
   writeFileSync(join(scratch, "node-check.mjs"), `import { createEditor, TICKS_PER_SECOND } from "neuralcut";\n${SCRIPT}\nconsole.log(JSON.stringify(result));\n`);
   const out = sh(process.execPath, ["node-check.mjs"], scratch);
   assert.deepEqual(JSON.parse(out), EXPECTED);
+  // neuralcut/panel is a browser element, but importing it in Node (SSR, type checks) must not throw.
+  writeFileSync(join(scratch, "panel-check.mjs"), `import { NeuralCutAgentPanel, PANEL_TAG, messageText } from "neuralcut/panel";\nconsole.log(JSON.stringify([typeof NeuralCutAgentPanel, PANEL_TAG, messageText("hi")]));\n`);
+  assert.deepEqual(JSON.parse(sh(process.execPath, ["panel-check.mjs"], scratch)), ["function", "neuralcut-agent-panel", "hi"]);
 });
 
 test("works from a Vite production build and from an import-map page, in Chromium", async () => {
