@@ -486,7 +486,8 @@ fn check_call(ed: &Editor, op: &Op, args: &Value, res: &Result<Value, neuralcut:
         Op::Effect(_, s, e, _) => {
             let kind = args["effectType"].as_str().unwrap();
             let (_, in_range) = draw_params(effect_params(kind), &draws_of(op));
-            let times_ok = *s >= 0.0 && ticks(*s) >= 0 && ticks(*e) > ticks(*s);
+            // Times are rounded to the nearest tick before they are checked: -0.0000009 s is 0.
+            let times_ok = ticks(*s) >= 0 && ticks(*e) > ticks(*s);
             match res {
                 Ok(out) => {
                     prop_assert!(in_range, "apply_effect accepted out-of-range params {}", args);
@@ -530,7 +531,7 @@ fn check_call(ed: &Editor, op: &Op, args: &Value, res: &Result<Value, neuralcut:
                 let el = saved(ed, out["elementId"].as_str().unwrap()).expect("the new element is saved");
                 prop_assert_eq!(int(&el, "start"), ticks(*s), "start rounds to the nearest tick");
                 prop_assert_eq!(int(&el, "duration"), ticks(*e) - ticks(*s), "end rounds to the nearest tick");
-            } else if *s >= 0.0 && ticks(*e) > ticks(*s) && matches!(op, Op::Sticker(..)) {
+            } else if ticks(*s) >= 0 && ticks(*e) > ticks(*s) && matches!(op, Op::Sticker(..)) {
                 // A sticker always finds room: a new overlay track when the others are busy.
                 prop_assert!(false, "add_sticker refused {}: {:?}", args, res);
             }
