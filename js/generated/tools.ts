@@ -103,7 +103,7 @@ export interface SplitArgs {
 export interface SplitResult {
   success: boolean;
   affectedElements: string[];
-  newElements?: {
+  newElements: {
     elementId: string;
     splitFrom: string;
     trackId: string;
@@ -1022,6 +1022,7 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
                 "type": "string"
               },
               "type": {
+                "type": "string",
                 "enum": [
                   "video",
                   "audio",
@@ -1079,6 +1080,7 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
                 "type": "string"
               },
               "type": {
+                "type": "string",
                 "enum": [
                   "main",
                   "overlay",
@@ -1091,10 +1093,12 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
                 "type": "string"
               },
               "hidden": {
+                "type": "boolean",
                 "const": true,
                 "description": "The host does not draw this track"
               },
               "muted": {
+                "type": "boolean",
                 "const": true,
                 "description": "The host plays this track silent"
               },
@@ -1141,10 +1145,12 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
                       "description": "Linear gain, 1 is unchanged; absent when 1. Above 1 is a host boost (up to 10, +20 dB)"
                     },
                     "hidden": {
+                      "type": "boolean",
                       "const": true,
                       "description": "Not drawn; absent when shown"
                     },
                     "muted": {
+                      "type": "boolean",
                       "const": true,
                       "description": "Silent; absent when audible"
                     },
@@ -1162,7 +1168,6 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
                     },
                     "textStyle": {
                       "type": "object",
-                      "description": "The text's look; absent fields are the host's defaults",
                       "properties": {
                         "fontSize": {
                           "type": "number",
@@ -1190,7 +1195,8 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
                           "type": "string",
                           "description": "Box colour behind the text; absent when none"
                         }
-                      }
+                      },
+                      "description": "The text's look; absent fields are the host's defaults"
                     },
                     "params": {
                       "type": "object"
@@ -1257,6 +1263,7 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
           "type": "string"
         },
         "status": {
+          "type": "string",
           "enum": [
             "loaded",
             "processing"
@@ -1266,6 +1273,7 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
           "type": "boolean"
         },
         "provider": {
+          "type": "string",
           "const": "gemini"
         },
         "fileUri": {
@@ -1299,11 +1307,11 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
       "properties": {
         "times": {
           "type": "array",
+          "minItems": 1,
           "items": {
             "type": "number",
             "minimum": 0
           },
-          "minItems": 1,
           "description": "Timeline seconds to cut at"
         }
       },
@@ -1358,7 +1366,8 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
       },
       "required": [
         "success",
-        "affectedElements"
+        "affectedElements",
+        "newElements"
       ]
     },
     "annotations": {
@@ -1378,11 +1387,11 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
       "properties": {
         "elementIds": {
           "type": "array",
+          "minItems": 1,
           "items": {
             "type": "string",
             "minLength": 1
           },
-          "minItems": 1,
           "description": "Element ids from list_timeline"
         }
       },
@@ -1427,11 +1436,11 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
       "properties": {
         "elementIds": {
           "type": "array",
+          "minItems": 1,
           "items": {
             "type": "string",
             "minLength": 1
           },
-          "minItems": 1,
           "description": "Element ids from list_timeline"
         },
         "start": {
@@ -2109,6 +2118,7 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
                 "type": "string"
               },
               "type": {
+                "type": "string",
                 "enum": [
                   "number",
                   "boolean",
@@ -2400,15 +2410,14 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
       "properties": {
         "elementIds": {
           "type": "array",
+          "minItems": 1,
           "items": {
             "type": "string",
             "minLength": 1
           },
-          "minItems": 1,
           "description": "Element ids or refs from list_timeline"
         },
         "position": {
-          "description": "An anchor name, {anchor, margin} (margin in pixels from the canvas edges; default 5% of the shorter side), or {x, y} in canvas pixels from the centre (+y down)",
           "oneOf": [
             {
               "type": "string",
@@ -2453,6 +2462,7 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
             },
             {
               "type": "object",
+              "minProperties": 1,
               "properties": {
                 "x": {
                   "type": "number",
@@ -2463,13 +2473,12 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
                   "minimum": -100000
                 }
               },
-              "additionalProperties": false,
-              "minProperties": 1
+              "additionalProperties": false
             }
-          ]
+          ],
+          "description": "An anchor name, {anchor, margin} (margin in pixels from the canvas edges; default 5% of the shorter side), or {x, y} in canvas pixels from the centre (+y down)"
         },
         "scale": {
-          "description": "Factor over the size fitted to the canvas: one number for both axes, or {x, y}",
           "oneOf": [
             {
               "type": "number",
@@ -2477,6 +2486,7 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
             },
             {
               "type": "object",
+              "minProperties": 1,
               "properties": {
                 "x": {
                   "type": "number",
@@ -2487,10 +2497,10 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
                   "minimum": 0.01
                 }
               },
-              "additionalProperties": false,
-              "minProperties": 1
+              "additionalProperties": false
             }
-          ]
+          ],
+          "description": "Factor over the size fitted to the canvas: one number for both axes, or {x, y}"
         },
         "rotation": {
           "type": "number",
@@ -2597,11 +2607,11 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
       "properties": {
         "elementIds": {
           "type": "array",
+          "minItems": 1,
           "items": {
             "type": "string",
             "minLength": 1
           },
-          "minItems": 1,
           "description": "Element ids or refs from list_timeline"
         },
         "offset": {
@@ -2697,8 +2707,8 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
         },
         "name": {
           "type": "string",
-          "minLength": 1,
           "maxLength": 100,
+          "minLength": 1,
           "description": "New name"
         }
       },
@@ -3575,10 +3585,10 @@ export const HOST_TOOL_CATALOG: readonly HostToolInfo[] = [
       "properties": {
         "paths": {
           "type": "array",
+          "minItems": 1,
           "items": {
             "type": "string"
           },
-          "minItems": 1,
           "description": "Absolute paths of the files to import"
         }
       },
@@ -3697,12 +3707,14 @@ export const HOST_TOOL_CATALOG: readonly HostToolInfo[] = [
           "type": "string"
         },
         "provider": {
+          "type": "string",
           "enum": [
             "gemini",
             "local"
           ]
         },
         "timeBase": {
+          "type": "string",
           "enum": [
             "timeline",
             "source"
@@ -3971,7 +3983,6 @@ export const HOST_TOOL_CATALOG: readonly HostToolInfo[] = [
         "jobs": {
           "type": "array",
           "items": {
-            "$schema": "https://json-schema.org/draft/2020-12/schema",
             "type": "object",
             "properties": {
               "job": {

@@ -2,6 +2,8 @@
 //! the host which asset to hand to its context provider (Gemini, through the proxy), then records
 //! what the provider reported. The waiting happens in the host; the core never blocks.
 
+pub mod load_asset_context;
+
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
