@@ -1,7 +1,8 @@
 // Public types of the package entry that are not generated from the tool registry.
 
-export type { ToolInfo } from "./generated/tools.js";
-import type { EffectType } from "./generated/tools.js";
+export type { ContextRecord, ProviderReport, ToolInfo } from "./generated/tools.js";
+import type { ContextRecord, EffectType, ProviderReport } from "./generated/tools.js";
+import type { AssetOptions } from "./wasm/neuralcut_engine.js";
 /** A saved project, as `editor.project()` returns it and `createEditor({ project })` takes it. */
 export interface ProjectJson {
   format: "neuralcut-project";
@@ -25,18 +26,9 @@ export interface FrameRate {
   denominator: number;
 }
 
-/** What `editor.addAsset` takes. `file` and `url` stay in JS (see `editor.assetSource`). */
-export interface AddAssetOptions {
-  /** Your own id; one is generated when absent. */
-  id?: string;
-  name: string;
-  type: AssetType;
-  /** Seconds; required in practice for video and audio. */
-  duration?: number;
-  width?: number;
-  height?: number;
-  /** `30`, or `{ numerator: 30000, denominator: 1001 }`. */
-  fps?: number | FrameRate;
+/** What `editor.addAsset` takes: the engine's `AssetOptions` (src/wasm/options.rs), plus the
+ * handles that stay in JS (see `editor.assetSource`). */
+export interface AddAssetOptions extends AssetOptions {
   /** The media bytes, handed to the context provider. */
   file?: Blob;
   /** Where the media can be fetched, handed to the context provider. */
@@ -68,18 +60,6 @@ export interface AssetJson {
   [key: string]: unknown;
 }
 
-/** A cached provider file reference. */
-export interface ContextRecord {
-  assetId: string;
-  provider: string;
-  fileUri: string;
-  status: "active" | "processing" | "failed";
-  /** Milliseconds since the Unix epoch. */
-  createdAt: number;
-  expiresAt?: number;
-  summary?: string;
-}
-
 /** What a context provider is asked to do: make `asset` available to the model, polling
  * `previous` (still processing) rather than uploading again. */
 export interface ContextProviderRequest {
@@ -87,15 +67,6 @@ export interface ContextProviderRequest {
   previous: ContextRecord | null;
   /** The file or URL given to `addAsset`. */
   source: AssetSource;
-}
-
-/** What a context provider reports back. */
-export interface ProviderReport {
-  fileUri: string;
-  status: "active" | "processing" | "failed";
-  /** Milliseconds since the Unix epoch. */
-  expiresAt?: number;
-  summary?: string;
 }
 
 /** Serves `load_asset_context` (for example by uploading to Gemini through the proxy). */

@@ -956,6 +956,40 @@ export const EFFECT_TYPES: readonly EffectType[] = [
   "vignette",
 ];
 
+/** An effect element active at a time, as `effectsAt` returns it and a host renders it. */
+export interface ActiveEffect {
+  elementId: string;
+  trackId: string;
+  effectType: string;
+  /** Every parameter of the effect, defaults filled in for any the element lacks. */
+  params: { [key: string]: number };
+  /** The element's time range, in seconds. */
+  start: number;
+  end: number;
+}
+
+/** A cached provider file reference: the spec's cache entry plus the provider's expiry and summary. */
+export interface ContextRecord {
+  assetId: string;
+  provider: string;
+  fileUri: string;
+  status: "active" | "processing" | "failed";
+  /** Milliseconds since the Unix epoch, from the host's clock. */
+  createdAt: number;
+  /** Milliseconds since the Unix epoch. */
+  expiresAt?: number;
+  summary?: string;
+}
+
+/** What a context provider reports back. */
+export interface ProviderReport {
+  fileUri: string;
+  status: "active" | "processing" | "failed";
+  /** Milliseconds since the Unix epoch. */
+  expiresAt?: number;
+  summary?: string;
+}
+
 /** A tool's catalog entry (the same catalog MCP, WebMCP and Gemini are given). */
 export interface ToolInfo {
   name: ToolName;

@@ -6,14 +6,15 @@ use serde_json::{Map, Value};
 use crate::model::{ElementType, Timeline, TrackType};
 use crate::time::ticks_to_seconds;
 
-/// One effect element active at a time, as a host renders it.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// An effect element active at a time, as `effectsAt` returns it and a host renders it.
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ActiveEffect {
     pub element_id: String,
     pub track_id: String,
     pub effect_type: String,
     /// Every parameter of the effect, defaults filled in for any the element lacks.
+    #[schemars(with = "std::collections::BTreeMap<String, f64>")]
     pub params: Map<String, Value>,
     /// The element's time range, in seconds.
     pub start: f64,

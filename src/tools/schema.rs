@@ -23,9 +23,21 @@ pub struct Types {
 
 impl Types {
     /// `A` is the argument type (a struct with named fields), `R` the result type.
+    ///
+    /// The schemas reach agents through the generated catalog (js/generated/tools.ts) and docs;
+    /// the wasm only checks argument names, so it keeps no schema code (a pointer to it here
+    /// would keep all of schemars: about 36 KB gzipped). There both schemas are `null`.
     pub const fn of<A: for<'de> Deserialize<'de> + JsonSchema, R: JsonSchema>() -> Types {
-        Types { args: field_names::<A>, input: input_schema::<A>, output: output_schema::<R> }
+        if cfg!(target_arch = "wasm32") {
+            Types { args: field_names::<A>, input: no_schema, output: no_schema }
+        } else {
+            Types { args: field_names::<A>, input: input_schema::<A>, output: output_schema::<R> }
+        }
     }
+}
+
+fn no_schema() -> Value {
+    Value::Null
 }
 
 // A tool that takes no arguments.

@@ -169,11 +169,26 @@ pub fn typings() -> String {
         let _ = writeln!(out, "  {e},");
     }
     out.push_str("];\n\n");
+    boundary_types(&mut out);
     out.push_str(CATALOG_HEADER);
     let catalog = serde_json::to_string_pretty(registry::catalog()).expect("the catalog serialises");
     let _ = writeln!(out, "export const TOOL_CATALOG: readonly ToolInfo[] = {catalog};\n");
     host_typings(&mut out);
     out
+}
+
+/// Records the engine hands to JS or takes from it outside the tools, written once in Rust.
+fn boundary_types(out: &mut String) {
+    use super::context::{ContextRecord, ProviderReport};
+    use super::schema::output_schema;
+    for (name, schema) in [
+        ("ActiveEffect", output_schema::<crate::effects::active::ActiveEffect>()),
+        ("ContextRecord", output_schema::<ContextRecord>()),
+        ("ProviderReport", output_schema::<ProviderReport>()),
+    ] {
+        doc(out, "", &schema);
+        declaration(out, name, &schema);
+    }
 }
 
 /// The host tools (registry::HOST_TOOLS): their types, errors and catalog entries, apart from the
