@@ -94,8 +94,8 @@ impl Editor {
         self.revision += 1;
     }
 
-    /// Replaces the project with a normalised copy of it from the host (OpenCut's pruning and
-    /// ripple), keeping the undo history and the asset-context cache. Not an undo step.
+    /// Replaces the project with a normalised copy of it from the host (a host editor's own
+    /// pruning and ripple), keeping the undo history and the asset-context cache. Not an undo step.
     pub(crate) fn adopt(&mut self, project: Project) {
         self.project = Some(project);
         self.revision += 1;
