@@ -5,7 +5,7 @@ import { loadEngine, openEngine, type WasmEditor } from "./engine.js";
 import { NeuralCutError, rethrow } from "./errors.js";
 import type { OpenCutScene, OpenCutSceneTracks } from "./opencut.js";
 import type { AudioPlan, Frame } from "./render-types.js";
-import { TOOL_CATALOG, type EffectType, type ToolArgsMap, type ToolInfo, type ToolName, type ToolResultMap } from "./generated/tools.js";
+import { TOOL_CATALOG, type ActiveEffect, type EffectType, type ToolArgsMap, type ToolInfo, type ToolName, type ToolResultMap } from "./generated/tools.js";
 import type {
   AddAssetOptions,
   AddStickerOptions,
@@ -64,17 +64,6 @@ let construct: (inner: WasmEditor, provider: ContextProvider | undefined) => Neu
 
 /** TEST ONLY (docs/mcp.md, "Panics"): provokes a real panic in the engine. */
 let testOnlyPanic: (editor: NeuralCutEditor, tool: string, args: unknown, message: string) => void;
-
-/** An effect element active at a time, as `effectsAt` returns it. */
-export interface ActiveEffect {
-  elementId: string;
-  trackId: string;
-  effectType: string;
-  params: Record<string, number>;
-  /** The element's time range, in seconds. */
-  start: number;
-  end: number;
-}
 
 export class NeuralCutEditor {
   #inner: WasmEditor | undefined;

@@ -1,7 +1,7 @@
 // Public types of the package entry that are not generated from the tool registry.
 
-export type { ToolInfo } from "./generated/tools.js";
-import type { EffectType } from "./generated/tools.js";
+export type { ContextRecord, ProviderReport, ToolInfo } from "./generated/tools.js";
+import type { ContextRecord, EffectType, ProviderReport } from "./generated/tools.js";
 /** A saved project, as `editor.project()` returns it and `createEditor({ project })` takes it. */
 export interface ProjectJson {
   format: "neuralcut-project";
@@ -25,7 +25,9 @@ export interface FrameRate {
   denominator: number;
 }
 
-/** What `editor.addAsset` takes. `file` and `url` stay in JS (see `editor.assetSource`). */
+/** What `editor.addAsset` takes. `file` and `url` stay in JS (see `editor.assetSource`). The
+ * other fields are the engine's `AssetOptions` (src/wasm/options.rs); js/engine.ts fails to
+ * compile when the two drift apart (the public typings must not import wasm-bindgen's). */
 export interface AddAssetOptions {
   /** Your own id; one is generated when absent. */
   id?: string;
@@ -68,18 +70,6 @@ export interface AssetJson {
   [key: string]: unknown;
 }
 
-/** A cached provider file reference. */
-export interface ContextRecord {
-  assetId: string;
-  provider: string;
-  fileUri: string;
-  status: "active" | "processing" | "failed";
-  /** Milliseconds since the Unix epoch. */
-  createdAt: number;
-  expiresAt?: number;
-  summary?: string;
-}
-
 /** What a context provider is asked to do: make `asset` available to the model, polling
  * `previous` (still processing) rather than uploading again. */
 export interface ContextProviderRequest {
@@ -87,15 +77,6 @@ export interface ContextProviderRequest {
   previous: ContextRecord | null;
   /** The file or URL given to `addAsset`. */
   source: AssetSource;
-}
-
-/** What a context provider reports back. */
-export interface ProviderReport {
-  fileUri: string;
-  status: "active" | "processing" | "failed";
-  /** Milliseconds since the Unix epoch. */
-  expiresAt?: number;
-  summary?: string;
 }
 
 /** Serves `load_asset_context` (for example by uploading to Gemini through the proxy). */

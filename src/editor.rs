@@ -94,8 +94,8 @@ impl Editor {
         self.revision += 1;
     }
 
-    /// Replaces the project with a normalised copy of it from the host (OpenCut's pruning and
-    /// ripple), keeping the undo history and the asset-context cache. Not an undo step.
+    /// Replaces the project with a normalised copy of it from the host (a host editor's own
+    /// pruning and ripple), keeping the undo history and the asset-context cache. Not an undo step.
     pub(crate) fn adopt(&mut self, project: Project) {
         self.project = Some(project);
         self.revision += 1;
@@ -246,7 +246,7 @@ impl Editor {
 
     pub fn call_tool_output(&mut self, name: &str, raw: &Value) -> Result<Output, ToolError> {
         let def = registry::find(name).ok_or_else(|| ToolError::unknown_tool(name, &registry::names()))?;
-        let args = Args::strict(def.name, def.args, raw)?;
+        let args = Args::strict(def.name, def.args(), raw)?;
         match def.kind {
             Kind::Undo => self.undo_tool().map(Output::from),
             Kind::Redo => self.redo_tool().map(Output::from),
@@ -301,7 +301,7 @@ impl Editor {
     /// the host's provider must serve. `now` is the host's clock in milliseconds.
     pub fn begin_context(&self, args: &Value, supported: &[AssetType], now: f64) -> Result<ContextStep, ToolError> {
         let def = registry::find("load_asset_context").expect("registered");
-        let args = Args::strict(def.name, def.args, args)?;
+        let args = Args::strict(def.name, def.args(), args)?;
         let ctx = Ctx::new(self.project.as_ref());
         context::begin(&ctx, args, &self.contexts, supported, now)
     }
@@ -341,7 +341,7 @@ fn run_in(ctx: &mut Ctx, def: &ToolDef, args: Args) -> Result<Output, ToolError>
                 None => &mut own,
             };
             match refs.resolve_args(ctx.timeline.as_ref(), args.map())? {
-                Some(resolved) => run(ctx, Args::strict(def.name, def.args, &resolved)?),
+                Some(resolved) => run(ctx, Args::strict(def.name, def.args(), &resolved)?),
                 None => run(ctx, args),
             }
         }
@@ -368,7 +368,7 @@ fn run_batch(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
             return Err(fail(ToolError::new(ErrorCode::NotInBatch, format!("Tool {name} cannot run inside batch")), name));
         }
         let raw = obj.get("args").unwrap_or(&Value::Null);
-        let tool_args = Args::strict(def.name, def.args, raw).map_err(|e| fail(e, name))?;
+        let tool_args = Args::strict(def.name, def.args(), raw).map_err(|e| fail(e, name))?;
         outputs.push((def.name, run_in(ctx, def, tool_args).map_err(|e| fail(e, name))?));
     }
     // {"success":true,"results":[{"tool":…,"result":…},…]}, with each step's text copied verbatim.

@@ -4,6 +4,7 @@
 //! volume is dB (gain 10^(dB/20), −60 dB silent) and keyframable.
 
 use neuralcut::audio::AudioPlan;
+use neuralcut::opencut;
 use neuralcut::Editor;
 use serde_json::{json, Value};
 
@@ -56,7 +57,7 @@ fn ids(p: &AudioPlan) -> Vec<&str> {
 #[test]
 fn muted_tracks_elements_and_sourceless_video_are_silent_hidden_ones_sound() {
     let mut ed = Editor::new();
-    ed.load_opencut_scene(&scene()).unwrap_or_else(|e| panic!("{e}"));
+    opencut::load_scene(&mut ed, &scene()).unwrap_or_else(|e| panic!("{e}"));
     let p = plan(&ed, 0.0, 20.0, 0.5);
     assert_eq!(ids(&p), ["hid", "v1", "music"], "muted track, muted element, source audio off and -60 dB are left out");
     let v1 = &p.clips[1];
@@ -74,7 +75,7 @@ fn muted_tracks_elements_and_sourceless_video_are_silent_hidden_ones_sound() {
 #[test]
 fn a_keyframed_volume_is_sampled_every_step() {
     let mut ed = Editor::new();
-    ed.load_opencut_scene(&scene()).unwrap_or_else(|e| panic!("{e}"));
+    opencut::load_scene(&mut ed, &scene()).unwrap_or_else(|e| panic!("{e}"));
     for (time, value) in [(0.0, -60.0), (2.0, 0.0)] {
         let out = ed.call_tool("upsert_keyframe", &json!({ "elementId": "music", "property": "volume", "time": time, "value": value }));
         out.unwrap_or_else(|e| panic!("{e:?}"));

@@ -3,6 +3,7 @@
 //! `cargo test --features gpu`.
 
 use neuralcut::effects::reference::{Effect, RgbaImage};
+use neuralcut::opencut;
 use neuralcut::frame::{Frame, Layer};
 use neuralcut::gpu::compose::{BlendMode, Compositor, Quad};
 use neuralcut::gpu::{native_renderer, Renderer};
@@ -107,7 +108,7 @@ fn editor() -> Editor {
         }
     });
     let mut ed = Editor::new();
-    ed.load_opencut_scene(&scene).unwrap();
+    opencut::load_scene(&mut ed, &scene).unwrap();
     ed
 }
 

@@ -188,19 +188,42 @@ fn errors_md_matches_the_codes() {
     assert!(current == fresh, "{ERRORS_PATH} is out of date: run `NEURALCUT_BLESS=1 cargo test --test docs`, review the diff, and run it again without the switch");
 }
 
-/// Every tool, engine or host, has both schemas (schemas.rs picks them by name; a name it does
-/// not know gives null).
+/// Every tool, engine or host, has both schemas, made from its types, and accepts exactly the
+/// arguments its input schema lists (both come from the argument type).
 #[test]
 fn every_tool_has_an_input_and_an_output_schema() {
-    for t in TOOLS.iter().chain(HOST_TOOLS) {
+    for t in TOOLS.iter().copied().chain(HOST_TOOLS) {
         assert!(t.input_schema().is_object(), "{}: no input schema", t.name);
         assert!(t.output_schema().is_object(), "{}: no output schema", t.name);
         let input = t.input_schema();
         let mut props: Vec<&str> = input["properties"].as_object().unwrap().keys().map(String::as_str).collect();
-        let mut args = t.args.to_vec();
+        let mut args = t.args().to_vec();
         args.sort_unstable();
         props.sort_unstable();
         assert_eq!(args, props, "{}: ToolDef.args must be the input schema's properties", t.name);
+    }
+}
+
+/// A newcomer finds a tool from its name in one step: its module `src/tools/<family>/<name>.rs`
+/// (definition, types, run function), its cases `tests/cases/<name>.json` and its section in
+/// docs/tools.md.
+#[test]
+fn every_tool_is_found_from_its_name() {
+    let modules: Vec<String> = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/src/tools"))
+        .unwrap()
+        .map(|d| d.unwrap().path())
+        .filter(|p| p.is_dir())
+        .flat_map(|dir| std::fs::read_dir(dir).unwrap().map(|f| f.unwrap().file_name().to_string_lossy().into_owned()))
+        .collect();
+    let docs = std::fs::read_to_string(DOC_PATH).unwrap();
+    for t in TOOLS {
+        assert_eq!(modules.iter().filter(|m| **m == format!("{}.rs", t.name)).count(), 1, "{}: no module src/tools/*/{}.rs", t.name, t.name);
+        let cases = match t.name {
+            "undo" | "redo" => concat!(env!("CARGO_MANIFEST_DIR"), "/tests/cases/undo_redo.json").to_string(),
+            name => format!("{}/tests/cases/{name}.json", env!("CARGO_MANIFEST_DIR")),
+        };
+        assert!(std::path::Path::new(&cases).exists(), "{}: no {cases}", t.name);
+        assert!(docs.contains(&format!("\n## {}\n", t.name)), "{}: not in {DOC_PATH}", t.name);
     }
 }
 

@@ -4,6 +4,7 @@
 #![recursion_limit = "256"]
 
 use neuralcut::frame::{Frame, Layer, MediaLayer, TextLayer};
+use neuralcut::opencut;
 use neuralcut::Editor;
 use serde_json::{json, Value};
 
@@ -85,7 +86,7 @@ fn scene() -> Value {
 
 fn loaded(scene: &Value) -> Editor {
     let mut ed = Editor::new();
-    ed.load_opencut_scene(scene).unwrap_or_else(|e| panic!("{e}"));
+    opencut::load_scene(&mut ed, scene).unwrap_or_else(|e| panic!("{e}"));
     ed
 }
 

@@ -10,6 +10,7 @@
 use std::path::PathBuf;
 
 use neuralcut::model::{Project, ProjectError};
+use neuralcut::opencut;
 use neuralcut::time::FrameRate;
 use neuralcut::tools::context::{ContextRequest, ContextStatus, ProviderReport};
 use neuralcut::Editor;
@@ -23,12 +24,12 @@ fn fixture(name: &str) -> Value {
 
 fn loaded(name: &str) -> Editor {
     let mut ed = Editor::new();
-    ed.load_opencut_scene(&fixture(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+    opencut::load_scene(&mut ed, &fixture(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
     ed
 }
 
 fn tracks(ed: &Editor) -> Value {
-    let scene = ed.to_opencut_scene().unwrap();
+    let scene = opencut::scene(&ed).unwrap();
     assert_eq!(scene.as_object().unwrap().len(), 1, "toOpenCutScene gives {{ tracks }} only");
     scene["tracks"].clone()
 }
@@ -115,7 +116,7 @@ fn elements_out_of_order_come_back_sorted_and_unknown_fields_pass_through() {
     let mut scene = fixture("ntsc-23976");
     scene["tracks"]["main"]["elements"].as_array_mut().unwrap().reverse();
     let mut ed = Editor::new();
-    ed.load_opencut_scene(&scene).unwrap();
+    opencut::load_scene(&mut ed, &scene).unwrap();
     assert_eq!(tracks(&ed), fixture("ntsc-23976")["tracks"]);
 
     let mut scene = fixture("ntsc-23976");
@@ -128,7 +129,7 @@ fn elements_out_of_order_come_back_sorted_and_unknown_fields_pass_through() {
     shot["start"] = json!("marker");
     shot["fontFamily"] = json!("a top-level field with a NeuralCut name");
     shot["params"]["futureParam"] = json!("kept");
-    ed.load_opencut_scene(&scene).unwrap();
+    opencut::load_scene(&mut ed, &scene).unwrap();
     assert_eq!(tracks(&ed), scene["tracks"]);
     let again = Editor::from_json(&ed.project_json().unwrap()).unwrap();
     assert_eq!(tracks(&again), scene["tracks"]);
@@ -150,7 +151,7 @@ fn settings_and_assets_are_read() {
     let mut ed = loaded("ntsc-2997");
     let mut scene = fixture("v31");
     scene.as_object_mut().unwrap().remove("settings");
-    ed.load_opencut_scene(&scene).unwrap();
+    opencut::load_scene(&mut ed, &scene).unwrap();
     assert_eq!(ed.project().unwrap().settings.fps, FrameRate { numerator: 30000, denominator: 1001 });
     assert_eq!(ed.project().unwrap().settings.canvas.width, 1440);
 }
@@ -692,7 +693,7 @@ fn loading_is_not_an_undo_step_and_each_tool_call_after_it_is() {
     let mut ed = Editor::new();
     call(&mut ed, "add_text", json!({ "text": "before", "start": 0, "end": 1, "position": "top" }));
     assert!(ed.can_undo());
-    ed.load_opencut_scene(&fixture("v31")).unwrap();
+    opencut::load_scene(&mut ed, &fixture("v31")).unwrap();
     assert!(!ed.can_undo() && !ed.can_redo(), "history starts afresh");
     let rev = ed.revision();
     call(&mut ed, "split", json!({ "times": [2] }));
@@ -712,20 +713,20 @@ fn the_context_cache_survives_a_reload_for_the_same_media() {
     let report = ProviderReport { file_uri: "files/abc".into(), status: ContextStatus::Active, expires_at: Some(9.0e12), summary: None };
     ed.finish_context(&request, Ok(report), 1000.0).unwrap();
     let before = ed.context_cache().clone();
-    ed.load_opencut_scene(&fixture("ntsc-2997")).unwrap();
+    opencut::load_scene(&mut ed, &fixture("ntsc-2997")).unwrap();
     assert_eq!(ed.context_cache(), &before, "same media, same provider file");
-    ed.load_opencut_scene(&fixture("ntsc-23976")).unwrap();
+    opencut::load_scene(&mut ed, &fixture("ntsc-23976")).unwrap();
     assert!(ed.context_cache().is_empty(), "cam-a is no longer in the scene");
 }
 
 #[test]
 fn an_editor_without_a_scene() {
-    assert_eq!(Editor::empty().to_opencut_scene().unwrap_err().code, "NO_ACTIVE_PROJECT");
-    let fresh = Editor::new().to_opencut_scene().unwrap();
+    assert_eq!(opencut::scene(&Editor::empty()).unwrap_err().code, "NO_ACTIVE_PROJECT");
+    let fresh = opencut::scene(&Editor::new()).unwrap();
     // OpenCut's buildEmptyTrack for the main track: both flags, no elements.
     assert_eq!(fresh["tracks"]["main"], json!({ "id": "t1", "name": "Main Track", "type": "video", "elements": [], "hidden": false, "muted": false }));
     let mut ed = Editor::empty();
-    ed.load_opencut_scene(&fixture("ntsc-2997")).unwrap();
+    opencut::load_scene(&mut ed, &fixture("ntsc-2997")).unwrap();
     assert_eq!(tracks(&ed), fixture("ntsc-2997")["tracks"]);
 }
 
@@ -749,7 +750,7 @@ fn refused(mutate: impl Fn(&mut Value), message: &str) {
     let before = state(&ed);
     let mut bad = fixture("v31");
     mutate(&mut bad);
-    let err: ProjectError = ed.load_opencut_scene(&bad).unwrap_err();
+    let err: ProjectError = opencut::load_scene(&mut ed, &bad).unwrap_err();
     assert_eq!(err.code, "INVALID_SCENE");
     assert_eq!(err.message, message);
     assert_eq!(state(&ed), before, "the editor is as it was");
@@ -868,7 +869,7 @@ fn what_opencut_tolerates_loads() {
     title["params"]["content"] = json!(42);
     title["params"].as_object_mut().unwrap().remove("fontSize");
     let mut ed = Editor::new();
-    ed.load_opencut_scene(&scene).unwrap();
+    opencut::load_scene(&mut ed, &scene).unwrap();
     assert_eq!(tracks(&ed), scene["tracks"]);
     let tl = call(&mut ed, "list_timeline", json!({}));
     assert_eq!(tl["tracks"][1]["elements"][0]["text"], "Default text");
@@ -999,13 +1000,13 @@ proptest! {
         mutate(&mut scene, &path, how);
         let mut ed = busy_editor();
         let before = state(&ed);
-        match ed.load_opencut_scene(&scene) {
+        match opencut::load_scene(&mut ed, &scene) {
             Ok(()) => {
                 let out = tracks(&ed);
                 let mut again = Editor::new();
                 let mut reread = scene.clone();
                 reread["tracks"] = out.clone();
-                again.load_opencut_scene(&reread).unwrap();
+                opencut::load_scene(&mut again, &reread).unwrap();
                 prop_assert_eq!(tracks(&again), out);
                 call(&mut ed, "list_timeline", json!({}));
             }
@@ -1037,13 +1038,13 @@ fn nothing_panics_on_odd_values() {
     for scene in odd {
         let mut ed = Editor::new();
         let before = ed.project_json();
-        assert!(ed.load_opencut_scene(&scene).is_err(), "{scene}");
+        assert!(opencut::load_scene(&mut ed, &scene).is_err(), "{scene}");
         assert_eq!(ed.project_json(), before);
     }
     // The smallest valid scene.
     let mut ed = Editor::new();
     let smallest = json!({ "tracks": { "overlay": [], "main": { "id": "m", "name": "Main", "type": "video", "elements": [], "muted": false, "hidden": false }, "audio": [] }, "assets": [] });
-    ed.load_opencut_scene(&smallest).unwrap();
+    opencut::load_scene(&mut ed, &smallest).unwrap();
     assert_eq!(tracks(&ed), smallest["tracks"]);
     let p: &Project = ed.project().unwrap();
     assert_eq!(p.timeline.as_ref().unwrap().tracks.len(), 1);

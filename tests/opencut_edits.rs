@@ -7,6 +7,7 @@
 use std::path::PathBuf;
 
 use neuralcut::animation::value_at;
+use neuralcut::opencut;
 use neuralcut::Editor;
 use serde_json::{json, Value};
 
@@ -17,7 +18,7 @@ fn fixture(name: &str) -> Value {
 
 fn loaded() -> Editor {
     let mut ed = Editor::new();
-    ed.load_opencut_scene(&fixture("v31")).unwrap();
+    opencut::load_scene(&mut ed, &fixture("v31")).unwrap();
     ed
 }
 
@@ -42,21 +43,21 @@ fn track(tracks: &Value, id: &str) -> Value {
 
 /// Writing the scene, reading it back into a fresh editor and writing again changes nothing.
 fn assert_round_trips(ed: &Editor) {
-    let written = ed.to_opencut_scene().unwrap();
+    let written = opencut::scene(&ed).unwrap();
     let mut again = Editor::new();
     let mut scene = fixture("v31");
     scene["tracks"] = written["tracks"].clone();
-    again.load_opencut_scene(&scene).unwrap();
-    assert_eq!(again.to_opencut_scene().unwrap(), written);
+    opencut::load_scene(&mut again, &scene).unwrap();
+    assert_eq!(opencut::scene(&again).unwrap(), written);
 }
 
 #[test]
 fn update_clip_rewrites_only_the_params_it_changes() {
     let mut ed = loaded();
-    let before = ed.to_opencut_scene().unwrap()["tracks"].clone();
+    let before = opencut::scene(&ed).unwrap()["tracks"].clone();
     call(&mut ed, "update_clip", json!({ "elementIds": ["i-card"], "scale": 0.5, "rotation": 15, "opacity": 0.7, "blendMode": "screen", "position": { "x": 100, "y": -50 } }));
     call(&mut ed, "update_clip", json!({ "elementIds": ["a-music", "v-intro"], "volume": -6, "muted": true }));
-    let after = ed.to_opencut_scene().unwrap()["tracks"].clone();
+    let after = opencut::scene(&ed).unwrap()["tracks"].clone();
 
     let mut card = element(&before, "i-card");
     for (k, v) in [("transform.positionX", json!(100)), ("transform.positionY", json!(-50)), ("transform.scaleX", json!(0.5)), ("transform.scaleY", json!(0.5)), ("transform.rotate", json!(15)), ("opacity", json!(0.7)), ("blendMode", json!("screen"))] {
@@ -78,14 +79,14 @@ fn update_clip_rewrites_only_the_params_it_changes() {
 #[test]
 fn keyframes_are_written_as_opencut_v30_animations() {
     let mut ed = loaded();
-    let before = ed.to_opencut_scene().unwrap()["tracks"].clone();
+    let before = opencut::scene(&ed).unwrap()["tracks"].clone();
     // A fade in over 0.5 s on the card: two calls.
     call(&mut ed, "upsert_keyframe", json!({ "elementId": "i-card", "property": "opacity", "time": 0, "value": 0 }));
     call(&mut ed, "upsert_keyframe", json!({ "elementId": "i-card", "property": "opacity", "time": 0.5, "value": 0.9 }));
     call(&mut ed, "update_keyframe_curve", json!({ "elementId": "i-card", "property": "opacity", "time": 0, "easing": "ease-in-out" }));
     // The title already fades in (OpenCut's own keys): a colour key joins them.
     call(&mut ed, "upsert_keyframe", json!({ "elementId": "t-title", "property": "color", "time": 1, "value": "#ffffff" }));
-    let after = ed.to_opencut_scene().unwrap()["tracks"].clone();
+    let after = opencut::scene(&ed).unwrap()["tracks"].clone();
 
     let card = element(&after, "i-card");
     let ids: Vec<String> = card["animations"]["opacity"]["keys"].as_array().unwrap().iter().map(|k| k["id"].as_str().unwrap().to_string()).collect();
@@ -123,7 +124,7 @@ fn removing_opencut_keys_drops_the_channel_as_opencut_does() {
     let mut ed = loaded();
     call(&mut ed, "remove_keyframe", json!({ "elementId": "t-title", "property": "opacity", "keyframeId": "k-t1" }));
     call(&mut ed, "remove_keyframe", json!({ "elementId": "t-title", "property": "opacity", "time": 0.25 }));
-    let after = ed.to_opencut_scene().unwrap()["tracks"].clone();
+    let after = opencut::scene(&ed).unwrap()["tracks"].clone();
     assert_eq!(element(&after, "t-title").get("animations"), None);
     assert_round_trips(&ed);
 }
@@ -133,7 +134,7 @@ fn duplicates_carry_params_and_animations_with_new_ids() {
     let mut ed = loaded();
     let out = call(&mut ed, "duplicate_elements", json!({ "elementIds": ["a-music"], "startTime": 20 }));
     let copy_id = out["elements"][0]["elementId"].as_str().unwrap().to_string();
-    let after = ed.to_opencut_scene().unwrap()["tracks"].clone();
+    let after = opencut::scene(&ed).unwrap()["tracks"].clone();
     let (original, copy) = (element(&after, "a-music"), element(&after, &copy_id));
     assert_eq!(copy["params"], original["params"]);
     assert_eq!(copy["startTime"], json!(2400000));
@@ -156,7 +157,7 @@ fn track_switches_and_order_are_opencut_track_flags_and_order() {
     call(&mut ed, "update_track", json!({ "trackId": "music-track", "muted": false }));
     call(&mut ed, "update_track", json!({ "trackId": "caption-track", "hidden": true, "name": "Subtitles" }));
     call(&mut ed, "move_track", json!({ "trackId": "pip-track", "index": 0 }));
-    let after = ed.to_opencut_scene().unwrap()["tracks"].clone();
+    let after = opencut::scene(&ed).unwrap()["tracks"].clone();
     assert_eq!(track(&after, "music-track")["muted"], json!(false));
     let captions = track(&after, "caption-track");
     assert_eq!((&captions["hidden"], &captions["name"]), (&json!(true), &json!("Subtitles")));
@@ -194,9 +195,9 @@ fn split_pieces_carry_animations_as_opencut_splits_them() {
         "textAlign": { "keys": [{ "id": "d1", "time": 0, "value": "left" }, { "id": "d2", "time": 60000, "value": "center" }] },
     });
     let mut ed = Editor::new();
-    ed.load_opencut_scene(&scene).unwrap();
+    opencut::load_scene(&mut ed, &scene).unwrap();
     call(&mut ed, "split", json!({ "times": [0.25] }));
-    let tracks = ed.to_opencut_scene().unwrap()["tracks"].clone();
+    let tracks = opencut::scene(&ed).unwrap()["tracks"].clone();
     let left = element(&tracks, "t-title");
     let text_track = tracks["overlay"].as_array().unwrap().iter().find(|t| t["id"] == "text-track").unwrap();
     let right = text_track["elements"].as_array().unwrap().iter().find(|e| e["startTime"] == 30000).unwrap().clone();

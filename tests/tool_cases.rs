@@ -190,7 +190,7 @@ const CASE_KEYS: &[&str] = &["name", "fixture", "effects", "setup", "tool", "arg
 // ---------------------------------------------------------------------------------------------
 // Output schemas
 
-/// The compiled output schema of each tool (tools/schemas.rs, the one the MCP and WebMCP hosts
+/// The compiled output schema of each tool (made from its result type, tools/schema.rs; the one the MCP and WebMCP hosts
 /// publish), validated with the `jsonschema` crate.
 fn output_validator(tool: &str) -> &'static jsonschema::Validator {
     static VALIDATORS: OnceLock<HashMap<&'static str, jsonschema::Validator>> = OnceLock::new();

@@ -103,7 +103,7 @@ export interface SplitArgs {
 export interface SplitResult {
   success: boolean;
   affectedElements: string[];
-  newElements?: {
+  newElements: {
     elementId: string;
     splitFrom: string;
     trackId: string;
@@ -962,6 +962,40 @@ export const EFFECT_TYPES: readonly EffectType[] = [
   "vignette",
 ];
 
+/** An effect element active at a time, as `effectsAt` returns it and a host renders it. */
+export interface ActiveEffect {
+  elementId: string;
+  trackId: string;
+  effectType: string;
+  /** Every parameter of the effect, defaults filled in for any the element lacks. */
+  params: { [key: string]: number };
+  /** The element's time range, in seconds. */
+  start: number;
+  end: number;
+}
+
+/** A cached provider file reference: the spec's cache entry plus the provider's expiry and summary. */
+export interface ContextRecord {
+  assetId: string;
+  provider: string;
+  fileUri: string;
+  status: "active" | "processing" | "failed";
+  /** Milliseconds since the Unix epoch, from the host's clock. */
+  createdAt: number;
+  /** Milliseconds since the Unix epoch. */
+  expiresAt?: number;
+  summary?: string;
+}
+
+/** What a context provider reports back. */
+export interface ProviderReport {
+  fileUri: string;
+  status: "active" | "processing" | "failed";
+  /** Milliseconds since the Unix epoch. */
+  expiresAt?: number;
+  summary?: string;
+}
+
 /** A tool's catalog entry (the same catalog MCP, WebMCP and Gemini are given). */
 export interface ToolInfo {
   name: ToolName;
@@ -1028,6 +1062,7 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
                 "type": "string"
               },
               "type": {
+                "type": "string",
                 "enum": [
                   "video",
                   "audio",
@@ -1085,6 +1120,7 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
                 "type": "string"
               },
               "type": {
+                "type": "string",
                 "enum": [
                   "main",
                   "overlay",
@@ -1097,10 +1133,12 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
                 "type": "string"
               },
               "hidden": {
+                "type": "boolean",
                 "const": true,
                 "description": "The host does not draw this track"
               },
               "muted": {
+                "type": "boolean",
                 "const": true,
                 "description": "The host plays this track silent"
               },
@@ -1147,10 +1185,12 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
                       "description": "Linear gain, 1 is unchanged; absent when 1. Above 1 is a host boost (up to 10, +20 dB)"
                     },
                     "hidden": {
+                      "type": "boolean",
                       "const": true,
                       "description": "Not drawn; absent when shown"
                     },
                     "muted": {
+                      "type": "boolean",
                       "const": true,
                       "description": "Silent; absent when audible"
                     },
@@ -1168,7 +1208,6 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
                     },
                     "textStyle": {
                       "type": "object",
-                      "description": "The text's look; absent fields are the host's defaults",
                       "properties": {
                         "fontSize": {
                           "type": "number",
@@ -1196,7 +1235,8 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
                           "type": "string",
                           "description": "Box colour behind the text; absent when none"
                         }
-                      }
+                      },
+                      "description": "The text's look; absent fields are the host's defaults"
                     },
                     "params": {
                       "type": "object"
@@ -1263,6 +1303,7 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
           "type": "string"
         },
         "status": {
+          "type": "string",
           "enum": [
             "loaded",
             "processing"
@@ -1272,6 +1313,7 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
           "type": "boolean"
         },
         "provider": {
+          "type": "string",
           "const": "gemini"
         },
         "fileUri": {
@@ -1305,11 +1347,11 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
       "properties": {
         "times": {
           "type": "array",
+          "minItems": 1,
           "items": {
             "type": "number",
             "minimum": 0
           },
-          "minItems": 1,
           "description": "Timeline seconds to cut at"
         }
       },
@@ -1364,7 +1406,8 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
       },
       "required": [
         "success",
-        "affectedElements"
+        "affectedElements",
+        "newElements"
       ]
     },
     "annotations": {
@@ -1384,11 +1427,11 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
       "properties": {
         "elementIds": {
           "type": "array",
+          "minItems": 1,
           "items": {
             "type": "string",
             "minLength": 1
           },
-          "minItems": 1,
           "description": "Element ids from list_timeline"
         }
       },
@@ -1433,11 +1476,11 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
       "properties": {
         "elementIds": {
           "type": "array",
+          "minItems": 1,
           "items": {
             "type": "string",
             "minLength": 1
           },
-          "minItems": 1,
           "description": "Element ids from list_timeline"
         },
         "start": {
@@ -2115,6 +2158,7 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
                 "type": "string"
               },
               "type": {
+                "type": "string",
                 "enum": [
                   "number",
                   "boolean",
@@ -2406,15 +2450,14 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
       "properties": {
         "elementIds": {
           "type": "array",
+          "minItems": 1,
           "items": {
             "type": "string",
             "minLength": 1
           },
-          "minItems": 1,
           "description": "Element ids or refs from list_timeline"
         },
         "position": {
-          "description": "An anchor name, {anchor, margin} (margin in pixels from the canvas edges; default 5% of the shorter side), or {x, y} in canvas pixels from the centre (+y down)",
           "oneOf": [
             {
               "type": "string",
@@ -2459,6 +2502,7 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
             },
             {
               "type": "object",
+              "minProperties": 1,
               "properties": {
                 "x": {
                   "type": "number",
@@ -2469,13 +2513,12 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
                   "minimum": -100000
                 }
               },
-              "additionalProperties": false,
-              "minProperties": 1
+              "additionalProperties": false
             }
-          ]
+          ],
+          "description": "An anchor name, {anchor, margin} (margin in pixels from the canvas edges; default 5% of the shorter side), or {x, y} in canvas pixels from the centre (+y down)"
         },
         "scale": {
-          "description": "Factor over the size fitted to the canvas: one number for both axes, or {x, y}",
           "oneOf": [
             {
               "type": "number",
@@ -2483,6 +2526,7 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
             },
             {
               "type": "object",
+              "minProperties": 1,
               "properties": {
                 "x": {
                   "type": "number",
@@ -2493,10 +2537,10 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
                   "minimum": 0.01
                 }
               },
-              "additionalProperties": false,
-              "minProperties": 1
+              "additionalProperties": false
             }
-          ]
+          ],
+          "description": "Factor over the size fitted to the canvas: one number for both axes, or {x, y}"
         },
         "rotation": {
           "type": "number",
@@ -2603,11 +2647,11 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
       "properties": {
         "elementIds": {
           "type": "array",
+          "minItems": 1,
           "items": {
             "type": "string",
             "minLength": 1
           },
-          "minItems": 1,
           "description": "Element ids or refs from list_timeline"
         },
         "offset": {
@@ -2703,8 +2747,8 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
         },
         "name": {
           "type": "string",
-          "minLength": 1,
           "maxLength": 100,
+          "minLength": 1,
           "description": "New name"
         }
       },
@@ -3649,10 +3693,10 @@ export const HOST_TOOL_CATALOG: readonly HostToolInfo[] = [
       "properties": {
         "paths": {
           "type": "array",
+          "minItems": 1,
           "items": {
             "type": "string"
           },
-          "minItems": 1,
           "description": "Absolute paths of the files to import"
         }
       },
@@ -3771,12 +3815,14 @@ export const HOST_TOOL_CATALOG: readonly HostToolInfo[] = [
           "type": "string"
         },
         "provider": {
+          "type": "string",
           "enum": [
             "gemini",
             "local"
           ]
         },
         "timeBase": {
+          "type": "string",
           "enum": [
             "timeline",
             "source"
@@ -4045,7 +4091,6 @@ export const HOST_TOOL_CATALOG: readonly HostToolInfo[] = [
         "jobs": {
           "type": "array",
           "items": {
-            "$schema": "https://json-schema.org/draft/2020-12/schema",
             "type": "object",
             "properties": {
               "job": {
@@ -4200,10 +4245,10 @@ export const HOST_TOOL_CATALOG: readonly HostToolInfo[] = [
       "properties": {
         "steps": {
           "type": "array",
+          "minItems": 1,
           "items": {
             "type": "string"
           },
-          "minItems": 1,
           "description": "The steps, in order: short imperative sentences"
         },
         "summary": {
@@ -4221,6 +4266,7 @@ export const HOST_TOOL_CATALOG: readonly HostToolInfo[] = [
       "type": "object",
       "properties": {
         "decision": {
+          "type": "string",
           "enum": [
             "approve",
             "reject",

@@ -6,14 +6,15 @@ use serde_json::{Map, Value};
 use crate::model::{ElementType, Timeline, TrackType};
 use crate::time::ticks_to_seconds;
 
-/// One effect element active at a time, as a host renders it.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// An effect element active at a time, as `effectsAt` returns it and a host renders it.
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ActiveEffect {
     pub element_id: String,
     pub track_id: String,
     pub effect_type: String,
     /// Every parameter of the effect, defaults filled in for any the element lacks.
+    #[schemars(with = "std::collections::BTreeMap<String, f64>")]
     pub params: Map<String, Value>,
     /// The element's time range, in seconds.
     pub start: f64,
@@ -49,15 +50,13 @@ pub fn effects_at(timeline: &Timeline, tick: i64) -> Vec<ActiveEffect> {
     out
 }
 
-impl crate::Editor {
-    /// The effect elements active at `seconds` on the current project's timeline, bottom to top
-    /// (see [`effects_at`]). Empty when there is no project or timeline. Seconds are rounded to
-    /// the nearest tick; a non-finite or out-of-range value is an error.
-    pub fn effects_at(&self, seconds: f64) -> Result<Vec<ActiveEffect>, crate::ApiError> {
-        let tick = crate::time::seconds_to_ticks(seconds)
-            .ok_or_else(|| crate::ApiError::new(crate::ErrorCode::InvalidSeconds, format!("seconds must be a finite number of seconds, got {seconds}")))?;
-        Ok(self.project().and_then(|p| p.timeline.as_ref()).map(|tl| effects_at(tl, tick)).unwrap_or_default())
-    }
+/// The effect elements active at `seconds` on an editor's timeline, bottom to top (see
+/// [`effects_at`]). Empty when there is no project or timeline. Seconds are rounded to the nearest
+/// tick; a non-finite or out-of-range value is an error.
+pub fn active_effects(editor: &crate::Editor, seconds: f64) -> Result<Vec<ActiveEffect>, crate::ApiError> {
+    let tick = crate::time::seconds_to_ticks(seconds)
+        .ok_or_else(|| crate::ApiError::new(crate::ErrorCode::InvalidSeconds, format!("seconds must be a finite number of seconds, got {seconds}")))?;
+    Ok(editor.project().and_then(|p| p.timeline.as_ref()).map(|tl| effects_at(tl, tick)).unwrap_or_default())
 }
 
 #[cfg(test)]
@@ -105,14 +104,14 @@ mod tests {
     #[test]
     fn editor_effects_at_uses_seconds_and_the_tools() {
         let mut ed = crate::Editor::new();
-        assert_eq!(ed.effects_at(1.0), Ok(vec![]));
+        assert_eq!(active_effects(&ed, 1.0), Ok(vec![]));
         let out = ed.call_tool("apply_effect", &json!({"effectType": "sepia", "start": 1, "end": 2, "params": {"intensity": 40}})).unwrap();
-        let at = ed.effects_at(1.5).unwrap();
+        let at = active_effects(&ed, 1.5).unwrap();
         assert_eq!(at.len(), 1);
         assert_eq!(Value::String(at[0].element_id.clone()), out["elementId"]);
         assert_eq!(Value::Object(at[0].params.clone()), json!({"intensity": 40}));
         assert_eq!((at[0].start, at[0].end), (1.0, 2.0));
-        assert!(ed.effects_at(2.0).unwrap().is_empty());
-        assert!(ed.effects_at(f64::NAN).is_err());
+        assert!(active_effects(&ed, 2.0).unwrap().is_empty());
+        assert!(active_effects(&ed, f64::NAN).is_err());
     }
 }

@@ -60,70 +60,70 @@ fn scene_error(path: &str, what: impl Display) -> ProjectError {
     ProjectError { code: ErrorCode::InvalidScene, message: format!("Invalid OpenCut scene at {path}: {what}") }
 }
 
-impl Editor {
-    /// Replaces the timeline and media library with an OpenCut scene `{ tracks, assets, settings? }`.
-    ///
-    /// Not an undo step: like [`Editor::load`] it starts a fresh history (NeuralCut's earlier
-    /// steps belong to a timeline OpenCut may since have changed; OpenCut's own snapshot undo spans
-    /// loads). Every tool call after it is one step, as usual. The sticker catalog stays, and so
-    /// does the asset-context cache for assets the scene still has. Without `settings` the
-    /// current fps and canvas stay.
-    ///
-    /// A scene that breaks NeuralCut's invariants is refused with an `INVALID_SCENE` error that
-    /// names the place (`tracks.main.elements[2] ("el-3"): overlaps element "el-2" …`), and the
-    /// editor is left exactly as it was.
-    pub fn load_opencut_scene(&mut self, scene: &Value) -> Result<(), ProjectError> {
-        let project = read_scene(scene, self.project())?;
-        // Provider uploads (load_asset_context) stay valid for the same media.
-        let keep: Vec<_> = self
-            .context_cache()
-            .values()
-            .filter(|r| r.status != ContextStatus::Failed)
-            .filter_map(|r| {
-                let old = self.project()?.asset(&r.asset_id)?;
-                let new = project.asset(&r.asset_id)?;
-                (old.kind == new.kind).then(|| (new.clone(), r.clone()))
-            })
-            .collect();
-        self.load(project);
-        for (asset, record) in keep {
-            let report = ProviderReport {
-                file_uri: record.file_uri.clone(),
-                status: record.status,
-                expires_at: record.expires_at,
-                summary: record.summary.clone(),
-            };
-            let now = record.created_at;
-            let request = ContextRequest { asset, previous: Some(record) };
-            // Re-recording a usable record cannot fail; if it somehow did, the asset is simply
-            // uploaded again when next asked for.
-            let _ = self.finish_context(&request, Ok(report), now);
-        }
-        Ok(())
-    }
+// The adapter works on an editor from outside: the editor knows nothing of OpenCut.
 
-    /// Takes OpenCut's normalised copy of the timeline this editor wrote (OpenCut prunes emptied
-    /// overlay and audio tracks after every command, and ripples when its ripple toggle is on),
-    /// keeping the undo history: undo still steps back through NeuralCut's own edits. The host
-    /// decides that the scene is such a copy (`neuralcut/opencut` compares it with what it wrote);
-    /// anything else belongs in [`Editor::load_opencut_scene`]. Refused like a load, and then
-    /// nothing changed.
-    pub fn adopt_opencut_scene(&mut self, scene: &Value) -> Result<(), ProjectError> {
-        let project = read_scene(scene, self.project())?;
-        self.adopt(project);
-        Ok(())
+/// Replaces the timeline and media library with an OpenCut scene `{ tracks, assets, settings? }`.
+///
+/// Not an undo step: like [`Editor::load`] it starts a fresh history (NeuralCut's earlier
+/// steps belong to a timeline OpenCut may since have changed; OpenCut's own snapshot undo spans
+/// loads). Every tool call after it is one step, as usual. The sticker catalog stays, and so
+/// does the asset-context cache for assets the scene still has. Without `settings` the
+/// current fps and canvas stay.
+///
+/// A scene that breaks NeuralCut's invariants is refused with an `INVALID_SCENE` error that
+/// names the place (`tracks.main.elements[2] ("el-3"): overlaps element "el-2" …`), and the
+/// editor is left exactly as it was.
+pub fn load_scene(editor: &mut Editor, scene: &Value) -> Result<(), ProjectError> {
+    let project = read_scene(scene, editor.project())?;
+    // Provider uploads (load_asset_context) stay valid for the same media.
+    let keep: Vec<_> = editor
+        .context_cache()
+        .values()
+        .filter(|r| r.status != ContextStatus::Failed)
+        .filter_map(|r| {
+            let old = editor.project()?.asset(&r.asset_id)?;
+            let new = project.asset(&r.asset_id)?;
+            (old.kind == new.kind).then(|| (new.clone(), r.clone()))
+        })
+        .collect();
+    editor.load(project);
+    for (asset, record) in keep {
+        let report = ProviderReport {
+            file_uri: record.file_uri.clone(),
+            status: record.status,
+            expires_at: record.expires_at,
+            summary: record.summary.clone(),
+        };
+        let now = record.created_at;
+        let request = ContextRequest { asset, previous: Some(record) };
+        // Re-recording a usable record cannot fail; if it somehow did, the asset is simply
+        // uploaded again when next asked for.
+        let _ = editor.finish_context(&request, Ok(report), now);
     }
+    Ok(())
+}
 
-    /// The timeline as OpenCut's `{ tracks: { overlay, main, audio } }`, for OpenCut's snapshot
-    /// command. Fails only when no timeline is loaded.
-    pub fn to_opencut_scene(&self) -> Result<Value, ApiError> {
-        let project = self
-            .project()
-            .ok_or_else(|| ApiError { code: ErrorCode::NoActiveProject, message: "No active project".into() })?;
-        let tl = project
-            .timeline
-            .as_ref()
-            .ok_or_else(|| ApiError { code: ErrorCode::NoActiveTimeline, message: "No active timeline".into() })?;
-        Ok(write_scene(project, tl))
-    }
+/// Takes OpenCut's normalised copy of the timeline this editor wrote (OpenCut prunes emptied
+/// overlay and audio tracks after every command, and ripples when its ripple toggle is on),
+/// keeping the undo history: undo still steps back through NeuralCut's own edits. The host
+/// decides that the scene is such a copy (`neuralcut/opencut` compares it with what it wrote);
+/// anything else belongs in [`load_scene`]. Refused like a load, and then
+/// nothing changed.
+pub fn adopt_scene(editor: &mut Editor, scene: &Value) -> Result<(), ProjectError> {
+    let project = read_scene(scene, editor.project())?;
+    editor.adopt(project);
+    Ok(())
+}
+
+/// The timeline as OpenCut's `{ tracks: { overlay, main, audio } }`, for OpenCut's snapshot
+/// command. Fails only when no timeline is loaded.
+pub fn scene(editor: &Editor) -> Result<Value, ApiError> {
+    let project = editor
+        .project()
+        .ok_or_else(|| ApiError { code: ErrorCode::NoActiveProject, message: "No active project".into() })?;
+    let tl = project
+        .timeline
+        .as_ref()
+        .ok_or_else(|| ApiError { code: ErrorCode::NoActiveTimeline, message: "No active timeline".into() })?;
+    Ok(write_scene(project, tl))
 }

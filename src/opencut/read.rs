@@ -475,3 +475,44 @@ impl Reader {
     }
 }
 
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// ELEMENT_FIELDS is every name `Element` serialises itself, no more and no less. The pattern
+    /// below names every field, so adding one to `Element` stops this test compiling until it is
+    /// added here, to the JSON and to ELEMENT_FIELDS.
+    #[test]
+    fn element_fields_are_the_elements_serde_names() {
+        let all = json!({
+            "id": "e1", "type": "text", "name": "n", "start": 1, "duration": 2, "trimStart": 3, "trimEnd": 4,
+            "assetId": "a1", "volume": 0.5, "content": "c", "style": "hook", "position": "top", "x": 1, "y": 2,
+            "fontSize": 3, "color": "#fff", "fontWeight": "bold", "background": "#000", "stickerId": "s",
+            "effectType": "blur", "params": {}, "hidden": true, "muted": true, "fontFamily": "f", "fontStyle": "italic",
+            "textAlign": "left", "textDecoration": "underline", "retime": { "rate": 2 }, "scaleX": 1, "scaleY": 1,
+            "rotate": 1, "opacity": 1, "blendMode": "normal", "animations": {},
+        });
+        let e: Element = serde_json::from_value(all.clone()).unwrap();
+        let Element {
+            id: _, kind: _, name: _, start: _, duration: _, trim_start: _, trim_end: _, asset_id: _, volume: _,
+            content: _, style: _, position: _, x: _, y: _, font_size: _, color: _, font_weight: _, background: _,
+            sticker_id: _, effect_type: _, params: _, retime: _, hidden: _, muted: _, font_family: _, font_style: _,
+            text_align: _, text_decoration: _, scale_x: _, scale_y: _, rotate: _, opacity: _, blend_mode: _,
+            animations: _, extra,
+        } = &e;
+        assert!(extra.is_empty(), "not Element fields: {extra:?}");
+        let mut written: Vec<String> = serde_json::to_value(&e).unwrap().as_object().unwrap().keys().cloned().collect();
+        let mut given: Vec<String> = all.as_object().unwrap().keys().cloned().collect();
+        written.sort_unstable();
+        given.sort_unstable();
+        assert_eq!(written, given, "every field is written back under its name");
+        let mut names: Vec<&str> = given.iter().map(String::as_str).collect();
+        names.push(STASH);
+        names.sort_unstable();
+        let mut listed = ELEMENT_FIELDS.to_vec();
+        listed.sort_unstable();
+        assert_eq!(listed, names);
+    }
+}

@@ -1,22 +1,26 @@
-//! The agent tools of the tool spec: argument checking, the per-tool logic and the registry that
-//! describes them to LLMs. The editor (`crate::editor`) decides what a call commits.
+//! The agent tools of the tool spec. Each tool is one module, `<family>/<tool>.rs` (`cut/split.rs`,
+//! `keyframe/upsert_keyframe.rs`): its definition, argument and result types and run function;
+//! a family's `mod.rs` holds what its tools share. `registry` lists the definitions; the editor
+//! (`crate::editor`) decides what a call commits.
 
 mod args;
 mod arrange;
 pub mod context;
 mod create;
 mod cut;
-mod effect_tools;
-pub(crate) mod element_tools;
-pub(crate) mod keyframe_tools;
-mod track_tools;
+mod effect;
+pub(crate) mod element;
 mod error;
+mod history;
+pub mod host;
 mod inspect;
+pub(crate) mod keyframe;
 mod listing;
 pub mod refs;
 pub mod registry;
+pub mod schema;
+mod track;
 pub mod typescript;
-mod schemas;
 
 use crate::error_code::ErrorCode;
 use serde::Serialize;

@@ -169,11 +169,26 @@ pub fn typings() -> String {
         let _ = writeln!(out, "  {e},");
     }
     out.push_str("];\n\n");
+    boundary_types(&mut out);
     out.push_str(CATALOG_HEADER);
     let catalog = serde_json::to_string_pretty(registry::catalog()).expect("the catalog serialises");
     let _ = writeln!(out, "export const TOOL_CATALOG: readonly ToolInfo[] = {catalog};\n");
     host_typings(&mut out);
     out
+}
+
+/// Records the engine hands to JS or takes from it outside the tools, written once in Rust.
+fn boundary_types(out: &mut String) {
+    use super::context::{ContextRecord, ProviderReport};
+    use super::schema::output_schema;
+    for (name, schema) in [
+        ("ActiveEffect", output_schema::<crate::effects::active::ActiveEffect>()),
+        ("ContextRecord", output_schema::<ContextRecord>()),
+        ("ProviderReport", output_schema::<ProviderReport>()),
+    ] {
+        doc(out, "", &schema);
+        declaration(out, name, &schema);
+    }
 }
 
 /// The host tools (registry::HOST_TOOLS): their types, errors and catalog entries, apart from the
@@ -225,7 +240,7 @@ fn host_typings(out: &mut String) {
          * `summarizeCall` in `neuralcut/agent` renders them. */\n\
          export const TOOL_SUMMARIES: Readonly<Record<ToolName | HostToolName, string>> = {\n",
     );
-    for tool in TOOLS.iter().chain(HOST_TOOLS) {
+    for tool in TOOLS.iter().copied().chain(HOST_TOOLS) {
         let _ = writeln!(out, "  {}: {},", tool.name, literal(&Value::from(tool.summary)));
     }
     out.push_str("};\n");
@@ -317,7 +332,7 @@ mod tests {
     /// outside `[...]`.
     #[test]
     fn summaries_name_real_arguments_with_known_formats() {
-        for tool in TOOLS.iter().chain(HOST_TOOLS) {
+        for tool in TOOLS.iter().copied().chain(HOST_TOOLS) {
             let t = tool.summary;
             assert!(!t.is_empty() && t.len() <= 80 && t.chars().next().unwrap().is_uppercase(), "{}: {t:?}", tool.name);
             let schema = tool.input_schema();
@@ -330,7 +345,7 @@ mod tests {
                 if ch == ']' { depth = false; }
             }
             for (arg, format) in summary_placeholders(t).unwrap_or_else(|e| panic!("{}: {e}", tool.name)) {
-                assert!(tool.args.contains(&arg.as_str()), "{}: {{{arg}}} is not an argument", tool.name);
+                assert!(tool.args().contains(&arg.as_str()), "{}: {{{arg}}} is not an argument", tool.name);
                 let ty = &schema["properties"][&arg]["type"];
                 match format.split(' ').next().unwrap() {
                     "" | "q" => {}

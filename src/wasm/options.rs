@@ -14,20 +14,21 @@ use crate::NewAsset;
 #[derive(Tsify, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AssetOptions {
+    /// Your own id; one is generated when absent.
     #[tsify(optional)]
     pub id: Option<String>,
     pub name: String,
     #[serde(rename = "type")]
     #[tsify(type = "\"video\" | \"audio\" | \"image\"")]
     pub kind: String,
-    /// Seconds (video and audio).
+    /// Seconds; required in practice for video and audio.
     #[tsify(optional)]
     pub duration: Option<f64>,
     #[tsify(optional)]
     pub width: Option<u32>,
     #[tsify(optional)]
     pub height: Option<u32>,
-    /// A whole number of frames per second, or a rational rate such as 30000/1001.
+    /// `30`, or `{ numerator: 30000, denominator: 1001 }`.
     #[tsify(optional)]
     pub fps: Option<FpsOption>,
 }

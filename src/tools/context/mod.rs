@@ -2,6 +2,8 @@
 //! the host which asset to hand to its context provider (Gemini, through the proxy), then records
 //! what the provider reported. The waiting happens in the host; the core never blocks.
 
+pub mod load_asset_context;
+
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
@@ -12,7 +14,7 @@ use crate::model::{Asset, AssetType};
 
 pub const PROVIDER: &str = "gemini";
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum ContextStatus {
     Active,
@@ -20,8 +22,8 @@ pub enum ContextStatus {
     Failed,
 }
 
-/// The cache entry of the spec, plus the provider's expiry and the summary once asked for.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// A cached provider file reference: the spec's cache entry plus the provider's expiry and summary.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ContextRecord {
     pub asset_id: String,
@@ -30,6 +32,7 @@ pub struct ContextRecord {
     pub status: ContextStatus,
     /// Milliseconds since the Unix epoch, from the host's clock.
     pub created_at: f64,
+    /// Milliseconds since the Unix epoch.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expires_at: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -54,12 +57,13 @@ pub struct ContextRequest {
     pub previous: Option<ContextRecord>,
 }
 
-/// What the provider reports back.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// What a context provider reports back.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ProviderReport {
     pub file_uri: String,
     pub status: ContextStatus,
+    /// Milliseconds since the Unix epoch.
     #[serde(default)]
     pub expires_at: Option<f64>,
     #[serde(default)]

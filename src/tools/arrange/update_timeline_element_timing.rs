@@ -1,69 +1,52 @@
-//! move_timeline_elements and update_timeline_element_timing.
+//! update_timeline_element_timing (Update element timing): its definition, argument and result types, and run function.
 
-use serde_json::{json, Value};
+use super::*;
+use crate::tools::registry::prelude::*;
 
-use super::{Output, edit_error, seconds, timeline_mut, Args, Ctx, ToolError};
-use crate::edits::{self, Move};
-use crate::model::Element;
+pub static DEF: ToolDef = ToolDef {
+    name: "update_timeline_element_timing",
+    title: text!("Update element timing"),
+    summary: text!("Retime {elementId}[ from {start:time}][ to {end:time}][ for {duration:time}]"),
+    description: text!("Change when an element (elementId from list_timeline) starts, ends or how long it lasts, in timeline seconds. start alone moves it; end or duration resizes it from its end; end and duration together must agree. Video and audio cannot last longer than their source allows. The asset itself never changes."),
+    types: Types::of::<Arguments, Returns>(),
+    kind: Kind::Edit,
+    annotations: CHANGE,
+    errors: list!(&["Invalid element id", "Invalid timing update", "Invalid start time", "Invalid end time", "Invalid duration", "Invalid time range", "Conflicting timing values", "Timeline element not found: <id>", "Duration exceeds source duration", "Element <id> on track <id> is in the way (<start>s to <end>s)"]),
+    example: text!(r#"{"elementId":"e6","duration":3}"#),
+    run: Some(run),
+};
 
-pub fn move_timeline_elements(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
-    let ids = args.id_list("elementIds", ToolError::invalid_element_ids)?;
-    let start = match args.seconds("start") {
-        Ok(Some(t)) if t >= 0 => t,
-        _ => return Err(ToolError::invalid_start()),
-    };
-    let target = match args.get("targetTrackId") {
-        None => None,
-        Some(Value::String(s)) => Some(s.as_str()),
-        Some(_) => return Err(ToolError::invalid_argument("targetTrackId", "a track id string")),
-    };
-    let tl = timeline_mut(&mut ctx.timeline)?;
-    if tl.is_empty() {
-        return Err(ToolError::no_timeline_content());
-    }
-    let found = edits::locate(tl, &ids);
-    let missing: Vec<String> = ids.iter().zip(&found).filter(|(_, f)| f.is_none()).map(|(id, _)| id.clone()).collect();
-    if !missing.is_empty() {
-        return Err(ToolError::elements_not_found(&missing));
-    }
-    let found: Vec<(usize, usize)> = found.into_iter().flatten().collect();
-    let element = |&(ti, ei): &(usize, usize)| -> &Element { &tl.tracks[ti].elements[ei] };
-    let target_index = match target {
-        None => None,
-        Some(id) => Some(tl.track_index(id).ok_or_else(|| ToolError::target_track_not_found(id))?),
-    };
-    if let Some(ti) = target_index {
-        let track = &tl.tracks[ti];
-        if let Some(e) = found.iter().map(element).find(|e| !track.kind.accepts(e.kind)) {
-            return Err(ToolError::incompatible_track(&track.id, track.kind.as_str(), e.kind.as_str()));
-        }
-    }
-    let earliest = found.iter().map(|p| element(p).start).min().unwrap_or(0);
-    let offset = start - earliest;
-    let moves: Vec<Move> = found
-        .iter()
-        .map(|&(ti, ei)| {
-            let mut e = element(&(ti, ei)).clone();
-            e.start += offset;
-            Move { element: e, from: (ti, ei), track: target_index.unwrap_or(ti) }
-        })
-        .collect();
-    let summary: Vec<Value> = moves
-        .iter()
-        .map(|m| {
-            json!({
-                "elementId": m.element.id,
-                "trackId": tl.tracks[m.track].id,
-                "start": seconds(m.element.start),
-                "end": seconds(m.element.end()),
-            })
-        })
-        .collect();
-    edits::relocate(tl, moves).map_err(edit_error)?;
-    Ok(json!({ "success": true, "movedElements": summary }).into())
+#[derive(Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[allow(dead_code)]
+pub struct Arguments {
+    /// Element id from list_timeline
+    #[schemars(length(min = 1))]
+    element_id: String,
+    /// New start (moves the element), in timeline seconds
+    #[schemars(range(min = 0))]
+    start: Option<f64>,
+    /// New end (resizes it), in timeline seconds
+    #[schemars(range(min = 0))]
+    end: Option<f64>,
+    /// New length in seconds (resizes it)
+    #[schemars(extend("exclusiveMinimum" = 0))]
+    duration: Option<f64>,
 }
 
-pub fn update_timeline_element_timing(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
+#[derive(JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+pub struct Returns {
+    success: bool,
+    element_id: String,
+    track_id: String,
+    start: f64,
+    end: f64,
+    duration: f64,
+}
+
+pub fn run(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
     let id = args.id("elementId", ToolError::invalid_element_id)?;
     if !(args.has("start") || args.has("end") || args.has("duration")) {
         return Err(ToolError::invalid_timing_update().with_hint("Pass at least one of start, end or duration (seconds)."));

@@ -3,10 +3,16 @@
 //! animation/keyframes.ts does (keys sorted by time, a key at the same time is replaced, a
 //! channel left without keys is removed); [`crate::animation::value_at`] evaluates the result.
 
+pub mod list_animatable_properties;
+pub mod list_keyframes;
+pub mod upsert_keyframe;
+pub mod remove_keyframe;
+pub mod update_keyframe_curve;
+
 use crate::error_code::ErrorCode;
 use serde_json::{json, Map, Value};
 
-use super::element_tools::find;
+use super::element::find;
 use super::{seconds, timeline_mut, Args, Ctx, Output, ToolError};
 use crate::animation::{self, PropertyKind};
 use crate::model::Element;
@@ -107,43 +113,6 @@ pub fn summary(e: &Element) -> Value {
     )
 }
 
-pub fn list_animatable_properties(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
-    let id = args.id("elementId", ToolError::invalid_element_id)?;
-    let (_, _, e) = find(ctx.timeline()?, id)?;
-    let props: Vec<Value> = animation::properties(e.kind)
-        .into_iter()
-        .map(|p| {
-            let mut o = json!({
-                "property": p.path,
-                "type": if p.kind == PropertyKind::Color { "color" } else { "number" },
-                "unit": p.unit,
-                "value": animation::base_value(e, p.path).unwrap_or(Value::Null),
-                "animated": e.animations.as_ref().is_some_and(|a| a.contains_key(p.path)),
-                "description": p.description,
-            });
-            if let Some(min) = p.min {
-                o["min"] = crate::effects::number(min);
-            }
-            if let Some(max) = p.max {
-                o["max"] = crate::effects::number(max);
-            }
-            o
-        })
-        .collect();
-    Ok(json!({ "elementId": e.id.as_str(), "type": e.kind.as_str(), "properties": props }).into())
-}
-
-pub fn list_keyframes(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
-    let id = args.id("elementId", ToolError::invalid_element_id)?;
-    let only = args.string("property")?;
-    let (_, _, e) = find(ctx.timeline()?, id)?;
-    let mut all = summary(e);
-    if let (Some(p), Value::Array(list)) = (only, &mut all) {
-        list.retain(|entry| entry["property"] == p);
-    }
-    Ok(json!({ "elementId": e.id.as_str(), "duration": seconds(e.duration), "properties": all }).into())
-}
-
 /// A time in seconds from the element's start, within its length.
 fn key_time(args: &Args, e: &Element) -> Result<i64, ToolError> {
     let bad = || {
@@ -191,63 +160,6 @@ fn upsert_scalar(channel: &mut Map<String, Value>, time: i64, value: f64, interp
     };
     crate::sort::stable_sort_by_key(list, |k| k.get("time").and_then(Value::as_i64).unwrap_or(0));
     id
-}
-
-pub fn upsert_keyframe(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
-    let id = args.id("elementId", ToolError::invalid_element_id)?;
-    let path = property_arg(&args)?;
-    let interp = args.choice("interpolation", &INTERPOLATIONS)?;
-    let (ti, ei, e) = find(ctx.timeline()?, id)?;
-    let prop = animation::property(e.kind, path).ok_or_else(|| not_animatable(e, path))?;
-    let time = key_time(&args, e)?;
-    let range = match (prop.min, prop.max) {
-        (Some(a), Some(b)) => format!("a number from {a} to {b} ({})", prop.unit),
-        (Some(a), None) => format!("a number >= {a} ({})", prop.unit),
-        _ => format!("a number ({})", prop.unit),
-    };
-    let out_of_range = |what: &str| ToolError::new(ErrorCode::PropertyOutOfRange, format!("Property \"{path}\" must be {what}")).with("property", path);
-    let mut e = e.clone();
-    let mut anims = e.animations.take().unwrap_or_default();
-    let ids = &mut ctx.ids;
-    let mut new_id = || ids.next('k');
-    let key_id = match prop.kind {
-        PropertyKind::Number => {
-            let v = args
-                .get("value")
-                .and_then(Value::as_f64)
-                .filter(|v| v.is_finite() && prop.min.map_or(true, |m| *v >= m) && prop.max.map_or(true, |m| *v <= m))
-                .ok_or_else(|| out_of_range(&range))?;
-            let channel = anims.entry(path).or_insert_with(|| json!({ "keys": [] }));
-            if !channel.is_object() || channel.get("keys").is_none() {
-                *channel = json!({ "keys": [] });
-            }
-            upsert_scalar(channel.as_object_mut().expect("an object"), time, v, interp, &mut new_id)
-        }
-        PropertyKind::Color => {
-            let text = args.get("value").and_then(Value::as_str).unwrap_or("");
-            let rgba = animation::parse_color(text).ok_or_else(|| out_of_range("a colour: #rrggbb, #rrggbbaa, rgb(r, g, b) or rgba(r, g, b, a)"))?;
-            let data = anims.entry(path).or_insert_with(|| json!({}));
-            if !COMPONENTS.iter().all(|c| data.get(*c).is_some_and(Value::is_object)) {
-                *data = json!({ "r": { "keys": [] }, "g": { "keys": [] }, "b": { "keys": [] }, "a": { "keys": [] } });
-            }
-            let mut first = String::new();
-            for (i, c) in COMPONENTS.iter().enumerate() {
-                let channel = data.get_mut(*c).and_then(Value::as_object_mut).expect("made above");
-                let kid = upsert_scalar(channel, time, rgba[i], interp, &mut new_id);
-                if i == 0 {
-                    first = kid;
-                }
-            }
-            first
-        }
-    };
-    e.animations = Some(anims);
-    let keys = path_keys(&e, path, &e.animations.as_ref().expect("set above")[path]);
-    let tl = timeline_mut(&mut ctx.timeline)?;
-    let element_id = e.id.clone();
-    tl.track_mut(ti).elements[ei] = std::sync::Arc::new(e);
-    let key = keys.iter().find(|k| k["keyframeId"] == key_id.as_str()).cloned().unwrap_or(Value::Null);
-    Ok(json!({ "success": true, "elementId": element_id.as_str(), "property": path, "keyframe": key, "keyframes": keys }).into())
 }
 
 /// The time of the key `key_id` (or of the key at `time`) in an animated path.
@@ -316,27 +228,6 @@ fn target_key<'a>(ctx: &'a Ctx, args: &Args) -> Result<(usize, usize, &'a Elemen
     Ok((ti, ei, e, path.to_string(), t))
 }
 
-pub fn remove_keyframe(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
-    let (ti, ei, e, path, time) = target_key(ctx, &args)?;
-    let mut e = e.clone();
-    let mut anims = e.animations.take().unwrap_or_default();
-    let data = anims.get_mut(&path).expect("the key was found in it");
-    for_keys_at(data, time, &mut |list, i| {
-        list.remove(i);
-    });
-    // OpenCut drops a channel with no keys left (and a colour with any channel empty).
-    let empty = |v: &Value| v.get("keys").and_then(Value::as_array).map_or(true, |k| k.is_empty());
-    let gone = if data.get("keys").is_some() { empty(data) } else { COMPONENTS.iter().any(|c| data.get(*c).map_or(true, empty)) };
-    if gone {
-        anims.remove(&path);
-    }
-    e.animations = if anims.is_empty() { None } else { Some(anims) };
-    let keys = e.animations.as_ref().and_then(|a| a.get(&path)).map(|d| path_keys(&e, &path, d)).unwrap_or_default();
-    let element_id = e.id.clone();
-    timeline_mut(&mut ctx.timeline)?.track_mut(ti).elements[ei] = std::sync::Arc::new(e);
-    Ok(json!({ "success": true, "elementId": element_id.as_str(), "property": path, "removedTime": seconds(time), "keyframes": keys }).into())
-}
-
 /// A handle argument `{dt, dv}`: dt in seconds, dv in the property's unit.
 fn handle_arg(args: &Args, key: &str) -> Result<Option<(f64, f64)>, ToolError> {
     let bad = || ToolError::invalid_argument(key, "{\"dt\": seconds, \"dv\": value change}");
@@ -349,77 +240,4 @@ fn handle_arg(args: &Args, key: &str) -> Result<Option<(f64, f64)>, ToolError> {
         }
         Some(_) => Err(bad()),
     }
-}
-
-pub fn update_keyframe_curve(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
-    let interp = args.choice("interpolation", &INTERPOLATIONS)?;
-    let easing = args.choice("easing", &EASINGS)?;
-    let (right, left) = (handle_arg(&args, "rightHandle")?, handle_arg(&args, "leftHandle")?);
-    if interp.is_none() && easing.is_none() && right.is_none() && left.is_none() {
-        return Err(ToolError::new(ErrorCode::NoCurveChange, "update_keyframe_curve needs interpolation, easing, rightHandle or leftHandle"));
-    }
-    let (ti, ei, e, path, time) = target_key(ctx, &args)?;
-    let mut e = e.clone();
-    let mut anims = e.animations.take().unwrap_or_default();
-    let data = anims.get_mut(&path).expect("the key was found in it");
-    let mut no_next = false;
-    let mut no_prev = false;
-    for_keys_at(data, time, &mut |list, i| {
-        let next_time = list.get(i + 1).and_then(|k| k.get("time")).and_then(Value::as_i64);
-        let prev_time = i.checked_sub(1).and_then(|p| list[p].get("time")).and_then(Value::as_i64);
-        if let Some(ease) = easing {
-            let Some(next) = next_time else {
-                no_next = true;
-                return;
-            };
-            let span = (next - time) as f64;
-            // CSS's cubic-bezier control points, as OpenCut handles: flat (dv 0) at an eased end.
-            let (out_x, in_x) = match ease {
-                "ease-in" => (0.42, 1.0),
-                "ease-out" => (0.0, 0.58),
-                "ease-in-out" => (0.42, 0.58),
-                _ => (1.0 / 3.0, 2.0 / 3.0),
-            };
-            let linear = ease == "linear";
-            let k = &mut list[i];
-            k["segmentToNext"] = if linear { "linear".into() } else { "bezier".into() };
-            if linear {
-                k.as_object_mut().map(|o| o.remove("rightHandle"));
-            } else {
-                k["rightHandle"] = json!({ "dt": (out_x * span).round() as i64, "dv": 0 });
-            }
-            let n = &mut list[i + 1];
-            if linear {
-                n.as_object_mut().map(|o| o.remove("leftHandle"));
-            } else {
-                n["leftHandle"] = json!({ "dt": -((1.0 - in_x) * span).round() as i64, "dv": 0 });
-            }
-        }
-        if let Some(i_) = interp {
-            list[i]["segmentToNext"] = segment(i_).into();
-        }
-        if let Some((dt, dv)) = right {
-            match next_time {
-                Some(next) => list[i]["rightHandle"] = json!({ "dt": dt.clamp(0.0, (next - time) as f64).round() as i64, "dv": crate::effects::number(dv) }),
-                None => no_next = true,
-            }
-        }
-        if let Some((dt, dv)) = left {
-            match prev_time {
-                Some(prev) => list[i]["leftHandle"] = json!({ "dt": dt.clamp(-((time - prev) as f64), 0.0).round() as i64, "dv": crate::effects::number(dv) }),
-                None => no_prev = true,
-            }
-        }
-    });
-    if no_next {
-        return Err(ToolError::new(ErrorCode::NoNextKeyframe, format!("The keyframe at {}s is the last of {path}: easing and rightHandle shape the curve to the next keyframe", seconds(time))));
-    }
-    if no_prev {
-        return Err(ToolError::new(ErrorCode::NoPreviousKeyframe, format!("The keyframe at {}s is the first of {path}: leftHandle shapes the curve from the previous keyframe", seconds(time))));
-    }
-    e.animations = Some(anims);
-    let keys = path_keys(&e, &path, &e.animations.as_ref().expect("set above")[path.as_str()]);
-    let element_id = e.id.clone();
-    timeline_mut(&mut ctx.timeline)?.track_mut(ti).elements[ei] = std::sync::Arc::new(e);
-    Ok(json!({ "success": true, "elementId": element_id.as_str(), "property": path, "keyframes": keys }).into())
 }

@@ -1,0 +1,10 @@
+//! move_timeline_elements and update_timeline_element_timing.
+
+pub mod move_timeline_elements;
+pub mod update_timeline_element_timing;
+
+use serde_json::{json, Value};
+
+use super::{Output, edit_error, seconds, timeline_mut, Args, Ctx, ToolError};
+use crate::edits::{self, Move};
+use crate::model::Element;

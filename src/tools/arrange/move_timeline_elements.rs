@@ -1,0 +1,107 @@
+//! move_timeline_elements (Move timeline elements): its definition, argument and result types, and run function.
+
+use super::*;
+use crate::tools::registry::prelude::*;
+
+pub static DEF: ToolDef = ToolDef {
+    name: "move_timeline_elements",
+    title: text!("Move timeline elements"),
+    summary: text!("Move {elementIds:n element} to {start:time}[ on track {targetTrackId}]"),
+    description: text!("Move elements so the earliest one starts at start (timeline seconds); the others keep their offsets relative to it. With targetTrackId (from list_timeline) they all move to that track, which must accept them (video and image: main or overlay; stickers: overlay; text: text; effects: effect; audio: audio). Fails without changing anything if an element is missing or the destination overlaps another element."),
+    types: Types::of::<Arguments, Returns>(),
+    kind: Kind::Edit,
+    annotations: CHANGE,
+    errors: list!(&["Invalid element ids", "Invalid start time", NOT_FOUND_IDS, "Target track not found: <id>", "Target track <id> is <a type> track and cannot hold <type> elements", "Element <id> on track <id> is in the way (<start>s to <end>s)", "No timeline content"]),
+    example: text!(r#"{"elementIds":["e6"],"start":12}"#),
+    run: Some(run),
+};
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[allow(dead_code)]
+pub struct Arguments {
+    /// Element ids from list_timeline
+    #[schemars(length(min = 1), inner(length(min = 1)))]
+    element_ids: Vec<String>,
+    /// New start of the earliest element, in timeline seconds
+    #[schemars(range(min = 0))]
+    start: f64,
+    /// Track to move them all to (default: each stays on its track)
+    #[schemars(length(min = 1))]
+    target_track_id: Option<String>,
+}
+
+#[derive(JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+pub struct Returns {
+    success: bool,
+    moved_elements: List<Moved>,
+}
+
+#[derive(JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+struct Moved {
+    element_id: String,
+    track_id: String,
+    start: f64,
+    end: f64,
+}
+
+pub fn run(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
+    let ids = args.id_list("elementIds", ToolError::invalid_element_ids)?;
+    let start = match args.seconds("start") {
+        Ok(Some(t)) if t >= 0 => t,
+        _ => return Err(ToolError::invalid_start()),
+    };
+    let target = match args.get("targetTrackId") {
+        None => None,
+        Some(Value::String(s)) => Some(s.as_str()),
+        Some(_) => return Err(ToolError::invalid_argument("targetTrackId", "a track id string")),
+    };
+    let tl = timeline_mut(&mut ctx.timeline)?;
+    if tl.is_empty() {
+        return Err(ToolError::no_timeline_content());
+    }
+    let found = edits::locate(tl, &ids);
+    let missing: Vec<String> = ids.iter().zip(&found).filter(|(_, f)| f.is_none()).map(|(id, _)| id.clone()).collect();
+    if !missing.is_empty() {
+        return Err(ToolError::elements_not_found(&missing));
+    }
+    let found: Vec<(usize, usize)> = found.into_iter().flatten().collect();
+    let element = |&(ti, ei): &(usize, usize)| -> &Element { &tl.tracks[ti].elements[ei] };
+    let target_index = match target {
+        None => None,
+        Some(id) => Some(tl.track_index(id).ok_or_else(|| ToolError::target_track_not_found(id))?),
+    };
+    if let Some(ti) = target_index {
+        let track = &tl.tracks[ti];
+        if let Some(e) = found.iter().map(element).find(|e| !track.kind.accepts(e.kind)) {
+            return Err(ToolError::incompatible_track(&track.id, track.kind.as_str(), e.kind.as_str()));
+        }
+    }
+    let earliest = found.iter().map(|p| element(p).start).min().unwrap_or(0);
+    let offset = start - earliest;
+    let moves: Vec<Move> = found
+        .iter()
+        .map(|&(ti, ei)| {
+            let mut e = element(&(ti, ei)).clone();
+            e.start += offset;
+            Move { element: e, from: (ti, ei), track: target_index.unwrap_or(ti) }
+        })
+        .collect();
+    let summary: Vec<Value> = moves
+        .iter()
+        .map(|m| {
+            json!({
+                "elementId": m.element.id,
+                "trackId": tl.tracks[m.track].id,
+                "start": seconds(m.element.start),
+                "end": seconds(m.element.end()),
+            })
+        })
+        .collect();
+    edits::relocate(tl, moves).map_err(edit_error)?;
+    Ok(json!({ "success": true, "movedElements": summary }).into())
+}

@@ -1,0 +1,74 @@
+//! add_sticker (Add sticker): its definition, argument and result types, and run function.
+
+use super::*;
+use crate::tools::registry::prelude::*;
+
+pub static DEF: ToolDef = ToolDef {
+    name: "add_sticker",
+    title: text!("Add sticker"),
+    summary: text!("Add sticker {stickerId} at {start:time}"),
+    description: text!("Add a sticker (stickerId from list_stickers, provider:value such as flags:US or shapes:star; flag codes in any case) from start to end (timeline seconds) at a corner or the center of the frame. It goes on the first overlay track free at that time, or a new overlay track on top."),
+    types: Types::of::<Arguments, Returns>(),
+    kind: Kind::Edit,
+    annotations: ADD,
+    errors: list!(&["Sticker not found", "Invalid time range"]),
+    example: text!(r#"{"stickerId":"emoji:star","start":1,"end":3,"position":"top-right"}"#),
+    run: Some(run),
+};
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[allow(dead_code)]
+pub struct Arguments {
+    /// Sticker id from list_stickers, such as flags:US
+    #[schemars(length(min = 1))]
+    sticker_id: String,
+    /// When it appears, in timeline seconds
+    #[schemars(range(min = 0))]
+    start: f64,
+    /// When it disappears, in timeline seconds
+    #[schemars(range(min = 0))]
+    end: f64,
+    /// Where in the frame
+    #[schemars(extend("enum" = STICKER_POSITIONS))]
+    position: String,
+}
+
+#[derive(JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+pub struct Returns {
+    element_id: String,
+    track_id: String,
+}
+
+pub fn run(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
+    let sticker_id = args.id("stickerId", ToolError::sticker_not_found)?;
+    let (start, end) = range(&args, ToolError::invalid_range)?;
+    let position = args
+        .choice("position", &STICKER_POSITIONS)?
+        .ok_or_else(|| ToolError::invalid_argument("position", &crate::tools::args::one_of(&STICKER_POSITIONS)))?;
+    // Like add_media_to_timeline: with no project, say so rather than "Sticker not found".
+    ctx.project()?;
+    // The host's catalog first (its ids as registered), then OpenCut's built-in providers, which
+    // write the id in OpenCut's spelling (`flags:us` becomes `flags:US`).
+    let (name, sticker_id) = match ctx.sticker(sticker_id) {
+        Some(s) => (s.name.clone(), s.id.clone()),
+        None => {
+            let s = stickers::resolve(sticker_id).ok_or_else(|| {
+                ToolError::sticker_not_found().with_hint("Call list_stickers to find sticker ids (provider:value, such as flags:US).")
+            })?;
+            (s.name.to_string(), s.id)
+        }
+    };
+    let canvas = ctx.settings().canvas;
+    let tl = timeline_mut(&mut ctx.timeline)?;
+    let id = ctx.ids.next('e');
+    let mut e = Element::new(id.clone(), ElementType::Sticker, start, end - start);
+    e.name = Some(name.into());
+    e.sticker_id = Some(sticker_id);
+    set_position(&mut e, position, canvas);
+    let ids = &mut ctx.ids;
+    let ti = edits::place(tl, TrackType::Overlay, e, || ids.next('t')).map_err(edit_error)?;
+    Ok(placed(ctx, ti, &id).into())
+}

@@ -1,0 +1,66 @@
+//! add_text (Add text): its definition, argument and result types, and run function.
+
+use super::*;
+use crate::tools::registry::prelude::*;
+
+pub static DEF: ToolDef = ToolDef {
+    name: "add_text",
+    title: text!("Add text"),
+    summary: text!("Add text {text:q} at {start:time}"),
+    description: text!("Add a text element (title, hook, label or one subtitle line) from start to end (timeline seconds) at the top, center or bottom of the frame, with an optional style preset (plain, subtitle, hook, label). It goes on the first text track free at that time; a new text track is created when none is. For subtitles, call it once per line."),
+    types: Types::of::<Arguments, Returns>(),
+    kind: Kind::Edit,
+    annotations: ADD,
+    errors: list!(&["Text is required", "Invalid time range"]),
+    example: text!(r#"{"text":"Day one","start":0,"end":2,"position":"top","style":"hook"}"#),
+    run: Some(run),
+};
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[allow(dead_code)]
+pub struct Arguments {
+    /// The text to show
+    #[schemars(length(min = 1))]
+    text: String,
+    /// When it appears, in timeline seconds
+    #[schemars(range(min = 0))]
+    start: f64,
+    /// When it disappears, in timeline seconds
+    #[schemars(range(min = 0))]
+    end: f64,
+    /// Where in the frame
+    #[schemars(extend("enum" = TEXT_POSITIONS))]
+    position: String,
+    /// Style preset (default plain)
+    #[schemars(extend("enum" = TEXT_STYLES))]
+    style: Option<String>,
+}
+
+#[derive(JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+pub struct Returns {
+    element_id: String,
+    track_id: String,
+}
+
+pub fn run(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
+    let text = required_text(&args)?.ok_or_else(ToolError::text_required)?;
+    let (start, end) = range(&args, ToolError::invalid_range)?;
+    let position = args
+        .choice("position", &TEXT_POSITIONS)?
+        .ok_or_else(|| ToolError::invalid_argument("position", &crate::tools::args::one_of(&TEXT_POSITIONS)))?;
+    let style = args.choice("style", &TEXT_STYLES)?.unwrap_or("plain");
+    let canvas = ctx.settings().canvas;
+    let tl = timeline_mut(&mut ctx.timeline)?;
+    let id = ctx.ids.next('e');
+    let mut e = Element::new(id.clone(), ElementType::Text, start, end - start);
+    e.name = Some(text_name(text).into());
+    e.content = Some(text.to_string());
+    apply_style(&mut e, style, canvas);
+    set_position(&mut e, position, canvas);
+    let ids = &mut ctx.ids;
+    let ti = edits::place(tl, TrackType::Text, e, || ids.next('t')).map_err(edit_error)?;
+    Ok(placed(ctx, ti, &id).into())
+}

@@ -1,0 +1,48 @@
+//! delete_element (Delete element (deprecated)): its definition, argument and result types, and run function.
+
+use super::*;
+use crate::tools::registry::prelude::*;
+
+pub static DEF: ToolDef = ToolDef {
+    name: "delete_element",
+    title: text!("Delete element (deprecated)"),
+    summary: text!("Delete element {elementId}"),
+    description: text!("Deprecated: prefer delete_timeline_elements. Deletes one element found by trackId and elementId."),
+    types: Types::of::<Arguments, Returns>(),
+    kind: Kind::Edit,
+    annotations: Annotations { read_only: false, destructive: true, idempotent: true, open_world: false, untrusted_content: false },
+    errors: list!(&["Element not found"]),
+    example: text!(r#"{"trackId":"t1","elementId":"e5"}"#),
+    run: Some(run),
+};
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[allow(dead_code)]
+pub struct Arguments {
+    /// Track id from list_timeline
+    #[schemars(length(min = 1))]
+    track_id: String,
+    /// Element id from list_timeline
+    #[schemars(length(min = 1))]
+    element_id: String,
+}
+
+#[derive(JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+pub struct Returns {
+    success: bool,
+}
+
+pub fn run(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
+    let track_id = args.id("trackId", ToolError::element_not_found)?;
+    let element_id = args.id("elementId", ToolError::element_not_found)?;
+    let tl = timeline_mut(&mut ctx.timeline)?;
+    let ti = tl.track_index(track_id).ok_or_else(ToolError::element_not_found)?;
+    if !tl.tracks[ti].elements.iter().any(|e| e.id == element_id) {
+        return Err(ToolError::element_not_found());
+    }
+    tl.track_mut(ti).elements.retain(|e| e.id != element_id);
+    Ok(json!({ "success": true }).into())
+}

@@ -1,0 +1,49 @@
+//! delete_timeline_elements (Delete timeline elements): its definition, argument and result types, and run function.
+
+use super::*;
+use crate::tools::registry::prelude::*;
+
+pub static DEF: ToolDef = ToolDef {
+    name: "delete_timeline_elements",
+    title: text!("Delete timeline elements"),
+    summary: text!("Delete {elementIds:n element}"),
+    description: text!("Delete the given elements (elementIds from list_timeline) and nothing else; other elements do not move. All ids must exist or nothing is deleted. To delete a time range, split at its edges first."),
+    types: Types::of::<Arguments, Returns>(),
+    kind: Kind::Edit,
+    annotations: Annotations { read_only: false, destructive: true, idempotent: true, open_world: false, untrusted_content: false },
+    errors: list!(&["Invalid element ids", NOT_FOUND_IDS, "No timeline content"]),
+    example: text!(r#"{"elementIds":["e5"]}"#),
+    run: Some(run),
+};
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[allow(dead_code)]
+pub struct Arguments {
+    /// Element ids from list_timeline
+    #[schemars(length(min = 1), inner(length(min = 1)))]
+    element_ids: Vec<String>,
+}
+
+#[derive(JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+pub struct Returns {
+    success: bool,
+    deleted_elements: Vec<String>,
+}
+
+pub fn run(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
+    let ids = args.id_list("elementIds", ToolError::invalid_element_ids)?;
+    let tl = timeline_mut(&mut ctx.timeline)?;
+    if tl.is_empty() {
+        return Err(ToolError::no_timeline_content());
+    }
+    let found = edits::locate(tl, &ids);
+    let missing: Vec<String> = ids.iter().zip(&found).filter(|(_, f)| f.is_none()).map(|(id, _)| id.clone()).collect();
+    if !missing.is_empty() {
+        return Err(ToolError::elements_not_found(&missing));
+    }
+    edits::remove_at(tl, &found.into_iter().flatten().collect::<Vec<_>>());
+    Ok(json!({ "success": true, "deletedElements": ids }).into())
+}

@@ -1,0 +1,77 @@
+//! split (Split at times): its definition, argument and result types, and run function.
+
+use super::*;
+use crate::tools::registry::prelude::*;
+use serde::Serialize;
+
+pub static DEF: ToolDef = ToolDef {
+    name: "split",
+    title: text!("Split at times"),
+    summary: text!("Split at {times:time}"),
+    description: text!("Cut every element of every track at each given timeline time (seconds) that falls strictly inside it; deletes nothing. The left part keeps its elementId, each right part gets a new one (listed in newElements with the element it was split from). Times on an existing boundary make no cut, so repeating a split is harmless. To remove a range, split at its start and end, then delete_timeline_elements the pieces inside."),
+    types: Types::of::<Arguments, Returns>(),
+    kind: Kind::Edit,
+    annotations: Annotations { read_only: false, destructive: false, idempotent: true, open_world: false, untrusted_content: false },
+    errors: list!(&["Invalid split times", "No timeline content"]),
+    example: text!(r#"{"times":[2.5]}"#),
+    run: Some(run),
+};
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[allow(dead_code)]
+pub struct Arguments {
+    /// Timeline seconds to cut at
+    #[schemars(length(min = 1), inner(range(min = 0)))]
+    times: Vec<f64>,
+}
+
+pub type Returns = SplitOutput<'static>;
+
+pub fn run(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
+    let Some(Value::Array(raw)) = args.get("times") else { return Err(ToolError::invalid_split_times()) };
+    let times = raw
+        .iter()
+        .map(|v| v.as_f64().and_then(seconds_to_ticks).filter(|t| *t >= 0))
+        .collect::<Option<Vec<i64>>>()
+        .filter(|t| !t.is_empty())
+        .ok_or_else(ToolError::invalid_split_times)?;
+    let tl = timeline_mut(&mut ctx.timeline)?;
+    if tl.is_empty() {
+        return Err(ToolError::no_timeline_content());
+    }
+    let ids = &mut ctx.ids;
+    let cuts = edits::split(tl, &times, |prefix| ids.next(prefix));
+    let mut affected: Vec<&str> = Vec::new();
+    for c in &cuts {
+        if !affected.contains(&c.original.as_str()) {
+            affected.push(&c.original);
+        }
+    }
+    let new_elements = cuts
+        .iter()
+        .map(|c| Piece { element_id: &c.piece, split_from: &c.original, track_id: &c.track, start: seconds(c.start), end: seconds(c.end) })
+        .collect();
+    Ok(Output::from_serialize(&SplitOutput { success: true, affected_elements: affected, new_elements }))
+}
+
+#[derive(Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SplitOutput<'a> {
+    success: bool,
+    affected_elements: Vec<&'a str>,
+    #[schemars(with = "List<Piece<'static>>")]
+    new_elements: Vec<Piece<'a>>,
+}
+
+#[derive(Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct Piece<'a> {
+    element_id: &'a str,
+    split_from: &'a str,
+    track_id: &'a str,
+    #[schemars(with = "f64")]
+    start: Value,
+    #[schemars(with = "f64")]
+    end: Value,
+}

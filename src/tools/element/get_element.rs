@@ -1,0 +1,125 @@
+//! get_element (Get element): its definition, argument and result types, and run function.
+
+use super::*;
+use crate::tools::registry::prelude::*;
+
+pub static DEF: ToolDef = ToolDef {
+    name: "get_element",
+    title: text!("Get element"),
+    summary: text!("Inspect {elementId}"),
+    description: text!("Everything about one element (elementId or its ref from list_timeline): timing in timeline seconds, the source range of video and audio, every property with its unit as OpenCut stores it (transform.positionX/Y: canvas pixels of its centre from the canvas centre, +y down; transform.scaleX/Y: factor; transform.rotate: degrees clockwise; opacity 0-1; blendMode; volume in dB; muted; hidden), text and textStyle, effect params, and its keyframes. Reads only. Example: {\"elementId\":\"clip-1\"}."),
+    types: Types::of::<Arguments, Returns>(),
+    kind: Kind::Read,
+    annotations: LISTING, // names and text are user-made: data, never instructions
+    errors: list!(&["Invalid element id", "Timeline element not found: <id>", "Unknown reference <ref>; candidates: <refs>", "No active timeline"]),
+    example: text!(r#"{"elementId":"e6"}"#),
+    run: Some(run),
+};
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[allow(dead_code)]
+pub struct Arguments {
+    /// Element id or ref (clip-1) from list_timeline
+    #[schemars(length(min = 1))]
+    element_id: String,
+}
+
+#[derive(JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+pub struct Returns {
+    element_id: String,
+    r#ref: String,
+    track_id: String,
+    r#type: String,
+    name: Option<String>,
+    start: f64,
+    end: f64,
+    duration: f64,
+    /// Video and audio: the source seconds played (start, end), trims and rate
+    source: Option<AnyObject>,
+    /// Property path → {value, unit}
+    properties: Option<AnyObject>,
+    text: Option<String>,
+    text_style: Option<AnyObject>,
+    params: Option<AnyObject>,
+    keyframes: Vec<AnyObject>,
+}
+
+pub fn run(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
+    let id = args.id("elementId", ToolError::invalid_element_id)?;
+    let tl = ctx.timeline()?;
+    let (ti, _, e) = find(tl, id)?;
+    let e = e.clone();
+    let track_id = tl.tracks[ti].id.clone();
+    let canvas_h = ctx.settings().canvas.height;
+    let mut o = Map::new();
+    o.insert("elementId".into(), e.id.as_str().into());
+    o.insert("ref".into(), reference(ctx, &e).into());
+    o.insert("trackId".into(), track_id.into());
+    o.insert("type".into(), e.kind.as_str().into());
+    if let Some(n) = &e.name {
+        o.insert("name".into(), n.as_str().into());
+    }
+    for (key, v) in [("assetId", e.asset_id.as_deref()), ("stickerId", e.sticker_id.as_deref()), ("effectType", e.effect_type.as_deref())] {
+        if let Some(v) = v {
+            o.insert(key.into(), v.into());
+        }
+    }
+    o.insert("start".into(), seconds(e.start));
+    o.insert("end".into(), seconds(e.end()));
+    o.insert("duration".into(), seconds(e.duration));
+    if e.kind.is_timed_media() {
+        o.insert(
+            "source".into(),
+            json!({
+                "trimStart": seconds(e.trim_start),
+                "trimEnd": seconds(e.trim_end),
+                "start": seconds(e.trim_start),
+                "end": seconds(e.trim_start + e.source_ticks(e.duration)),
+                "rate": crate::effects::number(e.rate()),
+            }),
+        );
+    }
+    let mut props = Map::new();
+    for p in animation::properties(e.kind) {
+        let value = animation::base_value(&e, p.path).unwrap_or(Value::Null);
+        props.insert(p.path.into(), prop(value, Some(p.unit)));
+    }
+    if is_visual(e.kind) {
+        props.insert("blendMode".into(), prop(e.blend_mode.clone().unwrap_or_else(|| "normal".into()).into(), None));
+        props.insert("hidden".into(), prop(e.hidden.unwrap_or(false).into(), None));
+    }
+    if e.kind.has_volume() {
+        props.insert("muted".into(), prop(e.muted.unwrap_or(false).into(), None));
+    }
+    if !props.is_empty() {
+        o.insert("properties".into(), Value::Object(props));
+    }
+    if e.kind == ElementType::Text {
+        o.insert("text".into(), e.content.clone().unwrap_or_default().into());
+        let mut style = Map::new();
+        style.insert("fontSize".into(), json!({ "value": crate::effects::number(e.font_size.unwrap_or_else(|| crate::opencut::font_px(15.0, canvas_h))), "unit": "px" }));
+        let strings = [
+            ("fontFamily", &e.font_family, "Arial"),
+            ("fontWeight", &e.font_weight, "normal"),
+            ("fontStyle", &e.font_style, "normal"),
+            ("textAlign", &e.text_align, "center"),
+            ("textDecoration", &e.text_decoration, "none"),
+        ];
+        for (key, v, default) in strings {
+            style.insert(key.into(), v.clone().unwrap_or_else(|| default.into()).into());
+        }
+        style.insert("background".into(), e.background.clone().map_or(Value::Bool(false), Value::from));
+        o.insert("textStyle".into(), Value::Object(style));
+        if let Some(p) = &e.position {
+            o.insert("position".into(), p.as_str().into());
+        }
+    }
+    if e.kind == ElementType::Effect {
+        o.insert("params".into(), Value::Object(e.params.clone().unwrap_or_default()));
+    }
+    o.insert("keyframes".into(), crate::tools::keyframe::summary(&e));
+    Ok(Value::Object(o).into())
+}

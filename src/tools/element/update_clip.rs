@@ -1,0 +1,243 @@
+//! update_clip (Update clip properties): its definition, argument and result types, and run function.
+
+use super::*;
+use crate::tools::registry::prelude::*;
+
+pub static DEF: ToolDef = ToolDef {
+    name: "update_clip",
+    title: text!("Update clip properties"),
+    summary: text!("Change {elementIds:n clip}"),
+    description: text!("Change how one or many elements look or sound, as one undo step: position (an anchor such as \"top-right\" or {\"anchor\":\"bottom-left\",\"margin\":40}, which keeps the element inside the frame that many pixels from the edges; or {\"x\":px,\"y\":px} from the canvas centre, +y down), scale (factor >= 0.01, or {\"x\":…,\"y\":…}), rotation (degrees -360 to 360, clockwise), opacity (0 to 1), blendMode (normal, multiply, screen, overlay, …), hidden (visual elements), volume (dB -60 to 20; 0 plays as recorded) and muted (video and audio). Only the properties given change. Example, a small logo in the corner: {\"elementIds\":[\"clip-1\"],\"scale\":0.3,\"position\":\"top-right\"}."),
+    types: Types::of::<Arguments, Returns>(),
+    kind: Kind::Edit,
+    annotations: CHANGE,
+    errors: list!(&["Invalid element ids", NOT_FOUND_IDS, "Property \"<name>\" must be <range>", "Element <id> is <a type> element and has no <property>", "update_clip needs at least one property to change", "No active timeline"]),
+    example: text!(r#"{"elementIds":["e6"],"scale":0.5,"position":{"anchor":"top-right","margin":40},"opacity":0.8}"#),
+    run: Some(run),
+};
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[allow(dead_code)]
+pub struct Arguments {
+    /// Element ids or refs from list_timeline
+    #[schemars(length(min = 1), inner(length(min = 1)))]
+    element_ids: Vec<String>,
+    /// An anchor name, {anchor, margin} (margin in pixels from the canvas edges; default 5% of the shorter side), or {x, y} in canvas pixels from the centre (+y down)
+    position: Option<ClipPosition>,
+    /// Factor over the size fitted to the canvas: one number for both axes, or {x, y}
+    scale: Option<ClipScale>,
+    /// Degrees, clockwise
+    #[schemars(range(min = -360, max = 360))]
+    rotation: Option<f64>,
+    /// 0 invisible, 1 opaque
+    #[schemars(range(min = 0, max = 1))]
+    opacity: Option<f64>,
+    /// How it mixes with what is below
+    #[schemars(extend("enum" = BLEND_MODES))]
+    blend_mode: Option<String>,
+    /// Decibels; 0 plays as recorded, -60 is silent
+    #[schemars(range(min = -60, max = 20))]
+    volume: Option<f64>,
+    /// Silence a video or audio element
+    muted: Option<bool>,
+    /// Stop drawing a visual element
+    hidden: Option<bool>,
+}
+
+#[derive(JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+pub struct Returns {
+    success: bool,
+    elements: List<ClipEntry>,
+    warnings: Option<Vec<String>>,
+}
+
+#[derive(JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+struct ClipEntry {
+    element_id: String,
+}
+
+// Where update_clip puts an element: one of three shapes.
+#[derive(Deserialize, JsonSchema)]
+#[serde(untagged, deny_unknown_fields)]
+#[schemars(transform = one_of)]
+#[allow(dead_code)]
+enum ClipPosition {
+    Anchor(#[schemars(extend("enum" = ANCHORS))] String),
+    Anchored {
+        #[schemars(extend("enum" = ANCHORS))]
+        anchor: String,
+        #[schemars(range(min = 0))]
+        margin: Option<f64>,
+    },
+    #[schemars(extend("minProperties" = 1))]
+    Point {
+        #[schemars(range(min = -100000))]
+        x: Option<f64>,
+        #[schemars(range(min = -100000))]
+        y: Option<f64>,
+    },
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(untagged, deny_unknown_fields)]
+#[schemars(transform = one_of)]
+#[allow(dead_code)]
+enum ClipScale {
+    Both(#[schemars(range(min = 0.01))] f64),
+    #[schemars(extend("minProperties" = 1))]
+    Axes {
+        #[schemars(range(min = 0.01))]
+        x: Option<f64>,
+        #[schemars(range(min = 0.01))]
+        y: Option<f64>,
+    },
+}
+
+pub fn run(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
+    let ids = args.id_list("elementIds", ToolError::invalid_element_ids)?;
+    let position = position(&args)?;
+    let scale = match args.get("scale") {
+        None => None,
+        Some(Value::Object(o)) => {
+            if o.keys().any(|k| k != "x" && k != "y") || o.is_empty() {
+                return Err(out_of_range("scale", "a factor >= 0.01, or {\"x\": factor, \"y\": factor}"));
+            }
+            let f = |k: &str| -> Result<Option<f64>, ToolError> {
+                match o.get(k) {
+                    None => Ok(None),
+                    Some(v) => v.as_f64().filter(|n| n.is_finite() && *n >= 0.01).map(Some).ok_or_else(|| out_of_range("scale", "a factor >= 0.01, or {\"x\": factor, \"y\": factor}")),
+                }
+            };
+            Some((f("x")?, f("y")?))
+        }
+        Some(v) => {
+            let n = v.as_f64().filter(|n| n.is_finite() && *n >= 0.01).ok_or_else(|| out_of_range("scale", "a factor >= 0.01, or {\"x\": factor, \"y\": factor}"))?;
+            Some((Some(n), Some(n)))
+        }
+    };
+    let rotation = number_in(&args, "rotation", -360.0, Some(360.0), "from -360 to 360 (degrees, clockwise)")?;
+    let opacity = number_in(&args, "opacity", 0.0, Some(1.0), "from 0 to 1")?;
+    let volume = number_in(&args, "volume", -60.0, Some(20.0), "from -60 to 20 (dB; 0 plays as recorded)")?;
+    let blend = match args.get("blendMode") {
+        None => None,
+        Some(v) => Some(
+            v.as_str()
+                .and_then(|s| BLEND_MODES.iter().find(|m| **m == s))
+                .copied()
+                .ok_or_else(|| out_of_range("blendMode", &crate::tools::args::one_of(&BLEND_MODES)))?,
+        ),
+    };
+    let flag = |key: &str| -> Result<Option<bool>, ToolError> {
+        match args.get(key) {
+            None => Ok(None),
+            Some(Value::Bool(b)) => Ok(Some(*b)),
+            Some(_) => Err(out_of_range(key, "true or false")),
+        }
+    };
+    let (muted, hidden) = (flag("muted")?, flag("hidden")?);
+    if position.is_none() && scale.is_none() && rotation.is_none() && opacity.is_none() && volume.is_none() && blend.is_none() && muted.is_none() && hidden.is_none() {
+        return Err(ToolError::new(ErrorCode::NoProperties, "update_clip needs at least one property to change")
+            .with_hint("Give position, scale, rotation, opacity, blendMode, volume, muted or hidden."));
+    }
+    let canvas = ctx.settings().canvas;
+    let tl = ctx.timeline()?;
+    let found = crate::edits::locate(tl, &ids);
+    let missing: Vec<String> = ids.iter().zip(&found).filter(|(_, f)| f.is_none()).map(|(id, _)| id.clone()).collect();
+    if !missing.is_empty() {
+        return Err(ToolError::elements_not_found(&missing));
+    }
+    let mut updated: Vec<((usize, usize), Element)> = Vec::with_capacity(ids.len());
+    let mut warnings: Vec<String> = Vec::new();
+    for (ti, ei) in found.into_iter().flatten() {
+        let mut e = tl.tracks[ti].elements[ei].as_ref().clone();
+        let visual = is_visual(e.kind);
+        let checks = [
+            ("position", position.is_some(), visual),
+            ("scale", scale.is_some(), visual),
+            ("rotation", rotation.is_some(), visual),
+            ("opacity", opacity.is_some(), visual),
+            ("blendMode", blend.is_some(), visual),
+            ("hidden", hidden.is_some(), visual),
+            ("volume", volume.is_some(), e.kind.has_volume()),
+            ("muted", muted.is_some(), e.kind.has_volume()),
+        ];
+        if let Some((name, _, _)) = checks.iter().find(|(_, given, ok)| *given && !*ok) {
+            return Err(unsupported(&e, name));
+        }
+        if let Some((x, y)) = scale {
+            e.scale_x = x.or(e.scale_x);
+            e.scale_y = y.or(e.scale_y);
+        }
+        if let Some(r) = rotation {
+            e.rotate = Some(r);
+        }
+        if let Some(o) = opacity {
+            e.opacity = Some(o);
+        }
+        if let Some(b) = blend {
+            e.blend_mode = Some(b.to_string());
+        }
+        if let Some(h) = hidden {
+            e.hidden = Some(h);
+        }
+        if let Some(m) = muted {
+            e.muted = Some(m);
+        }
+        if let Some(db) = volume {
+            e.volume = Some(db_to_linear(db));
+        }
+        match &position {
+            None => {}
+            Some(Position::Pixels(x, y)) => {
+                e.x = x.or(e.x).or(Some(0.0));
+                e.y = y.or(e.y).or(Some(0.0));
+                e.position = None;
+            }
+            Some(Position::Anchor(anchor, margin)) => {
+                let scale = (e.scale_x.unwrap_or(1.0), e.scale_y.unwrap_or(1.0));
+                let half = half_extent(ctx, &e, canvas, scale);
+                let (x, y) = anchored(anchor, margin.unwrap_or_else(|| default_margin(canvas)), half, canvas);
+                e.x = Some(x);
+                e.y = Some(y);
+                e.position = matches!(e.kind, ElementType::Text | ElementType::Sticker).then(|| anchor.to_string());
+            }
+        }
+        let animated: Vec<&str> = [
+            ("transform.positionX", position.is_some()),
+            ("transform.positionY", position.is_some()),
+            ("transform.scaleX", scale.is_some()),
+            ("transform.scaleY", scale.is_some()),
+            ("transform.rotate", rotation.is_some()),
+            ("opacity", opacity.is_some()),
+            ("volume", volume.is_some()),
+        ]
+        .into_iter()
+        .filter(|(path, given)| *given && e.animations.as_ref().is_some_and(|a| a.contains_key(*path)))
+        .map(|(path, _)| path)
+        .collect();
+        if !animated.is_empty() {
+            warnings.push(format!(
+                "{} has keyframes on {}; they override the value set here (use upsert_keyframe or remove_keyframe)",
+                e.id,
+                animated.join(", ")
+            ));
+        }
+        updated.push(((ti, ei), e));
+    }
+    let summary: Vec<Value> = updated.iter().map(|(_, e)| clip_summary(e)).collect();
+    let tl = timeline_mut(&mut ctx.timeline)?;
+    for ((ti, ei), e) in updated {
+        // Only params change: no timing, so no overlap can arise.
+        tl.track_mut(ti).elements[ei] = std::sync::Arc::new(e);
+    }
+    let mut out = json!({ "success": true, "elements": summary });
+    if !warnings.is_empty() {
+        out["warnings"] = json!(warnings);
+    }
+    Ok(out.into())
+}

@@ -1,0 +1,320 @@
+//! The argument and result types of the host tools (`registry::HOST_TOOLS`): the JS side answers
+//! them, the registry declares them like the engine's, and their schemas come from these types.
+
+#![allow(dead_code)]
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+use super::schema::*;
+
+/// media_import.
+pub mod media_import {
+    use super::*;
+
+    #[derive(Deserialize, JsonSchema)]
+    #[serde(rename_all = "camelCase", deny_unknown_fields)]
+    pub struct Arguments {
+        /// Absolute paths of the files to import
+        #[schemars(length(min = 1))]
+        paths: Vec<String>,
+    }
+
+    #[derive(JsonSchema)]
+    #[serde(rename_all = "camelCase")]
+    pub struct Returns {
+        assets: List<Imported>,
+    }
+
+    #[derive(JsonSchema)]
+    #[serde(rename_all = "camelCase")]
+    pub struct Imported {
+        id: String,
+        name: String,
+        #[schemars(extend("enum" = ["video", "audio", "image"]))]
+        r#type: String,
+        format: String,
+        path: String,
+        duration: Option<f64>,
+        width: Option<i64>,
+        height: Option<i64>,
+        fps: Option<Fps>,
+    }
+
+    #[derive(JsonSchema)]
+    #[serde(rename_all = "camelCase")]
+    pub struct Fps {
+        numerator: i64,
+        denominator: i64,
+    }
+}
+
+/// transcribe_video.
+pub mod transcribe_video {
+    use super::*;
+
+    #[derive(Deserialize, JsonSchema)]
+    #[serde(rename_all = "camelCase", deny_unknown_fields)]
+    pub struct Arguments {
+        /// Video or audio asset id from list_project_assets; optional when the timeline uses exactly one
+        #[schemars(length(min = 1))]
+        asset_id: Option<String>,
+        /// Spoken language as a BCP 47 tag (e.g. en, es-AR); detected when omitted
+        #[schemars(length(min = 1))]
+        language: Option<String>,
+        /// Transcription model: a Gemini model the proxy allows, or the local transcriber's model
+        #[schemars(length(min = 1))]
+        model_id: Option<String>,
+    }
+
+    #[derive(JsonSchema)]
+    #[serde(rename_all = "camelCase")]
+    pub struct Returns {
+        asset_id: String,
+        #[schemars(extend("enum" = ["gemini", "local"]))]
+        provider: String,
+        /// timeline: seconds on the timeline, per placement; source: seconds into the asset (it is not on the timeline)
+        #[schemars(extend("enum" = ["timeline", "source"]))]
+        time_base: String,
+        language: Option<String>,
+        segments: List<Segment>,
+    }
+
+    #[derive(JsonSchema)]
+    #[serde(rename_all = "camelCase")]
+    pub struct Segment {
+        start: f64,
+        end: f64,
+        text: String,
+        element_id: Option<String>,
+    }
+}
+
+/// render_preview.
+pub mod render_preview {
+    use super::*;
+
+    #[derive(Deserialize, JsonSchema)]
+    #[serde(rename_all = "camelCase", deny_unknown_fields)]
+    pub struct Arguments {
+        /// Timeline time in seconds
+        #[schemars(range(min = 0))]
+        time: f64,
+        /// Image width in pixels (default 960; height keeps the project's aspect)
+        #[schemars(range(min = 16, max = 1920))]
+        width: Option<i64>,
+    }
+
+    #[derive(JsonSchema)]
+    #[serde(rename_all = "camelCase")]
+    pub struct Returns {
+        time: f64,
+        width: i64,
+        height: i64,
+        canvas: Option<Canvas>,
+        layers: List<Layer>,
+        not_drawn: Option<List<NotDrawn>>,
+    }
+
+    #[derive(JsonSchema)]
+    #[serde(rename_all = "camelCase")]
+    pub struct Canvas {
+        width: Option<i64>,
+        height: Option<i64>,
+    }
+
+    #[derive(JsonSchema)]
+    #[serde(rename_all = "camelCase")]
+    pub struct Layer {
+        element_id: String,
+        kind: String,
+    }
+
+    #[derive(JsonSchema)]
+    #[serde(rename_all = "camelCase")]
+    pub struct NotDrawn {
+        element_id: Option<String>,
+        reason: Option<String>,
+    }
+}
+
+/// export_video.
+pub mod export_video {
+    use super::*;
+
+    #[derive(Deserialize, JsonSchema)]
+    #[serde(rename_all = "camelCase", deny_unknown_fields)]
+    pub struct Arguments {
+        /// Absolute path of the file to write (.mp4 or .webm); an existing file is replaced
+        path: String,
+        /// Default: from the path's extension
+        #[schemars(extend("enum" = ["mp4", "webm"]))]
+        format: Option<String>,
+        /// Seconds; default 0
+        #[schemars(range(min = 0))]
+        start: Option<f64>,
+        /// Seconds; default the end of the timeline
+        #[schemars(range(min = 0))]
+        end: Option<f64>,
+        /// Output width in pixels (default the project's); the height keeps the aspect
+        #[schemars(range(min = 16, max = 7680))]
+        width: Option<i64>,
+        /// Answer when the file is written (default false: answer with the job at once)
+        wait: Option<bool>,
+    }
+
+    // What export_video answers: the job, its counters present once it is running.
+    #[derive(JsonSchema)]
+    #[serde(rename_all = "camelCase")]
+    pub struct Returns {
+        job: String,
+        path: String,
+        #[schemars(extend("enum" = ["mp4", "webm"]))]
+        format: String,
+        #[schemars(extend("enum" = ["running", "done", "failed", "cancelled"]))]
+        state: String,
+        frames_done: Option<i64>,
+        total_frames: Option<i64>,
+        /// 0 to 1
+        progress: Option<f64>,
+        error: Option<String>,
+        /// When done: codecs, width, height, fps, frames, duration, bytes, missing
+        result: Option<AnyObject>,
+    }
+}
+
+/// jobs_list.
+pub mod jobs_list {
+    use super::*;
+
+    pub type Arguments = NoArgs;
+
+    #[derive(JsonSchema)]
+    #[serde(rename_all = "camelCase")]
+    pub struct Returns {
+        jobs: List<super::Job>,
+    }
+}
+
+/// jobs_cancel.
+pub mod jobs_cancel {
+    use super::*;
+
+    #[derive(Deserialize, JsonSchema)]
+    #[serde(rename_all = "camelCase", deny_unknown_fields)]
+    pub struct Arguments {
+        /// The job id from export_video or jobs_list
+        job: String,
+    }
+
+    pub type Returns = super::Job;
+}
+
+// An export job as export_video, jobs_list and jobs_cancel report it.
+#[derive(JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Job {
+    job: String,
+    path: String,
+    #[schemars(extend("enum" = ["mp4", "webm"]))]
+    format: String,
+    #[schemars(extend("enum" = ["running", "done", "failed", "cancelled"]))]
+    state: String,
+    frames_done: i64,
+    total_frames: i64,
+    /// 0 to 1
+    progress: f64,
+    error: Option<String>,
+    /// When done: codecs, width, height, fps, frames, duration, bytes, missing
+    result: Option<AnyObject>,
+}
+
+/// submit_plan.
+pub mod submit_plan {
+    use super::*;
+
+    #[derive(Deserialize, JsonSchema)]
+    #[serde(rename_all = "camelCase", deny_unknown_fields)]
+    pub struct Arguments {
+        /// The steps, in order: short imperative sentences
+        #[schemars(length(min = 1))]
+        steps: Vec<String>,
+        /// The plan in one line
+        summary: Option<String>,
+    }
+
+    #[derive(JsonSchema)]
+    #[serde(rename_all = "camelCase")]
+    pub struct Returns {
+        #[schemars(extend("enum" = ["approve", "reject", "edit"]))]
+        decision: String,
+        /// The steps to carry out (the user's edit, when edited)
+        steps: Option<Vec<String>>,
+        /// What the user said about the plan
+        feedback: Option<String>,
+    }
+}
+
+/// ask_user.
+pub mod ask_user {
+    use super::*;
+
+    #[derive(Deserialize, JsonSchema)]
+    #[serde(rename_all = "camelCase", deny_unknown_fields)]
+    pub struct Arguments {
+        /// One short question
+        #[schemars(length(min = 1))]
+        question: String,
+        /// Likely answers to pick from; the user may type another
+        options: Option<Vec<String>>,
+    }
+
+    #[derive(JsonSchema)]
+    #[serde(rename_all = "camelCase")]
+    pub struct Returns {
+        /// The user's answer, in their words
+        answer: String,
+    }
+}
+
+/// list_skills.
+pub mod list_skills {
+    use super::*;
+
+    pub type Arguments = NoArgs;
+
+    #[derive(JsonSchema)]
+    #[serde(rename_all = "camelCase")]
+    pub struct Returns {
+        skills: List<Skill>,
+    }
+
+    #[derive(JsonSchema)]
+    #[serde(rename_all = "camelCase")]
+    pub struct Skill {
+        name: String,
+        description: String,
+    }
+}
+
+/// load_skill.
+pub mod load_skill {
+    use super::*;
+
+    #[derive(Deserialize, JsonSchema)]
+    #[serde(rename_all = "camelCase", deny_unknown_fields)]
+    pub struct Arguments {
+        /// A skill name from list_skills
+        #[schemars(length(min = 1))]
+        name: String,
+    }
+
+    #[derive(JsonSchema)]
+    #[serde(rename_all = "camelCase")]
+    pub struct Returns {
+        name: String,
+        description: Option<String>,
+        /// The recipe, in markdown
+        body: String,
+    }
+}

@@ -1,0 +1,82 @@
+//! get_effect (Get effect): its definition, argument and result types, and run function.
+
+use super::*;
+use crate::tools::registry::prelude::*;
+
+pub static DEF: ToolDef = ToolDef {
+    name: "get_effect",
+    title: text!("Get effect"),
+    summary: text!("Look up effect {effectType}"),
+    description: text!("Describe one effect (effectType from list_effects): each parameter's key, type, default, min, max, step and a readable description. Call before apply_effect to choose params. Reads only."),
+    types: Types::of::<Arguments, Returns>(),
+    kind: Kind::Read,
+    annotations: READ,
+    errors: list!(&["Invalid effect type", "Effect not found: <type>"]),
+    example: text!(r#"{"effectType":"blur"}"#),
+    run: Some(run),
+};
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[allow(dead_code)]
+pub struct Arguments {
+    /// Effect id from list_effects
+    #[schemars(length(min = 1))]
+    effect_type: String,
+}
+
+#[derive(JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+pub struct Returns {
+    id: String,
+    name: String,
+    description: String,
+    params: List<Param>,
+}
+
+#[derive(JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+struct Param {
+    key: String,
+    label: String,
+    #[schemars(extend("enum" = ["number", "boolean", "color", "select"]))]
+    r#type: String,
+    default: ParamValue,
+    min: Option<f64>,
+    max: Option<f64>,
+    step: Option<f64>,
+    options: Option<List<ParamOption>>,
+    description: String,
+}
+
+#[derive(JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+struct ParamOption {
+    value: Option<String>,
+    label: Option<String>,
+}
+
+pub fn run(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
+    let kind = args.id("effectType", ToolError::invalid_effect_type)?;
+    let def = ctx.effects.find(kind).ok_or_else(|| ToolError::effect_not_found(kind))?;
+    let params: Vec<Value> = def
+        .params
+        .iter()
+        .map(|p| {
+            json!({
+                "key": p.key,
+                "label": p.label,
+                "type": "number",
+                "default": effects::number(p.default),
+                "min": effects::number(p.min),
+                "max": effects::number(p.max),
+                "step": effects::number(p.step),
+                "description": p.description(),
+            })
+        })
+        .collect();
+    Ok(json!({ "id": def.id, "name": def.name, "description": def.description, "params": params }).into())
+}

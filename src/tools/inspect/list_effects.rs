@@ -1,0 +1,52 @@
+//! list_effects (List effects): its definition, argument and result types, and run function.
+
+use super::*;
+use crate::tools::registry::prelude::*;
+
+pub static DEF: ToolDef = ToolDef {
+    name: "list_effects",
+    title: text!("List effects"),
+    summary: text!("List effects[ for {query:q}]"),
+    description: text!("List the available visual effects (id, name, description). Optional query filters by name or keyword, case-insensitively. First step of list_effects, get_effect, apply_effect. Reads only."),
+    types: Types::of::<Arguments, Returns>(),
+    kind: Kind::Read,
+    annotations: READ,
+    errors: list!(&[]),
+    example: text!(r#"{"query":"vintage"}"#),
+    run: Some(run),
+};
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[allow(dead_code)]
+pub struct Arguments {
+    /// Filter by name or keyword
+    query: Option<String>,
+}
+
+#[derive(JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+pub struct Returns {
+    effects: List<EffectEntry>,
+}
+
+#[derive(JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+struct EffectEntry {
+    id: String,
+    name: String,
+    description: String,
+}
+
+pub fn run(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
+    let query = args.string("query")?.unwrap_or("");
+    let list: Vec<Value> = ctx
+        .effects
+        .search(query)
+        .into_iter()
+        .map(|e| json!({ "id": e.id, "name": e.name, "description": e.description }))
+        .collect();
+    Ok(json!({ "effects": list }).into())
+}

@@ -1,0 +1,19 @@
+//! Read-only tools: list_project_assets, list_timeline, list_stickers, list_effects, get_effect.
+
+pub mod list_project_assets;
+pub mod list_timeline;
+pub mod list_stickers;
+pub mod list_effects;
+pub mod get_effect;
+
+use std::collections::HashSet;
+
+use serde_json::{json, Map, Value};
+
+use super::{listing, Args, Ctx, Output, ToolError};
+use crate::effects;
+use crate::stickers;
+
+/// How many stickers list_stickers returns when `limit` is not given, and at most.
+const STICKER_LIMIT: u64 = 50;
+const MAX_STICKER_LIMIT: u64 = 500;

@@ -1,0 +1,75 @@
+//! list_animatable_properties (List animatable properties): its definition, argument and result types, and run function.
+
+use super::*;
+use crate::tools::registry::prelude::*;
+
+pub static DEF: ToolDef = ToolDef {
+    name: "list_animatable_properties",
+    title: text!("List animatable properties"),
+    summary: text!("List what {elementId} can animate"),
+    description: text!("The properties of an element (elementId or ref) that keyframes can animate, as OpenCut names them (transform.positionX, transform.positionY, transform.scaleX, transform.scaleY, transform.rotate, opacity; volume for video and audio; color and background.* for text), each with its unit, range, current value and whether it is animated. Reads only. Example: {\"elementId\":\"text-1\"}."),
+    types: Types::of::<Arguments, Returns>(),
+    kind: Kind::Read,
+    annotations: READ,
+    errors: list!(&["Invalid element id", "Timeline element not found: <id>", "No active timeline"]),
+    example: text!(r#"{"elementId":"e7"}"#),
+    run: Some(run),
+};
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[allow(dead_code)]
+pub struct Arguments {
+    /// Element id or ref (clip-1) from list_timeline
+    #[schemars(length(min = 1))]
+    element_id: String,
+}
+
+#[derive(JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+pub struct Returns {
+    element_id: String,
+    r#type: String,
+    properties: List<Animatable>,
+}
+
+#[derive(JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+struct Animatable {
+    property: String,
+    r#type: String,
+    unit: String,
+    value: AnyValue,
+    animated: bool,
+    min: Option<f64>,
+    max: Option<f64>,
+    description: Option<String>,
+}
+
+pub fn run(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
+    let id = args.id("elementId", ToolError::invalid_element_id)?;
+    let (_, _, e) = find(ctx.timeline()?, id)?;
+    let props: Vec<Value> = animation::properties(e.kind)
+        .into_iter()
+        .map(|p| {
+            let mut o = json!({
+                "property": p.path,
+                "type": if p.kind == PropertyKind::Color { "color" } else { "number" },
+                "unit": p.unit,
+                "value": animation::base_value(e, p.path).unwrap_or(Value::Null),
+                "animated": e.animations.as_ref().is_some_and(|a| a.contains_key(p.path)),
+                "description": p.description,
+            });
+            if let Some(min) = p.min {
+                o["min"] = crate::effects::number(min);
+            }
+            if let Some(max) = p.max {
+                o["max"] = crate::effects::number(max);
+            }
+            o
+        })
+        .collect();
+    Ok(json!({ "elementId": e.id.as_str(), "type": e.kind.as_str(), "properties": props }).into())
+}

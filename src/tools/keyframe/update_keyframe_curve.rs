@@ -1,0 +1,138 @@
+//! update_keyframe_curve (Update keyframe curve): its definition, argument and result types, and run function.
+
+use super::*;
+use crate::tools::registry::prelude::*;
+
+pub static DEF: ToolDef = ToolDef {
+    name: "update_keyframe_curve",
+    title: text!("Update keyframe curve"),
+    summary: text!("Change the {property} curve[ at {time:time}]"),
+    description: text!("Shape how a property moves from one keyframe (keyframeId or time) to the next: easing ease-in, ease-out, ease-in-out or linear (the simple way); or interpolation (linear, hold, bezier) and bezier handles rightHandle (towards the next keyframe) and leftHandle (from the previous one), each {dt: seconds, dv: value change}. Example: {\"elementId\":\"text-1\",\"property\":\"opacity\",\"time\":0,\"easing\":\"ease-out\"}."),
+    types: Types::of::<Arguments, Returns>(),
+    kind: Kind::Edit,
+    annotations: CHANGE,
+    errors: list!(&["Invalid element id", "Timeline element not found: <id>", "Keyframe not found: <id>", "update_keyframe_curve needs interpolation, easing, rightHandle or leftHandle", "The keyframe at <t>s is the last of <property>: easing and rightHandle shape the curve to the next keyframe"]),
+    example: text!(r#"{"elementId":"e7","property":"opacity","time":0,"easing":"ease-out"}"#),
+    run: Some(run),
+};
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[allow(dead_code)]
+pub struct Arguments {
+    /// Element id or ref from list_timeline
+    #[schemars(length(min = 1))]
+    element_id: String,
+    /// Property path
+    #[schemars(length(min = 1))]
+    property: String,
+    /// Keyframe id from list_keyframes
+    #[schemars(length(min = 1))]
+    keyframe_id: Option<String>,
+    /// Or the keyframe's time, seconds from the element's start
+    #[schemars(range(min = 0))]
+    time: Option<f64>,
+    /// How the value moves to the next keyframe
+    #[schemars(extend("enum" = INTERPOLATIONS))]
+    interpolation: Option<String>,
+    /// A ready-made curve to the next keyframe
+    #[schemars(extend("enum" = EASINGS))]
+    easing: Option<String>,
+    /// Bezier handle towards the next keyframe (dt 0 to the gap)
+    right_handle: Option<Handle>,
+    /// Bezier handle from the previous keyframe (dt minus the gap to 0)
+    left_handle: Option<Handle>,
+}
+
+#[derive(JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+pub struct Returns {
+    success: bool,
+    element_id: String,
+    property: String,
+    keyframes: AnyArray,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct Handle {
+    /// Seconds
+    dt: f64,
+    /// Value change
+    dv: f64,
+}
+
+pub fn run(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
+    let interp = args.choice("interpolation", &INTERPOLATIONS)?;
+    let easing = args.choice("easing", &EASINGS)?;
+    let (right, left) = (handle_arg(&args, "rightHandle")?, handle_arg(&args, "leftHandle")?);
+    if interp.is_none() && easing.is_none() && right.is_none() && left.is_none() {
+        return Err(ToolError::new(ErrorCode::NoCurveChange, "update_keyframe_curve needs interpolation, easing, rightHandle or leftHandle"));
+    }
+    let (ti, ei, e, path, time) = target_key(ctx, &args)?;
+    let mut e = e.clone();
+    let mut anims = e.animations.take().unwrap_or_default();
+    let data = anims.get_mut(&path).expect("the key was found in it");
+    let mut no_next = false;
+    let mut no_prev = false;
+    for_keys_at(data, time, &mut |list, i| {
+        let next_time = list.get(i + 1).and_then(|k| k.get("time")).and_then(Value::as_i64);
+        let prev_time = i.checked_sub(1).and_then(|p| list[p].get("time")).and_then(Value::as_i64);
+        if let Some(ease) = easing {
+            let Some(next) = next_time else {
+                no_next = true;
+                return;
+            };
+            let span = (next - time) as f64;
+            // CSS's cubic-bezier control points, as OpenCut handles: flat (dv 0) at an eased end.
+            let (out_x, in_x) = match ease {
+                "ease-in" => (0.42, 1.0),
+                "ease-out" => (0.0, 0.58),
+                "ease-in-out" => (0.42, 0.58),
+                _ => (1.0 / 3.0, 2.0 / 3.0),
+            };
+            let linear = ease == "linear";
+            let k = &mut list[i];
+            k["segmentToNext"] = if linear { "linear".into() } else { "bezier".into() };
+            if linear {
+                k.as_object_mut().map(|o| o.remove("rightHandle"));
+            } else {
+                k["rightHandle"] = json!({ "dt": (out_x * span).round() as i64, "dv": 0 });
+            }
+            let n = &mut list[i + 1];
+            if linear {
+                n.as_object_mut().map(|o| o.remove("leftHandle"));
+            } else {
+                n["leftHandle"] = json!({ "dt": -((1.0 - in_x) * span).round() as i64, "dv": 0 });
+            }
+        }
+        if let Some(i_) = interp {
+            list[i]["segmentToNext"] = segment(i_).into();
+        }
+        if let Some((dt, dv)) = right {
+            match next_time {
+                Some(next) => list[i]["rightHandle"] = json!({ "dt": dt.clamp(0.0, (next - time) as f64).round() as i64, "dv": crate::effects::number(dv) }),
+                None => no_next = true,
+            }
+        }
+        if let Some((dt, dv)) = left {
+            match prev_time {
+                Some(prev) => list[i]["leftHandle"] = json!({ "dt": dt.clamp(-((time - prev) as f64), 0.0).round() as i64, "dv": crate::effects::number(dv) }),
+                None => no_prev = true,
+            }
+        }
+    });
+    if no_next {
+        return Err(ToolError::new(ErrorCode::NoNextKeyframe, format!("The keyframe at {}s is the last of {path}: easing and rightHandle shape the curve to the next keyframe", seconds(time))));
+    }
+    if no_prev {
+        return Err(ToolError::new(ErrorCode::NoPreviousKeyframe, format!("The keyframe at {}s is the first of {path}: leftHandle shapes the curve from the previous keyframe", seconds(time))));
+    }
+    e.animations = Some(anims);
+    let keys = path_keys(&e, &path, &e.animations.as_ref().expect("set above")[path.as_str()]);
+    let element_id = e.id.clone();
+    timeline_mut(&mut ctx.timeline)?.track_mut(ti).elements[ei] = std::sync::Arc::new(e);
+    Ok(json!({ "success": true, "elementId": element_id.as_str(), "property": path, "keyframes": keys }).into())
+}

@@ -1,0 +1,105 @@
+//! upsert_keyframe (Add or change keyframe): its definition, argument and result types, and run function.
+
+use super::*;
+use crate::tools::registry::prelude::*;
+
+pub static DEF: ToolDef = ToolDef {
+    name: "upsert_keyframe",
+    title: text!("Add or change keyframe"),
+    summary: text!("Set a {property} keyframe at {time:time}"),
+    description: text!("Set a property's value at a time (seconds from the element's start, 0 to its duration); between keyframes the value moves smoothly (interpolation linear, the default; hold jumps at the next keyframe; bezier eases, see update_keyframe_curve). A keyframe already at that time takes the new value. A fade in over 0.5 s is two calls: {\"elementId\":\"text-1\",\"property\":\"opacity\",\"time\":0,\"value\":0} then {\"elementId\":\"text-1\",\"property\":\"opacity\",\"time\":0.5,\"value\":1}. Colours take #rrggbb. Properties and ranges: list_animatable_properties."),
+    types: Types::of::<Arguments, Returns>(),
+    kind: Kind::Edit,
+    annotations: CHANGE,
+    errors: list!(&["Invalid element id", "Timeline element not found: <id>", "Property \"<p>\" cannot be animated on <type> element; animatable: <list>", "Property \"<p>\" cannot be animated: <type> elements have no animatable properties", "Keyframe time must be from 0 to <duration> (seconds from the element's start)", "Property \"<p>\" must be <range>"]),
+    example: text!(r#"{"elementId":"e7","property":"opacity","time":0,"value":0}"#),
+    run: Some(run),
+};
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[allow(dead_code)]
+pub struct Arguments {
+    /// Element id or ref from list_timeline
+    #[schemars(length(min = 1))]
+    element_id: String,
+    /// Property path from list_animatable_properties, such as opacity or transform.positionX
+    #[schemars(length(min = 1))]
+    property: String,
+    /// Seconds from the element's start (0 to its duration)
+    #[schemars(range(min = 0))]
+    time: f64,
+    /// The value there, in the property's unit; colours as #rrggbb
+    value: NumberOrText,
+    /// How the value moves to the next keyframe (default linear)
+    #[schemars(extend("enum" = INTERPOLATIONS))]
+    interpolation: Option<String>,
+}
+
+#[derive(JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+pub struct Returns {
+    success: bool,
+    element_id: String,
+    property: String,
+    keyframe: AnyObject,
+    keyframes: AnyArray,
+}
+
+pub fn run(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
+    let id = args.id("elementId", ToolError::invalid_element_id)?;
+    let path = property_arg(&args)?;
+    let interp = args.choice("interpolation", &INTERPOLATIONS)?;
+    let (ti, ei, e) = find(ctx.timeline()?, id)?;
+    let prop = animation::property(e.kind, path).ok_or_else(|| not_animatable(e, path))?;
+    let time = key_time(&args, e)?;
+    let range = match (prop.min, prop.max) {
+        (Some(a), Some(b)) => format!("a number from {a} to {b} ({})", prop.unit),
+        (Some(a), None) => format!("a number >= {a} ({})", prop.unit),
+        _ => format!("a number ({})", prop.unit),
+    };
+    let out_of_range = |what: &str| ToolError::new(ErrorCode::PropertyOutOfRange, format!("Property \"{path}\" must be {what}")).with("property", path);
+    let mut e = e.clone();
+    let mut anims = e.animations.take().unwrap_or_default();
+    let ids = &mut ctx.ids;
+    let mut new_id = || ids.next('k');
+    let key_id = match prop.kind {
+        PropertyKind::Number => {
+            let v = args
+                .get("value")
+                .and_then(Value::as_f64)
+                .filter(|v| v.is_finite() && prop.min.map_or(true, |m| *v >= m) && prop.max.map_or(true, |m| *v <= m))
+                .ok_or_else(|| out_of_range(&range))?;
+            let channel = anims.entry(path).or_insert_with(|| json!({ "keys": [] }));
+            if !channel.is_object() || channel.get("keys").is_none() {
+                *channel = json!({ "keys": [] });
+            }
+            upsert_scalar(channel.as_object_mut().expect("an object"), time, v, interp, &mut new_id)
+        }
+        PropertyKind::Color => {
+            let text = args.get("value").and_then(Value::as_str).unwrap_or("");
+            let rgba = animation::parse_color(text).ok_or_else(|| out_of_range("a colour: #rrggbb, #rrggbbaa, rgb(r, g, b) or rgba(r, g, b, a)"))?;
+            let data = anims.entry(path).or_insert_with(|| json!({}));
+            if !COMPONENTS.iter().all(|c| data.get(*c).is_some_and(Value::is_object)) {
+                *data = json!({ "r": { "keys": [] }, "g": { "keys": [] }, "b": { "keys": [] }, "a": { "keys": [] } });
+            }
+            let mut first = String::new();
+            for (i, c) in COMPONENTS.iter().enumerate() {
+                let channel = data.get_mut(*c).and_then(Value::as_object_mut).expect("made above");
+                let kid = upsert_scalar(channel, time, rgba[i], interp, &mut new_id);
+                if i == 0 {
+                    first = kid;
+                }
+            }
+            first
+        }
+    };
+    e.animations = Some(anims);
+    let keys = path_keys(&e, path, &e.animations.as_ref().expect("set above")[path]);
+    let tl = timeline_mut(&mut ctx.timeline)?;
+    let element_id = e.id.clone();
+    tl.track_mut(ti).elements[ei] = std::sync::Arc::new(e);
+    let key = keys.iter().find(|k| k["keyframeId"] == key_id.as_str()).cloned().unwrap_or(Value::Null);
+    Ok(json!({ "success": true, "elementId": element_id.as_str(), "property": path, "keyframe": key, "keyframes": keys }).into())
+}

@@ -1,0 +1,137 @@
+//! duplicate_elements (Duplicate elements): its definition, argument and result types, and run function.
+
+use super::*;
+use crate::tools::registry::prelude::*;
+
+pub static DEF: ToolDef = ToolDef {
+    name: "duplicate_elements",
+    title: text!("Duplicate elements"),
+    summary: text!("Duplicate {elementIds:n element}"),
+    description: text!("Copy elements (elementIds or refs) with new ids and every property and keyframe, as one undo step. By default the copies start right after the last original ends; offset (seconds added to each start) or startTime (where the earliest copy starts; the others keep their spacing) place them elsewhere. Each copy stays on its track when that time is free, else goes on the first free track of that type (a new one if needed; the one main track must be free); trackId puts them all on that track, which must be free. Example: {\"elementIds\":[\"clip-2\"],\"startTime\":20}."),
+    types: Types::of::<Arguments, Returns>(),
+    kind: Kind::Edit,
+    annotations: ADD,
+    errors: list!(&["Invalid element ids", NOT_FOUND_IDS, "Invalid start time", "Give offset or startTime, not both", "Target track not found: <id>", "Target track <id> is <a type> track and cannot hold <type> elements", "Element <id> on track <id> is in the way (<start>s to <end>s)"]),
+    example: text!(r#"{"elementIds":["e7"],"offset":3}"#),
+    run: Some(run),
+};
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[allow(dead_code)]
+pub struct Arguments {
+    /// Element ids or refs from list_timeline
+    #[schemars(length(min = 1), inner(length(min = 1)))]
+    element_ids: Vec<String>,
+    /// Seconds added to each copy's start (default: right after the originals)
+    offset: Option<f64>,
+    /// Where the earliest copy starts, in timeline seconds
+    #[schemars(range(min = 0))]
+    start_time: Option<f64>,
+    /// Put every copy on this track
+    #[schemars(length(min = 1))]
+    track_id: Option<String>,
+}
+
+#[derive(JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+pub struct Returns {
+    success: bool,
+    elements: List<Copy>,
+}
+
+#[derive(JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+struct Copy {
+    element_id: String,
+    source_id: String,
+    track_id: String,
+    start: f64,
+    end: f64,
+}
+
+pub fn run(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
+    let ids = args.id_list("elementIds", ToolError::invalid_element_ids)?;
+    let offset = match args.get("offset") {
+        None => None,
+        Some(v) => Some(v.as_f64().and_then(|s| crate::time::seconds_to_ticks(s.abs()).map(|t| if s < 0.0 { -t } else { t })).ok_or_else(|| ToolError::invalid_argument("offset", "a number of seconds"))?),
+    };
+    let start = match args.seconds("startTime") {
+        Ok(s) => s,
+        Err(()) => return Err(ToolError::invalid_start()),
+    };
+    if offset.is_some() && start.is_some() {
+        return Err(ToolError::new(ErrorCode::ConflictingPlacement, "Give offset or startTime, not both"));
+    }
+    let target = args.string("trackId")?;
+    let tl = timeline_mut(&mut ctx.timeline)?;
+    let found = edits::locate(tl, &ids);
+    let missing: Vec<String> = ids.iter().zip(&found).filter(|(_, f)| f.is_none()).map(|(id, _)| id.clone()).collect();
+    if !missing.is_empty() {
+        return Err(ToolError::elements_not_found(&missing));
+    }
+    let found: Vec<(usize, usize)> = found.into_iter().flatten().collect();
+    let originals: Vec<(usize, crate::model::Element)> =
+        found.iter().map(|&(ti, ei)| (ti, tl.tracks[ti].elements[ei].as_ref().clone())).collect();
+    let earliest = originals.iter().map(|(_, e)| e.start).min().unwrap_or(0);
+    let latest = originals.iter().map(|(_, e)| e.end()).max().unwrap_or(0);
+    // By default the copies follow the originals, as a paste after the selection would.
+    let shift = match (offset, start) {
+        (Some(o), _) => o,
+        (_, Some(s)) => s - earliest,
+        _ => latest - earliest,
+    };
+    if earliest + shift < 0 {
+        return Err(ToolError::invalid_start().with_hint("The copies would start before 0 s."));
+    }
+    let target_track = match target {
+        None => None,
+        Some(t) => Some(tl.tracks[tl.track_index(t).ok_or_else(|| ToolError::target_track_not_found(t))?].id.clone()),
+    };
+    let mut out = Vec::with_capacity(originals.len());
+    for (ti, original) in originals {
+        let mut copy = original.clone();
+        copy.id = ctx.ids.next('e').into();
+        copy.start = original.start + shift;
+        // Keyframes get ids of their own, as OpenCut's duplicate gives them.
+        if let Some(anims) = copy.animations.as_mut() {
+            for data in anims.values_mut() {
+                renumber_keys(data, &mut || ctx.ids.next('k'));
+            }
+        }
+        let new_id = copy.id.clone();
+        let (cs, ce) = (copy.start, copy.end());
+        let placed = match &target_track {
+            Some(t) => {
+                let at = tl.track_index(t).expect("found above");
+                let track = &tl.tracks[at];
+                if !track.kind.accepts(copy.kind) {
+                    return Err(ToolError::incompatible_track(&track.id, track.kind.as_str(), copy.kind.as_str()));
+                }
+                edits::insert(tl, at, copy).map_err(super::edit_error)?;
+                at
+            }
+            None => {
+                let own = tl.track_index(&tl_track_id(tl, ti, &original.id)).unwrap_or(ti);
+                if tl.tracks[own].first_overlap(cs, ce, &|_| false).is_none() {
+                    edits::insert(tl, own, copy).map_err(edit_error)?;
+                    own
+                } else {
+                    let kind = tl.tracks[own].kind;
+                    let ids = &mut ctx.ids;
+                    edits::place(tl, kind, copy, || ids.next('t')).map_err(edit_error)?
+                }
+            }
+        };
+        out.push(json!({
+            "elementId": new_id.as_str(),
+            "sourceId": original.id.as_str(),
+            "trackId": tl.tracks[placed].id,
+            "start": seconds(cs),
+            "end": seconds(ce),
+        }));
+    }
+    Ok(json!({ "success": true, "elements": out }).into())
+}

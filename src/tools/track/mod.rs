@@ -1,0 +1,60 @@
+//! update_track, move_track and duplicate_elements.
+
+pub mod update_track;
+pub mod move_track;
+pub mod duplicate_elements;
+
+use crate::error_code::ErrorCode;
+use serde_json::{json, Value};
+
+use super::{edit_error, seconds, timeline_mut, Args, Ctx, Output, ToolError};
+use crate::edits;
+use crate::model::{Timeline, TrackType};
+
+fn track_not_found(id: &str) -> ToolError {
+    ToolError::new(ErrorCode::TrackNotFound, format!("Track not found: {id}")).with_hint("Call list_timeline to get the current track ids.")
+}
+
+fn invalid_track_id() -> ToolError {
+    ToolError::new(ErrorCode::InvalidTrackId, "Invalid track id")
+}
+
+fn article(word: &str) -> &'static str {
+    if word.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
+    }
+}
+
+/// The indices a track of this kind may take: visual tracks above the main track, audio tracks
+/// below it (OpenCut keeps `overlay`, `main` and `audio` apart); the main track stays.
+fn allowed(tl: &Timeline, kind: TrackType) -> Option<(usize, usize)> {
+    let main = tl.main_index()?;
+    match kind {
+        TrackType::Main => None,
+        TrackType::Audio => Some((main + 1, tl.tracks.len() - 1)),
+        _ => (main > 0).then(|| (0, main - 1)),
+    }
+}
+
+/// The id of the track that holds `element` now (new tracks may have shifted indices).
+fn tl_track_id(tl: &Timeline, _was: usize, element: &str) -> String {
+    tl.element(element).map(|(t, _)| t.id.clone()).unwrap_or_default()
+}
+
+fn renumber_keys(data: &mut Value, new_id: &mut dyn FnMut() -> String) {
+    if let Some(keys) = data.get_mut("keys").and_then(Value::as_array_mut) {
+        for k in keys.iter_mut().filter_map(Value::as_object_mut) {
+            if k.contains_key("id") {
+                k.insert("id".into(), new_id().into());
+            }
+        }
+    } else if let Some(o) = data.as_object_mut() {
+        for v in o.values_mut() {
+            if v.get("keys").is_some() {
+                renumber_keys(v, new_id);
+            }
+        }
+    }
+}

@@ -1,0 +1,96 @@
+//! update_track (Update track): its definition, argument and result types, and run function.
+
+use super::*;
+use crate::tools::registry::prelude::*;
+
+pub static DEF: ToolDef = ToolDef {
+    name: "update_track",
+    title: text!("Update track"),
+    summary: text!("Change track {trackId}"),
+    description: text!("Switch a track (trackId from list_timeline) on or off, or rename it: muted silences every element on it (main, overlay and audio tracks), hidden stops drawing it (every track but audio), name is shown in the host's timeline. Only the fields given change. Example, mute the music: {\"trackId\":\"t14\",\"muted\":true}."),
+    types: Types::of::<Arguments, Returns>(),
+    kind: Kind::Edit,
+    annotations: CHANGE,
+    errors: list!(&["Invalid track id", "Track not found: <id>", "update_track needs muted, hidden or name", "Track <id> is <a type> track, which cannot be muted (it makes no sound)", "Track <id> is an audio track, which cannot be hidden (mute it instead)"]),
+    example: text!(r#"{"trackId":"t2","muted":true}"#),
+    run: Some(run),
+};
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[allow(dead_code)]
+pub struct Arguments {
+    /// Track id from list_timeline
+    #[schemars(length(min = 1))]
+    track_id: String,
+    /// Silence the track (main, overlay, audio)
+    muted: Option<bool>,
+    /// Stop drawing the track (not audio)
+    hidden: Option<bool>,
+    /// New name
+    #[schemars(length(min = 1, max = 100))]
+    name: Option<String>,
+}
+
+#[derive(JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+pub struct Returns {
+    success: bool,
+    track_id: String,
+    r#type: String,
+    name: Option<String>,
+    hidden: Option<bool>,
+    muted: Option<bool>,
+}
+
+pub fn run(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
+    let id = args.id("trackId", invalid_track_id)?;
+    let flag = |key: &str| -> Result<Option<bool>, ToolError> {
+        match args.get(key) {
+            None => Ok(None),
+            Some(Value::Bool(b)) => Ok(Some(*b)),
+            Some(_) => Err(ToolError::invalid_argument(key, "true or false")),
+        }
+    };
+    let (muted, hidden) = (flag("muted")?, flag("hidden")?);
+    let name = match args.get("name") {
+        None => None,
+        Some(Value::String(s)) if !s.trim().is_empty() && s.chars().count() <= 100 => Some(s.trim().to_string()),
+        Some(_) => return Err(ToolError::invalid_argument("name", "a non-empty string of at most 100 characters")),
+    };
+    if muted.is_none() && hidden.is_none() && name.is_none() {
+        return Err(ToolError::new(ErrorCode::NoTrackChange, "update_track needs muted, hidden or name"));
+    }
+    let tl = timeline_mut(&mut ctx.timeline)?;
+    let ti = tl.track_index(id).ok_or_else(|| track_not_found(id))?;
+    let kind = tl.tracks[ti].kind;
+    // OpenCut's track flags: video tracks have both, audio only muted, the others only hidden.
+    if muted.is_some() && !matches!(kind, TrackType::Main | TrackType::Overlay | TrackType::Audio) {
+        return Err(ToolError::new(ErrorCode::TrackFlagNotSupported, format!("Track {id} is {} {} track, which cannot be muted (it makes no sound)", article(kind.as_str()), kind.as_str())));
+    }
+    if hidden.is_some() && kind == TrackType::Audio {
+        return Err(ToolError::new(ErrorCode::TrackFlagNotSupported, format!("Track {id} is an audio track, which cannot be hidden (mute it instead)")));
+    }
+    let track = tl.track_mut(ti);
+    if let Some(m) = muted {
+        track.muted = Some(m);
+    }
+    if let Some(h) = hidden {
+        track.hidden = Some(h);
+    }
+    if let Some(n) = name {
+        track.name = Some(n);
+    }
+    let mut out = json!({ "success": true, "trackId": track.id, "type": track.kind.as_str() });
+    if let Some(n) = &track.name {
+        out["name"] = n.as_str().into();
+    }
+    if kind != TrackType::Audio {
+        out["hidden"] = track.hidden.unwrap_or(false).into();
+    }
+    if matches!(kind, TrackType::Main | TrackType::Overlay | TrackType::Audio) {
+        out["muted"] = track.muted.unwrap_or(false).into();
+    }
+    Ok(out.into())
+}
