@@ -306,6 +306,35 @@ pub fn input(tool: &str) -> Value {
         ),
         "jobs_list" => object(json!({}), &[]),
         "jobs_cancel" => object(json!({ "job": { "type": "string", "description": "The job id from export_video or jobs_list" } }), &["job"]),
+        // The bridge's ui_* tools (js/bridge/mcp.ts): page pixels are CSS pixels of the viewport.
+        "ui_inspect" => object(json!({}), &[]),
+        "ui_elements" => object(json!({ "prefix": { "type": "string", "description": "Keep ids starting with this" } }), &[]),
+        "ui_click" => object(
+            json!({
+                "id": { "type": "string", "description": "Automation id from ui_elements" },
+                "x": { "type": "number" },
+                "y": { "type": "number" },
+                "button": { "type": "string", "enum": ["left", "middle", "right"] },
+                "count": { "type": "integer", "minimum": 1, "maximum": 3 },
+                "modifiers": ui_modifiers(),
+            }),
+            &[],
+        ),
+        "ui_drag" => object(
+            json!({
+                "from": ui_where(),
+                "to": ui_where(),
+                "dx": { "type": "number", "description": "Pixels right (instead of to)" },
+                "dy": { "type": "number", "description": "Pixels down (instead of to)" },
+                "steps": { "type": "integer", "minimum": 1, "maximum": 100 },
+                "modifiers": ui_modifiers(),
+            }),
+            &["from"],
+        ),
+        "ui_key" => object(json!({ "key": { "type": "string" } }), &["key"]),
+        "ui_type" => object(json!({ "text": { "type": "string" }, "id": { "type": "string", "description": "Focus this field first" } }), &["text"]),
+        "ui_screenshot" => object(json!({ "panel": { "type": "string", "description": "A panel name from ui_inspect, or an automation id" } }), &[]),
+        "ui_control" => object(json!({ "method": { "type": "string" }, "params": { "type": "object" } }), &["method"]),
         "render_preview" => object(
             json!({
                 "time": { "type": "number", "minimum": 0, "description": "Timeline time in seconds" },
@@ -560,6 +589,9 @@ pub fn output(tool: &str) -> Value {
         }
         "jobs_list" => result(json!({ "jobs": { "type": "array", "items": export_job() } }), &["jobs"]),
         "jobs_cancel" => export_job(),
+        "ui_inspect" | "ui_click" | "ui_drag" | "ui_key" | "ui_type" | "ui_control" => result(json!({}), &[]),
+        "ui_elements" => result(json!({ "elements": { "type": "array", "items": { "type": "object" } } }), &["elements"]),
+        "ui_screenshot" => result(json!({ "width": { "type": "integer" }, "height": { "type": "integer" } }), &["width", "height"]),
         "render_preview" => result(
             json!({
                 "time": num,
@@ -580,6 +612,21 @@ pub fn output(tool: &str) -> Value {
         ),
         _ => Value::Null,
     }
+}
+
+/// Where a drag starts or ends: an automation id, or a point in page pixels.
+fn ui_where() -> Value {
+    json!({
+        "type": ["string", "object"],
+        "description": "An automation id from ui_elements, or {x, y} in page pixels",
+        "properties": { "x": { "type": "number" }, "y": { "type": "number" } },
+        "required": ["x", "y"],
+        "additionalProperties": false,
+    })
+}
+
+fn ui_modifiers() -> Value {
+    json!({ "type": "array", "items": { "type": "string", "enum": ["Ctrl", "Shift", "Alt", "Cmd"] }, "description": "Keys held down" })
 }
 
 /// An export job as export_video, jobs_list and jobs_cancel report it.
