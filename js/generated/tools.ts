@@ -3530,7 +3530,17 @@ export interface JobsCancelResult {
 export type UiInspectArgs = Record<string, never>;
 
 /** Result of the host tool `ui_inspect`. */
-export interface UiInspectResult { [key: string]: unknown }
+export interface UiInspectResult {
+  /** Seconds */
+  playhead?: number;
+  /** Selected element ids */
+  selection?: string[];
+  /** Timeline pixels per second */
+  zoom?: number;
+  playing?: boolean;
+  /** Visible panels, for ui_screenshot */
+  panels?: string[];
+}
 
 /** Arguments of the host tool `ui_elements`: List on-screen elements */
 export interface UiElementsArgs {
@@ -3540,7 +3550,21 @@ export interface UiElementsArgs {
 
 /** Result of the host tool `ui_elements`. */
 export interface UiElementsResult {
-  elements: { [key: string]: unknown }[];
+  elements: {
+    /** Automation id */
+    id: string;
+    label: string;
+    role: string;
+    /** Page pixels */
+    rect: {
+      x: number;
+      y: number;
+      width: number;
+      height: number;
+    };
+    selected?: true;
+    disabled?: true;
+  }[];
 }
 
 /** Arguments of the host tool `ui_click`: Click */
@@ -3556,7 +3580,12 @@ export interface UiClickArgs {
 }
 
 /** Result of the host tool `ui_click`. */
-export interface UiClickResult { [key: string]: unknown }
+export interface UiClickResult {
+  /** The automation id (or tag) clicked */
+  clicked: string;
+  x: number;
+  y: number;
+}
 
 /** Arguments of the host tool `ui_drag`: Drag */
 export interface UiDragArgs {
@@ -3580,7 +3609,19 @@ export interface UiDragArgs {
 }
 
 /** Result of the host tool `ui_drag`. */
-export interface UiDragResult { [key: string]: unknown }
+export interface UiDragResult {
+  /** Where the press was: x, y and the automation id under it */
+  from: {
+    x: number;
+    y: number;
+    id?: string | null;
+  };
+  /** Where the release was */
+  to: {
+    x: number;
+    y: number;
+  };
+}
 
 /** Arguments of the host tool `ui_key`: Press a key */
 export interface UiKeyArgs {
@@ -3588,7 +3629,13 @@ export interface UiKeyArgs {
 }
 
 /** Result of the host tool `ui_key`. */
-export interface UiKeyResult { [key: string]: unknown }
+export interface UiKeyResult {
+  key: string;
+  /** Whether the page acted on it */
+  handled: boolean;
+  /** The automation id (or tag) of the focused element */
+  target: string;
+}
 
 /** Arguments of the host tool `ui_type`: Type text */
 export interface UiTypeArgs {
@@ -3598,7 +3645,13 @@ export interface UiTypeArgs {
 }
 
 /** Result of the host tool `ui_type`. */
-export interface UiTypeResult { [key: string]: unknown }
+export interface UiTypeResult {
+  /** Characters typed */
+  typed: number;
+  into?: string | null;
+  /** The field's value after */
+  value?: string;
+}
 
 /** Arguments of the host tool `ui_screenshot`: Screenshot the page */
 export interface UiScreenshotArgs {
@@ -4249,7 +4302,33 @@ export const HOST_TOOL_CATALOG: readonly HostToolInfo[] = [
     "outputSchema": {
       "$schema": "https://json-schema.org/draft/2020-12/schema",
       "type": "object",
-      "properties": {},
+      "properties": {
+        "playhead": {
+          "type": "number",
+          "description": "Seconds"
+        },
+        "selection": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          },
+          "description": "Selected element ids"
+        },
+        "zoom": {
+          "type": "number",
+          "description": "Timeline pixels per second"
+        },
+        "playing": {
+          "type": "boolean"
+        },
+        "panels": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          },
+          "description": "Visible panels, for ui_screenshot"
+        }
+      },
       "required": []
     },
     "annotations": {
@@ -4282,7 +4361,55 @@ export const HOST_TOOL_CATALOG: readonly HostToolInfo[] = [
         "elements": {
           "type": "array",
           "items": {
-            "type": "object"
+            "type": "object",
+            "properties": {
+              "id": {
+                "type": "string",
+                "description": "Automation id"
+              },
+              "label": {
+                "type": "string"
+              },
+              "role": {
+                "type": "string"
+              },
+              "rect": {
+                "type": "object",
+                "description": "Page pixels",
+                "properties": {
+                  "x": {
+                    "type": "number"
+                  },
+                  "y": {
+                    "type": "number"
+                  },
+                  "width": {
+                    "type": "number"
+                  },
+                  "height": {
+                    "type": "number"
+                  }
+                },
+                "required": [
+                  "x",
+                  "y",
+                  "width",
+                  "height"
+                ]
+              },
+              "selected": {
+                "const": true
+              },
+              "disabled": {
+                "const": true
+              }
+            },
+            "required": [
+              "id",
+              "label",
+              "role",
+              "rect"
+            ]
           }
         }
       },
@@ -4349,8 +4476,23 @@ export const HOST_TOOL_CATALOG: readonly HostToolInfo[] = [
     "outputSchema": {
       "$schema": "https://json-schema.org/draft/2020-12/schema",
       "type": "object",
-      "properties": {},
-      "required": []
+      "properties": {
+        "clicked": {
+          "type": "string",
+          "description": "The automation id (or tag) clicked"
+        },
+        "x": {
+          "type": "number"
+        },
+        "y": {
+          "type": "number"
+        }
+      },
+      "required": [
+        "clicked",
+        "x",
+        "y"
+      ]
     },
     "annotations": {
       "readOnlyHint": false,
@@ -4442,8 +4584,50 @@ export const HOST_TOOL_CATALOG: readonly HostToolInfo[] = [
     "outputSchema": {
       "$schema": "https://json-schema.org/draft/2020-12/schema",
       "type": "object",
-      "properties": {},
-      "required": []
+      "properties": {
+        "from": {
+          "type": "object",
+          "description": "Where the press was: x, y and the automation id under it",
+          "properties": {
+            "x": {
+              "type": "number"
+            },
+            "y": {
+              "type": "number"
+            },
+            "id": {
+              "type": [
+                "string",
+                "null"
+              ]
+            }
+          },
+          "required": [
+            "x",
+            "y"
+          ]
+        },
+        "to": {
+          "type": "object",
+          "description": "Where the release was",
+          "properties": {
+            "x": {
+              "type": "number"
+            },
+            "y": {
+              "type": "number"
+            }
+          },
+          "required": [
+            "x",
+            "y"
+          ]
+        }
+      },
+      "required": [
+        "from",
+        "to"
+      ]
     },
     "annotations": {
       "readOnlyHint": false,
@@ -4472,8 +4656,24 @@ export const HOST_TOOL_CATALOG: readonly HostToolInfo[] = [
     "outputSchema": {
       "$schema": "https://json-schema.org/draft/2020-12/schema",
       "type": "object",
-      "properties": {},
-      "required": []
+      "properties": {
+        "key": {
+          "type": "string"
+        },
+        "handled": {
+          "type": "boolean",
+          "description": "Whether the page acted on it"
+        },
+        "target": {
+          "type": "string",
+          "description": "The automation id (or tag) of the focused element"
+        }
+      },
+      "required": [
+        "key",
+        "handled",
+        "target"
+      ]
     },
     "annotations": {
       "readOnlyHint": false,
@@ -4506,8 +4706,25 @@ export const HOST_TOOL_CATALOG: readonly HostToolInfo[] = [
     "outputSchema": {
       "$schema": "https://json-schema.org/draft/2020-12/schema",
       "type": "object",
-      "properties": {},
-      "required": []
+      "properties": {
+        "typed": {
+          "type": "integer",
+          "description": "Characters typed"
+        },
+        "into": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "value": {
+          "type": "string",
+          "description": "The field's value after"
+        }
+      },
+      "required": [
+        "typed"
+      ]
     },
     "annotations": {
       "readOnlyHint": false,

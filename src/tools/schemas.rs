@@ -589,8 +589,44 @@ pub fn output(tool: &str) -> Value {
         }
         "jobs_list" => result(json!({ "jobs": { "type": "array", "items": export_job() } }), &["jobs"]),
         "jobs_cancel" => export_job(),
-        "ui_inspect" | "ui_click" | "ui_drag" | "ui_key" | "ui_type" | "ui_control" => result(json!({}), &[]),
-        "ui_elements" => result(json!({ "elements": { "type": "array", "items": { "type": "object" } } }), &["elements"]),
+        // The host's UI state: the demo's fields below; another host's adapter may add or leave out some.
+        "ui_inspect" => result(
+            json!({
+                "playhead": { "type": "number", "description": "Seconds" },
+                "selection": { "type": "array", "items": string, "description": "Selected element ids" },
+                "zoom": { "type": "number", "description": "Timeline pixels per second" },
+                "playing": { "type": "boolean" },
+                "panels": { "type": "array", "items": string, "description": "Visible panels, for ui_screenshot" },
+            }),
+            &[],
+        ),
+        "ui_elements" => result(
+            json!({ "elements": { "type": "array", "items": {
+                "type": "object",
+                "properties": {
+                    "id": { "type": "string", "description": "Automation id" },
+                    "label": string, "role": string,
+                    "rect": { "type": "object", "description": "Page pixels", "properties": { "x": num, "y": num, "width": num, "height": num }, "required": ["x", "y", "width", "height"] },
+                    "selected": { "const": true }, "disabled": { "const": true },
+                },
+                "required": ["id", "label", "role", "rect"],
+            } } }),
+            &["elements"],
+        ),
+        "ui_click" => result(json!({ "clicked": { "type": "string", "description": "The automation id (or tag) clicked" }, "x": num, "y": num }), &["clicked", "x", "y"]),
+        "ui_drag" => result(
+            json!({
+                "from": { "type": "object", "description": "Where the press was: x, y and the automation id under it", "properties": { "x": num, "y": num, "id": { "type": ["string", "null"] } }, "required": ["x", "y"] },
+                "to": { "type": "object", "description": "Where the release was", "properties": { "x": num, "y": num }, "required": ["x", "y"] },
+            }),
+            &["from", "to"],
+        ),
+        "ui_key" => result(
+            json!({ "key": string, "handled": { "type": "boolean", "description": "Whether the page acted on it" }, "target": { "type": "string", "description": "The automation id (or tag) of the focused element" } }),
+            &["key", "handled", "target"],
+        ),
+        "ui_type" => result(json!({ "typed": { "type": "integer", "description": "Characters typed" }, "into": { "type": ["string", "null"] }, "value": { "type": "string", "description": "The field's value after" } }), &["typed"]),
+        "ui_control" => result(json!({}), &[]),
         "ui_screenshot" => result(json!({ "width": { "type": "integer" }, "height": { "type": "integer" } }), &["width", "height"]),
         "render_preview" => result(
             json!({
