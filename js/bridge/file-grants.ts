@@ -5,6 +5,8 @@
 // after a short expiry; it answers only the origin of the page it was made for, addressed by a
 // loopback Host.
 
+import { byteRange, sendFile } from "../media/send-file.js";
+
 // Built-in modules go through a variable: the package compiles without Node's typings.
 const load = (name: string): Promise<any> => import(name);
 
@@ -12,32 +14,6 @@ const load = (name: string): Promise<any> => import(name);
 export const MEDIA_PATH = "/media/";
 /** How long a grant lives at most (the page fetches at once; a large file over loopback takes seconds). */
 export const GRANT_MS = 60_000;
-
-/** Content types for the formats media_import reads, so the page's blob plays and draws as it should. */
-const TYPES: Record<string, string> = {
-  mp4: "video/mp4",
-  m4v: "video/mp4",
-  mov: "video/quicktime",
-  m4a: "audio/mp4",
-  webm: "video/webm",
-  mkv: "video/x-matroska",
-  ogg: "audio/ogg",
-  oga: "audio/ogg",
-  ogv: "video/ogg",
-  opus: "audio/ogg",
-  wav: "audio/wav",
-  mp3: "audio/mpeg",
-  aac: "audio/aac",
-  flac: "audio/flac",
-  png: "image/png",
-  jpg: "image/jpeg",
-  jpeg: "image/jpeg",
-  gif: "image/gif",
-  webp: "image/webp",
-  avif: "image/avif",
-  bmp: "image/bmp",
-  svg: "image/svg+xml",
-};
 
 interface Grant {
   path: string;
@@ -117,7 +93,8 @@ export async function createFileGrants(): Promise<FileGrants> {
     if (!hostAllowed(req.headers.host)) return (refuse(403, "the Host header must name 127.0.0.1, localhost or [::1] and this port"), true);
     // Exactly /media/<grant>/<the file's own name>: nothing else resolves, whatever the path says.
     const parts = url.pathname.slice(MEDIA_PATH.length).split("/");
-    const g = parts.length === 2 ? grants.get(parts[0]) : undefined;
+    const key = parts[0];
+    const g = parts.length === 2 ? grants.get(key) : undefined;
     let name: string | undefined;
     try {
       name = parts.length === 2 ? decodeURIComponent(parts[1]) : undefined;
@@ -137,45 +114,11 @@ export async function createFileGrants(): Promise<FileGrants> {
       res.end();
       return true;
     }
-    const ext = pathMod.extname(g.name).slice(1).toLowerCase();
-    const headers: Record<string, string> = {
-      ...cors,
-      "access-control-expose-headers": "Content-Length, Content-Range, Accept-Ranges",
-      "content-type": TYPES[ext] ?? "application/octet-stream",
-      "accept-ranges": "bytes",
-      "cache-control": "no-store",
-    };
-    let start = 0;
-    let end = g.size - 1;
-    let status = 200;
-    const range = req.headers.range as string | undefined;
-    if (range !== undefined) {
-      // One range, as fetch and media elements send it; anything else is the whole file.
-      const m = /^bytes=(\d*)-(\d*)$/.exec(range.trim());
-      if (m && (m[1] !== "" || m[2] !== "")) {
-        if (m[1] === "") [start, end] = [Math.max(0, g.size - Number(m[2])), g.size - 1];
-        else [start, end] = [Number(m[1]), m[2] === "" ? g.size - 1 : Math.min(Number(m[2]), g.size - 1)];
-        if (start > end || start >= g.size) {
-          res.writeHead(416, { ...headers, "content-range": `bytes */${g.size}` });
-          res.end();
-          return true;
-        }
-        status = 206;
-        headers["content-range"] = `bytes ${start}-${end}/${g.size}`;
-      }
-    }
-    headers["content-length"] = String(g.size === 0 ? 0 : end - start + 1);
-    res.writeHead(status, headers);
-    if (req.method === "HEAD" || g.size === 0) {
-      if (g.size === 0 && req.method === "GET") drop(parts[0]);
-      res.end();
-      return true;
-    }
-    // Sending the last byte uses the grant up: a second read of the file is refused.
-    if (end === g.size - 1) drop(parts[0]);
-    const stream = fs.createReadStream(g.path, { start, end });
-    stream.on("error", () => res.destroy());
-    stream.pipe(res);
+    // Sending the last byte uses the grant up: a second read of the file is refused, even one
+    // that comes in while this one is still being sent.
+    const range = byteRange(req.headers.range, g.size);
+    if (req.method === "GET" && range !== "unsatisfiable" && (range === null || range.end === g.size - 1)) drop(key);
+    sendFile(req, res, g.path, { ...cors, "access-control-expose-headers": "Content-Length, Content-Range, Accept-Ranges", "cache-control": "no-store" }).catch(() => res.destroy());
     return true;
   }
 
