@@ -322,6 +322,35 @@ pub fn input(tool: &str) -> Value {
         "load_skill" => object(json!({ "name": { "type": "string", "minLength": 1, "description": "A skill name from list_skills" } }), &["name"]),
         "jobs_list" => object(json!({}), &[]),
         "jobs_cancel" => object(json!({ "job": { "type": "string", "description": "The job id from export_video or jobs_list" } }), &["job"]),
+        // The bridge's ui_* tools (js/bridge/mcp.ts): page pixels are CSS pixels of the viewport.
+        "ui_inspect" => object(json!({}), &[]),
+        "ui_elements" => object(json!({ "prefix": { "type": "string", "description": "Keep ids starting with this" } }), &[]),
+        "ui_click" => object(
+            json!({
+                "id": { "type": "string", "description": "Automation id from ui_elements" },
+                "x": { "type": "number" },
+                "y": { "type": "number" },
+                "button": { "type": "string", "enum": ["left", "middle", "right"] },
+                "count": { "type": "integer", "minimum": 1, "maximum": 3 },
+                "modifiers": ui_modifiers(),
+            }),
+            &[],
+        ),
+        "ui_drag" => object(
+            json!({
+                "from": ui_where(),
+                "to": ui_where(),
+                "dx": { "type": "number", "description": "Pixels right (instead of to)" },
+                "dy": { "type": "number", "description": "Pixels down (instead of to)" },
+                "steps": { "type": "integer", "minimum": 1, "maximum": 100 },
+                "modifiers": ui_modifiers(),
+            }),
+            &["from"],
+        ),
+        "ui_key" => object(json!({ "key": { "type": "string" } }), &["key"]),
+        "ui_type" => object(json!({ "text": { "type": "string" }, "id": { "type": "string", "description": "Focus this field first" } }), &["text"]),
+        "ui_screenshot" => object(json!({ "panel": { "type": "string", "description": "A panel name from ui_inspect, or an automation id" } }), &[]),
+        "ui_control" => object(json!({ "method": { "type": "string" }, "params": { "type": "object" } }), &["method"]),
         "render_preview" => object(
             json!({
                 "time": { "type": "number", "minimum": 0, "description": "Timeline time in seconds" },
@@ -594,6 +623,45 @@ pub fn output(tool: &str) -> Value {
         "load_skill" => result(json!({ "name": string, "description": string, "body": { "type": "string", "description": "The recipe, in markdown" } }), &["name", "body"]),
         "jobs_list" => result(json!({ "jobs": { "type": "array", "items": export_job() } }), &["jobs"]),
         "jobs_cancel" => export_job(),
+        // The host's UI state: the demo's fields below; another host's adapter may add or leave out some.
+        "ui_inspect" => result(
+            json!({
+                "playhead": { "type": "number", "description": "Seconds" },
+                "selection": { "type": "array", "items": string, "description": "Selected element ids" },
+                "zoom": { "type": "number", "description": "Timeline pixels per second" },
+                "playing": { "type": "boolean" },
+                "panels": { "type": "array", "items": string, "description": "Visible panels, for ui_screenshot" },
+            }),
+            &[],
+        ),
+        "ui_elements" => result(
+            json!({ "elements": { "type": "array", "items": {
+                "type": "object",
+                "properties": {
+                    "id": { "type": "string", "description": "Automation id" },
+                    "label": string, "role": string,
+                    "rect": { "type": "object", "description": "Page pixels", "properties": { "x": num, "y": num, "width": num, "height": num }, "required": ["x", "y", "width", "height"] },
+                    "selected": { "const": true }, "disabled": { "const": true },
+                },
+                "required": ["id", "label", "role", "rect"],
+            } } }),
+            &["elements"],
+        ),
+        "ui_click" => result(json!({ "clicked": { "type": "string", "description": "The automation id (or tag) clicked" }, "x": num, "y": num }), &["clicked", "x", "y"]),
+        "ui_drag" => result(
+            json!({
+                "from": { "type": "object", "description": "Where the press was: x, y and the automation id under it", "properties": { "x": num, "y": num, "id": { "type": ["string", "null"] } }, "required": ["x", "y"] },
+                "to": { "type": "object", "description": "Where the release was", "properties": { "x": num, "y": num }, "required": ["x", "y"] },
+            }),
+            &["from", "to"],
+        ),
+        "ui_key" => result(
+            json!({ "key": string, "handled": { "type": "boolean", "description": "Whether the page acted on it" }, "target": { "type": "string", "description": "The automation id (or tag) of the focused element" } }),
+            &["key", "handled", "target"],
+        ),
+        "ui_type" => result(json!({ "typed": { "type": "integer", "description": "Characters typed" }, "into": { "type": ["string", "null"] }, "value": { "type": "string", "description": "The field's value after" } }), &["typed"]),
+        "ui_control" => result(json!({}), &[]),
+        "ui_screenshot" => result(json!({ "width": { "type": "integer" }, "height": { "type": "integer" } }), &["width", "height"]),
         "render_preview" => result(
             json!({
                 "time": num,
@@ -614,6 +682,21 @@ pub fn output(tool: &str) -> Value {
         ),
         _ => Value::Null,
     }
+}
+
+/// Where a drag starts or ends: an automation id, or a point in page pixels.
+fn ui_where() -> Value {
+    json!({
+        "type": ["string", "object"],
+        "description": "An automation id from ui_elements, or {x, y} in page pixels",
+        "properties": { "x": { "type": "number" }, "y": { "type": "number" } },
+        "required": ["x", "y"],
+        "additionalProperties": false,
+    })
+}
+
+fn ui_modifiers() -> Value {
+    json!({ "type": "array", "items": { "type": "string", "enum": ["Ctrl", "Shift", "Alt", "Cmd"] }, "description": "Keys held down" })
 }
 
 /// An export job as export_video, jobs_list and jobs_cancel report it.
