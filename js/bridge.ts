@@ -4,6 +4,7 @@
 // selection, zoom) and generic DOM automation over `data-automation-id` (elements, clicks,
 // drags, keys, typing, screenshots). docs/bridge.md has the method table.
 import { isToolError, type NeuralCutEditor } from "./editor.js";
+import type { AddAssetOptions } from "./types.js";
 import { BRIDGE_ERRORS, PAGE_PATH } from "./bridge/protocol.js";
 import { renderPreviewInPage, type PreviewRenderer } from "./render-preview.js";
 
@@ -47,6 +48,9 @@ export interface BridgeOptions {
 
 export interface BridgeHost {
   callTool?(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /** engine.addAssets (media_import in bridge mode): adds one fetched file to the host's media
+   * library and returns its asset id (default: `editor.addAsset`). */
+  addAsset?(options: AddAssetOptions & { file: File }): string | Promise<string>;
   undo?(): boolean | void;
   redo?(): boolean | void;
 }
@@ -378,6 +382,37 @@ export function createBridgeHandler(options: { editor: NeuralCutEditor; ui?: Bri
   };
   const history = () => ({ canUndo: editor.canUndo(), canRedo: editor.canRedo(), revision: editor.revision() });
 
+  /** engine.addAssets {assets: [{url, name, type, ...}]}: media_import's files, granted by the
+   * relay under one-time URLs. Every file is fetched before any is added (all or nothing), and
+   * kept in the page as a File, so the preview and the renderers read it after the URL is gone. */
+  async function addAssets(list: unknown): Promise<{ ids: string[] }> {
+    if (!Array.isArray(list) || list.length === 0 || !list.every((a) => isObject(a) && typeof a.url === "string" && typeof a.name === "string")) {
+      throw bad("assets must be a non-empty array of {url, name, type, duration?, width?, height?, fps?}");
+    }
+    const files: (AddAssetOptions & { file: File })[] = [];
+    for (const [index, { url, ...meta }] of (list as { url: string; name: string }[]).entries()) {
+      let blob: Blob;
+      try {
+        const res = await fetch(url, { cache: "no-store" });
+        if (!res.ok) throw new Error(`HTTP ${res.status}`);
+        blob = await res.blob();
+      } catch (e) {
+        throw new Refusal("MEDIA_UNREADABLE", `the page could not fetch ${meta.name}: ${e instanceof Error ? e.message : String(e)}`, { index });
+      }
+      files.push({ ...(meta as AddAssetOptions), file: new File([blob], meta.name, { type: blob.type }) });
+    }
+    const ids: string[] = [];
+    for (const [index, options] of files.entries()) {
+      try {
+        ids.push(host?.addAsset ? await host.addAsset(options) : editor.addAsset(options));
+      } catch (e) {
+        const code = (e as { code?: unknown }).code;
+        throw new Refusal(typeof code === "string" ? code : "INVALID_ASSET", e instanceof Error ? e.message : String(e), { index, ...(ids.length ? { added: ids } : {}) });
+      }
+    }
+    return { ids };
+  }
+
   async function run(method: string, params: Record<string, unknown>): Promise<unknown> {
     switch (method) {
       case "engine.tools":
@@ -405,6 +440,9 @@ export function createBridgeHandler(options: { editor: NeuralCutEditor; ui?: Bri
         }
         return out;
       }
+      case "engine.addAssets":
+        strictParams(method, params, ["assets"]);
+        return addAssets(params.assets);
       case "engine.undo":
       case "engine.redo":
         strictParams(method, params, []);
@@ -451,7 +489,7 @@ export function createBridgeHandler(options: { editor: NeuralCutEditor; ui?: Bri
         return ui?.screenshot ? ui.screenshot(target) : rasterize(target);
       }
       default:
-        throw new Refusal(BRIDGE_ERRORS.UNKNOWN_METHOD, `unknown method ${method}: engine.tools, engine.call, engine.undo, engine.redo, engine.inspect, ui.inspect, ui.elements, ui.click, ui.drag, ui.key, ui.type, ui.screenshot, ui.set`);
+        throw new Refusal(BRIDGE_ERRORS.UNKNOWN_METHOD, `unknown method ${method}: engine.tools, engine.call, engine.addAssets, engine.undo, engine.redo, engine.inspect, ui.inspect, ui.elements, ui.click, ui.drag, ui.key, ui.type, ui.screenshot, ui.set`);
     }
   }
 
@@ -470,6 +508,7 @@ export function createBridgeHandler(options: { editor: NeuralCutEditor; ui?: Bri
 /** Connects the page to the relay and answers its requests until closed. */
 export function connectBridge(options: BridgeOptions): BridgeConnection {
   const handle = createBridgeHandler(options);
+  const { editor } = options;
   const retryMs = options.retryMs ?? 2000;
   let socket: WebSocket | null = null;
   let state: "connecting" | "open" | "closed" = "connecting";
@@ -508,11 +547,26 @@ export function connectBridge(options: BridgeOptions): BridgeConnection {
       if (!stopped && retryMs > 0 && event.code !== 4000) retry = setTimeout(open, retryMs);
     };
   }
+  // Every change of the project (a tool call, a gesture, undo or redo here) is told to the relay,
+  // which passes it to subscribed clients (neuralcut mcp --bridge: resources/updated). Changes
+  // in one task are told once.
+  let told = false;
+  const unwatch = editor.onChange(() => {
+    if (told) return;
+    told = true;
+    setTimeout(() => {
+      told = false;
+      if (socket?.readyState === WebSocket.OPEN) {
+        socket.send(JSON.stringify({ event: "changed", revision: editor.revision(), canUndo: editor.canUndo(), canRedo: editor.canRedo() }));
+      }
+    });
+  });
   open();
   return {
     handle,
     status: () => state,
     close() {
+      unwatch();
       stopped = true;
       clearTimeout(retry);
       socket?.close();

@@ -3,7 +3,6 @@
 // change notifications are queued and delivered after the call that caused them has returned.
 import { loadEngine, openEngine, type WasmEditor } from "./engine.js";
 import { NeuralCutError, rethrow } from "./errors.js";
-import type { OpenCutScene, OpenCutSceneTracks } from "./opencut.js";
 import type { AudioPlan, Frame } from "./render-types.js";
 import { TOOL_CATALOG, type ActiveEffect, type EffectType, type ToolArgsMap, type ToolInfo, type ToolName, type ToolResultMap } from "./generated/tools.js";
 import type {
@@ -65,6 +64,28 @@ let construct: (inner: WasmEditor, provider: ContextProvider | undefined) => Neu
 /** TEST ONLY (docs/mcp.md, "Panics"): provokes a real panic in the engine. */
 let testOnlyPanic: (editor: NeuralCutEditor, tool: string, args: unknown, message: string) => void;
 
+/** What a host adapter in this package (js/opencut.ts) may do with an editor's engine beyond the
+ * public methods: replace the project wholesale, and read engine-side views of it, by the engine
+ * method's name (the engine's wasm types stay out of the public typings). Not exported by the
+ * package; the editor itself knows no host format. */
+export interface EngineAccess {
+  /** Calls the engine's `method` as one change from `source`; on success the asset sources become
+   * `sources` (when given) and listeners hear of the change. Throws NeuralCutError, and then
+   * nothing changed. */
+  replace(source: ChangeEvent["source"], method: string, args: unknown[], sources?: Map<string, AssetSource>): void;
+  /** Calls the engine's reading `method`; throws NeuralCutError. */
+  read(method: string, args?: unknown[]): unknown;
+}
+
+const call = (engine: WasmEditor, method: string, args: unknown[]): unknown => (engine as unknown as Record<string, (...a: unknown[]) => unknown>)[method](...args);
+
+let accessFor: (editor: NeuralCutEditor) => EngineAccess;
+
+/** The engine behind `editor`, for the package's host adapters. */
+export function engineAccess(editor: NeuralCutEditor): EngineAccess {
+  return accessFor(editor);
+}
+
 export class NeuralCutEditor {
   #inner: WasmEditor | undefined;
   #sources = new Map<string, AssetSource>();
@@ -74,6 +95,25 @@ export class NeuralCutEditor {
   static {
     construct = (inner, provider) => new NeuralCutEditor(inner, provider);
     testOnlyPanic = (editor, tool, args, message) => editor.#engine.__testOnlyPanic(tool, argsJson(args), message);
+    accessFor = (editor) => ({
+      replace(source, method, args, sources) {
+        const before = editor.#engine.revision();
+        try {
+          call(editor.#engine, method, args);
+        } catch (e) {
+          rethrow(e);
+        }
+        if (sources) editor.#sources = sources;
+        editor.#changed(before, { source });
+      },
+      read(method, args = []) {
+        try {
+          return call(editor.#engine, method, args);
+        } catch (e) {
+          rethrow(e);
+        }
+      },
+    });
   }
 
   /** Use `createEditor`. */
@@ -305,48 +345,6 @@ export class NeuralCutEditor {
     const json = this.#engine.projectJson();
     if (json === undefined) throw new NeuralCutError("NO_ACTIVE_PROJECT", "No active project");
     return JSON.parse(json);
-  }
-
-  /** Replaces the timeline and media library with an OpenCut scene `{ tracks, assets, settings? }`
-   * (plain JSON: `neuralcut/opencut` strips host objects first). Not an undo step: the history
-   * starts afresh, unless `keepHistory` says the scene is OpenCut's normalised copy of the
-   * timeline the editor holds (pruned empty tracks, rippled elements). Each asset's `file` and
-   * `url` (from the scene, or `sources` when they were stripped) become what `load_asset_context`
-   * and `transcribe_video` upload. Throws NeuralCutError INVALID_SCENE, naming the place, and then
-   * nothing changed. */
-  loadOpenCutScene(scene: OpenCutScene, options: { keepHistory?: boolean; sources?: ReadonlyMap<string, AssetSource> } = {}): void {
-    let json: string;
-    try {
-      // Host objects (a media file) do not cross; `sources` below keeps them.
-      json = JSON.stringify(scene, (_, v) => (typeof Blob !== "undefined" && v instanceof Blob ? undefined : v)) ?? "null";
-    } catch (e) {
-      throw new NeuralCutError("INVALID_SCENE", `OpenCut scene is not JSON: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
-    }
-    const sources = new Map<string, AssetSource>(options.sources ?? []);
-    for (const a of Array.isArray(scene?.assets) ? scene.assets : []) {
-      if (!a || typeof a !== "object" || typeof a.id !== "string" || sources.has(a.id)) continue;
-      const file = typeof Blob !== "undefined" && a.file instanceof Blob ? a.file : undefined;
-      const url = typeof a.url === "string" ? a.url : undefined;
-      if (file !== undefined || url !== undefined) sources.set(a.id, { file, url });
-    }
-    const before = this.#engine.revision();
-    try {
-      if (options.keepHistory) this.#engine.adoptOpenCutScene(json);
-      else this.#engine.loadOpenCutScene(json);
-    } catch (e) {
-      rethrow(e);
-    }
-    this.#sources = sources;
-    this.#changed(before, { source: "scene" });
-  }
-
-  /** The timeline as OpenCut's `{ tracks: { overlay, main, audio } }`, times in ticks. */
-  toOpenCutScene(): { tracks: OpenCutSceneTracks } {
-    try {
-      return JSON.parse(this.#engine.openCutSceneJson());
-    } catch (e) {
-      rethrow(e);
-    }
   }
 
   /** Calls `listener` after each committed change, once the call that made it has returned

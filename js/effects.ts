@@ -4,6 +4,7 @@
 import { NeuralCutError } from "./errors.js";
 import type { EffectType } from "./generated/tools.js";
 import init, { applyEffectsCpu as cpu, createRenderer, validateEffects as validate, type WasmEffectRenderer } from "./wasm/neuralcut_effects.js";
+import { wasmLoader } from "./wasm-loader.js";
 
 /** A backend the renderer can use. */
 export type EffectBackend = "webgpu" | "webgl2";
@@ -140,25 +141,8 @@ export interface EffectRenderer {
   destroy(): void;
 }
 
-let ready: Promise<void> | undefined;
-
-/** Instantiates the effects wasm once. */
-export function loadEffects(): Promise<void> {
-  ready ??= (async () => {
-    const url = new URL("./wasm/neuralcut_effects_bg.wasm", import.meta.url);
-    let module_or_path: URL | Uint8Array = url;
-    if (url.protocol === "file:") {
-      const fsModule = "node:fs/promises";
-      const fs = await import(/* @vite-ignore */ /* webpackIgnore: true */ fsModule);
-      module_or_path = await fs.readFile(url);
-    }
-    await init({ module_or_path });
-  })();
-  ready.catch(() => {
-    ready = undefined;
-  });
-  return ready;
-}
+/** Instantiates the effects wasm once (js/wasm-loader.ts; js/render.ts shares it). */
+export const loadEffects: () => Promise<void> = wasmLoader(new URL("./wasm/neuralcut_effects_bg.wasm", import.meta.url), init);
 
 /** The order "auto" tries the backends in, and why. */
 function autoOrder(probe: Record<EffectBackend, AdapterProbe>): { order: EffectBackend[]; reason: string } {

@@ -1,7 +1,4 @@
-// Loads the engine wasm once, in every environment the package supports:
-// - Node (and other runtimes with file: module URLs): the bytes are read with node:fs;
-// - browsers, with or without a bundler: the file next to this module is fetched. Bundlers such
-//   as Vite see `new URL("...", import.meta.url)` and ship the .wasm as an asset.
+// Loads the engine wasm once, through the package's one wasm loader (js/wasm-loader.ts).
 //
 // It also makes a panic survivable. wasm32-unknown-unknown cannot unwind on stable Rust, so a
 // panic leaves the one module instance every editor shares poisoned. The engine's panic hook
@@ -15,6 +12,7 @@
 import init, { __wbg_reset_state, WasmEditor, type AssetOptions } from "./wasm/neuralcut_engine.js";
 import { NeuralCutError } from "./errors.js";
 import type { AddAssetOptions } from "./types.js";
+import { wasmLoader } from "./wasm-loader.js";
 
 export { WasmEditor };
 
@@ -27,27 +25,8 @@ true satisfies Same<keyof EngineFields, keyof AssetOptions>;
 true satisfies Same<Required<EngineFields>, Required<AssetOptions>>;
 true satisfies Same<EngineFields, AssetOptions>;
 
-let ready: Promise<void> | undefined;
-
-/** Reads a file: URL with node:fs (hidden from bundlers, which never take this path). */
-export async function readFileUrl(url: URL): Promise<Uint8Array> {
-  const fsModule = "node:fs/promises";
-  const fs = await import(/* @vite-ignore */ /* webpackIgnore: true */ fsModule);
-  return fs.readFile(url);
-}
-
 /** Resolves once the engine wasm is instantiated; later calls share the first load. */
-export function loadEngine(): Promise<void> {
-  ready ??= (async () => {
-    const url = new URL("./wasm/neuralcut_engine_bg.wasm", import.meta.url);
-    const module_or_path = url.protocol === "file:" ? await readFileUrl(url) : url;
-    await init({ module_or_path });
-  })();
-  ready.catch(() => {
-    ready = undefined; // let a later createEditor retry, e.g. after a network error
-  });
-  return ready;
-}
+export const loadEngine: () => Promise<void> = wasmLoader(new URL("./wasm/neuralcut_engine_bg.wasm", import.meta.url), init);
 
 /** Bumped each time the module is re-instantiated after a panic. */
 let generation = 0;

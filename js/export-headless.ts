@@ -6,7 +6,8 @@
 import { open, rename, rm, type FileHandle } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 
-import { sendFile, startHeadlessHost } from "./render-headless.js";
+import { sendFile } from "./media/send-file.js";
+import { startHeadlessHost } from "./render-headless.js";
 import type { ExportFormat, ExportQuality, ExportResult } from "./export.js";
 import type { ProjectJson } from "./types.js";
 

@@ -5,7 +5,8 @@
 // The engine reads and writes OpenCut's shape itself (src/opencut/); this file only deals with
 // what JSON cannot carry: values such as an element's decoded `buffer` (an AudioBuffer) stay on
 // this side and are put back on the elements that come out, including pieces cut from them.
-import type { NeuralCutEditor } from "./editor.js";
+import { engineAccess, type NeuralCutEditor } from "./editor.js";
+import { NeuralCutError } from "./errors.js";
 import type { AssetSource } from "./types.js";
 import type { EffectType } from "./generated/tools.js";
 
@@ -59,11 +60,40 @@ export interface OpenCutSettings {
   [field: string]: unknown;
 }
 
-/** What `editor.loadOpenCutScene` takes. Without `settings` the editor keeps its fps and canvas. */
+/** What `loadOpenCutScene` takes. Without `settings` the editor keeps its fps and canvas. */
 export interface OpenCutScene {
   tracks: OpenCutSceneTracks;
   assets?: readonly OpenCutMediaAsset[];
   settings?: OpenCutSettings;
+}
+
+/** Replaces the editor's timeline and media library with an OpenCut scene `{ tracks, assets,
+ * settings? }`. Not an undo step: the history starts afresh, unless `keepHistory` says the scene
+ * is OpenCut's normalised copy of the timeline the editor holds (pruned empty tracks, rippled
+ * elements). Each asset's `file` and `url` (from the scene, or `sources` when they were stripped)
+ * become what `load_asset_context`, `transcribe_video` and the renderers read. Throws
+ * NeuralCutError INVALID_SCENE, naming the place, and then nothing changed. */
+export function loadOpenCutScene(editor: NeuralCutEditor, scene: OpenCutScene, options: { keepHistory?: boolean; sources?: ReadonlyMap<string, AssetSource> } = {}): void {
+  let json: string;
+  try {
+    // Host objects (a media file) do not cross; `sources` below keeps them.
+    json = JSON.stringify(scene, (_, v) => (typeof Blob !== "undefined" && v instanceof Blob ? undefined : v)) ?? "null";
+  } catch (e) {
+    throw new NeuralCutError("INVALID_SCENE", `OpenCut scene is not JSON: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+  }
+  const sources = new Map<string, AssetSource>(options.sources ?? []);
+  for (const a of Array.isArray(scene?.assets) ? scene.assets : []) {
+    if (!a || typeof a !== "object" || typeof a.id !== "string" || sources.has(a.id)) continue;
+    const file = typeof Blob !== "undefined" && a.file instanceof Blob ? a.file : undefined;
+    const url = typeof a.url === "string" ? a.url : undefined;
+    if (file !== undefined || url !== undefined) sources.set(a.id, { file, url });
+  }
+  engineAccess(editor).replace("scene", options.keepHistory ? "adoptOpenCutScene" : "loadOpenCutScene", [json], sources);
+}
+
+/** The editor's timeline as OpenCut's `{ tracks: { overlay, main, audio } }`, times in ticks. */
+export function toOpenCutScene(editor: NeuralCutEditor): { tracks: OpenCutSceneTracks } {
+  return JSON.parse(engineAccess(editor).read("openCutSceneJson") as string);
 }
 
 /** What the bridge needs from OpenCut's editor core (see docs/opencut.md for the calls). */
@@ -278,7 +308,7 @@ export class OpenCutBridge {
   #written: { before: OpenCutSceneTracks; after: OpenCutSceneTracks } | undefined;
 
   constructor(editor: NeuralCutEditor, host: OpenCutHost) {
-    if (!editor || typeof editor.loadOpenCutScene !== "function") throw new TypeError("connectOpenCut needs an editor from createEditor()");
+    if (!editor || typeof editor.revision !== "function") throw new TypeError("connectOpenCut needs an editor from createEditor()");
     if (!host || typeof host.getTracks !== "function" || typeof host.getAssets !== "function" || typeof host.commit !== "function") {
       throw new TypeError("connectOpenCut needs a host with getTracks(), getAssets() and commit(before, after)");
     }
@@ -310,7 +340,7 @@ export class OpenCutBridge {
     const normalised =
       sameHost && written !== undefined && this.editor.revision() === this.#revision && isNormalisation(written.before, written.after, tracks);
     const prepared = prepareOpenCutScene({ tracks, assets, settings });
-    this.editor.loadOpenCutScene(prepared.scene, { keepHistory: normalised, sources: prepared.sources });
+    loadOpenCutScene(this.editor, prepared.scene, { keepHistory: normalised, sources: prepared.sources });
     this.#kept = prepared;
     this.#tracks = tracks;
     this.#assets = assetKey;
@@ -325,7 +355,7 @@ export class OpenCutBridge {
   flush(): boolean {
     if (this.#tracks === undefined || this.editor.revision() === this.#revision) return false;
     const before = this.#tracks;
-    const after = this.#sized(before, restoreOpenCutTracks(this.editor.toOpenCutScene().tracks, this.#kept));
+    const after = this.#sized(before, restoreOpenCutTracks(toOpenCutScene(this.editor).tracks, this.#kept));
     this.host.commit(before, after);
     this.#tracks = after;
     this.#written = { before, after };

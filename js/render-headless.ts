@@ -3,10 +3,10 @@
 // dist/ and the project's media files are served to that page from 127.0.0.1 only.
 import { createServer, type Server } from "node:http";
 import { existsSync } from "node:fs";
-import { open } from "node:fs/promises";
 import { extname, join, normalize, resolve as resolvePath } from "node:path";
 import { fileURLToPath } from "node:url";
 
+import { sendFile, type FileRequest, type FileResponse } from "./media/send-file.js";
 import type { HostTool, Outcome } from "./mcp/core.js";
 import { base64, describePreview, previewArgs, RENDER_PREVIEW_TOOL, type PreviewArgs } from "./render-preview.js";
 import type { Frame } from "./render-types.js";
@@ -40,63 +40,6 @@ export function findChromium(explicit?: string): string {
     );
   }
   return found;
-}
-
-export const TYPES: Record<string, string> = {
-  ".js": "text/javascript",
-  ".mjs": "text/javascript",
-  ".wasm": "application/wasm",
-  ".json": "application/json",
-  ".png": "image/png",
-  ".jpg": "image/jpeg",
-  ".jpeg": "image/jpeg",
-  ".gif": "image/gif",
-  ".webp": "image/webp",
-  ".svg": "image/svg+xml",
-  ".webm": "video/webm",
-  ".mp4": "video/mp4",
-  ".mov": "video/quicktime",
-  ".mkv": "video/x-matroska",
-  ".ogv": "video/ogg",
-};
-
-/** What sendFile needs of a request and a response (node:http's). */
-export interface FileRequest {
-  headers: Record<string, string | undefined>;
-}
-export interface FileResponse {
-  writeHead(status: number, headers?: Record<string, string | number>): unknown;
-  end(body?: Uint8Array): void;
-}
-
-/** Sends `file`, or the byte range asked for (video elements and mediabunny seek with ranges). */
-export async function sendFile(req: FileRequest, res: FileResponse, file: string): Promise<void> {
-  const fh = await open(file, "r");
-  try {
-    const size = (await fh.stat()).size;
-    const type = TYPES[extname(file).toLowerCase()] ?? "application/octet-stream";
-    const range = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? "");
-    let start = 0;
-    let end = size - 1;
-    if (range) {
-      start = range[1] ? Number(range[1]) : Math.max(0, size - Number(range[2]));
-      end = range[1] && range[2] ? Math.min(Number(range[2]), size - 1) : size - 1;
-    }
-    // Only the bytes asked for are read: media files can be large.
-    const body = new Uint8Array(Math.max(0, end - start + 1));
-    let got = 0;
-    while (got < body.length) {
-      const { bytesRead } = await fh.read(body, got, body.length - got, start + got);
-      if (bytesRead === 0) break;
-      got += bytesRead;
-    }
-    const headers = { "content-type": type, "accept-ranges": "bytes", "content-length": got };
-    if (range) res.writeHead(206, { ...headers, "content-range": `bytes ${start}-${start + got - 1}/${size}` });
-    else res.writeHead(200, headers);
-    res.end(body.subarray(0, got));
-  } finally {
-    await fh.close();
-  }
 }
 
 export interface HeadlessRendererOptions {
@@ -165,7 +108,7 @@ export interface HeadlessHost {
 export const firstLine = (e: unknown) => (e instanceof Error ? e.message : String(e)).split("\n")[0].replace(/^page\.evaluate: (Error: )?/, "");
 
 /** A request as a route sees it: node:http's, readable as a stream of chunks. */
-export type HostRequest = FileRequest & { method?: string } & AsyncIterable<Uint8Array>;
+export type HostRequest = FileRequest & AsyncIterable<Uint8Array>;
 
 export async function startHeadlessHost(
   purpose: string,

@@ -9,7 +9,10 @@ declare module "node:http" {
   }
   interface ServerResponse {
     writeHead(status: number, headers?: Record<string, string | number>): ServerResponse;
+    write(chunk: Uint8Array): boolean;
+    once(event: string, listener: () => void): unknown;
     end(body?: string | Uint8Array): void;
+    readonly destroyed: boolean;
   }
   interface Server {
     listen(port: number, host: string, done: () => void): void;

@@ -60,6 +60,7 @@ async function measure({ W, H, seconds, samples }) {
   const { createEditor } = await import("/dist/index.js");
   const { createFrameRenderer } = await import("/dist/render.js");
   const { exportVideo } = await import("/dist/export.js");
+  const { loadOpenCutScene } = await import("/dist/opencut.js");
   const S = 120_000;
   const blob = async (w, h, paint) => {
     const c = new OffscreenCanvas(w, h);
@@ -137,7 +138,7 @@ async function measure({ W, H, seconds, samples }) {
     },
   };
   const editor = await createEditor();
-  editor.loadOpenCutScene(scene, {
+  loadOpenCutScene(editor, scene, {
     sources: new Map([
       ["m-bg", { file: bg }],
       ["m-logo", { file: logo }],

@@ -61,6 +61,7 @@ const origin = `http://127.0.0.1:${server.address().port}`;
 async function measure({ base, backend, frames, sizes, what }) {
   const { createEditor } = await import(`${base}/index.js`);
   const { createFrameRenderer } = await import(`${base}/render.js`);
+  const { loadOpenCutScene } = await import(`${base}/opencut.js`);
   const png = async (w, h, paint) => {
     const c = new OffscreenCanvas(w, h);
     paint(c.getContext("2d"), w, h);
@@ -105,7 +106,7 @@ async function measure({ base, backend, frames, sizes, what }) {
       },
     };
     const editor = await createEditor();
-    editor.loadOpenCutScene(scene);
+    loadOpenCutScene(editor, scene);
     const frame = editor.frameAt(1);
     const time = async (fn) => {
       await fn(); // warm-up

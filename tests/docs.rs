@@ -140,10 +140,11 @@ fn render() -> String {
     }
     md += "\n# Host tools\n\n\
            Declared in the same registry (`HOST_TOOLS`) but answered by the JS side, and offered only where they \
-           can run: `media_import` in Node sessions (`npx neuralcut mcp`, the CLI; docs/mcp.md), \
+           can run: `media_import` in Node sessions (`npx neuralcut mcp`, with or without `--bridge`, and the CLI; docs/mcp.md), \
            `transcribe_video` by the in-page agent (docs/agent.md), `render_preview` wherever a compositor is at \
            hand (MCP, WebMCP with a renderer, the in-page agent, the CLI's `render-frame`; docs/render.md), \
-           `export_video`, `jobs_list` and `jobs_cancel` in `npx neuralcut mcp` (docs/export.md), \
+           `export_video`, `jobs_list` and `jobs_cancel` in `npx neuralcut mcp` (docs/export.md), the `ui_*` tools \
+           in `npx neuralcut mcp --bridge` (docs/bridge.md), \
            `list_skills` and `load_skill` by the in-page agent, `submit_plan` and `ask_user` by the in-page \
            agent when its host passes `onPlan` and `askUser` (docs/agent.md). \
            `editor.tools()` does not list them; `HOST_TOOL_CATALOG` in the typings does. Every tool, engine and \

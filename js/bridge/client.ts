@@ -21,6 +21,8 @@ export interface ControlClient {
   call(method: string, params?: Record<string, unknown>): Promise<unknown>;
   /** Like call, but resolves to the whole reply. */
   request(method: string, params?: Record<string, unknown>): Promise<BridgeReply>;
+  /** Calls `listener` with each event line the relay sends (after relay.subscribe). */
+  onEvent(listener: (event: string, params: Record<string, unknown>) => void): () => void;
   close(): void;
 }
 
@@ -39,6 +41,7 @@ export async function connectControl(options: { host?: string; port: number; tok
   socket.setNoDelay(true);
   let nextId = 1;
   const waiting = new Map<number, (reply: BridgeReply) => void>();
+  const listeners = new Set<(event: string, params: Record<string, unknown>) => void>();
   let buffered = "";
   let gone: string | null = null;
   const decoder = new TextDecoder();
@@ -52,6 +55,12 @@ export async function connectControl(options: { host?: string; port: number; tok
       try {
         reply = JSON.parse(line);
       } catch {
+        continue;
+      }
+      const event = reply as unknown as { event?: unknown; params?: unknown };
+      if (typeof event.event === "string") {
+        const params = typeof event.params === "object" && event.params !== null ? (event.params as Record<string, unknown>) : {};
+        for (const listener of listeners) listener(event.event, params);
         continue;
       }
       const done = typeof reply.id === "number" ? waiting.get(reply.id) : undefined;
@@ -92,5 +101,9 @@ export async function connectControl(options: { host?: string; port: number; tok
     throw new BridgeCallError(reply.error, reply.code, reply.details);
   };
   await call("auth", { token: options.token });
-  return { call, request, close: () => socket.end() };
+  const onEvent = (listener: (event: string, params: Record<string, unknown>) => void) => {
+    listeners.add(listener);
+    return () => void listeners.delete(listener);
+  };
+  return { call, request, onEvent, close: () => socket.end() };
 }

@@ -9,122 +9,34 @@ import type { NeuralCutEditor } from "../editor.js";
 import type { ProjectJson, ToolInfo } from "../types.js";
 import { createNeuralCutMcpServer } from "../mcp/server.js";
 import { LineTransport } from "../mcp/transport.js";
-import { MEDIA_IMPORT_TOOL, type HostTool, type Outcome } from "../mcp/core.js";
+import type { HostTool, Outcome } from "../mcp/core.js";
+import type { ProbedFile, Session } from "../mcp/session.js";
 import { RENDER_PREVIEW_TOOL } from "../render-preview.js";
+import { hostToolInfo } from "../host-tools.js";
+import type { HostToolName } from "../generated/tools.js";
 import { BridgeCallError, connectControl, parseAddress, type ControlClient } from "./client.js";
 import { BRIDGE_ERRORS, TOKEN_ENV } from "./protocol.js";
 
-const SCHEMA = "https://json-schema.org/draft/2020-12/schema";
-const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
-/** A click or key may run any command of the page, an edit included. */
-const ACTS = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false };
-const object = (properties: Record<string, unknown>, required: string[] = []) => ({
-  $schema: SCHEMA,
-  type: "object",
-  properties,
-  ...(required.length ? { required } : {}),
-  additionalProperties: false,
-});
-const WHERE = {
-  description: "An automation id from ui_elements, or {x, y} in page pixels",
-  oneOf: [{ type: "string" }, { type: "object", properties: { x: { type: "number" }, y: { type: "number" } }, required: ["x", "y"], additionalProperties: false }],
+/** The control-channel method behind each ui_* tool (ui_control names its own). Their catalog
+ * entries (text, schemas, annotations, errors) are the Rust registry's (HOST_TOOLS), generated. */
+const UI_METHOD: Record<string, string> = {
+  ui_inspect: "ui.inspect",
+  ui_elements: "ui.elements",
+  ui_click: "ui.click",
+  ui_drag: "ui.drag",
+  ui_key: "ui.key",
+  ui_type: "ui.type",
+  ui_screenshot: "ui.screenshot",
+  ui_control: "",
 };
-const MODIFIERS = { type: "array", items: { type: "string", enum: ["Ctrl", "Shift", "Alt", "Cmd"] }, description: "Keys held down" };
-
-const tool = (t: ToolInfo & { method: string }) => t;
 
 /** The ui_* tools: each is one control-channel method. */
-export const UI_TOOLS = [
-  tool({
-    name: "ui_inspect" as ToolInfo["name"],
-    method: "ui.inspect",
-    title: "Inspect the editor's UI",
-    description: "The UI state of the page the user has open: playhead (seconds), selection (element ids), zoom (pixels per second), playing, visible panels. Reads only.",
-    inputSchema: object({}),
-    outputSchema: { $schema: SCHEMA, type: "object" },
-    annotations: READ_ONLY,
-  }),
-  tool({
-    name: "ui_elements" as ToolInfo["name"],
-    method: "ui.elements",
-    title: "List on-screen elements",
-    description: "Every visible interactive element with its automation id, label, role and rectangle (page pixels); prefix keeps the ids that start with it (e.g. \"timeline.\"). Use the ids with ui_click and ui_drag. Reads only.",
-    inputSchema: object({ prefix: { type: "string", description: "Keep ids starting with this" } }),
-    outputSchema: { $schema: SCHEMA, type: "object", properties: { elements: { type: "array", items: { type: "object" } } }, required: ["elements"] },
-    annotations: READ_ONLY,
-  }),
-  tool({
-    name: "ui_click" as ToolInfo["name"],
-    method: "ui.click",
-    title: "Click",
-    description: "Click an element by automation id, or a point {x, y}, as a user would: press, release, click (count 2: double click). Clicking a timeline element selects it.",
-    inputSchema: object({
-      id: { type: "string", description: "Automation id from ui_elements" },
-      x: { type: "number" },
-      y: { type: "number" },
-      button: { type: "string", enum: ["left", "middle", "right"] },
-      count: { type: "integer", minimum: 1, maximum: 3 },
-      modifiers: MODIFIERS,
-    }),
-    outputSchema: { $schema: SCHEMA, type: "object" },
-    annotations: ACTS,
-  }),
-  tool({
-    name: "ui_drag" as ToolInfo["name"],
-    method: "ui.drag",
-    title: "Drag",
-    description: "Press on from, move to to (or by dx, dy pixels) in steps, release: moves timeline elements, trims their edges (the .trim-start / .trim-end handles), drags the playhead. ui_inspect's zoom gives pixels per second.",
-    inputSchema: object(
-      {
-        from: WHERE,
-        to: WHERE,
-        dx: { type: "number", description: "Pixels right (instead of to)" },
-        dy: { type: "number", description: "Pixels down (instead of to)" },
-        steps: { type: "integer", minimum: 1, maximum: 100 },
-        modifiers: MODIFIERS,
-      },
-      ["from"],
-    ),
-    outputSchema: { $schema: SCHEMA, type: "object" },
-    annotations: ACTS,
-  }),
-  tool({
-    name: "ui_key" as ToolInfo["name"],
-    method: "ui.key",
-    title: "Press a key",
-    description: 'A key or shortcut sent to the focused element: "Space" (play/pause), "S" (split at the playhead), "Delete", "Ctrl+Z", "Ctrl+Shift+Z", "Shift+Delete".',
-    inputSchema: object({ key: { type: "string" } }, ["key"]),
-    outputSchema: { $schema: SCHEMA, type: "object" },
-    annotations: ACTS,
-  }),
-  tool({
-    name: "ui_type" as ToolInfo["name"],
-    method: "ui.type",
-    title: "Type text",
-    description: "Type text into the focused field (or the field with automation id id).",
-    inputSchema: object({ text: { type: "string" }, id: { type: "string", description: "Focus this field first" } }, ["text"]),
-    outputSchema: { $schema: SCHEMA, type: "object" },
-    annotations: ACTS,
-  }),
-  tool({
-    name: "ui_screenshot" as ToolInfo["name"],
-    method: "ui.screenshot",
-    title: "Screenshot the page",
-    description: "A PNG of the page as the user sees it, or of one panel (preview, timeline, tools, agent). Reads only.",
-    inputSchema: object({ panel: { type: "string", description: "A panel name from ui_inspect, or an automation id" } }),
-    outputSchema: { $schema: SCHEMA, type: "object", properties: { width: { type: "integer" }, height: { type: "integer" } }, required: ["width", "height"] },
-    annotations: READ_ONLY,
-  }),
-  tool({
-    name: "ui_control" as ToolInfo["name"],
-    method: "",
-    title: "Call a control-channel method",
-    description: "Any control-channel method with its params, e.g. ui.set {playhead: 2}, engine.inspect, engine.undo (docs/bridge.md lists them).",
-    inputSchema: object({ method: { type: "string" }, params: { type: "object" } }, ["method"]),
-    outputSchema: { $schema: SCHEMA, type: "object" },
-    annotations: ACTS,
-  }),
-];
+export const UI_TOOLS: (ToolInfo & { method: string })[] = Object.entries(UI_METHOD).map(([name, method]) => {
+  const info = hostToolInfo(name as HostToolName);
+  // MCP has no untrusted-content hint (registry.rs, Annotations): its listing carries the four.
+  const { untrustedContentHint: _hint, ...annotations } = info.annotations;
+  return { ...info, annotations, method };
+});
 
 /** engine.inspect's answer. */
 interface PageState {
@@ -197,9 +109,26 @@ export class RemoteEditor {
   revision(): number {
     return this.#state.revision;
   }
-  addAsset(): string {
-    throw new Error("media_import is not available in bridge mode: import media in the page");
-  }
+}
+
+/** media_import's last step in bridge mode: the files it probed go to the page as
+ * engine.addAssets; the relay grants the page each file under a one-time URL. The errors are
+ * headless mode's: `Cannot add <path>: <why>` (MEDIA_UNREADABLE) naming the file. */
+export function pageMediaAdder(control: ControlClient, editor: RemoteEditor): NonNullable<Session["addMedia"]> {
+  return async (files: ProbedFile[]) => {
+    const reply = await control.request("engine.addAssets", { assets: files.map(({ path, asset }) => ({ path, ...asset })) });
+    await editor.refresh().catch(() => {});
+    if (reply.ok) {
+      const ids = (reply.result as { ids?: unknown }).ids;
+      if (Array.isArray(ids) && ids.length === files.length && ids.every((id) => typeof id === "string")) return { ids };
+      return { error: "the page answered engine.addAssets without the new asset ids", code: BRIDGE_ERRORS.INTERNAL };
+    }
+    const index = reply.details?.index;
+    const path = typeof index === "number" ? files[index]?.path : undefined;
+    if (path === undefined) return { error: reply.error, code: reply.code };
+    const added = reply.details?.added;
+    return { error: `Cannot add ${path}: ${reply.error}`, code: "MEDIA_UNREADABLE", path, ...(Array.isArray(added) && added.length ? { added } : {}) };
+  };
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -269,6 +198,7 @@ export async function createBridgeMcpServer(options: { address: string; token: s
   const { host, port } = parseAddress(options.address);
   const control = await connectControl({ host, port, token: options.token });
   const editor = new RemoteEditor(control);
+  await control.call("relay.subscribe", { events: ["engine.changed"] });
   await editor.loadTools();
   await editor.refresh();
   const server = createNeuralCutMcpServer(editor as unknown as NeuralCutEditor, {
@@ -289,8 +219,13 @@ export async function createBridgeMcpServer(options: { address: string; token: s
         : []),
     ],
     host: {
-      omit: [MEDIA_IMPORT_TOOL.name],
       beforeRequest: () => editor.refresh(),
+      addMedia: pageMediaAdder(control, editor),
+      // The user's own edits in the page (and undo, redo there) reach subscribers too.
+      watch: (changed) =>
+        control.onEvent((event, params) => {
+          if (event === "engine.changed" && typeof params.revision === "number") changed(params.revision);
+        }),
     },
   });
   return { server, control, editor };

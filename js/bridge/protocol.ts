@@ -2,13 +2,18 @@
 // and the clients (`neuralcut mcp --bridge`, plain TCP scripts). One JSON object per line:
 //   request  {"id": 1, "method": "engine.call", "params": {...}, "token"?: "..."}
 //   reply    {"id": 1, "ok": true, "result": {...}}  or  {"id": 1, "ok": false, "error": "...", "code": "..."}
+//   event    {"event": "engine.changed", "params": {...}}  (only to clients that sent relay.subscribe)
 // The page speaks the same objects over its WebSocket, one per message.
 
 /** Methods the page answers. */
-export const ENGINE_METHODS = ["engine.tools", "engine.call", "engine.undo", "engine.redo", "engine.inspect", "engine.render_preview"] as const;
+export const ENGINE_METHODS = ["engine.tools", "engine.call", "engine.undo", "engine.redo", "engine.inspect", "engine.render_preview", "engine.addAssets"] as const;
 export const UI_METHODS = ["ui.inspect", "ui.elements", "ui.click", "ui.drag", "ui.key", "ui.type", "ui.screenshot", "ui.set"] as const;
 /** Methods the relay answers itself. */
-export const RELAY_METHODS = ["auth", "relay.status"] as const;
+export const RELAY_METHODS = ["auth", "relay.status", "relay.subscribe"] as const;
+/** Events the relay passes from the page to subscribed clients, as lines without an id:
+ * `{"event": "engine.changed", "params": {revision, canUndo, canRedo}}` after every change of the
+ * page's project (a tool call, a gesture, undo or redo in the page). */
+export const PAGE_EVENTS = ["engine.changed"] as const;
 
 /** Stable codes of the channel's own errors (a tool's failure keeps the tool's code). */
 export const BRIDGE_ERRORS = {

@@ -5,7 +5,11 @@
 // Every request a client sends goes to the page and the page's answer comes back. The relay
 // refuses: a bind other than loopback, a client without the token, a page without the token, a
 // page from an origin not allowed, a Host header that is not loopback (DNS rebinding).
-import { BRIDGE_ERRORS, MAX_MESSAGE_BYTES, PAGE_PATH, PAGE_TIMEOUT_MS, type BridgeReply, type BridgeRequest } from "./protocol.js";
+// Two things do not come from a client's request: the page's change events, passed on to the
+// clients that asked for them (relay.subscribe), and the files a client grants the page to fetch
+// for engine.addAssets (./file-grants.ts).
+import { createFileGrants, GrantError } from "./file-grants.js";
+import { BRIDGE_ERRORS, MAX_MESSAGE_BYTES, PAGE_EVENTS, PAGE_PATH, PAGE_TIMEOUT_MS, type BridgeReply, type BridgeRequest } from "./protocol.js";
 
 // Built-in modules and `ws` go through a variable: the package compiles without Node's typings.
 const load = (name: string): Promise<any> => import(name);
@@ -46,6 +50,8 @@ export interface RelayOptions {
   log?: (line: string) => void;
   /** How long a request waits for the page (default 30 s). */
   timeoutMs?: number;
+  /** How long a file granted for engine.addAssets may be fetched at most (default 60 s). */
+  grantMs?: number;
 }
 
 export interface Relay {
@@ -123,10 +129,14 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
 
   let page: PageSocket | null = null;
   let pageInfo: Record<string, unknown> | null = null;
+  let pageOrigin: string | undefined;
   let nextId = 1;
   /** Requests sent to the page, by the relay's own id. */
   const pending = new Map<number, { done: (reply: BridgeReply) => void; timer: ReturnType<typeof setTimeout> }>();
   const clients = new Set<Socket>();
+  /** Clients that asked for the page's events (relay.subscribe), with how to send them one. */
+  const listeners = new Map<Socket, (line: Record<string, unknown>) => void>();
+  const grants = await createFileGrants();
 
   function failPending(code: string, error: string): void {
     for (const [id, p] of pending) {
@@ -172,8 +182,45 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
       }
       return { id, ok: true, result: { path, width: shot.width, height: shot.height } };
     }
+    if (method === "engine.addAssets") return addAssets(id, params);
     const reply = await toPage(method, params);
     return { ...reply, id };
+  }
+
+  /** engine.addAssets {assets: [{path, name, type, ...}]}: the relay grants the page each file
+   * under a one-time URL, the page fetches and adds them, and the grants end with its answer. */
+  async function addAssets(id: BridgeRequest["id"], params: Record<string, unknown>): Promise<BridgeReply> {
+    const { assets, ...rest } = params;
+    if (Object.keys(rest).length) return errorReply(id, BRIDGE_ERRORS.INVALID_PARAMS, `unknown parameter "${Object.keys(rest)[0]}" for engine.addAssets; expected: assets`);
+    if (!Array.isArray(assets) || assets.length === 0 || !assets.every(isObject)) {
+      return errorReply(id, BRIDGE_ERRORS.INVALID_PARAMS, "assets must be a non-empty array of {path, name, type, duration?, width?, height?, fps?}");
+    }
+    // The page fetches only what the relay serves: a client names files, never URLs.
+    const withUrl = assets.findIndex((a) => a.url !== undefined || a.file !== undefined);
+    if (withUrl !== -1) return errorReply(id, BRIDGE_ERRORS.INVALID_PARAMS, `assets[${withUrl}]: give path; the relay makes the URL`, { index: withUrl });
+    // The origin the page's upgrade came from (checked there), never what its hello says.
+    const origin = pageOrigin;
+    if (!page || !origin) return errorReply(id, BRIDGE_ERRORS.NO_PAGE, "no page is connected to the control channel: open the editor with the bridge on (npm run demo -- --control PORT)");
+    let granted;
+    try {
+      granted = await grants.grant(
+        assets.map((a) => a.path as string),
+        origin,
+        `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
+        options.grantMs,
+      );
+    } catch (e) {
+      if (e instanceof GrantError) return errorReply(id, e.code, e.message, { index: e.index, path: assets[e.index].path });
+      throw e;
+    }
+    try {
+      const reply = await toPage("engine.addAssets", {
+        assets: assets.map(({ path, ...meta }, i) => ({ name: pathMod.basename(path as string), ...meta, url: granted.files[i].url })),
+      });
+      return { ...reply, id };
+    } finally {
+      granted.revoke();
+    }
   }
 
   // ---- clients: JSON lines ----
@@ -215,6 +262,7 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
         return send(errorReply(id, BRIDGE_ERRORS.UNAUTHORIZED, 'send the token first: {"id": 0, "method": "auth", "params": {"token": "..."}} (printed when the relay started), or add "token" to the request'));
       }
       if (value.method === "auth") return send({ id, ok: true, result: { authenticated: true, page: pageInfo, connected: Boolean(page) } });
+      if (value.method === "relay.subscribe") return send(subscribe(socket, id, (value.params ?? {}) as Record<string, unknown>, send));
       const request: BridgeRequest = { id: id ?? 0, method: value.method, params: value.params as Record<string, unknown> | undefined };
       answer(request).then(
         (reply) => send({ ...reply, id }),
@@ -239,12 +287,29 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
     socket.on("close", () => {
       closed = true;
       clients.delete(socket);
+      listeners.delete(socket);
     });
+  }
+
+  /** relay.subscribe {events}: the client gets the page's events as lines without an id,
+   * `{"event": "engine.changed", "params": {revision, canUndo, canRedo}}`. Opt-in, so a client
+   * that matches every line to a request never sees one. */
+  function subscribe(socket: Socket, id: BridgeReply["id"], params: Record<string, unknown>, send: (line: any) => void): BridgeReply {
+    const events = params.events ?? [...PAGE_EVENTS];
+    const extra = Object.keys(params).find((k) => k !== "events");
+    if (extra) return errorReply(id, BRIDGE_ERRORS.INVALID_PARAMS, `unknown parameter "${extra}" for relay.subscribe; expected: events`);
+    if (!Array.isArray(events) || events.some((e) => !(PAGE_EVENTS as readonly unknown[]).includes(e))) {
+      return errorReply(id, BRIDGE_ERRORS.INVALID_PARAMS, `events must be a list of: ${PAGE_EVENTS.join(", ")}`);
+    }
+    if (events.length) listeners.set(socket, send);
+    else listeners.delete(socket);
+    return { id, ok: true, result: { events } };
   }
 
   // ---- the page: a WebSocket over HTTP ----
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
-  const httpServer = http.createServer((_req: unknown, res: any) => {
+  const httpServer = http.createServer((req: any, res: any) => {
+    if (grants.serve(req, res, (h) => hostAllowed(h, port))) return;
     res.writeHead(404, { "content-type": "text/plain; charset=utf-8" });
     res.end("NeuralCut control channel: the page connects by WebSocket; clients send JSON lines.\n");
   });
@@ -265,6 +330,7 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
         page.close(4000, "another page took over the control channel");
       }
       page = ws;
+      pageOrigin = req.headers.origin;
       pageInfo = { origin: req.headers.origin };
       log(`page connected from ${req.headers.origin}`);
       ws.on("message", (data: Uint8Array, isBinary: boolean) => {
@@ -277,7 +343,13 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
         }
         if (!isObject(msg)) return;
         if (msg.event === "hello" && ws === page) {
-          pageInfo = { origin: req.headers.origin, ...(isObject(msg.page) ? msg.page : {}) };
+          pageInfo = { ...(isObject(msg.page) ? msg.page : {}), origin: req.headers.origin };
+          return;
+        }
+        if (msg.event === "changed" && ws === page) {
+          const n = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
+          const line = { event: "engine.changed", params: { revision: n(msg.revision), canUndo: msg.canUndo === true, canRedo: msg.canRedo === true } };
+          for (const send of listeners.values()) send(line);
           return;
         }
         const p = typeof msg.id === "number" ? pending.get(msg.id) : undefined;
@@ -294,6 +366,7 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
         if (page !== ws) return;
         page = null;
         pageInfo = null;
+        pageOrigin = undefined;
         failPending(BRIDGE_ERRORS.PAGE_TIMEOUT, "the page closed before it answered");
         log("page disconnected");
       });
@@ -328,6 +401,7 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
     close: () =>
       new Promise<void>((done) => {
         failPending(BRIDGE_ERRORS.PAGE_TIMEOUT, "the relay stopped");
+        grants.clear();
         page?.terminate();
         for (const c of clients) c.destroy();
         wss.close();

@@ -3632,6 +3632,154 @@ export interface LoadSkillResult {
   body: string;
 }
 
+/** Arguments of the host tool `ui_inspect`: Inspect the editor's UI */
+export type UiInspectArgs = Record<string, never>;
+
+/** Result of the host tool `ui_inspect`. */
+export interface UiInspectResult {
+  /** Seconds */
+  playhead?: number;
+  /** Selected element ids */
+  selection?: string[];
+  /** Timeline pixels per second */
+  zoom?: number;
+  playing?: boolean;
+  /** Visible panels, for ui_screenshot */
+  panels?: string[];
+}
+
+/** Arguments of the host tool `ui_elements`: List on-screen elements */
+export interface UiElementsArgs {
+  /** Keep ids starting with this */
+  prefix?: string;
+}
+
+/** Result of the host tool `ui_elements`. */
+export interface UiElementsResult {
+  elements: {
+    /** Automation id */
+    id: string;
+    label: string;
+    role: string;
+    /** Page pixels */
+    rect: {
+      x: number;
+      y: number;
+      width: number;
+      height: number;
+    };
+    selected?: true;
+    disabled?: true;
+  }[];
+}
+
+/** Arguments of the host tool `ui_click`: Click */
+export interface UiClickArgs {
+  /** Automation id from ui_elements */
+  id?: string;
+  x?: number;
+  y?: number;
+  button?: "left" | "middle" | "right";
+  count?: number;
+  /** Keys held down */
+  modifiers?: ("Ctrl" | "Shift" | "Alt" | "Cmd")[];
+}
+
+/** Result of the host tool `ui_click`. */
+export interface UiClickResult {
+  /** The automation id (or tag) clicked */
+  clicked: string;
+  x: number;
+  y: number;
+}
+
+/** Arguments of the host tool `ui_drag`: Drag */
+export interface UiDragArgs {
+  /** An automation id from ui_elements, or {x, y} in page pixels */
+  from: string | {
+    x: number;
+    y: number;
+  };
+  /** An automation id from ui_elements, or {x, y} in page pixels */
+  to?: string | {
+    x: number;
+    y: number;
+  };
+  /** Pixels right (instead of to) */
+  dx?: number;
+  /** Pixels down (instead of to) */
+  dy?: number;
+  steps?: number;
+  /** Keys held down */
+  modifiers?: ("Ctrl" | "Shift" | "Alt" | "Cmd")[];
+}
+
+/** Result of the host tool `ui_drag`. */
+export interface UiDragResult {
+  /** Where the press was: x, y and the automation id under it */
+  from: {
+    x: number;
+    y: number;
+    id?: string | null;
+  };
+  /** Where the release was */
+  to: {
+    x: number;
+    y: number;
+  };
+}
+
+/** Arguments of the host tool `ui_key`: Press a key */
+export interface UiKeyArgs {
+  key: string;
+}
+
+/** Result of the host tool `ui_key`. */
+export interface UiKeyResult {
+  key: string;
+  /** Whether the page acted on it */
+  handled: boolean;
+  /** The automation id (or tag) of the focused element */
+  target: string;
+}
+
+/** Arguments of the host tool `ui_type`: Type text */
+export interface UiTypeArgs {
+  text: string;
+  /** Focus this field first */
+  id?: string;
+}
+
+/** Result of the host tool `ui_type`. */
+export interface UiTypeResult {
+  /** Characters typed */
+  typed: number;
+  into?: string | null;
+  /** The field's value after */
+  value?: string;
+}
+
+/** Arguments of the host tool `ui_screenshot`: Screenshot the page */
+export interface UiScreenshotArgs {
+  /** A panel name from ui_inspect, or an automation id */
+  panel?: string;
+}
+
+/** Result of the host tool `ui_screenshot`. */
+export interface UiScreenshotResult {
+  width: number;
+  height: number;
+}
+
+/** Arguments of the host tool `ui_control`: Call a control-channel method */
+export interface UiControlArgs {
+  method: string;
+  params?: { [key: string]: unknown };
+}
+
+/** Result of the host tool `ui_control`. */
+export interface UiControlResult { [key: string]: unknown }
+
 export interface HostToolArgsMap {
   media_import: MediaImportArgs;
   transcribe_video: TranscribeVideoArgs;
@@ -3643,6 +3791,14 @@ export interface HostToolArgsMap {
   ask_user: AskUserArgs;
   list_skills: ListSkillsArgs;
   load_skill: LoadSkillArgs;
+  ui_inspect: UiInspectArgs;
+  ui_elements: UiElementsArgs;
+  ui_click: UiClickArgs;
+  ui_drag: UiDragArgs;
+  ui_key: UiKeyArgs;
+  ui_type: UiTypeArgs;
+  ui_screenshot: UiScreenshotArgs;
+  ui_control: UiControlArgs;
 }
 
 export interface HostToolResultMap {
@@ -3656,6 +3812,14 @@ export interface HostToolResultMap {
   ask_user: AskUserResult;
   list_skills: ListSkillsResult;
   load_skill: LoadSkillResult;
+  ui_inspect: UiInspectResult;
+  ui_elements: UiElementsResult;
+  ui_click: UiClickResult;
+  ui_drag: UiDragResult;
+  ui_key: UiKeyResult;
+  ui_type: UiTypeResult;
+  ui_screenshot: UiScreenshotResult;
+  ui_control: UiControlResult;
 }
 
 /** The name of a host tool. */
@@ -3673,6 +3837,14 @@ export const HOST_TOOL_ERRORS: Readonly<Record<HostToolName, readonly string[]>>
   ask_user: ["question must be a non-empty string","options must be an array of strings","The user did not answer"],
   list_skills: [],
   load_skill: ["name must be a non-empty string","Skill not found: <name> (available: <names>)"],
+  ui_inspect: ["<method>: this page has no UI adapter (connectBridge({ui}))","no page is connected to the control channel: open the editor with the bridge on (npm run demo -- --control PORT)","the page did not answer <method> within <n> s"],
+  ui_elements: ["prefix must be a string","no page is connected to the control channel: open the editor with the bridge on (npm run demo -- --control PORT)","the page did not answer <method> within <n> s"],
+  ui_click: ["no element <id>","element <id> is not visible","no element at (<x>, <y>)","the click target must be an automation id or {x, y}","button must be left, middle or right","count must be 1, 2 or 3","modifiers must be a list of Ctrl, Shift, Alt, Cmd","no page is connected to the control channel: open the editor with the bridge on (npm run demo -- --control PORT)","the page did not answer <method> within <n> s"],
+  ui_drag: ["no element <id>","element <id> is not visible","<from|to> must be an automation id or {x, y}","give either to or dx/dy","give to (an automation id or {x, y}) or dx/dy in pixels","steps must be a whole number from 1 to 100","modifiers must be a list of Ctrl, Shift, Alt, Cmd","no page is connected to the control channel: open the editor with the bridge on (npm run demo -- --control PORT)","the page did not answer <method> within <n> s"],
+  ui_key: ["key must be a key or shortcut such as \"Space\", \"S\", \"Ctrl+Z\", \"Shift+Delete\"","unknown modifier \"<m>\" in \"<key>\": use Ctrl, Shift, Alt or Cmd","unknown key \"<name>\" in \"<key>\": <the keys it knows>","no page is connected to the control channel: open the editor with the bridge on (npm run demo -- --control PORT)","the page did not answer <method> within <n> s"],
+  ui_type: ["text must be a string","no element <id>","element <id> is not visible","no focused text field: click one first (or pass its id)","no page is connected to the control channel: open the editor with the bridge on (npm run demo -- --control PORT)","the page did not answer <method> within <n> s"],
+  ui_screenshot: ["no panel <name>","panel must be a panel name (ui.inspect lists them) or an automation id","no page is connected to the control channel: open the editor with the bridge on (npm run demo -- --control PORT)","the page did not answer <method> within <n> s"],
+  ui_control: ["method must be a control-channel method name, e.g. ui.set","params must be a JSON object","unknown method <method>: <the methods>","<the method's own errors>","no page is connected to the control channel: open the editor with the bridge on (npm run demo -- --control PORT)","the page did not answer <method> within <n> s"],
 };
 
 /** A host tool's catalog entry; `untrustedContentHint` marks output that carries text made by users or models. */
@@ -4432,6 +4604,523 @@ export const HOST_TOOL_CATALOG: readonly HostToolInfo[] = [
       "idempotentHint": true,
       "openWorldHint": false
     }
+  },
+  {
+    "name": "ui_inspect",
+    "title": "Inspect the editor's UI",
+    "description": "The UI state of the page the user has open: playhead (seconds), selection (element ids), zoom (pixels per second), playing, visible panels. Reads only.",
+    "inputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {},
+      "required": [],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "playhead": {
+          "type": "number",
+          "description": "Seconds"
+        },
+        "selection": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          },
+          "description": "Selected element ids"
+        },
+        "zoom": {
+          "type": "number",
+          "description": "Timeline pixels per second"
+        },
+        "playing": {
+          "type": "boolean"
+        },
+        "panels": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          },
+          "description": "Visible panels, for ui_screenshot"
+        }
+      },
+      "required": []
+    },
+    "annotations": {
+      "readOnlyHint": true,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "ui_elements",
+    "title": "List on-screen elements",
+    "description": "Every visible interactive element with its automation id, label, role and rectangle (page pixels); prefix keeps the ids that start with it (e.g. \"timeline.\"). Use the ids with ui_click and ui_drag. Reads only.",
+    "inputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "prefix": {
+          "type": "string",
+          "description": "Keep ids starting with this"
+        }
+      },
+      "required": [],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "elements": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "id": {
+                "type": "string",
+                "description": "Automation id"
+              },
+              "label": {
+                "type": "string"
+              },
+              "role": {
+                "type": "string"
+              },
+              "rect": {
+                "type": "object",
+                "properties": {
+                  "x": {
+                    "type": "number"
+                  },
+                  "y": {
+                    "type": "number"
+                  },
+                  "width": {
+                    "type": "number"
+                  },
+                  "height": {
+                    "type": "number"
+                  }
+                },
+                "required": [
+                  "x",
+                  "y",
+                  "width",
+                  "height"
+                ],
+                "description": "Page pixels"
+              },
+              "selected": {
+                "const": true
+              },
+              "disabled": {
+                "const": true
+              }
+            },
+            "required": [
+              "id",
+              "label",
+              "role",
+              "rect"
+            ]
+          }
+        }
+      },
+      "required": [
+        "elements"
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": true,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false,
+      "untrustedContentHint": true
+    }
+  },
+  {
+    "name": "ui_click",
+    "title": "Click",
+    "description": "Click an element by automation id, or a point {x, y}, as a user would: press, release, click (count 2: double click). Clicking a timeline element selects it.",
+    "inputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "description": "Automation id from ui_elements"
+        },
+        "x": {
+          "type": "number"
+        },
+        "y": {
+          "type": "number"
+        },
+        "button": {
+          "type": "string",
+          "enum": [
+            "left",
+            "middle",
+            "right"
+          ]
+        },
+        "count": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 3
+        },
+        "modifiers": {
+          "type": "array",
+          "items": {
+            "type": "string",
+            "enum": [
+              "Ctrl",
+              "Shift",
+              "Alt",
+              "Cmd"
+            ]
+          },
+          "description": "Keys held down"
+        }
+      },
+      "required": [],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "clicked": {
+          "type": "string",
+          "description": "The automation id (or tag) clicked"
+        },
+        "x": {
+          "type": "number"
+        },
+        "y": {
+          "type": "number"
+        }
+      },
+      "required": [
+        "clicked",
+        "x",
+        "y"
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "idempotentHint": false,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "ui_drag",
+    "title": "Drag",
+    "description": "Press on from, move to to (or by dx, dy pixels) in steps, release: moves timeline elements, trims their edges (the .trim-start / .trim-end handles), drags the playhead. ui_inspect's zoom gives pixels per second.",
+    "inputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "from": {
+          "type": [
+            "string",
+            "object"
+          ],
+          "properties": {
+            "x": {
+              "type": "number"
+            },
+            "y": {
+              "type": "number"
+            }
+          },
+          "required": [
+            "x",
+            "y"
+          ],
+          "additionalProperties": false,
+          "description": "An automation id from ui_elements, or {x, y} in page pixels"
+        },
+        "to": {
+          "type": [
+            "string",
+            "object"
+          ],
+          "properties": {
+            "x": {
+              "type": "number"
+            },
+            "y": {
+              "type": "number"
+            }
+          },
+          "required": [
+            "x",
+            "y"
+          ],
+          "additionalProperties": false,
+          "description": "An automation id from ui_elements, or {x, y} in page pixels"
+        },
+        "dx": {
+          "type": "number",
+          "description": "Pixels right (instead of to)"
+        },
+        "dy": {
+          "type": "number",
+          "description": "Pixels down (instead of to)"
+        },
+        "steps": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100
+        },
+        "modifiers": {
+          "type": "array",
+          "items": {
+            "type": "string",
+            "enum": [
+              "Ctrl",
+              "Shift",
+              "Alt",
+              "Cmd"
+            ]
+          },
+          "description": "Keys held down"
+        }
+      },
+      "required": [
+        "from"
+      ],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "from": {
+          "type": "object",
+          "properties": {
+            "x": {
+              "type": "number"
+            },
+            "y": {
+              "type": "number"
+            },
+            "id": {
+              "type": [
+                "string",
+                "null"
+              ]
+            }
+          },
+          "required": [
+            "x",
+            "y"
+          ],
+          "description": "Where the press was: x, y and the automation id under it"
+        },
+        "to": {
+          "type": "object",
+          "properties": {
+            "x": {
+              "type": "number"
+            },
+            "y": {
+              "type": "number"
+            }
+          },
+          "required": [
+            "x",
+            "y"
+          ],
+          "description": "Where the release was"
+        }
+      },
+      "required": [
+        "from",
+        "to"
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "idempotentHint": false,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "ui_key",
+    "title": "Press a key",
+    "description": "A key or shortcut sent to the focused element: \"Space\" (play/pause), \"S\" (split at the playhead), \"Delete\", \"Ctrl+Z\", \"Ctrl+Shift+Z\", \"Shift+Delete\".",
+    "inputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "key": {
+          "type": "string"
+        }
+      },
+      "required": [
+        "key"
+      ],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "key": {
+          "type": "string"
+        },
+        "handled": {
+          "type": "boolean",
+          "description": "Whether the page acted on it"
+        },
+        "target": {
+          "type": "string",
+          "description": "The automation id (or tag) of the focused element"
+        }
+      },
+      "required": [
+        "key",
+        "handled",
+        "target"
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "idempotentHint": false,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "ui_type",
+    "title": "Type text",
+    "description": "Type text into the focused field (or the field with automation id id).",
+    "inputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "text": {
+          "type": "string"
+        },
+        "id": {
+          "type": "string",
+          "description": "Focus this field first"
+        }
+      },
+      "required": [
+        "text"
+      ],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "typed": {
+          "type": "integer",
+          "description": "Characters typed"
+        },
+        "into": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "value": {
+          "type": "string",
+          "description": "The field's value after"
+        }
+      },
+      "required": [
+        "typed"
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "idempotentHint": false,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "ui_screenshot",
+    "title": "Screenshot the page",
+    "description": "A PNG of the page as the user sees it, or of one panel (preview, timeline, tools, agent). Reads only.",
+    "inputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "panel": {
+          "type": "string",
+          "description": "A panel name from ui_inspect, or an automation id"
+        }
+      },
+      "required": [],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "width": {
+          "type": "integer"
+        },
+        "height": {
+          "type": "integer"
+        }
+      },
+      "required": [
+        "width",
+        "height"
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": true,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "ui_control",
+    "title": "Call a control-channel method",
+    "description": "Any control-channel method with its params, e.g. ui.set {playhead: 2}, engine.inspect, engine.undo (docs/bridge.md lists them).",
+    "inputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "method": {
+          "type": "string"
+        },
+        "params": {
+          "type": "object"
+        }
+      },
+      "required": [
+        "method"
+      ],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {},
+      "required": []
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "idempotentHint": false,
+      "openWorldHint": false
+    }
   }
 ];
 
@@ -4480,4 +5169,12 @@ export const TOOL_SUMMARIES: Readonly<Record<ToolName | HostToolName, string>> =
   ask_user: "Ask {question:q}",
   list_skills: "List skills",
   load_skill: "Load the {name:q} skill",
+  ui_inspect: "Look at the editor's state",
+  ui_elements: "List on-screen controls[ under {prefix:q}]",
+  ui_click: "Click[ {id}]",
+  ui_drag: "Drag in the page",
+  ui_key: "Press {key}",
+  ui_type: "Type {text:q}",
+  ui_screenshot: "Screenshot[ of {panel}]",
+  ui_control: "Run {method} in the page",
 };

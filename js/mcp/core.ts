@@ -11,7 +11,7 @@ import { isToolError, type NeuralCutEditor } from "../editor.js";
 import { TOOL_ERRORS } from "../generated/tools.js";
 import type { ToolErrorResult, ToolInfo } from "../types.js";
 import { HOST_TOOL_ERRORS, hostToolInfo } from "../host-tools.js";
-import { MediaProbeError, probeMedia, type MediaInfo } from "./media.js";
+import { MediaProbeError, probeMedia, type MediaInfo } from "../media/probe.js";
 import type { Session } from "./session.js";
 
 const SCHEMA = "https://json-schema.org/draft/2020-12/schema";
@@ -398,6 +398,17 @@ async function mediaImport(session: Session, args: unknown): Promise<Record<stri
       if (e instanceof MediaProbeError) return { error: e.message, code: "MEDIA_UNREADABLE", path };
       throw e;
     }
+  }
+  if (session.addMedia) {
+    const added = await session.addMedia(infos.map(([path, { format: _format, ...asset }]) => ({ path, asset })));
+    if (isToolError(added)) return added;
+    const { ids } = added as { ids: string[] };
+    return {
+      assets: infos.map(([path, { format, ...asset }], i) => {
+        session.paths.set(ids[i], path);
+        return { id: ids[i], ...asset, format, path };
+      }),
+    };
   }
   const assets = [];
   for (const [path, info] of infos) {

@@ -56,11 +56,14 @@ export interface NeuralCutMcpOptions {
   /** Tools the Node side answers (render_preview from js/render-headless.ts, the bridge's ui_*
    * tools): listed after the core tools and run directly or through command_run and command_batch. */
   hostTools?: readonly HostTool[];
-  /** Bridge mode (js/bridge/mcp.ts): tools the session cannot serve, and a hook run before every
-   * call and read. */
+  /** Bridge mode (js/bridge/mcp.ts): tools the session cannot serve, a hook run before every
+   * call and read, where media_import adds its files, and changes made elsewhere (the user's
+   * hand edits in the page), told with the new revision so subscribers hear of them too. */
   host?: {
     omit?: readonly string[];
     beforeRequest?: () => Promise<void>;
+    addMedia?: Session["addMedia"];
+    watch?: (changed: (revision: number) => void) => void;
   };
   /** Adds export_video, jobs_list and jobs_cancel (js/mcp/export-tools.ts): answered with the
    * request's progress token and cancellation when called directly, and as host tools (without
@@ -122,7 +125,7 @@ export function createNeuralCutMcpServer(editor: NeuralCutEditor, options: Neura
   // The export tools are commands too (command_run runs them without progress); a direct call
   // below passes the request's progress token and cancellation.
   const exportTools: HostTool[] = (options.exportJobs?.tools ?? []).map((info) => ({ info, run: (args) => options.exportJobs!.call(info.name, args) }));
-  const session: Session = { editor, paths: options.paths ?? new Map(), hostTools: [...(options.hostTools ?? []), ...exportTools] };
+  const session: Session = { editor, paths: options.paths ?? new Map(), hostTools: [...(options.hostTools ?? []), ...exportTools], addMedia: options.host?.addMedia };
   const omit = new Set(options.host?.omit ?? []);
   const catalog = sessionCatalog(editor, session.hostTools).filter((t) => !omit.has(t.name));
   const tools = catalog.map(toMcpTool);
@@ -136,6 +139,18 @@ export function createNeuralCutMcpServer(editor: NeuralCutEditor, options: Neura
     },
   );
 
+  /** Tells subscribers that the project is now at `revision`, once per revision (a change made
+   * through this server and seen again as the page's event is told once). */
+  let told = editor.revision();
+  function notify(revision: number): void {
+    if (revision === told) return;
+    told = revision;
+    for (const uri of [PROJECT_URI, DOCUMENT_URI, COMMANDS_URI]) {
+      if (subscribed.has(uri)) server.sendResourceUpdated({ uri }).catch(() => {});
+    }
+  }
+  options.host?.watch?.(notify);
+
   /** After a call: save and notify subscribers if the project changed. Returns warnings. */
   function committed(before: number): string[] {
     if (editor.revision() === before) return [];
@@ -148,9 +163,7 @@ export function createNeuralCutMcpServer(editor: NeuralCutEditor, options: Neura
         process.stderr.write(`neuralcut mcp: ${warnings[0]}\n`);
       }
     }
-    for (const uri of [PROJECT_URI, DOCUMENT_URI, COMMANDS_URI]) {
-      if (subscribed.has(uri)) server.sendResourceUpdated({ uri }).catch(() => {});
-    }
+    notify(editor.revision());
     return warnings;
   }
 

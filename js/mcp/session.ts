@@ -12,7 +12,8 @@ import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import process from "node:process";
 
 import { createEditor, type NeuralCutEditor } from "../editor.js";
-import type { ProjectJson } from "../types.js";
+import type { ProjectJson, ToolErrorResult } from "../types.js";
+import type { MediaInfo } from "../media/probe.js";
 import type { HostTool } from "./core.js";
 import { DEMO_MEDIA, DEMO_PROJECT } from "./demo-project.js";
 
@@ -22,6 +23,15 @@ export interface Session {
   paths: Map<string, string>;
   /** Tools the Node side answers (render_preview), beside the engine's. */
   hostTools?: readonly HostTool[];
+  /** Where media_import adds the files it probed, when not to `editor` (bridge mode: the page,
+   * js/bridge/mcp.ts). Resolves to the new asset ids in order, or media_import's error value. */
+  addMedia?(files: ProbedFile[]): Promise<{ ids: string[] } | ToolErrorResult>;
+}
+
+/** A file media_import has read: its path and the asset it becomes. */
+export interface ProbedFile {
+  path: string;
+  asset: Omit<MediaInfo, "format">;
 }
 
 export interface OpenOptions {

@@ -318,3 +318,229 @@ pub mod load_skill {
         body: String,
     }
 }
+
+// The bridge's ui_* tools (js/bridge/mcp.ts): page pixels are CSS pixels of the viewport.
+
+// A key held down during a click or drag (a plain comment: a doc comment would become the items' description).
+#[derive(Deserialize, JsonSchema)]
+pub enum Modifier {
+    Ctrl,
+    Shift,
+    Alt,
+    Cmd,
+}
+
+
+/// ui_inspect.
+pub mod ui_inspect {
+    use super::*;
+
+    pub type Arguments = NoArgs;
+
+    // The host's UI state: the demo's fields; another host's adapter may add or leave out some.
+    #[derive(JsonSchema)]
+    #[serde(rename_all = "camelCase")]
+    pub struct Returns {
+        /// Seconds
+        playhead: Option<f64>,
+        /// Selected element ids
+        selection: Option<Vec<String>>,
+        /// Timeline pixels per second
+        zoom: Option<f64>,
+        playing: Option<bool>,
+        /// Visible panels, for ui_screenshot
+        panels: Option<Vec<String>>,
+    }
+}
+
+/// ui_elements.
+pub mod ui_elements {
+    use super::*;
+
+    #[derive(Deserialize, JsonSchema)]
+    #[serde(rename_all = "camelCase", deny_unknown_fields)]
+    pub struct Arguments {
+        /// Keep ids starting with this
+        prefix: Option<String>,
+    }
+
+    #[derive(JsonSchema)]
+    #[serde(rename_all = "camelCase")]
+    pub struct Returns {
+        elements: List<Element>,
+    }
+
+    #[derive(JsonSchema)]
+    #[serde(rename_all = "camelCase")]
+    pub struct Element {
+        /// Automation id
+        id: String,
+        label: String,
+        role: String,
+        /// Page pixels
+        rect: Rect,
+        selected: Option<True>,
+        disabled: Option<True>,
+    }
+
+    #[derive(JsonSchema)]
+    #[serde(rename_all = "camelCase")]
+    pub struct Rect {
+        x: f64,
+        y: f64,
+        width: f64,
+        height: f64,
+    }
+}
+
+/// ui_click.
+pub mod ui_click {
+    use super::*;
+
+    #[derive(Deserialize, JsonSchema)]
+    #[serde(rename_all = "camelCase", deny_unknown_fields)]
+    pub struct Arguments {
+        /// Automation id from ui_elements
+        id: Option<String>,
+        x: Option<f64>,
+        y: Option<f64>,
+        #[schemars(extend("enum" = ["left", "middle", "right"]))]
+        button: Option<String>,
+        #[schemars(range(min = 1, max = 3))]
+        count: Option<i64>,
+        /// Keys held down
+        modifiers: Option<Vec<Modifier>>,
+    }
+
+    #[derive(JsonSchema)]
+    #[serde(rename_all = "camelCase")]
+    pub struct Returns {
+        /// The automation id (or tag) clicked
+        clicked: String,
+        x: f64,
+        y: f64,
+    }
+}
+
+/// ui_drag.
+pub mod ui_drag {
+    use super::*;
+
+    #[derive(Deserialize, JsonSchema)]
+    #[serde(rename_all = "camelCase", deny_unknown_fields)]
+    pub struct Arguments {
+        from: Where,
+        to: Option<Where>,
+        /// Pixels right (instead of to)
+        dx: Option<f64>,
+        /// Pixels down (instead of to)
+        dy: Option<f64>,
+        #[schemars(range(min = 1, max = 100))]
+        steps: Option<i64>,
+        /// Keys held down
+        modifiers: Option<Vec<Modifier>>,
+    }
+
+    #[derive(JsonSchema)]
+    #[serde(rename_all = "camelCase")]
+    pub struct Returns {
+        /// Where the press was: x, y and the automation id under it
+        from: Pressed,
+        /// Where the release was
+        to: Point,
+    }
+
+    #[derive(JsonSchema)]
+    #[serde(rename_all = "camelCase")]
+    pub struct Pressed {
+        x: f64,
+        y: f64,
+        id: Option<NullableString>,
+    }
+
+    #[derive(JsonSchema)]
+    #[serde(rename_all = "camelCase")]
+    pub struct Point {
+        x: f64,
+        y: f64,
+    }
+}
+
+/// ui_key.
+pub mod ui_key {
+    use super::*;
+
+    #[derive(Deserialize, JsonSchema)]
+    #[serde(rename_all = "camelCase", deny_unknown_fields)]
+    pub struct Arguments {
+        key: String,
+    }
+
+    #[derive(JsonSchema)]
+    #[serde(rename_all = "camelCase")]
+    pub struct Returns {
+        key: String,
+        /// Whether the page acted on it
+        handled: bool,
+        /// The automation id (or tag) of the focused element
+        target: String,
+    }
+}
+
+/// ui_type.
+pub mod ui_type {
+    use super::*;
+
+    #[derive(Deserialize, JsonSchema)]
+    #[serde(rename_all = "camelCase", deny_unknown_fields)]
+    pub struct Arguments {
+        text: String,
+        /// Focus this field first
+        id: Option<String>,
+    }
+
+    #[derive(JsonSchema)]
+    #[serde(rename_all = "camelCase")]
+    pub struct Returns {
+        /// Characters typed
+        typed: i64,
+        into: Option<NullableString>,
+        /// The field's value after
+        value: Option<String>,
+    }
+}
+
+/// ui_screenshot.
+pub mod ui_screenshot {
+    use super::*;
+
+    #[derive(Deserialize, JsonSchema)]
+    #[serde(rename_all = "camelCase", deny_unknown_fields)]
+    pub struct Arguments {
+        /// A panel name from ui_inspect, or an automation id
+        panel: Option<String>,
+    }
+
+    #[derive(JsonSchema)]
+    #[serde(rename_all = "camelCase")]
+    pub struct Returns {
+        width: i64,
+        height: i64,
+    }
+}
+
+/// ui_control.
+pub mod ui_control {
+    use super::*;
+
+    #[derive(Deserialize, JsonSchema)]
+    #[serde(rename_all = "camelCase", deny_unknown_fields)]
+    pub struct Arguments {
+        method: String,
+        params: Option<AnyObject>,
+    }
+
+    // Whatever the method answers.
+    #[derive(JsonSchema)]
+    pub struct Returns {}
+}

@@ -183,9 +183,10 @@ pub static TOOLS: &[&ToolDef] = &[
 
 /// Tools the JS side answers, declared in the same shape so that their text, schemas and errors
 /// live beside the engine's and reach MCP, the typings and docs/tools.md the same way. Each is
-/// offered only where it can run: `media_import` in Node sessions (`neuralcut mcp`, the CLI),
+/// offered only where it can run: `media_import` in Node sessions (`neuralcut mcp`, also with
+/// `--bridge`, and the CLI),
 /// `transcribe_video` by the in-page agent, `render_preview` wherever a compositor is at hand,
-/// the export tools in `neuralcut mcp`.
+/// the export tools in `neuralcut mcp`, the `ui_*` tools in `neuralcut mcp --bridge`.
 /// `editor.tools()` does not list them; the generated `HOST_TOOL_CATALOG` does.
 pub static HOST_TOOLS: &[ToolDef] = &[
     ToolDef {
@@ -310,7 +311,113 @@ pub static HOST_TOOLS: &[ToolDef] = &[
         example: "",
         run: None,
     },
+    // The bridge's tools (`neuralcut mcp --bridge`, docs/bridge.md): each is one control-channel
+    // method answered by the page the user has open. Besides their own errors, each can fail with
+    // the channel's: no page connected, the page did not answer, no UI adapter.
+    ToolDef {
+        name: "ui_inspect",
+        title: text!("Inspect the editor's UI"),
+        summary: text!("Look at the editor's state"),
+        description: text!("The UI state of the page the user has open: playhead (seconds), selection (element ids), zoom (pixels per second), playing, visible panels. Reads only."),
+        types: Types::of::<host::ui_inspect::Arguments, host::ui_inspect::Returns>(),
+        kind: Kind::Host,
+        annotations: READ,
+        errors: list!(&[UI_NO_ADAPTER, NO_PAGE, PAGE_TIMEOUT]),
+        example: "",
+        run: None,
+    },
+    ToolDef {
+        name: "ui_elements",
+        title: text!("List on-screen elements"),
+        summary: text!("List on-screen controls[ under {prefix:q}]"),
+        description: text!("Every visible interactive element with its automation id, label, role and rectangle (page pixels); prefix keeps the ids that start with it (e.g. \"timeline.\"). Use the ids with ui_click and ui_drag. Reads only."),
+        types: Types::of::<host::ui_elements::Arguments, host::ui_elements::Returns>(),
+        kind: Kind::Host,
+        annotations: LISTING,
+        errors: list!(&["prefix must be a string", NO_PAGE, PAGE_TIMEOUT]),
+        example: "",
+        run: None,
+    },
+    ToolDef {
+        name: "ui_click",
+        title: text!("Click"),
+        summary: text!("Click[ {id}]"),
+        description: text!("Click an element by automation id, or a point {x, y}, as a user would: press, release, click (count 2: double click). Clicking a timeline element selects it."),
+        types: Types::of::<host::ui_click::Arguments, host::ui_click::Returns>(),
+        kind: Kind::Host,
+        annotations: UI_ACTS,
+        errors: list!(&["no element <id>", "element <id> is not visible", "no element at (<x>, <y>)", "the click target must be an automation id or {x, y}", "button must be left, middle or right", "count must be 1, 2 or 3", "modifiers must be a list of Ctrl, Shift, Alt, Cmd", NO_PAGE, PAGE_TIMEOUT]),
+        example: "",
+        run: None,
+    },
+    ToolDef {
+        name: "ui_drag",
+        title: text!("Drag"),
+        summary: text!("Drag in the page"),
+        description: text!("Press on from, move to to (or by dx, dy pixels) in steps, release: moves timeline elements, trims their edges (the .trim-start / .trim-end handles), drags the playhead. ui_inspect's zoom gives pixels per second."),
+        types: Types::of::<host::ui_drag::Arguments, host::ui_drag::Returns>(),
+        kind: Kind::Host,
+        annotations: UI_ACTS,
+        errors: list!(&["no element <id>", "element <id> is not visible", "<from|to> must be an automation id or {x, y}", "give either to or dx/dy", "give to (an automation id or {x, y}) or dx/dy in pixels", "steps must be a whole number from 1 to 100", "modifiers must be a list of Ctrl, Shift, Alt, Cmd", NO_PAGE, PAGE_TIMEOUT]),
+        example: "",
+        run: None,
+    },
+    ToolDef {
+        name: "ui_key",
+        title: text!("Press a key"),
+        summary: text!("Press {key}"),
+        description: text!("A key or shortcut sent to the focused element: \"Space\" (play/pause), \"S\" (split at the playhead), \"Delete\", \"Ctrl+Z\", \"Ctrl+Shift+Z\", \"Shift+Delete\"."),
+        types: Types::of::<host::ui_key::Arguments, host::ui_key::Returns>(),
+        kind: Kind::Host,
+        annotations: UI_ACTS,
+        errors: list!(&["key must be a key or shortcut such as \"Space\", \"S\", \"Ctrl+Z\", \"Shift+Delete\"", "unknown modifier \"<m>\" in \"<key>\": use Ctrl, Shift, Alt or Cmd", "unknown key \"<name>\" in \"<key>\": <the keys it knows>", NO_PAGE, PAGE_TIMEOUT]),
+        example: "",
+        run: None,
+    },
+    ToolDef {
+        name: "ui_type",
+        title: text!("Type text"),
+        summary: text!("Type {text:q}"),
+        description: text!("Type text into the focused field (or the field with automation id id)."),
+        types: Types::of::<host::ui_type::Arguments, host::ui_type::Returns>(),
+        kind: Kind::Host,
+        annotations: UI_ACTS,
+        errors: list!(&["text must be a string", "no element <id>", "element <id> is not visible", "no focused text field: click one first (or pass its id)", NO_PAGE, PAGE_TIMEOUT]),
+        example: "",
+        run: None,
+    },
+    ToolDef {
+        name: "ui_screenshot",
+        title: text!("Screenshot the page"),
+        summary: text!("Screenshot[ of {panel}]"),
+        description: text!("A PNG of the page as the user sees it, or of one panel (preview, timeline, tools, agent). Reads only."),
+        types: Types::of::<host::ui_screenshot::Arguments, host::ui_screenshot::Returns>(),
+        kind: Kind::Host,
+        annotations: READ,
+        errors: list!(&["no panel <name>", "panel must be a panel name (ui.inspect lists them) or an automation id", NO_PAGE, PAGE_TIMEOUT]),
+        example: "",
+        run: None,
+    },
+    ToolDef {
+        name: "ui_control",
+        title: text!("Call a control-channel method"),
+        summary: text!("Run {method} in the page"),
+        description: text!("Any control-channel method with its params, e.g. ui.set {playhead: 2}, engine.inspect, engine.undo (docs/bridge.md lists them)."),
+        types: Types::of::<host::ui_control::Arguments, host::ui_control::Returns>(),
+        kind: Kind::Host,
+        annotations: UI_ACTS,
+        errors: list!(&["method must be a control-channel method name, e.g. ui.set", "params must be a JSON object", "unknown method <method>: <the methods>", "<the method's own errors>", NO_PAGE, PAGE_TIMEOUT]),
+        example: "",
+        run: None,
+    },
 ];
+
+/// A click, drag, key or typing may run any command of the page, an edit included.
+const UI_ACTS: Annotations = HISTORY;
+/// The control channel's own failures, which every ui_* tool can return (js/bridge/relay.ts).
+const NO_PAGE: &str = "no page is connected to the control channel: open the editor with the bridge on (npm run demo -- --control PORT)";
+const PAGE_TIMEOUT: &str = "the page did not answer <method> within <n> s";
+const UI_NO_ADAPTER: &str = "<method>: this page has no UI adapter (connectBridge({ui}))";
 
 pub fn find(name: &str) -> Option<&'static ToolDef> {
     TOOLS.iter().copied().find(|t| t.name == name)

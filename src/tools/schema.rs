@@ -162,6 +162,10 @@ fn walk(schema: &mut Value) {
 fn not_null(schema: &mut Value) {
     let is_null = |s: &Value| s.get("type").and_then(Value::as_str) == Some("null");
     let Value::Object(map) = schema else { return };
+    // A type that says null on purpose (`NullableString`) keeps it.
+    if map.remove("x-nullable").is_some() {
+        return;
+    }
     if let Some(Value::Array(list)) = map.get("anyOf") {
         if list.len() == 2 && list.iter().any(is_null) {
             let mut inner = list.iter().find(|s| !is_null(s)).cloned().unwrap_or_default();
@@ -201,7 +205,8 @@ fn subschema(s: &mut Value) {
     walk(s);
 }
 
-/// Schema-only stand-ins for output fields whose Rust value is loosely typed.
+/// Schema-only stand-ins for fields whose Rust value is loosely typed (mostly outputs; `Where`, an
+/// id or a point, is an argument the JS side reads).
 macro_rules! loose {
     ($($(#[$doc:meta])* $name:ident => $schema:tt;)*) => {$(
         $(#[$doc])*
@@ -232,6 +237,18 @@ loose! {
     ParamValue => { "type": ["number", "string", "boolean"] };
     /// A number, or text such as a colour.
     NumberOrText => { "type": ["number", "string"] };
+    /// Where a drag starts or ends: an automation id, or a point in page pixels.
+    Where => {
+        "type": ["string", "object"],
+        "description": "An automation id from ui_elements, or {x, y} in page pixels",
+        "properties": { "x": { "type": "number" }, "y": { "type": "number" } },
+        "required": ["x", "y"],
+        "additionalProperties": false,
+    };
+    /// A string, or null when there is none (the page writes null, not nothing).
+    NullableString => { "type": ["string", "null"], "x-nullable": true };
+    /// A flag the page writes only when it is set.
+    True => { "const": true };
 }
 
 /// A list of `T` in an output type. schemars writes `Vec<T>`'s schema through its own serializer,

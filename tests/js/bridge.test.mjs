@@ -6,7 +6,8 @@
 // mouse and keyboard, and axe-core over the whole page.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import http from "node:http";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,10 +16,12 @@ import { fileURLToPath } from "node:url";
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { chromium } from "playwright-core";
 import WebSocket from "ws";
 
 import { startDemoServer } from "../../scripts/demo.mjs";
+import { png } from "./mcp-media.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const dist = process.env.NEURALCUT_DIST ?? join(root, "dist");
@@ -60,6 +63,10 @@ function lineClient(port) {
       socket.write(`${JSON.stringify({ id: ++id, method, params, ...extra })}\n`);
       return new Promise((done) => (replies.length ? done(replies.shift()) : closed ? done(null) : waiting.push(done)));
     },
+    /** The next line, without sending anything (an event). */
+    next() {
+      return new Promise((done) => (replies.length ? done(replies.shift()) : closed ? done(null) : waiting.push(done)));
+    },
     raw(line) {
       socket.write(line);
       return new Promise((done) => (replies.length ? done(replies.shift()) : waiting.push(done)));
@@ -97,6 +104,21 @@ function pngSize(bytes) {
   assert.equal(bytes.subarray(12, 16).toString("latin1"), "IHDR");
   return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
 }
+
+/** A raw HTTP request to the relay, the path and the Host header exactly as given. */
+function rawRequest(port, { method = "GET", path, headers = {} }) {
+  return new Promise((done, fail) => {
+    const req = http.request({ host: "127.0.0.1", port, method, path, headers: { host: `127.0.0.1:${port}`, ...headers }, agent: false }, (res) => {
+      const chunks = [];
+      res.on("data", (c) => chunks.push(c));
+      res.on("end", () => done({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }));
+    });
+    req.on("error", fail);
+    req.end();
+  });
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** Puts the page back to the demo project, nothing selected, playhead at 0. */
 async function reset() {
@@ -206,7 +228,7 @@ test("the official MCP SDK client drives the live page through neuralcut mcp --b
     for (const name of [...engine, "command_list", "command_run", "command_batch", "doc_inspect", "ui_inspect", "ui_elements", "ui_click", "ui_drag", "ui_key", "ui_type", "ui_screenshot", "ui_control"]) {
       assert.ok(names.includes(name), `${name} is listed`);
     }
-    assert.equal(names.includes("media_import"), false, "media_import needs local files the page cannot read");
+    assert.ok(names.includes("media_import"), "media_import: the files go to the page");
     for (const t of tools) {
       assert.ok(t.title, `${t.name} has a title`);
       for (const hint of ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"]) assert.equal(typeof t.annotations?.[hint], "boolean", `${t.name}.${hint}`);
@@ -404,6 +426,116 @@ test("hostile requests get an error reply with a code and change nothing; the ch
   assert.deepEqual(problems, []);
 });
 
+test("media_import in bridge mode: the page gets the files as assets, with headless mode's results and errors, and draws them", async () => {
+  await reset();
+  const dir = mkdtempSync(join(tmpdir(), "neuralcut-bridge-media-"));
+  const picture = join(dir, "grey.png");
+  writeFileSync(picture, png(64, 48));
+  const clip = join(root, "demo", "media", "clip.webm");
+  writeFileSync(join(dir, "notes.txt"), "not media\n");
+  const fetched = [];
+  const onRequest = (r) => r.url().includes("/media/") && fetched.push(r.url());
+  page.on("request", onRequest);
+  const client = await mcpClient(["--bridge", `127.0.0.1:${server.control.port}`], { NEURALCUT_BRIDGE_TOKEN: server.control.token });
+  const headless = await mcpClient([]);
+  try {
+    await client.listTools(); // the SDK client checks structuredContent against the outputSchema
+    await headless.listTools();
+    const assetsBefore = (await project()).assets.length;
+    const paths = [picture, clip];
+    const imported = await client.callTool({ name: "media_import", arguments: { paths } });
+    assert.equal(imported.isError, undefined, JSON.stringify(imported));
+    const local = await headless.callTool({ name: "media_import", arguments: { paths } });
+    const strip = ({ id, ...rest }) => rest;
+    assert.deepEqual(imported.structuredContent.assets.map(strip), local.structuredContent.assets.map(strip), "the same result as headless mode");
+    const [still, video] = imported.structuredContent.assets;
+    assert.deepEqual([still.type, still.width, still.height, still.path, video.type, video.path], ["image", 64, 48, picture, "video", clip]);
+
+    // list_project_assets lists them; the page holds their bytes; each grant served once.
+    const listed = await client.callTool({ name: "list_project_assets", arguments: {} });
+    for (const a of [still, video]) assert.ok(listed.structuredContent.assets.some((l) => l.id === a.id && l.name === a.name && l.type === a.type), a.id);
+    const sizes = await page.evaluate((ids) => ids.map((id) => window.demo.editor.assetSource(id)?.file?.size), [still.id, video.id]);
+    assert.deepEqual(sizes, [statSync(picture).size, statSync(clip).size]);
+    assert.equal(fetched.length, 2, fetched.join(" "));
+    const pageOrigin = new URL(server.url).origin;
+    for (const url of fetched) assert.equal((await rawRequest(server.control.port, { path: new URL(url).pathname, headers: { origin: pageOrigin } })).status, 404, "used up");
+    await page.waitForSelector(`[data-automation-id="assets.${still.id}.add"]`, { state: "attached" }); // the asset bin lists it
+
+    // The page draws them: placed on the timeline, render_preview (drawn in the page) has both.
+    const placedStill = await client.callTool({ name: "add_media_to_timeline", arguments: { assetId: still.id, startTime: 0, trackType: "overlay" } });
+    const placedClip = await client.callTool({ name: "add_media_to_timeline", arguments: { assetId: video.id, startTime: 0, trackType: "overlay" } });
+    for (const placed of [placedStill, placedClip]) assert.equal(placed.isError, undefined, JSON.stringify(placed));
+    const frame = await client.callTool({ name: "render_preview", arguments: { time: 0.5, width: 320 } });
+    assert.equal(frame.isError, undefined, JSON.stringify(frame).slice(0, 300));
+    const ids = [placedStill, placedClip].map((p) => p.structuredContent.elementId);
+    for (const id of ids) assert.ok(frame.structuredContent.layers.some((l) => l.elementId === id), `${id} is drawn`);
+    assert.deepEqual((frame.structuredContent.notDrawn ?? []).filter((n) => ids.includes(n.elementId)), []);
+
+    // Errors are headless mode's, word for word, and add nothing.
+    const assetsNow = (await project()).assets.length;
+    assert.equal(assetsNow, assetsBefore + 2);
+    for (const bad of [["relative/x.png"], [join(dir, "missing.png")], [join(dir, "notes.txt")], [picture, join(dir, "notes.txt")], [join(dir, "..", "..", "etc", "nothing-here.png")]]) {
+      const r = await client.callTool({ name: "media_import", arguments: { paths: bad } });
+      const h = await headless.callTool({ name: "media_import", arguments: { paths: bad } });
+      assert.equal(r.isError, true, JSON.stringify(bad));
+      assert.deepEqual(r.content, h.content, JSON.stringify(bad));
+    }
+    await assert.rejects(client.callTool({ name: "media_import", arguments: { path: picture } }), (e) => e.code === -32602);
+    assert.equal((await project()).assets.length, assetsNow, "a failed import adds nothing");
+    assert.equal(fetched.length, 2, "and fetches nothing");
+  } finally {
+    page.off("request", onRequest);
+    await client.close();
+    await headless.close();
+    await reset();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  assert.deepEqual(problems, []);
+});
+
+test("hand edits in the page reach MCP subscribers as notifications/resources/updated", async () => {
+  await reset();
+  const client = await mcpClient(["--bridge", `127.0.0.1:${server.control.port}`], { NEURALCUT_BRIDGE_TOKEN: server.control.token });
+  try {
+    const updates = [];
+    let wake = () => {};
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => (updates.push(n.params.uri), wake()));
+    await client.subscribeResource({ uri: "neuralcut://project" });
+    await client.subscribeResource({ uri: "neuralcut://document" });
+    // Bounded: a missing notification fails the test instead of hanging it.
+    const heard = (count, what) =>
+      new Promise((done, fail) => {
+        const timer = setTimeout(() => fail(new Error(`${updates.length} of ${count} resources/updated within 5 s of ${what}`)), 5000);
+        wake = () => updates.length >= count && (clearTimeout(timer), done());
+        wake();
+      });
+    // A tool call made in the page (its console, its agent, the host's own code).
+    await page.evaluate(() => window.demo.editor.callTool("split", { times: [2] }));
+    await heard(2, "a split in the page");
+    assert.deepEqual([...updates].sort(), ["neuralcut://document", "neuralcut://project"]);
+    // A gesture: the user presses Ctrl+Z in the page.
+    await page.keyboard.press("Control+z");
+    await heard(4, "Ctrl+Z in the page");
+    // What the subscriber reads then is the page's project.
+    const read = await client.readResource({ uri: "neuralcut://project" });
+    assert.deepEqual(JSON.parse(read.contents[0].text), await project());
+    // A click by automation id (ui_click) that selects changes no resource; an edit through
+    // MCP is told once, not again when the page's event for it arrives.
+    await client.callTool({ name: "ui_click", arguments: { id: "timeline.el.e13" } });
+    updates.length = 0;
+    const split = await client.callTool({ name: "split", arguments: { times: [3] } });
+    assert.equal(split.isError, undefined);
+    await heard(2, "a split through MCP");
+    await client.callTool({ name: "ui_inspect", arguments: {} }); // a round trip for a late duplicate to arrive
+    await sleep(200);
+    assert.equal(updates.length, 2, JSON.stringify(updates));
+  } finally {
+    await client.close();
+    await reset();
+  }
+  assert.deepEqual(problems, []);
+});
+
 test("neuralcut relay prints its token and relays for a host page with neuralcut/bridge", async () => {
   const child = spawn(process.execPath, [CLI, "relay", "--port", "0", "--origin", new URL(server.url).origin], { stdio: ["ignore", "pipe", "pipe"] });
   try {
@@ -563,4 +695,142 @@ test("every interactive element has an automation id, and axe-core finds no viol
   assert.deepEqual(await audit(), [], "with the Export dialog open");
   await page.click('[data-automation-id="export.cancel"]');
   await reset();
+});
+
+test("the relay's one-time file route: only the named file, for the page's origin, once; hostile requests are refused", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "neuralcut-grants-"));
+  const bytes = Buffer.from(Array.from({ length: 1000 }, (_, i) => i % 251));
+  const file = join(dir, "clip one.webm"); // a space: the URL encodes the name
+  writeFileSync(file, bytes);
+  writeFileSync(join(dir, "secret.txt"), "not granted\n");
+  mkdirSync(join(dir, "folder"));
+  const relay = await startRelay({ port: 0, grantMs: 400 });
+  const origin = "http://127.0.0.1:45678";
+  // A stand-in page: answers each request with onRequest; an assertion failing inside it is kept.
+  const seen = [];
+  const failures = [];
+  let onRequest = async () => ({ ok: true, result: { ids: [] } });
+  const ws = new WebSocket(`ws://127.0.0.1:${relay.port}/page?token=${relay.token}`, { headers: { origin } });
+  ws.on("message", async (data) => {
+    const req = JSON.parse(String(data));
+    seen.push(req);
+    let reply;
+    try {
+      reply = await onRequest(req);
+    } catch (e) {
+      failures.push(e);
+      reply = { ok: false, error: String(e), code: "TEST" };
+    }
+    ws.send(JSON.stringify({ id: req.id, ...reply }));
+  });
+  await new Promise((done, fail) => (ws.once("open", done), ws.once("error", fail)));
+  const c = lineClient(relay.port);
+  const get = (path, headers = { origin }, method = "GET") => rawRequest(relay.port, { method, path, headers });
+  const asset = { path: file, name: "clip one.webm", type: "video", duration: 1 };
+  const send = async (method, params) => {
+    const reply = await c.send(method, params);
+    if (failures.length) throw failures[0];
+    return reply;
+  };
+  try {
+    await c.send("auth", { token: relay.token });
+    onRequest = async (req) => {
+      assert.equal(req.method, "engine.addAssets");
+      const [{ url, path, ...meta }] = req.params.assets;
+      assert.equal(path, undefined, "the page is never told the path");
+      assert.deepEqual(meta, { name: "clip one.webm", type: "video", duration: 1 });
+      const u = new URL(url);
+      assert.equal(u.host, `127.0.0.1:${relay.port}`);
+      const key = /^\/media\/([A-Za-z0-9_-]{43})\/clip%20one\.webm$/.exec(u.pathname)?.[1];
+      assert.ok(key, u.pathname);
+      const at = u.pathname;
+      // Refused: another origin, no origin, a rebinding Host, another grant, another name, traversal.
+      assert.equal((await get(at, { origin: "http://evil.example" })).status, 403);
+      assert.equal((await get(at, {})).status, 403, "no Origin");
+      assert.equal((await get(at, { origin, host: `evil.example:${relay.port}` })).status, 403);
+      assert.equal((await get(`/media/${"A".repeat(43)}/clip%20one.webm`)).status, 404);
+      for (const hostile of [`/media/${key}/secret.txt`, `/media/${key}/..%2Fsecret.txt`, `/media/${key}/../secret.txt`, `/media/${key}/clip%20one.webm/../../secret.txt`, `/media/../${key}/clip%20one.webm`, `/media/${key}/%2E%2E/%2E%2E/secret.txt`, `/media/${key}`]) {
+        const r = await get(hostile);
+        assert.equal(r.status, 404, hostile);
+        assert.equal(r.body.includes("not granted"), false);
+      }
+      assert.equal((await get(at, { origin }, "POST")).status, 405);
+      // A preflight and HEAD for the page's origin, then a range, a bad range, the whole file.
+      const pre = await get(at, { origin, "access-control-request-method": "GET", "access-control-request-headers": "range" }, "OPTIONS");
+      assert.deepEqual([pre.status, pre.headers["access-control-allow-origin"]], [204, origin]);
+      const head = await get(at, { origin }, "HEAD");
+      assert.deepEqual([head.status, head.headers["content-length"], head.headers["content-type"], head.headers["access-control-allow-origin"], head.body.length], [200, "1000", "video/webm", origin, 0]);
+      const part = await get(at, { origin, range: "bytes=10-19" });
+      assert.deepEqual([part.status, part.headers["content-range"]], [206, "bytes 10-19/1000"]);
+      assert.deepEqual(part.body, bytes.subarray(10, 20));
+      assert.equal((await get(at, { origin, range: "bytes=5000-" })).status, 416);
+      const whole = await get(at);
+      assert.equal(whole.status, 200);
+      assert.deepEqual(whole.body, bytes);
+      assert.equal((await get(at)).status, 404, "the last byte sent uses the grant up");
+      return { ok: true, result: { ids: ["a1"] } };
+    };
+    const first = await send("engine.addAssets", { assets: [asset] });
+    assert.deepEqual([first.ok, first.result], [true, { ids: ["a1"] }], JSON.stringify(first));
+
+    // A grant ends with the page's answer, fetched or not.
+    let kept;
+    onRequest = async (req) => {
+      kept = new URL(req.params.assets[0].url).pathname;
+      return { ok: false, error: "the page said no", code: "MEDIA_UNREADABLE", details: { index: 0 } };
+    };
+    const no = await send("engine.addAssets", { assets: [asset] });
+    assert.deepEqual([no.ok, no.code, no.error, no.details], [false, "MEDIA_UNREADABLE", "the page said no", { index: 0 }]);
+    assert.equal((await get(kept)).status, 404, "revoked once the page answered");
+
+    // ... and after a short expiry, even while the page is still busy.
+    onRequest = async (req) => {
+      await sleep(600);
+      assert.equal((await get(new URL(req.params.assets[0].url).pathname)).status, 404, "expired");
+      return { ok: true, result: { ids: ["a2"] } };
+    };
+    assert.equal((await send("engine.addAssets", { assets: [asset] })).ok, true);
+
+    // Requests the relay refuses itself: the page is never asked, nothing is granted.
+    const asked = seen.length;
+    const refusals = [
+      [[{ ...asset, path: "relative/clip.webm" }], "INVALID_PARAMS", /^Path must be absolute/],
+      [[{ ...asset, path: join(dir, "missing.webm") }], "MEDIA_UNREADABLE", /^File not found: /],
+      [[{ ...asset, path: join(dir, "folder") }], "MEDIA_UNREADABLE", /^Not a file: /],
+      [[asset, { ...asset, path: join(dir, "missing.webm") }], "MEDIA_UNREADABLE", /missing\.webm/],
+      [[{ ...asset, url: "http://evil.example/x.webm" }], "INVALID_PARAMS", /the relay makes the URL/],
+      [[], "INVALID_PARAMS", /non-empty array/],
+      ["/etc/passwd", "INVALID_PARAMS", /non-empty array/],
+    ];
+    for (const [assets, code, message] of refusals) {
+      const r = await send("engine.addAssets", { assets });
+      assert.deepEqual([r.ok, r.code], [false, code], JSON.stringify(assets));
+      assert.match(r.error, message);
+    }
+    const extra = await send("engine.addAssets", { assets: [asset], also: 1 });
+    assert.deepEqual([extra.ok, extra.code], [false, "INVALID_PARAMS"]);
+    assert.equal(seen.length, asked, "the page was never asked");
+
+    // Events: a subscribed client gets the page's changes as lines without an id; others do not.
+    const other = lineClient(relay.port);
+    await other.send("auth", { token: relay.token });
+    assert.equal((await c.send("relay.subscribe", { events: ["nope"] })).code, "INVALID_PARAMS");
+    assert.deepEqual((await c.send("relay.subscribe", { events: ["engine.changed"] })).result, { events: ["engine.changed"] });
+    ws.send(JSON.stringify({ event: "changed", revision: 7, canUndo: true, canRedo: false }));
+    assert.deepEqual(await c.next(), { event: "engine.changed", params: { revision: 7, canUndo: true, canRedo: false } });
+    const status = await other.send("relay.status");
+    assert.deepEqual([status.id, status.ok], [2, true], "a client that did not subscribe gets only its replies");
+    other.end();
+
+    // Without a page nothing is granted.
+    ws.close();
+    while (relay.page()) await sleep(20);
+    const noPage = await send("engine.addAssets", { assets: [asset] });
+    assert.deepEqual([noPage.ok, noPage.code], [false, "NO_PAGE"]);
+  } finally {
+    c.end();
+    ws.terminate();
+    await relay.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -55,6 +55,7 @@ async function exportInPage({ scene, format, cancelAt, noH264 }) {
   const mb = await import("mediabunny");
   const { createEditor } = await import("/dist/index.js");
   const { exportVideo } = await import("/dist/export.js");
+  const { loadOpenCutScene } = await import("/dist/opencut.js");
   const { createFrameRenderer } = await import("/dist/render.js");
   if (noH264) {
     // A browser without H.264 (as Debian's Chromium often is): the encoder says no to avc.
@@ -99,7 +100,7 @@ async function exportInPage({ scene, format, cancelAt, noH264 }) {
   red.getContext("2d").fillRect(0, 0, 16, 9);
 
   const editor = await createEditor();
-  editor.loadOpenCutScene(scene, {
+  loadOpenCutScene(editor, scene, {
     sources: new Map([
       ["m-clip", { file: new Blob([clipOut.target.buffer], { type: "video/webm" }) }],
       ["m-tone", { file: new Blob([wavOut.target.buffer], { type: "audio/wav" }) }],

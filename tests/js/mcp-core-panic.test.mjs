@@ -17,6 +17,7 @@ const pkgJson = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
 const dist = process.env.NEURALCUT_DIST ?? join(root, "dist");
 const CLI = join(dist, pkgJson.bin.neuralcut.replace(/^(\.\/)?dist\//, ""));
 const { createEditor, NeuralCutError } = await import(join(dist, "index.js"));
+const { loadOpenCutScene, toOpenCutScene } = await import(join(dist, "opencut.js"));
 const PANIC = Symbol.for("neuralcut.testOnlyPanic");
 
 async function edited() {
@@ -79,7 +80,7 @@ test("createEditor: after loadOpenCutScene (history afresh) a panic rebuilds fro
   await source.callTool("add_text", { text: "From the scene", start: 0, end: 2, position: "top" });
   const editor = await createEditor();
   await editor.callTool("add_text", { text: "Before the scene", start: 0, end: 2, position: "top" });
-  editor.loadOpenCutScene({ ...source.toOpenCutScene(), assets: [] });
+  loadOpenCutScene(editor, { ...toOpenCutScene(source), assets: [] });
   assert.equal(editor.canUndo(), false);
   await editor.callTool("split", { times: [1] });
   const project = editor.project();

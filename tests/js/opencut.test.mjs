@@ -7,7 +7,7 @@ import { test } from "node:test";
 
 import { pkg, settle } from "./helpers.mjs";
 
-const { connectOpenCut, prepareOpenCutScene } = await import(new URL("../../dist/opencut.js", import.meta.url));
+const { connectOpenCut, loadOpenCutScene, prepareOpenCutScene, toOpenCutScene } = await import(new URL("../../dist/opencut.js", import.meta.url));
 
 function scene(name) {
   return JSON.parse(readFileSync(new URL(`../fixtures/opencut/${name}.json`, import.meta.url), "utf8"));
@@ -138,21 +138,21 @@ test("loadOpenCutScene then toOpenCutScene gives the same tracks", async () => {
   const editor = await pkg.createEditor();
   for (const name of ["v31", "migrated-v28", "ntsc-23976", "ntsc-2997"]) {
     const s = scene(name);
-    editor.loadOpenCutScene(s);
-    assert.deepStrictEqual(editor.toOpenCutScene(), { tracks: s.tracks }, name);
+    loadOpenCutScene(editor, s);
+    assert.deepStrictEqual(toOpenCutScene(editor), { tracks: s.tracks }, name);
     assert.equal(editor.canUndo(), false, "loading is not an undo step");
   }
 });
 
 test("a refused scene throws INVALID_SCENE with the place, and changes nothing", async () => {
   const editor = await pkg.createEditor();
-  editor.loadOpenCutScene(scene("ntsc-2997"));
+  loadOpenCutScene(editor, scene("ntsc-2997"));
   await editor.callTool("split", { times: [5] });
   const before = editor.project();
   const bad = scene("v31");
   bad.tracks.main.elements[1].startTime = 500000;
   assert.throws(
-    () => editor.loadOpenCutScene(bad),
+    () => loadOpenCutScene(editor, bad),
     (e) =>
       e instanceof pkg.NeuralCutError &&
       e.code === "INVALID_SCENE" &&
@@ -160,8 +160,8 @@ test("a refused scene throws INVALID_SCENE with the place, and changes nothing",
   );
   assert.deepStrictEqual(editor.project(), before);
   assert.equal(editor.canUndo(), true);
-  assert.throws(() => editor.loadOpenCutScene(null), (e) => e.code === "INVALID_SCENE");
-  assert.throws(() => editor.loadOpenCutScene({ tracks: { main: { id: 1n } } }), (e) => e instanceof pkg.NeuralCutError && e.code === "INVALID_SCENE");
+  assert.throws(() => loadOpenCutScene(editor, null), (e) => e.code === "INVALID_SCENE");
+  assert.throws(() => loadOpenCutScene(editor, { tracks: { main: { id: 1n } } }), (e) => e instanceof pkg.NeuralCutError && e.code === "INVALID_SCENE");
   assert.deepStrictEqual(editor.project(), before);
 });
 
@@ -169,7 +169,7 @@ test("a load tells onChange listeners, with source scene", async () => {
   const editor = await pkg.createEditor();
   const events = [];
   editor.onChange((e) => events.push(e.source));
-  editor.loadOpenCutScene(scene("ntsc-23976"));
+  loadOpenCutScene(editor, scene("ntsc-23976"));
   await settle();
   assert.deepStrictEqual(events, ["scene"]);
 });
@@ -293,7 +293,7 @@ test("the bridge reloads when the user edited in OpenCut", async () => {
   core.timeline.updateTracks(edited);
   assert.equal(bridge.sync(), true);
   assert.equal(neuralcut.canUndo(), false, "the engine's steps were made on a timeline OpenCut has since changed");
-  assert.equal(element(neuralcut.toOpenCutScene().tracks, "v-fast").startTime, 1_800_000);
+  assert.equal(element(toOpenCutScene(neuralcut).tracks, "v-fast").startTime, 1_800_000);
   // A new media asset in OpenCut is seen by the tools.
   const assets = [...core.media.getAssets(), { id: "m-new", name: "new.mp4", type: "video", duration: 3 }];
   core.media.getAssets = () => assets;
@@ -314,7 +314,7 @@ test("OpenCut pruning an emptied track keeps NeuralCut's history", async () => {
   assert.deepStrictEqual(pruned.overlay.map((t) => t.id), ["text-track", "caption-track", "gfx-track", "pip-track"]);
   assert.equal(core.command.history.length, 1);
   assert.equal(neuralcut.canUndo(), true, "only normalisation: the engine keeps its history");
-  assert.deepStrictEqual(neuralcut.toOpenCutScene().tracks, pruned, "and holds OpenCut's copy");
+  assert.deepStrictEqual(toOpenCutScene(neuralcut).tracks, pruned, "and holds OpenCut's copy");
   assert.equal(bridge.sync(), false);
   // The agent's undo brings the element back, on its own track, exactly.
   await bridge.callTool("undo");
@@ -333,7 +333,7 @@ test("OpenCut's ripple after a delete keeps NeuralCut's history", async () => {
   const rippled = core.scenes.getActiveScene().tracks;
   assert.equal(element(rippled, "v-pip").startTime, 120_000);
   assert.equal(neuralcut.canUndo(), true);
-  assert.deepStrictEqual(neuralcut.toOpenCutScene().tracks, rippled);
+  assert.deepStrictEqual(toOpenCutScene(neuralcut).tracks, rippled);
   assert.equal(bridge.sync(), false);
   const tl = await neuralcut.callTool("list_timeline", {});
   assert.equal(tl.tracks.find((t) => t.trackId === "pip-track").elements[0].start, 1);

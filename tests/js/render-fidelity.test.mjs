@@ -95,6 +95,7 @@ const EFFECTS = [
 async function runInPage({ base, backend, barsUrl, modes, effects, S }) {
   const { createEditor } = await import(`${base}/index.js`);
   const { createFrameRenderer } = await import(`${base}/render.js`);
+  const { loadOpenCutScene } = await import(`${base}/opencut.js`);
   const png = async (w, h, paint) => {
     const c = new OffscreenCanvas(w, h);
     paint(c.getContext("2d"));
@@ -131,7 +132,8 @@ async function runInPage({ base, backend, barsUrl, modes, effects, S }) {
   // size at (+480, −270) from the centre, trimmed by 1 s and 3 s long.
   window.__step = "bars";
   const bars = await (await fetch(barsUrl)).blob();
-  editor.loadOpenCutScene(
+  loadOpenCutScene(
+    editor,
     scene(
       [{ id: "bars", name: "bars.webm", type: "video", width: 160, height: 90, duration: 4, fps: 30 }],
       [el("full", "video", "bars", 0, 4 * S, visual())],
@@ -154,7 +156,8 @@ async function runInPage({ base, backend, barsUrl, modes, effects, S }) {
   out.blend = {};
   for (const mode of modes.list) {
     window.__step = `blend ${mode}`;
-    editor.loadOpenCutScene(
+    loadOpenCutScene(
+      editor,
       scene(
         [{ id: "cb", name: "cb.png", type: "image", width: 16, height: 9 }, { id: "cs", name: "cs.png", type: "image", width: 16, height: 9 }],
         [el("b", "image", "cb", 0, 4 * S, visual())],
@@ -170,7 +173,8 @@ async function runInPage({ base, backend, barsUrl, modes, effects, S }) {
   out.edits = [];
   for (const [x, box] of [[-480, "#00ff00"], [480, "#ff00ff"]]) {
     window.__step = `edit ${x}`;
-    editor.loadOpenCutScene(
+    loadOpenCutScene(
+      editor,
       scene(
         [{ id: "cb", name: "cb.png", type: "image", width: 16, height: 9 }, { id: "cs", name: "cs.png", type: "image", width: 16, height: 9 }],
         [el("b", "image", "cb", 0, 4 * S, visual())],
@@ -193,7 +197,8 @@ async function runInPage({ base, backend, barsUrl, modes, effects, S }) {
 
   // 3b. A rotated text box is drawn whole, though its canvas is only the text's own box.
   window.__step = "rotated text";
-  editor.loadOpenCutScene(
+  loadOpenCutScene(
+    editor,
     scene(
       [{ id: "cb", name: "cb.png", type: "image", width: 16, height: 9 }],
       [el("b", "image", "cb", 0, 4 * S, visual())],
@@ -214,7 +219,8 @@ async function runInPage({ base, backend, barsUrl, modes, effects, S }) {
   out.effects = {};
   for (const [effectType, params] of effects) {
     window.__step = `effect ${effectType}`;
-    editor.loadOpenCutScene(
+    loadOpenCutScene(
+      editor,
       scene(
         [{ id: "cb", name: "cb.png", type: "image", width: 16, height: 9 }],
         [el("b", "image", "cb", 0, 4 * S, visual())],
@@ -227,7 +233,8 @@ async function runInPage({ base, backend, barsUrl, modes, effects, S }) {
     out.effects[effectType] = { centre: px(p, 64, 32, 18), corner: px(p, 64, 0, 0) };
   }
   window.__step = "blur";
-  editor.loadOpenCutScene(
+  loadOpenCutScene(
+    editor,
     scene(
       [{ id: "h", name: "halves.png", type: "image", width: 320, height: 180 }],
       [el("b", "image", "h", 0, 4 * S, visual())],

@@ -64,6 +64,7 @@ const SCENE = {
 async function runInPage({ base, backend, scene, clipUrl }) {
   const { createEditor } = await import(`${base}/index.js`);
   const { createFrameRenderer } = await import(`${base}/render.js`);
+  const { loadOpenCutScene } = await import(`${base}/opencut.js`);
   const png = async (w, h, paint) => {
     const c = new OffscreenCanvas(w, h);
     paint(c.getContext("2d"));
@@ -84,7 +85,7 @@ async function runInPage({ base, backend, scene, clipUrl }) {
 
   // 1. An OpenCut scene, its media handed over as sources (the bridge's assets).
   const editor = await createEditor();
-  editor.loadOpenCutScene(scene, { sources: new Map([["m-bg", { file: bg }], ["m-pip", { file: pip }]]) });
+  loadOpenCutScene(editor, scene, { sources: new Map([["m-bg", { file: bg }], ["m-pip", { file: pip }]]) });
   const r = await createFrameRenderer({ editor, backend });
   out.backendUsed = r.backend;
   // What "auto" picks here, and what the adapters are: the rule is checked, not the machine.

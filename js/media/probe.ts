@@ -1,7 +1,9 @@
 // Reads what an asset needs (type, duration, size, frame rate) from a media file, never decoding
 // it: audio and video through mediabunny's demuxers (the same library the export muxes with:
 // MP4/MOV/M4A, WebM/MKV, Ogg, WAV, MP3, AAC, FLAC), pictures through image-size (PNG, JPEG, GIF,
-// WebP, AVIF, BMP, SVG, ...). Anything else is a clear error.
+// WebP, AVIF, BMP, SVG, ...). Anything else is a clear error. One prober for every Node-side
+// import: media_import in `neuralcut mcp` and the CLI (js/mcp/core.ts), and in bridge mode, where
+// the files then go to the page (js/bridge/mcp.ts).
 import { open, type FileHandle } from "node:fs/promises";
 import { basename, isAbsolute } from "node:path";
 
