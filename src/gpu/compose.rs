@@ -11,12 +11,15 @@
 
 use std::num::NonZeroU64;
 
+use super::uniforms::Layer;
 use super::{Renderer, WORK_FORMAT};
 use crate::effects::reference::Effect;
 use crate::frame::BLEND_MODES;
 
 const COMPOSITE: &str = include_str!("../../shaders/composite.wgsl");
 const FULLSCREEN: &str = include_str!("../../shaders/fullscreen.wgsl");
+/// Bytes of composite.wgsl's uniform block.
+const LAYER_SIZE: u64 = std::mem::size_of::<Layer>() as u64;
 
 /// The compositor's pipelines.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,23 +29,6 @@ pub enum CompositePipeline {
     Layer(BlendMode),
     /// A normal layer drawn as its quad with fixed-function blending (`vs_quad`, `fs_quad`).
     Over,
-}
-
-/// The uniform block of composite.wgsl (`struct Layer`), three vec4s.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-#[repr(C)]
-pub struct LayerUniform {
-    pub to_u: [f32; 4],
-    pub to_v: [f32; 4],
-    pub style: [f32; 4],
-}
-
-impl LayerUniform {
-    const SIZE: u64 = 48;
-
-    fn bytes(&self) -> Vec<u8> {
-        self.to_u.iter().chain(&self.to_v).chain(&self.style).flat_map(|f| f.to_le_bytes()).collect()
-    }
 }
 
 /// Where a layer's quad lands on the target, in target pixels (centre, size, clockwise degrees).
@@ -66,19 +52,21 @@ impl Quad {
 
     /// The uniform mapping a target pixel to the layer's uv: undo the translation, the clockwise
     /// rotation (y down) and the size; a flip mirrors u or v. `target` is the picture's size.
-    pub fn uniform(&self, opacity: f64, mode: BlendMode, target: (u32, u32)) -> LayerUniform {
+    pub fn uniform(&self, opacity: f64, target: (u32, u32)) -> Layer {
         let (sin, cos) = self.rotation.to_radians().sin_cos();
         let (w, h) = (self.width.max(1e-9), self.height.max(1e-9));
         // local x = cos·dx + sin·dy, local y = −sin·dx + cos·dy, with d = p − centre.
         let row = |a: f64, b: f64, size: f64, flip: bool| {
             let k = if flip { -1.0 } else { 1.0 } / size;
             let (a, b) = (a * k, b * k);
-            [a as f32, b as f32, (0.5 - a * self.center_x - b * self.center_y) as f32, 0.0]
+            [a as f32, b as f32, (0.5 - a * self.center_x - b * self.center_y) as f32]
         };
-        LayerUniform {
+        Layer {
             to_u: row(cos, sin, w, self.flip_x),
+            opacity: opacity.clamp(0.0, 1.0) as f32,
             to_v: row(-sin, cos, h, self.flip_y),
-            style: [opacity.clamp(0.0, 1.0) as f32, mode.0 as f32, target.0 as f32, target.1 as f32],
+            target_size: [target.0 as f32, target.1 as f32],
+            ..Layer::default()
         }
     }
 }
@@ -162,7 +150,7 @@ impl Compositor {
                     ty: wgpu::BindingType::Buffer {
                         ty: wgpu::BufferBindingType::Uniform,
                         has_dynamic_offset: false,
-                        min_binding_size: NonZeroU64::new(LayerUniform::SIZE),
+                        min_binding_size: NonZeroU64::new(LAYER_SIZE),
                     },
                     count: None,
                 },
@@ -189,7 +177,7 @@ impl Compositor {
         });
         let uniform = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("composite uniform"),
-            size: LayerUniform::SIZE,
+            size: LAYER_SIZE,
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
@@ -329,8 +317,8 @@ impl Compositor {
             &layer.source
         };
         let source = source.clone();
-        let uniform = quad.uniform(opacity, mode, self.size);
-        fx.queue().write_buffer(&self.uniform, 0, &uniform.bytes());
+        let uniform = quad.uniform(opacity, self.size);
+        fx.queue().write_buffer(&self.uniform, 0, bytemuck::bytes_of(&uniform));
         let over = mode == BlendMode::NORMAL && self.opaque;
         let pipeline = self.pipeline(fx.device(), if over { CompositePipeline::Over } else { CompositePipeline::Layer(mode) }).clone();
         let (from, to) = (self.current, 1 - self.current);
