@@ -144,6 +144,8 @@ export async function createPreview({ editor, sources, canvas: base, stack, cloc
     if (Math.abs(v.currentTime - target) > 0.0005 || v.readyState < 2) {
       v.currentTime = target;
       await once(v, "seeked");
+      // The picture can lag "seeked" by a task (js/render.ts seekAndStage).
+      await new Promise((resolve) => setTimeout(resolve, 0));
     }
     if (v.readyState < 2) await once(v, "loadeddata");
   }

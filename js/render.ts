@@ -429,6 +429,11 @@ export async function createFrameRenderer(options: CreateFrameRendererOptions): 
       const seeked = once(v, "seeked");
       v.currentTime = target;
       await seeked;
+      // Chromium can fire "seeked" before the new picture reaches what drawImage reads: a stale
+      // frame was drawn twice in 2,100 seeks of a loaded machine (four busy loops on two cores),
+      // none in 1,800 with one task's wait first (a throwaway page seeking tests/fixtures/media/
+      // bars-per-second.mp4 and probing the bar colour; the render tests failed about 1 in 10 runs).
+      await new Promise((resolve) => setTimeout(resolve, 0));
     }
     if (v.readyState < 2) await once(v, "loadeddata");
     return stage(v);

@@ -28,7 +28,7 @@ const args = new Set(process.argv.slice(2));
 export const ARTEFACTS = [
   // The engine's glue exports __wbg_reset_state: after a panic js/engine.ts re-instantiates the
   // module with it and replays the editors' committed changes.
-  { outName: "neuralcut_engine", features: [], optLevel: "z", bindgenFlags: ["--experimental-reset-state-function"], what: "timeline engine and agent tools" },
+  { outName: "neuralcut_engine", features: ["engine"], optLevel: "z", bindgenFlags: ["--experimental-reset-state-function"], what: "timeline engine and agent tools" },
   { outName: "neuralcut_effects", features: ["effects-webgl"], what: "GPU effects, WebGPU + WebGL2 (neuralcut/effects)" },
 ];
 

@@ -10,8 +10,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 
-# Debian packages the tests need: chromium for the browser tests.
-APT_PACKAGES=(chromium)
+# Debian packages the tests need: chromium for the browser tests, chromium-driver for the
+# wasm-bindgen-test run of src/wasm's tests in it (scripts/test-wasm.sh).
+APT_PACKAGES=(chromium chromium-driver)
 # Mesa's lavapipe (Vulkan on the CPU) for the native GPU effect tests (cargo test --features gpu).
 APT_PACKAGES+=(mesa-vulkan-drivers libvulkan1)
 # redis-server for the proxy's shared-budget tests (tests/js/proxy-redis.test.mjs starts its own).

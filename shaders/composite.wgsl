@@ -6,12 +6,15 @@
 // - vs_main (fullscreen.wgsl) + fs_main: any other blend mode, or a picture with transparency,
 //   is a full-screen pass that reads the backdrop and writes the other accumulation texture.
 // Colours are sRGB-encoded values, as Canvas2D blends them.
+// Matched field for field by gpu::uniforms::Layer.
 struct Layer {
-    // Canvas pixel (x, y) -> layer uv: u = dot(to_u.xy, p) + to_u.z, v = dot(to_v.xy, p) + to_v.z.
-    to_u: vec4<f32>,
-    to_v: vec4<f32>,
-    // x: opacity, y: blend mode, zw: target size in pixels.
-    style: vec4<f32>,
+    // Target pixel p = (x, y, 1) -> layer uv: u = dot(to_u, p), v = dot(to_v, p).
+    to_u: vec3<f32>,
+    opacity: f32,
+    to_v: vec3<f32>,
+    _pad: f32,
+    // The picture's size in pixels.
+    target_size: vec2<f32>,
 }
 // The blend mode (index in crate::frame::BLEND_MODES), fixed per pipeline so a software GPU
 // compiles only the mode in use.
@@ -122,11 +125,11 @@ fn blend(mode: i32, b: vec3<f32>, s: vec3<f32>) -> vec3<f32> {
 fn fs_main(@builtin(position) pos: vec4<f32>) -> @location(0) vec4<f32> {
     let dst = textureLoad(backdrop, vec2<i32>(pos.xy), 0);
     let p = vec3<f32>(pos.xy, 1.0);
-    let uv = vec2<f32>(dot(layer.to_u.xyz, p), dot(layer.to_v.xyz, p));
+    let uv = vec2<f32>(dot(layer.to_u, p), dot(layer.to_v, p));
     // Sampled everywhere (uniform control flow), masked outside the quad.
     var s = textureSampleLevel(src, smp, uv, 0.0);
     let inside = all(uv >= vec2<f32>(0.0)) && all(uv <= vec2<f32>(1.0));
-    let a = select(0.0, s.a * layer.style.x, inside);
+    let a = select(0.0, s.a * layer.opacity, inside);
     let mode = MODE;
     // Straight alpha in and out: co = as(1 - ab)Cs + as·ab·B(Cb, Cs) + (1 - as)ab·Cb.
     let mixed = mix(s.rgb, blend(mode, dst.rgb, s.rgb), dst.a);
@@ -154,7 +157,7 @@ fn vs_quad(@builtin(vertex_index) i: u32) -> QuadOut {
     let dv = uv.y - layer.to_v.z;
     let det = a * d - b * c;
     let p = vec2<f32>(d * du - b * dv, a * dv - c * du) / det;
-    let size = layer.style.zw;
+    let size = layer.target_size;
     var out: QuadOut;
     out.pos = vec4<f32>(p.x / size.x * 2.0 - 1.0, 1.0 - p.y / size.y * 2.0, 0.0, 1.0);
     out.uv = uv;
@@ -165,5 +168,5 @@ fn vs_quad(@builtin(vertex_index) i: u32) -> QuadOut {
 @fragment
 fn fs_quad(in: QuadOut) -> @location(0) vec4<f32> {
     let s = textureSample(src, smp, in.uv);
-    return vec4<f32>(s.rgb, s.a * layer.style.x);
+    return vec4<f32>(s.rgb, s.a * layer.opacity);
 }

@@ -21,9 +21,9 @@ pub use error_code::ErrorCode;
 pub use time::TICKS_PER_SECOND;
 pub use tools::ToolError;
 
-// The boundary: the wasm-bindgen API, compiled only for WebAssembly (not into the separate
-// effects module, which is built with the `effects` feature).
-#[cfg(all(target_arch = "wasm32", not(feature = "effects")))]
+// The boundary: the engine's wasm-bindgen API, compiled only for WebAssembly with the `engine`
+// feature (the separate effects module is built with `effects` alone).
+#[cfg(all(target_arch = "wasm32", feature = "engine"))]
 pub mod wasm;
 
 // The boundary: the wgpu effects renderer (native for tests, and the browser effects module).

@@ -51,7 +51,8 @@ fn every_wgsl_file_parses_and_validates() {
 #[test]
 fn every_registered_effect_has_a_shader() {
     // The blur has its own file; every other effect is a function of the fused pass, with the
-    // signature the renderer calls.
+    // signature the renderer calls and its own parameter struct (brightness-contrast:
+    // `BrightnessContrast`).
     let files = wgsl_files();
     let pixel = &files.iter().find(|f| f.0 == "pixel").expect("shaders/pixel.wgsl").1;
     for effect in neuralcut::effects::EFFECTS.iter() {
@@ -59,7 +60,9 @@ fn every_registered_effect_has_a_shader() {
         if name == "blur" {
             assert!(files.iter().any(|f| f.0 == "blur"), "no shaders/blur.wgsl");
         } else {
-            let signature = format!("fn {name}(c: vec4<f32>, v: vec4<f32>, pos: vec2<f32>) -> vec4<f32>");
+            let params: String = effect.id.split('-').map(|w| w[..1].to_uppercase() + &w[1..]).collect();
+            assert!(pixel.contains(&format!("struct {params} {{")), "shaders/pixel.wgsl has no struct {params} for effect {}", effect.id);
+            let signature = format!("fn {name}(c: vec4<f32>, p: {params}, pos: vec2<f32>) -> vec4<f32>");
             assert!(pixel.contains(&signature), "shaders/pixel.wgsl has no `{signature}` for effect {}", effect.id);
         }
     }

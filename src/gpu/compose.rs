@@ -11,12 +11,17 @@
 
 use std::num::NonZeroU64;
 
+use super::uniforms::Layer;
 use super::{Renderer, WORK_FORMAT};
 use crate::effects::reference::Effect;
 use crate::frame::BLEND_MODES;
 
 const COMPOSITE: &str = include_str!("../../shaders/composite.wgsl");
 const FULLSCREEN: &str = include_str!("../../shaders/fullscreen.wgsl");
+/// Drawing before [`Compositor::begin`] made the picture.
+const NO_FRAME: &str = "no frame begun: call begin first";
+/// Bytes of composite.wgsl's uniform block.
+const LAYER_SIZE: u64 = std::mem::size_of::<Layer>() as u64;
 
 /// The compositor's pipelines.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,23 +31,6 @@ pub enum CompositePipeline {
     Layer(BlendMode),
     /// A normal layer drawn as its quad with fixed-function blending (`vs_quad`, `fs_quad`).
     Over,
-}
-
-/// The uniform block of composite.wgsl (`struct Layer`), three vec4s.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-#[repr(C)]
-pub struct LayerUniform {
-    pub to_u: [f32; 4],
-    pub to_v: [f32; 4],
-    pub style: [f32; 4],
-}
-
-impl LayerUniform {
-    const SIZE: u64 = 48;
-
-    fn bytes(&self) -> Vec<u8> {
-        self.to_u.iter().chain(&self.to_v).chain(&self.style).flat_map(|f| f.to_le_bytes()).collect()
-    }
 }
 
 /// Where a layer's quad lands on the target, in target pixels (centre, size, clockwise degrees).
@@ -66,19 +54,21 @@ impl Quad {
 
     /// The uniform mapping a target pixel to the layer's uv: undo the translation, the clockwise
     /// rotation (y down) and the size; a flip mirrors u or v. `target` is the picture's size.
-    pub fn uniform(&self, opacity: f64, mode: BlendMode, target: (u32, u32)) -> LayerUniform {
+    pub fn uniform(&self, opacity: f64, target: (u32, u32)) -> Layer {
         let (sin, cos) = self.rotation.to_radians().sin_cos();
         let (w, h) = (self.width.max(1e-9), self.height.max(1e-9));
         // local x = cos·dx + sin·dy, local y = −sin·dx + cos·dy, with d = p − centre.
         let row = |a: f64, b: f64, size: f64, flip: bool| {
             let k = if flip { -1.0 } else { 1.0 } / size;
             let (a, b) = (a * k, b * k);
-            [a as f32, b as f32, (0.5 - a * self.center_x - b * self.center_y) as f32, 0.0]
+            [a as f32, b as f32, (0.5 - a * self.center_x - b * self.center_y) as f32]
         };
-        LayerUniform {
+        Layer {
             to_u: row(cos, sin, w, self.flip_x),
+            opacity: opacity.clamp(0.0, 1.0) as f32,
             to_v: row(-sin, cos, h, self.flip_y),
-            style: [opacity.clamp(0.0, 1.0) as f32, mode.0 as f32, target.0 as f32, target.1 as f32],
+            target_size: [target.0 as f32, target.1 as f32],
+            ..Layer::default()
         }
     }
 }
@@ -103,6 +93,14 @@ struct Target {
     backdrop: wgpu::BindGroup,
 }
 
+/// The two accumulation textures of the frame size. A full-screen layer pass reads `picture` and
+/// writes `spare`, and then they swap; a quad layer draws into `picture` itself.
+struct Pictures {
+    /// Holds the picture so far.
+    picture: Target,
+    spare: Target,
+}
+
 /// A texture layers are uploaded into, reused while its size stays.
 struct LayerTexture {
     width: u32,
@@ -117,15 +115,13 @@ pub struct Compositor {
     pipeline_layout: wgpu::PipelineLayout,
     vertex: wgpu::ShaderModule,
     fragment: wgpu::ShaderModule,
-    /// Per blend mode, in [`BLEND_MODES`] order.
-    pipelines: Vec<Option<wgpu::RenderPipeline>>,
-    over: Option<wgpu::RenderPipeline>,
+    /// Made on first use: a software GPU compiles only the blend modes in use.
+    pipelines: Vec<(CompositePipeline, wgpu::RenderPipeline)>,
     sampler: wgpu::Sampler,
     uniform: wgpu::Buffer,
-    targets: Vec<Target>,
+    /// Made by the first [`Compositor::begin`], and again when the size changes.
+    pictures: Option<Pictures>,
     size: (u32, u32),
-    /// Which target holds the picture so far.
-    current: usize,
     /// Whether every pixel of the picture so far has alpha 1 (the background is opaque): then a
     /// normal layer can be blended in by the fixed-function stage, whose "over" is exact only
     /// over an opaque backdrop.
@@ -162,7 +158,7 @@ impl Compositor {
                     ty: wgpu::BindingType::Buffer {
                         ty: wgpu::BufferBindingType::Uniform,
                         has_dynamic_offset: false,
-                        min_binding_size: NonZeroU64::new(LayerUniform::SIZE),
+                        min_binding_size: NonZeroU64::new(LAYER_SIZE),
                     },
                     count: None,
                 },
@@ -189,7 +185,7 @@ impl Compositor {
         });
         let uniform = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("composite uniform"),
-            size: LayerUniform::SIZE,
+            size: LAYER_SIZE,
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
@@ -199,13 +195,11 @@ impl Compositor {
             pipeline_layout,
             vertex,
             fragment,
-            pipelines: (0..BLEND_MODES.len()).map(|_| None).collect(),
-            over: None,
+            pipelines: Vec::new(),
             sampler,
             uniform,
-            targets: Vec::new(),
+            pictures: None,
             size: (0, 0),
-            current: 0,
             opaque: true,
             layers: Vec::new(),
         }
@@ -213,29 +207,38 @@ impl Compositor {
 
     /// The pipeline for `which`, made on first use.
     pub fn pipeline(&mut self, device: &wgpu::Device, which: CompositePipeline) -> &wgpu::RenderPipeline {
-        let mode = match which {
-            CompositePipeline::Layer(mode) => mode,
-            CompositePipeline::Over => return self.over.get_or_insert_with(|| over_pipeline(device, &self.pipeline_layout, &self.fragment)),
+        let at = match self.pipelines.iter().position(|(p, _)| *p == which) {
+            Some(at) => at,
+            None => {
+                let pipeline = match which {
+                    CompositePipeline::Layer(mode) => self.layer_pipeline(device, mode),
+                    CompositePipeline::Over => over_pipeline(device, &self.pipeline_layout, &self.fragment),
+                };
+                self.pipelines.push((which, pipeline));
+                self.pipelines.len() - 1
+            }
         };
-        let slot = &mut self.pipelines[mode.0 as usize];
-        slot.get_or_insert_with(|| {
-            let constants = [("MODE", mode.0 as f64)];
-            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                label: Some(BLEND_MODES[mode.0 as usize]),
-                layout: Some(&self.pipeline_layout),
-                vertex: wgpu::VertexState { module: &self.vertex, entry_point: Some("vs_main"), compilation_options: Default::default(), buffers: &[] },
-                primitive: wgpu::PrimitiveState::default(),
-                depth_stencil: None,
-                multisample: wgpu::MultisampleState::default(),
-                fragment: Some(wgpu::FragmentState {
-                    module: &self.fragment,
-                    entry_point: Some("fs_main"),
-                    compilation_options: wgpu::PipelineCompilationOptions { constants: &constants, ..Default::default() },
-                    targets: &[Some(wgpu::ColorTargetState { format: WORK_FORMAT, blend: None, write_mask: wgpu::ColorWrites::ALL })],
-                }),
-                multiview_mask: None,
-                cache: None,
-            })
+        &self.pipelines[at].1
+    }
+
+    /// composite.wgsl's full-screen pass with `MODE` set to `mode`.
+    fn layer_pipeline(&self, device: &wgpu::Device, mode: BlendMode) -> wgpu::RenderPipeline {
+        let constants = [("MODE", mode.0 as f64)];
+        device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some(BLEND_MODES[mode.0 as usize]),
+            layout: Some(&self.pipeline_layout),
+            vertex: wgpu::VertexState { module: &self.vertex, entry_point: Some("vs_main"), compilation_options: Default::default(), buffers: &[] },
+            primitive: wgpu::PrimitiveState::default(),
+            depth_stencil: None,
+            multisample: wgpu::MultisampleState::default(),
+            fragment: Some(wgpu::FragmentState {
+                module: &self.fragment,
+                entry_point: Some("fs_main"),
+                compilation_options: wgpu::PipelineCompilationOptions { constants: &constants, ..Default::default() },
+                targets: &[Some(wgpu::ColorTargetState { format: WORK_FORMAT, blend: None, write_mask: wgpu::ColorWrites::ALL })],
+            }),
+            multiview_mask: None,
+            cache: None,
         })
     }
 
@@ -269,18 +272,18 @@ impl Compositor {
             return Err(format!("frame size {width}x{height} is outside 1..={max} on this device"));
         }
         let device = fx.device();
-        if self.size != (width, height) {
-            self.targets = (0..2).map(|_| self.target(device, width, height)).collect();
+        if self.size != (width, height) || self.pictures.is_none() {
+            self.pictures = Some(Pictures { picture: self.target(device, width, height), spare: self.target(device, width, height) });
             self.size = (width, height);
         }
-        self.current = 0;
+        let pictures = self.pictures.as_ref().expect("made above");
         self.opaque = background[3] >= 1.0;
         let [r, g, b, a] = background;
         let mut encoder = device.create_command_encoder(&Default::default());
         encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
             label: Some("background"),
             color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: &self.targets[0].view,
+                view: &pictures.picture.view,
                 depth_slice: None,
                 resolve_target: None,
                 ops: wgpu::Operations { load: wgpu::LoadOp::Clear(wgpu::Color { r, g, b, a }), store: wgpu::StoreOp::Store },
@@ -315,6 +318,9 @@ impl Compositor {
     /// picture, after its clip `effects` (applied to its own pixels).
     pub fn draw(&mut self, fx: &mut Renderer, slot: usize, quad: &Quad, opacity: f64, mode: BlendMode, effects: &[Effect]) -> Result<(), String> {
         let layer = self.layers.get(slot).and_then(Option::as_ref).ok_or("no texture uploaded for this layer")?;
+        if self.pictures.is_none() {
+            return Err(NO_FRAME.into());
+        }
         let clip = !effects.is_empty();
         let own;
         let source = if clip {
@@ -329,11 +335,13 @@ impl Compositor {
             &layer.source
         };
         let source = source.clone();
-        let uniform = quad.uniform(opacity, mode, self.size);
-        fx.queue().write_buffer(&self.uniform, 0, &uniform.bytes());
+        let uniform = quad.uniform(opacity, self.size);
+        fx.queue().write_buffer(&self.uniform, 0, bytemuck::bytes_of(&uniform));
         let over = mode == BlendMode::NORMAL && self.opaque;
         let pipeline = self.pipeline(fx.device(), if over { CompositePipeline::Over } else { CompositePipeline::Layer(mode) }).clone();
-        let (from, to) = (self.current, 1 - self.current);
+        let pictures = self.pictures.as_mut().expect("checked above");
+        // Over draws into the picture; a full-screen pass reads it and writes the spare.
+        let (target, group0) = if over { (&pictures.picture, &pictures.spare) } else { (&pictures.spare, &pictures.picture) };
         let mut encoder = fx.device().create_command_encoder(&Default::default());
         {
             // Over: into the picture itself, which is kept. Otherwise the pass draws one triangle
@@ -343,7 +351,7 @@ impl Compositor {
             let mut rp = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                 label: Some("composite"),
                 color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view: &self.targets[if over { from } else { to }].view,
+                    view: &target.view,
                     depth_slice: None,
                     resolve_target: None,
                     ops: wgpu::Operations { load, store: wgpu::StoreOp::Store },
@@ -356,13 +364,13 @@ impl Compositor {
             rp.set_pipeline(&pipeline);
             // Group 0 holds the uniform; for "over" it is bound through the other target, as the
             // picture cannot be sampled while it is drawn into (the quad reads no backdrop).
-            rp.set_bind_group(0, &self.targets[if over { to } else { from }].backdrop, &[]);
+            rp.set_bind_group(0, &group0.backdrop, &[]);
             rp.set_bind_group(1, &source, &[]);
             rp.draw(if over { 0..4 } else { 0..3 }, 0..1);
         }
         fx.queue().submit([encoder.finish()]);
         if !over {
-            self.current = to;
+            std::mem::swap(&mut pictures.picture, &mut pictures.spare);
         }
         Ok(())
     }
@@ -380,9 +388,10 @@ impl Compositor {
         }
         let (w, h) = self.size;
         fx.resize(w, h)?;
-        copy(fx, &self.targets[self.current].texture, fx.source_texture().expect("resized"), w, h);
+        let picture = &self.pictures.as_ref().ok_or(NO_FRAME)?.picture.texture;
+        copy(fx, picture, fx.source_texture().expect("resized"), w, h);
         fx.render(effects)?;
-        copy(fx, fx.output_texture().expect("rendered"), &self.targets[self.current].texture, w, h);
+        copy(fx, fx.output_texture().expect("rendered"), picture, w, h);
         Ok(())
     }
 
@@ -390,7 +399,8 @@ impl Compositor {
     pub fn finish(&mut self, fx: &mut Renderer) -> Result<(), String> {
         let (w, h) = self.size;
         fx.resize(w, h)?;
-        copy(fx, &self.targets[self.current].texture, fx.source_texture().expect("resized"), w, h);
+        let picture = &self.pictures.as_ref().ok_or(NO_FRAME)?.picture.texture;
+        copy(fx, picture, fx.source_texture().expect("resized"), w, h);
         fx.render(&[])
     }
 

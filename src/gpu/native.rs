@@ -4,6 +4,7 @@ use std::future::Future;
 use std::pin::pin;
 use std::task::{Context, Poll, RawWaker, RawWakerVTable, Waker};
 
+use super::readback::ReadBack;
 use super::Renderer;
 use crate::effects::reference::RgbaImage;
 
@@ -55,38 +56,15 @@ impl Renderer {
     pub fn read_output(&self) -> Result<RgbaImage, String> {
         let (width, height) = self.size().ok_or("nothing rendered")?;
         let texture = self.output_texture().expect("sized");
-        let row = (width * 4).div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT) * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
-        let buffer = self.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("read back"),
-            size: row as u64 * height as u64,
-            usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
-            mapped_at_creation: false,
-        });
-        let mut encoder = self.device.create_command_encoder(&Default::default());
-        encoder.copy_texture_to_buffer(
-            texture.as_image_copy(),
-            wgpu::TexelCopyBufferInfo {
-                buffer: &buffer,
-                layout: wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(row), rows_per_image: Some(height) },
-            },
-            wgpu::Extent3d { width, height, depth_or_array_layers: 1 },
-        );
-        self.queue.submit([encoder.finish()]);
-        let slice = buffer.slice(..);
+        let read = ReadBack::start(self.device(), self.queue(), texture, (0, 0), (width, height));
         let (tx, rx) = std::sync::mpsc::channel();
-        slice.map_async(wgpu::MapMode::Read, move |r| {
+        read.slice().map_async(wgpu::MapMode::Read, move |r| {
             let _ = tx.send(r);
         });
-        self.device.poll(wgpu::PollType::Wait { submission_index: None, timeout: None }).map_err(|e| e.to_string())?;
+        self.device().poll(wgpu::PollType::Wait { submission_index: None, timeout: None }).map_err(|e| e.to_string())?;
         rx.recv().map_err(|e| e.to_string())?.map_err(|e| e.to_string())?;
-        let mapped = slice.get_mapped_range().map_err(|e| e.to_string())?;
         let mut pixels = Vec::with_capacity((width * height * 4) as usize);
-        for y in 0..height as usize {
-            let at = y * row as usize;
-            pixels.extend_from_slice(&mapped[at..at + width as usize * 4]);
-        }
-        drop(mapped);
-        buffer.unmap();
+        read.rows(|_, row| pixels.extend_from_slice(row))?;
         Ok(RgbaImage::new(width, height, pixels))
     }
 }

@@ -13,6 +13,8 @@ mod effects;
 mod frame;
 mod options;
 mod opencut;
+#[cfg(test)]
+mod tests;
 
 use crate::error_code::ErrorCode;
 use std::sync::Once;

@@ -178,6 +178,7 @@ async function runInPage({ base, backend, scene, clipUrl }) {
     await new Promise((ok) => v.addEventListener("loadeddata", ok, { once: true }));
     v.currentTime = t + 1 / 60;
     await new Promise((ok) => v.addEventListener("seeked", ok, { once: true }));
+    await new Promise((ok) => setTimeout(ok, 0)); // as the renderer does: the picture can lag "seeked"
     const ref = new OffscreenCanvas(480, 270).getContext("2d", { willReadFrequently: true });
     ref.drawImage(v, 0, 0, 480, 270);
     const want = ref.getImageData(0, 0, 480, 270).data;
