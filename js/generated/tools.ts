@@ -962,6 +962,45 @@ export const EFFECT_TYPES: readonly EffectType[] = [
   "vignette",
 ];
 
+/** One numeric parameter of an effect (src/effects/mod.rs). */
+export interface EffectParameter {
+  key: string;
+  label: string;
+  default: number;
+  min: number;
+  max: number;
+  step: number;
+  /** What the parameter does, in a few words. */
+  meaning: string;
+}
+
+/** Each effect's parameters, in registry order: what `apply_effect` and `update_effect` accept. */
+export const EFFECT_PARAMETERS: Readonly<Record<EffectType, readonly EffectParameter[]>> = {
+  "blur": [
+    { key: "intensity", label: "Intensity", default: 15, min: 0, max: 100, step: 1, meaning: "How strong the blur is; 0 leaves the picture sharp, 100 is a soft blur of about 20 pixels on a 1080p frame." },
+  ],
+  "brightness-contrast": [
+    { key: "brightness", label: "Brightness", default: 0, min: -1, max: 1, step: 0.01, meaning: "Added to every channel; -1 is black, 1 is white." },
+    { key: "contrast", label: "Contrast", default: 1, min: 0, max: 3, step: 0.01, meaning: "Multiplies the distance from mid-grey; 1 leaves it unchanged." },
+  ],
+  "grayscale": [
+    { key: "intensity", label: "Intensity", default: 100, min: 0, max: 100, step: 1, meaning: "Percent of the way to grey; 0 leaves colour." },
+  ],
+  "saturation": [
+    { key: "saturation", label: "Saturation", default: 100, min: 0, max: 300, step: 1, meaning: "Percent of the original saturation; 0 is grey." },
+  ],
+  "sepia": [
+    { key: "intensity", label: "Intensity", default: 100, min: 0, max: 100, step: 1, meaning: "Percent of the way to full sepia." },
+  ],
+  "invert": [
+    { key: "intensity", label: "Intensity", default: 100, min: 0, max: 100, step: 1, meaning: "Percent of the way to the full negative." },
+  ],
+  "vignette": [
+    { key: "radius", label: "Radius", default: 75, min: 10, max: 100, step: 1, meaning: "Where darkening starts, in percent of the centre-to-corner distance." },
+    { key: "softness", label: "Softness", default: 35, min: 5, max: 80, step: 1, meaning: "Width of the fade from clear to dark, in percent." },
+  ],
+};
+
 /** An effect element active at a time, as `effectsAt` returns it and a host renders it. */
 export interface ActiveEffect {
   elementId: string;

@@ -169,6 +169,7 @@ pub fn typings() -> String {
         let _ = writeln!(out, "  {e},");
     }
     out.push_str("];\n\n");
+    effect_parameters(&mut out);
     boundary_types(&mut out);
     out.push_str(CATALOG_HEADER);
     let catalog = serde_json::to_string_pretty(registry::catalog()).expect("the catalog serialises");
@@ -178,6 +179,31 @@ pub fn typings() -> String {
 }
 
 /// Records the engine hands to JS or takes from it outside the tools, written once in Rust.
+/// The effect registry's parameter table (src/effects/mod.rs), for hosts that build effect
+/// controls: the same numbers `get_effect` describes and the engine enforces.
+fn effect_parameters(out: &mut String) {
+    out.push_str("/** One numeric parameter of an effect (src/effects/mod.rs). */\nexport interface EffectParameter {\n  key: string;\n  label: string;\n  default: number;\n  min: number;\n  max: number;\n  step: number;\n  /** What the parameter does, in a few words. */\n  meaning: string;\n}\n\n");
+    out.push_str("/** Each effect's parameters, in registry order: what `apply_effect` and `update_effect` accept. */\nexport const EFFECT_PARAMETERS: Readonly<Record<EffectType, readonly EffectParameter[]>> = {\n");
+    for e in crate::effects::EFFECTS.iter() {
+        let _ = writeln!(out, "  {}: [", literal(&Value::from(e.id)));
+        for p in e.params {
+            let _ = writeln!(
+                out,
+                "    {{ key: {}, label: {}, default: {}, min: {}, max: {}, step: {}, meaning: {} }},",
+                literal(&Value::from(p.key)),
+                literal(&Value::from(p.label)),
+                crate::effects::number(p.default),
+                crate::effects::number(p.min),
+                crate::effects::number(p.max),
+                crate::effects::number(p.step),
+                literal(&Value::from(p.meaning)),
+            );
+        }
+        out.push_str("  ],\n");
+    }
+    out.push_str("};\n\n");
+}
+
 fn boundary_types(out: &mut String) {
     use super::context::{ContextRecord, ProviderReport};
     use super::schema::output_schema;

@@ -374,3 +374,18 @@ test("a disposed editor throws EDITOR_DISPOSED", async () => {
   throwsCode(() => editor.project(), "EDITOR_DISPOSED");
   await assert.rejects(editor.callTool("list_timeline"), { code: "EDITOR_DISPOSED" });
 });
+
+test("EFFECT_PARAMETERS, generated from the effect registry, is what get_effect describes", async () => {
+  const { EFFECT_PARAMETERS, EFFECT_TYPES } = pkg;
+  assert.deepEqual(Object.keys(EFFECT_PARAMETERS), [...EFFECT_TYPES]);
+  const editor = await createEditor();
+  for (const effectType of EFFECT_TYPES) {
+    const described = await editor.callToolUntyped("get_effect", { effectType });
+    assert.deepEqual(
+      EFFECT_PARAMETERS[effectType].map(({ key, default: d, min, max, step }) => ({ key, default: d, min, max, step })),
+      described.params.map(({ key, default: d, min, max, step }) => ({ key, default: d, min, max, step })),
+      effectType,
+    );
+    for (const p of EFFECT_PARAMETERS[effectType]) assert.ok(described.params.find((q) => q.key === p.key).description.startsWith(p.meaning), `${effectType}.${p.key}`);
+  }
+});
