@@ -581,14 +581,17 @@ test("the demo is an editor: select, drag-move, trim both edges, Space, S, Delet
   await reset();
   const pxPerSecond = await page.evaluate(() => window.demo.timeline.pxPerSecond());
   const block = (id) => page.$(`[data-automation-id="timeline.el.${id}"]`);
+  // Gestures go through locators: the view redraws after each change event, which can replace a
+  // block between looking it up and clicking it (an ElementHandle would then be detached).
+  const at = (id) => page.locator(`[data-automation-id="timeline.el.${id}"]`);
   const el = async (id) => elementsOf(await project()).find((e) => e.id === id);
   const revision = () => page.evaluate(() => window.demo.editor.revision());
 
   // Click selects; the view and ui.inspect agree.
-  await (await block("e11")).click();
+  await at("e11").click();
   assert.deepEqual(await page.evaluate(() => window.demo.selection.get().elementIds), ["e11"]);
   // Shift-click adds.
-  await (await block("e9")).click({ modifiers: ["Shift"] });
+  await at("e9").click({ modifiers: ["Shift"] });
   assert.deepEqual(await page.evaluate(() => window.demo.selection.get().elementIds), ["e11", "e9"]);
   await page.keyboard.press("Escape");
   assert.equal(await page.evaluate(() => window.demo.selection.get()), null);
@@ -596,7 +599,7 @@ test("the demo is an editor: select, drag-move, trim both edges, Space, S, Delet
   // Drag-move the title e11 left by 0.5 s: one tool call, one undo step.
   const before = await el("e11");
   const undoDepth = await revision();
-  let box = await (await block("e11")).boundingBox();
+  let box = await at("e11").boundingBox();
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
   await page.mouse.down();
   await page.mouse.move(box.x + box.width / 2 - 0.5 * pxPerSecond, box.y + box.height / 2, { steps: 6 });
@@ -607,7 +610,7 @@ test("the demo is an editor: select, drag-move, trim both edges, Space, S, Delet
   assert.equal(movedEl.duration, before.duration);
 
   // Trim its end 0.5 s shorter, then its start 0.25 s later (the end stays).
-  box = await (await page.$('[data-automation-id="timeline.el.e11.trim-end"]')).boundingBox();
+  box = await at("e11.trim-end").boundingBox();
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
   await page.mouse.down();
   await page.mouse.move(box.x + box.width / 2 - 0.5 * pxPerSecond, box.y + box.height / 2, { steps: 5 });
@@ -616,7 +619,7 @@ test("the demo is an editor: select, drag-move, trim both edges, Space, S, Delet
   const trimmedEnd = await el("e11");
   assert.equal(trimmedEnd.start, movedEl.start);
   assert.ok(Math.abs(trimmedEnd.duration - (movedEl.duration - 0.5 * TICKS)) <= TICKS / 50);
-  box = await (await page.$('[data-automation-id="timeline.el.e11.trim-start"]')).boundingBox();
+  box = await at("e11.trim-start").boundingBox();
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
   await page.mouse.down();
   await page.mouse.move(box.x + box.width / 2 + 0.25 * pxPerSecond, box.y + box.height / 2, { steps: 5 });
@@ -635,7 +638,7 @@ test("the demo is an editor: select, drag-move, trim both edges, Space, S, Delet
 
   // A refused move (onto the clip e5 on the same track) changes nothing and says why.
   const rev = await revision();
-  box = await (await block("e6")).boundingBox();
+  box = await at("e6").boundingBox();
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
   await page.mouse.down();
   await page.mouse.move(box.x + box.width / 2 - 2 * pxPerSecond, box.y + box.height / 2, { steps: 5 });
@@ -656,7 +659,7 @@ test("the demo is an editor: select, drag-move, trim both edges, Space, S, Delet
   await page.keyboard.press("s");
   await page.waitForFunction((n) => window.demo.editor.project().timeline.tracks.flatMap((t) => t.elements).length > n, count);
   const afterSplit = elementsOf(await project()).length;
-  await (await block("e13")).click();
+  await at("e13").click();
   await page.keyboard.press("Delete");
   await page.waitForFunction((n) => window.demo.editor.project().timeline.tracks.flatMap((t) => t.elements).length === n - 1, afterSplit);
   assert.equal(await block("e13"), null);
