@@ -9,21 +9,11 @@
 // the effects a host renders): same ids, same project, same undo and redo stacks. The editor whose call panicked is rebuilt at once, the others on their
 // next call. What does not survive: the call that panicked (nothing of it is kept) and the
 // asset-context cache (load_asset_context asks the provider again). See docs/mcp.md.
-import init, { __wbg_reset_state, WasmEditor, type AssetOptions } from "./wasm/neuralcut_engine.js";
+import init, { __wbg_reset_state, WasmEditor } from "./wasm/neuralcut_engine.js";
 import { NeuralCutError } from "./errors.js";
-import type { AddAssetOptions } from "./types.js";
 import { wasmLoader } from "./wasm-loader.js";
 
 export { WasmEditor };
-
-// The public AddAssetOptions (types.ts) must not import wasm-bindgen's typings, so it is written
-// out there; this fails to compile when it and the engine's AssetOptions (src/wasm/options.rs)
-// no longer describe the same object, the JS-only file and url aside.
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-type EngineFields = Omit<AddAssetOptions, "file" | "url">;
-true satisfies Same<keyof EngineFields, keyof AssetOptions>;
-true satisfies Same<Required<EngineFields>, Required<AssetOptions>>;
-true satisfies Same<EngineFields, AssetOptions>;
 
 /** Resolves once the engine wasm is instantiated; later calls share the first load. */
 export const loadEngine: () => Promise<void> = wasmLoader(new URL("./wasm/neuralcut_engine_bg.wasm", import.meta.url), init);

@@ -1,7 +1,7 @@
 // Public types of the package entry that are not generated from the tool registry.
 
 export type { ContextRecord, ProviderReport, ToolInfo } from "./generated/tools.js";
-import type { ContextRecord, EffectType, ProviderReport } from "./generated/tools.js";
+import type { AssetOptions, ContextRecord, EffectType, ProviderReport } from "./generated/tools.js";
 /** A saved project, as `editor.project()` returns it and `createEditor({ project })` takes it. */
 export interface ProjectJson {
   format: "neuralcut-project";
@@ -25,20 +25,9 @@ export interface FrameRate {
   denominator: number;
 }
 
-/** What `editor.addAsset` takes. `file` and `url` stay in JS (see `editor.assetSource`). The
- * other fields are the engine's `AssetOptions` (src/wasm/options.rs); js/engine.ts fails to
- * compile when the two drift apart (the public typings must not import wasm-bindgen's). */
-export interface AddAssetOptions {
-  /** Your own id; one is generated when absent. */
-  id?: string;
-  name: string;
-  type: AssetType;
-  /** Seconds; required in practice for video and audio. */
-  duration?: number;
-  width?: number;
-  height?: number;
-  /** `30`, or `{ numerator: 30000, denominator: 1001 }`. */
-  fps?: number | FrameRate;
+/** What `editor.addAsset` takes: the engine's `AssetOptions` (generated from src/editor.rs) plus
+ * the host-side handles of the bytes, which stay in JS (see `editor.assetSource`). */
+export interface AddAssetOptions extends AssetOptions {
   /** The media bytes, handed to the context provider. */
   file?: Blob;
   /** Where the media can be fetched, handed to the context provider. */

@@ -40,6 +40,51 @@ impl ApiError {
     }
 }
 
+// Written once here: the wasm boundary reads it and `npm run typings` generates its TypeScript.
+/// What `addAsset` takes (the media bytes stay with the host).
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct AssetOptions {
+    /// Your own id; one is generated when absent.
+    pub id: Option<String>,
+    pub name: String,
+    #[serde(rename = "type")]
+    #[schemars(extend("enum" = ["video", "audio", "image"]))]
+    pub kind: String,
+    /// Seconds; required in practice for video and audio.
+    pub duration: Option<f64>,
+    pub width: Option<u32>,
+    pub height: Option<u32>,
+    /// `30`, or `{ numerator: 30000, denominator: 1001 }`.
+    pub fps: Option<FpsOption>,
+}
+
+/// A frame rate: `30`, or `{ numerator: 30000, denominator: 1001 }`.
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+#[serde(untagged)]
+#[schemars(inline)]
+pub enum FpsOption {
+    Whole(u32),
+    Rational { numerator: u32, denominator: u32 },
+}
+
+impl From<AssetOptions> for NewAsset {
+    fn from(o: AssetOptions) -> NewAsset {
+        NewAsset {
+            id: o.id,
+            name: o.name,
+            kind: o.kind,
+            duration: o.duration,
+            width: o.width,
+            height: o.height,
+            fps: o.fps.map(|f| match f {
+                FpsOption::Whole(n) => FrameRate { numerator: n, denominator: 1 },
+                FpsOption::Rational { numerator, denominator } => FrameRate { numerator, denominator },
+            }),
+        }
+    }
+}
+
 /// What `addAsset` takes. Host-side file handles never reach the core.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct NewAsset {

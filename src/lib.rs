@@ -16,7 +16,7 @@ pub mod stickers;
 pub mod time;
 pub mod tools;
 
-pub use editor::{ApiError, Editor, NewAsset};
+pub use editor::{ApiError, AssetOptions, Editor, FpsOption, NewAsset};
 pub use error_code::ErrorCode;
 pub use time::TICKS_PER_SECOND;
 pub use tools::ToolError;

@@ -1001,6 +1001,23 @@ export const EFFECT_PARAMETERS: Readonly<Record<EffectType, readonly EffectParam
   ],
 };
 
+/** What `addAsset` takes (the media bytes stay with the host). */
+export interface AssetOptions {
+  /** Your own id; one is generated when absent. */
+  id?: string;
+  name: string;
+  type: "video" | "audio" | "image";
+  /** Seconds; required in practice for video and audio. */
+  duration?: number;
+  width?: number;
+  height?: number;
+  /** `30`, or `{ numerator: 30000, denominator: 1001 }`. */
+  fps?: number | {
+    numerator: number;
+    denominator: number;
+  };
+}
+
 /** An effect element active at a time, as `effectsAt` returns it and a host renders it. */
 export interface ActiveEffect {
   elementId: string;

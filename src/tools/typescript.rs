@@ -40,6 +40,9 @@ fn ts_type(schema: &Value, indent: &str) -> String {
     if let Some(Value::Array(values)) = schema.get("enum") {
         return values.iter().map(literal).collect::<Vec<_>>().join(" | ");
     }
+    if let (None, Some(Value::Array(alternatives))) = (schema.get("type"), schema.get("anyOf")) {
+        return alternatives.iter().map(|a| ts_type(a, indent)).collect::<Vec<_>>().join(" | ");
+    }
     match schema.get("type") {
         Some(Value::Array(types)) => types.iter().map(|t| ts_type(&single_type(schema, t), indent)).collect::<Vec<_>>().join(" | "),
         Some(Value::String(t)) => match t.as_str() {
@@ -208,6 +211,7 @@ fn boundary_types(out: &mut String) {
     use super::context::{ContextRecord, ProviderReport};
     use super::schema::output_schema;
     for (name, schema) in [
+        ("AssetOptions", output_schema::<crate::AssetOptions>()),
         ("ActiveEffect", output_schema::<crate::effects::active::ActiveEffect>()),
         ("ContextRecord", output_schema::<ContextRecord>()),
         ("ProviderReport", output_schema::<ProviderReport>()),

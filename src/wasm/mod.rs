@@ -23,7 +23,7 @@ use wasm_bindgen::prelude::*;
 
 use crate::Editor;
 
-pub use options::{AssetOptions, FpsOption, StickerOptions};
+pub use options::StickerOptions;
 
 /// Installs the panic hook once per instance. wasm32-unknown-unknown cannot unwind on stable
 /// Rust (the release profile aborts), so instead of letting the abort trap as a bare
@@ -79,7 +79,7 @@ impl WasmEditor {
     /// Adds a media asset to the library and returns its id. Throws `INVALID_ASSET`,
     /// `DUPLICATE_ID` or `NO_ACTIVE_PROJECT`.
     #[wasm_bindgen(js_name = addAsset)]
-    pub fn add_asset(&mut self, options: tsify::Ts<AssetOptions>) -> Result<String, JsValue> {
+    pub fn add_asset(&mut self, #[wasm_bindgen(unchecked_param_type = "object")] options: JsValue) -> Result<String, JsValue> {
         let new = options::asset(&options)?;
         self.inner.add_asset(new).map_err(|e| api_error(e.code, &e.message))
     }

@@ -1,5 +1,5 @@
-//! The option objects of `addAsset` and `addSticker`: typed for TypeScript by tsify, converted
-//! with serde-wasm-bindgen inside the function body.
+//! The option objects of `addAsset` (its struct is the core's `AssetOptions`) and `addSticker`
+//! (typed for TypeScript by tsify), converted with serde-wasm-bindgen inside the function body.
 
 use crate::error_code::ErrorCode;
 use serde::Deserialize;
@@ -7,39 +7,7 @@ use tsify::{Ts, Tsify};
 use wasm_bindgen::JsValue;
 
 use super::api_error;
-use crate::time::FrameRate;
-use crate::NewAsset;
-
-/// What `addAsset` takes (file handles stay in JS).
-#[derive(Tsify, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct AssetOptions {
-    /// Your own id; one is generated when absent.
-    #[tsify(optional)]
-    pub id: Option<String>,
-    pub name: String,
-    #[serde(rename = "type")]
-    #[tsify(type = "\"video\" | \"audio\" | \"image\"")]
-    pub kind: String,
-    /// Seconds; required in practice for video and audio.
-    #[tsify(optional)]
-    pub duration: Option<f64>,
-    #[tsify(optional)]
-    pub width: Option<u32>,
-    #[tsify(optional)]
-    pub height: Option<u32>,
-    /// `30`, or `{ numerator: 30000, denominator: 1001 }`.
-    #[tsify(optional)]
-    pub fps: Option<FpsOption>,
-}
-
-/// A frame rate: `30`, or `{ numerator: 30000, denominator: 1001 }`.
-#[derive(Tsify, Deserialize)]
-#[serde(untagged)]
-pub enum FpsOption {
-    Whole(u32),
-    Rational { numerator: u32, denominator: u32 },
-}
+use crate::{AssetOptions, NewAsset};
 
 /// What `addSticker` takes.
 #[derive(Tsify, Deserialize)]
@@ -65,20 +33,15 @@ where
     serde_json::from_value(value).map_err(|e| fail(e.to_string()))
 }
 
-pub(super) fn asset(options: &Ts<AssetOptions>) -> Result<NewAsset, JsValue> {
-    let o = convert(options, ErrorCode::InvalidAsset, "addAsset options are invalid")?;
-    Ok(NewAsset {
-        id: o.id,
-        name: o.name,
-        kind: o.kind,
-        duration: o.duration,
-        width: o.width,
-        height: o.height,
-        fps: o.fps.map(|f| match f {
-            FpsOption::Whole(n) => FrameRate { numerator: n, denominator: 1 },
-            FpsOption::Rational { numerator, denominator } => FrameRate { numerator, denominator },
-        }),
-    })
+/// `addAsset`'s options, typed for TypeScript by the generated `AssetOptions` (the struct lives in
+/// the core, `crate::AssetOptions`, so its typings come from the registry's generator).
+pub(super) fn asset(options: &JsValue) -> Result<NewAsset, JsValue> {
+    let fail = |detail: String| api_error(ErrorCode::InvalidAsset, &format!("addAsset options are invalid: {detail}"));
+    let value: serde_json::Value = serde_wasm_bindgen::from_value(options.clone()).map_err(|e| fail(e.to_string()))?;
+    if !value.is_object() {
+        return Err(fail("expected an object".into()));
+    }
+    serde_json::from_value::<AssetOptions>(value).map(NewAsset::from).map_err(|e| fail(e.to_string()))
 }
 
 pub(super) fn sticker(options: &Ts<StickerOptions>) -> Result<StickerOptions, JsValue> {

@@ -78,15 +78,15 @@ fn a_tool_call_is_one_undo_step_across_the_boundary() {
 fn asset_options_arrive_as_js_objects_and_bad_ones_are_refused_by_name() {
     let mut editor = WasmEditor::new(None).unwrap_or_else(|_| panic!("new editor"));
     let options = js(r#"{ "name": "clip.mp4", "type": "video", "duration": 10, "width": 1920, "height": 1080, "fps": { "numerator": 30000, "denominator": 1001 } }"#);
-    let id = editor.add_asset(Ts::new_unchecked(options)).unwrap_or_else(|e| panic!("{:?}", error(e)));
+    let id = editor.add_asset(options).unwrap_or_else(|e| panic!("{:?}", error(e)));
     let assets = call(&mut editor, "list_project_assets", json!({}));
     assert!(assets.to_string().contains(&id), "{assets}");
     let revision = editor.revision();
     // serde-wasm-bindgen alone would skip an unknown key; the boundary refuses it.
-    let (code, message) = thrown(editor.add_asset(Ts::new_unchecked(js(r#"{ "name": "b.mp4", "type": "video", "durations": 10 }"#))));
+    let (code, message) = thrown(editor.add_asset(js(r#"{ "name": "b.mp4", "type": "video", "durations": 10 }"#)));
     assert_eq!(code, "INVALID_ASSET");
     assert!(message.contains("durations"), "{message}");
-    let (code, message) = thrown(editor.add_asset(Ts::new_unchecked(JsValue::from(42))));
+    let (code, message) = thrown(editor.add_asset(JsValue::from(42)));
     assert_eq!(code, "INVALID_ASSET");
     assert!(message.contains("expected an object"), "{message}");
     let (code, _) = thrown(editor.add_sticker(Ts::new_unchecked(js(r#"{ "id": "s1", "name": "Star", "size": 3 }"#))));
