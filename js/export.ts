@@ -27,6 +27,7 @@ import {
 } from "mediabunny";
 
 import { NeuralCutError } from "./errors.js";
+import { SequentialVideoFrames } from "./media/video-frames.js";
 import { createFrameRenderer, type FrameRenderer, type RenderableEditor, type CreateFrameRendererOptions } from "./render.js";
 import type { AudioPlan, Frame } from "./render-types.js";
 
@@ -323,8 +324,19 @@ export async function exportVideo(editor: ExportableEditor, options: ExportOptio
   if (audio) output.addAudioTrack(audio);
 
   const ownRenderer = !options.renderer;
+  // Video is decoded in order, each frame once, rather than by a seek per frame (docs/export.md).
+  const assets = new Map(((project as { assets?: { id: string; fps?: { numerator: number; denominator: number }; duration?: number }[] }).assets ?? []).map((a) => [a.id, a]));
+  const videoFrames = new SequentialVideoFrames(
+    (id) => editor.assetSource(id),
+    (id) => {
+      const a = assets.get(id);
+      return a && { fps: a.fps ? a.fps.numerator / a.fps.denominator : undefined, duration: a.duration };
+    },
+  );
+  const hostMedia = options.media;
+  const media: CreateFrameRendererOptions["media"] = async (layer) => (hostMedia ? await hostMedia(layer) : null) ?? (await videoFrames.frame(layer));
   // RenderableEditor's project() is typed narrower than a NeuralCutEditor's; the compositor reads the same editor.
-  const renderer = options.renderer ?? (await createFrameRenderer({ editor: editor as unknown as RenderableEditor, backend: options.backend, media: options.media }));
+  const renderer = options.renderer ?? (await createFrameRenderer({ editor: editor as unknown as RenderableEditor, backend: options.backend, media }));
   const missing = new Map<string, string>();
   const sources = new AudioSources(editor);
   let done = 0;
@@ -347,8 +359,8 @@ export async function exportVideo(editor: ExportableEditor, options: ExportOptio
         const drawn = await renderer.render(start + t, { width });
         for (const m of drawn.missing) missing.set(m.elementId, m.reason);
         // An odd last row is left out (see outputSize).
-        const pixels = await renderer.readPixels(height === drawn.height ? undefined : { x: 0, y: 0, width, height });
-        const sample = new VideoSample(pixels, { format: "RGBA", codedWidth: width, codedHeight: height, timestamp: t, duration: 1 / fps });
+        const picture = await renderer.toVideoFrame({ timestamp: Math.round(t * 1e6), duration: Math.round(1e6 / fps), visibleRect: { x: 0, y: 0, width, height } });
+        const sample = new VideoSample(picture, { timestamp: t, duration: 1 / fps });
         try {
           await video.add(sample);
         } finally {
@@ -368,6 +380,7 @@ export async function exportVideo(editor: ExportableEditor, options: ExportOptio
   } finally {
     sources.dispose();
     if (ownRenderer) renderer.destroy();
+    videoFrames.dispose();
   }
   const mimeType = await output.getMimeType();
   const blob = target instanceof BufferTarget && target.buffer ? new Blob([target.buffer], { type: mimeType }) : undefined;

@@ -118,6 +118,11 @@ export class Canvas2DCompositor {
     return this.#ctx.getImageData(x, y, width ?? c.width - x, height ?? c.height - y).data;
   }
 
+  /** The frame as a VideoFrame of the canvas itself (the encoder reads it; no copy into JS). */
+  videoFrame(init: VideoFrameInit): VideoFrame {
+    return new VideoFrame(this.#ctx.canvas, init);
+  }
+
   free(): void {
     this.#slots.length = 0;
     void this.#effects?.then((fx) => fx?.destroy());

@@ -8,7 +8,8 @@
 // placed five times), a half-transparent rotated picture, a title, and a 48 kHz tone under it all.
 //
 //   exportVideo   the whole export (compositor, audio mix, encode, mux), wall clock
-//   compositor    render + readPixels of each frame alone
+//   compositor    the compositor alone, as the export drives it (video decoded in order, each
+//                 frame taken as a VideoFrame)
 //   encoder       mediabunny + WebCodecs encoding 30 rendered frames, cycled to the same count
 //   ffmpeg        libx264 on those same 30 frames (raw RGBA), cycled to the same count
 //
@@ -61,6 +62,7 @@ async function measure({ W, H, seconds, samples }) {
   const { createFrameRenderer } = await import("/dist/render.js");
   const { exportVideo } = await import("/dist/export.js");
   const { loadOpenCutScene } = await import("/dist/opencut.js");
+  const { SequentialVideoFrames } = await import("/dist/media/video-frames.js");
   const S = 120_000;
   const blob = async (w, h, paint) => {
     const c = new OffscreenCanvas(w, h);
@@ -158,17 +160,24 @@ async function measure({ W, H, seconds, samples }) {
   const result = await exportVideo(editor, { format: "mp4" });
   const exportMs = performance.now() - t0;
 
-  // 2. The compositor alone, and the sample frames kept for the encoders.
-  const renderer = await createFrameRenderer({ editor });
-  const kept = [];
+  // 2. The compositor alone, fed and read as the export does (video decoded in order, each frame
+  //    taken as a VideoFrame), then the sample frames kept for the encoders.
+  const assetInfo = (id) => (id === "m-clip" ? { fps: 30, duration: 2 } : undefined);
+  const inOrder = new SequentialVideoFrames((id) => editor.assetSource(id), assetInfo);
+  const renderer = await createFrameRenderer({ editor, media: (layer) => inOrder.frame(layer) });
   t0 = performance.now();
   for (let i = 0; i < frames; i++) {
     await renderer.render(i / 30);
-    const px = await renderer.readPixels();
-    if (i < samples) kept.push(px);
+    (await renderer.toVideoFrame({ timestamp: Math.round((i / 30) * 1e6) })).close();
   }
   const compositorMs = performance.now() - t0;
+  const kept = [];
+  for (let i = 0; i < samples; i++) {
+    await renderer.render(i / 30);
+    kept.push(await renderer.readPixels());
+  }
   renderer.destroy();
+  inOrder.dispose();
 
   // 3. mediabunny + WebCodecs on the kept frames, cycled.
   const encOut = new mb.Output({ format: new mb.Mp4OutputFormat({ fastStart: "in-memory" }), target: new mb.BufferTarget() });

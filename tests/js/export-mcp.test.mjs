@@ -129,7 +129,9 @@ test("export_video with wait: throttled progress, other calls answered meanwhile
     const progress = [];
     let exportDone = 0;
     const calledAt = Date.now();
-    const exporting = c.callTool({ name: "export_video", arguments: { path: out, width: 320, wait: true } }, undefined, {
+    // Full size, so that the export is still drawing when the cancel arrives (320 wide, all
+    // 180 frames were done before it did once video was decoded in order).
+    const exporting = c.callTool({ name: "export_video", arguments: { path: out, wait: true } }, undefined, {
       onprogress: (p) => progress.push({ ...p, at: Date.now() }),
       timeout: 200_000,
     }).then((r) => ((exportDone = Date.now()), r));
@@ -180,7 +182,8 @@ test("export_video without wait answers with the job; jobs_list follows it; jobs
   const c = await connect(["--project", project]);
   try {
     const out = join(dir, "job.webm");
-    const started = await call(c, "export_video", { path: out, width: 320 });
+    // Full size, so that the job is still running when jobs_cancel arrives.
+    const started = await call(c, "export_video", { path: out });
     assert.deepEqual([started.state, started.path, started.format], ["running", out, "webm"]);
     assert.match(started.job, /^j\d+$/);
     await until("frames", async () => (await call(c, "jobs_list", {})).jobs.find((j) => j.job === started.job).framesDone > 0);
@@ -230,14 +233,16 @@ test("notifications/cancelled stops a waiting export, which sends no result and 
   try {
     const out = join(dir, "cancel.mp4");
     const ac = new AbortController();
-    const exporting = c.callTool({ name: "export_video", arguments: { path: out, width: 320, wait: true } }, undefined, {
+    // Full size, so that the export is still drawing when the cancel arrives (320 wide, all
+    // 180 frames were done before it did once video was decoded in order).
+    const exporting = c.callTool({ name: "export_video", arguments: { path: out, wait: true } }, undefined, {
       signal: ac.signal,
       onprogress: () => ac.abort("stop"),
       timeout: 200_000,
     });
     await assert.rejects(exporting);
     const job = await until("the cancelled job", async () => (await call(c, "jobs_list", {})).jobs.find((j) => j.state === "cancelled"));
-    assert.ok(job.framesDone < 180);
+    assert.ok(job.framesDone < 180, `${job.framesDone} frames`);
     assert.deepEqual(leftovers(), [], "no file and no partial file");
     await call(c, "list_timeline", {});
     assert.ok(exportId !== undefined && !responses.includes(exportId), "no response to the cancelled request");
