@@ -358,6 +358,7 @@ export async function exportVideo(editor: ExportableEditor, options: ExportOptio
         const t = done / fps;
         const drawn = await renderer.render(start + t, { width });
         for (const m of drawn.missing) missing.set(m.elementId, m.reason);
+        videoFrames.sweep();
         // An odd last row is left out (see outputSize).
         const picture = await renderer.toVideoFrame({ timestamp: Math.round(t * 1e6), duration: Math.round(1e6 / fps), visibleRect: { x: 0, y: 0, width, height } });
         const sample = new VideoSample(picture, { timestamp: t, duration: 1 / fps });

@@ -70,6 +70,7 @@ class Cursor {
 export class SequentialVideoFrames {
   readonly #sinks = new Map<string, Promise<VideoSampleSink | null>>();
   readonly #cursors = new Map<string, Cursor>();
+  readonly #asked = new Set<string>();
   readonly #inputs: Input[] = [];
 
   constructor(
@@ -82,6 +83,7 @@ export class SequentialVideoFrames {
     if (layer.mediaType !== "video" || !layer.assetId) return null;
     const sink = await this.#sink(layer.assetId);
     if (!sink) return null;
+    this.#asked.add(layer.elementId);
     let cursor = this.#cursors.get(layer.elementId);
     if (!cursor) this.#cursors.set(layer.elementId, (cursor = new Cursor(sink)));
     const info = this.assetInfo(layer.assetId);
@@ -103,6 +105,25 @@ export class SequentialVideoFrames {
       this.#sinks.set(assetId, p);
     }
     return p;
+  }
+
+  /**
+   * Closes the decoders of elements not asked for since the last sweep: the export sweeps after
+   * each frame, so a long timeline holds decoders only for the clips on screen (browsers limit
+   * how many run at once).
+   */
+  sweep(): void {
+    for (const [id, c] of this.#cursors) {
+      if (this.#asked.has(id)) continue;
+      c.close();
+      this.#cursors.delete(id);
+    }
+    this.#asked.clear();
+  }
+
+  /** How many elements hold a decoder now. */
+  get open(): number {
+    return this.#cursors.size;
   }
 
   /** Closes every picture and file. */

@@ -89,9 +89,17 @@ async function inPage({ check }) {
     const garbage = new SequentialVideoFrames(() => ({ file: new Blob([new Uint8Array(4096).fill(7)]) }), info);
     const unreadable = await garbage.frame({ kind: "media", mediaType: "video", elementId: "g", assetId: "m-x", sourceTime: 0 });
     const noSource = await new SequentialVideoFrames(() => undefined, info).frame({ kind: "media", mediaType: "video", elementId: "n", assetId: "m-y", sourceTime: 0 });
+    // A sweep closes the decoders of elements not asked for since the one before.
+    const before = frames.open;
+    frames.sweep();
+    await frames.frame({ kind: "media", mediaType: "video", elementId: "a", assetId: "m-clip", sourceTime: 1 });
+    frames.sweep();
+    const afterSweep = frames.open;
+    const again = await frames.frame({ kind: "media", mediaType: "video", elementId: "b", assetId: "m-clip", sourceTime: 2.2 });
+    const reopened = again ? classify(probe(again)).index : null;
     frames.dispose();
     garbage.dispose();
-    return { got, image, unreadable, noSource };
+    return { got, image, unreadable, noSource, open: [before, afterSweep, frames.open], reopened };
   }
 
   if (check === "same-as-seek") {
@@ -197,6 +205,8 @@ test("in-order decoding gives each time its frame: two elements of one file, jum
   assert.equal(out.image, null, "an image layer is left to the renderer");
   assert.equal(out.unreadable, null, "a file mediabunny cannot read is left to the renderer");
   assert.equal(out.noSource, null, "an asset without a source is left to the renderer");
+  assert.deepEqual(out.open, [2, 1, 0], "decoders open: two elements, one after a sweep, none after dispose");
+  assert.equal(out.reopened, expectedFrame(2.2), "an element swept away decodes again when asked");
 });
 
 test("the renderer fed in order draws the picture a seek draws", async () => {
