@@ -58,8 +58,9 @@ pub fn pixel_fragment(key: &PixelKey) -> String {
 /// as `uniform Params_block_0Fragment { Params _group_0_binding_2_fs; };`.
 fn uniform_instance(block: &str) -> &'static str {
     let source = PIXEL_LOAD_FS.source;
-    let at = source.find(&format!("uniform {block} {{ Params ")).expect("the template declares its block");
-    let rest = &source[at + block.len() + "uniform  { Params ".len()..];
+    let declaration = format!("uniform {block} {{ Params ");
+    let at = source.find(&declaration).expect("the template declares its block") + declaration.len();
+    let rest = &source[at..];
     &rest[..rest.find(';').expect("a declaration ends")]
 }
 

@@ -92,8 +92,19 @@ struct GlEngine {
 #[cfg(feature = "effects-webgl")]
 impl Drop for GlEngine {
     fn drop(&mut self) {
+        let gl = self.renderer.gl().clone();
         if let Some(mut c) = self.compositor.take() {
-            c.delete(self.renderer.gl());
+            c.delete(&gl);
+        }
+        // A headless renderer's context is its own: lose it now rather than at garbage
+        // collection, as a page may hold only a few WebGL contexts and the browser drops the
+        // oldest (a live renderer's) beyond that. A host's canvas keeps its context for reuse.
+        if self.canvas.is_none() {
+            if let Ok(Some(ext)) = gl.get_extension("WEBGL_lose_context") {
+                if let Ok(lose) = js_sys::Reflect::get(&ext, &"loseContext".into()).and_then(|f| f.dyn_into::<js_sys::Function>()) {
+                    let _ = lose.call0(&ext);
+                }
+            }
         }
     }
 }
