@@ -55,7 +55,7 @@ impl Quad {
     /// The uniform mapping a target pixel to the layer's uv: undo the translation, the clockwise
     /// rotation (y down) and the size; a flip mirrors u or v. `target` is the picture's size.
     pub fn uniform(&self, opacity: f64, target: (u32, u32)) -> Layer {
-        let (sin, cos) = self.rotation.to_radians().sin_cos();
+        let (sin, cos) = sin_cos(self.rotation.to_radians());
         let (w, h) = (self.width.max(1e-9), self.height.max(1e-9));
         // local x = cos·dx + sin·dy, local y = −sin·dx + cos·dy, with d = p − centre.
         let row = |a: f64, b: f64, size: f64, flip: bool| {
@@ -71,6 +71,15 @@ impl Quad {
             ..Layer::default()
         }
     }
+}
+
+/// The sine and cosine of `radians`. In the browser they come from JS's `Math`: Rust's own link
+/// libm's argument reduction, about 7 KB of the effects module for this one call.
+fn sin_cos(radians: f64) -> (f64, f64) {
+    #[cfg(target_arch = "wasm32")]
+    return (js_sys::Math::sin(radians), js_sys::Math::cos(radians));
+    #[cfg(not(target_arch = "wasm32"))]
+    return radians.sin_cos();
 }
 
 /// A blend mode: its index in [`BLEND_MODES`].

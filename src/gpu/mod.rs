@@ -2,7 +2,8 @@
 //! `shaders/`.
 //!
 //! The same [`Renderer`] runs natively (Vulkan; the GPU tests use Mesa's lavapipe) and in the
-//! browser (WebGPU, or WebGL2 with the `effects-webgl` feature). It owns a source texture and
+//! browser (WebGPU). WebGL2 (the `effects-webgl` feature) runs the same plan through [`gl`], its
+//! own small executor with GLSL translated ahead of time ([`glsl`]). It owns a source texture and
 //! two work textures, all `rgba8unorm`, sized to the frame and reused until the size changes.
 //! A run of consecutive per-pixel effects is one full-screen pass from one texture into the
 //! other; the blur is two passes, at a reduced size with a scale-down and a scale-up when sigma
@@ -14,6 +15,7 @@
 //! (native device and blocking read-back) and `web/` (the browser module's exports).
 
 pub mod compose;
+pub mod glsl;
 pub mod plan;
 mod readback;
 mod renderer;
@@ -26,6 +28,8 @@ pub use native::{block_on, native_renderer};
 
 #[cfg(all(target_arch = "wasm32", feature = "effects"))]
 mod web;
+#[cfg(all(target_arch = "wasm32", feature = "effects-webgl"))]
+pub mod gl;
 
 pub use plan::{blur_level, reads_per_pixel};
 pub use renderer::Renderer;

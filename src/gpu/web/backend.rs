@@ -1,8 +1,12 @@
-//! Backend choice: WebGPU, else WebGL2 (with the `effects-webgl` feature), and the device.
+//! Backend choice: WebGPU (wgpu), else WebGL2 (the executor of `crate::gpu::gl`, with the
+//! `effects-webgl` feature), and the device.
 
 use wasm_bindgen::prelude::*;
 
 use super::canvas::Canvas;
+#[cfg(feature = "effects-webgl")]
+use super::GlEngine;
+use super::{err, Engine, WgpuEngine};
 
 /// What opening a backend gives. The instance must outlive everything made from it: on WebGPU,
 /// dropping it invalidates pending buffer mappings ("no valid external Instance reference").
@@ -29,30 +33,28 @@ async fn open_webgpu(canvas: Option<&Canvas>) -> Result<Opened, String> {
     Ok((instance, surface, adapter, device, queue))
 }
 
+/// Opens the WebGL2 executor on the canvas (a headless renderer gets a private one: WebGL2
+/// needs a canvas to exist at all).
 #[cfg(feature = "effects-webgl")]
-async fn open_webgl(canvas: Option<&Canvas>) -> Result<Opened, String> {
-    // WebGL2 needs a canvas to exist at all; a headless renderer gets a private one.
-    let own;
-    let canvas = match canvas {
-        Some(c) => c,
+fn open_webgl(canvas: Option<Canvas>) -> Result<Engine, String> {
+    let (context, shown) = match canvas {
+        Some(c) => (c.webgl2()?, Some(c)),
         None => {
-            own = Canvas::Offscreen(web_sys::OffscreenCanvas::new(1, 1).map_err(|_| "no OffscreenCanvas for a WebGL2 context".to_string())?);
-            &own
+            let own = web_sys::OffscreenCanvas::new(1, 1).map_err(|_| "no OffscreenCanvas for a WebGL2 context".to_string())?;
+            (Canvas::Offscreen(own).webgl2()?, None)
         }
     };
-    let instance = wgpu::Instance::new(wgpu::InstanceDescriptor { backends: wgpu::Backends::GL, ..wgpu::InstanceDescriptor::new_without_display_handle() });
-    let surface = instance.create_surface(canvas.target()).map_err(|e| format!("cannot draw on the canvas with WebGL2: {e}"))?;
-    let adapter = instance
-        .request_adapter(&wgpu::RequestAdapterOptions { compatible_surface: Some(&surface), ..Default::default() })
-        .await
-        .map_err(|e| format!("no WebGL2 adapter: {e}"))?;
-    let (device, queue) = request_device(&adapter).await?;
-    Ok((instance, Some(surface), adapter, device, queue))
+    Ok(Engine::Gl(Box::new(GlEngine::new(context, shown)?)))
 }
 
 #[cfg(not(feature = "effects-webgl"))]
-async fn open_webgl(_: Option<&Canvas>) -> Result<Opened, String> {
+fn open_webgl(_: Option<Canvas>) -> Result<Engine, String> {
     Err("this build of neuralcut/effects has no WebGL2 backend (built without the effects-webgl feature)".into())
+}
+
+async fn webgpu_engine(canvas: Option<Canvas>) -> Result<Engine, JsError> {
+    let opened = open_webgpu(canvas.as_ref()).await.map_err(err)?;
+    Ok(Engine::Wgpu(Box::new(WgpuEngine::new(opened, canvas)?)))
 }
 
 /// Asks for the adapter's own limits, not the defaults: WebGL2's default 2048-texel limit would
@@ -68,16 +70,25 @@ async fn request_device(adapter: &wgpu::Adapter) -> Result<(wgpu::Device, wgpu::
 }
 
 /// Opens `backend` ("auto": WebGPU, else WebGL2; "webgpu"; "webgl2") and names the one opened.
-pub(super) async fn open(canvas: Option<&Canvas>, backend: &str) -> Result<(Opened, &'static str), String> {
+pub(super) async fn open(canvas: Option<Canvas>, backend: &str) -> Result<(Engine, &'static str), JsError> {
     match backend {
-        "webgpu" => Ok((open_webgpu(canvas).await?, "webgpu")),
-        "webgl2" => Ok((open_webgl(canvas).await?, "webgl2")),
-        "auto" => match open_webgpu(canvas).await {
-            Ok(o) => Ok((o, "webgpu")),
-            Err(webgpu) => Ok((open_webgl(canvas).await.map_err(|webgl| format!("{webgpu}; {webgl}"))?, "webgl2")),
+        "webgpu" => Ok((webgpu_engine(canvas).await?, "webgpu")),
+        "webgl2" => Ok((open_webgl(canvas).map_err(err)?, "webgl2")),
+        "auto" => match webgpu_engine(canvas.clone()).await {
+            Ok(e) => Ok((e, "webgpu")),
+            Err(webgpu) => {
+                let webgpu = js_message(&webgpu.into());
+                Ok((open_webgl(canvas).map_err(|webgl| err(format!("{webgpu}; {webgl}")))?, "webgl2"))
+            }
         },
-        other => Err(format!("backend must be \"auto\", \"webgpu\" or \"webgl2\", got {other:?}")),
+        other => Err(err(format!("backend must be \"auto\", \"webgpu\" or \"webgl2\", got {other:?}"))),
     }
+}
+
+/// The message of a thrown JS value.
+fn js_message(e: &JsValue) -> String {
+    use wasm_bindgen::JsCast;
+    e.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message())).or_else(|| e.as_string()).unwrap_or_default()
 }
 
 #[wasm_bindgen]

@@ -31,6 +31,39 @@ impl Canvas {
         }
     }
 
+    /// Its size in pixels.
+    #[cfg(feature = "effects-webgl")]
+    fn size(&self) -> (u32, u32) {
+        match self {
+            Canvas::Element(c) => (c.width(), c.height()),
+            Canvas::Offscreen(c) => (c.width(), c.height()),
+        }
+    }
+
+    /// Resizes it to `width × height` unless it is that size already (setting a canvas's size
+    /// clears it, even to the same size).
+    #[cfg(feature = "effects-webgl")]
+    pub fn fit(&self, width: u32, height: u32) {
+        if self.size() != (width, height) {
+            self.set_size(width, height);
+        }
+    }
+
+    /// Its WebGL2 context: no antialiasing (a multisampled canvas cannot take the blit that shows
+    /// a frame), no depth or stencil, and opaque, as the WebGPU canvas is configured.
+    #[cfg(feature = "effects-webgl")]
+    pub fn webgl2(&self) -> Result<web_sys::WebGl2RenderingContext, String> {
+        let options = js_sys::Object::new();
+        for key in ["antialias", "depth", "stencil", "alpha"] {
+            let _ = js_sys::Reflect::set(&options, &key.into(), &JsValue::FALSE);
+        }
+        let context = match self {
+            Canvas::Element(c) => c.get_context_with_context_options("webgl2", &options),
+            Canvas::Offscreen(c) => c.get_context_with_context_options("webgl2", &options),
+        };
+        context.ok().flatten().and_then(|c| c.dyn_into().ok()).ok_or_else(|| "no WebGL2 context on this canvas (WebGL2 unavailable, or the canvas has another context)".into())
+    }
+
     fn set_size(&self, width: u32, height: u32) {
         match self {
             Canvas::Element(c) => {

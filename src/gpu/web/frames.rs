@@ -3,8 +3,10 @@
 use wasm_bindgen::prelude::*;
 
 use super::source::Picture;
-use super::{err, parse_effects, WasmEffectRenderer};
+use super::{err, parse_effects, Engine, WasmEffectRenderer};
 use crate::gpu::compose::{BlendMode, Compositor, Quad};
+
+const NOT_BEGUN: &str = "before beginFrame";
 
 /// The frame compositor behind `neuralcut/render` (js/render.ts): `beginFrame`, one `drawLayer`
 /// or `applyEffects` per layer of `editor.frameAt`, bottom first, then `endFrame`.
@@ -13,8 +15,19 @@ impl WasmEffectRenderer {
     /// Starts a `width × height` frame filled with a straight-alpha colour (0–1 channels).
     #[wasm_bindgen(js_name = beginFrame)]
     pub fn begin_frame(&mut self, width: u32, height: u32, r: f64, g: f64, b: f64, a: f64) -> Result<(), JsError> {
-        let c = self.compositor.get_or_insert_with(|| Compositor::new(self.renderer.device()));
-        c.begin(&self.renderer, width, height, [r, g, b, a]).map_err(err)
+        match &mut self.engine {
+            Engine::Wgpu(e) => {
+                let c = e.compositor.get_or_insert_with(|| Compositor::new(e.renderer.device()));
+                c.begin(&e.renderer, width, height, [r, g, b, a]).map_err(err)
+            }
+            #[cfg(feature = "effects-webgl")]
+            Engine::Gl(e) => {
+                if e.compositor.is_none() {
+                    e.compositor = Some(crate::gpu::gl::compose::GlCompositor::new(e.renderer.gl()).map_err(err)?);
+                }
+                e.compositor.as_mut().expect("made above").begin(&e.renderer, width, height, [r, g, b, a]).map_err(err)
+            }
+        }
     }
 
     /// Draws `source` (any picture `render` takes) as layer `slot`: a quad centred at
@@ -39,39 +52,79 @@ impl WasmEffectRenderer {
         effects: JsValue,
     ) -> Result<(), JsError> {
         let effects = parse_effects(&effects)?;
-        let c = self.compositor.as_mut().ok_or_else(|| err("drawLayer before beginFrame"))?;
         let quad = Quad { center_x: cx, center_y: cy, width: w, height: h, rotation, flip_x, flip_y };
-        if source.is_null() || source.is_undefined() {
-            if !c.has_layer(slot as usize) {
-                return Err(err(format!("no picture was uploaded to layer slot {slot}; pass a source")));
+        let mode = BlendMode::parse(&blend_mode);
+        let slot = slot as usize;
+        let picture = if source.is_null() || source.is_undefined() {
+            None
+        } else {
+            let picture = Picture::from_js(&source).ok_or_else(|| err("a layer source must be an ImageBitmap, ImageData, canvas, video, VideoFrame or image"))?;
+            let (sw, sh) = picture.size();
+            let max = self.engine.max_size();
+            if sw == 0 || sh == 0 || sw > max || sh > max {
+                return Err(err(format!("layer source is {sw}x{sh}; it must be between 1 and {max} on each side")));
             }
-            return c.draw(&mut self.renderer, slot as usize, &quad, opacity, BlendMode::parse(&blend_mode), &effects).map_err(err);
+            Some(picture)
+        };
+        let missing = || err(format!("no picture was uploaded to layer slot {slot}; pass a source"));
+        match &mut self.engine {
+            Engine::Wgpu(e) => {
+                let c = e.compositor.as_mut().ok_or_else(|| err(format!("drawLayer {NOT_BEGUN}")))?;
+                match picture {
+                    None if !c.has_layer(slot) => return Err(missing()),
+                    None => {}
+                    Some(picture) => {
+                        let (sw, sh) = picture.size();
+                        let texture = c.layer_texture(e.renderer.device(), slot, sw, sh).clone();
+                        picture.upload(e.renderer.queue(), &texture, sw, sh);
+                    }
+                }
+                c.draw(&mut e.renderer, slot, &quad, opacity, mode, &effects).map_err(err)
+            }
+            #[cfg(feature = "effects-webgl")]
+            Engine::Gl(e) => {
+                let c = e.compositor.as_mut().ok_or_else(|| err(format!("drawLayer {NOT_BEGUN}")))?;
+                match picture {
+                    None if !c.has_layer(slot) => return Err(missing()),
+                    None => {}
+                    Some(picture) => {
+                        let (sw, sh) = picture.size();
+                        let texture = c.layer_texture(e.renderer.gl(), slot, sw, sh).map_err(err)?.clone();
+                        crate::gpu::gl::upload(e.renderer.gl(), &texture, &source, sw, sh).map_err(err)?;
+                    }
+                }
+                c.draw(&mut e.renderer, slot, &quad, opacity, mode, &effects).map_err(err)
+            }
         }
-        let picture = Picture::from_js(&source).ok_or_else(|| err("a layer source must be an ImageBitmap, ImageData, canvas, video, VideoFrame or image"))?;
-        let (sw, sh) = picture.size();
-        let max = self.renderer.max_size();
-        if sw == 0 || sh == 0 || sw > max || sh > max {
-            return Err(err(format!("layer source is {sw}x{sh}; it must be between 1 and {max} on each side")));
-        }
-        let texture = c.layer_texture(self.renderer.device(), slot as usize, sw, sh).clone();
-        picture.upload(self.renderer.queue(), &texture, sw, sh);
-        c.draw(&mut self.renderer, slot as usize, &quad, opacity, BlendMode::parse(&blend_mode), &effects).map_err(err)
     }
 
     /// Applies `effects` to everything drawn so far (an effect element).
     #[wasm_bindgen(js_name = applyEffects)]
     pub fn apply_effects(&mut self, effects: JsValue) -> Result<(), JsError> {
         let effects = parse_effects(&effects)?;
-        let c = self.compositor.as_mut().ok_or_else(|| err("applyEffects before beginFrame"))?;
-        c.apply(&mut self.renderer, &effects).map_err(err)
+        match &mut self.engine {
+            Engine::Wgpu(e) => e.compositor.as_mut().ok_or_else(|| err(format!("applyEffects {NOT_BEGUN}")))?.apply(&mut e.renderer, &effects).map_err(err),
+            #[cfg(feature = "effects-webgl")]
+            Engine::Gl(e) => e.compositor.as_mut().ok_or_else(|| err(format!("applyEffects {NOT_BEGUN}")))?.apply(&mut e.renderer, &effects).map_err(err),
+        }
     }
 
     /// Finishes the frame: shows it on the canvas (if any) and keeps it for `readPixels`.
     #[wasm_bindgen(js_name = endFrame)]
     pub fn end_frame(&mut self) -> Result<(), JsError> {
-        let c = self.compositor.as_mut().ok_or_else(|| err("endFrame before beginFrame"))?;
-        let (w, h) = c.size();
-        c.finish(&mut self.renderer).map_err(err)?;
-        self.show(w, h)
+        let (w, h) = match &mut self.engine {
+            Engine::Wgpu(e) => {
+                let c = e.compositor.as_mut().ok_or_else(|| err(format!("endFrame {NOT_BEGUN}")))?;
+                c.finish(&mut e.renderer).map_err(err)?;
+                c.size()
+            }
+            #[cfg(feature = "effects-webgl")]
+            Engine::Gl(e) => {
+                let c = e.compositor.as_mut().ok_or_else(|| err(format!("endFrame {NOT_BEGUN}")))?;
+                c.finish(&mut e.renderer).map_err(err)?;
+                c.size()
+            }
+        };
+        self.engine.show(w, h)
     }
 }

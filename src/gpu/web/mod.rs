@@ -4,8 +4,8 @@
 //!
 //! One job per file: the exports here, `backend.rs` (WebGPU or WebGL2, the device), `canvas.rs`
 //! (showing frames on a canvas), `source.rs` (pictures in, cropped to the frame),
-//! `read_pixels.rs` (frames back to JS), `frames.rs` (the compositor's exports) and `timer.rs`
-//! (the short wait the WebGL2 read-back polls with).
+//! `read_pixels.rs` (frames back to JS) and `frames.rs` (the compositor's exports). WebGL2 runs
+//! through `crate::gpu::gl` behind the same exports.
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -15,7 +15,6 @@ mod canvas;
 mod frames;
 mod read_pixels;
 mod source;
-mod timer;
 
 use canvas::{Canvas, Presenter};
 use source::Picture;
@@ -61,14 +60,141 @@ fn parse_effects(value: &JsValue) -> Result<Vec<Effect>, JsError> {
 /// The effects renderer behind `createEffectRenderer` (js/effects.ts).
 #[wasm_bindgen]
 pub struct WasmEffectRenderer {
+    engine: Engine,
+    backend: &'static str,
+}
+
+/// What runs the passes: wgpu (WebGPU), or the WebGL2 executor (`crate::gpu::gl`).
+enum Engine {
+    Wgpu(Box<WgpuEngine>),
+    #[cfg(feature = "effects-webgl")]
+    Gl(Box<GlEngine>),
+}
+
+struct WgpuEngine {
     renderer: Renderer,
     _instance: wgpu::Instance,
     _adapter: wgpu::Adapter,
     /// The canvas shown to the user, when the host gave one (else the renderer is headless).
     output: Option<Presenter>,
-    backend: &'static str,
     /// The frame compositor (`neuralcut/render`), made on first use.
     compositor: Option<Compositor>,
+}
+
+#[cfg(feature = "effects-webgl")]
+struct GlEngine {
+    renderer: crate::gpu::gl::GlRenderer,
+    /// The canvas shown to the user, when the host gave one.
+    canvas: Option<Canvas>,
+    compositor: Option<crate::gpu::gl::compose::GlCompositor>,
+}
+
+#[cfg(feature = "effects-webgl")]
+impl Drop for GlEngine {
+    fn drop(&mut self) {
+        let gl = self.renderer.gl().clone();
+        if let Some(mut c) = self.compositor.take() {
+            c.delete(&gl);
+        }
+        // A headless renderer's context is its own: lose it now rather than at garbage
+        // collection, as a page may hold only a few WebGL contexts and the browser drops the
+        // oldest (a live renderer's) beyond that. A host's canvas keeps its context for reuse.
+        if self.canvas.is_none() {
+            if let Ok(Some(ext)) = gl.get_extension("WEBGL_lose_context") {
+                if let Ok(lose) = js_sys::Reflect::get(&ext, &"loseContext".into()).and_then(|f| f.dyn_into::<js_sys::Function>()) {
+                    let _ = lose.call0(&ext);
+                }
+            }
+        }
+    }
+}
+
+impl WgpuEngine {
+    fn new(opened: backend::Opened, canvas: Option<Canvas>) -> Result<WgpuEngine, JsError> {
+        let (instance, surface, adapter, device, queue) = opened;
+        let output = match (canvas, surface) {
+            (Some(canvas), Some(surface)) => Some(Presenter::new(canvas, surface, &adapter)?),
+            _ => None,
+        };
+        Ok(WgpuEngine { renderer: Renderer::new(device, queue), _instance: instance, _adapter: adapter, output, compositor: None })
+    }
+}
+
+#[cfg(feature = "effects-webgl")]
+impl GlEngine {
+    fn new(gl: web_sys::WebGl2RenderingContext, canvas: Option<Canvas>) -> Result<GlEngine, String> {
+        Ok(GlEngine { renderer: crate::gpu::gl::GlRenderer::new(gl)?, canvas, compositor: None })
+    }
+}
+
+impl Engine {
+    fn max_size(&self) -> u32 {
+        match self {
+            Engine::Wgpu(e) => e.renderer.max_size(),
+            #[cfg(feature = "effects-webgl")]
+            Engine::Gl(e) => e.renderer.max_size(),
+        }
+    }
+
+    fn size(&self) -> Option<(u32, u32)> {
+        match self {
+            Engine::Wgpu(e) => e.renderer.size(),
+            #[cfg(feature = "effects-webgl")]
+            Engine::Gl(e) => e.renderer.size(),
+        }
+    }
+
+    fn resize(&mut self, width: u32, height: u32) -> Result<(), String> {
+        match self {
+            Engine::Wgpu(e) => e.renderer.resize(width, height),
+            #[cfg(feature = "effects-webgl")]
+            Engine::Gl(e) => e.renderer.resize(width, height),
+        }
+    }
+
+    /// Copies the top-left `width × height` of `picture` (the JS value it was read from is
+    /// `source`) into the source texture.
+    fn upload(&mut self, picture: Picture, source: &JsValue, width: u32, height: u32) -> Result<(), String> {
+        match self {
+            Engine::Wgpu(e) => {
+                let _ = source;
+                let texture = e.renderer.source_texture().expect("resized").clone();
+                picture.upload(e.renderer.queue(), &texture, width, height);
+                Ok(())
+            }
+            #[cfg(feature = "effects-webgl")]
+            Engine::Gl(e) => {
+                let _ = picture;
+                crate::gpu::gl::upload(e.renderer.gl(), e.renderer.source_texture().expect("resized"), source, width, height)
+            }
+        }
+    }
+
+    fn render(&mut self, effects: &[Effect]) -> Result<(), String> {
+        match self {
+            Engine::Wgpu(e) => e.renderer.render(effects),
+            #[cfg(feature = "effects-webgl")]
+            Engine::Gl(e) => e.renderer.render(effects),
+        }
+    }
+
+    /// Draws the last result on the canvas, if there is one.
+    fn show(&mut self, width: u32, height: u32) -> Result<(), JsError> {
+        match self {
+            Engine::Wgpu(e) => match e.output.as_mut() {
+                Some(out) => out.show(&mut e.renderer, width, height),
+                None => Ok(()),
+            },
+            #[cfg(feature = "effects-webgl")]
+            Engine::Gl(e) => match e.canvas.as_ref() {
+                Some(canvas) => {
+                    canvas.fit(width, height);
+                    e.renderer.show().map_err(err)
+                }
+                None => Ok(()),
+            },
+        }
+    }
 }
 
 /// Creates a renderer. With a `canvas`, every `render` is shown on it; without one the renderer
@@ -79,12 +205,8 @@ pub struct WasmEffectRenderer {
 pub async fn create_renderer(canvas: JsValue, backend: String) -> Result<WasmEffectRenderer, JsError> {
     console_error_panic_hook::set_once();
     let canvas = if canvas.is_undefined() || canvas.is_null() { None } else { Some(Canvas::from_js(&canvas)?) };
-    let ((instance, surface, adapter, device, queue), name) = backend::open(canvas.as_ref(), &backend).await.map_err(err)?;
-    let output = match (canvas, surface) {
-        (Some(canvas), Some(surface)) => Some(Presenter::new(canvas, surface, &adapter)?),
-        _ => None,
-    };
-    Ok(WasmEffectRenderer { renderer: Renderer::new(device, queue), _instance: instance, _adapter: adapter, output, backend: name, compositor: None })
+    let (engine, backend) = backend::open(canvas, &backend).await?;
+    Ok(WasmEffectRenderer { engine, backend })
 }
 
 #[wasm_bindgen]
@@ -98,7 +220,7 @@ impl WasmEffectRenderer {
     /// The largest frame side the device accepts.
     #[wasm_bindgen(getter, js_name = maxSize)]
     pub fn max_size(&self) -> u32 {
-        self.renderer.max_size()
+        self.engine.max_size()
     }
 
     /// Renders `source` with `effects` applied in order at `width × height`, and shows the result
@@ -107,17 +229,17 @@ impl WasmEffectRenderer {
     /// drawn.
     pub fn render(&mut self, source: JsValue, width: u32, height: u32, effects: JsValue) -> Result<(), JsError> {
         let effects = parse_effects(&effects)?;
-        let max = self.renderer.max_size();
+        let max = self.engine.max_size();
         if width == 0 || height == 0 || width > max || height > max {
             return Err(err(format!("width and height must be between 1 and {max}, got {width}x{height}")));
         }
         if source.is_undefined() || source.is_null() {
             // Same frame, new effects (e.g. a parameter dragged while paused): no upload.
-            if self.renderer.size() != Some((width, height)) {
+            if self.engine.size() != Some((width, height)) {
                 return Err(err(format!("no source given and no earlier {width}x{height} frame to reuse")));
             }
-            self.renderer.render(&effects).map_err(err)?;
-            return self.show(width, height);
+            self.engine.render(&effects).map_err(err)?;
+            return self.engine.show(width, height);
         }
         let picture = Picture::from_js(&source).ok_or_else(|| {
             err("source must be an ImageBitmap, ImageData, HTMLCanvasElement, OffscreenCanvas, HTMLVideoElement, VideoFrame or HTMLImageElement")
@@ -126,19 +248,10 @@ impl WasmEffectRenderer {
         if sw < width || sh < height {
             return Err(err(format!("source is {sw}x{sh}, smaller than the requested {width}x{height}")));
         }
-        self.renderer.resize(width, height).map_err(err)?;
-        let texture = self.renderer.source_texture().expect("resized").clone();
-        picture.upload(self.renderer.queue(), &texture, width, height);
-        self.renderer.render(&effects).map_err(err)?;
-        self.show(width, height)
-    }
-
-    /// Draws the last result on the canvas, if there is one.
-    fn show(&mut self, width: u32, height: u32) -> Result<(), JsError> {
-        match self.output.as_mut() {
-            Some(out) => out.show(&mut self.renderer, width, height),
-            None => Ok(()),
-        }
+        self.engine.resize(width, height).map_err(err)?;
+        self.engine.upload(picture, &source, width, height).map_err(err)?;
+        self.engine.render(&effects).map_err(err)?;
+        self.engine.show(width, height)
     }
 }
 
