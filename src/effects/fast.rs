@@ -9,10 +9,14 @@
 //!   bilinearly ([`pyramid_level`], the GPU's reduced blur), so its cost does not grow with sigma.
 //!   Below that it is the reference's two passes, in the same order, so byte-identical too.
 //!
-//! The loops run over contiguous `f32` rows and fixed-size chunks so that the compiler
-//! vectorises them (wasm SIMD in the browser module, SSE natively).
+//! The loops work on four `f32` lanes at a time ([`F4`]: wasm SIMD `f32x4` in the browser
+//! module, where the size-optimised build vectorised none of the plain loops; an array natively),
+//! with per-lane IEEE arithmetic, so both builds give the reference's bits.
 
 use super::reference::{blur_kernel, blur_sigmas, Effect, LUMA, SEPIA};
+
+mod f4;
+use f4::F4;
 
 /// Why [`FastEffects::apply`] refused a frame.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -86,8 +90,33 @@ fn q8(v: f32) -> u8 {
     (v.clamp(0.0, 1.0) * 255.0 + 0.5) as u8
 }
 
+/// [`q`] on four lanes.
+#[inline(always)]
+fn q4(v: F4) -> F4 {
+    (v.clamp(0.0, 1.0) * 255.0 + 0.5).trunc() / 255.0
+}
+
+/// [`q8`] on four lanes.
+#[inline(always)]
+fn q8x4(v: F4) -> [u8; 4] {
+    (v.clamp(0.0, 1.0) * 255.0 + 0.5).to_u8()
+}
+
 /// Pixels a per-pixel chunk holds: small enough for the stack and L1, long enough to vectorise.
 const CHUNK: usize = 64;
+
+/// `acc[i] += k · v[i]`, four lanes at a time: a fixed-width body the vectoriser turns into one
+/// multiply and one add of `f32x4` even at the size-optimised level the wasm module is built at
+/// (where loops needing a scalar tail are not vectorised). Same arithmetic as the plain loop.
+#[inline(always)]
+fn axpy(acc: &mut [f32], k: f32, v: &[f32]) {
+    let k = F4::splat(k);
+    let (acc, _) = acc.as_chunks_mut::<4>();
+    let (v, _) = v.as_chunks::<4>();
+    for (a, v) in acc.iter_mut().zip(v) {
+        (F4::load(a) + k * F4::load(v)).store(a);
+    }
+}
 
 fn grow<T: Copy + Default>(v: &mut Vec<T>, len: usize) -> Result<(), FastError> {
     if v.len() < len {
@@ -152,8 +181,8 @@ impl FastEffects {
             for y in 0..h {
                 let line = &mut pixels[y * stride..(y + 1) * stride];
                 horizontal(line, &mut self.row, &mut self.a[..stride], kx);
-                for (o, v) in line.iter_mut().zip(&self.a[..stride]) {
-                    *o = q8(*v);
+                for (o, v) in line.as_chunks_mut::<4>().0.iter_mut().zip(self.a[..stride].as_chunks::<4>().0) {
+                    *o = q8x4(F4::load(v));
                 }
             }
             return Ok(());
@@ -170,13 +199,13 @@ impl FastEffects {
                 let slot = &mut ring[(made % slots) * stride..(made % slots + 1) * stride];
                 let line = &pixels[made * stride..(made + 1) * stride];
                 if rx == 0 {
-                    for (o, v) in slot.iter_mut().zip(line) {
-                        *o = *v as f32 / 255.0;
+                    for (o, v) in slot.as_chunks_mut::<4>().0.iter_mut().zip(line.as_chunks::<4>().0) {
+                        (F4::from_u8(*v) / 255.0).store(o);
                     }
                 } else {
                     horizontal(line, &mut self.row, slot, kx);
-                    for v in slot.iter_mut() {
-                        *v = q(*v);
+                    for v in slot.as_chunks_mut::<4>().0 {
+                        q4(F4::load(v)).store(v);
                     }
                 }
                 made += 1;
@@ -186,13 +215,11 @@ impl FastEffects {
                 let src = (y + i).saturating_sub(ry).min(h - 1);
                 let k = ky[i.abs_diff(ry)];
                 let row = &ring[(src % slots) * stride..(src % slots + 1) * stride];
-                for (a, v) in acc.iter_mut().zip(row) {
-                    *a += k * *v;
-                }
+                axpy(acc, k, row);
             }
             // Row y of the frame is no longer read: every first-pass row up to y + R is made.
-            for (o, v) in pixels[y * stride..(y + 1) * stride].iter_mut().zip(acc.iter()) {
-                *o = q8(*v);
+            for (o, v) in pixels[y * stride..(y + 1) * stride].as_chunks_mut::<4>().0.iter_mut().zip(acc.as_chunks::<4>().0) {
+                *o = q8x4(F4::load(v));
             }
         }
         Ok(())
@@ -253,16 +280,15 @@ impl FastEffects {
         for y in 0..h {
             let (y0, y1, fy) = ay.up(y);
             let (r0, r1) = (&level[y0 * stride..(y0 + 1) * stride], &level[y1 * stride..(y1 + 1) * stride]);
-            for ((o, a), b) in row.iter_mut().zip(r0).zip(r1) {
-                *o = *a + (*b - *a) * fy;
+            for ((o, a), b) in row.as_chunks_mut::<4>().0.iter_mut().zip(r0.as_chunks::<4>().0).zip(r1.as_chunks::<4>().0) {
+                let (a, b) = (F4::load(a), F4::load(b));
+                (a + (b - a) * fy).store(o);
             }
             let out = &mut pixels[y * w * 4..(y + 1) * w * 4];
-            for (px, &(x0, x1, fx)) in out.chunks_exact_mut(4).zip(&xs) {
-                let (p0, p1) = (&row[x0 * 4..x0 * 4 + 4], &row[x1 * 4..x1 * 4 + 4]);
-                for c in 0..4 {
-                    let v = p0[c] + (p1[c] - p0[c]) * fx;
-                    px[c] = (v.clamp(0.0, 255.0) + 0.5) as u8;
-                }
+            let texels = row.as_chunks::<4>().0;
+            for (px, &(x0, x1, fx)) in out.as_chunks_mut::<4>().0.iter_mut().zip(&xs) {
+                let (p0, p1) = (F4::load(&texels[x0]), F4::load(&texels[x1]));
+                *px = ((p0 + (p1 - p0) * fx).clamp(0.0, 255.0) + 0.5).to_u8();
             }
         }
         Ok(())
@@ -308,20 +334,20 @@ impl Axis {
 
 /// A texel value a halving reads: a frame byte or a level's `f32` (both 0–255).
 trait Texel: Copy {
-    fn value(self) -> f32;
+    fn load4(s: &[Self; 4]) -> F4;
 }
 
 impl Texel for u8 {
     #[inline(always)]
-    fn value(self) -> f32 {
-        self as f32
+    fn load4(s: &[u8; 4]) -> F4 {
+        F4::from_u8(*s)
     }
 }
 
 impl Texel for f32 {
     #[inline(always)]
-    fn value(self) -> f32 {
-        self
+    fn load4(s: &[f32; 4]) -> F4 {
+        F4::load(s)
     }
 }
 
@@ -331,16 +357,14 @@ impl Texel for f32 {
 fn halve<T: Texel>(src: &[T], sw: usize, sh: usize, dst: &mut [f32], nw: usize, nh: usize, dx: Option<usize>, dy: Option<usize>) {
     let pair = |j: usize, o: usize, n: usize| ((2 * j).saturating_sub(o).min(n - 1), (2 * j + 1).saturating_sub(o).min(n - 1));
     let cols: Vec<(usize, usize)> = (0..nw).map(|j| dx.map_or((j, j), |o| pair(j, o, sw))).collect();
-    let at = |row: usize, x: usize| &src[(row * sw + x) * 4..(row * sw + x) * 4 + 4];
+    let texels = src.as_chunks::<4>().0;
+    let at = |row: usize, x: usize| T::load4(&texels[row * sw + x]);
     for y in 0..nh {
         let (y0, y1) = dy.map_or((y, y), |o| pair(y, o, sh));
         let out = &mut dst[y * nw * 4..(y + 1) * nw * 4];
-        for (px, &(x0, x1)) in out.chunks_exact_mut(4).zip(&cols) {
-            let (a, b, c, d) = (at(y0, x0), at(y0, x1), at(y1, x0), at(y1, x1));
-            for i in 0..4 {
-                // A kept axis reads the same texel twice: the mean of four is still right.
-                px[i] = (a[i].value() + b[i].value() + c[i].value() + d[i].value()) * 0.25;
-            }
+        for (px, &(x0, x1)) in out.as_chunks_mut::<4>().0.iter_mut().zip(&cols) {
+            // A kept axis reads the same texel twice: the mean of four is still right.
+            ((at(y0, x0) + at(y0, x1) + at(y1, x0) + at(y1, x1)) * 0.25).store(px);
         }
     }
 }
@@ -351,18 +375,14 @@ fn horizontal(line: &[u8], pad: &mut [f32], out: &mut [f32], k: &[f32]) {
     let r = k.len() - 1;
     let w = line.len() / 4;
     let pad = &mut pad[..(w + 2 * r) * 4];
-    for x in 0..w + 2 * r {
-        let s = x.saturating_sub(r).min(w - 1) * 4;
-        for c in 0..4 {
-            pad[x * 4 + c] = line[s + c] as f32 / 255.0;
-        }
+    let px = line.as_chunks::<4>().0;
+    for (x, o) in pad.as_chunks_mut::<4>().0.iter_mut().enumerate() {
+        (F4::from_u8(px[x.saturating_sub(r).min(w - 1)]) / 255.0).store(o);
     }
     out.fill(0.0);
     for i in 0..=2 * r {
         let ki = k[i.abs_diff(r)];
-        for (o, v) in out.iter_mut().zip(&pad[i * 4..]) {
-            *o += ki * *v;
-        }
+        axpy(out, ki, &pad[i * 4..]);
     }
 }
 
@@ -378,9 +398,7 @@ fn horizontal_f32(line: &[f32], pad: &mut [f32], out: &mut [f32], k: &[f32]) {
     out.fill(0.0);
     for i in 0..=2 * r {
         let ki = k[i.abs_diff(r)];
-        for (o, v) in out.iter_mut().zip(&pad[i * 4..]) {
-            *o += ki * *v;
-        }
+        axpy(out, ki, &pad[i * 4..]);
     }
 }
 
@@ -392,9 +410,7 @@ fn vertical_f32(src: &[f32], out: &mut [f32], stride: usize, h: usize, k: &[f32]
         for i in 0..=2 * r {
             let s = (y + i).saturating_sub(r).min(h - 1);
             let ki = k[i.abs_diff(r)];
-            for (a, v) in acc.iter_mut().zip(&src[s * stride..(s + 1) * stride]) {
-                *a += ki * *v;
-            }
+            axpy(acc, ki, &src[s * stride..(s + 1) * stride]);
         }
     }
 }
@@ -445,88 +461,119 @@ fn per_pixel_run(pixels: &mut [u8], width: usize, run: &[Effect], round_between:
         return;
     }
     let height = pixels.len() / 4 / width;
+    // Whole chunks always (fixed trip counts vectorise): lanes past the end of a row compute on
+    // stale values and are not written back.
     let (mut r, mut g, mut b) = ([0f32; CHUNK], [0f32; CHUNK], [0f32; CHUNK]);
     for y in 0..height {
         let line = &mut pixels[y * width * 4..(y + 1) * width * 4];
         for (n, part) in line.chunks_mut(CHUNK * 4).enumerate() {
-            let len = part.len() / 4;
             for (i, px) in part.chunks_exact(4).enumerate() {
-                r[i] = px[0] as f32 / 255.0;
-                g[i] = px[1] as f32 / 255.0;
-                b[i] = px[2] as f32 / 255.0;
+                r[i] = px[0] as f32;
+                g[i] = px[1] as f32;
+                b[i] = px[2] as f32;
+            }
+            for c in [&mut r, &mut g, &mut b] {
+                for v in c.as_chunks_mut::<4>().0 {
+                    (F4::load(v) / 255.0).store(v);
+                }
             }
             for (i, e) in run.iter().enumerate() {
                 if i > 0 && round_between {
-                    for v in r[..len].iter_mut().chain(g[..len].iter_mut()).chain(b[..len].iter_mut()) {
-                        *v = q(*v);
+                    for c in [&mut r, &mut g, &mut b] {
+                        for v in c.as_chunks_mut::<4>().0 {
+                            q4(F4::load(v)).store(v);
+                        }
                     }
                 }
-                apply_chunk(e, &mut r[..len], &mut g[..len], &mut b[..len], n * CHUNK, y, width, height);
+                apply_chunk(e, &mut r, &mut g, &mut b, n * CHUNK, y, width, height);
+            }
+            let (mut r8, mut g8, mut b8) = ([0u8; CHUNK], [0u8; CHUNK], [0u8; CHUNK]);
+            for (c, c8) in [(&r, &mut r8), (&g, &mut g8), (&b, &mut b8)] {
+                for (v, o) in c.as_chunks::<4>().0.iter().zip(c8.as_chunks_mut::<4>().0) {
+                    *o = q8x4(F4::load(v));
+                }
             }
             for (i, px) in part.chunks_exact_mut(4).enumerate() {
-                px[0] = q8(r[i]);
-                px[1] = q8(g[i]);
-                px[2] = q8(b[i]);
+                px[0] = r8[i];
+                px[1] = g8[i];
+                px[2] = b8[i];
             }
         }
     }
 }
 
-/// One per-pixel effect on a chunk of one row starting at `(x0, y)`, channels apart.
+/// One per-pixel effect on a chunk of one row starting at `(x0, y)`, channels apart, four
+/// pixels at a time. Each formula is the reference's, operation for operation.
 #[allow(clippy::too_many_arguments)]
-fn apply_chunk(e: &Effect, r: &mut [f32], g: &mut [f32], b: &mut [f32], x0: usize, y: usize, width: usize, height: usize) {
-    let luma = |r: f32, g: f32, b: f32| LUMA[0] * r + LUMA[1] * g + LUMA[2] * b;
-    let mix = |a: f32, b: f32, t: f32| a + (b - a) * t;
+fn apply_chunk(e: &Effect, r: &mut [f32; CHUNK], g: &mut [f32; CHUNK], b: &mut [f32; CHUNK], x0: usize, y: usize, width: usize, height: usize) {
+    let mix = |a: F4, b: F4, t: f32| a + (b - a) * t;
+    let luma = |r: F4, g: F4, b: F4| LUMA[0] * r + LUMA[1] * g + LUMA[2] * b;
+    let (r, g, b) = (r.as_chunks_mut::<4>().0, g.as_chunks_mut::<4>().0, b.as_chunks_mut::<4>().0);
+    let lanes = r.iter_mut().zip(g.iter_mut()).zip(b.iter_mut()).enumerate();
     match *e {
         Effect::BrightnessContrast { brightness, contrast } => {
-            for v in r.iter_mut().chain(g.iter_mut()).chain(b.iter_mut()) {
-                *v = (*v - 0.5) * contrast + 0.5 + brightness;
+            for (_, ((r, g), b)) in lanes {
+                for c in [r, g, b] {
+                    ((F4::load(c) - 0.5) * contrast + 0.5 + brightness).store(c);
+                }
             }
         }
         Effect::Invert { intensity } => {
             let t = intensity / 100.0;
-            for v in r.iter_mut().chain(g.iter_mut()).chain(b.iter_mut()) {
-                *v = mix(*v, 1.0 - *v, t);
+            for (_, ((r, g), b)) in lanes {
+                for c in [r, g, b] {
+                    let v = F4::load(c);
+                    mix(v, 1.0 - v, t).store(c);
+                }
             }
         }
         Effect::Grayscale { intensity } => {
             let t = intensity / 100.0;
-            for ((r, g), b) in r.iter_mut().zip(g.iter_mut()).zip(b.iter_mut()) {
-                let l = luma(*r, *g, *b);
-                *r = mix(*r, l, t);
-                *g = mix(*g, l, t);
-                *b = mix(*b, l, t);
+            for (_, ((r, g), b)) in lanes {
+                let (vr, vg, vb) = (F4::load(r), F4::load(g), F4::load(b));
+                let l = luma(vr, vg, vb);
+                mix(vr, l, t).store(r);
+                mix(vg, l, t).store(g);
+                mix(vb, l, t).store(b);
             }
         }
         Effect::Saturation { saturation } => {
             let s = saturation / 100.0;
-            for ((r, g), b) in r.iter_mut().zip(g.iter_mut()).zip(b.iter_mut()) {
-                let l = luma(*r, *g, *b);
-                *r = l + (*r - l) * s;
-                *g = l + (*g - l) * s;
-                *b = l + (*b - l) * s;
+            for (_, ((r, g), b)) in lanes {
+                let (vr, vg, vb) = (F4::load(r), F4::load(g), F4::load(b));
+                let l = luma(vr, vg, vb);
+                (l + (vr - l) * s).store(r);
+                (l + (vg - l) * s).store(g);
+                (l + (vb - l) * s).store(b);
             }
         }
         Effect::Sepia { intensity } => {
             let t = intensity / 100.0;
-            for ((r, g), b) in r.iter_mut().zip(g.iter_mut()).zip(b.iter_mut()) {
-                let s = SEPIA.map(|row| row[0] * *r + row[1] * *g + row[2] * *b);
-                [*r, *g, *b] = [mix(*r, s[0], t), mix(*g, s[1], t), mix(*b, s[2], t)];
+            for (_, ((r, g), b)) in lanes {
+                let (vr, vg, vb) = (F4::load(r), F4::load(g), F4::load(b));
+                let s = SEPIA.map(|row| row[0] * vr + row[1] * vg + row[2] * vb);
+                mix(vr, s[0], t).store(r);
+                mix(vg, s[1], t).store(g);
+                mix(vb, s[2], t).store(b);
             }
         }
         Effect::Vignette { radius, softness } => {
             let (hw, hh) = (width as f32 * 0.5, height as f32 * 0.5);
             let dy = y as f32 + 0.5 - hh;
+            let dy2 = dy * dy;
             let diag = (hw * hw + hh * hh).sqrt();
             let (r0, r1) = (radius / 100.0, radius / 100.0 + softness / 100.0);
-            for (i, ((r, g), b)) in r.iter_mut().zip(g.iter_mut()).zip(b.iter_mut()).enumerate() {
-                let dx = (x0 + i) as f32 + 0.5 - hw;
-                let d = (dx * dx + dy * dy).sqrt() / diag;
-                let t = ((d - r0) / (r1 - r0)).clamp(0.0, 1.0);
+            let span = r1 - r0;
+            for (n, ((r, g), b)) in lanes {
+                let x = x0 + n * 4;
+                let px = F4::new([x as f32, (x + 1) as f32, (x + 2) as f32, (x + 3) as f32]);
+                let dx = px + 0.5 - hw;
+                let d = (dx * dx + dy2).sqrt() / diag;
+                let t = ((d - r0) / span).clamp(0.0, 1.0);
                 let f = 1.0 - t * t * (3.0 - 2.0 * t);
-                *r *= f;
-                *g *= f;
-                *b *= f;
+                for c in [r, g, b] {
+                    (F4::load(c) * f).store(c);
+                }
             }
         }
         Effect::Blur { .. } => unreachable!("a blur ends a per-pixel run"),

@@ -5,13 +5,14 @@
 //! One job per file: the exports here, `backend.rs` (WebGPU or WebGL2, the device), `canvas.rs`
 //! (showing frames on a canvas), `source.rs` (pictures in, cropped to the frame),
 //! `read_pixels.rs` (frames back to JS), `frames.rs` (the compositor's exports) and `timer.rs`
-//! (the short wait the WebGL2 read-back polls with).
+//! (the short wait the WebGL2 read-back polls with), `cpu.rs` (the CPU effects path).
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 mod backend;
 mod canvas;
+mod cpu;
 mod frames;
 mod read_pixels;
 mod source;
