@@ -198,11 +198,24 @@ function checkRegion(region: { x: number; y: number; width: number; height: numb
   }
 }
 
+/** Sources `VideoFrame` takes (and copies out as RGBA without a 2D canvas). */
+function frameable(source: EffectSource): boolean {
+  if (typeof VideoFrame === "undefined") return false;
+  return (
+    source instanceof VideoFrame ||
+    (typeof OffscreenCanvas !== "undefined" && source instanceof OffscreenCanvas) ||
+    (typeof HTMLCanvasElement !== "undefined" && source instanceof HTMLCanvasElement) ||
+    (typeof ImageBitmap !== "undefined" && source instanceof ImageBitmap)
+  );
+}
+
 /**
  * The CPU path: the frame in wasm memory, the effects applied there by vectorised code
  * (src/effects/fast.rs), shown with `putImageData`. A source reaches the pixels by the fastest
- * route: ImageData is copied in as it is; anything else is drawn on a `willReadFrequently` 2D
- * canvas (a CPU-side one) and read with `getImageData`.
+ * route measured (docs/effects.md): ImageData is copied in as it is; a canvas, ImageBitmap or
+ * VideoFrame is copied out as RGBA by `VideoFrame.copyTo` (asynchronous: the frame is applied
+ * and shown when the copy is done, and `readPixels` waits for it); anything else is drawn on a
+ * `willReadFrequently` 2D canvas and read with `getImageData`.
  */
 function cpuRenderer(canvas: HTMLCanvasElement | OffscreenCanvas | undefined, backendReason: string, software: boolean): EffectRenderer {
   const inner = new CpuEffects();
@@ -217,6 +230,27 @@ function cpuRenderer(canvas: HTMLCanvasElement | OffscreenCanvas | undefined, ba
     if (destroyed) throw new NeuralCutError("RENDERER_DESTROYED", "this effect renderer was destroyed");
   };
   const maxSize = inner.maxSize;
+  // Renders run in order; one whose source is copied asynchronously holds the later ones back.
+  let pending: Promise<void> = Promise.resolve();
+  // The size of the last frame asked for (the wasm side learns it when its copy lands).
+  let size: [number, number] = [0, 0];
+  // A JS-side buffer for VideoFrame copies: wasm memory may move while a copy is under way.
+  let scratch: Uint8Array | undefined;
+  const finish = (width: number, height: number, effects: EffectInput[]) => {
+    inner.apply(effects);
+    if (shown) {
+      if (shown.canvas.width !== width || shown.canvas.height !== height) Object.assign(shown.canvas, { width, height });
+      const out = inner.outputView();
+      shown.putImageData(new ImageData(new Uint8ClampedArray(out.buffer as ArrayBuffer, out.byteOffset, out.length), width, height), 0, 0);
+    }
+  };
+  const pixelsOf = (source: EffectSource, width: number, height: number): Uint8ClampedArray => {
+    if (typeof ImageData !== "undefined" && source instanceof ImageData && source.width === width) return source.data;
+    const ctx = stage(width, height, true);
+    if (typeof ImageData !== "undefined" && source instanceof ImageData) ctx.putImageData(source, 0, 0);
+    else ctx.drawImage(source as CanvasImageSource, 0, 0);
+    return ctx.getImageData(0, 0, width, height).data;
+  };
   return {
     backend: "cpu",
     backendReason,
@@ -229,54 +263,70 @@ function cpuRenderer(canvas: HTMLCanvasElement | OffscreenCanvas | undefined, ba
       checkSize(width, height);
       validate(effects);
       if (source == null) {
-        const [w, h] = inner.size();
-        if (w !== width || h !== height) throw new Error(`no source given and no earlier ${width}x${height} frame to reuse`);
-      } else {
-        if (width < 1 || height < 1 || width > maxSize || height > maxSize) throw new Error(`width and height must be between 1 and ${maxSize}, got ${width}x${height}`);
-        const [sw, sh] = sizeOf(source);
-        if (sw < width || sh < height) throw new Error(`source is ${sw}x${sh}, smaller than the requested ${width}x${height}`);
-        let data: Uint8ClampedArray;
-        if (typeof ImageData !== "undefined" && source instanceof ImageData) {
-          data = source.data;
-          if (sw !== width) {
-            // A wider ImageData: its rows are longer than the frame's.
-            const ctx = stage(width, height, true);
-            ctx.putImageData(source, 0, 0);
-            data = ctx.getImageData(0, 0, width, height).data;
-          }
-        } else {
-          const ctx = stage(width, height, true);
-          ctx.drawImage(source as CanvasImageSource, 0, 0);
-          data = ctx.getImageData(0, 0, width, height).data;
+        if (size[0] !== width || size[1] !== height) throw new Error(`no source given and no earlier ${width}x${height} frame to reuse`);
+        pending = pending.catch(() => {}).then(() => finish(width, height, effects));
+        return;
+      }
+      if (width < 1 || height < 1 || width > maxSize || height > maxSize) throw new Error(`width and height must be between 1 and ${maxSize}, got ${width}x${height}`);
+      const [sw, sh] = sizeOf(source);
+      if (sw < width || sh < height) throw new Error(`source is ${sw}x${sh}, smaller than the requested ${width}x${height}`);
+      size = [width, height];
+      // The canvas takes the frame's size at once, as on the GPU backends; the picture follows.
+      if (shown && (shown.canvas.width !== width || shown.canvas.height !== height)) Object.assign(shown.canvas, { width, height });
+      if (frameable(source)) {
+        // Snapshot now, so the picture is the source as it is at this call.
+        let frame: VideoFrame | undefined;
+        try {
+          frame = source instanceof VideoFrame ? source.clone() : new VideoFrame(source as OffscreenCanvas, { timestamp: 0, alpha: "keep" });
+        } catch {
+          frame = undefined;
         }
+        if (frame) {
+          const taken = frame;
+          pending = pending.catch(() => {}).then(async () => {
+            try {
+              if (!scratch || scratch.length !== width * height * 4) scratch = new Uint8Array(width * height * 4);
+              await taken.copyTo(scratch, { format: "RGBA", rect: { x: 0, y: 0, width, height } });
+            } catch {
+              // A browser without RGBA conversion: the 2D canvas route.
+              scratch = undefined;
+            } finally {
+              taken.close();
+            }
+            alive();
+            inner.sourceView(width, height).set(scratch ?? pixelsOf(source, width, height));
+            finish(width, height, effects);
+          });
+          return;
+        }
+      }
+      const data = pixelsOf(source, width, height);
+      pending = pending.catch(() => {}).then(() => {
         const view = inner.sourceView(width, height);
         view.set(data.length === view.length ? data : data.subarray(0, view.length));
-      }
-      inner.apply(effects);
-      if (shown) {
-        if (shown.canvas.width !== width || shown.canvas.height !== height) Object.assign(shown.canvas, { width, height });
-        const out = inner.outputView();
-        shown.putImageData(new ImageData(new Uint8ClampedArray(out.buffer as ArrayBuffer, out.byteOffset, out.length), width, height), 0, 0);
-      }
+        finish(width, height, effects);
+      });
     },
-    readPixels(region?: { x: number; y: number; width: number; height: number }) {
+    async readPixels(region?: { x: number; y: number; width: number; height: number }) {
       alive();
       checkRegion(region);
+      await pending;
+      alive();
       const [w, h] = inner.size();
-      if (w === 0) return Promise.reject(new Error("nothing rendered yet"));
+      if (w === 0) throw new Error("nothing rendered yet");
       const out = inner.outputView();
-      if (!region) return Promise.resolve(new Uint8ClampedArray(out));
+      if (!region) return new Uint8ClampedArray(out);
       const { x, y, width, height } = region;
-      if (width === 0 || height === 0) return Promise.reject(new Error(`region ${width}x${height} is empty`));
-      if (x + width > w || y + height > h) return Promise.reject(new Error(`region ${width}x${height} at (${x}, ${y}) is outside the ${w}x${h} frame`));
+      if (width === 0 || height === 0) throw new Error(`region ${width}x${height} is empty`);
+      if (x + width > w || y + height > h) throw new Error(`region ${width}x${height} at (${x}, ${y}) is outside the ${w}x${h} frame`);
       const copy = new Uint8ClampedArray(width * height * 4);
       for (let row = 0; row < height; row++) copy.set(out.subarray(((y + row) * w + x) * 4, ((y + row) * w + x + width) * 4), row * width * 4);
-      return Promise.resolve(copy);
+      return copy;
     },
     destroy() {
       if (destroyed) return;
       destroyed = true;
-      inner.free();
+      void pending.catch(() => {}).then(() => inner.free());
     },
   };
 }
