@@ -102,9 +102,6 @@ fn q8x4(v: F4) -> [u8; 4] {
     (v.clamp(0.0, 1.0) * 255.0 + 0.5).to_u8()
 }
 
-/// Pixels a per-pixel chunk holds: small enough for the stack and L1, long enough to vectorise.
-const CHUNK: usize = 64;
-
 /// `acc[i] += k · v[i]`, four lanes at a time: a fixed-width body the vectoriser turns into one
 /// multiply and one add of `f32x4` even at the size-optimised level the wasm module is built at
 /// (where loops needing a scalar tail are not vectorised). Same arithmetic as the plain loop.
@@ -461,123 +458,98 @@ fn per_pixel_run(pixels: &mut [u8], width: usize, run: &[Effect], round_between:
         return;
     }
     let height = pixels.len() / 4 / width;
-    // Whole chunks always (fixed trip counts vectorise): lanes past the end of a row compute on
-    // stale values and are not written back.
-    let (mut r, mut g, mut b) = ([0f32; CHUNK], [0f32; CHUNK], [0f32; CHUNK]);
+    let ops: Vec<Op> = run.iter().map(|e| Op::new(e, width, height)).collect();
     for y in 0..height {
         let line = &mut pixels[y * width * 4..(y + 1) * width * 4];
-        for (n, part) in line.chunks_mut(CHUNK * 4).enumerate() {
-            for (i, px) in part.chunks_exact(4).enumerate() {
-                r[i] = px[0] as f32;
-                g[i] = px[1] as f32;
-                b[i] = px[2] as f32;
-            }
-            for c in [&mut r, &mut g, &mut b] {
-                for v in c.as_chunks_mut::<4>().0 {
-                    (F4::load(v) / 255.0).store(v);
-                }
-            }
-            for (i, e) in run.iter().enumerate() {
-                if i > 0 && round_between {
-                    for c in [&mut r, &mut g, &mut b] {
-                        for v in c.as_chunks_mut::<4>().0 {
-                            q4(F4::load(v)).store(v);
-                        }
-                    }
-                }
-                apply_chunk(e, &mut r, &mut g, &mut b, n * CHUNK, y, width, height);
-            }
-            let (mut r8, mut g8, mut b8) = ([0u8; CHUNK], [0u8; CHUNK], [0u8; CHUNK]);
-            for (c, c8) in [(&r, &mut r8), (&g, &mut g8), (&b, &mut b8)] {
-                for (v, o) in c.as_chunks::<4>().0.iter().zip(c8.as_chunks_mut::<4>().0) {
-                    *o = q8x4(F4::load(v));
-                }
-            }
-            for (i, px) in part.chunks_exact_mut(4).enumerate() {
-                px[0] = r8[i];
-                px[1] = g8[i];
-                px[2] = b8[i];
-            }
+        let (blocks, tail) = line.as_chunks_mut::<16>();
+        for (n, px) in blocks.iter_mut().enumerate() {
+            four_pixels(px, &ops, n * 4, y, round_between);
+        }
+        if !tail.is_empty() {
+            // The last one to three pixels of the row, through a padded block.
+            let mut px = [0u8; 16];
+            px[..tail.len()].copy_from_slice(tail);
+            four_pixels(&mut px, &ops, blocks.len() * 4, y, round_between);
+            let len = tail.len();
+            tail.copy_from_slice(&px[..len]);
         }
     }
 }
 
-/// One per-pixel effect on a chunk of one row starting at `(x0, y)`, channels apart, four
-/// pixels at a time. Each formula is the reference's, operation for operation.
-#[allow(clippy::too_many_arguments)]
-fn apply_chunk(e: &Effect, r: &mut [f32; CHUNK], g: &mut [f32; CHUNK], b: &mut [f32; CHUNK], x0: usize, y: usize, width: usize, height: usize) {
+/// A per-pixel effect with what it needs precomputed once per run.
+enum Op {
+    BrightnessContrast { brightness: f32, contrast: f32 },
+    Grayscale(f32),
+    Saturation(f32),
+    Sepia(f32),
+    Invert(f32),
+    Vignette { hw: f32, hh: f32, diag: f32, r0: f32, span: f32 },
+}
+
+impl Op {
+    fn new(e: &Effect, width: usize, height: usize) -> Op {
+        match *e {
+            Effect::BrightnessContrast { brightness, contrast } => Op::BrightnessContrast { brightness, contrast },
+            Effect::Grayscale { intensity } => Op::Grayscale(intensity / 100.0),
+            Effect::Saturation { saturation } => Op::Saturation(saturation / 100.0),
+            Effect::Sepia { intensity } => Op::Sepia(intensity / 100.0),
+            Effect::Invert { intensity } => Op::Invert(intensity / 100.0),
+            Effect::Vignette { radius, softness } => {
+                let (hw, hh) = (width as f32 * 0.5, height as f32 * 0.5);
+                let (r0, r1) = (radius / 100.0, radius / 100.0 + softness / 100.0);
+                Op::Vignette { hw, hh, diag: (hw * hw + hh * hh).sqrt(), r0, span: r1 - r0 }
+            }
+            Effect::Blur { .. } => unreachable!("a blur ends a per-pixel run"),
+        }
+    }
+}
+
+/// A run of per-pixel effects on four pixels of row `y` from column `x0`, kept in registers from
+/// the read to the write. Each formula is the reference's, operation for operation.
+#[inline(always)]
+fn four_pixels(px: &mut [u8; 16], ops: &[Op], x0: usize, y: usize, round_between: bool) {
     let mix = |a: F4, b: F4, t: f32| a + (b - a) * t;
     let luma = |r: F4, g: F4, b: F4| LUMA[0] * r + LUMA[1] * g + LUMA[2] * b;
-    let (r, g, b) = (r.as_chunks_mut::<4>().0, g.as_chunks_mut::<4>().0, b.as_chunks_mut::<4>().0);
-    let lanes = r.iter_mut().zip(g.iter_mut()).zip(b.iter_mut()).enumerate();
-    match *e {
-        Effect::BrightnessContrast { brightness, contrast } => {
-            for (_, ((r, g), b)) in lanes {
-                for c in [r, g, b] {
-                    ((F4::load(c) - 0.5) * contrast + 0.5 + brightness).store(c);
-                }
-            }
+    let (r, g, b) = F4::rgb(px);
+    let (mut r, mut g, mut b) = (r / 255.0, g / 255.0, b / 255.0);
+    for (i, op) in ops.iter().enumerate() {
+        if i > 0 && round_between {
+            (r, g, b) = (q4(r), q4(g), q4(b));
         }
-        Effect::Invert { intensity } => {
-            let t = intensity / 100.0;
-            for (_, ((r, g), b)) in lanes {
-                for c in [r, g, b] {
-                    let v = F4::load(c);
-                    mix(v, 1.0 - v, t).store(c);
-                }
+        match *op {
+            Op::BrightnessContrast { brightness, contrast } => {
+                let f = |v: F4| (v - 0.5) * contrast + 0.5 + brightness;
+                (r, g, b) = (f(r), f(g), f(b));
             }
-        }
-        Effect::Grayscale { intensity } => {
-            let t = intensity / 100.0;
-            for (_, ((r, g), b)) in lanes {
-                let (vr, vg, vb) = (F4::load(r), F4::load(g), F4::load(b));
-                let l = luma(vr, vg, vb);
-                mix(vr, l, t).store(r);
-                mix(vg, l, t).store(g);
-                mix(vb, l, t).store(b);
+            Op::Invert(t) => {
+                let f = |v: F4| mix(v, 1.0 - v, t);
+                (r, g, b) = (f(r), f(g), f(b));
             }
-        }
-        Effect::Saturation { saturation } => {
-            let s = saturation / 100.0;
-            for (_, ((r, g), b)) in lanes {
-                let (vr, vg, vb) = (F4::load(r), F4::load(g), F4::load(b));
-                let l = luma(vr, vg, vb);
-                (l + (vr - l) * s).store(r);
-                (l + (vg - l) * s).store(g);
-                (l + (vb - l) * s).store(b);
+            Op::Grayscale(t) => {
+                let l = luma(r, g, b);
+                (r, g, b) = (mix(r, l, t), mix(g, l, t), mix(b, l, t));
             }
-        }
-        Effect::Sepia { intensity } => {
-            let t = intensity / 100.0;
-            for (_, ((r, g), b)) in lanes {
-                let (vr, vg, vb) = (F4::load(r), F4::load(g), F4::load(b));
-                let s = SEPIA.map(|row| row[0] * vr + row[1] * vg + row[2] * vb);
-                mix(vr, s[0], t).store(r);
-                mix(vg, s[1], t).store(g);
-                mix(vb, s[2], t).store(b);
+            Op::Saturation(s) => {
+                let l = luma(r, g, b);
+                (r, g, b) = (l + (r - l) * s, l + (g - l) * s, l + (b - l) * s);
             }
-        }
-        Effect::Vignette { radius, softness } => {
-            let (hw, hh) = (width as f32 * 0.5, height as f32 * 0.5);
-            let dy = y as f32 + 0.5 - hh;
-            let dy2 = dy * dy;
-            let diag = (hw * hw + hh * hh).sqrt();
-            let (r0, r1) = (radius / 100.0, radius / 100.0 + softness / 100.0);
-            let span = r1 - r0;
-            for (n, ((r, g), b)) in lanes {
-                let x = x0 + n * 4;
-                let px = F4::new([x as f32, (x + 1) as f32, (x + 2) as f32, (x + 3) as f32]);
-                let dx = px + 0.5 - hw;
-                let d = (dx * dx + dy2).sqrt() / diag;
+            Op::Sepia(t) => {
+                let s = SEPIA.map(|row| row[0] * r + row[1] * g + row[2] * b);
+                (r, g, b) = (mix(r, s[0], t), mix(g, s[1], t), mix(b, s[2], t));
+            }
+            Op::Vignette { hw, hh, diag, r0, span } => {
+                let dy = y as f32 + 0.5 - hh;
+                let x = F4::new([x0 as f32, (x0 + 1) as f32, (x0 + 2) as f32, (x0 + 3) as f32]);
+                let dx = x + 0.5 - hw;
+                let d = (dx * dx + dy * dy).sqrt() / diag;
                 let t = ((d - r0) / span).clamp(0.0, 1.0);
                 let f = 1.0 - t * t * (3.0 - 2.0 * t);
-                for c in [r, g, b] {
-                    (F4::load(c) * f).store(c);
-                }
+                (r, g, b) = (r * f, g * f, b * f);
             }
         }
-        Effect::Blur { .. } => unreachable!("a blur ends a per-pixel run"),
     }
+    let q = |v: F4| (v.clamp(0.0, 1.0) * 255.0 + 0.5).trunc();
+    F4::store_rgb(q(r), q(g), q(b), px);
 }
 
 #[cfg(test)]

@@ -62,6 +62,28 @@ mod imp {
             let b = u8x16_narrow_i16x8(h, h);
             u32x4_extract_lane::<0>(b).to_le_bytes()
         }
+        /// Four RGBA8 pixels → their R, G and B values (0–255) as lanes.
+        #[inline(always)]
+        pub fn rgb(px: &[u8; 16]) -> (F4, F4, F4) {
+            // SAFETY: 16 readable bytes; v128_load takes any alignment.
+            let v = unsafe { v128_load(px.as_ptr() as *const v128) };
+            let m = u32x4_splat(0xff);
+            let c = |v: v128| F4(f32x4_convert_u32x4(v128_and(v, m)));
+            (c(v), c(u32x4_shr(v, 8)), c(u32x4_shr(v, 16)))
+        }
+        /// Writes lanes of whole numbers 0–255 as the R, G and B bytes of four pixels, keeping
+        /// their alpha.
+        #[inline(always)]
+        pub fn store_rgb(r: F4, g: F4, b: F4, px: &mut [u8; 16]) {
+            // SAFETY: 16 readable and writable bytes.
+            unsafe {
+                let old = v128_load(px.as_ptr() as *const v128);
+                let i = |v: F4| i32x4_trunc_sat_f32x4(v.0);
+                let rgb = v128_or(i(r), v128_or(i32x4_shl(i(g), 8), i32x4_shl(i(b), 16)));
+                let out = v128_or(rgb, v128_and(old, u32x4_splat(0xff00_0000)));
+                v128_store(px.as_mut_ptr() as *mut v128, out);
+            }
+        }
         #[inline(always)]
         pub fn add(self, o: F4) -> F4 {
             F4(f32x4_add(self.0, o.0))
@@ -122,6 +144,19 @@ mod imp {
         #[inline(always)]
         pub fn to_u8(self) -> [u8; 4] {
             self.0.map(|v| v as u8)
+        }
+        #[inline(always)]
+        pub fn rgb(px: &[u8; 16]) -> (F4, F4, F4) {
+            let c = |k: usize| F4([px[k] as f32, px[4 + k] as f32, px[8 + k] as f32, px[12 + k] as f32]);
+            (c(0), c(1), c(2))
+        }
+        #[inline(always)]
+        pub fn store_rgb(r: F4, g: F4, b: F4, px: &mut [u8; 16]) {
+            for i in 0..4 {
+                px[i * 4] = r.0[i] as u8;
+                px[i * 4 + 1] = g.0[i] as u8;
+                px[i * 4 + 2] = b.0[i] as u8;
+            }
         }
         #[inline(always)]
         pub fn add(self, o: F4) -> F4 {
