@@ -357,6 +357,32 @@ describe("neuralcut/effects in Chromium", { timeout: 600_000 }, () => {
   });
   after(() => server?.close());
 
+  test("auto takes the CPU path where no GPU opens, and says why", async () => {
+    // No GPU and no software rasteriser (so no WebGL), WebGPU off: neither backend opens.
+    const browser = await launchChromium(["--disable-gpu", "--disable-software-rasterizer", "--disable-features=WebGPU"]);
+    try {
+      const page = await browser.newPage();
+      await page.goto(`${server.url}/effects.js`);
+      const out = await page.evaluate(async (url) => {
+        const fx = await import(url);
+        const r = await fx.createEffectRenderer();
+        const data = new Uint8ClampedArray(40 * 30 * 4).map((_, i) => (i * 29) & 255);
+        const effects = [{ effectType: "sepia" }, { effectType: "blur", params: { intensity: 100 } }];
+        r.render({ source: new ImageData(data, 40, 30), width: 40, height: 30, effects });
+        const got = await r.readPixels();
+        const want = await fx.applyEffectsCpu(data, 40, 30, effects);
+        const same = got.every((v, i) => v === want[i]);
+        return { backend: r.backend, reason: r.backendReason, probe: await fx.probeAdapters(), same };
+      }, `${server.url}/effects.js`);
+      assert.equal(out.probe.webgpu.available || out.probe.webgl2.available, false, JSON.stringify(out.probe));
+      assert.equal(out.backend, "cpu");
+      assert.match(out.reason, /^no GPU opened \(.+; .+\)$/);
+      assert.ok(out.same, "the CPU path renders the reference's pixels");
+    } finally {
+      await browser.close();
+    }
+  });
+
   // "cpu" runs in a browser with WebGPU disabled, whose only software adapter is WebGL2.
   for (const [backend, flags] of [["webgpu", WEBGPU_FLAGS], ["webgl2", []], ["cpu", ["--disable-features=WebGPU"]]]) {
     test(`every effect on ${backend} matches the CPU reference`, async () => {
