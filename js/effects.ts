@@ -447,7 +447,8 @@ export async function validateEffects(effects: EffectInput[]): Promise<void> {
 
 /**
  * The CPU reference implementation: RGBA8 `pixels` of `width × height` with `effects` applied in
- * order. Exactly the math the shaders follow (docs/effects.md); slow, for tests and GPU-less hosts.
+ * order. Exactly the math the shaders follow (docs/effects.md); slow, for tests. Hosts without a
+ * GPU render with `createEffectRenderer({ backend: "cpu" })`, the fast CPU path.
  */
 export async function applyEffectsCpu(pixels: Uint8Array | Uint8ClampedArray, width: number, height: number, effects: EffectInput[]): Promise<Uint8ClampedArray> {
   await loadEffects();
