@@ -552,5 +552,6 @@ fn four_pixels(px: &mut [u8; 16], ops: &[Op], x0: usize, y: usize, round_between
     F4::store_rgb(q(r), q(g), q(b), px);
 }
 
-#[cfg(test)]
+// Native only: proptest is a native dev-dependency (the wasm32 test build runs src/wasm's tests).
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;
