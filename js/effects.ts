@@ -1,13 +1,20 @@
-// The package entry `neuralcut/effects`: GPU effects (WebGPU, WebGL2 fallback) as its own wasm
-// module, loaded only by hosts that import this entry. The math is defined in docs/effects.md;
-// the GPU output is tested against the CPU reference that `applyEffectsCpu` exposes.
+// The package entry `neuralcut/effects`: effects on the GPU (WebGPU, WebGL2 fallback) or on the
+// CPU (wasm SIMD, for machines without a usable GPU) as its own wasm module, loaded only by hosts
+// that import this entry. The math is defined in docs/effects.md; every backend is tested
+// against the CPU reference that `applyEffectsCpu` exposes.
 import { NeuralCutError } from "./errors.js";
 import type { EffectType } from "./generated/tools.js";
-import init, { applyEffectsCpu as cpu, createRenderer, validateEffects as validate, type WasmEffectRenderer } from "./wasm/neuralcut_effects.js";
+import init, { applyEffectsCpu as cpu, CpuEffects, createRenderer, validateEffects as validate, type WasmEffectRenderer } from "./wasm/neuralcut_effects.js";
 import { wasmLoader } from "./wasm-loader.js";
 
-/** A backend the renderer can use. */
-export type EffectBackend = "webgpu" | "webgl2";
+/** A GPU backend. */
+export type GpuBackend = "webgpu" | "webgl2";
+
+/**
+ * A backend the renderer can use: a GPU one, or "cpu", the effects as wasm SIMD code on the CPU
+ * (the fastest path where the browser has no usable GPU).
+ */
+export type EffectBackend = GpuBackend | "cpu";
 
 /** One effect to apply: an id of the effect registry and its parameters (missing ones take defaults). */
 export interface EffectInput {
@@ -47,11 +54,11 @@ export interface CreateEffectRendererOptions {
   /**
    * "auto" (default): a hardware WebGPU adapter when there is one; on a software adapter (no
    * usable GPU: SwiftShader, llvmpipe, WARP, `isFallbackAdapter`) the backend measured fastest
-   * there ({@link SOFTWARE_BACKEND}); else whichever opens. `renderer.backendReason` says which
-   * rule chose it.
+   * there ({@link SOFTWARE_BACKEND}, the CPU path); "cpu" where no GPU opens.
+   * `renderer.backendReason` says which rule chose it.
    */
   backend?: "auto" | EffectBackend;
-  /** "auto" (default): "pixels" on a software adapter, "copy" otherwise. */
+  /** "auto" (default): "pixels" on a software adapter and on the CPU path, "copy" otherwise. */
   upload?: "auto" | EffectUpload;
 }
 
@@ -67,21 +74,22 @@ export interface AdapterProbe {
 
 /**
  * The backend "auto" takes on a software adapter. Measured with scripts/bench-effects.mjs on
- * Chromium's SwiftShader (docs/effects.md): with pixel uploads, the frame costs about the same on
- * both, and WebGPU reads back faster.
+ * Chromium's SwiftShader (docs/effects.md): the CPU path is faster than both of SwiftShader's
+ * GPU backends for every effect, since it skips the upload to and the read-back from the
+ * emulated GPU and runs vectorised code.
  */
-export const SOFTWARE_BACKEND: EffectBackend = "webgpu";
+export const SOFTWARE_BACKEND: EffectBackend = "cpu";
 
 const SOFTWARE_NAMES = /swiftshader|llvmpipe|lavapipe|softpipe|software|microsoft basic render|\bwarp\b/i;
 
-let probed: Promise<Record<EffectBackend, AdapterProbe>> | undefined;
+let probed: Promise<Record<GpuBackend, AdapterProbe>> | undefined;
 
 /**
  * Asks the browser about its WebGPU adapter and its WebGL2 renderer without opening a renderer
  * (once per page; later calls reuse the answer). Used by `backend: "auto"` and exported so hosts
  * can show it.
  */
-export function probeAdapters(): Promise<Record<EffectBackend, AdapterProbe>> {
+export function probeAdapters(): Promise<Record<GpuBackend, AdapterProbe>> {
   probed ??= (async () => {
     const webgpu: AdapterProbe = { available: false, software: false, description: "" };
     try {
@@ -127,7 +135,7 @@ export interface EffectRenderer {
   readonly upload: EffectUpload;
   /** The canvas frames are shown on (undefined for a headless renderer). */
   readonly canvas: HTMLCanvasElement | OffscreenCanvas | undefined;
-  /** The largest width or height this GPU accepts. */
+  /** The largest width or height this GPU (or the CPU path) accepts. */
   readonly maxSize: number;
   /** Renders `source` with `effects` applied (and shows it on the canvas). Throws, drawing nothing, on an unknown effect or bad params. */
   render(options: RenderOptions): void;
@@ -145,30 +153,224 @@ export interface EffectRenderer {
 export const loadEffects: () => Promise<void> = wasmLoader(new URL("./wasm/neuralcut_effects_bg.wasm", import.meta.url), init);
 
 /** The order "auto" tries the backends in, and why. */
-function autoOrder(probe: Record<EffectBackend, AdapterProbe>): { order: EffectBackend[]; reason: string } {
-  const other = (b: EffectBackend): EffectBackend => (b === "webgpu" ? "webgl2" : "webgpu");
+function autoOrder(probe: Record<GpuBackend, AdapterProbe>): { order: EffectBackend[]; reason: string } {
   if (probe.webgpu.available && !probe.webgpu.software) return { order: ["webgpu", "webgl2"], reason: "hardware WebGPU adapter" };
   if (probe.webgl2.available && !probe.webgl2.software && !probe.webgpu.available) return { order: ["webgl2", "webgpu"], reason: "no WebGPU; hardware WebGL2" };
-  if (probe.webgpu.software || probe.webgl2.software) {
-    const first = probe[SOFTWARE_BACKEND].available ? SOFTWARE_BACKEND : other(SOFTWARE_BACKEND);
-    return { order: [first, other(first)], reason: `software adapter: ${first} measured fastest there` };
-  }
+  if (probe.webgpu.software || probe.webgl2.software) return { order: [SOFTWARE_BACKEND], reason: `software adapter: ${SOFTWARE_BACKEND} measured fastest there` };
   return { order: ["webgpu", "webgl2"], reason: "WebGPU, else WebGL2" };
 }
 
-/** Creates a GPU effects renderer. Rejects when the requested backend is unavailable. */
+type Context2D = CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D;
+
+/** A 2D canvas to read pixels from, reused while the size stays. */
+function stager(): (width: number, height: number, willReadFrequently: boolean) => Context2D {
+  let stage: Context2D | undefined;
+  return (width, height, willReadFrequently) => {
+    if (!stage || stage.canvas.width !== width || stage.canvas.height !== height) {
+      const c = typeof document !== "undefined" ? document.createElement("canvas") : new OffscreenCanvas(width, height);
+      c.width = width;
+      c.height = height;
+      const ctx = c.getContext("2d", { willReadFrequently }) as Context2D | null;
+      if (!ctx) throw new NeuralCutError("NO_CANVAS", "no 2D context to stage the source with");
+      // Replace, not blend: a transparent source must not show the previous frame.
+      ctx.globalCompositeOperation = "copy";
+      stage = ctx;
+    }
+    return stage;
+  };
+}
+
+function sizeOf(source: EffectSource): [number, number] {
+  if (typeof VideoFrame !== "undefined" && source instanceof VideoFrame) return [source.displayWidth, source.displayHeight];
+  if (typeof HTMLVideoElement !== "undefined" && source instanceof HTMLVideoElement) return [source.videoWidth, source.videoHeight];
+  if (typeof HTMLImageElement !== "undefined" && source instanceof HTMLImageElement) return [source.naturalWidth, source.naturalHeight];
+  return [(source as { width: number }).width, (source as { height: number }).height];
+}
+
+function checkSize(width: number, height: number): void {
+  if (!Number.isInteger(width) || !Number.isInteger(height)) throw new NeuralCutError("INVALID_OPTIONS", `width and height must be integers, got ${width}x${height}`);
+}
+
+function checkRegion(region: { x: number; y: number; width: number; height: number } | undefined): void {
+  // Whole, non-negative numbers only: the wasm boundary would wrap -1 and truncate 0.5.
+  if (region && ![region.x, region.y, region.width, region.height].every((v) => Number.isInteger(v) && v >= 0 && v <= 0xffffffff)) {
+    throw new NeuralCutError("INVALID_OPTIONS", `readPixels region must be whole non-negative numbers, got ${JSON.stringify(region)}`);
+  }
+}
+
+/** Sources `VideoFrame` takes (and copies out as RGBA without a 2D canvas). */
+function frameable(source: EffectSource): boolean {
+  if (typeof VideoFrame === "undefined") return false;
+  return (
+    source instanceof VideoFrame ||
+    (typeof OffscreenCanvas !== "undefined" && source instanceof OffscreenCanvas) ||
+    (typeof HTMLCanvasElement !== "undefined" && source instanceof HTMLCanvasElement) ||
+    (typeof ImageBitmap !== "undefined" && source instanceof ImageBitmap)
+  );
+}
+
+/**
+ * The CPU path: the frame in wasm memory, the effects applied there by vectorised code
+ * (src/effects/fast.rs), shown with `putImageData`. A source reaches the pixels by the fastest
+ * route measured (docs/effects.md): ImageData is copied in as it is; a canvas, ImageBitmap or
+ * VideoFrame is copied out as RGBA by `VideoFrame.copyTo` (asynchronous: the frame is applied
+ * and shown when the copy is done, and `readPixels` waits for it); anything else is drawn on a
+ * `willReadFrequently` 2D canvas and read with `getImageData`.
+ */
+function cpuRenderer(canvas: HTMLCanvasElement | OffscreenCanvas | undefined, backendReason: string, software: boolean): EffectRenderer {
+  const inner = new CpuEffects();
+  const stage = stager();
+  let shown: Context2D | undefined;
+  if (canvas) {
+    shown = (canvas.getContext("2d") as Context2D | null) ?? undefined;
+    if (!shown) throw new NeuralCutError("NO_CANVAS", "this canvas has no 2D context (it already holds a WebGL or WebGPU one)");
+  }
+  let destroyed = false;
+  const alive = () => {
+    if (destroyed) throw new NeuralCutError("RENDERER_DESTROYED", "this effect renderer was destroyed");
+  };
+  const maxSize = inner.maxSize;
+  // Renders run in order; one whose source is copied asynchronously holds the later ones back.
+  let pending: Promise<void> = Promise.resolve();
+  // The size of the last frame asked for (the wasm side learns it when its copy lands).
+  let size: [number, number] = [0, 0];
+  // A JS-side buffer for VideoFrame copies: wasm memory may move while a copy is under way.
+  let scratch: Uint8Array | undefined;
+  const finish = (width: number, height: number, effects: EffectInput[]) => {
+    inner.apply(effects);
+    if (shown) {
+      if (shown.canvas.width !== width || shown.canvas.height !== height) Object.assign(shown.canvas, { width, height });
+      const out = inner.outputView();
+      shown.putImageData(new ImageData(new Uint8ClampedArray(out.buffer as ArrayBuffer, out.byteOffset, out.length), width, height), 0, 0);
+    }
+  };
+  const pixelsOf = (source: EffectSource, width: number, height: number): Uint8ClampedArray => {
+    if (typeof ImageData !== "undefined" && source instanceof ImageData && source.width === width) return source.data;
+    const ctx = stage(width, height, true);
+    if (typeof ImageData !== "undefined" && source instanceof ImageData) ctx.putImageData(source, 0, 0);
+    else ctx.drawImage(source as CanvasImageSource, 0, 0);
+    return ctx.getImageData(0, 0, width, height).data;
+  };
+  return {
+    backend: "cpu",
+    backendReason,
+    software,
+    upload: "pixels",
+    canvas,
+    maxSize,
+    render({ source, width, height, effects }: RenderOptions) {
+      alive();
+      checkSize(width, height);
+      validate(effects);
+      if (source == null) {
+        if (size[0] !== width || size[1] !== height) throw new Error(`no source given and no earlier ${width}x${height} frame to reuse`);
+        pending = pending.catch(() => {}).then(() => finish(width, height, effects));
+        return;
+      }
+      if (width < 1 || height < 1 || width > maxSize || height > maxSize) throw new Error(`width and height must be between 1 and ${maxSize}, got ${width}x${height}`);
+      const [sw, sh] = sizeOf(source);
+      if (sw < width || sh < height) throw new Error(`source is ${sw}x${sh}, smaller than the requested ${width}x${height}`);
+      size = [width, height];
+      // The canvas takes the frame's size at once, as on the GPU backends; the picture follows.
+      if (shown && (shown.canvas.width !== width || shown.canvas.height !== height)) Object.assign(shown.canvas, { width, height });
+      if (frameable(source)) {
+        // Snapshot now, so the picture is the source as it is at this call.
+        let frame: VideoFrame | undefined;
+        try {
+          frame = source instanceof VideoFrame ? source.clone() : new VideoFrame(source as OffscreenCanvas, { timestamp: 0, alpha: "keep" });
+        } catch {
+          frame = undefined;
+        }
+        if (frame) {
+          const taken = frame;
+          pending = pending.catch(() => {}).then(async () => {
+            try {
+              if (!scratch || scratch.length !== width * height * 4) scratch = new Uint8Array(width * height * 4);
+              await taken.copyTo(scratch, { format: "RGBA", rect: { x: 0, y: 0, width, height } });
+            } catch {
+              // A browser without RGBA conversion: the 2D canvas route.
+              scratch = undefined;
+            } finally {
+              taken.close();
+            }
+            alive();
+            inner.sourceView(width, height).set(scratch ?? pixelsOf(source, width, height));
+            finish(width, height, effects);
+          });
+          return;
+        }
+      }
+      const data = pixelsOf(source, width, height);
+      pending = pending.catch(() => {}).then(() => {
+        const view = inner.sourceView(width, height);
+        view.set(data.length === view.length ? data : data.subarray(0, view.length));
+        finish(width, height, effects);
+      });
+    },
+    async readPixels(region?: { x: number; y: number; width: number; height: number }) {
+      alive();
+      checkRegion(region);
+      await pending;
+      alive();
+      const [w, h] = inner.size();
+      if (w === 0) throw new Error("nothing rendered yet");
+      const out = inner.outputView();
+      if (!region) return new Uint8ClampedArray(out);
+      const { x, y, width, height } = region;
+      if (width === 0 || height === 0) throw new Error(`region ${width}x${height} is empty`);
+      if (x + width > w || y + height > h) throw new Error(`region ${width}x${height} at (${x}, ${y}) is outside the ${w}x${h} frame`);
+      const copy = new Uint8ClampedArray(width * height * 4);
+      for (let row = 0; row < height; row++) copy.set(out.subarray(((y + row) * w + x) * 4, ((y + row) * w + x + width) * 4), row * width * 4);
+      return copy;
+    },
+    destroy() {
+      if (destroyed) return;
+      destroyed = true;
+      void pending.catch(() => {}).then(() => inner.free());
+    },
+  };
+}
+
+let shared: CpuEffects | undefined;
+
+/**
+ * Applies `effects` to the pixels of a 2D context in place, on the CPU path (`getImageData`,
+ * the effects in wasm, `putImageData`): what the Canvas2D frame compositor does for a layer's
+ * effects. One buffer is shared by every call in the page or worker.
+ */
+export async function applyEffectsToContext(ctx: CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D, effects: EffectInput[]): Promise<void> {
+  await loadEffects();
+  validate(effects);
+  const { width, height } = ctx.canvas;
+  if (width === 0 || height === 0) return;
+  shared ??= new CpuEffects();
+  shared.sourceView(width, height).set(ctx.getImageData(0, 0, width, height).data);
+  shared.apply(effects);
+  const out = shared.outputView();
+  ctx.putImageData(new ImageData(new Uint8ClampedArray(out.buffer as ArrayBuffer, out.byteOffset, out.length), width, height), 0, 0);
+}
+
+/**
+ * Creates an effects renderer: on the GPU, or on the CPU path ("cpu", which "auto" takes on a
+ * software adapter and where no GPU opens). Rejects when a requested GPU backend is unavailable.
+ */
 export async function createEffectRenderer(options: CreateEffectRendererOptions = {}): Promise<EffectRenderer> {
   await loadEffects();
   const canvas = options.canvas;
   const requested = options.backend ?? "auto";
-  if (requested !== "auto" && requested !== "webgpu" && requested !== "webgl2") throw new NeuralCutError("INVALID_OPTIONS", `backend must be "auto", "webgpu" or "webgl2", got ${JSON.stringify(requested)}`);
+  if (requested !== "auto" && requested !== "webgpu" && requested !== "webgl2" && requested !== "cpu") {
+    throw new NeuralCutError("INVALID_OPTIONS", `backend must be "auto", "webgpu", "webgl2" or "cpu", got ${JSON.stringify(requested)}`);
+  }
   const uploadOption = options.upload ?? "auto";
   if (uploadOption !== "auto" && uploadOption !== "copy" && uploadOption !== "pixels") throw new NeuralCutError("INVALID_OPTIONS", `upload must be "auto", "copy" or "pixels", got ${JSON.stringify(uploadOption)}`);
   const probe = await probeAdapters();
+  const anySoftware = probe.webgpu.software || probe.webgl2.software;
+  if (requested === "cpu") return cpuRenderer(canvas, "requested", anySoftware);
   let inner: WasmEffectRenderer;
   let backendReason = "requested";
   if (requested === "auto") {
     const { order, reason } = autoOrder(probe);
+    if (order[0] === "cpu") return cpuRenderer(canvas, reason, true);
     try {
       inner = await createRenderer(canvas ?? null, order[0]);
       backendReason = reason;
@@ -177,34 +379,17 @@ export async function createEffectRenderer(options: CreateEffectRendererOptions 
         inner = await createRenderer(canvas ?? null, order[1]);
         backendReason = `${order[0]} failed to open`;
       } catch (second) {
-        throw new NeuralCutError("NO_GPU", `${first instanceof Error ? first.message : first}; ${second instanceof Error ? second.message : second}`);
+        // No GPU opens: the CPU path still renders every effect.
+        const why = `${first instanceof Error ? first.message : first}; ${second instanceof Error ? second.message : second}`;
+        return cpuRenderer(canvas, `no GPU opened (${why})`, anySoftware);
       }
     }
   } else inner = await createRenderer(canvas ?? null, requested);
-  const backend = inner.backend as EffectBackend;
+  const backend = inner.backend as GpuBackend;
   const software = probe[backend].software;
   const upload: EffectUpload = uploadOption === "auto" ? (software ? "pixels" : "copy") : uploadOption;
   const maxSize = inner.maxSize;
-  let stage: CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D | undefined;
-  const stageOf = (width: number, height: number, cpu: boolean) => {
-    if (!stage || stage.canvas.width !== width || stage.canvas.height !== height) {
-      const c = typeof document !== "undefined" ? document.createElement("canvas") : new OffscreenCanvas(width, height);
-      c.width = width;
-      c.height = height;
-      const ctx = c.getContext("2d", { willReadFrequently: cpu }) as CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D | null;
-      if (!ctx) throw new NeuralCutError("NO_CANVAS", "no 2D context to stage the source with");
-      // Replace, not blend: a transparent source must not show the previous frame.
-      ctx.globalCompositeOperation = "copy";
-      stage = ctx;
-    }
-    return stage;
-  };
-  const sizeOf = (source: EffectSource): [number, number] => {
-    if (typeof VideoFrame !== "undefined" && source instanceof VideoFrame) return [source.displayWidth, source.displayHeight];
-    if (typeof HTMLVideoElement !== "undefined" && source instanceof HTMLVideoElement) return [source.videoWidth, source.videoHeight];
-    if (typeof HTMLImageElement !== "undefined" && source instanceof HTMLImageElement) return [source.naturalWidth, source.naturalHeight];
-    return [(source as { width: number }).width, (source as { height: number }).height];
-  };
+  const stageOf = stager();
   // Sources the GPU copy cannot take on every browser go through a 2D canvas first: video
   // (SwiftShader's WebGPU refuses VideoFrame and video copies) and, on WebGL2, OffscreenCanvas
   // (wgpu's WebGL2 path copies only from the other kinds). With pixel uploads every source but
@@ -237,16 +422,13 @@ export async function createEffectRenderer(options: CreateEffectRendererOptions 
     maxSize,
     render({ source, width, height, effects }: RenderOptions) {
       alive();
-      if (!Number.isInteger(width) || !Number.isInteger(height)) throw new NeuralCutError("INVALID_OPTIONS", `width and height must be integers, got ${width}x${height}`);
+      checkSize(width, height);
       validate(effects);
       inner.render(source == null ? null : staged(source, width, height), width, height, effects);
     },
     readPixels(region?: { x: number; y: number; width: number; height: number }) {
       alive();
-      // Whole, non-negative numbers only: the wasm boundary would wrap -1 and truncate 0.5.
-      if (region && ![region.x, region.y, region.width, region.height].every((v) => Number.isInteger(v) && v >= 0 && v <= 0xffffffff)) {
-        throw new NeuralCutError("INVALID_OPTIONS", `readPixels region must be whole non-negative numbers, got ${JSON.stringify(region)}`);
-      }
+      checkRegion(region);
       return (region ? inner.readPixels(region.x, region.y, region.width, region.height) : inner.readPixels(0, 0)) as Promise<Uint8ClampedArray>;
     },
     destroy() {
@@ -265,7 +447,8 @@ export async function validateEffects(effects: EffectInput[]): Promise<void> {
 
 /**
  * The CPU reference implementation: RGBA8 `pixels` of `width × height` with `effects` applied in
- * order. Exactly the math the shaders follow (docs/effects.md); slow, for tests and GPU-less hosts.
+ * order. Exactly the math the shaders follow (docs/effects.md); slow, for tests. Hosts without a
+ * GPU render with `createEffectRenderer({ backend: "cpu" })`, the fast CPU path.
  */
 export async function applyEffectsCpu(pixels: Uint8Array | Uint8ClampedArray, width: number, height: number, effects: EffectInput[]): Promise<Uint8ClampedArray> {
   await loadEffects();

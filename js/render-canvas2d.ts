@@ -2,10 +2,11 @@
 // canvas (Skia on the CPU), the way OpenCut's own renderer draws them. On a software adapter a
 // GPU compositor pays a full-frame pass per layer (a bare full-frame triangle costs more on
 // SwiftShader's WebGL2 than Canvas2D compositing a whole five-layer frame, docs/render.md);
-// drawImage costs only the pixels a layer covers. Effects still run through the effects module,
-// so their pixels are the shaders' on every path.
+// drawImage costs only the pixels a layer covers. Effects run on the effects module's CPU path
+// (wasm SIMD over the canvas's own pixels, no GPU round trip), which matches the reference that
+// the shaders are held to.
 import { NeuralCutError } from "./errors.js";
-import { applyEffectsCpu, createEffectRenderer, type EffectInput, type EffectRenderer } from "./effects.js";
+import { applyEffectsToContext, type EffectInput } from "./effects.js";
 
 type Source = CanvasImageSource & ({ width: number; height: number } | { videoWidth: number; videoHeight: number } | { displayWidth: number; displayHeight: number });
 type Context2D = CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D;
@@ -37,7 +38,6 @@ export class Canvas2DCompositor {
   readonly keepsSources = true;
   readonly #ctx: Context2D;
   readonly #slots: (Source | undefined)[] = [];
-  #effects: Promise<EffectRenderer | null> | undefined;
   #scratch: Context2D | undefined;
 
   constructor(canvas?: HTMLCanvasElement | OffscreenCanvas) {
@@ -125,7 +125,6 @@ export class Canvas2DCompositor {
 
   free(): void {
     this.#slots.length = 0;
-    void this.#effects?.then((fx) => fx?.destroy());
   }
 
   #scratchOf(width: number, height: number): Context2D {
@@ -139,17 +138,12 @@ export class Canvas2DCompositor {
     return this.#scratch;
   }
 
-  /** Runs `effects` over `ctx`'s pixels with the effects module (its GPU, software or not; the CPU reference where there is none). */
+  /**
+   * Runs `effects` over `ctx`'s pixels on the effects module's CPU path: this compositor runs
+   * where the GPU is software, and there the CPU path is faster than a GPU upload, effect and
+   * read-back (docs/effects.md).
+   */
   async #applyEffects(ctx: Context2D, effects: EffectInput[]): Promise<void> {
-    const { width, height } = ctx.canvas;
-    const before = ctx.getImageData(0, 0, width, height);
-    this.#effects ??= createEffectRenderer().catch(() => null);
-    const fx = await this.#effects;
-    let after: Uint8ClampedArray;
-    if (fx && width <= fx.maxSize && height <= fx.maxSize) {
-      fx.render({ source: before, width, height, effects });
-      after = await fx.readPixels();
-    } else after = await applyEffectsCpu(before.data, width, height, effects);
-    ctx.putImageData(new ImageData(new Uint8ClampedArray(after), width, height), 0, 0);
+    await applyEffectsToContext(ctx, effects);
   }
 }

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// GPU effects frame times in headless Chromium, on WebGPU (SwiftShader) and on WebGL2, side by
-// side in one run with opencut-wasm 0.2.10's Gaussian blur at the same sigma and with Canvas2D
-// ctx.filter; plus the gzipped sizes of the effects module (WebGPU only, and WebGPU + WebGL2)
-// and of the main engine module.
+// Effects frame times in headless Chromium, on WebGPU (SwiftShader), on WebGL2 and on the CPU
+// path (backend "cpu", in a browser with WebGPU and in one whose only adapter is WebGL2), side
+// by side in one run with opencut-wasm 0.2.10's Gaussian blur at the same sigma and with
+// Canvas2D ctx.filter; plus the gzipped sizes of the effects module (WebGPU only, and WebGPU +
+// WebGL2) and of the main engine module.
 //
 //   npm run bench:effects   full run: 7 frames a figure (3 when a frame takes over 1.5 s)
 //   npm run bench           engine bench, then this with --quick: 5 frames a figure (3 when a
@@ -16,7 +17,9 @@
 // (the same synchronisation as shared/anchors.md). Figures are medians after one warm-up frame.
 // Ratios are the other's median over neuralcut's median frame time: above 1, neuralcut is faster.
 //
-//   node scripts/bench-effects.mjs [--quick] [--frames N] [--skip-size]
+//   node scripts/bench-effects.mjs [--quick] [--frames N] [--skip-size] [--backends cpu,webgpu,webgl2]
+//
+// --backends keeps only those runs (default: all four); "cpu" is both CPU runs.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
@@ -36,6 +39,15 @@ const FRAMES = (argv.includes("--frames") && Number(argv[argv.indexOf("--frames"
 // A frame slower than this (its warm-up, in ms) gets only SLOW_FRAMES measured frames.
 const SLOW_MS = QUICK ? 1000 : 1500;
 const SLOW_FRAMES = 3;
+const BACKENDS = argv.includes("--backends") ? argv[argv.indexOf("--backends") + 1].split(",") : ["webgpu", "webgl2", "cpu"];
+const WEBGPU_FLAGS = ["--enable-unsafe-webgpu", "--use-webgpu-adapter=swiftshader"];
+/** The runs: a backend in a browser. The CPU path runs twice: with WebGPU on SwiftShader, and with WebGPU off (WebGL2 only). */
+const RUNS = [
+  { backend: "webgpu", flags: WEBGPU_FLAGS, browser: "WebGPU on" },
+  { backend: "webgl2", flags: [], browser: "WebGPU off" },
+  { backend: "cpu", flags: WEBGPU_FLAGS, browser: "WebGPU on" },
+  { backend: "cpu", flags: ["--disable-features=WebGPU"], browser: "WebGPU off" },
+].filter((r) => BACKENDS.includes(r.backend));
 const started = Date.now();
 const env = { ...process.env, PATH: `${join(process.env.CARGO_HOME ?? join(homedir(), ".cargo"), "bin")}:${process.env.PATH}` };
 
@@ -166,7 +178,7 @@ async function benchPage({ backend, frames, slowMs, slowFrames, sizes, what }) {
     out.backend = r.backend;
     out.upload = r.upload;
     out.software = r.software;
-    rOther = await fx.createEffectRenderer({ backend, upload: r.upload === "pixels" ? "copy" : "pixels" });
+    if (backend !== "cpu") rOther = await fx.createEffectRenderer({ backend, upload: r.upload === "pixels" ? "copy" : "pixels" });
   }
 
   let opencut = null;
@@ -227,6 +239,7 @@ async function benchPage({ backend, frames, slowMs, slowFrames, sizes, what }) {
     for (const row of rows) {
       const res = { size: `${w}x${h}`, effect: row.effect };
       if (r && row.other) {
+        if (!rOther) continue;
         res.effect = `no effect, upload "${rOther.upload}" (other route)`;
         res.ours = await time(frames, ours(row.ours, rOther));
         out.rows.push(res);
@@ -262,11 +275,12 @@ async function benchPage({ backend, frames, slowMs, slowFrames, sizes, what }) {
 }
 
 async function frameTimes() {
-  const opencut = await installOpencut();
+  // opencut-wasm is only timed in the GPU runs.
+  const opencut = RUNS.some((r) => r.backend !== "cpu") ? await installOpencut() : join(benchDir, "none");
   const { url, server } = await serve(opencut);
   const results = [];
   try {
-    for (const [backend, flags] of [["webgpu", ["--enable-unsafe-webgpu", "--use-webgpu-adapter=swiftshader"]], ["webgl2", []]]) {
+    for (const { backend, flags, browser: browserKind } of RUNS) {
       const browser = await chromium.launch({
         executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
         headless: true,
@@ -276,7 +290,8 @@ async function frameTimes() {
         // One page each: SwiftShader's WebGPU breaks buffer read-back in a page once a WebGPU
         // canvas was drawn on, which opencut-wasm does.
         const parts = {};
-        for (const what of ["ours", "opencut"]) {
+        // opencut-wasm runs on the GPU: timed in the GPU runs only.
+        for (const what of backend === "cpu" ? ["ours"] : ["ours", "opencut"]) {
           const page = await browser.newPage();
           page.on("console", (m) => m.type() === "error" && !m.text().startsWith("Failed to load") && console.log(`[page ${backend} ${what}] ${m.text().slice(0, 300)}`));
           await page.goto(`${url}/`);
@@ -285,8 +300,8 @@ async function frameTimes() {
           parts[what] = await page.evaluate(benchPage, { backend, frames: FRAMES, slowMs: SLOW_MS, slowFrames: SLOW_FRAMES, sizes: [[1920, 1080], [3840, 2160]], what });
           await page.close();
         }
-        const rows = parts.ours.rows.map((row, i) => ({ ...row, ...Object.fromEntries(Object.entries(parts.opencut.rows[i]).filter(([k]) => k.startsWith("opencut"))) }));
-        results.push({ backend: parts.ours.backend, upload: parts.ours.upload, software: parts.ours.software, auto: parts.ours.auto, opencutError: parts.opencut.opencutError, rows });
+        const rows = parts.ours.rows.map((row, i) => ({ ...row, ...Object.fromEntries(Object.entries(parts.opencut?.rows[i] ?? {}).filter(([k]) => k.startsWith("opencut"))) }));
+        results.push({ backend: parts.ours.backend, browser: browserKind, upload: parts.ours.upload, software: parts.ours.software, auto: parts.ours.auto, opencutError: parts.opencut?.opencutError, rows });
       } finally {
         await browser.close();
       }
@@ -302,7 +317,8 @@ async function frameTimes() {
 const ms = (x) => (x === undefined ? "–" : x >= 100 ? `${x.toFixed(0)} ms` : `${x.toFixed(1)} ms`);
 /** other / ours: above 1, neuralcut is faster. */
 const ratio = (other, ours) => (other === undefined || ours === undefined ? "–" : `${(other / ours).toFixed(other / ours < 1 ? 2 : 1)}×`);
-const backendName = (b) => (b === "webgpu" ? "WebGPU (SwiftShader)" : "WebGL2 (ANGLE on SwiftShader)");
+const backendName = (b, browser) =>
+  b === "webgpu" ? "WebGPU (SwiftShader)" : b === "webgl2" ? "WebGL2 (ANGLE on SwiftShader)" : `CPU path, wasm SIMD (browser with ${browser === "WebGPU on" ? "WebGPU on SwiftShader" : "WebGPU off: WebGL2 only"})`;
 
 const sizeTable = sizes();
 const runs = await frameTimes();
@@ -311,19 +327,19 @@ const opencutWasm = join(benchDir, "opencut", "node_modules", "opencut-wasm", "o
 if (existsSync(opencutWasm)) sizeTable["opencut-wasm 0.2.10"] = { bytes: readFileSync(opencutWasm).length, gzip: gz(opencutWasm) };
 
 const lines = [
-  "# GPU effects benchmark",
+  "# Effects benchmark",
   "",
   `Headless Chromium, ${new Date().toISOString().slice(0, 10)}, \`${["node scripts/bench-effects.mjs", ...argv].join(" ")}\`.`,
   `Medians of ${FRAMES} frames (${SLOW_FRAMES} when a frame takes over ${SLOW_MS / 1000} s) after one warm-up; each frame ends when one pixel of the result is back on the CPU.`,
   "",
   "Ratio = the other's median / neuralcut's median frame time: **above 1, neuralcut is faster**; below 1, the other is.",
-  "\"frame\": upload from the OffscreenCanvas, effect, one pixel read back (what Canvas2D and opencut-wasm are timed doing); \"on GPU\": the effect re-rendered on the frame already uploaded.",
+  "\"frame\": upload from the OffscreenCanvas, effect, one pixel read back (what Canvas2D and opencut-wasm are timed doing); \"on GPU\": the effect re-rendered on the frame already uploaded (on the CPU path: on the pixels already in wasm memory).",
   "",
 ];
 let unsynced = false;
 const wins = [];
 for (const run of runs) {
-  lines.push(`## ${backendName(run.backend)}`, "");
+  lines.push(`## ${backendName(run.backend, run.browser)}`, "");
   if (run.auto) {
     lines.push(
       `Upload route: "${run.upload}" (software adapter: ${run.software}). \`backend: "auto"\` in this browser chose ${run.auto.backend} (${run.auto.reason}; upload "${run.auto.upload}").`,
@@ -342,8 +358,8 @@ for (const run of runs) {
       oc = "n/a¹";
     }
     lines.push(`| ${r.size} | ${r.effect} | ${ms(r.ours)} | ${ms(r.oursOnGpu)} | ${ms(r.canvas2d)} | ${ratio(r.canvas2d, r.ours)} | ${ms(r.opencut)} | ${oc} |`);
-    if (r.canvas2d !== undefined && !r.effect.startsWith("no effect")) wins.push({ backend: run.backend, size: r.size, vs: "Canvas2D", faster: r.canvas2d > r.ours });
-    if (r.opencut !== undefined && !r.opencutUnsynced) wins.push({ backend: run.backend, size: r.size, vs: "opencut-wasm", faster: r.opencut > r.ours });
+    if (r.canvas2d !== undefined && !r.effect.startsWith("no effect")) wins.push({ backend: `${run.backend} ${run.browser}`, size: r.size, vs: "Canvas2D", faster: r.canvas2d > r.ours });
+    if (r.opencut !== undefined && !r.opencutUnsynced) wins.push({ backend: `${run.backend} ${run.browser}`, size: r.size, vs: "opencut-wasm", faster: r.opencut > r.ours });
   }
   lines.push("");
 }
@@ -357,10 +373,10 @@ lines.push("## Shared effects where neuralcut's frame is faster", "", "| backend
 for (const run of runs) {
   for (const size of [...new Set(run.rows.map((r) => r.size))]) {
     const count = (vs) => {
-      const w = wins.filter((x) => x.backend === run.backend && x.size === size && x.vs === vs);
+      const w = wins.filter((x) => x.backend === `${run.backend} ${run.browser}` && x.size === size && x.vs === vs);
       return w.length ? `${w.filter((x) => x.faster).length} of ${w.length}` : "–";
     };
-    lines.push(`| ${backendName(run.backend)} | ${size} | ${count("Canvas2D")} | ${count("opencut-wasm")} |`);
+    lines.push(`| ${backendName(run.backend, run.browser)} | ${size} | ${count("Canvas2D")} | ${count("opencut-wasm")} |`);
   }
 }
 lines.push("", "## Sizes (wasm-opt -Oz)", "", "| module | bytes | gzipped |", "|---|---|---|");

@@ -29,7 +29,10 @@ export const ARTEFACTS = [
   // The engine's glue exports __wbg_reset_state: after a panic js/engine.ts re-instantiates the
   // module with it and replays the editors' committed changes.
   { outName: "neuralcut_engine", features: ["engine"], optLevel: "z", bindgenFlags: ["--experimental-reset-state-function"], what: "timeline engine and agent tools" },
-  { outName: "neuralcut_effects", features: ["effects-webgl"], what: "GPU effects, WebGPU + WebGL2 (neuralcut/effects)" },
+  // wasm SIMD for the effects module only: its CPU path (backend "cpu", src/effects/fast.rs) is
+  // written to vectorise (docs/effects.md has the figures with and without). Every browser with
+  // WebGPU or WebGL2 has had wasm SIMD since 2021.
+  { outName: "neuralcut_effects", features: ["effects-webgl"], rustflags: "-C target-feature=+simd128", what: "GPU effects, WebGPU + WebGL2, and the CPU path (neuralcut/effects)" },
 ];
 
 const env = { ...process.env, PATH: `${join(process.env.CARGO_HOME ?? join(homedir(), ".cargo"), "bin")}:${process.env.PATH}` };
@@ -55,11 +58,16 @@ function size(file) {
 }
 
 /** Builds one wasm artefact into dist/wasm/. */
-function buildWasm({ outName, features, optLevel, bindgenFlags = [], what }) {
+function buildWasm({ outName, features, optLevel, rustflags, bindgenFlags = [], what }) {
   step(`${outName}: ${what}`);
   const featureArgs = features.length ? ["--no-default-features", "--features", features.join(",")] : [];
   // strip=false here: wasm-bindgen reads the target_features section; wasm-opt strips afterwards.
-  const profile = { CARGO_PROFILE_RELEASE_STRIP: "false", ...(optLevel ? { CARGO_PROFILE_RELEASE_OPT_LEVEL: optLevel } : {}) };
+  const profile = {
+    CARGO_PROFILE_RELEASE_STRIP: "false",
+    ...(optLevel ? { CARGO_PROFILE_RELEASE_OPT_LEVEL: optLevel } : {}),
+    // NEURALCUT_NO_SIMD=1 builds without it, to measure the difference.
+    ...(rustflags && !process.env.NEURALCUT_NO_SIMD ? { RUSTFLAGS: rustflags } : {}),
+  };
   run("cargo", ["build", "--release", "--target", "wasm32-unknown-unknown", "--lib", ...featureArgs], profile);
   const targetDir = process.env.CARGO_TARGET_DIR ? resolve(root, process.env.CARGO_TARGET_DIR) : join(root, "target");
   const raw = join(targetDir, "wasm32-unknown-unknown", "release", "neuralcut.wasm");

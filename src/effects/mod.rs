@@ -2,6 +2,7 @@
 //! Static data, not project-dependent.
 
 pub mod active;
+pub mod fast;
 pub mod reference;
 
 use serde_json::{Map, Value};

@@ -1,4 +1,6 @@
-// neuralcut/effects in headless Chromium, once on WebGPU (SwiftShader) and once on WebGL2:
+// neuralcut/effects in headless Chromium, once on WebGPU (SwiftShader), once on WebGL2 and once
+// on the CPU path (backend "cpu", which must match the reference exactly wherever the Rust
+// tests prove it byte-identical: per-pixel effects and full-size blurs):
 // every effect at its default and edge parameters, rendered, read back and compared with the
 // CPU reference image (applyEffectsCpu, the same Rust reference the native GPU tests use; its
 // kernel is pinned by tests/blur_kernel.rs). Tolerances as in docs/effects.md: per-pixel effects
@@ -247,9 +249,11 @@ async function runInPage({ moduleUrl, backend, cases, videoBase64 }) {
   }
   const shownCanvas = shown.canvas === canvasEl;
   let shownDiff = null;
-  if (backend === "webgl2") {
+  if (backend !== "webgpu") {
     shown.render({ source: image, width: W, height: H, effects: stack });
     shownDiff = diff(await shown.readPixels(), wantStack);
+    // What the canvas shows is the result itself.
+    if (backend === "cpu") shownDiff.canvas = diff(canvasEl.getContext("2d").getImageData(0, 0, W, H).data, await shown.readPixels()).max;
   }
   shown.destroy();
   // A destroyed headless renderer gives its WebGL2 context back at once: a page may hold only a
@@ -264,7 +268,32 @@ async function runInPage({ moduleUrl, backend, cases, videoBase64 }) {
     r.render({ source: image, width: W, height: H, effects: stack });
     manyRenderers = diff(await r.readPixels(), wantStack);
   }
-  const result = { manyRenderers, uploads, otherRoute, backend: r.backend, maxSize: r.maxSize, headlessCanvas: r.canvas === undefined, results, sources, video: video_, regions, badRegions, errors, untouched, reuse, reuseOtherSize, sizes, shownSizes, shownCanvas, shownDiff };
+  // The CPU path in a worker, without a canvas: an ImageData and an OffscreenCanvas source.
+  let worker = null;
+  if (backend === "cpu") {
+    const code = `const fx = await import(${JSON.stringify(moduleUrl)});
+      onmessage = async ({ data: { pixels, w, h, effects } }) => {
+        const r = await fx.createEffectRenderer({ backend: "cpu" });
+        r.render({ source: new ImageData(new Uint8ClampedArray(pixels), w, h), width: w, height: h, effects });
+        const a = await r.readPixels();
+        const c = new OffscreenCanvas(w, h);
+        c.getContext("2d").putImageData(new ImageData(new Uint8ClampedArray(pixels), w, h), 0, 0);
+        r.render({ source: c, width: w, height: h, effects });
+        const b = await r.readPixels();
+        postMessage({ a, b, backend: r.backend, canvas: r.canvas === undefined });
+      };
+      postMessage("ready");`;
+    const w = new Worker(URL.createObjectURL(new Blob([code], { type: "text/javascript" })), { type: "module" });
+    const reply = new Promise((resolve, reject) => {
+      w.onerror = (e) => reject(new Error(`worker: ${e.message}`));
+      w.onmessage = ({ data }) => (data === "ready" ? w.postMessage({ pixels: data_.slice(), w: W, h: H, effects: stack }) : resolve(data));
+    });
+    const data_ = data;
+    const got = await reply;
+    w.terminate();
+    worker = { imageData: diff(got.a, wantStack), canvas: diff(got.b, wantStack), backend: got.backend, headless: got.canvas };
+  }
+  const result = { manyRenderers, worker, uploads, otherRoute, backend: r.backend, maxSize: r.maxSize, headlessCanvas: r.canvas === undefined, results, sources, video: video_, regions, badRegions, errors, untouched, reuse, reuseOtherSize, sizes, shownSizes, shownCanvas, shownDiff };
   r.destroy();
   let destroyed = false;
   try {
@@ -282,7 +311,10 @@ function check(out, backend) {
   assert.equal(out.results.length, 29);
   for (const r of out.results) {
     const label = JSON.stringify(r.effect);
-    if (r.effect.effectType === "blur") {
+    if (backend === "cpu") {
+      // Per-pixel effects, and blurs at full size (every intensity on this frame), exactly.
+      assert.equal(r.max, 0, `${label}: the CPU path differs from the reference by ${r.max}/255`);
+    } else if (r.effect.effectType === "blur") {
       // docs/effects.md: mean 1/255; max 2/255 at full size (sigma under 2.6 px, which is every
       // intensity on this 160×90 frame: at most 1.7 px), 12/255 where the GPU blurs at a reduced
       // size.
@@ -297,7 +329,9 @@ function check(out, backend) {
   for (const [name, d] of Object.entries(out.sources)) assert.ok(d.mean <= 1 && d.max <= 8, `source ${name}: max ${d.max}, mean ${d.mean.toFixed(3)}`);
   for (const [name, d] of Object.entries(out.otherRoute)) assert.ok(d.mean <= 1 && d.max <= 8, `source ${name}, upload "${out.uploads.other}": max ${d.max}, mean ${d.mean.toFixed(3)}`);
   // Chromium here runs both backends on SwiftShader: a software adapter, so pixels are uploaded.
-  assert.deepEqual(out.uploads, { auto: "pixels", other: "copy", software: true, reason: "requested" }, "upload route on a software adapter");
+  // The CPU path always reads pixels.
+  const other = backend === "cpu" ? "pixels" : "copy";
+  assert.deepEqual(out.uploads, { auto: "pixels", other, software: true, reason: "requested" }, "upload route on a software adapter");
   assert.deepEqual(out.video.size, [480, 270], "the test video's frame size");
   assert.ok(out.video.changed, "the video frame was rendered with its effects");
   assert.ok(out.video.max <= 2, `video source: max |Δ| ${out.video.max} > 2/255 (mean ${out.video.mean.toFixed(3)})`);
@@ -314,7 +348,13 @@ function check(out, backend) {
   assert.ok(out.headlessCanvas, "no canvas given: headless");
   assert.ok(out.shownCanvas, "renderer.canvas is the canvas given");
   assert.deepEqual(out.shownSizes, [[160, 90], [64, 48]], "the canvas follows the frame size");
-  if (backend === "webgl2") assert.ok(out.shownDiff.mean <= 1 && out.shownDiff.max <= 8, `shown frame: ${JSON.stringify(out.shownDiff)}`);
+  if (backend !== "webgpu") assert.ok(out.shownDiff.mean <= 1 && out.shownDiff.max <= 8, `shown frame: ${JSON.stringify(out.shownDiff)}`);
+  if (backend === "cpu") {
+    assert.equal(out.shownDiff.canvas, 0, "the canvas shows the CPU path's result");
+    assert.equal(out.worker.backend, "cpu");
+    assert.ok(out.worker.headless, "no canvas in the worker");
+    for (const d of [out.worker.imageData, out.worker.canvas]) assert.ok(d.mean <= 1 && d.max <= 8, `worker: ${JSON.stringify(out.worker)}`);
+  }
   if (backend === "webgl2") assert.ok(out.manyRenderers.mean <= 1 && out.manyRenderers.max <= 8, `after 24 renderers made and destroyed: ${JSON.stringify(out.manyRenderers)}`);
   for (const s of out.sizes) {
     assert.ok(s.mean <= 1 && s.max <= 8, `${s.w}x${s.h}: max ${s.max}, mean ${s.mean.toFixed(3)}`);
@@ -330,7 +370,34 @@ describe("neuralcut/effects in Chromium", { timeout: 600_000 }, () => {
   });
   after(() => server?.close());
 
-  for (const [backend, flags] of [["webgpu", WEBGPU_FLAGS], ["webgl2", []]]) {
+  test("auto takes the CPU path where no GPU opens, and says why", async () => {
+    // No GPU and no software rasteriser (so no WebGL), WebGPU off: neither backend opens.
+    const browser = await launchChromium(["--disable-gpu", "--disable-software-rasterizer", "--disable-features=WebGPU"]);
+    try {
+      const page = await browser.newPage();
+      await page.goto(`${server.url}/effects.js`);
+      const out = await page.evaluate(async (url) => {
+        const fx = await import(url);
+        const r = await fx.createEffectRenderer();
+        const data = new Uint8ClampedArray(40 * 30 * 4).map((_, i) => (i * 29) & 255);
+        const effects = [{ effectType: "sepia" }, { effectType: "blur", params: { intensity: 100 } }];
+        r.render({ source: new ImageData(data, 40, 30), width: 40, height: 30, effects });
+        const got = await r.readPixels();
+        const want = await fx.applyEffectsCpu(data, 40, 30, effects);
+        const same = got.every((v, i) => v === want[i]);
+        return { backend: r.backend, reason: r.backendReason, probe: await fx.probeAdapters(), same };
+      }, `${server.url}/effects.js`);
+      assert.equal(out.probe.webgpu.available || out.probe.webgl2.available, false, JSON.stringify(out.probe));
+      assert.equal(out.backend, "cpu");
+      assert.match(out.reason, /^no GPU opened \(.+; .+\)$/);
+      assert.ok(out.same, "the CPU path renders the reference's pixels");
+    } finally {
+      await browser.close();
+    }
+  });
+
+  // "cpu" runs in a browser with WebGPU disabled, whose only software adapter is WebGL2.
+  for (const [backend, flags] of [["webgpu", WEBGPU_FLAGS], ["webgl2", []], ["cpu", ["--disable-features=WebGPU"]]]) {
     test(`every effect on ${backend} matches the CPU reference`, async () => {
       const browser = await launchChromium(flags);
       try {
@@ -350,11 +417,12 @@ describe("neuralcut/effects in Chromium", { timeout: 600_000 }, () => {
           r.destroy();
           return out;
         }, `${server.url}/effects.js`);
-        const expected = auto.probe[auto.preferred].available ? auto.preferred : backend;
-        assert.equal(auto.backend, expected, `auto chose ${JSON.stringify(auto)}`);
-        assert.equal(auto.backend, backend, `in this browser auto takes the backend it has: ${JSON.stringify(auto)}`);
-        assert.ok(auto.probe[backend].software, `${backend} on SwiftShader is detected as software: ${JSON.stringify(auto.probe)}`);
-        assert.match(auto.reason, /^software adapter: /);
+        // The CPU path measured fastest on a software adapter (docs/effects.md).
+        assert.equal(auto.preferred, "cpu");
+        assert.equal(auto.backend, "cpu", `auto on a software adapter takes the CPU path: ${JSON.stringify(auto)}`);
+        if (backend !== "cpu") assert.ok(auto.probe[backend].software, `${backend} on SwiftShader is detected as software: ${JSON.stringify(auto.probe)}`);
+        else assert.ok(!auto.probe.webgpu.available && auto.probe.webgl2.software, `WebGPU off, WebGL2 on SwiftShader: ${JSON.stringify(auto.probe)}`);
+        assert.equal(auto.reason, "software adapter: cpu measured fastest there");
         assert.equal(auto.software, true);
         assert.equal(auto.upload, "pixels");
         const out = await page.evaluate(runInPage, { moduleUrl: `${server.url}/effects.js`, backend, cases: cases(), videoBase64 });

@@ -4,14 +4,15 @@
 //!
 //! One job per file: the exports here, `backend.rs` (WebGPU or WebGL2, the device), `canvas.rs`
 //! (showing frames on a canvas), `source.rs` (pictures in, cropped to the frame),
-//! `read_pixels.rs` (frames back to JS) and `frames.rs` (the compositor's exports). WebGL2 runs
-//! through `crate::gpu::gl` behind the same exports.
+//! `read_pixels.rs` (frames back to JS), `frames.rs` (the compositor's exports) and `cpu.rs` (the
+//! CPU effects path). WebGL2 runs through `crate::gpu::gl` behind the same exports.
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 mod backend;
 mod canvas;
+mod cpu;
 mod frames;
 mod read_pixels;
 mod source;
