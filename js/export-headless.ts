@@ -4,9 +4,7 @@
 // 127.0.0.1, and writes the file back to it chunk by chunk (PUT /out/<job>?at=<position>), into
 // `<path>.part`, renamed to `<path>` when complete and deleted on cancel or failure.
 import { open, rename, rm, type FileHandle } from "node:fs/promises";
-import { fileURLToPath } from "node:url";
 
-import { sendFile } from "./media/send-file.js";
 import { startHeadlessHost } from "./render-headless.js";
 import type { ExportFormat, ExportQuality, ExportResult } from "./export.js";
 import type { ProjectJson } from "./types.js";
@@ -78,24 +76,12 @@ async function pageExport({ project, media, options, job }: { project: string; m
   }
 }
 
-/** mediabunny's single-file browser bundle, found beside the package Node resolves. */
-function mediabunnyBundle(): string {
-  const resolveUrl = (import.meta as unknown as { resolve(s: string): string }).resolve;
-  return fileURLToPath(new URL("../../bundles/mediabunny.min.mjs", resolveUrl("mediabunny")));
-}
-
 /** Starts headless Chromium and the server its pages export through. */
 export async function createHeadlessExporter(options: { chromiumPath?: string } = {}): Promise<HeadlessExporter> {
-  const bundle = mediabunnyBundle();
   const outputs = new Map<string, FileHandle>(); // job token -> the .part file
   const host = await startHeadlessHost("export", {
     chromiumPath: options.chromiumPath,
-    html: `<!doctype html><script type="importmap">{"imports":{"mediabunny":"/mediabunny.js"}}</script><title>neuralcut export</title>`,
     async route(req, res, url, path) {
-      if (path === "/mediabunny.js") {
-        await sendFile(req, res, bundle);
-        return true;
-      }
       if (!path.startsWith("/out/") || req.method !== "PUT") return false;
       const fh = outputs.get(path.slice(5));
       const at = Number(url.searchParams.get("at"));

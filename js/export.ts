@@ -27,7 +27,6 @@ import {
 } from "mediabunny";
 
 import { NeuralCutError } from "./errors.js";
-import { SequentialVideoFrames } from "./media/video-frames.js";
 import { createFrameRenderer, type FrameRenderer, type RenderableEditor, type CreateFrameRendererOptions } from "./render.js";
 import type { AudioPlan, Frame } from "./render-types.js";
 
@@ -324,19 +323,10 @@ export async function exportVideo(editor: ExportableEditor, options: ExportOptio
   if (audio) output.addAudioTrack(audio);
 
   const ownRenderer = !options.renderer;
-  // Video is decoded in order, each frame once, rather than by a seek per frame (docs/export.md).
-  const assets = new Map(((project as { assets?: { id: string; fps?: { numerator: number; denominator: number }; duration?: number }[] }).assets ?? []).map((a) => [a.id, a]));
-  const videoFrames = new SequentialVideoFrames(
-    (id) => editor.assetSource(id),
-    (id) => {
-      const a = assets.get(id);
-      return a && { fps: a.fps ? a.fps.numerator / a.fps.denominator : undefined, duration: a.duration };
-    },
-  );
-  const hostMedia = options.media;
-  const media: CreateFrameRendererOptions["media"] = async (layer) => (hostMedia ? await hostMedia(layer) : null) ?? (await videoFrames.frame(layer));
+  // The renderer decodes video in order, each frame once, rather than by a seek per frame
+  // (docs/export.md), and closes the decoders of clips that leave the screen after each frame.
   // RenderableEditor's project() is typed narrower than a NeuralCutEditor's; the compositor reads the same editor.
-  const renderer = options.renderer ?? (await createFrameRenderer({ editor: editor as unknown as RenderableEditor, backend: options.backend, media }));
+  const renderer = options.renderer ?? (await createFrameRenderer({ editor: editor as unknown as RenderableEditor, backend: options.backend, media: options.media }));
   const missing = new Map<string, string>();
   const sources = new AudioSources(editor);
   let done = 0;
@@ -358,7 +348,6 @@ export async function exportVideo(editor: ExportableEditor, options: ExportOptio
         const t = done / fps;
         const drawn = await renderer.render(start + t, { width });
         for (const m of drawn.missing) missing.set(m.elementId, m.reason);
-        videoFrames.sweep();
         // An odd last row is left out (see outputSize).
         const picture = await renderer.toVideoFrame({ timestamp: Math.round(t * 1e6), duration: Math.round(1e6 / fps), visibleRect: { x: 0, y: 0, width, height } });
         const sample = new VideoSample(picture, { timestamp: t, duration: 1 / fps });
@@ -381,7 +370,6 @@ export async function exportVideo(editor: ExportableEditor, options: ExportOptio
   } finally {
     sources.dispose();
     if (ownRenderer) renderer.destroy();
-    videoFrames.dispose();
   }
   const mimeType = await output.getMimeType();
   const blob = target instanceof BufferTarget && target.buffer ? new Blob([target.buffer], { type: mimeType }) : undefined;

@@ -110,11 +110,21 @@ export const firstLine = (e: unknown) => (e instanceof Error ? e.message : Strin
 /** A request as a route sees it: node:http's, readable as a stream of chunks. */
 export type HostRequest = FileRequest & AsyncIterable<Uint8Array>;
 
+/** mediabunny's single-file browser bundle, found beside the package Node resolves. */
+function mediabunnyBundle(): string {
+  const resolveUrl = (import.meta as unknown as { resolve(s: string): string }).resolve;
+  return fileURLToPath(new URL("../../bundles/mediabunny.min.mjs", resolveUrl("mediabunny")));
+}
+
+/**
+ * Headless Chromium and a server on 127.0.0.1 for its pages: `/` (a blank page whose import map
+ * resolves "mediabunny", which export and the renderer's video decoding import), `/mediabunny.js`,
+ * dist/ and the media handed to `serveMedia`.
+ */
 export async function startHeadlessHost(
   purpose: string,
   options: {
     chromiumPath?: string;
-    html: string;
     /** Answers the requests it knows (true), before dist/ and media. */
     route?: (req: HostRequest, res: FileResponse, url: URL, path: string) => Promise<boolean>;
   },
@@ -128,12 +138,15 @@ export async function startHeadlessHost(
     throw new Error(`${purpose} needs the playwright-core package to drive headless Chromium: npm install playwright-core`);
   }
   const dist = fileURLToPath(new URL(".", import.meta.url));
+  const bundle = mediabunnyBundle();
+  const html = `<!doctype html><script type="importmap">{"imports":{"mediabunny":"/mediabunny.js"}}</script><title>neuralcut ${purpose}</title>`;
   const files = new Map<string, string>(); // token -> absolute path
   const server: Server = createServer(async (req, res) => {
     try {
       const url = new URL(req.url ?? "/", "http://x");
       const path = decodeURIComponent(url.pathname);
-      if (path === "/") return void res.writeHead(200, { "content-type": "text/html" }).end(new TextEncoder().encode(options.html));
+      if (path === "/") return void res.writeHead(200, { "content-type": "text/html" }).end(new TextEncoder().encode(html));
+      if (path === "/mediabunny.js") return void (await sendFile(req, res, bundle));
       if (options.route && (await options.route(req as unknown as HostRequest, res, url, path))) return;
       let file: string | undefined;
       if (path.startsWith("/dist/")) {
@@ -185,7 +198,7 @@ export async function startHeadlessHost(
 
 /** Starts headless Chromium on a page that can render frames. */
 export async function createHeadlessRenderer(options: HeadlessRendererOptions = {}): Promise<HeadlessRenderer> {
-  const host = await startHeadlessHost("render_preview", { chromiumPath: options.chromiumPath, html: "<!doctype html><title>neuralcut render</title>" });
+  const host = await startHeadlessHost("render_preview", { chromiumPath: options.chromiumPath });
   const page = await host.browser.newPage();
   await page.goto(`${host.origin}/`);
   let queue: Promise<unknown> = Promise.resolve();

@@ -7,6 +7,7 @@ import { NeuralCutError } from "./errors.js";
 import init, { createRenderer } from "./wasm/neuralcut_effects.js";
 import { loadEffects, probeAdapters, type EffectBackend } from "./effects.js";
 import { Canvas2DCompositor } from "./render-canvas2d.js";
+import { SequentialVideoFrames } from "./media/video-frames.js";
 import { videoTargetTime } from "./media/video-time.js";
 import type { Frame, MediaFrameLayer, TextFrameLayer, FramePlacement } from "./render-types.js";
 
@@ -43,6 +44,14 @@ export interface CreateFrameRendererOptions {
    * load it from the editor's asset sources.
    */
   media?: (layer: MediaFrameLayer) => LayerSource | null | undefined | Promise<LayerSource | null | undefined>;
+  /**
+   * How video pictures are read from the editor's asset sources. "decoder" (default): mediabunny
+   * and WebCodecs decode each element's video in order, the picture at the time exactly; a file
+   * they cannot read or decode falls back to an element. "element": a video element per file,
+   * seeked to each time (the browser's own decoding; "seeked" can come before the new picture
+   * on a loaded machine, docs/render.md).
+   */
+  video?: "decoder" | "element";
 }
 
 export interface RenderFrameOptions {
@@ -366,6 +375,16 @@ export async function createFrameRenderer(options: CreateFrameRendererOptions): 
   let last: { width: number; height: number } | undefined;
   let destroyed = false;
   let queue: Promise<unknown> = Promise.resolve();
+  const decoder =
+    options.video === "element"
+      ? undefined
+      : new SequentialVideoFrames(
+          (id) => editor.assetSource(id),
+          (id) => {
+            const a = editor.project()?.assets?.find((x) => x.id === id);
+            return a && { fps: a.fps ? a.fps.numerator / a.fps.denominator : undefined, duration: a.duration };
+          },
+        );
 
   const urlOf = (layer: MediaFrameLayer): string | undefined => {
     if (layer.assetId) {
@@ -487,8 +506,12 @@ export async function createFrameRenderer(options: CreateFrameRendererOptions): 
       const asset = editor.project()?.assets?.find((a) => a.id === layer.assetId);
       const fps = asset?.fps ? asset.fps.numerator / asset.fps.denominator : 30;
       const key = `video ${url} @${layer.sourceTime ?? 0} ${fps}`;
-      if (uploaded[i] === key) return { reuse: true, key };
-      return { s: await videoFrame(url, layer.sourceTime ?? 0, fps), key };
+      if (uploaded[i] === key) {
+        decoder?.keep(layer.elementId);
+        return { reuse: true, key };
+      }
+      const decoded = await decoder?.frame(layer);
+      return { s: decoded ?? (await videoFrame(url, layer.sourceTime ?? 0, fps)), key };
     }
     const key = `image ${url}`;
     return uploaded[i] === key ? { reuse: true, key } : { s: await image(url), key };
@@ -591,6 +614,8 @@ export async function createFrameRenderer(options: CreateFrameRendererOptions): 
       drawn.push(layer.elementId);
     }
     inner.endFrame();
+    // Decoders of elements no longer on screen are closed (browsers limit how many run at once).
+    decoder?.sweep();
     if (shown2d && canvas) {
       const pixels = (await inner.readPixels(0, 0)) as Uint8ClampedArray;
       if (canvas.width !== width || canvas.height !== height) Object.assign(canvas, { width, height });
@@ -642,6 +667,7 @@ export async function createFrameRenderer(options: CreateFrameRendererOptions): 
         v.load();
       }
       for (const b of kept) b?.close();
+      decoder?.dispose();
       inner.free();
     },
   };

@@ -45,7 +45,9 @@ if (!existsSync(join(opencut, "opencut_wasm_bg.wasm"))) {
 
 const server = createServer(async (req, res) => {
   const path = normalize(decodeURIComponent(new URL(req.url, "http://x").pathname));
-  if (path === "/") return res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html>");
+  // The import map resolves mediabunny, which the renderer's video decoding loads.
+  if (path === "/") return res.writeHead(200, { "content-type": "text/html" }).end(`<!doctype html><script type="importmap">{"imports":{"mediabunny":"/mediabunny.js"}}</script>`);
+  if (path === "/mediabunny.js") return res.writeHead(200, { "content-type": "text/javascript" }).end(readFileSync(join(root, "node_modules", "mediabunny", "dist", "bundles", "mediabunny.min.mjs")));
   try {
     const file = path.startsWith("/opencut/") ? join(opencut, path.slice("/opencut/".length)) : join(dist, path.replace(/^\/dist\//, ""));
     const body = readFileSync(file);

@@ -96,8 +96,8 @@ export function importMap() {
   }
   // neuralcut/bridge draws ui.screenshot with modern-screenshot (one self-contained file).
   if (existsSync(SCREENSHOT_MODULE)) imports["modern-screenshot"] = VENDOR_SCREENSHOT;
-  // neuralcut/export's muxer, as its single-file browser bundle.
-  if (imports["neuralcut/export"] && existsSync(MEDIABUNNY)) imports.mediabunny = "/vendor/mediabunny.js";
+  // neuralcut/export's muxer and neuralcut/render's video decoder, as its single-file browser bundle.
+  if ((imports["neuralcut/export"] || imports["neuralcut/render"]) && existsSync(MEDIABUNNY)) imports.mediabunny = "/vendor/mediabunny.js";
   return { imports };
 }
 

@@ -1,8 +1,11 @@
-// Video pictures for a run of increasing times (an export), decoded in order by mediabunny
-// instead of seeking a video element for every frame. A seek decodes again from the key frame
-// before the target; in order, each frame is decoded once. One cursor per timeline element, so
+// Video pictures for the frame renderer, decoded in order by mediabunny instead of seeking a
+// video element for every frame. A seek decodes again from the key frame before the target, and
+// an element's "seeked" can come before its new picture; in order, each frame is decoded once,
+// and a jump back or far ahead restarts at the key frame before the target. One cursor per timeline element, so
 // two elements of the same file (a picture-in-picture of the main clip) do not undo each other.
-import { ALL_FORMATS, BlobSource, Input, UrlSource, VideoSampleSink, type VideoSample } from "mediabunny";
+// mediabunny is loaded when a video is first asked for, so that a page that cannot resolve it
+// still renders: its videos fall back to element seeks.
+import type { Input, VideoSample, VideoSampleSink } from "mediabunny";
 
 import type { MediaFrameLayer } from "../render-types.js";
 import { videoTargetTime } from "./video-time.js";
@@ -63,9 +66,9 @@ class Cursor {
 }
 
 /**
- * Pictures of video layers for increasing times, as a `media` callback for the frame renderer:
- * null (the renderer seeks an element instead) where mediabunny cannot read or this browser
- * cannot decode the file.
+ * Pictures of video layers, best asked for at increasing times (an export, playback): null (the
+ * renderer seeks an element instead) where mediabunny cannot read or this browser cannot decode
+ * the file. Every frame renderer holds one (`video: "decoder"`).
  */
 export class SequentialVideoFrames {
   readonly #sinks = new Map<string, Promise<VideoSampleSink | null>>();
@@ -96,6 +99,7 @@ export class SequentialVideoFrames {
       p = (async () => {
         const src = this.sourceOf(assetId);
         if (!src?.file && !src?.url) return null;
+        const { ALL_FORMATS, BlobSource, Input, UrlSource, VideoSampleSink } = await import("mediabunny");
         const input = new Input({ source: src.file ? new BlobSource(src.file) : new UrlSource(src.url!), formats: ALL_FORMATS });
         this.#inputs.push(input);
         const track = await input.getPrimaryVideoTrack();
@@ -105,6 +109,11 @@ export class SequentialVideoFrames {
       this.#sinks.set(assetId, p);
     }
     return p;
+  }
+
+  /** Counts element `elementId` as on screen for the next sweep (its picture was reused). */
+  keep(elementId: string): void {
+    this.#asked.add(elementId);
   }
 
   /**

@@ -129,8 +129,8 @@ test("export_video with wait: throttled progress, other calls answered meanwhile
     const progress = [];
     let exportDone = 0;
     const calledAt = Date.now();
-    // Full size, so that the export is still drawing when the cancel arrives (320 wide, all
-    // 180 frames were done before it did once video was decoded in order).
+    // Full size (the project's 1920×1080), so that the export is still running while the other
+    // calls are answered: at 320 wide the in-order decoder makes it a matter of a second.
     const exporting = c.callTool({ name: "export_video", arguments: { path: out, wait: true } }, undefined, {
       onprogress: (p) => progress.push({ ...p, at: Date.now() }),
       timeout: 200_000,
@@ -146,7 +146,7 @@ test("export_video with wait: throttled progress, other calls answered meanwhile
     assert.notEqual(r.isError, true, JSON.stringify(r.content));
     const s = r.structuredContent;
     assert.deepEqual([s.state, s.path, s.format, s.framesDone, s.totalFrames, s.progress], ["done", out, "mp4", 180, 180, 1]);
-    assert.deepEqual([s.result.videoCodec, s.result.width, s.result.height, s.result.fps, s.result.frames, s.result.duration], ["avc", 320, 180, 30, 180, 6]);
+    assert.deepEqual([s.result.videoCodec, s.result.width, s.result.height, s.result.fps, s.result.frames, s.result.duration], ["avc", 1920, 1080, 30, 180, 6]);
     assert.equal(s.result.bytes, statSync(out).size);
     // Progress: frames done of the total, rising, the last one complete, at most one per 100 ms.
     assert.ok(progress.length >= 2, `${progress.length} notifications`);
@@ -157,7 +157,7 @@ test("export_video with wait: throttled progress, other calls answered meanwhile
     assert.ok(progress.length <= Math.floor(wall / 100) + 2, `${progress.length} notifications in ${wall} ms`);
 
     const back = await readBack(out);
-    assert.deepEqual([back.container, ...back.video, back.frames], ["MP4", "avc", 320, 180, 180]);
+    assert.deepEqual([back.container, ...back.video, back.frames], ["MP4", "avc", 1920, 1080, 180]);
     near(back.fps, 30, 0.01, "frame rate");
     near(back.duration, 6, 0.05, "duration");
     assert.ok(["aac", "opus"].includes(back.audio?.codec), JSON.stringify(back.audio));
@@ -167,7 +167,7 @@ test("export_video with wait: throttled progress, other calls answered meanwhile
     if (spawnSync("ffprobe", ["-version"]).status === 0) {
       const probe = JSON.parse(spawnSync("ffprobe", ["-v", "error", "-show_entries", "stream=codec_type,codec_name,width,height,r_frame_rate", "-of", "json", out], { encoding: "utf8" }).stdout);
       const [video, audio] = probe.streams;
-      assert.deepEqual([video.codec_type, video.codec_name, video.width, video.height, video.r_frame_rate], ["video", "h264", 320, 180, "30/1"]);
+      assert.deepEqual([video.codec_type, video.codec_name, video.width, video.height, video.r_frame_rate], ["video", "h264", 1920, 1080, "30/1"]);
       assert.equal(audio.codec_type, "audio");
       const decode = spawnSync("ffmpeg", ["-v", "error", "-i", out, "-f", "null", "-"], { encoding: "utf8" });
       assert.deepEqual([decode.status, decode.stderr], [0, ""]);

@@ -204,7 +204,7 @@ async function run(args) {
   page = await browser.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
-  await page.goto(`${server.url}/tests/js/export.html`);
+  await page.goto(`${server.url}/tests/js/page.html`);
   try {
     return await page.evaluate(exportInPage, args);
   } finally {

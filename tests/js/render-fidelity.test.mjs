@@ -267,7 +267,7 @@ describe("neuralcut/render fidelity in Chromium", { timeout: 600_000 }, () => {
         const errors = [];
         page.on("console", (m) => m.type() === "error" && !m.text().startsWith("Failed to load resource") && errors.push(m.text()));
         const base = `${server.url}/${relative(root, dist)}`;
-        await page.goto(`${base}/index.js`);
+        await page.goto(`${server.url}/tests/js/page.html`); // its import map resolves mediabunny (video decoding)
         const out = await page
           .evaluate(runInPage, {
             base,

@@ -222,7 +222,7 @@ describe("neuralcut/render in Chromium", { timeout: 600_000 }, () => {
         const errors = [];
         page.on("console", (m) => m.type() === "error" && !m.text().startsWith("Failed to load resource") && errors.push(m.text()));
         const base = `${server.url}/${relative(root, dist)}`;
-        await page.goto(`${base}/index.js`); // any page of the origin
+        await page.goto(`${server.url}/tests/js/page.html`); // its import map resolves mediabunny (video decoding)
         const out = await page
           .evaluate(runInPage, { base, backend, scene: SCENE, clipUrl: `${server.url}/demo/media/clip.webm` })
           .catch(async (e) => assert.fail(`${e.message.split("\n")[0]} at ${await page.evaluate(() => window.__step)}\nconsole: ${errors.join("\n")}`));

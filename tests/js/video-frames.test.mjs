@@ -103,21 +103,26 @@ async function inPage({ check }) {
   }
 
   if (check === "same-as-seek") {
-    // The renderer seeking an element, and the renderer fed in order, at the same times (none
-    // whose target falls on a frame's first instant, where float rounding decides).
-    const seeking = await createFrameRenderer({ editor });
+    // The renderer seeking an element, the renderer fed in order by a host's media callback,
+    // and the renderer's own decoder, at the same times (none whose target falls on a frame's
+    // first instant, where float rounding decides).
+    const seeking = await createFrameRenderer({ editor, video: "element" });
     const frames = new SequentialVideoFrames((id) => editor.assetSource(id), info);
     const ordered = await createFrameRenderer({ editor, media: (l) => frames.frame(l) });
+    const own = await createFrameRenderer({ editor });
     const rows = [];
     for (const t of [0, 0.1, 0.27, 0.37, 0.5, 0.99, 1.0, 1.04, 1.06, 1.5, 2.0, 2.57, 2.95]) {
       await seeking.render(t);
       await ordered.render(t);
+      await own.render(t);
       const a = await seeking.readPixels({ x: 80, y: 45, width: 1, height: 1 });
       const b = await ordered.readPixels({ x: 80, y: 45, width: 1, height: 1 });
-      rows.push({ t, seek: classify(a), inOrder: classify(b) });
+      const c = await own.readPixels({ x: 80, y: 45, width: 1, height: 1 });
+      rows.push({ t, seek: classify(a), inOrder: classify(b), own: classify(c) });
     }
     seeking.destroy();
     ordered.destroy();
+    own.destroy();
     frames.dispose();
     return rows;
   }
@@ -129,16 +134,21 @@ async function inPage({ check }) {
     Object.defineProperty(HTMLMediaElement.prototype, "currentTime", { configurable: true, get: d.get, set(v) { seeks++; d.set.call(this, v); } });
     const r = await exportVideo(editor, { format: "webm" });
     const exportSeeks = seeks;
-    // The counter does count: a frame drawn by the plain renderer seeks.
-    const plain = await createFrameRenderer({ editor });
+    // The counter does count: a frame drawn by a renderer told to seek elements seeks; one that
+    // decodes (the default) does not.
+    const decoding = await createFrameRenderer({ editor });
+    await decoding.render(1.2);
+    decoding.destroy();
+    const decoderSeeks = seeks - exportSeeks;
+    const plain = await createFrameRenderer({ editor, video: "element" });
     await plain.render(1.2);
     plain.destroy();
-    const rendererSeeks = seeks - exportSeeks;
+    const rendererSeeks = seeks - exportSeeks - decoderSeeks;
     const input = new mb.Input({ source: new mb.BlobSource(r.blob), formats: mb.ALL_FORMATS });
     const sink = new mb.CanvasSink(await input.getPrimaryVideoTrack(), { poolSize: 1 });
     const back = [];
     for (const t of [0, 0.4, 1.1, 1.9, 2.3, 2.9]) back.push({ t, seen: classify(probe((await sink.getCanvas(t + 0.01)).canvas)) });
-    return { exportSeeks, rendererSeeks, frames: r.frames, missing: r.missing, back };
+    return { exportSeeks, decoderSeeks, rendererSeeks, frames: r.frames, missing: r.missing, back };
   }
 
   if (check === "video-frame") {
@@ -185,7 +195,7 @@ after(async () => {
 async function run(check) {
   const page = await browser.newPage();
   try {
-    await page.goto(`${server.url}/tests/js/export.html`);
+    await page.goto(`${server.url}/tests/js/page.html`);
     return await page.evaluate(inPage, { check });
   } finally {
     await page.close();
@@ -209,18 +219,20 @@ test("in-order decoding gives each time its frame: two elements of one file, jum
   assert.equal(out.reopened, expectedFrame(2.2), "an element swept away decodes again when asked");
 });
 
-test("the renderer fed in order draws the picture a seek draws", async () => {
+test("the renderer draws the picture a seek draws: fed in order, decoding itself, or seeking an element", async () => {
   const rows = await run("same-as-seek");
   for (const r of rows) {
     assert.equal(r.seek.index, expectedFrame(r.t), `t=${r.t}: the seek drew frame ${r.seek.index}`);
-    assert.equal(r.inOrder.index, r.seek.index, `t=${r.t}: in order drew frame ${r.inOrder.index}, the seek ${r.seek.index}`);
+    assert.equal(r.inOrder.index, expectedFrame(r.t), `t=${r.t}: in order drew frame ${r.inOrder.index}`);
+    assert.equal(r.own.index, expectedFrame(r.t), `t=${r.t}: the renderer's own decoder drew frame ${r.own.index}`);
   }
 });
 
 test("an export decodes its video in order: no element seeks, and its frames read back right", async () => {
   const out = await run("export");
   assert.equal(out.exportSeeks, 0, "the export seeked a video element");
-  assert.ok(out.rendererSeeks >= 1, "the seek counter saw no seek of the plain renderer");
+  assert.equal(out.decoderSeeks, 0, "a renderer that decodes seeked a video element");
+  assert.ok(out.rendererSeeks >= 1, "the seek counter saw no seek of a renderer told to seek");
   assert.equal(out.frames, 30);
   assert.deepEqual(out.missing, []);
   for (const b of out.back) assert.equal(b.seen.index, Math.floor(b.t * 10 + 1e-6), `exported frame at ${b.t}`);
