@@ -29,6 +29,7 @@ import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 
 import { chromium } from "playwright-core";
+import { ARTEFACTS } from "./artefacts.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const dist = process.env.NEURALCUT_DIST ?? join(root, "dist");
@@ -73,8 +74,10 @@ function sizes() {
     const dir = join(benchDir, "effects-webgpu");
     mkdirSync(dir, { recursive: true });
     const target = join(root, "target", "bench-effects");
+    // The shipped module's flags (wasm SIMD), so that only the feature differs.
+    const { rustflags } = ARTEFACTS.find((a) => a.outName === "neuralcut_effects");
     sh("cargo", ["build", "--release", "--target", "wasm32-unknown-unknown", "--lib", "--no-default-features", "--features", "effects"], {
-      env: { CARGO_TARGET_DIR: target, CARGO_PROFILE_RELEASE_STRIP: "false" },
+      env: { CARGO_TARGET_DIR: target, CARGO_PROFILE_RELEASE_STRIP: "false", ...(rustflags ? { RUSTFLAGS: rustflags } : {}) },
     });
     sh("wasm-bindgen", ["--target", "web", "--out-dir", dir, "--out-name", "neuralcut_effects", join(target, "wasm32-unknown-unknown", "release", "neuralcut.wasm")]);
     const wasm = join(dir, "neuralcut_effects_bg.wasm");

@@ -14,26 +14,13 @@ import { homedir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
+import { ARTEFACTS } from "./artefacts.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const bin = (name) => join(root, "node_modules", ".bin", name);
 const dist = join(root, "dist");
 const wasmOut = join(dist, "wasm");
 const args = new Set(process.argv.slice(2));
-
-// The wasm modules built from this crate. A second one (e.g. GPU effects behind a cargo
-// feature) is one more entry here; its glue lands in dist/wasm/<outName>.js for js/ to import.
-// optLevel overrides the release profile's opt-level for that module ("z": smallest; the engine
-// measured 190 KB gzipped with "z" against 210 KB with "s"; the bench goals still hold widely).
-export const ARTEFACTS = [
-  // The engine's glue exports __wbg_reset_state: after a panic js/engine.ts re-instantiates the
-  // module with it and replays the editors' committed changes.
-  { outName: "neuralcut_engine", features: ["engine"], optLevel: "z", bindgenFlags: ["--experimental-reset-state-function"], what: "timeline engine and agent tools" },
-  // wasm SIMD for the effects module only: its CPU path (backend "cpu", src/effects/fast.rs) is
-  // written to vectorise (docs/effects.md has the figures with and without). Every browser with
-  // WebGPU or WebGL2 has had wasm SIMD since 2021.
-  { outName: "neuralcut_effects", features: ["effects-webgl"], rustflags: "-C target-feature=+simd128", what: "GPU effects, WebGPU + WebGL2, and the CPU path (neuralcut/effects)" },
-];
 
 const env = { ...process.env, PATH: `${join(process.env.CARGO_HOME ?? join(homedir(), ".cargo"), "bin")}:${process.env.PATH}` };
 

@@ -1,0 +1,15 @@
+// The wasm modules built from this crate, one entry each: scripts/build.mjs builds them and
+// scripts/bench-effects.mjs builds the WebGPU-only variant of the effects module with the same
+// flags. Kept apart from build.mjs because importing that one runs the build.
+// A further module is one more entry; its glue lands in dist/wasm/<outName>.js for js/ to import.
+// optLevel overrides the release profile's opt-level for that module ("z": smallest; the engine
+// measured 190 KB gzipped with "z" against 210 KB with "s"; the bench goals still hold widely).
+export const ARTEFACTS = [
+  // The engine's glue exports __wbg_reset_state: after a panic js/engine.ts re-instantiates the
+  // module with it and replays the editors' committed changes.
+  { outName: "neuralcut_engine", features: ["engine"], optLevel: "z", bindgenFlags: ["--experimental-reset-state-function"], what: "timeline engine and agent tools" },
+  // wasm SIMD for the effects module only: its CPU path (backend "cpu", src/effects/fast.rs) is
+  // written to vectorise (docs/effects.md has the figures with and without). Every browser with
+  // WebGPU or WebGL2 has had wasm SIMD since 2021.
+  { outName: "neuralcut_effects", features: ["effects-webgl"], rustflags: "-C target-feature=+simd128", what: "GPU effects, WebGPU + WebGL2, and the CPU path (neuralcut/effects)" },
+];
