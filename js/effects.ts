@@ -234,8 +234,6 @@ function cpuRenderer(canvas: HTMLCanvasElement | OffscreenCanvas | undefined, ba
   let pending: Promise<void> = Promise.resolve();
   // The size of the last frame asked for (the wasm side learns it when its copy lands).
   let size: [number, number] = [0, 0];
-  // A JS-side buffer for VideoFrame copies: wasm memory may move while a copy is under way.
-  let scratch: Uint8Array | undefined;
   const finish = (width: number, height: number, effects: EffectInput[]) => {
     inner.apply(effects);
     if (shown) {
@@ -284,17 +282,23 @@ function cpuRenderer(canvas: HTMLCanvasElement | OffscreenCanvas | undefined, ba
         if (frame) {
           const taken = frame;
           pending = pending.catch(() => {}).then(async () => {
+            // Straight into wasm memory, with no copy through JS (4K: 33 MB). A view is emptied
+            // when the memory grows (another renderer allocating while the copy is awaited):
+            // then the copy is made again into a fresh view.
+            let copied = false;
             try {
-              if (!scratch || scratch.length !== width * height * 4) scratch = new Uint8Array(width * height * 4);
-              await taken.copyTo(scratch, { format: "RGBA", rect: { x: 0, y: 0, width, height } });
+              for (let tries = 0; tries < 2 && !copied; tries++) {
+                const view = inner.sourceView(width, height);
+                await taken.copyTo(view, { format: "RGBA", rect: { x: 0, y: 0, width, height } });
+                copied = view.byteLength > 0;
+              }
             } catch {
               // A browser without RGBA conversion: the 2D canvas route.
-              scratch = undefined;
             } finally {
               taken.close();
             }
             alive();
-            inner.sourceView(width, height).set(scratch ?? pixelsOf(source, width, height));
+            if (!copied) inner.sourceView(width, height).set(pixelsOf(source, width, height));
             finish(width, height, effects);
           });
           return;

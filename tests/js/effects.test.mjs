@@ -293,7 +293,25 @@ async function runInPage({ moduleUrl, backend, cases, videoBase64 }) {
     w.terminate();
     worker = { imageData: diff(got.a, wantStack), canvas: diff(got.b, wantStack), backend: got.backend, headless: got.canvas };
   }
-  const result = { manyRenderers, worker, uploads, otherRoute, backend: r.backend, maxSize: r.maxSize, headlessCanvas: r.canvas === undefined, results, sources, video: video_, regions, badRegions, errors, untouched, reuse, reuseOtherSize, sizes, shownSizes, shownCanvas, shownDiff };
+  // Two CPU renderers back to back: the second one's 4K frame grows wasm memory while the first
+  // one's copy into it (VideoFrame.copyTo, awaited) is under way, which empties the first one's
+  // view; it must still get its picture.
+  let grown = null;
+  if (backend === "cpu") {
+    const a = await fx.createEffectRenderer({ backend: "cpu" });
+    const b = await fx.createEffectRenderer({ backend: "cpu" });
+    const small = new OffscreenCanvas(W, H);
+    small.getContext("2d").putImageData(image, 0, 0);
+    const big = new OffscreenCanvas(3840, 2160);
+    big.getContext("2d").drawImage(small, 0, 0, 3840, 2160);
+    a.render({ source: small, width: W, height: H, effects: stack });
+    b.render({ source: big, width: 3840, height: 2160, effects: [{ effectType: "invert" }] });
+    grown = diff(await a.readPixels(), wantStack);
+    await b.readPixels({ x: 0, y: 0, width: 1, height: 1 });
+    a.destroy();
+    b.destroy();
+  }
+  const result = { grown, manyRenderers, worker, uploads, otherRoute, backend: r.backend, maxSize: r.maxSize, headlessCanvas: r.canvas === undefined, results, sources, video: video_, regions, badRegions, errors, untouched, reuse, reuseOtherSize, sizes, shownSizes, shownCanvas, shownDiff };
   r.destroy();
   let destroyed = false;
   try {
@@ -351,6 +369,7 @@ function check(out, backend) {
   if (backend !== "webgpu") assert.ok(out.shownDiff.mean <= 1 && out.shownDiff.max <= 8, `shown frame: ${JSON.stringify(out.shownDiff)}`);
   if (backend === "cpu") {
     assert.equal(out.shownDiff.canvas, 0, "the canvas shows the CPU path's result");
+    assert.ok(out.grown.mean <= 1 && out.grown.max <= 8, `a copy under way while memory grew: ${JSON.stringify(out.grown)}`);
     assert.equal(out.worker.backend, "cpu");
     assert.ok(out.worker.headless, "no canvas in the worker");
     for (const d of [out.worker.imageData, out.worker.canvas]) assert.ok(d.mean <= 1 && d.max <= 8, `worker: ${JSON.stringify(out.worker)}`);
