@@ -24,6 +24,15 @@ function badge(key, label, value, kind = "") {
   return node;
 }
 
+/** The editor as a renderer reads it, with the sample media's URLs where it holds no source. */
+function withSources(editor, sources) {
+  return {
+    frameAt: (t) => editor.frameAt(t),
+    project: () => editor.project(),
+    assetSource: (id) => editor.assetSource(id) ?? (sources.has(id) ? { url: new URL(sources.get(id).url, location.href).href } : undefined),
+  };
+}
+
 /** The preview's compositor (neuralcut/render, which brings the GPU effects with it). */
 async function loadRenderer() {
   try {
@@ -151,14 +160,9 @@ async function setupAgent({ editor, config, sources, clock, has }) {
   panel.playhead = () => clock.get().time;
   if (has("neuralcut/render")) {
     // A headless renderer of its own draws the thumbnail after each run, with the demo's media.
-    const withSources = {
-      frameAt: (t) => editor.frameAt(t),
-      project: () => editor.project(),
-      assetSource: (id) => editor.assetSource(id) ?? (sources.has(id) ? { url: new URL(sources.get(id).url, location.href).href } : undefined),
-    };
     let renderer;
     panel.renderFrame = async (seconds) => {
-      renderer ??= await import("neuralcut/render").then((m) => m.createFrameRenderer({ editor: withSources }));
+      renderer ??= await import("neuralcut/render").then((m) => m.createFrameRenderer({ editor: withSources(editor, sources) }));
       await renderer.render(seconds, { width: 320 });
       return renderer.toBlob("image/png");
     };
@@ -217,7 +221,7 @@ async function main() {
     canvas: $("preview-canvas"),
     stack: $("preview"),
     clock,
-    createRenderer: render.create && ((canvas, media) => render.create({ editor, canvas, media })),
+    createRenderer: render.create && ((canvas, media) => render.create({ editor: withSources(editor, sources), canvas, media })),
     onStatus: ({ effects: active, applied, failure }) => {
       if (active.length === 0 && !failure) {
         note.textContent = "No effect at the playhead.";

@@ -1,12 +1,12 @@
 // The preview: plays the timeline and shows the frame at the playhead. The picture is drawn by
 // the package's compositor (neuralcut/render: every layer on the GPU, placed as OpenCut places
-// it, at the project's full resolution); this module only keeps the media elements in time
-// (exact seeks when paused, playback with sound when playing) and hands the videos over.
-import { once, sec, TICKS_PER_SECOND, timelineEnd } from "./util.js";
+// it, at the project's full resolution); this module only plays the media elements in time (with
+// sound) and hands the playing videos over; paused frames are decoded by the renderer itself.
+import { sec, TICKS_PER_SECOND, timelineEnd } from "./util.js";
 
 /**
  * `createRenderer(canvas, media)` makes the neuralcut/render frame renderer on the preview canvas;
- * `media` is the host callback that gives it the demo's own, already seeked, video elements.
+ * `media` is the host callback that gives it the demo's own video elements while they play.
  */
 export async function createPreview({ editor, sources, canvas: base, stack, clock, createRenderer, onStatus }) {
   const videos = new Map(); // element id -> HTMLVideoElement
@@ -97,7 +97,7 @@ export async function createPreview({ editor, sources, canvas: base, stack, cloc
     }
   }
 
-  /** Brings media to time t: exact seeks when paused, drift correction when playing. */
+  /** Brings media to time t: drift correction when playing, paused otherwise. */
   async function syncMedia(t, playing) {
     const active = activeAt(t);
     const activeIds = new Set(active.map((a) => a.e.id));
@@ -112,16 +112,7 @@ export async function createPreview({ editor, sources, canvas: base, stack, cloc
       if (playing) {
         if (m.paused || Math.abs(m.currentTime - want) > 0.3) m.currentTime = want;
         if (m.paused) m.play().catch(() => {});
-      } else {
-        if (!m.paused) m.pause();
-        if (e.type !== "video") continue;
-        // Aim at the middle of the frame, so the decoder lands on that frame and not the one before.
-        const asset = (project.assets ?? []).find((a) => a.id === e.assetId);
-        const fps = asset?.fps ? asset.fps.numerator / asset.fps.denominator : 30;
-        const aim = want + 0.5 / fps;
-        if (m.readyState < 1) waits.push(once(m, "loadedmetadata").then(() => seek(m, aim)));
-        else waits.push(seek(m, aim));
-      }
+      } else if (!m.paused) m.pause();
     }
     for (const map of [videos, audios]) {
       for (const [id, m] of map) if (!activeIds.has(id) && !m.paused) m.pause();
@@ -137,17 +128,6 @@ export async function createPreview({ editor, sources, canvas: base, stack, cloc
       }
     }
     if (waits.length) await Promise.all(waits);
-  }
-
-  async function seek(v, want) {
-    const target = Math.min(want, Math.max(0, (v.duration || want) - 0.001));
-    if (Math.abs(v.currentTime - target) > 0.0005 || v.readyState < 2) {
-      v.currentTime = target;
-      await once(v, "seeked");
-      // The picture can lag "seeked" by a task (js/render.ts seekAndStage).
-      await new Promise((resolve) => setTimeout(resolve, 0));
-    }
-    if (v.readyState < 2) await once(v, "loadeddata");
   }
 
   /** Draws the frame at t onto the preview canvas with neuralcut/render, at full project size. */
@@ -220,11 +200,13 @@ export async function createPreview({ editor, sources, canvas: base, stack, cloc
     if (!s.playing) for (const map of [videos, audios]) for (const m of map.values()) if (!m.paused) m.pause();
   });
 
-  // The compositor draws the demo's playing or seeked video elements; images and stickers it loads
-  // from the editor's asset sources and the sticker catalog.
+  // While playing, the compositor draws the demo's playing video elements; paused, it decodes the
+  // exact frame itself (neuralcut/render's in-order decoder, as render_preview and export do).
+  // Images and stickers it loads from the editor's asset sources and the sticker catalog.
   renderer = createRenderer
     ? await createRenderer(base, (layer) => {
         if (layer.mediaType === "video") {
+          if (!clock.get().playing) return null;
           const v = videos.get(layer.elementId);
           return v && v.readyState >= 2 ? v : null;
         }
