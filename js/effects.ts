@@ -5,6 +5,7 @@
 import { NeuralCutError } from "./errors.js";
 import type { EffectType } from "./generated/tools.js";
 import init, { applyEffectsCpu as cpu, CpuEffects, createRenderer, validateEffects as validate, type WasmEffectRenderer } from "./wasm/neuralcut_effects.js";
+import { pictureSize as sizeOf } from "./media/picture-size.js";
 import { wasmLoader } from "./wasm-loader.js";
 
 /** A GPU backend. */
@@ -178,13 +179,6 @@ function stager(): (width: number, height: number, willReadFrequently: boolean) 
     }
     return stage;
   };
-}
-
-function sizeOf(source: EffectSource): [number, number] {
-  if (typeof VideoFrame !== "undefined" && source instanceof VideoFrame) return [source.displayWidth, source.displayHeight];
-  if (typeof HTMLVideoElement !== "undefined" && source instanceof HTMLVideoElement) return [source.videoWidth, source.videoHeight];
-  if (typeof HTMLImageElement !== "undefined" && source instanceof HTMLImageElement) return [source.naturalWidth, source.naturalHeight];
-  return [(source as { width: number }).width, (source as { height: number }).height];
 }
 
 function checkSize(width: number, height: number): void {

@@ -7,6 +7,7 @@
 // the shaders are held to.
 import { NeuralCutError } from "./errors.js";
 import { applyEffectsToContext, type EffectInput } from "./effects.js";
+import { pictureSize as sizeOf } from "./media/picture-size.js";
 
 type Source = CanvasImageSource & ({ width: number; height: number } | { videoWidth: number; videoHeight: number } | { displayWidth: number; displayHeight: number });
 type Context2D = CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D;
@@ -19,12 +20,6 @@ function operation(mode: string): GlobalCompositeOperation {
   if (mode === "normal" || !mode) return "source-over";
   if (mode === "plus-lighter") return "lighter";
   return mode as GlobalCompositeOperation;
-}
-
-function sizeOf(s: Source): [number, number] {
-  if ("videoWidth" in s) return [s.videoWidth, s.videoHeight];
-  if ("displayWidth" in s) return [s.displayWidth, s.displayHeight];
-  return [s.width, s.height];
 }
 
 /**

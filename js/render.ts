@@ -7,6 +7,7 @@ import { NeuralCutError } from "./errors.js";
 import init, { createRenderer } from "./wasm/neuralcut_effects.js";
 import { loadEffects, probeAdapters, type EffectBackend } from "./effects.js";
 import { Canvas2DCompositor } from "./render-canvas2d.js";
+import { pictureSize as sizeOf } from "./media/picture-size.js";
 import { SequentialVideoFrames } from "./media/video-frames.js";
 import { videoTargetTime } from "./media/video-time.js";
 import type { Frame, MediaFrameLayer, TextFrameLayer, FramePlacement } from "./render-types.js";
@@ -132,13 +133,6 @@ function placeLayer(layer: MediaFrameLayer, frame: Frame, sw: number, sh: number
     flipX: w < 0,
     flipY: h < 0,
   };
-}
-
-function sizeOf(s: LayerSource): [number, number] {
-  if (typeof HTMLVideoElement !== "undefined" && s instanceof HTMLVideoElement) return [s.videoWidth, s.videoHeight];
-  if (typeof VideoFrame !== "undefined" && s instanceof VideoFrame) return [s.displayWidth, s.displayHeight];
-  if (typeof HTMLImageElement !== "undefined" && s instanceof HTMLImageElement) return [s.naturalWidth, s.naturalHeight];
-  return [(s as { width: number }).width, (s as { height: number }).height];
 }
 
 /** A text block laid out in its own units (origin at the anchor, before scale and rotation). */
