@@ -27,6 +27,7 @@ import {
 } from "mediabunny";
 
 import { NeuralCutError } from "./errors.js";
+import { URL_SOURCE_OPTIONS } from "./media/url-options.js";
 import { createFrameRenderer, type FrameRenderer, type RenderableEditor, type CreateFrameRendererOptions } from "./render.js";
 import type { AudioPlan, Frame } from "./render-types.js";
 
@@ -196,7 +197,7 @@ class AudioSources {
       p = (async () => {
         const src = this.editor.assetSource(assetId);
         if (!src?.file && !src?.url) return `no source for asset ${assetId}`;
-        const input = new Input({ source: src.file ? new BlobSource(src.file) : new UrlSource(src.url!), formats: ALL_FORMATS });
+        const input = new Input({ source: src.file ? new BlobSource(src.file) : new UrlSource(src.url!, URL_SOURCE_OPTIONS), formats: ALL_FORMATS });
         this.#open.push(input);
         const track = await input.getPrimaryAudioTrack();
         if (!track) return `asset ${assetId} has no audio track`;

@@ -8,6 +8,7 @@
 import type { Input, VideoSample, VideoSampleSink } from "mediabunny";
 
 import type { MediaFrameLayer } from "../render-types.js";
+import { URL_SOURCE_OPTIONS } from "./url-options.js";
 import { videoTargetTime } from "./video-time.js";
 
 /** Where the asset's bytes are (an editor's `assetSource`). */
@@ -100,7 +101,7 @@ export class SequentialVideoFrames {
         const src = this.sourceOf(assetId);
         if (!src?.file && !src?.url) return null;
         const { ALL_FORMATS, BlobSource, Input, UrlSource, VideoSampleSink } = await import("mediabunny");
-        const input = new Input({ source: src.file ? new BlobSource(src.file) : new UrlSource(src.url!), formats: ALL_FORMATS });
+        const input = new Input({ source: src.file ? new BlobSource(src.file) : new UrlSource(src.url!, URL_SOURCE_OPTIONS), formats: ALL_FORMATS });
         this.#inputs.push(input);
         const track = await input.getPrimaryVideoTrack();
         if (!track || !(await track.canDecode())) return null;

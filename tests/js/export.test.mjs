@@ -51,7 +51,7 @@ const SCENE = {
 };
 
 /** Runs in the page: makes the media, exports, reads the file back. */
-async function exportInPage({ scene, format, cancelAt, noH264 }) {
+async function exportInPage({ scene, format, cancelAt, noH264, unreachableTone }) {
   const mb = await import("mediabunny");
   const { createEditor } = await import("/dist/index.js");
   const { exportVideo } = await import("/dist/export.js");
@@ -103,10 +103,18 @@ async function exportInPage({ scene, format, cancelAt, noH264 }) {
   loadOpenCutScene(editor, scene, {
     sources: new Map([
       ["m-clip", { file: new Blob([clipOut.target.buffer], { type: "video/webm" }) }],
-      ["m-tone", { file: new Blob([wavOut.target.buffer], { type: "audio/wav" }) }],
+      // unreachableTone: a URL on the page's own origin whose connection fails (the test aborts it);
+      // "hush" (muted) and "under" (volume 0) are never read.
+      ["m-tone", unreachableTone ? { url: `${location.origin}/tests/fixtures/media/unreachable.wav` } : { file: new Blob([wavOut.target.buffer], { type: "audio/wav" }) }],
       ["m-red", { file: await red.convertToBlob() }],
     ]),
   });
+
+  if (unreachableTone) {
+    const t0 = performance.now();
+    const r = await Promise.race([exportVideo(editor, { format }), new Promise((resolve) => setTimeout(() => resolve(null), 30_000))]);
+    return { unreachable: r && { missing: r.missing, frames: r.frames }, ms: performance.now() - t0 };
+  }
 
   if (cancelAt !== undefined) {
     const ac = new AbortController();
@@ -204,6 +212,7 @@ async function run(args) {
   page = await browser.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
+  await page.route("**/tests/fixtures/media/unreachable.wav", (route) => route.abort("connectionrefused"));
   await page.goto(`${server.url}/tests/js/page.html`);
   try {
     return await page.evaluate(exportInPage, args);
@@ -253,6 +262,13 @@ for (const format of ["mp4", "webm"]) {
     });
   });
 }
+
+test("a sound file whose server does not answer is reported missing after a few tries, not waited for", async () => {
+  const out = await run({ scene: SCENE, format: "webm", unreachableTone: true });
+  assert.ok(out.unreachable, `the export was still running after 30 s`);
+  assert.equal(out.unreachable.frames, 40);
+  assert.deepEqual(out.unreachable.missing.map((m) => m.elementId).sort(), ["fast", "tone"], JSON.stringify(out.unreachable.missing));
+});
 
 test("cancel mid-way rejects with AbortError and aborts the target stream", async () => {
   const out = await run({ scene: SCENE, format: "mp4", cancelAt: 5 });

@@ -89,6 +89,25 @@ async function inPage({ check }) {
     const garbage = new SequentialVideoFrames(() => ({ file: new Blob([new Uint8Array(4096).fill(7)]) }), info);
     const unreadable = await garbage.frame({ kind: "media", mediaType: "video", elementId: "g", assetId: "m-x", sourceTime: 0 });
     const noSource = await new SequentialVideoFrames(() => undefined, info).frame({ kind: "media", mediaType: "video", elementId: "n", assetId: "m-y", sourceTime: 0 });
+    // A URL that is gone (404) is left to the renderer at once, not retried.
+    const goneFrames = new SequentialVideoFrames(() => ({ url: `${location.origin}/tests/fixtures/media/no-such-file.webm` }), info);
+    const t0 = performance.now();
+    const gone = await Promise.race([
+      goneFrames.frame({ kind: "media", mediaType: "video", elementId: "x", assetId: "m-z", sourceTime: 0 }),
+      new Promise((resolve) => setTimeout(() => resolve("still waiting after 10 s"), 10_000)),
+    ]);
+    const goneMs = performance.now() - t0;
+    goneFrames.dispose();
+    // A URL on the page's own origin whose connection fails (the test aborts the request) is
+    // retried a few times, then left to the renderer; mediabunny's default retries it forever.
+    const deadFrames = new SequentialVideoFrames(() => ({ url: `${location.origin}/tests/fixtures/media/unreachable.webm` }), info);
+    const t1 = performance.now();
+    const dead = await Promise.race([
+      deadFrames.frame({ kind: "media", mediaType: "video", elementId: "d", assetId: "m-d", sourceTime: 0 }),
+      new Promise((resolve) => setTimeout(() => resolve("still waiting after 15 s"), 15_000)),
+    ]);
+    const deadMs = performance.now() - t1;
+    deadFrames.dispose();
     // A sweep closes the decoders of elements not asked for since the one before.
     const before = frames.open;
     frames.sweep();
@@ -99,7 +118,7 @@ async function inPage({ check }) {
     const reopened = again ? classify(probe(again)).index : null;
     frames.dispose();
     garbage.dispose();
-    return { got, image, unreadable, noSource, open: [before, afterSweep, frames.open], reopened };
+    return { got, image, unreadable, noSource, gone, goneMs, dead, deadMs, open: [before, afterSweep, frames.open], reopened };
   }
 
   if (check === "same-as-seek") {
@@ -195,6 +214,8 @@ after(async () => {
 async function run(check) {
   const page = await browser.newPage();
   try {
+    // A file whose connection fails, on the page's own origin.
+    await page.route("**/tests/fixtures/media/unreachable.webm", (route) => route.abort("connectionrefused"));
     await page.goto(`${server.url}/tests/js/page.html`);
     return await page.evaluate(inPage, { check });
   } finally {
@@ -215,6 +236,8 @@ test("in-order decoding gives each time its frame: two elements of one file, jum
   assert.equal(out.image, null, "an image layer is left to the renderer");
   assert.equal(out.unreadable, null, "a file mediabunny cannot read is left to the renderer");
   assert.equal(out.noSource, null, "an asset without a source is left to the renderer");
+  assert.equal(out.gone, null, `a URL that answers 404 is left to the renderer (after ${Math.round(out.goneMs)} ms)`);
+  assert.equal(out.dead, null, `an unreachable same-origin URL is left to the renderer (after ${Math.round(out.deadMs)} ms)`);
   assert.deepEqual(out.open, [2, 1, 0], "decoders open: two elements, one after a sweep, none after dispose");
   assert.equal(out.reopened, expectedFrame(2.2), "an element swept away decodes again when asked");
 });
