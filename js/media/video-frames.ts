@@ -17,6 +17,13 @@ export type AssetSourceOf = (assetId: string) => { file?: Blob; url?: string } |
 /** A jump forward longer than this restarts decoding at the target instead of decoding through. */
 const RESTART_AFTER_SECONDS = 3;
 
+/**
+ * Files kept open with no element on screen. Each open file holds up to its read cache (8 MiB
+ * for a File, 16 MiB for a URL): an hour's session that shows a hundred clips would otherwise
+ * keep them all. A file closed here is opened again (its index read again) when a clip returns.
+ */
+const IDLE_FILES = 4;
+
 class Cursor {
   #samples: AsyncGenerator<VideoSample, void, unknown> | undefined;
   #current: VideoSample | undefined;
@@ -72,10 +79,13 @@ class Cursor {
  * the file. Every frame renderer holds one (`video: "decoder"`).
  */
 export class SequentialVideoFrames {
-  readonly #sinks = new Map<string, Promise<VideoSampleSink | null>>();
-  readonly #cursors = new Map<string, Cursor>();
+  readonly #sinks = new Map<string, Promise<VideoSampleSink | null>>(); // asset id -> its decoder source
+  readonly #inputs = new Map<string, Input>(); // asset id -> the open file
+  readonly #cursors = new Map<string, Cursor>(); // element id -> its decoding
+  readonly #assetOf = new Map<string, string>(); // element id -> asset id, for open cursors
   readonly #asked = new Set<string>();
-  readonly #inputs: Input[] = [];
+  #idle: string[] = []; // asset ids of open files with no cursor, the longest idle first
+  #disposed = false;
 
   constructor(
     private readonly sourceOf: AssetSourceOf,
@@ -89,7 +99,10 @@ export class SequentialVideoFrames {
     if (!sink) return null;
     this.#asked.add(layer.elementId);
     let cursor = this.#cursors.get(layer.elementId);
-    if (!cursor) this.#cursors.set(layer.elementId, (cursor = new Cursor(sink)));
+    if (!cursor) {
+      this.#cursors.set(layer.elementId, (cursor = new Cursor(sink)));
+      this.#assetOf.set(layer.elementId, layer.assetId);
+    }
     const info = this.assetInfo(layer.assetId);
     return cursor.at(videoTargetTime(layer.sourceTime ?? 0, info?.fps || 30, info?.duration)).catch(() => null);
   }
@@ -102,10 +115,17 @@ export class SequentialVideoFrames {
         if (!src?.file && !src?.url) return null;
         const { ALL_FORMATS, BlobSource, Input, UrlSource, VideoSampleSink } = await import("mediabunny");
         const input = new Input({ source: src.file ? new BlobSource(src.file) : new UrlSource(src.url!, URL_SOURCE_OPTIONS), formats: ALL_FORMATS });
-        this.#inputs.push(input);
-        const track = await input.getPrimaryVideoTrack();
-        if (!track || !(await track.canDecode())) return null;
-        return new VideoSampleSink(track);
+        try {
+          const track = await input.getPrimaryVideoTrack();
+          if (track && (await track.canDecode()) && !this.#disposed) {
+            this.#inputs.set(assetId, input);
+            return new VideoSampleSink(track);
+          }
+        } catch {
+          // Unreadable: the renderer loads it another way. The answer (null) is kept.
+        }
+        input.dispose();
+        return null;
       })().catch(() => null);
       this.#sinks.set(assetId, p);
     }
@@ -127,8 +147,19 @@ export class SequentialVideoFrames {
       if (this.#asked.has(id)) continue;
       c.close();
       this.#cursors.delete(id);
+      this.#assetOf.delete(id);
     }
     this.#asked.clear();
+    // Files no element reads any more wait in line; beyond IDLE_FILES the longest idle is closed.
+    const inUse = new Set(this.#assetOf.values());
+    this.#idle = this.#idle.filter((id) => !inUse.has(id));
+    for (const id of this.#inputs.keys()) if (!inUse.has(id) && !this.#idle.includes(id)) this.#idle.push(id);
+    while (this.#idle.length > IDLE_FILES) {
+      const id = this.#idle.shift()!;
+      this.#inputs.get(id)?.dispose();
+      this.#inputs.delete(id);
+      this.#sinks.delete(id);
+    }
   }
 
   /** How many elements hold a decoder now. */
@@ -136,10 +167,20 @@ export class SequentialVideoFrames {
     return this.#cursors.size;
   }
 
+  /** How many files are open now (read by an element, or idle). */
+  get files(): number {
+    return this.#inputs.size;
+  }
+
   /** Closes every picture and file. */
   dispose(): void {
+    this.#disposed = true;
     for (const c of this.#cursors.values()) c.close();
     this.#cursors.clear();
-    for (const input of this.#inputs) input.dispose();
+    this.#assetOf.clear();
+    for (const input of this.#inputs.values()) input.dispose();
+    this.#inputs.clear();
+    this.#sinks.clear();
+    this.#idle = [];
   }
 }

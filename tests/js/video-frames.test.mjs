@@ -88,6 +88,7 @@ async function inPage({ check }) {
     const image = await frames.frame({ kind: "media", mediaType: "image", elementId: "i", assetId: "m-clip", sourceTime: 0 });
     const garbage = new SequentialVideoFrames(() => ({ file: new Blob([new Uint8Array(4096).fill(7)]) }), info);
     const unreadable = await garbage.frame({ kind: "media", mediaType: "video", elementId: "g", assetId: "m-x", sourceTime: 0 });
+    const unreadableFiles = garbage.files;
     const noSource = await new SequentialVideoFrames(() => undefined, info).frame({ kind: "media", mediaType: "video", elementId: "n", assetId: "m-y", sourceTime: 0 });
     // A URL that is gone (404) is left to the renderer at once, not retried.
     const goneFrames = new SequentialVideoFrames(() => ({ url: `${location.origin}/tests/fixtures/media/no-such-file.webm` }), info);
@@ -116,9 +117,22 @@ async function inPage({ check }) {
     const afterSweep = frames.open;
     const again = await frames.frame({ kind: "media", mediaType: "video", elementId: "b", assetId: "m-clip", sourceTime: 2.2 });
     const reopened = again ? classify(probe(again)).index : null;
+    // Ten clips shown one after another, a sweep after each: the files of clips gone from the
+    // screen are closed beyond the four most recent, and a clip that returns decodes again.
+    const many = new SequentialVideoFrames(() => ({ file: clip }), info);
+    const filesOpen = [];
+    for (let k = 0; k < 10; k++) {
+      await many.frame({ kind: "media", mediaType: "video", elementId: `e${k}`, assetId: `m-${k}`, sourceTime: 0.5 });
+      many.sweep();
+      filesOpen.push(many.files);
+    }
+    const back = await many.frame({ kind: "media", mediaType: "video", elementId: "e0", assetId: "m-0", sourceTime: 1.2 });
+    const returned = back ? classify(probe(back)).index : null;
+    many.dispose();
+    const afterDispose = many.files;
     frames.dispose();
     garbage.dispose();
-    return { got, image, unreadable, noSource, gone, goneMs, dead, deadMs, open: [before, afterSweep, frames.open], reopened };
+    return { filesOpen, returned, afterDispose, unreadableFiles, got, image, unreadable, noSource, gone, goneMs, dead, deadMs, open: [before, afterSweep, frames.open], reopened };
   }
 
   if (check === "same-as-seek") {
@@ -240,6 +254,10 @@ test("in-order decoding gives each time its frame: two elements of one file, jum
   assert.equal(out.dead, null, `an unreachable same-origin URL is left to the renderer (after ${Math.round(out.deadMs)} ms)`);
   assert.deepEqual(out.open, [2, 1, 0], "decoders open: two elements, one after a sweep, none after dispose");
   assert.equal(out.reopened, expectedFrame(2.2), "an element swept away decodes again when asked");
+  assert.deepEqual(out.filesOpen, [1, 2, 3, 4, 5, 5, 5, 5, 5, 5], "files open: the one on screen and at most four idle");
+  assert.equal(out.returned, expectedFrame(1.2), "a clip whose file was closed decodes again");
+  assert.equal(out.afterDispose, 0);
+  assert.equal(out.unreadableFiles, 0, "an unreadable file is not kept open");
 });
 
 test("the renderer draws the picture a seek draws: fed in order, decoding itself, or seeking an element", async () => {
