@@ -93,6 +93,12 @@ export interface FrameRenderer {
   /** The last frame as an image file (PNG by default). */
   toBlob(type?: string): Promise<Blob>;
   /**
+   * What the renderer holds for later frames: decoded images, video elements (the seeking
+   * fallback) and open video files (the decoder). Pictures not drawn lately are let go beyond a
+   * few of each, so a long session stays bounded.
+   */
+  cached(): { images: number; videoElements: number; videoFiles: number };
+  /**
    * The last frame (or `visibleRect` of it) as a VideoFrame for an encoder; the caller closes it.
    * The Canvas2D backend hands its canvas over without reading pixels back into JS.
    */
@@ -101,6 +107,10 @@ export interface FrameRenderer {
 }
 
 const GRAPHIC_SIZE = 512;
+/** Decoded images kept with no frame using them (besides those the current frame uses). */
+const IDLE_IMAGES = 8;
+/** Video elements (the seeking fallback) kept with no frame using them. */
+const IDLE_VIDEO_ELEMENTS = 2;
 
 /** `#rgb`, `#rrggbb`, `#rrggbbaa` or any CSS colour (through a 2D context) → 0–1 RGBA. */
 function parseColour(css: string): [number, number, number, number] {
@@ -360,6 +370,9 @@ export async function createFrameRenderer(options: CreateFrameRendererOptions): 
   const urls = new Map<string, string>(); // asset id -> object URL of its File
   const images = new Map<string, Promise<ImageBitmap>>(); // url -> decoded picture
   const videos = new Map<string, HTMLVideoElement>(); // url -> element used for seeking
+  // The frame that last used each cached image and video element (by URL); see prune().
+  let frameNo = 0;
+  const lastUsed = { images: new Map<string, number>(), videos: new Map<string, number>() };
   let text: OffscreenCanvas | undefined;
   // What each layer slot of the GPU compositor holds, so that a picture already uploaded (an
   // image, a sticker, the same video frame, unchanged text) is drawn again without an upload.
@@ -393,6 +406,7 @@ export async function createFrameRenderer(options: CreateFrameRendererOptions): 
   };
 
   const image = (url: string): Promise<ImageBitmap> => {
+    lastUsed.images.set(url, frameNo);
     let p = images.get(url);
     if (!p && typeof Image !== "undefined") {
       // An image element decodes every format the page can show, SVG included.
@@ -435,6 +449,7 @@ export async function createFrameRenderer(options: CreateFrameRendererOptions): 
    */
   const videoTurns = new Map<string, Promise<unknown>>();
   const videoFrame = (url: string, time: number, fps: number): Promise<ImageBitmap> => {
+    lastUsed.videos.set(url, frameNo);
     const turn = (videoTurns.get(url) ?? Promise.resolve()).then(() => seekAndStage(url, time, fps));
     videoTurns.set(url, turn.catch(() => undefined));
     return turn;
@@ -465,6 +480,34 @@ export async function createFrameRenderer(options: CreateFrameRendererOptions): 
     }
     if (v.readyState < 2) await once(v, "loadeddata");
     return stage(v);
+  };
+
+  /**
+   * Lets go of the images and video elements no frame has used lately beyond the most recent few
+   * (a decoded 4000×3000 photo holds 48 MB; an element, a decoder and its buffers). A slot that
+   * still holds a released image is marked empty, so the image is loaded again if it returns.
+   */
+  const prune = () => {
+    const idle = (used: Map<string, number>, limit: number): string[] => {
+      const old = [...used].filter(([, n]) => n < frameNo).sort((a, b) => a[1] - b[1]);
+      return old.slice(0, Math.max(0, old.length - limit)).map(([url]) => url);
+    };
+    for (const url of idle(lastUsed.images, IDLE_IMAGES)) {
+      void images.get(url)?.then((b) => b.close(), () => {});
+      images.delete(url);
+      lastUsed.images.delete(url);
+      for (let i = 0; i < uploaded.length; i++) if (uploaded[i] === `image ${url}`) uploaded[i] = undefined;
+    }
+    for (const url of idle(lastUsed.videos, IDLE_VIDEO_ELEMENTS)) {
+      const v = videos.get(url);
+      if (v) {
+        v.removeAttribute("src");
+        v.load();
+      }
+      videos.delete(url);
+      videoTurns.delete(url);
+      lastUsed.videos.delete(url);
+    }
   };
 
   /**
@@ -502,13 +545,16 @@ export async function createFrameRenderer(options: CreateFrameRendererOptions): 
       const key = `video ${url} @${layer.sourceTime ?? 0} ${fps}`;
       if (uploaded[i] === key) {
         decoder?.keep(layer.elementId);
+        if (videos.has(url)) lastUsed.videos.set(url, frameNo);
         return { reuse: true, key };
       }
       const decoded = await decoder?.frame(layer);
       return { s: decoded ?? (await videoFrame(url, layer.sourceTime ?? 0, fps)), key };
     }
     const key = `image ${url}`;
-    return uploaded[i] === key ? { reuse: true, key } : { s: await image(url), key };
+    if (uploaded[i] !== key) return { s: await image(url), key };
+    lastUsed.images.set(url, frameNo);
+    return { reuse: true, key };
   };
 
   const render = async (seconds: number, opts: RenderFrameOptions = {}): Promise<RenderedFrame> => {
@@ -610,6 +656,8 @@ export async function createFrameRenderer(options: CreateFrameRendererOptions): 
     inner.endFrame();
     // Decoders of elements no longer on screen are closed (browsers limit how many run at once).
     decoder?.sweep();
+    prune();
+    frameNo++;
     if (shown2d && canvas) {
       const pixels = (await inner.readPixels(0, 0)) as Uint8ClampedArray;
       if (canvas.width !== width || canvas.height !== height) Object.assign(canvas, { width, height });
@@ -651,6 +699,9 @@ export async function createFrameRenderer(options: CreateFrameRendererOptions): 
       if (inner.videoFrame) return inner.videoFrame({ ...timing, visibleRect: r });
       const pixels = (await inner.readPixels(r.x, r.y, r.width, r.height)) as Uint8ClampedArray;
       return new VideoFrame(pixels, { ...timing, format: "RGBA", codedWidth: r.width, codedHeight: r.height });
+    },
+    cached() {
+      return { images: images.size, videoElements: videos.size, videoFiles: decoder?.files ?? 0 };
     },
     destroy() {
       if (destroyed) return;

@@ -1,0 +1,106 @@
+// neuralcut/render over a long session: pictures no frame uses are let go beyond a few, a picture
+// every frame uses is kept, and a picture let go is loaded again when it returns. Headless
+// Chromium, on Canvas2D (which keeps the pictures it draws) and WebGL2 (which keeps textures).
+// Needs `npm run build` first.
+import { strict as assert } from "node:assert";
+import { dirname, join } from "node:path";
+import { after, before, test } from "node:test";
+import { fileURLToPath } from "node:url";
+
+import { launchChromium, serveDir } from "./browser.mjs";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const IMAGES = 12;
+
+/** Runs in the page. */
+async function inPage({ backend, images }) {
+  const { createEditor } = await import("/dist/index.js");
+  const { createFrameRenderer } = await import("/dist/render.js");
+  const { loadOpenCutScene } = await import("/dist/opencut.js");
+  const S = 120_000;
+  const colour = (i) => [(i * 53 + 20) % 256, (i * 97 + 40) % 256, (i * 151 + 80) % 256];
+  const png = async (rgb) => {
+    const c = new OffscreenCanvas(16, 9);
+    const g = c.getContext("2d");
+    g.fillStyle = `rgb(${rgb.join(",")})`;
+    g.fillRect(0, 0, 16, 9);
+    return c.convertToBlob({ type: "image/png" });
+  };
+  // Counts the pictures the renderer decodes (it decodes images through an image element).
+  let decodes = 0;
+  const decode = HTMLImageElement.prototype.decode;
+  HTMLImageElement.prototype.decode = function () {
+    decodes++;
+    return decode.call(this);
+  };
+
+  const visual = (o = {}) => ({ "transform.positionX": 0, "transform.positionY": 0, "transform.scaleX": 1, "transform.scaleY": 1, "transform.rotate": 0, opacity: 1, blendMode: "normal", ...o });
+  const el = (id, media, start, duration, params) => ({ id, type: "image", name: id, mediaId: media, startTime: start, duration, trimStart: 0, trimEnd: 0, hidden: false, params });
+  const sources = new Map();
+  const assets = [];
+  for (let i = 0; i < images; i++) {
+    assets.push({ id: `m-${i}`, name: `${i}.png`, type: "image", width: 16, height: 9 });
+    sources.set(`m-${i}`, { file: await png(colour(i)) });
+  }
+  // A logo in the top-left quarter for the whole timeline, over a new picture every second.
+  assets.push({ id: "m-logo", name: "logo.png", type: "image", width: 16, height: 9 });
+  sources.set("m-logo", { file: await png([255, 255, 255]) });
+  const scene = {
+    settings: { fps: { numerator: 30, denominator: 1 }, canvasSize: { width: 160, height: 90 } },
+    assets,
+    tracks: {
+      overlay: [{ id: "t-logo", name: "logo", type: "video", hidden: false, muted: false, elements: [el("logo", "m-logo", 0, images * S, visual({ "transform.positionX": -40, "transform.positionY": -22.5, "transform.scaleX": 0.5, "transform.scaleY": 0.5 }))] }],
+      main: { id: "t-main", name: "Main Track", type: "video", hidden: false, muted: false, elements: Array.from({ length: images }, (_, i) => el(`p${i}`, `m-${i}`, i * S, S, visual())) },
+      audio: [],
+    },
+  };
+  const editor = await createEditor();
+  loadOpenCutScene(editor, scene, { sources });
+  const r = await createFrameRenderer({ editor, backend });
+  const px = async (x, y) => Array.from((await r.readPixels({ x, y, width: 1, height: 1 })).slice(0, 3));
+  const frames = [];
+  for (let i = 0; i < images; i++) {
+    await r.render(i + 0.5);
+    frames.push({ cached: r.cached().images, picture: await px(120, 60), logo: await px(20, 10) });
+  }
+  const decodedOnce = decodes;
+  // The first picture again: it was let go, so it is decoded again, and drawn right.
+  await r.render(0.5);
+  const again = { picture: await px(120, 60), logo: await px(20, 10), decodes: decodes - decodedOnce };
+  r.destroy();
+  return { backend: r.backend, frames, decodedOnce, again, colours: Array.from({ length: images }, (_, i) => colour(i)) };
+}
+
+let server;
+let browser;
+
+before(async () => {
+  server = await serveDir(root);
+  browser = await launchChromium();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+for (const backend of ["canvas2d", "webgl2"]) {
+  test(`${backend}: a long run of pictures keeps at most eight idle ones; the logo on every frame stays; a picture let go comes back`, async () => {
+    const page = await browser.newPage();
+    try {
+      await page.goto(`${server.url}/tests/js/page.html`);
+      const out = await page.evaluate(inPage, { backend, images: IMAGES });
+      assert.equal(out.backend, backend);
+      out.frames.forEach((f, i) => {
+        assert.deepEqual(f.picture, out.colours[i], `second ${i}: the picture`);
+        assert.deepEqual(f.logo, [255, 255, 255], `second ${i}: the logo`);
+        // The logo and this second's picture, and at most eight pictures no frame uses now.
+        assert.ok(f.cached <= 2 + 8, `second ${i}: ${f.cached} pictures held`);
+      });
+      assert.equal(out.frames.at(-1).cached, 10, "the limit is reached and held");
+      assert.equal(out.decodedOnce, IMAGES + 1, "each picture decoded once, the logo once (never let go)");
+      assert.deepEqual(out.again, { picture: out.colours[0], logo: [255, 255, 255], decodes: 1 });
+    } finally {
+      await page.close();
+    }
+  });
+}
