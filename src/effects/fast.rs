@@ -6,13 +6,14 @@
 //!   reference: the same `f32` arithmetic in the same order, rounded to 1/255 between effects.
 //!   A run of only channel-separable effects (brightness-contrast, invert) is a 256-entry table.
 //! - A blur whose sigma allows it runs on a box-halved copy of the frame and is scaled back up
-//!   bilinearly ([`pyramid_level`], the GPU's reduced blur), so its cost does not grow with sigma.
+//!   bilinearly (the GPU's reduced blur: [`super::pyramid`]), so its cost does not grow with sigma.
 //!   Below that it is the reference's two passes, in the same order, so byte-identical too.
 //!
 //! The loops work on four `f32` lanes at a time ([`F4`]: wasm SIMD `f32x4` in the browser
 //! module, where the size-optimised build vectorised none of the plain loops; an array natively),
 //! with per-lane IEEE arithmetic, so both builds give the reference's bits.
 
+use super::pyramid::{blur_level, Axis};
 use super::reference::{blur_kernel, blur_sigmas, Effect, LUMA, SEPIA};
 
 mod f4;
@@ -38,35 +39,6 @@ impl std::fmt::Display for FastError {
 
 impl std::error::Error for FastError {}
 
-/// Smallest sigma, in texels of a reduced level, the blur keeps there (as `gpu::blur_level`'s
-/// floor): measured on the test frames below, 1.2 keeps the mean |Δ| under 0.5/255.
-pub const LEVEL_SIGMA: f32 = 1.2;
-/// Deepest level: 64 times smaller on a side, which the largest sigma (170 px) needs.
-pub const MAX_LEVEL: u32 = 6;
-/// A level keeps at least this many texels a side.
-pub const MIN_LEVEL_SIDE: u32 = 8;
-
-/// The pyramid level for a blur of `sigma` px along an axis of `size` px, and the sigma to blur
-/// with there: the deepest level at which the blur left to do, after the variance the box
-/// halvings and the bilinear scale-up add ((4^L − 1)/12 + 4^L/6 px²), is at least
-/// [`LEVEL_SIGMA`] texels. Level 0 is the full-size blur. The same rule as the GPU's.
-pub fn pyramid_level(sigma: f32, size: u32) -> (u32, f32) {
-    let mut best = (0, sigma);
-    for level in 1..=MAX_LEVEL {
-        if size.div_ceil(1 << level) < MIN_LEVEL_SIDE {
-            break;
-        }
-        let scale = (1u32 << (2 * level)) as f32;
-        let extra = (scale - 1.0) / 12.0 + scale / 6.0;
-        let at_level = (sigma * sigma - extra) / scale;
-        if at_level < LEVEL_SIGMA * LEVEL_SIGMA {
-            break;
-        }
-        best = (level, at_level.sqrt());
-    }
-    best
-}
-
 /// Reusable scratch memory, so a frame allocates nothing once the size is stable.
 #[derive(Default)]
 pub struct FastEffects {
@@ -74,6 +46,8 @@ pub struct FastEffects {
     b: Vec<f32>,
     c: Vec<f32>,
     row: Vec<f32>,
+    /// The two level texels and the weight each output column reads on the way up.
+    columns: Vec<(usize, usize, f32)>,
 }
 
 /// `[0, 1]` → the nearest step of 1/255, as the reference's `quantize` then `unit`. The value
@@ -155,7 +129,7 @@ impl FastEffects {
 
     fn blur(&mut self, pixels: &mut [u8], w: usize, h: usize, intensity: f32) -> Result<(), FastError> {
         let (sx, sy) = blur_sigmas(intensity, w as u32, h as u32);
-        let ((lx, sx), (ly, sy)) = (pyramid_level(sx, w as u32), pyramid_level(sy, h as u32));
+        let ((lx, sx), (ly, sy)) = (blur_level(sx, w as u32), blur_level(sy, h as u32));
         if lx == 0 && ly == 0 {
             self.blur_full(pixels, w, h, &blur_kernel(sx), &blur_kernel(sy))
         } else {
@@ -227,16 +201,16 @@ impl FastEffects {
     /// margins do), blur there with the remaining sigma, and scale back up bilinearly. Values
     /// stay `f32` (0–255) until the final rounding.
     fn blur_reduced(&mut self, pixels: &mut [u8], w: usize, h: usize, (lx, sx): (u32, f32), (ly, sy): (u32, f32)) -> Result<(), FastError> {
-        let ax = Axis::new(w, lx);
-        let ay = Axis::new(h, ly);
-        let (lw, lh) = (ax.texels(lx), ay.texels(ly));
+        let ax = Axis::new(w as u32, lx);
+        let ay = Axis::new(h as u32, ly);
+        let (lw, lh) = (ax.texels(lx) as usize, ay.texels(ly) as usize);
         // Down: both axes together while both go down, then the deeper one alone.
         let mut cur: (usize, usize) = (w, h);
         let mut in_a = false;
         for l in 1..=lx.max(ly) {
             let (dx, dy) = (l <= lx, l <= ly);
-            let (nw, nh) = (ax.texels(l), ay.texels(l));
-            let (ox, oy) = (if l == 1 { ax.margin } else { 0 }, if l == 1 { ay.margin } else { 0 });
+            let (nw, nh) = (ax.texels(l) as usize, ay.texels(l) as usize);
+            let (ox, oy) = if l == 1 { (ax.margin as usize, ay.margin as usize) } else { (0, 0) };
             let (dx, dy) = (dx.then_some(ox), dy.then_some(oy));
             if l == 1 {
                 grow(&mut self.a, nw * nh * 4)?;
@@ -270,12 +244,14 @@ impl FastEffects {
             level.copy_from_slice(&self.c[..n]);
         }
         // Up: bilinear, with the GPU's texel-centre mapping.
-        let xs: Vec<(usize, usize, f32)> = (0..w).map(|x| ax.up(x)).collect();
+        self.columns.clear();
+        self.columns.try_reserve(w).map_err(|_| FastError::OutOfMemory)?;
+        self.columns.extend((0..w).map(|x| ax.up_taps(x)));
         grow(&mut self.row, lw * 4)?;
         let row = &mut self.row[..lw * 4];
         let stride = lw * 4;
         for y in 0..h {
-            let (y0, y1, fy) = ay.up(y);
+            let (y0, y1, fy) = ay.up_taps(y);
             let (r0, r1) = (&level[y0 * stride..(y0 + 1) * stride], &level[y1 * stride..(y1 + 1) * stride]);
             for ((o, a), b) in row.as_chunks_mut::<4>().0.iter_mut().zip(r0.as_chunks::<4>().0).zip(r1.as_chunks::<4>().0) {
                 let (a, b) = (F4::load(a), F4::load(b));
@@ -283,7 +259,7 @@ impl FastEffects {
             }
             let out = &mut pixels[y * w * 4..(y + 1) * w * 4];
             let texels = row.as_chunks::<4>().0;
-            for (px, &(x0, x1, fx)) in out.as_chunks_mut::<4>().0.iter_mut().zip(&xs) {
+            for (px, &(x0, x1, fx)) in out.as_chunks_mut::<4>().0.iter_mut().zip(&self.columns) {
                 let (p0, p1) = (F4::load(&texels[x0]), F4::load(&texels[x1]));
                 *px = ((p0 + (p1 - p0) * fx).clamp(0.0, 255.0) + 0.5).to_u8();
             }
@@ -292,36 +268,14 @@ impl FastEffects {
     }
 }
 
-/// One axis of a reduced blur: frame pixels, level, and the margin (one level texel, in frame
-/// pixels) the first halving reads beyond each edge.
-#[derive(Clone, Copy)]
-struct Axis {
-    side: usize,
-    level: u32,
-    margin: usize,
-}
-
+/// The CPU path's read of a pyramid axis on the way up.
 impl Axis {
-    fn new(side: usize, level: u32) -> Axis {
-        Axis { side, level, margin: if level > 0 { 1 << level } else { 0 } }
-    }
-
-    /// Texels at level `l` (capped at this axis's level).
-    fn texels(&self, l: u32) -> usize {
-        let l = l.min(self.level);
-        if l == 0 {
-            self.side
-        } else {
-            (self.side + 2 * self.margin).div_ceil(1 << l)
-        }
-    }
-
     /// The two level texels frame pixel `x` reads on the way up, and the weight of the second.
-    fn up(&self, x: usize) -> (usize, usize, f32) {
+    fn up_taps(&self, x: usize) -> (usize, usize, f32) {
         if self.level == 0 {
             return (x, x, 0.0);
         }
-        let n = self.texels(self.level);
+        let n = self.texels(self.level) as usize;
         let u = (x as f32 + 0.5 + self.margin as f32) / (1u32 << self.level) as f32 - 0.5;
         let u = u.max(0.0);
         let i = (u.floor() as usize).min(n - 1);

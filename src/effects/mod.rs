@@ -3,6 +3,7 @@
 
 pub mod active;
 pub mod fast;
+pub mod pyramid;
 pub mod reference;
 
 use serde_json::{Map, Value};

@@ -6,6 +6,8 @@
 //! and a scale-up when sigma allows (docs/effects.md).
 
 use super::uniforms::{self as u, push_member, MAX_PAIRS};
+pub use crate::effects::pyramid::blur_level;
+use crate::effects::pyramid::Axis;
 use crate::effects::reference::{blur_kernel, blur_sigmas, linear_taps, Effect};
 
 /// The fused pass as written: it copies its input. [`pixel_shader`] specialises it.
@@ -217,39 +219,6 @@ pub struct Plan {
     pub reduced: Vec<Tex>,
 }
 
-/// Smallest sigma, in pixels of a reduced level, the blur keeps there: a level is used only if
-/// the blur left to do at that size is at least this wide. It bounds the work at any sigma: at the
-/// level picked the sigma is under about 2.6 px, so a pass takes at most 9 bilinear reads, on a
-/// picture 4^L times smaller (docs/effects.md). Measured on lavapipe (tests/gpu.rs): 1.2 keeps
-/// the mean |Δ| at most 0.52/255 on the test frames; 0.9 reached 0.90/255 and 0.6 went over 1.
-const LEVEL_SIGMA: f32 = 1.2;
-/// Deepest level: 2^6 = 64 times smaller on a side, which the largest sigma (170 px) needs.
-const MAX_LEVEL: u32 = 6;
-/// A level keeps at least this many pixels a side.
-const MIN_LEVEL_SIDE: u32 = 8;
-
-/// The pyramid level for a blur of sigma `sigma` along an axis of `size` pixels, and the sigma to
-/// blur with there. Halving L times (2-pixel box averages) and scaling back up (bilinear) adds
-/// variance (4^L − 1)/12 + 4^L/6 px², which is taken out of the blur done at level L so the
-/// total matches σ². Each axis picks its own level: the deepest whose remaining sigma is at
-/// least [`LEVEL_SIGMA`].
-pub fn blur_level(sigma: f32, size: u32) -> (u32, f32) {
-    let mut best = (0, sigma);
-    for level in 1..=MAX_LEVEL {
-        if size.div_ceil(1 << level) < MIN_LEVEL_SIDE {
-            break;
-        }
-        let scale = (1u32 << (2 * level)) as f32;
-        let extra = (scale - 1.0) / 12.0 + scale / 6.0;
-        let at_level = (sigma * sigma - extra) / scale;
-        if at_level < LEVEL_SIGMA * LEVEL_SIGMA {
-            break;
-        }
-        best = (level, at_level.sqrt());
-    }
-    best
-}
-
 /// The read of a fused pass: `uv = pos · a + b` per axis.
 fn read(a: [f32; 2], b: [f32; 2]) -> u::Read {
     u::Read { scale: a, offset: b }
@@ -266,35 +235,10 @@ fn blur_uniform(sigma: f32, step: [f32; 2]) -> u::Blur {
     block
 }
 
-/// One axis of a blur's pyramid. The reduced textures extend `margin` frame pixels beyond each
-/// edge (one level-L texel), filled with the edge pixel by the clamp of the first scale-down.
-/// So the clamp at a level's edge repeats the frame's edge pixel, as the reference does, rather
-/// than an average of the last 2^L pixels.
-#[derive(Clone, Copy)]
-struct Axis {
-    /// Frame pixels along the axis.
-    side: u32,
-    level: u32,
-    margin: u32,
-}
-
+/// The reads of a blur pyramid's axis, as a fused pass's `uv = pos · a + b`.
 impl Axis {
-    fn new(side: u32, level: u32) -> Axis {
-        Axis { side, level, margin: if level > 0 { 1 << level } else { 0 } }
-    }
-
-    /// Texels along the axis at level `l` (capped at this axis's own level).
-    fn texels(&self, l: u32) -> u32 {
-        let l = l.min(self.level);
-        if l == 0 {
-            self.side
-        } else {
-            (self.side + 2 * self.margin).div_ceil(1 << l)
-        }
-    }
-
     /// (a, b) of the read at level `l` from level `l − 1`.
-    fn down(&self, l: u32) -> (f32, f32) {
+    fn down_read(&self, l: u32) -> (f32, f32) {
         if l > self.level {
             (1.0 / self.texels(l) as f32, 0.0)
         } else if l == 1 {
@@ -305,7 +249,7 @@ impl Axis {
     }
 
     /// (a, b) of the read at full size from this axis's level.
-    fn up(&self) -> (f32, f32) {
+    fn up_read(&self) -> (f32, f32) {
         let span = ((1u32 << self.level) * self.texels(self.level)) as f32;
         (1.0 / span, self.margin as f32 / span)
     }
@@ -357,7 +301,7 @@ pub fn plan(effects: &[Effect], width: u32, height: u32) -> Plan {
         let mut at = cur;
         for l in 1..=lx.max(ly) {
             let dst = used(Tex::Down { width: ax.texels(l), height: ay.texels(l) });
-            let ((a0, b0), (a1, b1)) = (ax.down(l), ay.down(l));
+            let ((a0, b0), (a1, b1)) = (ax.down_read(l), ay.down_read(l));
             passes.push(pixel_pass(true, read([a0, a1], [b0, b1]), &[], at, dst));
             at = dst;
         }
@@ -371,7 +315,7 @@ pub fn plan(effects: &[Effect], width: u32, height: u32) -> Plan {
         if reduced_blur {
             // Back up to full size; `cur` was only read, so its partner is free. Per-pixel
             // effects after the blur join this pass.
-            let ((a0, b0), (a1, b1)) = (ax.up(), ay.up());
+            let ((a0, b0), (a1, b1)) = (ax.up_read(), ay.up_read());
             passes.push(pixel_pass(true, read([a0, a1], [b0, b1]), &[], end, cur.other()));
             cur = cur.other();
             open = true;

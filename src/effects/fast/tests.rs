@@ -100,7 +100,7 @@ fn error(a: &[u8], b: &[u8]) -> (f64, u8) {
 
 fn reduced(intensity: f32, w: u32, h: u32) -> bool {
     let (sx, sy) = blur_sigmas(intensity, w, h);
-    pyramid_level(sx, w).0 > 0 || pyramid_level(sy, h).0 > 0
+    blur_level(sx, w).0 > 0 || blur_level(sy, h).0 > 0
 }
 
 /// Largest max |Δ| a reduced blur may show (docs/effects.md: 12/255 for the GPU).
@@ -163,7 +163,7 @@ fn a_reduced_blur_without_variance_compensation_is_caught() {
     let img = test_image(800, 450);
     let intensity = 100.0;
     let (sx, sy) = blur_sigmas(intensity, 800, 450);
-    let ((lx, _), (ly, _)) = (pyramid_level(sx, 800), pyramid_level(sy, 450));
+    let ((lx, _), (ly, _)) = (blur_level(sx, 800), blur_level(sy, 450));
     assert!(lx > 1 && ly > 1);
     let mut wrong = img.pixels.clone();
     FastEffects::new().blur_reduced(&mut wrong, 800, 450, (lx, sx), (ly, sy)).unwrap();
@@ -177,7 +177,7 @@ fn blur_cost_does_not_grow_with_sigma() {
     for (w, h) in [(1920u32, 1080u32), (3840, 2160)] {
         for intensity in [13.0f32, 15.0, 25.0, 50.0, 100.0] {
             let (sx, sy) = blur_sigmas(intensity, w, h);
-            let ((lx, sx), (ly, sy)) = (pyramid_level(sx, w), pyramid_level(sy, h));
+            let ((lx, sx), (ly, sy)) = (blur_level(sx, w), blur_level(sy, h));
             let taps = |s: f32| blur_kernel(s).len() as f32 * 2.0 - 1.0;
             let per_pixel = (taps(sx) + taps(sy)) / (1u32 << (lx + ly)) as f32;
             assert!(lx > 0 && ly > 0 && per_pixel <= 9.0, "{w}x{h} at {intensity}: levels {lx}x{ly}, {per_pixel} taps a pixel");
