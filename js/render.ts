@@ -382,16 +382,14 @@ export async function createFrameRenderer(options: CreateFrameRendererOptions): 
   let last: { width: number; height: number } | undefined;
   let destroyed = false;
   let queue: Promise<unknown> = Promise.resolve();
-  const decoder =
-    options.video === "element"
-      ? undefined
-      : new SequentialVideoFrames(
-          (id) => editor.assetSource(id),
-          (id) => {
-            const a = editor.project()?.assets?.find((x) => x.id === id);
-            return a && { fps: a.fps ? a.fps.numerator / a.fps.denominator : undefined, duration: a.duration };
-          },
-        );
+  // A video's frame rate and duration, from the project read once per frame that asks
+  // (`project()` serialises the whole project; render() forgets it at the start of each frame).
+  let frameAssets: Map<string, { fps?: number; duration?: number }> | undefined;
+  const assetInfo = (id: string) => {
+    frameAssets ??= new Map((editor.project()?.assets ?? []).map((a) => [a.id, { fps: a.fps ? a.fps.numerator / a.fps.denominator : undefined, duration: a.duration }]));
+    return frameAssets.get(id);
+  };
+  const decoder = options.video === "element" ? undefined : new SequentialVideoFrames((id) => editor.assetSource(id), assetInfo);
 
   const urlOf = (layer: MediaFrameLayer): string | undefined => {
     if (layer.assetId) {
@@ -540,8 +538,7 @@ export async function createFrameRenderer(options: CreateFrameRendererOptions): 
     const url = urlOf(layer);
     if (!url) throw new NeuralCutError("NO_SOURCE", layer.mediaType === "sticker" ? `no picture for sticker ${layer.stickerId} (register it with editor.addSticker(id, name, url))` : `no source for asset ${layer.assetId} (addAsset with file or url, or a media callback)`);
     if (layer.mediaType === "video") {
-      const asset = editor.project()?.assets?.find((a) => a.id === layer.assetId);
-      const fps = asset?.fps ? asset.fps.numerator / asset.fps.denominator : 30;
+      const fps = (layer.assetId && assetInfo(layer.assetId)?.fps) || 30;
       const key = `video ${url} @${layer.sourceTime ?? 0} ${fps}`;
       if (uploaded[i] === key) {
         decoder?.keep(layer.elementId);
@@ -559,6 +556,7 @@ export async function createFrameRenderer(options: CreateFrameRendererOptions): 
 
   const render = async (seconds: number, opts: RenderFrameOptions = {}): Promise<RenderedFrame> => {
     if (destroyed) throw new NeuralCutError("RENDERER_DESTROYED", "this frame renderer was destroyed");
+    frameAssets = undefined;
     const frame = editor.frameAt(seconds);
     if (!frame) throw new NeuralCutError("NO_ACTIVE_PROJECT", "the editor has no project to render");
     const width = Math.round(opts.width ?? frame.width);
