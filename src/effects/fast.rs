@@ -2,8 +2,12 @@
 //! whose browser has no usable GPU (js/effects.ts, backend "cpu"). docs/effects.md states its
 //! rules; tests below hold it to [`super::reference`].
 //!
-//! - A run of consecutive per-pixel effects is one loop over the pixels, byte-identical to the
+//! - A run of consecutive per-pixel effects is one pass over the pixels, byte-identical to the
 //!   reference: the same `f32` arithmetic in the same order, rounded to 1/255 between effects.
+//!   The pass goes in strips of 64 pixels: a strip is read once, split into R, G and B lanes that
+//!   stay in L1 while each effect runs its own loop over them, and written once. (Every effect
+//!   inside one loop per four pixels ran out of vector registers: a stack of four cost 18.2 ms
+//!   at 1080p in Node against 11.5 ms in strips; one effect 4.2 against 4.1 ms.)
 //!   A run of only channel-separable effects (brightness-contrast, invert) is a 256-entry table.
 //! - A blur whose sigma allows it runs on a box-halved copy of the frame and is scaled back up
 //!   bilinearly (the GPU's reduced blur: [`super::pyramid`]), so its cost does not grow with sigma.
@@ -31,8 +35,12 @@ pub enum FastError {
 impl std::fmt::Display for FastError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            FastError::Size { len, width, height } => write!(f, "pixels holds {len} bytes, not {width}x{height}x4"),
-            FastError::OutOfMemory => write!(f, "not enough memory for the effects' scratch buffers"),
+            FastError::Size { len, width, height } => {
+                write!(f, "pixels holds {len} bytes, not {width}x{height}x4")
+            }
+            FastError::OutOfMemory => {
+                write!(f, "not enough memory for the effects' scratch buffers")
+            }
         }
     }
 }
@@ -413,19 +421,142 @@ fn per_pixel_run(pixels: &mut [u8], width: usize, run: &[Effect], round_between:
     }
     let height = pixels.len() / 4 / width;
     let ops: Vec<Op> = run.iter().map(|e| Op::new(e, width, height)).collect();
+    let mut strip = Strip::default();
     for y in 0..height {
         let line = &mut pixels[y * width * 4..(y + 1) * width * 4];
-        let (blocks, tail) = line.as_chunks_mut::<16>();
-        for (n, px) in blocks.iter_mut().enumerate() {
-            four_pixels(px, &ops, n * 4, y, round_between);
+        for (s, part) in line.chunks_mut(STRIP * 4).enumerate() {
+            strip.run(part, &ops, s * STRIP, y, round_between);
         }
+    }
+}
+
+/// Pixels per strip: a strip's three channels (768 bytes) stay in L1 while every effect of the
+/// run passes over them, each effect's loop with its constants hoisted and no dispatch inside.
+const STRIP: usize = 64;
+
+/// One strip of a row as R, G and B lanes: 0–255 as read, then each effect's result.
+struct Strip {
+    r: [F4; STRIP / 4],
+    g: [F4; STRIP / 4],
+    b: [F4; STRIP / 4],
+}
+
+impl Default for Strip {
+    fn default() -> Strip {
+        let z = F4::splat(0.0);
+        Strip { r: [z; STRIP / 4], g: [z; STRIP / 4], b: [z; STRIP / 4] }
+    }
+}
+
+impl Strip {
+    /// The run on `px` (at most [`STRIP`] RGBA8 pixels of row `y` from column `x0`), in place.
+    fn run(&mut self, px: &mut [u8], ops: &[Op], x0: usize, y: usize, round_between: bool) {
+        let n = px.len().div_ceil(16);
+        let (blocks, tail) = px.as_chunks_mut::<16>();
+        for (i, block) in blocks.iter().enumerate() {
+            (self.r[i], self.g[i], self.b[i]) = F4::rgb(block);
+        }
+        let mut last = [0u8; 16];
         if !tail.is_empty() {
             // The last one to three pixels of the row, through a padded block.
-            let mut px = [0u8; 16];
-            px[..tail.len()].copy_from_slice(tail);
-            four_pixels(&mut px, &ops, blocks.len() * 4, y, round_between);
+            last[..tail.len()].copy_from_slice(tail);
+            (self.r[n - 1], self.g[n - 1], self.b[n - 1]) = F4::rgb(&last);
+        }
+        let (r, g, b) = (&mut self.r[..n], &mut self.g[..n], &mut self.b[..n]);
+        for (k, op) in ops.iter().enumerate() {
+            // The first effect reads 0–255 lanes; later ones read the previous effect's result,
+            // rounded to 1/255 as the reference stores it.
+            match (k > 0, round_between) {
+                (false, _) => op_pass::<{ IN_BYTES }>(op, r, g, b, x0, y),
+                (true, true) => op_pass::<{ IN_ROUND }>(op, r, g, b, x0, y),
+                (true, false) => op_pass::<{ IN_AS_IS }>(op, r, g, b, x0, y),
+            }
+        }
+        let q = |v: F4| (v.clamp(0.0, 1.0) * 255.0 + 0.5).trunc();
+        for (i, block) in blocks.iter_mut().enumerate() {
+            F4::store_rgb(q(r[i]), q(g[i]), q(b[i]), block);
+        }
+        if !tail.is_empty() {
+            F4::store_rgb(q(r[n - 1]), q(g[n - 1]), q(b[n - 1]), &mut last);
             let len = tail.len();
-            tail.copy_from_slice(&px[..len]);
+            tail.copy_from_slice(&last[..len]);
+        }
+    }
+}
+
+/// How an effect's pass reads its lanes: [`IN_BYTES`] 0–255 from the frame (divided by 255),
+/// [`IN_ROUND`] the previous effect's result rounded to 1/255, [`IN_AS_IS`] unrounded (the
+/// tests' wrong variant). A const parameter, so each pass's loop has no branch inside.
+const IN_BYTES: u8 = 0;
+const IN_ROUND: u8 = 1;
+const IN_AS_IS: u8 = 2;
+
+/// One per-pixel effect over a strip's lanes, in place.
+#[inline(always)]
+fn op_pass<const IN: u8>(op: &Op, r: &mut [F4], g: &mut [F4], b: &mut [F4], x0: usize, y: usize) {
+    let read = |v: &mut F4| match IN {
+        IN_BYTES => *v / 255.0,
+        IN_ROUND => q4(*v),
+        _ => *v,
+    };
+    let mix = |a: F4, b: F4, t: F4| a + (b - a) * t;
+    let luma = |r: F4, g: F4, b: F4| F4::splat(LUMA[0]) * r + F4::splat(LUMA[1]) * g + F4::splat(LUMA[2]) * b;
+    // Each arm: one loop over the strip, its constants splatted once outside it.
+    let lanes = r.iter_mut().zip(g.iter_mut()).zip(b.iter_mut());
+    match *op {
+        Op::BrightnessContrast { brightness, contrast } => {
+            let (c, br, half) = (F4::splat(contrast), F4::splat(brightness), F4::splat(0.5));
+            // (v - 0.5) · contrast + 0.5 + brightness, left to right as the reference.
+            let f = |v: F4| (v - half) * c + half + br;
+            for ((r, g), b) in lanes {
+                (*r, *g, *b) = (f(read(r)), f(read(g)), f(read(b)));
+            }
+        }
+        Op::Invert(t) => {
+            let (t, one) = (F4::splat(t), F4::splat(1.0));
+            let f = |v: F4| mix(v, one - v, t);
+            for ((r, g), b) in lanes {
+                (*r, *g, *b) = (f(read(r)), f(read(g)), f(read(b)));
+            }
+        }
+        Op::Grayscale(t) => {
+            let t = F4::splat(t);
+            for ((r, g), b) in lanes {
+                let (rv, gv, bv) = (read(r), read(g), read(b));
+                let l = luma(rv, gv, bv);
+                (*r, *g, *b) = (mix(rv, l, t), mix(gv, l, t), mix(bv, l, t));
+            }
+        }
+        Op::Saturation(s) => {
+            let s = F4::splat(s);
+            for ((r, g), b) in lanes {
+                let (rv, gv, bv) = (read(r), read(g), read(b));
+                let l = luma(rv, gv, bv);
+                (*r, *g, *b) = (l + (rv - l) * s, l + (gv - l) * s, l + (bv - l) * s);
+            }
+        }
+        Op::Sepia(t) => {
+            let t = F4::splat(t);
+            let row = |m: [f32; 3]| [F4::splat(m[0]), F4::splat(m[1]), F4::splat(m[2])];
+            let (m0, m1, m2) = (row(SEPIA[0]), row(SEPIA[1]), row(SEPIA[2]));
+            for ((r, g), b) in lanes {
+                let (rv, gv, bv) = (read(r), read(g), read(b));
+                let s = |m: &[F4; 3]| m[0] * rv + m[1] * gv + m[2] * bv;
+                let (sr, sg, sb) = (s(&m0), s(&m1), s(&m2));
+                (*r, *g, *b) = (mix(rv, sr, t), mix(gv, sg, t), mix(bv, sb, t));
+            }
+        }
+        Op::Vignette { hw, hh, diag, r0, span } => {
+            let dy = y as f32 + 0.5 - hh;
+            for (i, ((r, g), b)) in lanes.enumerate() {
+                let x = (x0 + i * 4) as f32;
+                let x = F4::new([x, x + 1.0, x + 2.0, x + 3.0]);
+                let dx = x + 0.5 - hw;
+                let d = (dx * dx + dy * dy).sqrt() / diag;
+                let t = ((d - r0) / span).clamp(0.0, 1.0);
+                let f = 1.0 - t * t * (3.0 - 2.0 * t);
+                (*r, *g, *b) = (read(r) * f, read(g) * f, read(b) * f);
+            }
         }
     }
 }
@@ -456,54 +587,6 @@ impl Op {
             Effect::Blur { .. } => unreachable!("a blur ends a per-pixel run"),
         }
     }
-}
-
-/// A run of per-pixel effects on four pixels of row `y` from column `x0`, kept in registers from
-/// the read to the write. Each formula is the reference's, operation for operation.
-#[inline(always)]
-fn four_pixels(px: &mut [u8; 16], ops: &[Op], x0: usize, y: usize, round_between: bool) {
-    let mix = |a: F4, b: F4, t: f32| a + (b - a) * t;
-    let luma = |r: F4, g: F4, b: F4| LUMA[0] * r + LUMA[1] * g + LUMA[2] * b;
-    let (r, g, b) = F4::rgb(px);
-    let (mut r, mut g, mut b) = (r / 255.0, g / 255.0, b / 255.0);
-    for (i, op) in ops.iter().enumerate() {
-        if i > 0 && round_between {
-            (r, g, b) = (q4(r), q4(g), q4(b));
-        }
-        match *op {
-            Op::BrightnessContrast { brightness, contrast } => {
-                let f = |v: F4| (v - 0.5) * contrast + 0.5 + brightness;
-                (r, g, b) = (f(r), f(g), f(b));
-            }
-            Op::Invert(t) => {
-                let f = |v: F4| mix(v, 1.0 - v, t);
-                (r, g, b) = (f(r), f(g), f(b));
-            }
-            Op::Grayscale(t) => {
-                let l = luma(r, g, b);
-                (r, g, b) = (mix(r, l, t), mix(g, l, t), mix(b, l, t));
-            }
-            Op::Saturation(s) => {
-                let l = luma(r, g, b);
-                (r, g, b) = (l + (r - l) * s, l + (g - l) * s, l + (b - l) * s);
-            }
-            Op::Sepia(t) => {
-                let s = SEPIA.map(|row| row[0] * r + row[1] * g + row[2] * b);
-                (r, g, b) = (mix(r, s[0], t), mix(g, s[1], t), mix(b, s[2], t));
-            }
-            Op::Vignette { hw, hh, diag, r0, span } => {
-                let dy = y as f32 + 0.5 - hh;
-                let x = F4::new([x0 as f32, (x0 + 1) as f32, (x0 + 2) as f32, (x0 + 3) as f32]);
-                let dx = x + 0.5 - hw;
-                let d = (dx * dx + dy * dy).sqrt() / diag;
-                let t = ((d - r0) / span).clamp(0.0, 1.0);
-                let f = 1.0 - t * t * (3.0 - 2.0 * t);
-                (r, g, b) = (r * f, g * f, b * f);
-            }
-        }
-    }
-    let q = |v: F4| (v.clamp(0.0, 1.0) * 255.0 + 0.5).trunc();
-    F4::store_rgb(q(r), q(g), q(b), px);
 }
 
 // Native only: proptest is a native dev-dependency (the wasm32 test build runs src/wasm's tests).
