@@ -7,7 +7,7 @@
 //!   The pass goes in strips of 64 pixels: a strip is read once, split into R, G and B lanes that
 //!   stay in L1 while each effect runs its own loop over them, and written once. (Every effect
 //!   inside one loop per four pixels ran out of vector registers: a stack of four cost 18.2 ms
-//!   at 1080p in Node against 11.5 ms in strips; one effect 4.2 against 4.1 ms.)
+//!   at 1080p against 11.5 ms in strips, `node scripts/bench-cpu-effects.mjs`.)
 //!   A run of only channel-separable effects (brightness-contrast, invert) is a 256-entry table.
 //! - A blur whose sigma allows it runs on a box-halved copy of the frame and is scaled back up
 //!   bilinearly (the GPU's reduced blur: [`super::pyramid`]), so its cost does not grow with sigma.
@@ -129,7 +129,7 @@ impl FastEffects {
                 continue;
             }
             let end = effects[i..].iter().position(|e| matches!(e, Effect::Blur { .. })).map_or(effects.len(), |n| i + n);
-            per_pixel_run(pixels, width as usize, &effects[i..end], true);
+            per_pixel_run::<true>(pixels, width as usize, &effects[i..end]);
             i = end;
         }
         Ok(())
@@ -393,9 +393,9 @@ fn channel(e: &Effect, v: f32) -> f32 {
 }
 
 /// A run of per-pixel effects over every pixel: one read and one write of each pixel. With
-/// `round_between` false the 1/255 rounding between effects is left out (a wrong variant the
+/// `ROUND` false the 1/255 rounding between effects is left out (a wrong variant the
 /// tests use to show that they catch a difference).
-fn per_pixel_run(pixels: &mut [u8], width: usize, run: &[Effect], round_between: bool) {
+fn per_pixel_run<const ROUND: bool>(pixels: &mut [u8], width: usize, run: &[Effect]) {
     if run.is_empty() {
         return;
     }
@@ -405,7 +405,7 @@ fn per_pixel_run(pixels: &mut [u8], width: usize, run: &[Effect], round_between:
         for (v, t) in table.iter_mut().enumerate() {
             let mut c = v as f32 / 255.0;
             for (i, e) in run.iter().enumerate() {
-                if i > 0 && round_between {
+                if i > 0 && ROUND {
                     c = q(c);
                 }
                 c = channel(e, c);
@@ -425,7 +425,7 @@ fn per_pixel_run(pixels: &mut [u8], width: usize, run: &[Effect], round_between:
     for y in 0..height {
         let line = &mut pixels[y * width * 4..(y + 1) * width * 4];
         for (s, part) in line.chunks_mut(STRIP * 4).enumerate() {
-            strip.run(part, &ops, s * STRIP, y, round_between);
+            strip.run::<ROUND>(part, &ops, s * STRIP, y);
         }
     }
 }
@@ -450,7 +450,7 @@ impl Default for Strip {
 
 impl Strip {
     /// The run on `px` (at most [`STRIP`] RGBA8 pixels of row `y` from column `x0`), in place.
-    fn run(&mut self, px: &mut [u8], ops: &[Op], x0: usize, y: usize, round_between: bool) {
+    fn run<const ROUND: bool>(&mut self, px: &mut [u8], ops: &[Op], x0: usize, y: usize) {
         let n = px.len().div_ceil(16);
         let (blocks, tail) = px.as_chunks_mut::<16>();
         for (i, block) in blocks.iter().enumerate() {
@@ -466,10 +466,13 @@ impl Strip {
         for (k, op) in ops.iter().enumerate() {
             // The first effect reads 0–255 lanes; later ones read the previous effect's result,
             // rounded to 1/255 as the reference stores it.
-            match (k > 0, round_between) {
-                (false, _) => op_pass::<{ IN_BYTES }>(op, r, g, b, x0, y),
-                (true, true) => op_pass::<{ IN_ROUND }>(op, r, g, b, x0, y),
-                (true, false) => op_pass::<{ IN_AS_IS }>(op, r, g, b, x0, y),
+            // (A const parameter: the module links no unrounded variant.)
+            if k == 0 {
+                op_pass::<IN_BYTES>(op, r, g, b, x0, y)
+            } else if ROUND {
+                op_pass::<IN_ROUND>(op, r, g, b, x0, y)
+            } else {
+                op_pass::<IN_AS_IS>(op, r, g, b, x0, y)
             }
         }
         let q = |v: F4| (v.clamp(0.0, 1.0) * 255.0 + 0.5).trunc();

@@ -84,7 +84,7 @@ fn a_fused_run_without_rounding_between_effects_is_caught() {
         let (seed, effects) = (prop::collection::vec(any::<u8>(), 1..64), stack(6)).new_tree(&mut runner).unwrap().current();
         let img = image(31, 7, &seed);
         let mut wrong = img.pixels.clone();
-        per_pixel_run(&mut wrong, 31, &effects, false);
+        per_pixel_run::<false>(&mut wrong, 31, &effects);
         if first_difference(&wrong, &reference::apply(&img, &effects).pixels).is_some() {
             caught += 1;
         }
