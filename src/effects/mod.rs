@@ -194,6 +194,32 @@ pub enum ParamError {
     AboveMax(&'static str, f64),
 }
 
+/// A parameter limit as error messages print it. Not `f64`'s own `Display`: linking Rust's float
+/// formatting cost the browser effects module 9.4 KB of its 102 KB gzipped (measured with the
+/// WebGPU-only build), and these messages are its only use. The registry's limits are whole
+/// numbers (`limits_print_exactly`), printed as integers; any other value prints with at most
+/// four decimals.
+pub struct Limit(pub f64);
+
+impl std::fmt::Display for Limit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let v = self.0;
+        if !v.is_finite() || v.abs() >= 1e15 {
+            // Not a registry limit; only the sign and size matter in a message.
+            return f.write_str(if v.is_nan() { "NaN" } else if v < 0.0 { "-huge" } else { "huge" });
+        }
+        let sign = if v < 0.0 { "-" } else { "" };
+        // Ten-thousandths, rounded half up; `as` is exact below 2^53.
+        let n = (v.abs() * 10_000.0 + 0.5).floor() as u64;
+        let (whole, frac) = (n / 10_000, n % 10_000);
+        if frac == 0 {
+            return write!(f, "{sign}{whole}");
+        }
+        let digits = format!("{frac:04}");
+        write!(f, "{sign}{whole}.{}", digits.trim_end_matches('0'))
+    }
+}
+
 impl EffectDef {
     pub fn param(&self, key: &str) -> Option<&'static ParamDef> {
         self.params.iter().find(|p| p.key == key)
@@ -287,6 +313,24 @@ mod tests {
         assert_eq!(two.ids(), ["sepia", "vignette"], "registry order");
         assert_eq!(EffectSet::from_ids::<&str>(&[]).unwrap().ids().len(), 0);
         assert_eq!(EffectSet::from_ids(&["blur", "glow"]), Err("glow".to_string()));
+    }
+
+    #[test]
+    fn limits_print_exactly() {
+        for def in EFFECTS {
+            for p in def.params {
+                for v in [p.min, p.max] {
+                    assert_eq!(Limit(v).to_string(), v.to_string(), "{}.{}", def.id, p.key);
+                }
+            }
+        }
+        let cases = [(0.0, "0"), (-0.0, "0"), (-1.0, "-1"), (100.0, "100"), (0.5, "0.5"), (-2.25, "-2.25"), (0.01, "0.01"), (1.23456, "1.2346")];
+        for (v, text) in cases {
+            assert_eq!(Limit(v).to_string(), text, "{v}");
+        }
+        assert_eq!(Limit(f64::NAN).to_string(), "NaN");
+        assert_eq!(Limit(f64::INFINITY).to_string(), "huge");
+        assert_eq!(Limit(-1e300).to_string(), "-huge");
     }
 
     #[test]

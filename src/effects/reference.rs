@@ -11,7 +11,7 @@
 //! - Per-pixel effects leave alpha untouched. Blur filters all four channels alike.
 //! - Effects in a list apply in order, each reading the previous one's RGBA8 output.
 
-use super::{find, EffectDef, ParamError};
+use super::{find, EffectDef, Limit, ParamError};
 
 /// An RGBA8 image, rows top to bottom, 4 bytes per pixel, no padding.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -61,8 +61,8 @@ impl std::fmt::Display for EffectError {
                     let keys: Vec<&str> = find(effect).map(|d| d.params.iter().map(|p| p.key).collect()).unwrap_or_default();
                     write!(f, "Effect \"{effect}\": unknown parameter \"{k}\"; accepted: {}", keys.join(", "))
                 }
-                ParamError::BelowMin(k, min) => write!(f, "Effect \"{effect}\": parameter \"{k}\" is below its minimum {min}"),
-                ParamError::AboveMax(k, max) => write!(f, "Effect \"{effect}\": parameter \"{k}\" is above its maximum {max}"),
+                ParamError::BelowMin(k, min) => write!(f, "Effect \"{effect}\": parameter \"{k}\" is below its minimum {}", Limit(*min)),
+                ParamError::AboveMax(k, max) => write!(f, "Effect \"{effect}\": parameter \"{k}\" is above its maximum {}", Limit(*max)),
             },
         }
     }
