@@ -293,6 +293,32 @@ async function runInPage({ moduleUrl, backend, cases, videoBase64 }) {
     w.terminate();
     worker = { imageData: diff(got.a, wantStack), canvas: diff(got.b, wantStack), backend: got.backend, headless: got.canvas };
   }
+  // Fused per-pixel runs through the SIMD build's strips of 64 pixels: widths that end in a
+  // part strip and in one to three pixels past the last block of four, and every per-pixel
+  // effect in one run, must give the reference's bytes exactly.
+  let fused = null;
+  if (backend === "cpu") {
+    const run = [
+      { effectType: "brightness-contrast", params: { brightness: 0.2, contrast: 1.5 } },
+      { effectType: "saturation", params: { saturation: 170 } },
+      { effectType: "grayscale", params: { intensity: 35 } },
+      { effectType: "sepia", params: { intensity: 60 } },
+      { effectType: "vignette", params: { radius: 30, softness: 40 } },
+      { effectType: "invert", params: { intensity: 15 } },
+    ];
+    const r = await fx.createEffectRenderer({ backend: "cpu" });
+    fused = [];
+    for (const [w, h] of [[203, 7], [65, 3], [3, 5], [128, 2]]) {
+      const px = new Uint8ClampedArray(w * h * 4);
+      for (let i = 0; i < px.length; i++) px[i] = (Math.imul(i + 1, 2654435761) >>> 24) ^ i;
+      for (const effects of [run, run.slice(1, 4), run.slice(4)]) {
+        const want = await fx.applyEffectsCpu(px, w, h, effects);
+        r.render({ source: new ImageData(px.slice(), w, h), width: w, height: h, effects });
+        fused.push({ w, h, n: effects.length, max: diff(await r.readPixels(), want).max });
+      }
+    }
+    r.destroy();
+  }
   // Two CPU renderers back to back: the second one's 4K frame grows wasm memory while the first
   // one's copy into it (VideoFrame.copyTo, awaited) is under way, which empties the first one's
   // view; it must still get its picture.
@@ -311,7 +337,7 @@ async function runInPage({ moduleUrl, backend, cases, videoBase64 }) {
     a.destroy();
     b.destroy();
   }
-  const result = { grown, manyRenderers, worker, uploads, otherRoute, backend: r.backend, maxSize: r.maxSize, headlessCanvas: r.canvas === undefined, results, sources, video: video_, regions, badRegions, errors, untouched, reuse, reuseOtherSize, sizes, shownSizes, shownCanvas, shownDiff };
+  const result = { grown, fused, manyRenderers, worker, uploads, otherRoute, backend: r.backend, maxSize: r.maxSize, headlessCanvas: r.canvas === undefined, results, sources, video: video_, regions, badRegions, errors, untouched, reuse, reuseOtherSize, sizes, shownSizes, shownCanvas, shownDiff };
   r.destroy();
   let destroyed = false;
   try {
@@ -369,6 +395,8 @@ function check(out, backend) {
   if (backend !== "webgpu") assert.ok(out.shownDiff.mean <= 1 && out.shownDiff.max <= 8, `shown frame: ${JSON.stringify(out.shownDiff)}`);
   if (backend === "cpu") {
     assert.equal(out.shownDiff.canvas, 0, "the canvas shows the CPU path's result");
+    assert.equal(out.fused.length, 12);
+    for (const f of out.fused) assert.equal(f.max, 0, `a fused run of ${f.n} on ${f.w}x${f.h} differs from the reference: ${JSON.stringify(f)}`);
     assert.ok(out.grown.mean <= 1 && out.grown.max <= 8, `a copy under way while memory grew: ${JSON.stringify(out.grown)}`);
     assert.equal(out.worker.backend, "cpu");
     assert.ok(out.worker.headless, "no canvas in the worker");
