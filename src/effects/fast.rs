@@ -35,12 +35,8 @@ pub enum FastError {
 impl std::fmt::Display for FastError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            FastError::Size { len, width, height } => {
-                write!(f, "pixels holds {len} bytes, not {width}x{height}x4")
-            }
-            FastError::OutOfMemory => {
-                write!(f, "not enough memory for the effects' scratch buffers")
-            }
+            FastError::Size { len, width, height } => write!(f, "pixels holds {len} bytes, not {width}x{height}x4"),
+            FastError::OutOfMemory => write!(f, "not enough memory for the effects' scratch buffers"),
         }
     }
 }

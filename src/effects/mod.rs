@@ -195,8 +195,8 @@ pub enum ParamError {
 }
 
 /// A parameter limit as error messages print it. Not `f64`'s own `Display`: linking Rust's float
-/// formatting cost the browser effects module 9.4 KB of its 102 KB gzipped (measured with the
-/// WebGPU-only build), and these messages are its only use. The registry's limits are whole
+/// formatting cost the browser effects module 9.1 KB of its 102 KB gzipped (measured with the
+/// WebGPU-only build, docs/effects.md), and these messages are its only use. The registry's limits are whole
 /// numbers (`limits_print_exactly`), printed as integers; any other value prints with at most
 /// four decimals.
 pub struct Limit(pub f64);
