@@ -181,8 +181,17 @@ function stager(): (width: number, height: number, willReadFrequently: boolean) 
   };
 }
 
-function checkSize(width: number, height: number): void {
+/**
+ * The frame a `render` call asks for, checked the same way on every backend before anything is
+ * queued or drawn: whole sides from 1 to the renderer's `maxSize`, and a source (when given) at
+ * least that large.
+ */
+function checkFrame(source: EffectSource | null | undefined, width: number, height: number, maxSize: number): void {
   if (!Number.isInteger(width) || !Number.isInteger(height)) throw new NeuralCutError("INVALID_OPTIONS", `width and height must be integers, got ${width}x${height}`);
+  if (width < 1 || height < 1 || width > maxSize || height > maxSize) throw new NeuralCutError("INVALID_OPTIONS", `width and height must be between 1 and ${maxSize}, got ${width}x${height}`);
+  if (source == null) return;
+  const [sw, sh] = sizeOf(source);
+  if (sw < width || sh < height) throw new NeuralCutError("SOURCE_TOO_SMALL", `source is ${sw}x${sh}, smaller than the requested ${width}x${height}`);
 }
 
 function checkRegion(region: { x: number; y: number; width: number; height: number } | undefined): void {
@@ -252,16 +261,13 @@ function cpuRenderer(canvas: HTMLCanvasElement | OffscreenCanvas | undefined, ba
     maxSize,
     render({ source, width, height, effects }: RenderOptions) {
       alive();
-      checkSize(width, height);
+      checkFrame(source, width, height, maxSize);
       validate(effects);
       if (source == null) {
         if (size[0] !== width || size[1] !== height) throw new Error(`no source given and no earlier ${width}x${height} frame to reuse`);
         pending = pending.catch(() => {}).then(() => finish(width, height, effects));
         return;
       }
-      if (width < 1 || height < 1 || width > maxSize || height > maxSize) throw new Error(`width and height must be between 1 and ${maxSize}, got ${width}x${height}`);
-      const [sw, sh] = sizeOf(source);
-      if (sw < width || sh < height) throw new Error(`source is ${sw}x${sh}, smaller than the requested ${width}x${height}`);
       size = [width, height];
       // The canvas takes the frame's size at once, as on the GPU backends; the picture follows.
       if (shown && (shown.canvas.width !== width || shown.canvas.height !== height)) Object.assign(shown.canvas, { width, height });
@@ -311,7 +317,7 @@ function cpuRenderer(canvas: HTMLCanvasElement | OffscreenCanvas | undefined, ba
       await pending;
       alive();
       const [w, h] = inner.size();
-      if (w === 0) throw new Error("nothing rendered yet");
+      if (w === 0) throw new NeuralCutError("NOTHING_RENDERED", "nothing rendered yet");
       const out = inner.outputView();
       if (!region) return new Uint8ClampedArray(out);
       const { x, y, width, height } = region;
@@ -398,8 +404,6 @@ export async function createEffectRenderer(options: CreateEffectRendererOptions 
     const isVideo = typeof HTMLVideoElement !== "undefined" && source instanceof HTMLVideoElement;
     const isOffscreen = backend === "webgl2" && typeof OffscreenCanvas !== "undefined" && source instanceof OffscreenCanvas;
     if (upload === "copy" && !isFrame && !isVideo && !isOffscreen) return source;
-    const [sw, sh] = sizeOf(source);
-    if (sw < width || sh < height) throw new NeuralCutError("SOURCE_TOO_SMALL", `source is ${sw}x${sh}, smaller than the requested ${width}x${height}`);
     // In a worker on WebGL2 there is no HTMLCanvasElement: hand over the pixels.
     const pixels = upload === "pixels" || (backend === "webgl2" && typeof document === "undefined");
     const ctx = stageOf(width, height, pixels);
@@ -408,6 +412,7 @@ export async function createEffectRenderer(options: CreateEffectRendererOptions 
     return ctx.canvas as HTMLCanvasElement | OffscreenCanvas;
   };
   let destroyed = false;
+  let rendered = false;
   const alive = () => {
     if (destroyed) throw new NeuralCutError("RENDERER_DESTROYED", "this effect renderer was destroyed");
   };
@@ -420,13 +425,15 @@ export async function createEffectRenderer(options: CreateEffectRendererOptions 
     maxSize,
     render({ source, width, height, effects }: RenderOptions) {
       alive();
-      checkSize(width, height);
+      checkFrame(source, width, height, maxSize);
       validate(effects);
       inner.render(source == null ? null : staged(source, width, height), width, height, effects);
+      rendered = true;
     },
     readPixels(region?: { x: number; y: number; width: number; height: number }) {
       alive();
       checkRegion(region);
+      if (!rendered) throw new NeuralCutError("NOTHING_RENDERED", "nothing rendered yet");
       return (region ? inner.readPixels(region.x, region.y, region.width, region.height) : inner.readPixels(0, 0)) as Promise<Uint8ClampedArray>;
     },
     destroy() {

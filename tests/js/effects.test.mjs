@@ -203,6 +203,23 @@ async function runInPage({ moduleUrl, backend, cases, videoBase64 }) {
       errors.push(`${e instanceof Error}:${e.message}`);
     }
   }
+  // The frame's own problems carry the same codes on every backend.
+  const codeOf = async (f) => {
+    try {
+      await f();
+      return null;
+    } catch (e) {
+      return e.code ?? `no code: ${e.message}`;
+    }
+  };
+  const fresh = await fx.createEffectRenderer({ backend });
+  const codes = {
+    small: await codeOf(() => r.render({ source: new ImageData(2, 2), width: W, height: H, effects: [] })),
+    huge: await codeOf(() => r.render({ source: image, width: r.maxSize + 1, height: H, effects: [] })),
+    zero: await codeOf(() => r.render({ source: image, width: 0, height: H, effects: [] })),
+    unrendered: await codeOf(() => fresh.readPixels()),
+  };
+  fresh.destroy();
   const untouched = diff((await r.readPixels()), before).max === 0;
 
   // No source: new effects on the frame already on the GPU.
@@ -337,7 +354,7 @@ async function runInPage({ moduleUrl, backend, cases, videoBase64 }) {
     a.destroy();
     b.destroy();
   }
-  const result = { grown, fused, manyRenderers, worker, uploads, otherRoute, backend: r.backend, maxSize: r.maxSize, headlessCanvas: r.canvas === undefined, results, sources, video: video_, regions, badRegions, errors, untouched, reuse, reuseOtherSize, sizes, shownSizes, shownCanvas, shownDiff };
+  const result = { codes, grown, fused, manyRenderers, worker, uploads, otherRoute, backend: r.backend, maxSize: r.maxSize, headlessCanvas: r.canvas === undefined, results, sources, video: video_, regions, badRegions, errors, untouched, reuse, reuseOtherSize, sizes, shownSizes, shownCanvas, shownDiff };
   r.destroy();
   let destroyed = false;
   try {
@@ -386,6 +403,7 @@ function check(out, backend) {
   assert.match(out.errors[1], /^true:.*"intensity".*maximum 100/);
   assert.match(out.errors[2], /^true:.*unknown parameter "radius".*intensity/);
   assert.match(out.errors[3], /^true:effects\[1\].*"vignette".*"softness"/);
+  assert.deepEqual(out.codes, { small: "SOURCE_TOO_SMALL", huge: "INVALID_OPTIONS", zero: "INVALID_OPTIONS", unrendered: "NOTHING_RENDERED" }, `${backend}: error codes`);
   assert.ok(out.untouched, "a refused render draws nothing");
   assert.ok(out.reuse.max <= 2, `re-rendering the frame on the GPU: max |Δ| ${out.reuse.max}`);
   assert.match(out.reuseOtherSize ?? "", /no source given/);
