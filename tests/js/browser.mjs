@@ -3,6 +3,7 @@
 import { createServer } from "node:http";
 import { extname, join, normalize } from "node:path";
 import { readFile } from "node:fs/promises";
+import { after, before } from "node:test";
 
 import { chromium } from "playwright-core";
 
@@ -47,6 +48,21 @@ export function serveDir(dir) {
       resolve({ url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => server.close(r)) });
     });
   });
+}
+
+/** One server on `dir` and one Chromium for the test file that calls this: started in its
+ * `before`, closed in its `after`. Read `.server` and `.browser` inside the tests. */
+export function serveAndLaunch(dir) {
+  const held = { server: undefined, browser: undefined };
+  before(async () => {
+    held.server = await serveDir(dir);
+    held.browser = await launchChromium();
+  });
+  after(async () => {
+    await held.browser?.close();
+    await held.server?.close();
+  });
+  return held;
 }
 
 /** Opens `url` and waits for the page to set `window.result` (or to throw). */

@@ -7,10 +7,10 @@
 // Needs `npm run build` first (dist/export.js).
 import { strict as assert } from "node:assert";
 import { dirname, join } from "node:path";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 
-import { launchChromium, serveDir } from "./browser.mjs";
+import { serveAndLaunch } from "./browser.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const S = 120_000;
@@ -195,25 +195,15 @@ async function exportInPage({ scene, format, cancelAt, noH264, unreachableTone }
   return { result: { ...rest, progress: { count: result.progress.length, first: result.progress[0], last: result.progress.at(-1) } }, back };
 }
 
-let server;
-let browser;
+const chrome = serveAndLaunch(root);
 let page;
 
-before(async () => {
-  server = await serveDir(root);
-  browser = await launchChromium();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
 async function run(args) {
-  page = await browser.newPage();
+  page = await chrome.browser.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
   await page.route("**/tests/fixtures/media/unreachable.wav", (route) => route.abort("connectionrefused"));
-  await page.goto(`${server.url}/tests/js/page.html`);
+  await page.goto(`${chrome.server.url}/tests/js/page.html`);
   try {
     return await page.evaluate(exportInPage, args);
   } finally {

@@ -4,10 +4,10 @@
 // Needs `npm run build` first.
 import { strict as assert } from "node:assert";
 import { dirname, join } from "node:path";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 
-import { launchChromium, serveDir } from "./browser.mjs";
+import { serveAndLaunch } from "./browser.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const IMAGES = 12;
@@ -71,23 +71,13 @@ async function inPage({ backend, images }) {
   return { backend: r.backend, frames, decodedOnce, again, colours: Array.from({ length: images }, (_, i) => colour(i)) };
 }
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serveDir(root);
-  browser = await launchChromium();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const chrome = serveAndLaunch(root);
 
 for (const backend of ["canvas2d", "webgl2"]) {
   test(`${backend}: a long run of pictures keeps at most eight idle ones; the logo on every frame stays; a picture let go comes back`, async () => {
-    const page = await browser.newPage();
+    const page = await chrome.browser.newPage();
     try {
-      await page.goto(`${server.url}/tests/js/page.html`);
+      await page.goto(`${chrome.server.url}/tests/js/page.html`);
       const out = await page.evaluate(inPage, { backend, images: IMAGES });
       assert.equal(out.backend, backend);
       out.frames.forEach((f, i) => {

@@ -9,10 +9,10 @@
 // Needs `npm run build` first.
 import { strict as assert } from "node:assert";
 import { dirname, join } from "node:path";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 
-import { launchChromium, serveDir } from "./browser.mjs";
+import { serveAndLaunch } from "./browser.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
@@ -213,24 +213,14 @@ async function inPage({ check }) {
   throw new Error(`unknown check ${check}`);
 }
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serveDir(root);
-  browser = await launchChromium();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const chrome = serveAndLaunch(root);
 
 async function run(check) {
-  const page = await browser.newPage();
+  const page = await chrome.browser.newPage();
   try {
     // A file whose connection fails, on the page's own origin.
     await page.route("**/tests/fixtures/media/unreachable.webm", (route) => route.abort("connectionrefused"));
-    await page.goto(`${server.url}/tests/js/page.html`);
+    await page.goto(`${chrome.server.url}/tests/js/page.html`);
     return await page.evaluate(inPage, { check });
   } finally {
     await page.close();
