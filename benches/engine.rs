@@ -48,6 +48,24 @@ fn big_project() -> Project {
     project_of(SECOND)
 }
 
+/// One main-track clip of `keys / 100` seconds whose opacity has `keys` linear keys, 1/100 s apart.
+fn keyed_project(keys: usize) -> Project {
+    let step = SECOND / 100;
+    let keys: Vec<Value> = (0..keys)
+        .map(|i| json!({ "id": format!("k{i}"), "time": i as i64 * step, "value": (i % 2) as f64, "segmentToNext": "linear", "tangentMode": "flat" }))
+        .collect();
+    let mut project = Project::new();
+    project.assets.push(serde_json::from_value(json!({ "id": "a1", "name": "clip.mp4", "type": "video", "duration": 3600 })).unwrap());
+    let mut e = Element::new("e1".into(), neuralcut::model::ElementType::Video, 0, keys.len() as i64 * step);
+    e.asset_id = Some("a1".into());
+    e.trim_end = 3600 * SECOND - e.duration;
+    e.animations = Some(serde_json::from_value(json!({ "opacity": { "keys": keys } })).unwrap());
+    let mut track: Track = serde_json::from_value(json!({ "id": "t1", "type": "main" })).unwrap();
+    track.elements.push(Arc::new(e));
+    project.timeline = Some(Timeline { tracks: vec![Arc::new(track)], extra: Default::default() });
+    Project::from_json(&project.to_json()).expect("valid keyed bench project")
+}
+
 /// The same timeline with clips of `clip` ticks.
 fn project_of(clip: i64) -> Project {
     let mut project = Project::new();
@@ -181,6 +199,23 @@ fn main() {
     let history_bytes = live() - before;
     assert_eq!(ed.history().undo_len(), 1000);
 
+    // Split cost against keyframe count: one clip whose opacity has a key every tick of 1/100 s,
+    // cut in the middle. Linear means the 100 000-key split costs 10 times the 10 000-key one.
+    let keyed = |keys: usize| {
+        let mut ed = Editor::with_project(keyed_project(keys));
+        ed.call_tool_json("list_timeline", "{}");
+        ed
+    };
+    let (keyed_small, keyed_large) = (keyed(10_000), keyed(100_000));
+    let mid = |keys: usize| json!({ "times": [keys as f64 / 200.0 + 0.005] });
+    let key_runs = 9;
+    let split_10k_us = time(key_runs, || keyed_small.clone(), |ed| call(ed, "split", &mid(10_000)));
+    let split_100k_us = time(key_runs, || keyed_large.clone(), |ed| call(ed, "split", &mid(100_000)));
+    let keyed_element = keyed_large.project().unwrap().timeline.as_ref().unwrap().tracks[0].elements[0].clone();
+    let clone_100k_us = time(key_runs, || (), |_| {
+        black_box((*keyed_element).clone());
+    });
+
     println!("neuralcut engine bench: {TRACKS} tracks x {PER_TRACK} elements, median of {runs} runs");
     println!("{:<44} {:>12} {:>14}", "operation", "median", "vs deep copy");
     let row = |name: &str, us: f64| println!("{name:<44} {us:>9.1} µs {:>13.3}x", us / copy_us);
@@ -195,6 +230,13 @@ fn main() {
     row("list_timeline (parsed into a serde Value)", list_value_us);
     row("undo + redo of the split", undo_split_us);
     row("undo + redo of the one-element move", undo_one_us);
+    println!("split of one element with N opacity keyframes, median of {key_runs} runs");
+    println!("{:<44} {:>12} {:>14}", "operation", "median", "vs clone");
+    let keyrow = |name: &str, us: f64| println!("{name:<44} {us:>9.1} µs {:>13.3}x", us / clone_100k_us);
+    keyrow("baseline: clone of the 100 000-key element", clone_100k_us);
+    keyrow("split, 10 000 keys", split_10k_us);
+    keyrow("split, 100 000 keys", split_100k_us);
+    println!("100 000 keys / 10 000 keys: {:.2}x (linear: 10x)", split_100k_us / split_10k_us);
     let full = copy_bytes as f64 * 1000.0;
     println!(
         "history of 1000 single-element edits: {:.1} KiB; 1000 full copies: {:.1} MiB; ratio {:.3} % (goal < 10 %)",

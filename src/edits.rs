@@ -8,6 +8,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
 use crate::model::{Element, Timeline, Track, TrackType};
+use serde_json::{Map, Value};
 
 /// Why an edit could not be made.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -122,9 +123,11 @@ pub fn split(tl: &mut Timeline, times: &[i64], mut new_id: impl FnMut(char) -> S
             let mut pieces = Vec::with_capacity(at.len());
             let mut left = (*original).clone();
             for (k, &t) in at.iter().enumerate() {
+                // The keyframes are split, not copied: they leave `left` before it is cloned.
+                let animations = left.animations.take();
                 let mut right = left.clone();
                 right.id = new_id('e').into();
-                cut_at(&mut left, &mut right, t, &mut new_id);
+                cut_at(&mut left, &mut right, animations, t, &mut new_id);
                 // A piece ends where the next cut of the same element falls, not where it ended
                 // before that cut.
                 let end = at.get(k + 1).copied().unwrap_or(original.end());
@@ -142,12 +145,13 @@ pub fn split(tl: &mut Timeline, times: &[i64], mut new_id: impl FnMut(char) -> S
     cuts
 }
 
-/// Splits `left` (a copy of the element) at `t`; `right` starts as another copy.
-fn cut_at(left: &mut Element, right: &mut Element, t: i64, new_id: &mut impl FnMut(char) -> String) {
+/// Splits `left` (a copy of the element) at `t`; `right` starts as another copy, and both
+/// without the element's `animations`, which are divided between them.
+fn cut_at(left: &mut Element, right: &mut Element, animations: Option<Map<String, Value>>, t: i64, new_id: &mut impl FnMut(char) -> String) {
     let offset = t - left.start;
-    if let Some(animations) = left.animations.take() {
+    if let Some(animations) = animations {
         // Key times count from each piece's own start (OpenCut's splitAnimationsAtTime).
-        let (l, r) = crate::animation::split_animations(&animations, offset, || new_id('k'));
+        let (l, r) = crate::animation::split_animations(animations, offset, || new_id('k'));
         left.animations = l;
         right.animations = r;
     }
@@ -249,7 +253,7 @@ pub fn fit_animations(e: &mut Element, old_duration: i64, new_id: impl FnMut() -
         return;
     }
     if let Some(animations) = e.animations.take() {
-        e.animations = crate::animation::clamp_to_duration(&animations, e.duration, new_id);
+        e.animations = crate::animation::clamp_to_duration(animations, e.duration, new_id);
     }
 }
 
