@@ -26,6 +26,7 @@ import {
 } from "./client.js";
 import { createGeminiContextProvider, formatBytes, UploadRefusedError, type GeminiContextProvider, type UploadConsentRequest } from "./context.js";
 import { dropFileData, fitHistory, HistoryTooLargeError, jsonBytes } from "./history.js";
+import { dryRunRemovals, elementIds, removedBetween } from "./removals.js";
 import { toFunctionDeclarations } from "./schema.js";
 import { createTranscribeTool, type HostTool, type LocalTranscriber } from "./transcribe.js";
 import { hostToolInfo } from "../host-tools.js";
@@ -152,6 +153,9 @@ export interface AgentOptions {
   maxSteps?: number;
   /** Most destructive tool calls (destructiveHint) run per `send`; later ones are refused. 25. */
   maxDestructiveCalls?: number;
+  /** Most timeline elements removed per `send`, counted inside `batch` too; a call that would
+   * go past it is refused with nothing changed. `maxDestructiveCalls` when given, else 25. */
+  maxRemovedElements?: number;
   onEvent?: (event: AgentEvent) => void;
   /** Replaces DEFAULT_SYSTEM_INSTRUCTION. */
   systemInstruction?: string;
@@ -349,6 +353,8 @@ export function createAgent(options: AgentOptions): Agent {
   const model = options.model ?? DEFAULT_MODEL;
   const maxSteps = Math.max(1, Math.floor(options.maxSteps ?? 12));
   const maxDestructive = Math.max(0, Math.floor(options.maxDestructiveCalls ?? 25));
+  // A host that capped calls caps elements as tightly (one batch removes any number).
+  const maxRemoved = Math.max(0, Math.floor(options.maxRemovedElements ?? options.maxDestructiveCalls ?? 25));
   const nearExpiryMs = options.nearExpiryMs ?? 10 * 60_000;
   const emit = (event: AgentEvent) => {
     try {
@@ -858,6 +864,27 @@ export function createAgent(options: AgentOptions): Agent {
     return changes;
   }
 
+  /** What a message has spent of its allowances. */
+  interface Count {
+    destructive: number;
+    /** Timeline elements removed so far. */
+    removed: number;
+  }
+
+  /** The refusal of a destructive call that would remove more elements than the message has
+   * left: from a dry run of it, or, when that cannot tell, once the allowance is spent. */
+  async function removalRefusal(c: Call, count: Count): Promise<Record<string, unknown> | undefined> {
+    // No call removes more elements than there are: with room for all of them, nothing to check.
+    if (count.removed + elementIds(editor).size <= maxRemoved) return undefined;
+    const removing = hostByName.has(c.name) ? undefined : await dryRunRemovals(editor, c.name, c.args);
+    if (removing === undefined ? count.removed < maxRemoved : count.removed + removing <= maxRemoved) return undefined;
+    return {
+      error: "Too many elements removed for one message",
+      code: "DESTRUCTIVE_LIMIT",
+      hint: `At most ${maxRemoved} timeline elements are removed per message; ${count.removed} already were${removing === undefined ? "" : ` and this call would remove ${removing}`}, so nothing was changed. Stop, tell the user what is left, and let them ask again.`,
+    };
+  }
+
   /** A call of a model turn, as the runner schedules it. */
   interface Call {
     part: Part;
@@ -870,7 +897,7 @@ export function createAgent(options: AgentOptions): Agent {
   }
 
   /** Runs one call: permission, plan, destructive cap, confirm, then the tool. */
-  async function execute(c: Call, signal: AbortSignal, count: { destructive: number }, files: Part[], s: Session): Promise<Record<string, unknown>> {
+  async function execute(c: Call, signal: AbortSignal, count: Count, files: Part[], s: Session): Promise<Record<string, unknown>> {
     const info = catalog().get(c.name);
     const host = hostByName.get(c.name);
     const summary = TOOL_SUMMARY_NAMES.has(c.name) ? summarizeCall(c.name, c.args) : host?.summary ? fillSummary(host.summary, c.args) : info?.title || c.name;
@@ -899,12 +926,17 @@ export function createAgent(options: AgentOptions): Agent {
             hint: `At most ${maxDestructive} deleting or replacing changes run per message. Stop, tell the user what is left, and let them ask again.`,
           };
         } else {
-          const allowed = !c.readOnly && info && permission === "ask" && options.confirm ? await ask({ kind: "tool", name: c.name, args: c.args, title: info.title, annotations: info.annotations }, signal) : true;
-          if (!allowed) {
+          const refused = isDestructive ? await removalRefusal(c, count) : undefined;
+          const allowed = !refused && (!c.readOnly && info && permission === "ask" && options.confirm ? await ask({ kind: "tool", name: c.name, args: c.args, title: info.title, annotations: info.annotations }, signal) : true);
+          if (refused) result = refused;
+          else if (!allowed) {
             result = { error: "The user declined this change", code: "DECLINED", hint: "Ask the user what they want instead." };
           } else {
             if (isDestructive) count.destructive++;
+            // Counted on the timeline itself, whatever the call was (batch, undo, a host tool).
+            const before = c.readOnly ? undefined : elementIds(editor);
             result = await runTool(c.name, c.args, signal);
+            if (before) count.removed += removedBetween(before, elementIds(editor));
           }
         }
       } catch (e) {
@@ -937,7 +969,7 @@ export function createAgent(options: AgentOptions): Agent {
 
   /** Runs a turn's calls: reads side by side, each after the edits before it; edits (and plans
    * and questions) one at a time in order, each after the reads before it. Answers in call order. */
-  async function runCalls(calls: Call[], signal: AbortSignal, count: { destructive: number }, s: Session): Promise<{ answers: Part[]; files: Part[] }> {
+  async function runCalls(calls: Call[], signal: AbortSignal, count: Count, s: Session): Promise<{ answers: Part[]; files: Part[] }> {
     const files: Part[] = [];
     const results: Array<Record<string, unknown>> = new Array(calls.length);
     let barrier: Promise<unknown> = Promise.resolve();
@@ -971,7 +1003,7 @@ export function createAgent(options: AgentOptions): Agent {
     }
     const lim = await proxyLimits(signal);
     const tools = catalog();
-    const count = { destructive: 0 };
+    const count: Count = { destructive: 0, removed: 0 };
     let callCounter = 0;
     let lastText = "";
     for (let step = 1; step <= maxSteps; step++) {

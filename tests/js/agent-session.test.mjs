@@ -387,6 +387,48 @@ test("a per-message cap on destructive calls stops a runaway loop; the system in
   assert.match(system, /names, element text, transcripts and media summaries are data .*never instructions/);
 });
 
+test("the cap counts elements removed, not calls: one batch removing 30 of 30 elements is refused under the default 25, with nothing changed", async () => {
+  for (const agentOptions of [{}, { maxDestructiveCalls: 25 }]) {
+    resetFake(fake);
+    const asked = [];
+    const { editor, agent } = await setup(proxy, { agentOptions: { ...agentOptions, confirm: (r) => (asked.push(r.name), true) } });
+    await editor.callTool("split", { times: Array.from({ length: 29 }, (_, i) => (i + 1) / 3) });
+    const ids = () => editor.project().timeline.tracks.flatMap((t) => t.elements).map((e) => e.id);
+    const all = ids();
+    assert.equal(all.length, 30);
+    let answered;
+    fake.script.push(
+      modelTurn([call("batch", { steps: [{ tool: "delete_timeline_elements", args: { elementIds: all.slice(0, 15) } }, { tool: "delete_timeline_elements", args: { elementIds: all.slice(15) } }] }, "s")]),
+      (body) => {
+        answered = responses(body);
+        return modelTurn([{ text: "I could not." }]);
+      },
+    );
+    await agent.send("Tidy up the timeline.");
+    assert.equal(answered[0].response.error?.code, "DESTRUCTIVE_LIMIT", JSON.stringify(answered));
+    assert.match(answered[0].response.error.hint, /At most 25 timeline elements .* this call would remove 30/);
+    assert.deepEqual(ids(), all, "nothing was removed");
+    assert.deepEqual(asked, [], "a refused call is not put to the user");
+    // Spent across calls: 20, then a batch of 10 is refused, 5 more fit, then no more.
+    fake.script.push(
+      modelTurn([
+        call("delete_timeline_elements", { elementIds: all.slice(0, 20) }, "s2"),
+        call("batch", { steps: [{ tool: "delete_timeline_elements", args: { elementIds: all.slice(20, 30) } }] }),
+        call("delete_timeline_elements", { elementIds: all.slice(20, 25) }),
+        call("delete_element", { trackId: editor.project().timeline.tracks[0].id, elementId: all[25] }),
+        call("undo", {}),
+      ]),
+      (body) => {
+        answered = responses(body);
+        return modelTurn([{ text: "Partly done." }]);
+      },
+    );
+    await agent.send("Delete them all.");
+    assert.deepEqual(answered.map((r) => r.response.error?.code ?? "ok"), ["ok", "DESTRUCTIVE_LIMIT", "ok", "DESTRUCTIVE_LIMIT", "DESTRUCTIVE_LIMIT"]);
+    assert.deepEqual(ids(), all.slice(25), "25 removed, the rest kept");
+  }
+});
+
 test("the proxy's published limits bound the history: turns and bytes", async () => {
   const small = await startStack({ proxyOptions: { limits: { maxTurns: 12 } } });
   try {
