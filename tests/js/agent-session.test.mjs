@@ -300,7 +300,7 @@ test("a malformed function call is retried once with the error; twice is a plain
   assert.deepEqual(clips(editor), [[0, 3], [3, 10]]);
   const bodies = generateBodies(fetchLog);
   const retry = bodies.at(-2);
-  assert.match(lastTurn(retry).parts.at(-1).text, /could not be parsed: Malformed function call: split\(times=\[3,/);
+  assert.match(lastTurn(retry).parts.at(-1).text, /could not be parsed\..* quoted as data: "Malformed function call: split\(times=\[3,"/);
   assert.ok(!JSON.stringify(bodies.at(-1)).includes("could not be parsed"), "the correction is not kept in the history");
   assert.ok(events.some((e) => e.type === "notice" && e.code === "MALFORMED_CALL"));
   assertValidConversation(agent.history());
