@@ -55,8 +55,15 @@ export function checkMentions(value: unknown): Mention[] {
     if (!isMentionLabel(label)) {
       throw bad(`mentions[${i}].label must be a short label from mentionLabel(name), not ${JSON.stringify(String(label).slice(0, 40))}`);
     }
-    if (details !== undefined && (details === null || typeof details !== "object" || Array.isArray(details))) throw bad(`mentions[${i}].details must be an object`);
-    return { kind, id, label, ...(details ? { details: structuredClone(details as Record<string, unknown>) } : {}) };
+    if (details === undefined) return { kind, id, label };
+    let copy: unknown;
+    try {
+      copy = JSON.parse(JSON.stringify(details));
+    } catch {
+      // a cycle or a BigInt
+    }
+    if (!copy || typeof copy !== "object" || Array.isArray(copy)) throw bad(`mentions[${i}].details must be a JSON object`);
+    return { kind, id, label, details: copy as Record<string, unknown> };
   });
 }
 

@@ -584,6 +584,9 @@ test("mentions: the user's part holds only their words, the items go in a second
     assert.throws(() => agent.send("Trim it", { mentions: [{ kind: "asset", id: assetId, label }] }), (e) => e.code === "INVALID_ARGUMENT", JSON.stringify(label));
   }
   assert.throws(() => agent.send("Trim it", { mentions: "a1" }), (e) => e.code === "INVALID_ARGUMENT");
+  const cyclic = {};
+  cyclic.self = cyclic;
+  assert.throws(() => agent.send("Trim it", { mentions: [{ kind: "asset", id: assetId, label: "clip", details: cyclic }] }), (e) => e.code === "INVALID_ARGUMENT");
   assert.equal(fetchLog.length, sentBefore);
   assert.equal(agent.history().length, 0, "a refused message changes nothing");
   const label = mentionLabel(crafted);
