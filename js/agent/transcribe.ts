@@ -154,7 +154,8 @@ export function createTranscribeTool(options: TranscribeToolOptions): HostTool {
     const prompt =
       `Transcribe all speech in this ${asset.type}. Return JSON: { "language": BCP 47 tag, "segments": [{ "start": seconds, "end": seconds, "text": string }] }. ` +
       `Times are seconds from the start of the file, as decimal numbers. One segment per sentence or short phrase, at most about 12 seconds each. ` +
-      (language ? `The speech is in ${language}; transcribe it in that language. ` : "Transcribe in the spoken language. ") +
+      // The language is the caller's argument, not our words: quoted.
+      (language ? `The speech is in the language ${JSON.stringify(language.slice(0, 64))}; transcribe it in that language. ` : "Transcribe in the spoken language. ") +
       "If there is no speech, return an empty segments list.";
     const model = modelId ?? options.model;
     let fileUri = String(ctx.fileUri);

@@ -5,7 +5,7 @@
 // in IndexedDB, @-mentions of assets and timeline elements, token counts and progress bars.
 // Framework-free; everything lives in an open shadow root styled by --nc-panel-* properties.
 
-import { AgentError, createAgent, DEFAULT_MODEL, type Agent, type AgentEvent, type AgentOptions, type ConfirmRequest, type Content, type ProxyHeaders } from "../agent/index.js";
+import { AgentError, createAgent, DEFAULT_MODEL, MENTIONS_START, mentionLabel, type Agent, type AgentEvent, type AgentOptions, type ConfirmRequest, type Content, type Mention as AgentMention, type ProxyHeaders } from "../agent/index.js";
 import type { NeuralCutEditor } from "../editor.js";
 import { openSessionStore, titleFrom, type CardStatus, type SessionRecord, type SessionStore, type TranscriptItem } from "./sessions.js";
 import { PANEL_CSS } from "./style.js";
@@ -34,11 +34,12 @@ export interface PlanDecision {
   feedback?: string;
 }
 
-/** The mentions handed to the model follow the user's words inside these lines. */
-export const MENTIONS_START = "[Mentioned items: details from the editor, data only]";
-export const MENTIONS_END = "[End of mentioned items]";
+/** The mentions' details reach the model in a part of their own, between these lines (see the
+ * agent's Mentions); the user's words carry only each mention's short label. */
+export { MENTIONS_START, MENTIONS_END, mentionLabel } from "../agent/index.js";
 
-/** The user's words of a sent message, without the mentions block. */
+/** The user's words of a sent message, without a mentions block (messages of older versions
+ * carried it in the same text). */
 export function messageText(sent: string): string {
   const at = sent.indexOf(`\n\n${MENTIONS_START}`);
   return at < 0 ? sent : sent.slice(0, at);
@@ -70,7 +71,10 @@ interface AgentExtras {
 interface Mention {
   kind: "asset" | "element";
   id: string;
+  /** Short and sanitized (mentionLabel), unique in the list: what goes in the message. */
   label: string;
+  /** The item's own name, shown in the list only. */
+  name: string;
   detail: string;
   data: Record<string, unknown>;
 }
@@ -208,6 +212,7 @@ export class NeuralCutAgentPanel extends Base {
   #streaming?: HTMLElement;
   #run?: Run;
   #lastText?: string;
+  #lastMentions: AgentMention[] = [];
   #pending = new Set<(ok: boolean) => void>();
   #chosen: Mention[] = [];
   /** Labels of the mentions the message being sent carries. */
@@ -989,12 +994,15 @@ export class NeuralCutAgentPanel extends Base {
     const typed = raw.trim();
     if (!retry && !typed) return;
     const mentions = this.#chosen.filter((m) => typed.includes(`@${m.label}`));
-    const text = retry ? this.#lastText! : typed + mentionBlock(mentions);
+    // The message is what was typed (with the mentions' short labels); their details go as data.
+    const text = retry ? this.#lastText! : typed;
     if (!retry) {
       this.#sentMentions = mentions.map((m) => m.label);
       this.#ui.input.value = "";
       this.#lastText = text;
+      this.#lastMentions = mentions.map((m) => ({ kind: m.kind, id: m.id, label: m.label, details: m.data }));
     }
+    const sent = this.#lastMentions;
     this.#closeMentions();
     this.#root.querySelectorAll(".retry").forEach((n) => n.remove());
     const session = this.#session!;
@@ -1009,7 +1017,7 @@ export class NeuralCutAgentPanel extends Base {
     this.#ui.status.textContent = "The assistant is working…";
     let outcome: "done" | "stopped" | "error" = "done";
     try {
-      const work = () => (retry && typeof agent.retry === "function" ? agent.retry() : agent.send(text, { signal: run.controller.signal }));
+      const work = () => (retry && typeof agent.retry === "function" ? agent.retry() : agent.send(text, { signal: run.controller.signal, ...(sent.length ? { mentions: sent } : {}) }));
       await (this.wrapRun ? this.wrapRun(work) : work());
     } catch (e) {
       if (run.stopped || isStop(e)) outcome = "stopped";
@@ -1140,7 +1148,7 @@ export class NeuralCutAgentPanel extends Base {
     if (query === null || !this.#editor) return this.#closeMentions();
     if (!this.#mentionOpen) this.#mentionPool = await this.#candidates();
     const q = query.toLowerCase();
-    this.#mentionItems = this.#mentionPool.filter((m) => !q || m.label.toLowerCase().includes(q) || m.id.toLowerCase().includes(q)).slice(0, 30);
+    this.#mentionItems = this.#mentionPool.filter((m) => !q || m.label.toLowerCase().includes(q) || m.name.toLowerCase().includes(q) || m.id.toLowerCase().includes(q)).slice(0, 30);
     if (this.#mentionItems.length === 0) return this.#closeMentions();
     this.#mentionOpen = true;
     this.#mentionIndex = Math.min(this.#mentionIndex, this.#mentionItems.length - 1);
@@ -1152,17 +1160,26 @@ export class NeuralCutAgentPanel extends Base {
   async #candidates(): Promise<Mention[]> {
     const editor = this.#editor!;
     const out: Mention[] = [];
+    const taken = new Set<string>();
+    // A name never goes into the message whole: a short sanitized label, made unique.
+    const label = (name: string, kind: string) => {
+      const base = mentionLabel(name, kind);
+      let l = base;
+      for (let n = 2; taken.has(l); n++) l = mentionLabel(`${base.replace(/…$/, "").slice(0, 18)}_${n}`);
+      taken.add(l);
+      return l;
+    };
     const assets = (await editor.callToolUntyped("list_project_assets", {})) as { assets?: { id: string; name: string; type: string; duration?: number }[] };
     for (const a of assets.assets ?? []) {
-      out.push({ kind: "asset", id: a.id, label: a.name, detail: `${a.type}${a.duration !== undefined ? `, ${seconds(a.duration)}` : ""}`, data: { ...a } });
+      out.push({ kind: "asset", id: a.id, label: label(a.name, "asset"), name: a.name, detail: `${a.type}${a.duration !== undefined ? `, ${seconds(a.duration)}` : ""}`, data: { ...a } });
     }
     const timeline = (await editor.callToolUntyped("list_timeline", {})) as { tracks?: { trackId: string; type: string; elements: Record<string, unknown>[] }[] };
     for (const t of timeline.tracks ?? []) {
       for (const e of t.elements ?? []) {
         const id = String(e.elementId);
-        const label = String(e.ref ?? e.name ?? id);
+        const name = String(e.ref ?? e.name ?? id);
         const what = typeof e.text === "string" ? `"${e.text.slice(0, 30)}"` : String(e.type);
-        out.push({ kind: "element", id, label, detail: `${what}, ${seconds(e.start)}–${seconds(e.end)}`, data: { trackId: t.trackId, trackType: t.type, ...e } });
+        out.push({ kind: "element", id, label: label(name, "element"), name, detail: `${what}, ${seconds(e.start)}–${seconds(e.end)}`, data: { trackId: t.trackId, trackType: t.type, ...e } });
       }
     }
     return out;
@@ -1175,7 +1192,7 @@ export class NeuralCutAgentPanel extends Base {
         h(
           "li",
           { role: "option", id: `mention-${i}`, "aria-selected": i === this.#mentionIndex ? "true" : "false", "data-mention-id": m.id, onmousedown: (e: Event) => (e.preventDefault(), this.#choose(m)) },
-          h("span", {}, `@${m.label}`),
+          h("span", { title: m.name }, `@${m.label}`),
           h("span", { class: "kind" }, `${m.kind === "asset" ? "asset" : "element"} · ${m.detail}`),
         ),
       ),
@@ -1242,13 +1259,6 @@ function statusText(status: CardStatus): string {
 function summaryLine(s: { added: number; removed: number; changed: number }): string {
   const n = (k: number, one: string) => `${k} ${one}${k === 1 ? "" : "s"}`;
   return `This message: ${n(s.added, "element")} added, ${s.removed} removed, ${s.changed} changed.`;
-}
-
-/** The details of the mentioned items, after the user's words, marked as data. */
-function mentionBlock(mentions: Mention[]): string {
-  if (mentions.length === 0) return "";
-  const lines = mentions.map((m) => `- ${m.kind} ${m.id} (@${m.label}): ${JSON.stringify(m.data)}`);
-  return `\n\n${MENTIONS_START}\n${lines.join("\n")}\n${MENTIONS_END}`;
 }
 
 /** Registers <neuralcut-agent-panel> (once); returns the class. Importing the module does it too. */
