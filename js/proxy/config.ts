@@ -25,7 +25,11 @@ export interface ProxyLimits {
   maxOutputTokens?: number;
   /** `thinkingConfig.thinkingBudget` is clamped to this (dynamic, -1, becomes this). 8192. */
   maxThinkingTokens?: number;
-  /** Highest `generationConfig.mediaResolution` passed; higher ones are lowered. MEDIUM. */
+  /** Input tokens one call may be reserved for: the models' input window. A call reserves
+   * min(this, its text bytes + 8192 per inline image + this per file) plus maxOutputTokens and
+   * maxThinkingTokens before it goes upstream. 1 048 576. */
+  maxInputTokens?: number;
+  /** `generationConfig.mediaResolution` is lowered to this, and set to it when absent. MEDIUM. */
   maxMediaResolution?: MediaResolution;
   /** Highest `videoMetadata.fps` passed; higher ones are lowered. 1 (Gemini's default). */
   maxVideoFps?: number;
@@ -137,6 +141,7 @@ export const DEFAULT_LIMITS: Readonly<Required<ProxyLimits>> = Object.freeze({
   maxInlineImageBytes: 768 * 1024,
   maxOutputTokens: 16_384,
   maxThinkingTokens: 8192,
+  maxInputTokens: 1_048_576,
   maxMediaResolution: "MEDIA_RESOLUTION_MEDIUM",
   maxVideoFps: 1,
   maxUploadBytes: 512 * 1024 * 1024,
