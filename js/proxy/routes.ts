@@ -90,7 +90,8 @@ export function createHandler({ cfg, sealer, budgets, upstream }: RouteDeps): Ge
   const json = (status: number, body: unknown, caller: Pick<Caller, "origin" | "ctx">, extra?: Record<string, string>): Response =>
     new Response(JSON.stringify(body), { status, headers: headersFor(caller.origin, caller.ctx.requestId, extra) });
 
-  /** Reads a request body as text, refusing more than `max` bytes whatever Content-Length says. */
+  /** Reads a request body as text, refusing more than `max` bytes whatever Content-Length says,
+   * and a body that has not arrived whole within bodyTimeoutMs (a slow client holds nothing). */
   async function readBounded(request: Request, max: number): Promise<string> {
     const declared = request.headers.get("content-length");
     if (declared !== null && Number(declared) > max) throw new RequestError(413, `Request body over ${max} bytes`);
@@ -98,20 +99,29 @@ export function createHandler({ cfg, sealer, budgets, upstream }: RouteDeps): Ge
     const reader = request.body.getReader();
     const parts: Uint8Array[] = [];
     let total = 0;
-    for (;;) {
-      let chunk: ReadableStreamReadResult<Uint8Array>;
-      try {
-        chunk = await reader.read();
-      } catch {
-        throw new RequestError(400, "The request body was interrupted");
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new RequestError(408, `The request body did not arrive within ${Math.round(limits.bodyTimeoutMs / 1000)} s`, "body_timeout")), limits.bodyTimeoutMs);
+    });
+    try {
+      for (;;) {
+        let chunk: ReadableStreamReadResult<Uint8Array>;
+        try {
+          chunk = await Promise.race([reader.read(), late]);
+        } catch (e) {
+          await reader.cancel().catch(() => {});
+          throw e instanceof RequestError ? e : new RequestError(400, "The request body was interrupted");
+        }
+        if (chunk.done) break;
+        total += chunk.value.byteLength;
+        if (total > max) {
+          await reader.cancel().catch(() => {});
+          throw new RequestError(413, `Request body over ${max} bytes`);
+        }
+        parts.push(chunk.value);
       }
-      if (chunk.done) break;
-      total += chunk.value.byteLength;
-      if (total > max) {
-        await reader.cancel().catch(() => {});
-        throw new RequestError(413, `Request body over ${max} bytes`);
-      }
-      parts.push(chunk.value);
+    } finally {
+      clearTimeout(timer);
     }
     return new TextDecoder().decode(concat(parts, total));
   }
@@ -158,7 +168,15 @@ export function createHandler({ cfg, sealer, budgets, upstream }: RouteDeps): Ge
       await budgets.admit();
       const file: UpstreamFile = await streamUpload(
         request.body,
-        { total, mimeType, displayName, chunkBytes: limits.uploadChunkBytes, idleTimeoutMs: limits.uploadIdleTimeoutMs },
+        {
+          total,
+          mimeType,
+          displayName,
+          chunkBytes: limits.uploadChunkBytes,
+          idleTimeoutMs: limits.uploadIdleTimeoutMs,
+          minBytesPerSecond: limits.uploadMinBytesPerSecond,
+          rateWindowMs: limits.uploadRateWindowMs,
+        },
         upstream,
         caller.ctx,
       );
