@@ -103,6 +103,8 @@ export function createHandler({ cfg, sealer, budgets, upstream }: RouteDeps): Ge
     const late = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new RequestError(408, `The request body did not arrive within ${Math.round(limits.bodyTimeoutMs / 1000)} s`, "body_timeout")), limits.bodyTimeoutMs);
     });
+    // Handled even when it fires while no read is waiting on it (during a cancel).
+    late.catch(() => {});
     try {
       for (;;) {
         let chunk: ReadableStreamReadResult<Uint8Array>;
