@@ -25,7 +25,11 @@ export interface ProxyLimits {
   maxOutputTokens?: number;
   /** `thinkingConfig.thinkingBudget` is clamped to this (dynamic, -1, becomes this). 8192. */
   maxThinkingTokens?: number;
-  /** Highest `generationConfig.mediaResolution` passed; higher ones are lowered. MEDIUM. */
+  /** Input tokens one call may be reserved for: the models' input window. A call reserves
+   * min(this, its text bytes + 8192 per inline image + this per file) plus maxOutputTokens and
+   * maxThinkingTokens before it goes upstream. 1 048 576. */
+  maxInputTokens?: number;
+  /** `generationConfig.mediaResolution` is lowered to this, and set to it when absent. MEDIUM. */
   maxMediaResolution?: MediaResolution;
   /** Highest `videoMetadata.fps` passed; higher ones are lowered. 1 (Gemini's default). */
   maxVideoFps?: number;
@@ -33,8 +37,15 @@ export interface ProxyLimits {
   maxUploadBytes?: number;
   /** Timeout of a `generateContent`, `files.get` or `files.delete` call, in milliseconds. 120 000. */
   upstreamTimeoutMs?: number;
-  /** An upload whose client sends nothing for this long is cut (408), however long it runs. 30 000. */
+  /** A non-upload request body (generate, status, delete) must arrive whole within this, in ms. 30 000. */
+  bodyTimeoutMs?: number;
+  /** An upload whose client sends nothing for this long is cut (408). 30 000. */
   uploadIdleTimeoutMs?: number;
+  /** An upload must bring at least this many bytes a second over each uploadRateWindowMs, or is
+   * cut (408): a trickle cannot hold a slot. 32 768. */
+  uploadMinBytesPerSecond?: number;
+  /** The window the upload rate is measured over, in ms (time spent waiting on Gemini not counted). 30 000. */
+  uploadRateWindowMs?: number;
   /** Timeout of sending one chunk to Gemini, in milliseconds. 300 000. */
   uploadChunkTimeoutMs?: number;
   /** Bytes per upload chunk, rounded up to Google's chunk granularity. 8 MiB. */
@@ -137,11 +148,15 @@ export const DEFAULT_LIMITS: Readonly<Required<ProxyLimits>> = Object.freeze({
   maxInlineImageBytes: 768 * 1024,
   maxOutputTokens: 16_384,
   maxThinkingTokens: 8192,
+  maxInputTokens: 1_048_576,
   maxMediaResolution: "MEDIA_RESOLUTION_MEDIUM",
   maxVideoFps: 1,
   maxUploadBytes: 512 * 1024 * 1024,
   upstreamTimeoutMs: 120_000,
+  bodyTimeoutMs: 30_000,
   uploadIdleTimeoutMs: 30_000,
+  uploadMinBytesPerSecond: 32 * 1024,
+  uploadRateWindowMs: 30_000,
   uploadChunkTimeoutMs: 300_000,
   uploadChunkBytes: 8 * 1024 * 1024,
 });

@@ -29,6 +29,19 @@ export class BudgetError extends Error {
   }
 }
 
+/**
+ * The budget store cannot count (down, or full): the request is refused before it costs anything
+ * (503). `code` is `store_unavailable` or `store_full`.
+ */
+export class StoreError extends Error {
+  constructor(
+    readonly code: "store_unavailable" | "store_full",
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 /** Gemini failed or answered something unusable. Only `message` and `extra` reach the client. */
 export class UpstreamError extends Error {
   constructor(
@@ -42,6 +55,8 @@ export class UpstreamError extends Error {
   ) {
     super(message);
   }
+  /** Gemini answered with an error status (so it billed nothing), as opposed to no answer at all. */
+  answered = false;
 }
 
 function codeFor(status: number): string {

@@ -36,7 +36,7 @@ export {
 export { HANDLE_PREFIX, MIN_SECRET_BYTES } from "./handles.js";
 export { createRedisStore, type RedisCommander, type RedisStoreOptions } from "./redis.js";
 export { CLIENT_HEADER, FILE_NAME_HEADER, type GeminiProxyHandler } from "./routes.js";
-export { type BudgetStore, type CounterState, MemoryStore } from "./store.js";
+export { type BudgetStore, type CounterState, MemoryStore, type MemoryStoreOptions } from "./store.js";
 
 /**
  * Creates the proxy. Throws a TypeError for an unusable configuration (no key, no `authorize`
@@ -46,6 +46,6 @@ export { type BudgetStore, type CounterState, MemoryStore } from "./store.js";
 export function createGeminiProxy(options: GeminiProxyOptions): GeminiProxyHandler {
   const cfg = resolveConfig(options);
   const sealer = new HandleSealer(options.handleSecret, cfg.warn);
-  const budgets = new Budgets(options.store ?? new MemoryStore(), cfg.budgets);
+  const budgets = new Budgets(options.store ?? new MemoryStore(), cfg.budgets, cfg.warn);
   return createHandler({ cfg, sealer, budgets, upstream: new UpstreamClient(cfg) });
 }

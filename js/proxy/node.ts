@@ -2,7 +2,7 @@
 // without a framework. The package compiles without Node's typings, so the few Node shapes used
 // here are declared structurally and the built-in modules are imported at run time.
 
-import { createGeminiProxy, type GeminiProxyHandler, type GeminiProxyOptions } from "./index.js";
+import { DEFAULT_LIMITS, createGeminiProxy, type GeminiProxyHandler, type GeminiProxyOptions } from "./index.js";
 
 /** The parts of `http.IncomingMessage` used here. */
 export interface NodeRequestLike extends AsyncIterable<Uint8Array> {
@@ -26,8 +26,6 @@ export interface NodeResponseLike {
 }
 
 interface NodeServer {
-  requestTimeout?: number;
-  headersTimeout?: number;
   listen(port: number, host: string, cb: () => void): unknown;
   once(event: "error", cb: (e: Error) => void): unknown;
   address(): { address: string; family: string; port: number } | string | null;
@@ -123,6 +121,17 @@ export interface ServeOptions extends GeminiProxyOptions {
   host?: string;
   /** 0 picks a free port. */
   port?: number;
+  /** Time a client has to send the request headers, in ms. 20 000. */
+  headersTimeoutMs?: number;
+  /** Time a client has to send a whole request, headers and body, in ms: the outer bound of
+   * every connection's request. Twice what the largest upload takes at the minimum rate
+   * (maxUploadBytes / uploadMinBytesPerSecond) plus a minute; the proxy's own body deadline,
+   * upload idle timeout and minimum rate cut slow clients long before. */
+  requestTimeoutMs?: number;
+  /** An idle kept-alive connection is closed after this, in ms. 5 000. */
+  keepAliveTimeoutMs?: number;
+  /** How often Node checks the header and request timeouts, in ms. 5 000 (Node's default: 30 000). */
+  timeoutCheckIntervalMs?: number;
 }
 
 export interface RunningProxy {
@@ -131,16 +140,31 @@ export interface RunningProxy {
   close(): Promise<void>;
 }
 
+function ms(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !(value > 0) || !Number.isFinite(value)) throw new TypeError(`serveGeminiProxy: ${name} must be a positive number of milliseconds`);
+  return Math.ceil(value);
+}
+
 /** Starts the proxy on a Node HTTP server. */
 export async function serveGeminiProxy(options: ServeOptions): Promise<RunningProxy> {
-  const { host = "127.0.0.1", port = 0, ...proxyOptions } = options;
+  const { host = "127.0.0.1", port = 0, headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs, timeoutCheckIntervalMs, ...proxyOptions } = options;
   const handler = createGeminiProxy(proxyOptions);
+  const limits = { ...DEFAULT_LIMITS, ...proxyOptions.limits };
+  const headersTimeout = ms(headersTimeoutMs, 20_000, "headersTimeoutMs");
+  const slowestUpload = Math.ceil((limits.maxUploadBytes / limits.uploadMinBytesPerSecond) * 1000);
+  const requestTimeout = Math.max(headersTimeout, ms(requestTimeoutMs, 2 * slowestUpload + 60_000, "requestTimeoutMs"));
   const http = await builtin("http");
-  const server: NodeServer = http.createServer(toNodeListener(handler));
-  // Node cuts any request after 300 s by default, which ends a large upload on a slow line; the
-  // proxy's own idle timeout per chunk (uploadIdleTimeoutMs) bounds stalled uploads instead.
-  server.requestTimeout = 0;
-  server.headersTimeout = 60_000;
+  // Every connection is bounded: headers, the whole request, and idle time between requests.
+  const server: NodeServer = http.createServer(
+    {
+      headersTimeout,
+      requestTimeout,
+      keepAliveTimeout: ms(keepAliveTimeoutMs, 5_000, "keepAliveTimeoutMs"),
+      connectionsCheckingInterval: ms(timeoutCheckIntervalMs, 5_000, "timeoutCheckIntervalMs"),
+    },
+    toNodeListener(handler),
+  );
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => resolve());

@@ -19,6 +19,7 @@ export interface RedisStoreOptions {
 
 // KEYS[1] counter; ARGV amount, ttl ms, limit (-1: none), extend (1/0).
 // Returns { ok, value, pttl } with pttl the counter's remaining life (-2: it does not exist).
+// A counter brought to 0 is deleted: refunded and refused requests leave no key behind.
 const SCRIPT = `
 local amount = tonumber(ARGV[1])
 local ttl = tonumber(ARGV[2])
@@ -30,7 +31,11 @@ if amount > 0 and limit >= 0 and value + amount > limit then return {0, value, p
 if pttl == -2 and amount <= 0 then return {1, 0, -2} end
 local nv = value + amount
 if nv < 0 then nv = 0 end
-if pttl < 0 or (extend and amount > 0) then
+if nv == 0 then
+  redis.call('DEL', KEYS[1])
+  return {1, 0, pttl}
+end
+if pttl < 0 or (extend and amount >= 0) then
   redis.call('SET', KEYS[1], nv, 'PX', ttl)
   pttl = ttl
 else
@@ -39,7 +44,11 @@ end
 return {1, nv, pttl}
 `;
 
-/** A BudgetStore over a connected Redis client (Redis 6 or later). */
+/**
+ * A BudgetStore over a connected Redis client (Redis 6 or later). The client should fail a
+ * command at once while disconnected (node-redis: `disableOfflineQueue: true`) so that an outage
+ * refuses requests instead of holding them.
+ */
 export function createRedisStore(client: RedisCommander, options: RedisStoreOptions = {}): BudgetStore {
   if (!client || typeof client.sendCommand !== "function") throw new TypeError("createRedisStore: pass a connected Redis client with sendCommand(args)");
   const prefix = options.prefix ?? "neuralcut:budget:";

@@ -2,13 +2,13 @@
 // six fixed endpoints. Nothing is forwarded by path; every upstream URL is built in upstream.ts.
 
 import { clientAddress } from "./auth.js";
-import type { Budgets } from "./budgets.js";
+import type { Budgets, TokenReservation } from "./budgets.js";
 import type { ProxyConfig, ProxyRequestInfo } from "./config.js";
-import { BudgetError, RequestError, UpstreamError } from "./errors.js";
+import { BudgetError, RequestError, StoreError, UpstreamError } from "./errors.js";
 import type { FileRecord, HandleSealer } from "./handles.js";
 import { concat, streamUpload } from "./uploads.js";
 import { CLIENT_GONE, type CallContext, type UpstreamClient, type UpstreamFile } from "./upstream.js";
-import { checkGenerateBody } from "./validate.js";
+import { checkGenerateBody, worstCaseTokens } from "./validate.js";
 
 export type GeminiProxyHandler = (request: Request, info?: ProxyRequestInfo) => Promise<Response>;
 
@@ -90,7 +90,8 @@ export function createHandler({ cfg, sealer, budgets, upstream }: RouteDeps): Ge
   const json = (status: number, body: unknown, caller: Pick<Caller, "origin" | "ctx">, extra?: Record<string, string>): Response =>
     new Response(JSON.stringify(body), { status, headers: headersFor(caller.origin, caller.ctx.requestId, extra) });
 
-  /** Reads a request body as text, refusing more than `max` bytes whatever Content-Length says. */
+  /** Reads a request body as text, refusing more than `max` bytes whatever Content-Length says,
+   * and a body that has not arrived whole within bodyTimeoutMs (a slow client holds nothing). */
   async function readBounded(request: Request, max: number): Promise<string> {
     const declared = request.headers.get("content-length");
     if (declared !== null && Number(declared) > max) throw new RequestError(413, `Request body over ${max} bytes`);
@@ -98,20 +99,31 @@ export function createHandler({ cfg, sealer, budgets, upstream }: RouteDeps): Ge
     const reader = request.body.getReader();
     const parts: Uint8Array[] = [];
     let total = 0;
-    for (;;) {
-      let chunk: ReadableStreamReadResult<Uint8Array>;
-      try {
-        chunk = await reader.read();
-      } catch {
-        throw new RequestError(400, "The request body was interrupted");
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new RequestError(408, `The request body did not arrive within ${Math.round(limits.bodyTimeoutMs / 1000)} s`, "body_timeout")), limits.bodyTimeoutMs);
+    });
+    // Handled even when it fires while no read is waiting on it (during a cancel).
+    late.catch(() => {});
+    try {
+      for (;;) {
+        let chunk: ReadableStreamReadResult<Uint8Array>;
+        try {
+          chunk = await Promise.race([reader.read(), late]);
+        } catch (e) {
+          await reader.cancel().catch(() => {});
+          throw e instanceof RequestError ? e : new RequestError(400, "The request body was interrupted");
+        }
+        if (chunk.done) break;
+        total += chunk.value.byteLength;
+        if (total > max) {
+          await reader.cancel().catch(() => {});
+          throw new RequestError(413, `Request body over ${max} bytes`);
+        }
+        parts.push(chunk.value);
       }
-      if (chunk.done) break;
-      total += chunk.value.byteLength;
-      if (total > max) {
-        await reader.cancel().catch(() => {});
-        throw new RequestError(413, `Request body over ${max} bytes`);
-      }
-      parts.push(chunk.value);
+    } finally {
+      clearTimeout(timer);
     }
     return new TextDecoder().decode(concat(parts, total));
   }
@@ -158,7 +170,15 @@ export function createHandler({ cfg, sealer, budgets, upstream }: RouteDeps): Ge
       await budgets.admit();
       const file: UpstreamFile = await streamUpload(
         request.body,
-        { total, mimeType, displayName, chunkBytes: limits.uploadChunkBytes, idleTimeoutMs: limits.uploadIdleTimeoutMs },
+        {
+          total,
+          mimeType,
+          displayName,
+          chunkBytes: limits.uploadChunkBytes,
+          idleTimeoutMs: limits.uploadIdleTimeoutMs,
+          minBytesPerSecond: limits.uploadMinBytesPerSecond,
+          rateWindowMs: limits.uploadRateWindowMs,
+        },
         upstream,
         caller.ctx,
       );
@@ -202,9 +222,9 @@ export function createHandler({ cfg, sealer, budgets, upstream }: RouteDeps): Ge
   }
 
   /** Everything generate and stream check before going upstream, written once: the body's size
-   * and shape, the model allowlist, handles opened for this user only, the token and global
-   * budgets. Returns the model and the body to send. */
-  async function admitGenerate(request: Request, caller: Caller): Promise<{ model: string; upstreamBody: Record<string, unknown> }> {
+   * and shape, the model allowlist, handles opened for this user only, the call's worst-case
+   * tokens reserved, the global rate. Returns the model, the body to send and the reservation. */
+  async function admitGenerate(request: Request, caller: Caller): Promise<{ model: string; upstreamBody: Record<string, unknown>; tokens: TokenReservation }> {
     const raw = await readJson(request, limits.maxBodyBytes);
     const body = checkGenerateBody(raw, limits, cfg.models);
     // Replace every handle with the upstream URI it seals; refuse handles of other users.
@@ -216,10 +236,16 @@ export function createHandler({ cfg, sealer, budgets, upstream }: RouteDeps): Ge
         part.fileData = { fileUri: record.uri, mimeType: record.mimeType || part.fileData.mimeType };
       }
     }
-    await budgets.checkTokens(caller.key);
-    await budgets.admit();
+    // Reserved before the call, so parallel calls cannot all pass one check; settled after it.
+    const tokens = await budgets.reserveTokens(caller.key, worstCaseTokens(body, limits));
+    try {
+      await budgets.admit();
+    } catch (e) {
+      await tokens.settle(0);
+      throw e;
+    }
     const { model, ...upstreamBody } = body;
-    return { model, upstreamBody };
+    return { model, upstreamBody, tokens };
   }
 
   /** Only the documented response fields pass; candidate content goes through verbatim so
@@ -231,26 +257,45 @@ export function createHandler({ cfg, sealer, budgets, upstream }: RouteDeps): Ge
     return { candidates, ...pick(answer, ["promptFeedback", "usageMetadata", "modelVersion", "responseId"]) };
   }
 
-  async function spend(caller: Caller, answer: Record<string, unknown> | undefined): Promise<void> {
-    const usage = answer?.usageMetadata as { totalTokenCount?: unknown } | undefined;
-    if (typeof usage?.totalTokenCount === "number") await budgets.spendTokens(caller.key, usage.totalTokenCount);
-  }
+  /** Gemini's count for the call, when the answer carries one. */
+  const usedBy = (answer: Record<string, unknown> | undefined): number | undefined => {
+    const total = (answer?.usageMetadata as { totalTokenCount?: unknown } | undefined)?.totalTokenCount;
+    return typeof total === "number" && total >= 0 ? total : undefined;
+  };
+
+  /** A call that failed: an error answer from Gemini billed nothing; no answer at all (a
+   * timeout, a broken connection, a client that hung up) may have, so the reservation stands. */
+  const settleFailed = (tokens: TokenReservation, e: unknown) => tokens.settle(e instanceof UpstreamError && e.answered ? 0 : undefined);
 
   async function generate(request: Request, caller: Caller): Promise<Response> {
-    const { model, upstreamBody } = await admitGenerate(request, caller);
-    const answer = await upstream.generate(model, upstreamBody, caller.ctx);
-    await spend(caller, answer);
+    const { model, upstreamBody, tokens } = await admitGenerate(request, caller);
+    let answer: Record<string, unknown>;
+    try {
+      answer = await upstream.generate(model, upstreamBody, caller.ctx);
+    } catch (e) {
+      await settleFailed(tokens, e);
+      throw e;
+    }
+    // Settling never fails the answer: what the store cannot take now is owed and retried.
+    await tokens.settle(usedBy(answer));
     return json(200, publicAnswer(answer), caller);
   }
 
   /** generate as server-sent events: Gemini's streamGenerateContent chunks, each filtered like a
    * whole answer, as `data:` events. A failure after the first byte is an `event: error` with the
-   * same `{ error, code, requestId }` a JSON failure has. Tokens are spent from the last chunk's
-   * usage (Gemini's running total). */
+   * same `{ error, code, requestId }` a JSON failure has. Tokens are settled from the last chunk's
+   * usage (Gemini's running total) once the stream ends; a stream cut short (the client left, Gemini
+   * broke off) keeps its reservation as the count. */
   async function stream(request: Request, caller: Caller): Promise<Response> {
-    const { model, upstreamBody } = await admitGenerate(request, caller);
-    // Opening the stream throws like generate does (refusals, 5xx, 429) before any byte is sent.
-    const chunks = await upstream.stream(model, upstreamBody, caller.ctx);
+    const { model, upstreamBody, tokens } = await admitGenerate(request, caller);
+    let chunks: AsyncGenerator<Record<string, unknown>, void, undefined>;
+    try {
+      // Opening the stream throws like generate does (refusals, 5xx, 429) before any byte is sent.
+      chunks = await upstream.stream(model, upstreamBody, caller.ctx);
+    } catch (e) {
+      await settleFailed(tokens, e);
+      throw e;
+    }
     const enc = new TextEncoder();
     let last: Record<string, unknown> | undefined;
     const body = new ReadableStream<Uint8Array>({
@@ -258,14 +303,14 @@ export function createHandler({ cfg, sealer, budgets, upstream }: RouteDeps): Ge
         try {
           const { value, done } = await chunks.next();
           if (done) {
-            await spend(caller, last).catch(() => {});
+            await tokens.settle(usedBy(last));
             controller.close();
             return;
           }
           if (value.usageMetadata) last = value;
           controller.enqueue(enc.encode(`data: ${JSON.stringify(publicAnswer(value))}\n\n`));
         } catch (e) {
-          await spend(caller, last).catch(() => {});
+          await settleFailed(tokens, e);
           const out =
             e instanceof UpstreamError
               ? { error: e.message, code: e.status === CLIENT_GONE ? "cancelled" : "upstream_error", status: e.status, requestId: caller.ctx.requestId, ...e.extra }
@@ -276,7 +321,7 @@ export function createHandler({ cfg, sealer, budgets, upstream }: RouteDeps): Ge
       },
       async cancel() {
         await chunks.return(undefined).catch(() => {});
-        await spend(caller, last).catch(() => {});
+        await tokens.settle(undefined);
       },
     });
     const headers = headersFor(caller.origin, caller.ctx.requestId, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store, no-transform", "x-accel-buffering": "no" });
@@ -298,6 +343,7 @@ export function createHandler({ cfg, sealer, budgets, upstream }: RouteDeps): Ge
           "maxInlineImageBytes",
           "maxOutputTokens",
           "maxThinkingTokens",
+          "maxInputTokens",
           "maxMediaResolution",
           "maxVideoFps",
           "maxUploadBytes",
@@ -391,6 +437,10 @@ export function createHandler({ cfg, sealer, budgets, upstream }: RouteDeps): Ge
           caller,
           { "retry-after": String(seconds) },
         );
+      }
+      if (e instanceof StoreError) {
+        // Fails closed: nothing went upstream uncounted.
+        return json(503, { error: e.message, code: e.code, requestId }, caller, { "retry-after": "5" });
       }
       if (e instanceof UpstreamError) {
         const extra: Record<string, string> = e.retryAfter ? { "retry-after": String(e.retryAfter) } : {};

@@ -1,7 +1,8 @@
 // Streaming an upload into Gemini's resumable upload: full chunks as they fill, the rest with
-// finalize. One chunk is in memory at a time. There is no limit on how long an upload takes, only
-// on how long the client may send nothing (uploadIdleTimeoutMs), so a large file on a slow line
-// goes through and a stalled one lets go of its memory.
+// finalize. One chunk is in memory at a time. The client may send nothing for at most
+// uploadIdleTimeoutMs, and must bring uploadMinBytesPerSecond over each uploadRateWindowMs of
+// waiting on it: a large file on a slow line goes through, a stalled or trickling one lets go of
+// its slot and its memory. Time spent sending to Gemini is not the client's and is not counted.
 
 import { RequestError, UpstreamError } from "./errors.js";
 import type { CallContext, UpstreamClient, UpstreamFile } from "./upstream.js";
@@ -13,23 +14,59 @@ export interface UploadPlan {
   displayName: string;
   chunkBytes: number;
   idleTimeoutMs: number;
+  minBytesPerSecond: number;
+  rateWindowMs: number;
 }
 
-/** Reads the next piece of the body, or throws 408 when nothing comes for `idleMs`. */
-async function readWithin(reader: ReadableStreamDefaultReader<Uint8Array>, idleMs: number): Promise<ReadableStreamReadResult<Uint8Array>> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const idle = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new RequestError(408, `The upload stalled: nothing arrived for ${Math.round(idleMs / 1000)} s`, "upload_stalled")), idleMs);
+/** The rate kept over windows of time spent waiting on the client. */
+interface Rate {
+  windowMs: number;
+  /** Bytes each full window must bring. */
+  need: number;
+  /** Waiting time in the current window, ms. */
+  waited: number;
+  /** Bytes in the current window. */
+  got: number;
+}
+
+const tooSlow = (r: Rate) =>
+  new RequestError(408, `The upload is too slow: under ${Math.round((r.need * 1000) / r.windowMs)} bytes a second`, "upload_too_slow");
+
+/** Books `ms` of waiting and `bytes` read; throws when a window closed short. */
+function account(rate: Rate, ms: number, bytes: number): void {
+  rate.waited += ms;
+  rate.got += bytes;
+  while (rate.waited >= rate.windowMs) {
+    if (rate.got < rate.need) throw tooSlow(rate);
+    rate.waited -= rate.windowMs;
+    rate.got = 0;
+  }
+}
+
+/** Reads the next piece of the body, or throws 408 when nothing comes for `idleMs` or the
+ * current window of `rate` closes with too few bytes. */
+async function readWithin(reader: ReadableStreamDefaultReader<Uint8Array>, idleMs: number, rate: Rate): Promise<ReadableStreamReadResult<Uint8Array>> {
+  const t0 = Date.now();
+  let idle: ReturnType<typeof setTimeout> | undefined;
+  let slow: ReturnType<typeof setTimeout> | undefined;
+  // Nothing arrives while waiting, so this window fails at its end unless it already has enough.
+  const windowEnd = rate.windowMs - rate.waited + (rate.got >= rate.need ? rate.windowMs : 0);
+  const limits = new Promise<never>((_, reject) => {
+    idle = setTimeout(() => reject(new RequestError(408, `The upload stalled: nothing arrived for ${Math.round(idleMs / 1000)} s`, "upload_stalled")), idleMs);
+    slow = setTimeout(() => reject(tooSlow(rate)), windowEnd);
   });
   try {
-    return await Promise.race([
+    const chunk = await Promise.race([
       reader.read().catch(() => {
         throw new RequestError(400, "The upload was interrupted", "upload_interrupted");
       }),
-      idle,
+      limits,
     ]);
+    account(rate, Date.now() - t0, chunk.value?.byteLength ?? 0);
+    return chunk;
   } finally {
-    clearTimeout(timer);
+    clearTimeout(idle);
+    clearTimeout(slow);
   }
 }
 
@@ -53,9 +90,10 @@ export async function streamUpload(body: ReadableStream<Uint8Array>, plan: Uploa
   let pendingLen = 0;
   let received = 0;
   let offset = 0;
+  const rate: Rate = { windowMs: plan.rateWindowMs, need: (plan.minBytesPerSecond * plan.rateWindowMs) / 1000, waited: 0, got: 0 };
   try {
     for (;;) {
-      const chunk = await readWithin(reader, plan.idleTimeoutMs);
+      const chunk = await readWithin(reader, plan.idleTimeoutMs, rate);
       if (chunk.value) {
         received += chunk.value.byteLength;
         if (received > plan.total) throw new RequestError(413, "The body is longer than its Content-Length", "too_large");

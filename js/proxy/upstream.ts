@@ -34,6 +34,8 @@ export class UpstreamClient {
     let s = typeof text === "string" ? text : "";
     s = s.split(this.cfg.apiKey).join("[redacted]");
     s = s.replace(/[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]*/gi, "[url]");
+    // A custom upstream's bare host[:port] (a local fake, an internal gateway) is no client's business.
+    for (const name of [this.cfg.upstream.host, this.cfg.upstream.hostname]) if (name) s = s.split(name).join("[host]");
     s = s.replace(/\bAIza[0-9A-Za-z_-]{10,}/g, "[redacted]");
     s = s.replace(/\b(files|projects|operations|cachedContents|tunedModels|corpora)\/[A-Za-z0-9._-]+/g, "$1/[id]");
     s = s.replace(/[\w.+-]+@[\w-]+(\.[\w-]+)+/g, "[email]");
@@ -68,8 +70,14 @@ export class UpstreamClient {
     return res;
   }
 
-  /** The error for a non-2xx answer. */
+  /** The error for a non-2xx answer, marked as answered (Gemini billed nothing for it). */
   private async failure(res: Response, what: string, ctx: CallContext): Promise<UpstreamError> {
+    const e = await this.failureOf(res, what, ctx);
+    e.answered = true;
+    return e;
+  }
+
+  private async failureOf(res: Response, what: string, ctx: CallContext): Promise<UpstreamError> {
     let detail: { status?: unknown; message?: unknown } = {};
     try {
       const body = (await res.json()) as { error?: { status?: unknown; message?: unknown } };

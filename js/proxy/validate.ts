@@ -16,7 +16,7 @@ export type { Content, Part };
 
 type Bounds = Pick<
   Required<ProxyLimits>,
-  "maxTurns" | "maxPartsPerTurn" | "maxPartsPerRequest" | "maxFunctionDeclarations" | "maxFilesPerRequest" | "maxInlineImageBytes" | "maxOutputTokens" | "maxThinkingTokens" | "maxMediaResolution" | "maxVideoFps"
+  "maxTurns" | "maxPartsPerTurn" | "maxPartsPerRequest" | "maxFunctionDeclarations" | "maxFilesPerRequest" | "maxInlineImageBytes" | "maxOutputTokens" | "maxThinkingTokens" | "maxMediaResolution" | "maxVideoFps" | "maxInputTokens"
 >;
 
 const BODY_KEYS = new Set(["model", "contents", "tools", "toolConfig", "systemInstruction", "generationConfig"]);
@@ -241,10 +241,36 @@ function checkGenerationConfig(raw: unknown, bounds: Bounds): Record<string, unk
     if (tc.includeThoughts !== undefined && typeof tc.includeThoughts !== "boolean") throw bad("generationConfig.thinkingConfig.includeThoughts is not a boolean");
     gc.thinkingConfig = tc;
   }
-  if (gc.mediaResolution !== undefined) {
-    const rank = typeof gc.mediaResolution === "string" ? RESOLUTION_RANK[gc.mediaResolution] : undefined;
-    if (rank === undefined) throw bad(`generationConfig.mediaResolution must be one of ${Object.keys(RESOLUTION_RANK).join(", ")}`);
-    if (rank > RESOLUTION_RANK[bounds.maxMediaResolution]) gc.mediaResolution = bounds.maxMediaResolution;
-  }
+  // Always set: an absent or UNSPECIFIED resolution is the model's default, which may be higher.
+  const rank = gc.mediaResolution === undefined ? -1 : typeof gc.mediaResolution === "string" ? RESOLUTION_RANK[gc.mediaResolution] : undefined;
+  if (rank === undefined) throw bad(`generationConfig.mediaResolution must be one of ${Object.keys(RESOLUTION_RANK).join(", ")}`);
+  if (rank < 0 || rank > RESOLUTION_RANK[bounds.maxMediaResolution]) gc.mediaResolution = bounds.maxMediaResolution;
   return gc;
+}
+
+/** Tokens an inline image is reserved for (Gemini bills 258 per 768 px tile, 1120 at HIGH on Gemini 3). */
+const IMAGE_TOKENS = 8192;
+const te = new TextEncoder();
+
+/**
+ * What one checked call may cost, reserved before it goes upstream. Output is exact: the clamped
+ * maxOutputTokens plus the thinking budget. Input is bounded by maxInputTokens (the window) and
+ * estimated as the UTF-8 bytes of everything but media (a token is at least a byte), 8192 per
+ * inline image and a whole window per file (a file's length in tokens is not known here).
+ */
+export function worstCaseTokens(body: GenerateBody, bounds: Bounds): number {
+  let images = 0;
+  let files = 0;
+  const text = JSON.stringify(body, (k, v) => {
+    if (k === "inlineData") {
+      images++;
+      return undefined;
+    }
+    if (k === "fileData") files++;
+    return v;
+  });
+  const input = Math.min(bounds.maxInputTokens, te.encode(text).byteLength + images * IMAGE_TOKENS + files * bounds.maxInputTokens);
+  const gc = (body.generationConfig ?? {}) as { maxOutputTokens?: number; thinkingConfig?: { thinkingBudget?: number } };
+  const thinking = gc.thinkingConfig?.thinkingBudget ?? bounds.maxThinkingTokens;
+  return input + (gc.maxOutputTokens ?? bounds.maxOutputTokens) + thinking;
 }

@@ -302,10 +302,11 @@ test("a budget store that fails refuses requests (fails closed) and says nothing
   await withProxy({ store: broken }, async () => {
     const before = fake.requests.length;
     const r = await generate(hello());
-    assert.equal(r.status, 500);
-    assert.equal(r.json.code, "internal");
+    assert.equal(r.status, 503);
+    assert.equal(r.json.code, "store_unavailable");
+    assert.equal(r.headers.get("retry-after"), "5");
     assert.ok(!r.text.includes("hunter2") && !r.text.includes("redis://"), r.text);
-    assert.equal((await upload(bytes(10))).status, 500);
+    assert.equal((await upload(bytes(10))).status, 503);
     assert.equal(fake.requests.length, before, "nothing went upstream unbudgeted");
     // Reading the limits needs no budget.
     assert.equal((await req("limits", { method: "GET" })).status, 200);

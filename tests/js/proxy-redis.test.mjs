@@ -3,13 +3,18 @@
 // two proxy instances that must enforce one budget between them.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createServer } from "node:net";
+import { request as httpRequest } from "node:http";
 import { createClient } from "@redis/client";
 
 import { createRedisStore, MemoryStore } from "../../dist/proxy/index.js";
 import { startFakeGemini, modelTurn } from "./fake-gemini.mjs";
-import { KEY, TOKENS, bytes, hello, startProxy, requester, assertNoLeak } from "./proxy-helpers.mjs";
+import { KEY, ORIGIN, TOKENS, bytes, hello, startProxy, requester, assertNoLeak } from "./proxy-helpers.mjs";
 
 let server;
 let port;
@@ -32,15 +37,17 @@ function freePort() {
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-before(async () => {
-  port = await freePort();
-  server = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: ["ignore", "pipe", "pipe"] });
+/** Starts redis-server on `port` (its data in `dir` when given, so a restart keeps it). */
+async function spawnRedis(port, dir) {
+  const args = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"];
+  if (dir) args.push("--dir", dir, "--dbfilename", "dump.rdb");
+  const proc = spawn("redis-server", args, { stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
-  server.stdout.on("data", (d) => (out += d));
-  server.stderr.on("data", (d) => (out += d));
+  proc.stdout.on("data", (d) => (out += d));
+  proc.stderr.on("data", (d) => (out += d));
   await new Promise((resolve, reject) => {
-    server.once("error", (e) => reject(new Error(`redis-server could not start (bash scripts/setup.sh installs it): ${e.message}`)));
-    server.once("exit", (code) => reject(new Error(`redis-server exited ${code}: ${out}`)));
+    proc.once("error", (e) => reject(new Error(`redis-server could not start (bash scripts/setup.sh installs it): ${e.message}`)));
+    proc.once("exit", (code) => reject(new Error(`redis-server exited ${code}: ${out}`)));
     const wait = setInterval(() => {
       if (/Ready to accept connections/.test(out)) {
         clearInterval(wait);
@@ -48,6 +55,12 @@ before(async () => {
       }
     }, 20);
   });
+  return proc;
+}
+
+before(async () => {
+  port = await freePort();
+  server = await spawnRedis(port);
   client = createClient({ socket: { host: "127.0.0.1", port } });
   await client.connect();
   fake = await startFakeGemini({ apiKey: KEY, granularity: 256 });
@@ -93,6 +106,13 @@ async function storeContract(store, prefix) {
   await sleep(120);
   r = await store.add(k("ext"), 0, 200);
   assert.equal(r.value, 2, "still alive: the second add extended it");
+  // Adding 0 with extend renews a lease (a running upload's slot).
+  await store.add(k("lease"), 1, 200, undefined, true);
+  await sleep(120);
+  await store.add(k("lease"), 0, 200, undefined, true);
+  await sleep(120);
+  r = await store.add(k("lease"), 0, 200);
+  assert.equal(r.value, 1, "still alive: adding 0 with extend renewed it");
   // Concurrent adds never pass the limit together.
   const all = await Promise.all(Array.from({ length: 20 }, () => store.add(k("race"), 1, 60_000, 7)));
   assert.equal(all.filter((x) => x.ok).length, 7);
@@ -161,4 +181,143 @@ test("the Redis keys hold no user id or token", async () => {
     for (const token of Object.values(TOKENS)) assert.ok(!key.includes(token), key);
   }
   assertNoLeak(assert, seen, [KEY, fake.url]);
+});
+
+/** The budget key of a user, as the proxy hashes it. */
+const userKey = (user) => createHash("sha256").update("neuralcut-user:" + user).digest().subarray(0, 16).toString("base64url");
+const used = (n) => ({ ...modelTurn([{ text: "ok" }]), usageMetadata: { promptTokenCount: n - 1, candidatesTokenCount: 1, totalTokenCount: n } });
+
+test("30 parallel 1M-token calls over two instances sharing Redis: reserved atomically, at most two get through", async () => {
+  const store = createRedisStore(client, { prefix: "race:" });
+  const opts = { store, budgets: { tokensPerDay: 2_000_000 }, log: () => {} };
+  const a = await startProxy(fake, opts);
+  const b = await startProxy(fake, opts);
+  try {
+    fake.intercept = async () => {
+      await sleep(300);
+      return used(1_000_000);
+    };
+    const big = hello("a".repeat(1_000_000));
+    const all = await Promise.all(Array.from({ length: 30 }, (_, i) => ((base = (i % 2 ? a : b).url), generate(big))));
+    const admitted = all.filter((r) => r.status === 200).length;
+    assert.ok(admitted >= 1 && admitted <= 2, `admitted ${admitted} of 30`);
+    assert.ok(all.every((r) => r.status === 200 || r.json.budget === "tokensPerDay"));
+    assert.equal(Number(await client.get(`race:t:${userKey("alice")}`)), admitted * 1_000_000);
+  } finally {
+    fake.intercept = null;
+    await a.close();
+    await b.close();
+  }
+});
+
+/** A redis-server that can be stopped mid-request and started again with its data. */
+async function restartableRedis() {
+  const dir = mkdtempSync(join(tmpdir(), "nc-redis-"));
+  const p = await freePort();
+  let proc = await spawnRedis(p, dir);
+  const c = createClient({ socket: { host: "127.0.0.1", port: p, reconnectStrategy: () => 100 }, disableOfflineQueue: true });
+  c.on("error", () => {});
+  await c.connect();
+  return {
+    client: c,
+    async stop() {
+      const exited = new Promise((resolve) => proc.once("exit", resolve));
+      spawnSync("redis-cli", ["-p", String(p), "shutdown", "save"]);
+      await exited;
+      for (let i = 0; i < 100 && c.isReady; i++) await sleep(20);
+    },
+    async start() {
+      proc = await spawnRedis(p, dir);
+      for (let i = 0; i < 200 && !c.isReady; i++) await sleep(25);
+      assert.ok(c.isReady, "the client reconnected");
+    },
+    async close() {
+      c.destroy();
+      if (proc.exitCode === null) {
+        proc.kill("SIGTERM");
+        await new Promise((resolve) => proc.once("exit", resolve));
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+test("Redis stopped mid-call: the answer Gemini already gave is delivered, new calls fail closed with 503, and the count is settled when Redis returns", async () => {
+  const redis = await restartableRedis();
+  const p = await startProxy(fake, { store: createRedisStore(redis.client, { prefix: "outage:" }), limits: { maxOutputTokens: 100, maxThinkingTokens: 100 }, log: () => {} });
+  base = p.url;
+  try {
+    let arrived;
+    const upstream = new Promise((resolve) => (arrived = resolve));
+    let release;
+    const gate = new Promise((resolve) => (release = resolve));
+    fake.intercept = async () => {
+      arrived();
+      await gate;
+      return used(1400);
+    };
+    const pending = generate(hello());
+    await upstream;
+    await redis.stop();
+    release();
+    const r = await pending;
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.json.candidates[0].content.parts[0].text, "ok");
+    fake.intercept = null;
+    // While the store is down nothing goes upstream.
+    const before = fake.generateCalls.length;
+    const down = await generate(hello());
+    assert.equal(down.status, 503);
+    assert.equal(down.json.code, "store_unavailable");
+    assert.equal(fake.generateCalls.length, before);
+    await redis.start();
+    // The reservation (about 300) was in Redis before it stopped; the rest of the 1400 is owed and paid now.
+    const key = `outage:t:${userKey("alice")}`;
+    for (let i = 0; i < 100 && Number(await redis.client.get(key)) !== 1400; i++) await sleep(50);
+    assert.equal(Number(await redis.client.get(key)), 1400);
+    assert.equal(Number(await redis.client.get("outage:g:t")), 1400);
+  } finally {
+    fake.intercept = null;
+    await p.close();
+    await redis.close();
+  }
+});
+
+test("Redis stopped while an upload runs: the upload ends, and its slot is given back once Redis returns", async () => {
+  const redis = await restartableRedis();
+  const p = await startProxy(fake, { store: createRedisStore(redis.client, { prefix: "slots:" }), budgets: { concurrentUploads: 1, uploadsPerMinute: 100 }, log: () => {} });
+  base = p.url;
+  try {
+    const starts = () => fake.requests.filter((r) => r.path === "/upload/v1beta/files" && !r.query.includes("upload_id")).length;
+    const before = starts();
+    const done = new Promise((resolve, reject) => {
+      const r = httpRequest(new URL("upload", p.url), { method: "POST", headers: { origin: ORIGIN, authorization: `Bearer ${TOKENS.alice}`, "content-type": "video/mp4", "content-length": "600" } }, (res) => {
+        let text = "";
+        res.on("data", (d) => (text += d));
+        res.on("end", () => resolve({ status: res.statusCode, text }));
+      });
+      r.on("error", reject);
+      r.write(bytes(300));
+      (async () => {
+        // The slot is held once the upload reached Gemini; then Redis goes away, then the body ends.
+        for (let i = 0; i < 100 && starts() === before; i++) await sleep(20);
+        await redis.stop();
+        r.end(bytes(300, 1));
+      })();
+    });
+    const first = await done;
+    assert.equal(first.status, 201, first.text);
+    await redis.start();
+    let next;
+    // Bounded: the owed give-back is retried every second once Redis answers.
+    for (let i = 0; i < 30; i++) {
+      next = await upload(bytes(100));
+      if (next.status !== 429 || next.json.budget !== "concurrentUploads") break;
+      await sleep(200);
+    }
+    assert.equal(next.status, 201, next.text + JSON.stringify(await redis.client.keys("slots:*")));
+  } finally {
+    await p.close();
+    await redis.close();
+  }
 });
