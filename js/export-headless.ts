@@ -1,11 +1,13 @@
 // Export without a browser page of the host's own (`neuralcut export`, MCP export_video): the
 // package's `exportVideo` run in headless Chromium through playwright-core, one page per export.
 // The page gets dist/, mediabunny's browser bundle and the project's media from a server on
-// 127.0.0.1, and writes the file back to it chunk by chunk (PUT /out/<job>?at=<position>), into
-// `<path>.part`, renamed to `<path>` when complete and deleted on cancel or failure.
-import { open, rename, rm, type FileHandle } from "node:fs/promises";
+// 127.0.0.1, and writes the file back to it chunk by chunk (PUT /out/<job>?at=<position>) into a
+// new temporary file beside `<path>` (js/safe-write.ts), renamed to `<path>` when complete and
+// deleted on cancel or failure.
+import type { FileHandle } from "node:fs/promises";
 
 import { startHeadlessHost } from "./render-headless.js";
+import { commitTemp, discardTemp, openTemp } from "./safe-write.js";
 import type { ExportFormat, ExportQuality, ExportResult } from "./export.js";
 import type { ProjectJson } from "./types.js";
 
@@ -106,8 +108,8 @@ export async function createHeadlessExporter(options: { chromiumPath?: string } 
     signal?.throwIfAborted();
     const { urls, release } = host.serveMedia(media, false);
     const job = crypto.randomUUID();
-    const part = `${args.path}.part`;
-    const fh = await open(part, "w");
+    // A new file made exclusively beside the target: a link planted at a guessable name is never followed.
+    const { path: part, handle: fh } = await openTemp(args.path, ".part");
     outputs.set(job, fh);
     const tab = await host.browser.newPage();
     let cancelled = false;
@@ -127,12 +129,12 @@ export async function createHeadlessExporter(options: { chromiumPath?: string } 
       const bytes = (await fh.stat()).size;
       outputs.delete(job);
       await fh.close();
-      await rename(part, args.path);
+      await commitTemp(part, args.path);
       return { ...(out.result as Omit<ExportResult, "blob">), path: args.path, bytes };
     } catch (e) {
       outputs.delete(job);
       await fh.close().catch(() => {});
-      await rm(part, { force: true });
+      await discardTemp(part);
       if (signal?.aborted) throw signal.reason ?? e;
       throw e;
     } finally {
