@@ -7,7 +7,7 @@
 // start with the first export and close after an idle period with no export in flight.
 import type { FileHandle } from "node:fs/promises";
 
-import { idleMs, onDemand, startHeadlessHost, type HeadlessHost } from "./render-headless.js";
+import { explainRefused, idleMs, onDemand, startHeadlessHost, type HeadlessHost } from "./render-headless.js";
 import { commitTemp, discardTemp, openTemp } from "./safe-write.js";
 import type { ExportFormat, ExportQuality, ExportResult } from "./export.js";
 import type { ProjectJson } from "./types.js";
@@ -112,7 +112,7 @@ export async function createHeadlessExporter(options: { chromiumPath?: string; i
 
   const run = async (host: HeadlessHost, ...[project, media, args, { signal, onProgress } = {}]: Parameters<HeadlessExporter["export"]>): Promise<HeadlessExportResult> => {
     signal?.throwIfAborted();
-    const { urls, release } = await host.serveMedia(media, false);
+    const { urls, refused, release } = await host.serveMedia(media, false);
     const job = crypto.randomUUID();
     // A new file made exclusively beside the target: a link planted at a guessable name is never followed.
     const { path: part, handle: fh } = await openTemp(args.path, ".part");
@@ -136,7 +136,8 @@ export async function createHeadlessExporter(options: { chromiumPath?: string; i
       outputs.delete(job);
       await fh.close();
       await commitTemp(part, args.path);
-      return { ...(out.result as Omit<ExportResult, "blob">), path: args.path, bytes };
+      const result = out.result as Omit<ExportResult, "blob">;
+      return { ...result, missing: explainRefused(result.missing, project, refused), path: args.path, bytes };
     } catch (e) {
       outputs.delete(job);
       await fh.close().catch(() => {});

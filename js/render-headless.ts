@@ -165,6 +165,18 @@ export async function startHeadlessHost(
   };
 }
 
+/** `missing` (render or export) with the gate's reason for each element whose file it refused,
+ * not only that the element had no source. */
+export function explainRefused<M extends { elementId: string; reason: string }>(missing: M[], project: ProjectJson, refused: ReadonlyMap<string, string>): M[] {
+  if (refused.size === 0) return missing;
+  const tracks = ((project.timeline as { tracks?: { elements?: { id?: string; assetId?: string }[] }[] } | undefined)?.tracks ?? []);
+  const assetOf = new Map(tracks.flatMap((t) => t.elements ?? []).map((e) => [e.id, e.assetId]));
+  return missing.map((m) => {
+    const why = refused.get(assetOf.get(m.elementId) ?? "");
+    return why ? { ...m, reason: `not served to the page: ${why}` } : m;
+  });
+}
+
 /** How long a headless host stays up with nothing in flight (NEURALCUT_HEADLESS_IDLE_MS). */
 export const HEADLESS_IDLE_MS = 60_000;
 
@@ -230,12 +242,7 @@ export async function createHeadlessRenderer(options: HeadlessRendererOptions = 
       const { urls, refused } = await serveMedia(media, true);
       const { out, png } = await page.evaluate(pageRender, { base, project: JSON.stringify(project), media: urls, time: args.time, width: args.width });
       const o = out as { frame: Frame; width: number; height: number; missing: { elementId: string; reason: string }[] };
-      // A refused file says why, not only that it had no source.
-      const assetOf = new Map(o.frame.layers.map((l) => [l.elementId, (l as { assetId?: string }).assetId]));
-      const missing = o.missing.map((m) => {
-        const why = refused.get(assetOf.get(m.elementId) ?? "");
-        return why ? { ...m, reason: `not served to the page: ${why}` } : m;
-      });
+      const missing = explainRefused(o.missing, project, refused);
       return { png: Uint8Array.from(atob(png), (c) => c.charCodeAt(0)), description: describePreview(o.frame, o.width, o.height, missing) };
     });
 

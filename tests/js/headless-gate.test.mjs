@@ -1,6 +1,6 @@
 // The headless page's file server (render_preview, render-frame, export) attacked as a local
-// user or a DNS-rebinding page would: after a render over `neuralcut mcp` (the official SDK
-// client), its port is found in /proc/net/tcp and asked for guessed paths with foreign and
+// user or a DNS-rebinding page would: after a render and an export over `neuralcut mcp` (the
+// official SDK client), their ports are found in /proc/net/tcp and asked for guessed paths with foreign and
 // rebinding Hosts and Origins; a project whose asset names /etc/passwd is rendered; the server
 // closes when idle. Then the gate itself, with its secret known: each check on its own.
 //
@@ -79,11 +79,17 @@ function ask(port, path, headers = {}, method = "GET") {
   });
 }
 
+/** What came back that should not have (the user's files, the package, any success), or null. */
+function leak(r) {
+  if (r.body.includes("root:")) return "/etc/passwd leaked";
+  if (r.body.subarray(0, 4).equals(PNG_SIGNATURE)) return "a picture leaked";
+  return r.status === 403 || r.status === 404 || r.status === 405 ? null : `status ${r.status}`;
+}
+
 /** Nothing of the user's files or the package came back. */
 function refused(r, what) {
-  assert.ok(!r.body.includes("root:"), `${what}: /etc/passwd leaked`);
-  assert.ok(!r.body.subarray(0, 4).equals(PNG_SIGNATURE), `${what}: a picture leaked`);
-  assert.ok(r.status === 403 || r.status === 404 || r.status === 405, `${what}: status ${r.status}`);
+  const got = leak(r);
+  assert.equal(got, null, `${what}: ${got}`);
 }
 
 async function until(what, check, ms = 30_000) {
@@ -117,16 +123,20 @@ async function passwdProject() {
   return { file, ids };
 }
 
-test("after render_preview over neuralcut mcp, the file server refuses guessed paths, foreign and rebinding Hosts and Origins, and never serves /etc/passwd", { timeout: 240_000 }, async () => {
+test("after render_preview and export_video over neuralcut mcp, the file servers refuse guessed paths, foreign and rebinding Hosts and Origins, and never serve /etc/passwd", { timeout: 240_000 }, async () => {
   const { file, ids } = await passwdProject();
   const { client, pid } = await connect(["--project", file]);
   try {
     const ok = await call(client, "render_preview", { time: 1, width: 160 });
     assert.equal(ok.notDrawn, undefined, JSON.stringify(ok));
     const crafted = await call(client, "render_preview", { time: 3, width: 160 });
+    // An export of it: a second page and server, with grants of its own.
+    const exported = await call(client, "export_video", { path: join(dir, "crafted.webm"), end: 4, width: 160, wait: true });
+    assert.equal(exported.state, "done", JSON.stringify(exported));
 
     const ports = listeningPorts(pid);
-    assert.ok(ports.length >= 1, "the server is up after a render");
+    assert.ok(ports.length >= 2, `the render's and the export's servers are up: ${ports}`);
+    const leaks = []; // every answer that gave something away
     const early = []; // foreign Hosts and Origins answered other than 403, before any path is looked at
     for (const port of ports) {
       // What an outsider can guess: the old predictable media paths, the page, the package.
@@ -140,16 +150,20 @@ test("after render_preview over neuralcut mcp, the file server refuses guessed p
           { host: `127.0.0.1:${port + 1}` },
         ]) {
           const r = await ask(port, path, headers);
-          refused(r, `GET ${path} ${JSON.stringify(headers)}`);
+          if (leak(r)) leaks.push(`GET ${path} ${JSON.stringify(headers)}: ${leak(r)}`);
           if (r.status !== 403) early.push(`GET ${path} ${JSON.stringify(headers)}: ${r.status}`);
         }
-        refused(await ask(port, path), `GET ${path}`);
+        const plain = await ask(port, path);
+        if (leak(plain)) leaks.push(`GET ${path}: ${leak(plain)}`);
       }
     }
+    assert.deepEqual(leaks, [], "nothing is served to an outsider");
     assert.deepEqual(early, [], "a foreign Host or Origin is refused whatever the path");
     // The crafted asset fails media_import's own check, so the page never gets it.
     assert.equal(crafted.notDrawn?.length, 1, JSON.stringify(crafted));
-    assert.match(crafted.notDrawn[0].reason, /Unsupported media format: \/etc\/passwd/);
+    assert.match(crafted.notDrawn[0].reason, /^not served to the page: Unsupported media format: \/etc\/passwd/);
+    assert.deepEqual(exported.result.missing.map((m) => m.elementId), [crafted.notDrawn[0].elementId]);
+    assert.match(exported.result.missing[0].reason, /^not served to the page: Unsupported media format: \/etc\/passwd/);
     // The session still renders.
     const again = await call(client, "render_preview", { time: 1, width: 160 });
     assert.equal(again.notDrawn, undefined);
