@@ -1,11 +1,14 @@
 // Export without a browser page of the host's own (`neuralcut export`, MCP export_video): the
 // package's `exportVideo` run in headless Chromium through playwright-core, one page per export.
-// The page gets dist/, mediabunny's browser bundle and the project's media from a server on
-// 127.0.0.1, and writes the file back to it chunk by chunk (PUT /out/<job>?at=<position>), into
-// `<path>.part`, renamed to `<path>` when complete and deleted on cancel or failure.
-import { open, rename, rm, type FileHandle } from "node:fs/promises";
+// The page gets dist/, mediabunny's browser bundle and the project's media from the gate on
+// 127.0.0.1 (js/headless-files.ts), and writes the file back to it chunk by chunk
+// (PUT <base>out/<job>?at=<position>) into a new temporary file beside `<path>` (js/safe-write.ts),
+// renamed to `<path>` when complete and deleted on cancel or failure. Chromium and the server
+// start with the first export and close after an idle period with no export in flight.
+import type { FileHandle } from "node:fs/promises";
 
-import { startHeadlessHost } from "./render-headless.js";
+import { explainRefused, idleMs, onDemand, startHeadlessHost, type HeadlessHost } from "./render-headless.js";
+import { commitTemp, discardTemp, openTemp } from "./safe-write.js";
 import type { ExportFormat, ExportQuality, ExportResult } from "./export.js";
 import type { ProjectJson } from "./types.js";
 
@@ -45,16 +48,16 @@ export interface HeadlessExporter {
 }
 
 /** Runs in the page: one export, written back to the server as it goes. */
-async function pageExport({ project, media, options, job }: { project: string; media: Record<string, string>; options: Record<string, unknown>; job: string }) {
-  const { createEditor } = await import("/dist/index.js" as string);
-  const { exportVideo } = await import("/dist/export.js" as string);
+async function pageExport({ base, project, media, options, job }: { base: string; project: string; media: Record<string, string>; options: Record<string, unknown>; job: string }) {
+  const { createEditor } = await import(`${base}dist/index.js`);
+  const { exportVideo } = await import(`${base}dist/export.js`);
   const editor = await createEditor({ project });
   const w = window as unknown as { __ncCancel?: () => void; __ncProgress?: (p: unknown) => void };
   const ac = new AbortController();
   w.__ncCancel = () => ac.abort();
   const target = new WritableStream<{ data: Uint8Array; position: number }>({
     async write(chunk) {
-      const r = await fetch(`/out/${job}?at=${chunk.position}`, { method: "PUT", body: chunk.data as BodyInit });
+      const r = await fetch(`${base}out/${job}?at=${chunk.position}`, { method: "PUT", body: chunk.data as BodyInit });
       if (!r.ok) throw new Error(`could not write the file: ${await r.text()}`);
     },
   });
@@ -76,38 +79,43 @@ async function pageExport({ project, media, options, job }: { project: string; m
   }
 }
 
-/** Starts headless Chromium and the server its pages export through. */
-export async function createHeadlessExporter(options: { chromiumPath?: string } = {}): Promise<HeadlessExporter> {
-  const outputs = new Map<string, FileHandle>(); // job token -> the .part file
-  const host = await startHeadlessHost("export", {
-    chromiumPath: options.chromiumPath,
-    async route(req, res, url, path) {
-      if (!path.startsWith("/out/") || req.method !== "PUT") return false;
-      const fh = outputs.get(path.slice(5));
-      const at = Number(url.searchParams.get("at"));
-      if (!fh || !Number.isSafeInteger(at) || at < 0) {
-        res.writeHead(404);
-        res.end();
-        return true;
-      }
-      const chunks: Uint8Array[] = [];
-      for await (const c of req) chunks.push(c);
-      const body = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-      let o = 0;
-      for (const c of chunks) body.set(c, (o += c.length) - c.length);
-      await fh.write(body, 0, body.length, at);
-      res.writeHead(204);
-      res.end();
-      return true;
-    },
-  });
+/** Starts headless Chromium and the server its pages export through, on first use; closed when
+ * idle (`idleMs`, default idleMs()). */
+export async function createHeadlessExporter(options: { chromiumPath?: string; idleMs?: number } = {}): Promise<HeadlessExporter> {
+  const outputs = new Map<string, FileHandle>(); // job token -> the temporary file
+  const hosts = onDemand(
+    () =>
+      startHeadlessHost("export", {
+        chromiumPath: options.chromiumPath,
+        async route(req, res, url, path) {
+          if (!path.startsWith("/out/") || req.method !== "PUT") return false;
+          const fh = outputs.get(path.slice(5));
+          const at = Number(url.searchParams.get("at"));
+          if (!fh || !Number.isSafeInteger(at) || at < 0) {
+            res.writeHead(404);
+            res.end();
+            return true;
+          }
+          const chunks: Uint8Array[] = [];
+          for await (const c of req) chunks.push(c);
+          const body = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+          let o = 0;
+          for (const c of chunks) body.set(c, (o += c.length) - c.length);
+          await fh.write(body, 0, body.length, at);
+          res.writeHead(204);
+          res.end();
+          return true;
+        },
+      }),
+    idleMs(options.idleMs),
+  );
 
-  const run: HeadlessExporter["export"] = async (project, media, args, { signal, onProgress } = {}) => {
+  const run = async (host: HeadlessHost, ...[project, media, args, { signal, onProgress } = {}]: Parameters<HeadlessExporter["export"]>): Promise<HeadlessExportResult> => {
     signal?.throwIfAborted();
-    const { urls, release } = host.serveMedia(media, false);
+    const { urls, refused, release } = await host.serveMedia(media, false);
     const job = crypto.randomUUID();
-    const part = `${args.path}.part`;
-    const fh = await open(part, "w");
+    // A new file made exclusively beside the target: a link planted at a guessable name is never followed.
+    const { path: part, handle: fh } = await openTemp(args.path, ".part");
     outputs.set(job, fh);
     const tab = await host.browser.newPage();
     let cancelled = false;
@@ -118,21 +126,22 @@ export async function createHeadlessExporter(options: { chromiumPath?: string } 
     signal?.addEventListener("abort", cancel, { once: true });
     try {
       await tab.exposeFunction("__ncProgress", (p: HeadlessExportProgress) => onProgress?.(p));
-      await tab.goto(`${host.origin}/`);
+      await tab.goto(host.base);
       const range = args.start !== undefined || args.end !== undefined ? { range: { start: args.start, end: args.end } } : {};
       const opts = { format: args.format, width: args.width, fps: args.fps, quality: args.quality, ...range };
-      const out = await tab.evaluate(pageExport, { project: JSON.stringify(project), media: urls, options: JSON.parse(JSON.stringify(opts)), job });
+      const out = await tab.evaluate(pageExport, { base: host.base, project: JSON.stringify(project), media: urls, options: JSON.parse(JSON.stringify(opts)), job });
       if (cancelled || signal?.aborted) throw signal?.reason ?? new DOMException("The export was cancelled", "AbortError");
       if (!out.ok) throw Object.assign(new Error(out.error!.message), out.error!.code ? { code: out.error!.code } : {});
       const bytes = (await fh.stat()).size;
       outputs.delete(job);
       await fh.close();
-      await rename(part, args.path);
-      return { ...(out.result as Omit<ExportResult, "blob">), path: args.path, bytes };
+      await commitTemp(part, args.path);
+      const result = out.result as Omit<ExportResult, "blob">;
+      return { ...result, missing: explainRefused(result.missing, project, refused), path: args.path, bytes };
     } catch (e) {
       outputs.delete(job);
       await fh.close().catch(() => {});
-      await rm(part, { force: true });
+      await discardTemp(part);
       if (signal?.aborted) throw signal.reason ?? e;
       throw e;
     } finally {
@@ -142,5 +151,5 @@ export async function createHeadlessExporter(options: { chromiumPath?: string } 
     }
   };
 
-  return { export: run, close: () => host.close() };
+  return { export: (...a) => hosts.use((host) => run(host, ...a)), close: () => hosts.close() };
 }

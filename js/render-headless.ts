@@ -1,12 +1,13 @@
 // render_preview without a browser page of the host's own (`npx neuralcut mcp`): the same
 // compositor, `neuralcut/render`, run in headless Chromium through playwright-core. The package's
-// dist/ and the project's media files are served to that page from 127.0.0.1 only.
-import { createServer, type Server } from "node:http";
+// dist/ and the project's media files are served to that page by the gate in
+// js/headless-files.ts, up only while renders are asked for (closed after an idle minute).
 import { existsSync } from "node:fs";
-import { extname, join, normalize, resolve as resolvePath } from "node:path";
+import { resolve as resolvePath } from "node:path";
 import { fileURLToPath } from "node:url";
 
-import { sendFile, type FileRequest, type FileResponse } from "./media/send-file.js";
+import { startHeadlessFileServer, type HostRequest, type MediaGrant } from "./headless-files.js";
+import type { FileResponse } from "./media/send-file.js";
 import type { HostTool, Outcome } from "./mcp/core.js";
 import { base64, describePreview, previewArgs, RENDER_PREVIEW_TOOL, type PreviewArgs } from "./render-preview.js";
 import type { Frame } from "./render-types.js";
@@ -45,6 +46,8 @@ export function findChromium(explicit?: string): string {
 export interface HeadlessRendererOptions {
   /** Chromium's executable (default: findChromium()). */
   chromiumPath?: string;
+  /** Close Chromium and its file server after this long with no render in flight (idleMs()). */
+  idleMs?: number;
 }
 
 export interface HeadlessPreview {
@@ -62,10 +65,10 @@ export interface HeadlessRenderer {
 }
 
 /** Runs in the page: keeps one editor and one renderer, reloading the project when it changed. */
-async function pageRender({ project, media, time, width }: { project: string; media: Record<string, string>; time: number; width: number }) {
+async function pageRender({ base, project, media, time, width }: { base: string; project: string; media: Record<string, string>; time: number; width: number }) {
   const w = window as unknown as { __nc?: { editor: unknown; json: string; renderer: unknown; media: Record<string, string> } };
-  const { createEditor } = await import("/dist/index.js" as string);
-  const { createFrameRenderer } = await import("/dist/render.js" as string);
+  const { createEditor } = await import(`${base}dist/index.js`);
+  const { createFrameRenderer } = await import(`${base}dist/render.js`);
   if (!w.__nc || w.__nc.json !== project) {
     (w.__nc?.editor as { dispose?: () => void } | undefined)?.dispose?.();
     const editor = await createEditor({ project });
@@ -88,27 +91,23 @@ async function pageRender({ project, media, time, width }: { project: string; me
   return { out, png: btoa(s) };
 }
 
-/** Headless Chromium and the 127.0.0.1 server its pages load from: the package's dist/ under
- * /dist/, media files under /media/<token>, and whatever `route` answers first. Shared by
- * render_preview and export. */
+/** Headless Chromium and the gate on 127.0.0.1 its pages load from (js/headless-files.ts): the
+ * package's dist/, mediabunny, the granted media, and whatever `route` answers first, all under
+ * `base`. Shared by render_preview and export. */
 export interface HeadlessHost {
   browser: import("playwright-core").Browser;
   origin: string;
-  /**
-   * Serves the local files of `media` (asset id -> path or file:// URL; other URLs are skipped)
-   * and returns their URLs by asset id. `stable` keeps one URL per asset across calls (the
-   * compositor caches what it loaded by URL); otherwise each call gets fresh tokens, dropped by
-   * `release`.
-   */
-  serveMedia(media: ReadonlyMap<string, string>, stable: boolean): { urls: Record<string, string>; release(): void };
+  /** `origin` and the server's secret; every URL the page uses starts with it. */
+  base: string;
+  /** Grants the local files of `media` after the media check (HeadlessFileServer.grant). */
+  serveMedia(media: ReadonlyMap<string, string>, stable: boolean): Promise<MediaGrant>;
   close(): Promise<void>;
 }
 
 /** The browser's own message, first line (playwright adds call logs below it). */
 export const firstLine = (e: unknown) => (e instanceof Error ? e.message : String(e)).split("\n")[0].replace(/^page\.evaluate: (Error: )?/, "");
 
-/** A request as a route sees it: node:http's, readable as a stream of chunks. */
-export type HostRequest = FileRequest & AsyncIterable<Uint8Array>;
+export type { HostRequest };
 
 /** mediabunny's single-file browser bundle, found beside the package Node resolves. */
 function mediabunnyBundle(): string {
@@ -117,15 +116,15 @@ function mediabunnyBundle(): string {
 }
 
 /**
- * Headless Chromium and a server on 127.0.0.1 for its pages: `/` (a blank page whose import map
- * resolves "mediabunny", which export and the renderer's video decoding import), `/mediabunny.js`,
- * dist/ and the media handed to `serveMedia`.
+ * Headless Chromium and the gate for its pages: `<base>` (a blank page whose import map
+ * resolves "mediabunny", which export and the renderer's video decoding import),
+ * `<base>mediabunny.js`, dist/ and the media granted through `serveMedia`.
  */
 export async function startHeadlessHost(
   purpose: string,
   options: {
     chromiumPath?: string;
-    /** Answers the requests it knows (true), before dist/ and media. */
+    /** Answers the requests it knows (true), before dist/ and media; `path` is below the secret. */
     route?: (req: HostRequest, res: FileResponse, url: URL, path: string) => Promise<boolean>;
   },
 ): Promise<HeadlessHost> {
@@ -137,31 +136,12 @@ export async function startHeadlessHost(
   } catch {
     throw new Error(`${purpose} needs the playwright-core package to drive headless Chromium: npm install playwright-core`);
   }
-  const dist = fileURLToPath(new URL(".", import.meta.url));
-  const bundle = mediabunnyBundle();
-  const html = `<!doctype html><script type="importmap">{"imports":{"mediabunny":"/mediabunny.js"}}</script><title>neuralcut ${purpose}</title>`;
-  const files = new Map<string, string>(); // token -> absolute path
-  const server: Server = createServer(async (req, res) => {
-    try {
-      const url = new URL(req.url ?? "/", "http://x");
-      const path = decodeURIComponent(url.pathname);
-      if (path === "/") return void res.writeHead(200, { "content-type": "text/html" }).end(new TextEncoder().encode(html));
-      if (path === "/mediabunny.js") return void (await sendFile(req, res, bundle));
-      if (options.route && (await options.route(req as unknown as HostRequest, res, url, path))) return;
-      let file: string | undefined;
-      if (path.startsWith("/dist/")) {
-        const f = normalize(join(dist, path.slice(6)));
-        if (f.startsWith(dist)) file = f;
-      } else if (path.startsWith("/media/")) file = files.get(path.slice(7));
-      if (!file) return void res.writeHead(404).end();
-      await sendFile(req, res, file);
-    } catch (e) {
-      res.writeHead(500);
-      res.end(new TextEncoder().encode(firstLine(e)));
-    }
+  const files = await startHeadlessFileServer({
+    html: (base) => `<!doctype html><script type="importmap">{"imports":{"mediabunny":"${base}mediabunny.js"}}</script><title>neuralcut ${purpose}</title>`,
+    dist: fileURLToPath(new URL(".", import.meta.url)),
+    mediabunny: mediabunnyBundle(),
+    route: options.route,
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   let browser: import("playwright-core").Browser;
   try {
     browser = await playwright.chromium.launch({
@@ -170,45 +150,101 @@ export async function startHeadlessHost(
       args: ["--no-sandbox", "--disable-gpu-sandbox", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--autoplay-policy=no-user-gesture-required"],
     });
   } catch (e) {
-    server.close();
+    await files.close();
     throw new Error(`${purpose} could not start Chromium at ${executablePath}: ${firstLine(e)}`);
   }
   return {
     browser,
-    origin,
-    serveMedia(media, stable) {
-      const urls: Record<string, string> = {};
-      const tokens: string[] = [];
-      for (const [id, where] of media) {
-        const path = where.startsWith("file:") ? fileURLToPath(where) : where;
-        if (/^[a-z]+:\/\//i.test(path)) continue; // only local files are served
-        const token = `${stable ? encodeURIComponent(id) : crypto.randomUUID()}${extname(path)}`;
-        files.set(token, path);
-        if (!stable) tokens.push(token);
-        urls[id] = `${origin}/media/${token}`;
-      }
-      return { urls, release: () => tokens.forEach((t) => files.delete(t)) };
-    },
+    origin: files.origin,
+    base: files.base,
+    serveMedia: (media, stable) => files.grant(media, stable),
     async close() {
       await browser.close().catch(() => {});
-      await new Promise<void>((r) => server.close(() => r()));
+      await files.close();
     },
   };
 }
 
-/** Starts headless Chromium on a page that can render frames. */
+/** `missing` (render or export) with the gate's reason for each element whose file it refused,
+ * not only that the element had no source. */
+export function explainRefused<M extends { elementId: string; reason: string }>(missing: M[], project: ProjectJson, refused: ReadonlyMap<string, string>): M[] {
+  if (refused.size === 0) return missing;
+  const tracks = ((project.timeline as { tracks?: { elements?: { id?: string; assetId?: string }[] }[] } | undefined)?.tracks ?? []);
+  const assetOf = new Map(tracks.flatMap((t) => t.elements ?? []).map((e) => [e.id, e.assetId]));
+  return missing.map((m) => {
+    const why = refused.get(assetOf.get(m.elementId) ?? "");
+    return why ? { ...m, reason: `not served to the page: ${why}` } : m;
+  });
+}
+
+/** How long a headless host stays up with nothing in flight (NEURALCUT_HEADLESS_IDLE_MS). */
+export const HEADLESS_IDLE_MS = 60_000;
+
+/** The idle time asked for: the option, else $NEURALCUT_HEADLESS_IDLE_MS, else HEADLESS_IDLE_MS. */
+export function idleMs(option?: number): number {
+  const env = Number(proc.env.NEURALCUT_HEADLESS_IDLE_MS);
+  return option ?? (Number.isFinite(env) && env > 0 ? env : HEADLESS_IDLE_MS);
+}
+
+/**
+ * A host started on first use and closed (Chromium and its file server) once `idle` ms pass with
+ * no call of `use` in flight; the next `use` starts a fresh one, with a new port and secret.
+ */
+export function onDemand<T extends { close(): Promise<void> }>(start: () => Promise<T>, idle: number) {
+  let current: Promise<T> | undefined;
+  let busy = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const close = async () => {
+    clearTimeout(timer);
+    const was = current;
+    current = undefined;
+    await (await was?.catch(() => undefined))?.close();
+  };
+  return {
+    async use<R>(fn: (host: T) => Promise<R>): Promise<R> {
+      clearTimeout(timer);
+      busy++;
+      try {
+        if (!current) {
+          const p = start();
+          current = p;
+          p.catch(() => current === p && (current = undefined));
+        }
+        return await fn(await current);
+      } finally {
+        if (--busy === 0) {
+          timer = setTimeout(() => void close(), idle);
+          (timer as { unref?: () => void }).unref?.();
+        }
+      }
+    },
+    close,
+  };
+}
+
+/** Starts headless Chromium on a page that can render frames, on first use; closed when idle. */
 export async function createHeadlessRenderer(options: HeadlessRendererOptions = {}): Promise<HeadlessRenderer> {
-  const host = await startHeadlessHost("render_preview", { chromiumPath: options.chromiumPath });
-  const page = await host.browser.newPage();
-  await page.goto(`${host.origin}/`);
+  const hosts = onDemand(async () => {
+    const host = await startHeadlessHost("render_preview", { chromiumPath: options.chromiumPath });
+    try {
+      const page = await host.browser.newPage();
+      await page.goto(host.base);
+      return Object.assign(host, { page });
+    } catch (e) {
+      await host.close();
+      throw e;
+    }
+  }, idleMs(options.idleMs));
   let queue: Promise<unknown> = Promise.resolve();
 
-  const render = async (project: ProjectJson, media: ReadonlyMap<string, string>, args: PreviewArgs): Promise<HeadlessPreview> => {
-    const { urls } = host.serveMedia(media, true);
-    const { out, png } = await page.evaluate(pageRender, { project: JSON.stringify(project), media: urls, time: args.time, width: args.width });
-    const o = out as { frame: Frame; width: number; height: number; missing: { elementId: string; reason: string }[] };
-    return { png: Uint8Array.from(atob(png), (c) => c.charCodeAt(0)), description: describePreview(o.frame, o.width, o.height, o.missing) };
-  };
+  const render = (project: ProjectJson, media: ReadonlyMap<string, string>, args: PreviewArgs): Promise<HeadlessPreview> =>
+    hosts.use(async ({ page, base, serveMedia }) => {
+      const { urls, refused } = await serveMedia(media, true);
+      const { out, png } = await page.evaluate(pageRender, { base, project: JSON.stringify(project), media: urls, time: args.time, width: args.width });
+      const o = out as { frame: Frame; width: number; height: number; missing: { elementId: string; reason: string }[] };
+      const missing = explainRefused(o.missing, project, refused);
+      return { png: Uint8Array.from(atob(png), (c) => c.charCodeAt(0)), description: describePreview(o.frame, o.width, o.height, missing) };
+    });
 
   return {
     render(project, media, args) {
@@ -216,7 +252,7 @@ export async function createHeadlessRenderer(options: HeadlessRendererOptions = 
       queue = next.catch(() => undefined);
       return next;
     },
-    close: () => host.close(),
+    close: () => hosts.close(),
   };
 }
 

@@ -6,16 +6,16 @@
 // field the engine keeps and writes back), relative to the project file. Opening that project
 // again (a restarted server, the next CLI call) resolves each `path` against the project file's
 // folder, so moving the project together with its media keeps them found.
-import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
-import process from "node:process";
 
 import { createEditor, type NeuralCutEditor } from "../editor.js";
 import type { ProjectJson, ToolErrorResult } from "../types.js";
 import type { MediaInfo } from "../media/probe.js";
 import type { HostTool } from "./core.js";
 import { DEMO_MEDIA, DEMO_PROJECT } from "./demo-project.js";
+import { writeFileAtomicSync } from "../safe-write.js";
 
 export interface Session {
   editor: NeuralCutEditor;
@@ -85,16 +85,10 @@ export function projectForFile(session: Session, file: string): ProjectJson {
   return project;
 }
 
-/** Writes `text` to `path` atomically: a temporary file beside it, then a rename. */
+/** Writes `text` to `path` atomically: a new temporary file beside it, made exclusively under a
+ * random name (a link planted there is never followed), then a rename (js/safe-write.ts). */
 export function writeAtomic(path: string, text: string | Uint8Array): void {
-  const tmp = `${path}.${process.pid}.tmp`;
-  try {
-    writeFileSync(tmp, text);
-    renameSync(tmp, path);
-  } catch (e) {
-    rmSync(tmp, { force: true });
-    throw e;
-  }
+  writeFileAtomicSync(path, text);
 }
 
 /** Saves the session's project to `file` (atomically, media paths relative to it). */
