@@ -37,15 +37,10 @@ export interface WebMcpAnnotations {
   openWorldHint: boolean;
 }
 
-/**
- * Tools whose output carries text made by users or models. The registry's list (listings, get_element,
- * load_asset_context, batch), plus what their answers also echo from the project: list_stickers the
- * stickers' names, update_track the track's name, undo and redo the step's label (an agent's run is
- * named after the user's message, a host names its own groups), render_preview a picture of the
- * user's media and text. tests/js/webmcp.test.mjs runs every tool on a project whose names and
- * texts are crafted and checks each answer that carries them is marked.
- */
-const UNTRUSTED = new Set<string>([...UNTRUSTED_OUTPUT_TOOLS, "list_stickers", "update_track", "undo", "redo", "render_preview"]);
+/** Tools whose output carries text made by users or models, from the registry (`untrusted_content`).
+ * tests/js/webmcp.test.mjs runs every tool on a project whose names and texts are crafted and checks
+ * that each answer carrying them is marked. */
+const UNTRUSTED = new Set<string>(UNTRUSTED_OUTPUT_TOOLS);
 
 /**
  * WebMCP annotations of a catalog entry, from the registry. Chromium's WebMCP reads readOnlyHint,

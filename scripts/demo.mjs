@@ -208,8 +208,13 @@ export async function startDemoServer({ port = DEFAULT_PORT, apiKey, models, ups
       res.end(`Internal error: ${e instanceof Error ? e.message : String(e)}`);
     }
   });
-  // Uploads through the proxy may take longer than Node's default 300 s; the proxy bounds stalls.
-  server.requestTimeout = 0;
+  // Bounded as serveGeminiProxy bounds its own server (docs/proxy.md): headers in 20 s, a whole
+  // request in twice the largest upload at the proxy's minimum rate plus a minute (uploads go
+  // through the proxy mounted here), idle kept-alive connections closed after 5 s.
+  const { DEFAULT_LIMITS } = await import(pathToFileURL(join(distDir, "proxy", "index.js")).href);
+  server.headersTimeout = 20_000;
+  server.requestTimeout = 2 * Math.ceil((DEFAULT_LIMITS.maxUploadBytes / DEFAULT_LIMITS.uploadMinBytesPerSecond) * 1000) + 60_000;
+  server.keepAliveTimeout = 5_000;
   await new Promise((done, fail) => {
     server.once("error", fail);
     server.listen(port, "127.0.0.1", done);

@@ -769,7 +769,11 @@ export const UNTRUSTED_OUTPUT_TOOLS: readonly ToolName[] = [
   "list_project_assets",
   "list_timeline",
   "load_asset_context",
+  "list_stickers",
   "get_element",
+  "update_track",
+  "undo",
+  "redo",
   "batch",
 ];
 
@@ -4194,7 +4198,8 @@ export const HOST_TOOL_CATALOG: readonly HostToolInfo[] = [
       "readOnlyHint": true,
       "destructiveHint": false,
       "idempotentHint": true,
-      "openWorldHint": false
+      "openWorldHint": false,
+      "untrustedContentHint": true
     }
   },
   {

@@ -221,7 +221,8 @@ pub static HOST_TOOLS: &[ToolDef] = &[
         description: text!("Render the picture at a time (timeline seconds) and return it as a PNG image, with a short JSON description of what was drawn (layers bottom first, anything that could not be drawn). Read-only. Use it after an edit to check the result; undo if it looks wrong."),
         types: Types::of::<host::render_preview::Arguments, host::render_preview::Returns>(),
         kind: Kind::Host,
-        annotations: READ,
+        // A picture of the user's media and text.
+        annotations: LISTING,
         errors: list!(&["time must be a number of seconds >= 0", "width must be a whole number from 16 to 1920", "render_preview takes { time, width? }", "Unknown argument \"<key>\": render_preview takes time and width", "no Chromium at <path> (set NEURALCUT_CHROMIUM ...)", "render_preview failed: <why>"]),
         example: "",
         run: None,

@@ -16,6 +16,7 @@ const dist = process.env.NEURALCUT_DIST ?? join(root, "dist");
 const { createEditor } = await import(join(dist, "index.js"));
 const { registerWebMcpTools, webMcpAnnotations } = await import(join(dist, "webmcp.js"));
 const { DEMO_PROJECT } = await import(join(dist, "mcp", "demo-project.js"));
+const { HOST_TOOL_CATALOG } = await import(join(dist, "generated", "tools.js"));
 
 /** A model context as the current draft describes it: registerTool(tool, { signal }). */
 function draftContext() {
@@ -191,7 +192,7 @@ test("every tool whose answer carries the project's names or texts is marked unt
   const hints = Object.fromEntries((await createEditor()).tools().map((t) => [t.name, webMcpAnnotations(t).untrustedContentHint]));
   assert.deepEqual(carrying.filter((n) => !hints[n]), [], "each of them is marked");
   assert.equal(hints.load_asset_context, true);
-  assert.equal(webMcpAnnotations({ name: "render_preview", annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } }).untrustedContentHint, true, "a picture of the user's media");
+  assert.equal(webMcpAnnotations(HOST_TOOL_CATALOG.find((t) => t.name === "render_preview")).untrustedContentHint, true, "a picture of the user's media");
   assert.equal(hints.split, false, "ids and times only");
 });
 

@@ -10,7 +10,8 @@ pub static DEF: ToolDef = ToolDef {
     description: text!("Redo the last undone call. Reports which tool was redone. Any new edit after an undo clears what can be redone."),
     types: Types::of::<Arguments, Returns>(),
     kind: Kind::Redo,
-    annotations: HISTORY,
+    // Its answer names the step, and an agent run is named after the user's message.
+    annotations: Annotations { untrusted_content: true, ..HISTORY },
     errors: list!(&["Nothing to redo"]),
     example: text!("{}"),
     run: None,

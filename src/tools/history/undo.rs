@@ -10,7 +10,8 @@ pub static DEF: ToolDef = ToolDef {
     description: text!("Undo the last successful editing call (a batch counts as one). Reports which tool was undone. Use it to correct a mistake, then call list_timeline to see the state."),
     types: Types::of::<Arguments, Returns>(),
     kind: Kind::Undo,
-    annotations: HISTORY,
+    // Its answer names the step, and an agent run is named after the user's message.
+    annotations: Annotations { untrusted_content: true, ..HISTORY },
     errors: list!(&["Nothing to undo"]),
     example: text!("{}"),
     run: None,

@@ -10,7 +10,7 @@ pub static DEF: ToolDef = ToolDef {
     description: text!("Find sticker ids for add_sticker: the host's catalog, then OpenCut's stickers (flags such as flags:US, by country name, code or region; shapes such as shapes:star). query filters case-insensitively; limit (default 50, at most 500) caps the list, total counts every match. Reads only."),
     types: Types::of::<Arguments, Returns>(),
     kind: Kind::Read,
-    annotations: READ,
+    annotations: LISTING,
     errors: list!(&["No active project", "Argument \"limit\" must be a whole number from 1 to 500"]),
     example: text!(r#"{"query":"france"}"#),
     run: Some(run),

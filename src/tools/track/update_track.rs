@@ -10,7 +10,8 @@ pub static DEF: ToolDef = ToolDef {
     description: text!("Switch a track (trackId from list_timeline) on or off, or rename it: muted silences every element on it (main, overlay and audio tracks), hidden stops drawing it (every track but audio), name is shown in the host's timeline. Only the fields given change. Example, mute the music: {\"trackId\":\"t14\",\"muted\":true}."),
     types: Types::of::<Arguments, Returns>(),
     kind: Kind::Edit,
-    annotations: CHANGE,
+    // Its answer names the track, a name the project chose.
+    annotations: Annotations { untrusted_content: true, ..CHANGE },
     errors: list!(&["Invalid track id", "Track not found: <id>", "update_track needs muted, hidden or name", "Track <id> is <a type> track, which cannot be muted (it makes no sound)", "Track <id> is an audio track, which cannot be hidden (mute it instead)"]),
     example: text!(r#"{"trackId":"t2","muted":true}"#),
     run: Some(run),
