@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what building and testing NeuralCut needs, skipping whatever is already there, so it
-# is safe to run again and again. Used by .ci/run, `npm run demo` and scripts/build.mjs.
+# is safe to run again and again, and quick when everything is there. `npm test` and `npm run demo`
+# run it first; scripts/build.mjs runs its build part.
 #
 #   bash scripts/setup.sh          everything: system packages, Rust target, wasm-bindgen CLI, npm ci
 #   bash scripts/setup.sh build    only what `npm run build` needs (no system packages)
@@ -17,6 +18,8 @@ APT_PACKAGES=(chromium chromium-driver)
 APT_PACKAGES+=(mesa-vulkan-drivers libvulkan1)
 # redis-server for the proxy's shared-budget tests (tests/js/proxy-redis.test.mjs starts its own).
 APT_PACKAGES+=(redis-server)
+# ffmpeg (ffprobe too) for the export tests, which decode what they wrote, and for test media.
+APT_PACKAGES+=(ffmpeg)
 
 say() { printf '[setup] %s\n' "$*"; }
 
