@@ -8,7 +8,7 @@
 import { createServer, type Server } from "node:http";
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { stat } from "node:fs/promises";
-import { extname, join, normalize } from "node:path";
+import { extname, join, normalize, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
 import { MediaProbeError, probeMedia } from "./media/probe.js";
@@ -120,7 +120,8 @@ export async function startHeadlessFileServer(options: {
       if (path === "/mediabunny.js") return void (await sendFile(req, res, options.mediabunny));
       if (path.startsWith("/dist/")) {
         const f = normalize(join(options.dist, path.slice(6)));
-        if (!f.startsWith(options.dist)) return refuse(res, 404, "not found");
+        // Inside dist itself: `../dist-old/x` normalises to a sibling that shares the prefix.
+        if (!f.startsWith(join(options.dist, sep))) return refuse(res, 404, "not found");
         return void (await sendFile(req, res, f));
       }
       const g = path.startsWith("/media/") ? grants.get(path.slice(7)) : undefined;

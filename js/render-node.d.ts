@@ -33,6 +33,7 @@ declare module "node:path" {
   export function extname(path: string): string;
   export function join(...paths: string[]): string;
   export function normalize(path: string): string;
+  export const sep: string;
 }
 
 declare module "node:url" {

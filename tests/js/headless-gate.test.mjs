@@ -274,3 +274,22 @@ test("the gate with its secret known: Host, Origin, Sec-Fetch-Site, grants of ex
   }
   await assert.rejects(ask(port, "/"), /ECONNREFUSED/, "closed");
 });
+
+test("the gate's dist route stays inside dist: an encoded ../ to a sibling folder that shares its name's prefix is refused", { timeout: 30_000 }, async () => {
+  const { startHeadlessFileServer } = await import(join(dist, "headless-files.js"));
+  mkdirSync(join(dir, "pkg"), { recursive: true });
+  mkdirSync(join(dir, "pkg-private"), { recursive: true });
+  writeFileSync(join(dir, "pkg", "ok.js"), "export {};\n");
+  writeFileSync(join(dir, "pkg-private", "secret.txt"), "private\n");
+  const srv = await startHeadlessFileServer({ html: () => "", dist: join(dir, "pkg"), mediabunny: join(dir, "a.png") });
+  try {
+    const secret = new URL(srv.base).pathname.split("/")[1];
+    assert.equal((await ask(srv.port, `/${secret}/dist/ok.js`)).status, 200);
+    // One URL segment, so the URL parser leaves it; decoded, it names dist/../pkg-private.
+    const r = await ask(srv.port, `/${secret}/dist/..%2Fpkg-private%2Fsecret.txt`);
+    refused(r, "a sibling of dist");
+    assert.ok(!r.body.toString().includes("private"));
+  } finally {
+    await srv.close();
+  }
+});
