@@ -62,3 +62,7 @@ declare module "node:path" {
 declare module "node:url" {
   export function pathToFileURL(path: string): URL;
 }
+
+declare module "node:timers/promises" {
+  export function setImmediate(): Promise<void>;
+}

@@ -1,7 +1,8 @@
 // The MCP protocol under hostile input (docs/mcp.md, "Threats: the MCP protocol"): the built
 // `neuralcut mcp` is spawned and driven over stdio. Bad params of every served method are
 // -32602 naming the field (the official SDK client sends them); ids that cannot be echoed back
-// are -32600 with id null (raw lines: the SDK client cannot send such ids).
+// are -32600 with id null (raw lines: the SDK client cannot send such ids); and a ping sent while
+// a long command_batch runs is answered before the batch ends.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -161,6 +162,27 @@ test("an id that cannot be echoed back is -32600 with id null, and the request d
     // None of the splits ran.
     const after = await server.request(2, "tools/call", { name: "list_timeline", arguments: {} });
     assert.deepEqual(after.result, before.result);
+  } finally {
+    await server.close();
+  }
+});
+
+test("a ping sent while a long command_batch runs is answered before the batch ends", async () => {
+  const server = new RawServer();
+  try {
+    await server.initialize();
+    // Raw lines, because the order of the bytes matters: the batch and a first ping go out in one
+    // write, so the first ping's answer shows that the server has read the batch and started it.
+    // Only then is the second ping sent: it reaches a server that is inside the batch.
+    const steps = Array.from({ length: 10_000 }, () => ({ id: "command_list", params: { filter: "zzz" } }));
+    server.write({ jsonrpc: "2.0", id: "batch", method: "tools/call", params: { name: "command_batch", arguments: { steps } } }, { jsonrpc: "2.0", id: "started", method: "ping" });
+    await server.next((r) => r.id === "started");
+    server.write({ jsonrpc: "2.0", id: "during", method: "ping" });
+    const batch = await server.next((r) => r.id === "batch");
+    await server.next((r) => r.id === "during");
+    assert.equal(batch.result.structuredContent.completed, steps.length, "the batch did all its work");
+    const order = server.replies.map((r) => r.id).filter((id) => id === "batch" || id === "during");
+    assert.deepEqual(order, ["during", "batch"], "the ping was answered while the batch ran");
   } finally {
     await server.close();
   }
