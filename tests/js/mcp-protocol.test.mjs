@@ -2,7 +2,7 @@
 // `neuralcut mcp` is spawned and driven over stdio. Bad params of every served method are
 // -32602 naming the field (the official SDK client sends them); ids that cannot be echoed back
 // are -32600 with id null (raw lines: the SDK client cannot send such ids); and a ping sent while
-// a long command_batch runs is answered before the batch ends.
+// a long command_batch, or one long engine call, runs is answered before it ends.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -183,6 +183,29 @@ test("a ping sent while a long command_batch runs is answered before the batch e
     assert.equal(batch.result.structuredContent.completed, steps.length, "the batch did all its work");
     const order = server.replies.map((r) => r.id).filter((id) => id === "batch" || id === "during");
     assert.deepEqual(order, ["during", "batch"], "the ping was answered while the batch ran");
+  } finally {
+    await server.close();
+  }
+});
+
+test("a ping sent while one long engine call runs (a batch of 10,000 splits) is answered before the call ends", async () => {
+  const server = new RawServer();
+  try {
+    await server.initialize();
+    // One synchronous engine call: nothing can turn the event loop inside it. As above, the first
+    // ping goes out with the call, the second once the first is answered.
+    const steps = Array.from({ length: 10_000 }, (_, i) => ({ tool: "split", args: { times: [0.01 + (i * 5.9) / 10_000] } }));
+    server.write({ jsonrpc: "2.0", id: "batch", method: "tools/call", params: { name: "batch", arguments: { steps } } }, { jsonrpc: "2.0", id: "started", method: "ping" });
+    await server.next((r) => r.id === "started");
+    server.write({ jsonrpc: "2.0", id: "during", method: "ping" });
+    const batch = await server.next((r) => r.id === "batch");
+    assert.deepEqual((await server.next((r) => r.id === "during")).result, {});
+    assert.notEqual(batch.result.isError, true, JSON.stringify(batch.result.content?.[0]).slice(0, 300));
+    assert.equal(batch.result.structuredContent.results.length, steps.length, "the batch did all its work");
+    const order = server.replies.map((r) => r.id).filter((id) => id === "batch" || id === "during");
+    assert.deepEqual(order, ["during", "batch"], "the ping was answered while the engine worked");
+    // The session goes on: the batch is one undoable step.
+    assert.notEqual((await server.request("undo", "tools/call", { name: "undo", arguments: {} })).result.isError, true);
   } finally {
     await server.close();
   }
