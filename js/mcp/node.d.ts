@@ -72,7 +72,7 @@ declare module "node:worker_threads" {
   export const workerData: unknown;
   export class Worker {
     constructor(url: URL, options?: { workerData?: unknown; stdin?: boolean });
-    readonly stdin: { write(chunk: string): boolean; end(): void } | null;
+    readonly stdin: { write(chunk: string): boolean; end(): void; readonly writableLength: number; once(event: "drain", listener: () => void): unknown } | null;
     on(event: "exit", listener: (code: number) => void): this;
     on(event: "error", listener: (error: Error) => void): this;
   }
