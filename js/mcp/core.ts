@@ -369,8 +369,8 @@ async function commandBatch(session: Session, catalog: readonly ToolInfo[], args
   let completed = 0;
   let failed = 0;
   for (const [i, step] of (steps as { id: string; params?: unknown }[]).entries()) {
-    // Each step is one synchronous engine call; between steps the event loop turns, so a ping or
-    // a cancellation that arrived meanwhile is read (an await alone would only run microtasks).
+    // Each step is one synchronous engine call; between steps the event loop turns, so requests
+    // and cancellations that arrived meanwhile are read (an await alone runs only microtasks).
     if (i > 0) await setImmediate();
     const out = await runCommand(session, catalog, step.id, step.params === undefined ? {} : step.params);
     if (out.ok) {
