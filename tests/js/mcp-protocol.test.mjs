@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { CallToolResultSchema, EmptyResultSchema } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolResultSchema, ClientRequestSchema, EmptyResultSchema } from "@modelcontextprotocol/sdk/types.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const pkgJson = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
@@ -124,9 +124,19 @@ test("bad params of every served method are -32602 naming the field, never a zod
       assert.doesNotMatch(e.message, ZOD_DUMP, label);
       assert.equal(e.data.code, "INVALID_PARAMS", label);
     }
-    // A method the server does not serve is -32601, whatever its params.
-    const missing = await rejection(client.request({ method: "prompts/list", params: { cursor: 5 } }, EmptyResultSchema.passthrough()));
-    assert.equal(missing.code, -32601);
+    // Every request a client may send (the SDK's list) with a wrong field: a served method is
+    // -32602 (ping has no fields and answers), one the server does not serve -32601; never -32603.
+    const wrong = { name: 5, uri: 5, cursor: 5, protocolVersion: 5, level: 5, ref: 5, argument: 5, taskId: 5 };
+    const refused = {};
+    for (const method of ClientRequestSchema.options.map((o) => o.shape.method.value)) {
+      const e = await client.request({ method, params: wrong }, EmptyResultSchema.passthrough()).then(() => ({ code: "answered", message: "" }), (x) => x);
+      assert.doesNotMatch(e.message, ZOD_DUMP, method);
+      refused[method] = e.code;
+    }
+    const expected = { ping: "answered", "completion/complete": -32601, "logging/setLevel": -32601, "prompts/get": -32601, "prompts/list": -32601 };
+    for (const m of ["initialize", "resources/list", "resources/templates/list", "resources/read", "resources/subscribe", "resources/unsubscribe", "tools/call", "tools/list"]) expected[m] = -32602;
+    for (const m of ["tasks/get", "tasks/result", "tasks/list", "tasks/cancel"]) expected[m] = -32601;
+    assert.deepEqual(refused, expected);
     // Nothing changed, and the session goes on.
     assert.deepEqual(await client.callTool({ name: "list_timeline", arguments: {} }), before);
     await client.ping();
