@@ -5,6 +5,7 @@
 // - host tools the Node side answers itself (render_preview, through headless Chromium).
 // Their metadata is written here once, in the catalog's own shape; the engine tools' metadata
 // comes from `editor.tools()` (the Rust registry) and is never copied.
+import { setImmediate } from "node:timers/promises";
 import { pathToFileURL } from "node:url";
 
 import { isToolError, type NeuralCutEditor } from "../editor.js";
@@ -368,6 +369,9 @@ async function commandBatch(session: Session, catalog: readonly ToolInfo[], args
   let completed = 0;
   let failed = 0;
   for (const [i, step] of (steps as { id: string; params?: unknown }[]).entries()) {
+    // Each step is one synchronous engine call; between steps the event loop turns, so requests
+    // and cancellations that arrived meanwhile are read (an await alone runs only microtasks).
+    if (i > 0) await setImmediate();
     const out = await runCommand(session, catalog, step.id, step.params === undefined ? {} : step.params);
     if (out.ok) {
       completed++;

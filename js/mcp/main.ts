@@ -11,12 +11,14 @@
 import { existsSync, readFileSync } from "node:fs";
 import process from "node:process";
 import { dirname, resolve } from "node:path";
+import { isMainThread } from "node:worker_threads";
 
 import { createNeuralCutMcpServer } from "./server.js";
 import { openSession, saveSession, type Session } from "./session.js";
 import { headlessRenderPreview } from "../render-headless.js";
 import { createExportJobs } from "./export-tools.js";
 import { LineTransport } from "./transport.js";
+import { relayToWorker } from "./relay.js";
 
 export const MCP_USAGE = `usage: neuralcut mcp [--demo | --project <file.json> [--save] | --bridge <host:port> [--token <t>]]
 
@@ -87,6 +89,8 @@ export async function runMcp(argv: string[]): Promise<void> {
   }
   // stdout is the protocol channel: anything logged goes to stderr.
   console.log = console.info = console.debug = console.error;
+  // The server runs in a worker, so that ping is answered while the engine works (js/mcp/relay.ts).
+  if (isMainThread) return relayToWorker(argv);
   if (args.bridge) {
     const { runBridgeMcp } = await import("../bridge/mcp.js");
     return runBridgeMcp(args.bridge, args.token, packageVersion());

@@ -62,3 +62,18 @@ declare module "node:path" {
 declare module "node:url" {
   export function pathToFileURL(path: string): URL;
 }
+
+declare module "node:timers/promises" {
+  export function setImmediate(): Promise<void>;
+}
+
+declare module "node:worker_threads" {
+  export const isMainThread: boolean;
+  export const workerData: unknown;
+  export class Worker {
+    constructor(url: URL, options?: { workerData?: unknown; stdin?: boolean });
+    readonly stdin: { write(chunk: string): boolean; end(): void; readonly writableLength: number; once(event: "drain", listener: () => void): unknown } | null;
+    on(event: "exit", listener: (code: number) => void): this;
+    on(event: "error", listener: (error: Error) => void): this;
+  }
+}

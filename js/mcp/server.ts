@@ -81,6 +81,20 @@ function rpcError(code: number, message: string, data?: Record<string, unknown>)
   return Object.assign(new Error(message), { code, data });
 }
 
+/** A handler whose unexpected throws reach the client as -32603 `internal error: …` (the SDK
+ * would send the bare message), and whose JSON-RPC errors go out as they are. */
+function guarded<A extends unknown[], R>(handler: (...args: A) => R | Promise<R>): (...args: A) => Promise<R> {
+  return async (...args) => {
+    try {
+      return await handler(...args);
+    } catch (e) {
+      if (Number.isSafeInteger((e as { code?: unknown })?.code)) throw e;
+      const text = message(e);
+      throw rpcError(ErrorCode.InternalError, text.startsWith("internal error:") ? text : `internal error: ${text}`);
+    }
+  };
+}
+
 function toMcpTool(t: ToolInfo): Tool {
   return {
     name: t.name,
@@ -169,7 +183,7 @@ export function createNeuralCutMcpServer(editor: NeuralCutEditor, options: Neura
 
   server.setRequestHandler(ListToolsRequestSchema, (request) => ({ tools, ...cacheHints(request, STATIC_TTL_MS, "public") }));
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  server.setRequestHandler(CallToolRequestSchema, guarded(async (request, extra) => {
     const { name } = request.params;
     const args = request.params.arguments ?? {};
     await options.host?.beforeRequest?.();
@@ -181,7 +195,7 @@ export function createNeuralCutMcpServer(editor: NeuralCutEditor, options: Neura
     }
     const out = await runTool(session, catalog, name, args);
     return shaped(out, out.ok ? committed(before) : []);
-  });
+  }));
 
   const resources = [
     {
@@ -216,7 +230,7 @@ export function createNeuralCutMcpServer(editor: NeuralCutEditor, options: Neura
 
   server.setRequestHandler(ListResourcesRequestSchema, (request) => ({ resources, ...cacheHints(request, STATIC_TTL_MS, "public") }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, (request) => ({ resourceTemplates: [], ...cacheHints(request, STATIC_TTL_MS, "public") }));
-  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+  server.setRequestHandler(ReadResourceRequestSchema, guarded(async (request) => {
     const { uri } = request.params;
     await options.host?.beforeRequest?.();
     let text: string;
@@ -230,7 +244,7 @@ export function createNeuralCutMcpServer(editor: NeuralCutEditor, options: Neura
       hints = cacheHints(request, STATIC_TTL_MS, "public");
     } else throw rpcError(RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri, known: resources.map((r) => r.uri) });
     return { contents: [{ uri, mimeType: "application/json", text }], ...hints };
-  });
+  }));
   server.setRequestHandler(SubscribeRequestSchema, (request) => {
     const { uri } = request.params;
     if (!resources.some((r) => r.uri === uri)) throw rpcError(RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri });

@@ -1,11 +1,15 @@
 // MCP over stdio, one JSON-RPC message per line, that answers what the SDK's
-// StdioServerTransport drops: a line that is not JSON gets a -32700 parse error (id null), a
-// JSON value that is not a JSON-RPC message gets -32600 (with its id when it has one), and an
-// over-long line is discarded with -32600 instead of closing the session. Everything else goes
-// to the SDK's protocol layer unchanged.
+// StdioServerTransport drops or answers badly: a line that is not JSON gets a -32700 parse error
+// (id null), a message whose id is not a string or an integer gets -32600 with id null, a JSON
+// value that is not a JSON-RPC message gets -32600 (with its id when it has one), a served request
+// with bad params gets -32602 naming the field (js/mcp/requests.ts; the SDK would answer -32603
+// with zod's issue dump), and an over-long line is discarded with -32600 instead of closing the
+// session. Everything else goes to the SDK's protocol layer unchanged.
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { ErrorCode, JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, JSONRPCMessageSchema, JSONRPCRequestSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import process from "node:process";
+
+import { paramsProblem } from "./requests.js";
 
 /** The longest line accepted (the SDK's own stdio limit). */
 export const MAX_LINE_BYTES = 10 * 1024 * 1024;
@@ -93,9 +97,23 @@ export class LineTransport implements Transport {
       this.#reply(null, ErrorCode.ParseError, `Parse error: ${(e as Error).message}`);
       return;
     }
+    // An id that cannot be echoed back ({"a":1}, 1e400 parsed as Infinity, null) makes the
+    // message unanswerable by its id: JSON-RPC's answer is -32600 with id null.
+    if (isObject(value) && "id" in value && idOf(value) === undefined) {
+      this.#reply(null, ErrorCode.InvalidRequest, "Invalid Request: id must be a string or an integer");
+      return;
+    }
+    const id = idOf(value);
+    if (id !== undefined && isObject(value) && typeof value.method === "string") {
+      const { params, ...envelope } = value;
+      const problem = JSONRPCRequestSchema.safeParse(envelope).success ? paramsProblem(value.method, params) : undefined;
+      if (problem) {
+        this.#reply(id, ErrorCode.InvalidParams, problem.message, { code: "INVALID_PARAMS", field: problem.field });
+        return;
+      }
+    }
     const parsed = JSONRPCMessageSchema.safeParse(value);
     if (!parsed.success) {
-      const id = idOf(value);
       // A notification-shaped message without an id gets no reply (JSON-RPC never answers those).
       if (id === undefined && isObject(value) && "method" in value) return;
       this.#reply(id ?? null, ErrorCode.InvalidRequest, "Invalid Request: not a JSON-RPC 2.0 request, notification or response");
@@ -108,8 +126,8 @@ export class LineTransport implements Transport {
     }
   }
 
-  #reply(id: string | number | null, code: number, message: string): void {
-    this.#write(JSON.stringify({ jsonrpc: "2.0", id, error: { code, message } }));
+  #reply(id: string | number | null, code: number, message: string, data?: Record<string, unknown>): void {
+    this.#write(JSON.stringify({ jsonrpc: "2.0", id, error: { code, message, ...(data ? { data } : {}) } }));
   }
 
   // Writes go out even after stdin has ended: calls still running then get their answers.
@@ -147,5 +165,5 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "obj
 function idOf(value: unknown): string | number | undefined {
   if (!isObject(value)) return undefined;
   const id = value.id;
-  return typeof id === "string" || (typeof id === "number" && Number.isFinite(id)) ? id : undefined;
+  return typeof id === "string" || Number.isInteger(id) ? (id as string | number) : undefined;
 }
