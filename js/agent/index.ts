@@ -4,8 +4,8 @@
 // and repeats until the model answers in text or maxSteps is reached. Model turns are kept
 // verbatim, so thought signatures go back to Gemini exactly as they came. The history sent is
 // bounded by the proxy's published limits (oldest exchanges dropped first); media leave the
-// machine only with the host's consent; cancellation reaches every wait.
-
+// machine only with the host's consent; cancellation reaches every wait. This file is the loop;
+// each of its helpers is a module of its own (docs/ARCHITECTURE.md lists them).
 
 import { abortReason, createProxyClient, DEFAULT_PROXY_LIMITS, ProxyError, type Content, type FunctionDeclaration, type GenerateRequest, type GenerateResponse, type Part, type ProxyLimitsInfo } from "./client.js";
 import { createActiveTools } from "./active-tools.js";
