@@ -5,7 +5,7 @@
 // model turn with its calls and the user turn with their responses) go, the user's message stays.
 
 import { NeuralCutError } from "../errors.js";
-import type { Content, Part } from "./client.js";
+import type { Content, GenerateRequest, Part, ProxyLimitsInfo } from "./client.js";
 
 export interface HistoryBounds {
   /** Most turns (contents entries). */
@@ -103,4 +103,52 @@ export function dropFileData(contents: Content[], drop: (fileUri: string) => boo
     // A turn that held only files keeps a note, so turns still alternate.
     c.parts = parts.length ? parts : [{ text: "(media attached here earlier)" }];
   }
+}
+
+/** Contents bytes the agent aims to stay under by default, whatever the proxy allows. */
+export const DEFAULT_HISTORY_BYTES = 256 * 1024;
+
+/**
+ * The contents of a request with `base` as its other fields: bounded by the proxy's limits and the
+ * host's `bounds`, with each file once and at most maxFilesPerRequest of them (the newest).
+ * `trimmed` when older turns were left out. Throws HistoryTooLargeError when nothing fits.
+ */
+export function fitRequest(
+  all: Content[],
+  base: Omit<GenerateRequest, "contents">,
+  lim: ProxyLimitsInfo,
+  bounds?: { maxTurns?: number; maxBytes?: number },
+): { contents: Content[]; trimmed: boolean } {
+  const fixed = jsonBytes({ ...base, contents: [] });
+  const maxBytes = Math.min(lim.maxBodyBytes - fixed - 1024, bounds?.maxBytes ?? DEFAULT_HISTORY_BYTES);
+  const maxTurns = Math.min(lim.maxTurns, bounds?.maxTurns ?? Infinity);
+  const contents = fitHistory(all, { maxTurns, maxPartsPerTurn: lim.maxPartsPerTurn, maxBytes });
+  // Each file once (the proxy refuses a file attached twice), the newest ones, at most maxFilesPerRequest.
+  const maxFiles = typeof lim.maxFilesPerRequest === "number" ? lim.maxFilesPerRequest : Infinity;
+  const keep = new Set<Part>();
+  const seen = new Set<string>();
+  for (let i = contents.length - 1; i >= 0; i--) {
+    for (let j = contents[i].parts.length - 1; j >= 0; j--) {
+      const p = contents[i].parts[j];
+      if (!p.fileData || seen.has(p.fileData.fileUri) || seen.size >= maxFiles) continue;
+      seen.add(p.fileData.fileUri);
+      keep.add(p);
+    }
+  }
+  return {
+    trimmed: contents.length < all.length,
+    contents: contents.map((c) => {
+      if (!c.parts.some((p) => p.fileData && !keep.has(p))) return c;
+      const parts = c.parts.filter((p) => !p.fileData || keep.has(p));
+      return { role: c.role, parts: parts.length ? parts : [{ text: "(media left out)" }] };
+    }),
+  };
+}
+
+/** A saved conversation, checked: Gemini contents (role user or model, parts of objects). */
+export function checkContents(contents: unknown): Content[] {
+  if (!Array.isArray(contents) || contents.some((c) => !c || typeof c !== "object" || (c.role !== "user" && c.role !== "model") || !Array.isArray(c.parts) || c.parts.some((p: unknown) => !p || typeof p !== "object"))) {
+    throw new NeuralCutError("INVALID_ARGUMENT", "history must be Gemini contents: an array of { role: \"user\" | \"model\", parts: [...] }, such as agent.history() returned");
+  }
+  return structuredClone(contents as Content[]);
 }

@@ -38,3 +38,26 @@ export async function dryRunRemovals(editor: NeuralCutEditor, name: string, args
     copy?.dispose();
   }
 }
+
+/** What a message has spent of its allowances. */
+export interface Allowance {
+  /** Destructive calls run so far. */
+  destructive: number;
+  /** Timeline elements removed so far. */
+  removed: number;
+}
+
+/** The refusal of a destructive call that would remove more elements than the message has left
+ * of `maxRemoved`: from a dry run of it (not of host tools), or, when that cannot tell, once the
+ * allowance is spent. */
+export async function removalRefusal(editor: NeuralCutEditor, call: { name: string; args: Record<string, unknown>; host: boolean }, count: Allowance, maxRemoved: number): Promise<Record<string, unknown> | undefined> {
+  // No call removes more elements than there are: with room for all of them, nothing to check.
+  if (count.removed + elementIds(editor).size <= maxRemoved) return undefined;
+  const removing = call.host ? undefined : await dryRunRemovals(editor, call.name, call.args);
+  if (removing === undefined ? count.removed < maxRemoved : count.removed + removing <= maxRemoved) return undefined;
+  return {
+    error: "Too many elements removed for one message",
+    code: "DESTRUCTIVE_LIMIT",
+    hint: `At most ${maxRemoved} timeline elements are removed per message; ${count.removed} already were${removing === undefined ? "" : ` and this call would remove ${removing}`}, so nothing was changed. Stop, tell the user what is left, and let them ask again.`,
+  };
+}

@@ -1,0 +1,61 @@
+// The pictures and boxes of non-text layers the renderer draws itself: a graphic's shape, the
+// frame's background colour, and the contain fit of a media layer whose size only its picture tells.
+import type { Frame, FramePlacement, MediaFrameLayer } from "./render-types.js";
+
+const GRAPHIC_SIZE = 512;
+
+/** `#rgb`, `#rrggbb`, `#rrggbbaa` or any CSS colour (through a 2D context) → 0–1 RGBA. */
+export function parseColour(css: string): [number, number, number, number] {
+  const hex = /^#([0-9a-f]{3}|[0-9a-f]{6}|[0-9a-f]{8})$/i.exec(css.trim());
+  if (hex) {
+    let h = hex[1];
+    if (h.length === 3) h = [...h].map((c) => c + c).join("");
+    const n = (i: number) => parseInt(h.slice(i, i + 2), 16) / 255;
+    return [n(0), n(2), n(4), h.length === 8 ? n(6) : 1];
+  }
+  const ctx = new OffscreenCanvas(1, 1).getContext("2d", { willReadFrequently: true });
+  if (!ctx) return [0, 0, 0, 1];
+  ctx.fillStyle = css;
+  ctx.fillRect(0, 0, 1, 1);
+  const d = ctx.getImageData(0, 0, 1, 1).data;
+  return [d[0] / 255, d[1] / 255, d[2] / 255, d[3] / 255];
+}
+
+/** OpenCut's contain fit for a source whose size only the picture tells (same rule as src/frame.rs `place`). */
+export function placeLayer(layer: MediaFrameLayer, frame: Frame, sw: number, sh: number): FramePlacement {
+  const contain = Math.min(frame.width / sw, frame.height / sh);
+  const w = sw * contain * layer.transform.scaleX;
+  const h = sh * contain * layer.transform.scaleY;
+  return {
+    centerX: frame.width / 2 + layer.transform.x,
+    centerY: frame.height / 2 + layer.transform.y,
+    width: Math.abs(w),
+    height: Math.abs(h),
+    rotation: layer.transform.rotation,
+    flipX: w < 0,
+    flipY: h < 0,
+  };
+}
+
+export function drawGraphic(definition: string, fill: string): OffscreenCanvas {
+  const c = new OffscreenCanvas(GRAPHIC_SIZE, GRAPHIC_SIZE);
+  const ctx = c.getContext("2d")!;
+  ctx.fillStyle = fill;
+  const m = GRAPHIC_SIZE / 2;
+  ctx.beginPath();
+  if (definition === "ellipse" || definition === "circle") ctx.ellipse(m, m, m, m, 0, 0, Math.PI * 2);
+  else if (definition === "rectangle" || definition === "square") ctx.rect(0, 0, GRAPHIC_SIZE, GRAPHIC_SIZE);
+  else {
+    // Polygons and stars: a regular polygon (points alternate radius for a star).
+    const star = definition === "star";
+    const n = star ? 10 : definition === "triangle" ? 3 : definition === "hexagon" ? 6 : definition === "diamond" ? 4 : 5;
+    for (let i = 0; i < n; i++) {
+      const r = star && i % 2 ? m * 0.55 : m;
+      const a = -Math.PI / 2 + (i * 2 * Math.PI) / n;
+      ctx.lineTo(m + r * Math.cos(a), m + r * Math.sin(a));
+    }
+    ctx.closePath();
+  }
+  ctx.fill();
+  return c;
+}
