@@ -133,6 +133,9 @@ function sameToken(crypto: any, given: unknown, token: string): boolean {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
+/** Lines a client may send before its token: a reply to each stays a few KiB in all. */
+const MAX_UNAUTHENTICATED_LINES = 8;
+
 /** The fields of an engine.addAssets entry: media_import's asset, with the file's path. */
 const ASSET_KEYS = ["path", "name", "type", "duration", "width", "height", "fps"];
 
@@ -338,8 +341,9 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
     clients.add(socket);
     socket.setNoDelay?.(true);
     let authed = false;
-    /** Bytes taken before the token. */
+    /** Bytes and lines taken before the token (each line may cost a reply). */
     let unauthenticated = 0;
+    let unauthenticatedLines = 0;
     let closed = false;
     const decoder = new TextDecoder();
     const send = (reply: BridgeReply) => {
@@ -412,6 +416,9 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
         partBytes = 0;
         start = nl + 1;
         if (!authed) unauthenticated += size + 1;
+        if (!authed && ++unauthenticatedLines > MAX_UNAUTHENTICATED_LINES) {
+          return close(errorReply(null, BRIDGE_ERRORS.UNAUTHORIZED, `send the token within the first ${MAX_UNAUTHENTICATED_LINES} lines`), "too many lines before the token");
+        }
         line(decoder.decode(whole).replace(/\r$/, ""));
       }
       if (closed || start === chunk.length) return;
