@@ -1,17 +1,18 @@
 // A control-channel client in Node: one TCP connection to the relay, JSON lines both ways, the
 // token sent first. Used by `neuralcut mcp --bridge`; scripts may use it too.
+import { NeuralCutError } from "../errors.js";
 import { BRIDGE_ERRORS, type BridgeReply } from "./protocol.js";
 
 const load = (name: string): Promise<any> => import(name);
 
 /** A failed control-channel call: the page's or the relay's message and stable code. */
-export class BridgeCallError extends Error {
+export class BridgeCallError extends NeuralCutError {
   constructor(
     message: string,
-    readonly code: string,
+    code: string,
     readonly details?: Record<string, unknown>,
   ) {
-    super(message);
+    super(code, message);
     this.name = "BridgeCallError";
   }
 }
@@ -30,12 +31,14 @@ export interface ControlClient {
 export function parseAddress(address: string): { host: string; port: number } {
   const m = /^(?:(\[[^\]]+\]|[^:]+):)?(\d{1,5})$/.exec(address.trim());
   const port = m ? Number(m[2]) : NaN;
-  if (!m || !(port > 0 && port < 65536)) throw new Error(`expected host:port (e.g. 127.0.0.1:9876), got ${JSON.stringify(address)}`);
+  if (!m || !(port > 0 && port < 65536)) throw new NeuralCutError("INVALID_OPTIONS", `expected host:port (e.g. 127.0.0.1:9876), got ${JSON.stringify(address)}`);
   return { host: (m[1] ?? "127.0.0.1").replace(/^\[|\]$/g, ""), port };
 }
 
-/** Connects and authenticates; rejects when the relay cannot be reached or refuses the token. */
-export async function connectControl(options: { host?: string; port: number; token: string }): Promise<ControlClient> {
+/** Connects and authenticates; rejects when the relay cannot be reached or refuses the token.
+ * `keepAliveMs` (default 60 s): how often an otherwise silent client asks relay.status, so the
+ * relay's idle limit (5 min) never closes a session that waits on its user. */
+export async function connectControl(options: { host?: string; port: number; token: string; keepAliveMs?: number }): Promise<ControlClient> {
   const net = await load("node:net");
   const socket = net.connect({ host: options.host ?? "127.0.0.1", port: options.port });
   socket.setNoDelay(true);
@@ -44,6 +47,8 @@ export async function connectControl(options: { host?: string; port: number; tok
   const listeners = new Set<(event: string, params: Record<string, unknown>) => void>();
   let buffered = "";
   let gone: string | null = null;
+  /** No request since the last keep-alive tick. */
+  let quiet = true;
   const decoder = new TextDecoder();
   socket.on("data", (chunk: Uint8Array) => {
     buffered += decoder.decode(chunk, { stream: true });
@@ -77,12 +82,16 @@ export async function connectControl(options: { host?: string; port: number; tok
       done({ id, ok: false, error: `the control channel closed: ${gone}`, code: BRIDGE_ERRORS.NO_PAGE });
     }
   };
-  socket.on("close", () => lost("the relay closed the connection"));
+  let keepAlive: ReturnType<typeof setInterval> | undefined;
+  socket.on("close", () => {
+    clearInterval(keepAlive);
+    lost("the relay closed the connection");
+  });
   const connected = new Promise<void>((done, fail) => {
     socket.once("connect", () => done());
     socket.once("error", (e: Error) => {
       lost(e.message);
-      fail(new Error(`cannot reach the control channel at ${options.host ?? "127.0.0.1"}:${options.port}: ${e.message}`));
+      fail(new NeuralCutError("UNREACHABLE", `cannot reach the control channel at ${options.host ?? "127.0.0.1"}:${options.port}: ${e.message}`));
     });
   });
   await connected;
@@ -93,6 +102,7 @@ export async function connectControl(options: { host?: string; port: number; tok
       const id = nextId++;
       if (gone) return done({ id, ok: false, error: `the control channel closed: ${gone}`, code: BRIDGE_ERRORS.NO_PAGE });
       waiting.set(id, done);
+      quiet = false;
       socket.write(`${JSON.stringify({ id, method, params })}\n`);
     });
   const call = async (method: string, params?: Record<string, unknown>) => {
@@ -101,9 +111,22 @@ export async function connectControl(options: { host?: string; port: number; tok
     throw new BridgeCallError(reply.error, reply.code, reply.details);
   };
   await call("auth", { token: options.token });
+  keepAlive = setInterval(() => {
+    if (quiet) void request("relay.status");
+    quiet = true;
+  }, options.keepAliveMs ?? 60_000);
+  (keepAlive as { unref?: () => void }).unref?.();
   const onEvent = (listener: (event: string, params: Record<string, unknown>) => void) => {
     listeners.add(listener);
     return () => void listeners.delete(listener);
   };
-  return { call, request, onEvent, close: () => socket.end() };
+  return {
+    call,
+    request,
+    onEvent,
+    close: () => {
+      clearInterval(keepAlive);
+      socket.end();
+    },
+  };
 }

@@ -1,11 +1,15 @@
 // The relay's one-time file route for media_import in bridge mode (docs/bridge.md, "Importing
-// media"). A client names files on this machine; the relay lets the page fetch exactly those,
-// each under a random one-time path `/media/<grant>/<name>`, then forgets them. A grant is
+// media"). A client names files on this machine; each goes through media_import's own prober
+// (js/media/probe.ts: absolute, an existing file, a media format it reads), and the relay lets the
+// page fetch exactly those, each under a random one-time path `/media/<grant>/<name>`, then
+// forgets them. A grant is
 // refused once its file's last byte has been sent, once the page has answered the import, or
 // after a short expiry; it answers only the origin of the page it was made for, addressed by a
 // loopback Host.
 
+import { NeuralCutError } from "../errors.js";
 import { byteRange, sendFile } from "../media/send-file.js";
+import { MediaProbeError, probeMedia, type MediaInfo } from "../media/probe.js";
 
 // Built-in modules go through a variable: the package compiles without Node's typings.
 const load = (name: string): Promise<any> => import(name);
@@ -23,24 +27,28 @@ interface Grant {
   timer: ReturnType<typeof setTimeout>;
 }
 
-/** A file the client named, checked: what the page will be told to fetch. */
+/** A file the client named, probed: what it is, and where the page will fetch it. */
 export interface GrantedFile {
   path: string;
   url: string;
+  /** What the prober read from the file's headers (the asset the page gets). */
+  info: MediaInfo;
 }
 
-export class GrantError extends Error {
+/** A path the relay will not grant; `index` is its place in the request. */
+export class GrantError extends NeuralCutError {
   constructor(
     message: string,
-    readonly code: string,
+    code: string,
     readonly index: number,
   ) {
-    super(message);
+    super(code, message);
+    this.name = "GrantError";
   }
 }
 
 export interface FileGrants {
-  /** Checks every path (absolute, an existing file) and grants each to `origin`; all or none. */
+  /** Probes every path as media_import does and grants each to `origin`; all or none. */
   grant(paths: string[], origin: string, base: string, ttlMs?: number): Promise<{ files: GrantedFile[]; revoke(): void }>;
   /** Answers a request under MEDIA_PATH; false when the path is not this route's. */
   serve(req: any, res: any, hostAllowed: (host: string | undefined) => boolean): boolean;
@@ -50,7 +58,6 @@ export interface FileGrants {
 export async function createFileGrants(): Promise<FileGrants> {
   const fs = await load("node:fs");
   const crypto = await load("node:crypto");
-  const pathMod = await load("node:path");
   const grants = new Map<string, Grant>();
   const drop = (key: string) => {
     const g = grants.get(key);
@@ -59,25 +66,26 @@ export async function createFileGrants(): Promise<FileGrants> {
   };
 
   async function grant(paths: string[], origin: string, base: string, ttlMs = GRANT_MS) {
-    const checked: { path: string; size: number }[] = [];
+    const checked: { path: string; size: number; info: MediaInfo }[] = [];
     for (const [index, path] of paths.entries()) {
-      if (typeof path !== "string" || !pathMod.isAbsolute(path)) throw new GrantError(`Path must be absolute: ${JSON.stringify(path)}`, "INVALID_PARAMS", index);
-      let stat;
+      // media_import's checks and messages, so a generic route reaches no file it would refuse.
+      let info: MediaInfo;
+      let size: number;
       try {
-        stat = await fs.promises.stat(path);
+        info = await probeMedia(path);
+        size = (await fs.promises.stat(path)).size;
       } catch (e) {
-        throw new GrantError((e as { code?: string }).code === "ENOENT" ? `File not found: ${path}` : `Cannot open ${path}: ${(e as Error).message}`, "MEDIA_UNREADABLE", index);
+        throw new GrantError(e instanceof MediaProbeError ? e.message : `Cannot open ${path}: ${(e as Error).message}`, "MEDIA_UNREADABLE", index);
       }
-      if (!stat.isFile()) throw new GrantError(`Not a file: ${path}`, "MEDIA_UNREADABLE", index);
-      checked.push({ path, size: stat.size });
+      checked.push({ path, size, info });
     }
     const keys: string[] = [];
-    const files = checked.map(({ path, size }) => {
+    const files = checked.map(({ path, size, info }) => {
       const key = crypto.randomBytes(32).toString("base64url");
-      const name = pathMod.basename(path);
+      const name = info.name;
       grants.set(key, { path, name, size, origin, timer: setTimeout(() => drop(key), ttlMs) });
       keys.push(key);
-      return { path, url: `${base}${MEDIA_PATH}${key}/${encodeURIComponent(name)}` };
+      return { path, info, url: `${base}${MEDIA_PATH}${key}/${encodeURIComponent(name)}` };
     });
     return { files, revoke: () => keys.forEach(drop) };
   }

@@ -1,7 +1,8 @@
 // `neuralcut mcp --bridge 127.0.0.1:9876`: the MCP server of headless mode, over the live page.
 // The page's editor is reached through the control channel; a RemoteEditor mirrors its state
 // (reloaded before every MCP request) so the same server and core tools (js/mcp/) run unchanged,
-// and every tool call goes to the page as engine.call. Beside them: the ui_* tools.
+// and every tool call goes to the page as engine.call. Beside them: the ui_* tools. What each tool
+// is (text, schemas, annotations) is the Rust registry's catalog, never the page's word.
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import process from "node:process";
 
@@ -13,9 +14,10 @@ import type { HostTool, Outcome } from "../mcp/core.js";
 import type { ProbedFile, Session } from "../mcp/session.js";
 import { RENDER_PREVIEW_TOOL } from "../render-preview.js";
 import { hostToolInfo } from "../host-tools.js";
-import type { HostToolName } from "../generated/tools.js";
+import { TOOL_CATALOG, type HostToolName } from "../generated/tools.js";
 import { BridgeCallError, connectControl, parseAddress, type ControlClient } from "./client.js";
 import { BRIDGE_ERRORS, TOKEN_ENV } from "./protocol.js";
+import { ARGV_TOKEN_WARNING, readTokenFile } from "./token.js";
 
 /** The control-channel method behind each ui_* tool (ui_control names its own). Their catalog
  * entries (text, schemas, annotations, errors) are the Rust registry's (HOST_TOOLS), generated. */
@@ -63,11 +65,19 @@ export class RemoteEditor {
     return this.#state;
   }
 
+  /** Tools the page listed that the registry does not know: not served (nothing says what they do). */
+  unknownTools: string[] = [];
+
   async loadTools(): Promise<void> {
-    const { tools, renderPreview } = (await this.control.call("engine.tools")) as { tools: ToolInfo[]; renderPreview?: boolean };
+    const { tools, renderPreview } = (await this.control.call("engine.tools")) as { tools?: unknown; renderPreview?: boolean };
     this.renderPreview = renderPreview === true;
+    // The page says which tools it serves; the registry says what each is. A page that labels
+    // delete_timeline_elements read-only is not believed: the host would skip its confirmation.
+    const served = new Set((Array.isArray(tools) ? tools : []).map((t) => (isObject(t) && typeof t.name === "string" ? t.name : "")));
+    this.unknownTools = [...served].filter((name) => name && !TOOL_CATALOG.some((t) => t.name === name));
+    const registry = (structuredClone(TOOL_CATALOG) as ToolInfo[]).filter((t) => served.has(t.name));
     // In bridge mode list_timeline also says where the playhead and the selection are.
-    this.#tools = tools.map((t) =>
+    this.#tools = registry.map((t) =>
       t.name === "list_timeline"
         ? {
             ...t,
@@ -178,6 +188,14 @@ export function uiTools(control: ControlClient): HostTool[] {
         if (args.params !== undefined && !isObject(args.params)) return { ok: false, error: { error: "params must be a JSON object", code: "INVALID_PARAMS" } };
         target = args.method;
         params = (args.params as Record<string, unknown>) ?? {};
+        // The generic route reaches no more than the named tools: the channel's own plumbing
+        // stays the server's, and the server writes no file (ui_screenshot returns the PNG).
+        if (target === "auth" || target === "relay.subscribe") {
+          return { ok: false, error: { error: `ui_control cannot call ${target}: the server holds the channel's token and subscription`, code: "INVALID_PARAMS", argument: "method" } };
+        }
+        if (target === "ui.screenshot" && params.path !== undefined) {
+          return { ok: false, error: { error: "ui_control writes no file: ui.screenshot's path is for plain control-channel clients; the PNG comes back as an image block (or use ui_screenshot)", code: "INVALID_PARAMS", argument: "params.path" } };
+        }
       }
       try {
         const result = await control.call(target, params);
@@ -231,11 +249,21 @@ export async function createBridgeMcpServer(options: { address: string; token: s
   return { server, control, editor };
 }
 
-/** Runs `neuralcut mcp --bridge` on stdio until stdin closes. */
-export async function runBridgeMcp(address: string, token: string | undefined, version: string): Promise<void> {
-  const key = token ?? process.env[TOKEN_ENV];
+/** Runs `neuralcut mcp --bridge` on stdio until stdin closes. The token: --token-file, else
+ * --token (with a warning: other users can read a process's arguments), else $NEURALCUT_BRIDGE_TOKEN. */
+export async function runBridgeMcp(address: string, given: { token?: string; tokenFile?: string }, version: string): Promise<void> {
+  let key = given.token ?? process.env[TOKEN_ENV];
+  if (given.token !== undefined) process.stderr.write(`neuralcut mcp: ${ARGV_TOKEN_WARNING}\n`);
+  if (given.tokenFile !== undefined) {
+    try {
+      key = await readTokenFile(given.tokenFile);
+    } catch (e) {
+      process.stderr.write(`neuralcut mcp: ${(e as Error).message}\n`);
+      process.exit(2);
+    }
+  }
   if (!key) {
-    process.stderr.write(`neuralcut mcp: --bridge needs the token the relay printed (--token T or ${TOKEN_ENV})\n`);
+    process.stderr.write(`neuralcut mcp: --bridge needs the token the relay printed (--token-file <path> or ${TOKEN_ENV})\n`);
     process.exit(2);
   }
   let made: Awaited<ReturnType<typeof createBridgeMcpServer>>;
@@ -245,7 +273,8 @@ export async function runBridgeMcp(address: string, token: string | undefined, v
     process.stderr.write(`neuralcut mcp: cannot reach the page through ${address}: ${(e as Error).message}\n`);
     process.exit(1);
   }
-  const { server, control } = made;
+  const { server, control, editor } = made;
+  if (editor.unknownTools.length) process.stderr.write(`neuralcut mcp: not serving the page's tools ${editor.unknownTools.join(", ")}: the registry does not know them\n`);
   server.onerror = (e) => process.stderr.write(`neuralcut mcp: ${e.message}\n`);
   const closed = new Promise<void>((done) => {
     server.onclose = () => done();

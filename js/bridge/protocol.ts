@@ -17,17 +17,20 @@ export const PAGE_EVENTS = ["engine.changed"] as const;
 
 /** Stable codes of the channel's own errors (a tool's failure keeps the tool's code). */
 export const BRIDGE_ERRORS = {
-  /** No token yet, or a wrong one. */
+  /** No token yet, a wrong one, none within authTimeoutMs, or too much sent before it. */
   UNAUTHORIZED: "UNAUTHORIZED",
   /** No page is connected to the relay. */
   NO_PAGE: "NO_PAGE",
-  /** The page went away or did not answer in time. */
+  /** The page went away or did not answer in time; or this client was silent past idleMs
+   * (either way: the channel is gone, connect again). */
   PAGE_TIMEOUT: "PAGE_TIMEOUT",
   UNKNOWN_METHOD: "UNKNOWN_METHOD",
   INVALID_REQUEST: "INVALID_REQUEST",
   INVALID_PARAMS: "INVALID_PARAMS",
   /** ui.*: no element with that automation id (or none at that point). */
   NO_ELEMENT: "NO_ELEMENT",
+  /** The relay holds as many connections as it allows (RelayOptions.maxConnections). */
+  BUSY: "BUSY",
   /** The page has no UI adapter for this method. */
   UNSUPPORTED: "UNSUPPORTED",
   INTERNAL: "INTERNAL",
@@ -50,6 +53,14 @@ export type BridgeReply =
 export const PAGE_TIMEOUT_MS = 30_000;
 /** The longest request line or page message accepted. */
 export const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+/** What a client may send before it has authenticated: the auth line fits many times over. */
+export const MAX_UNAUTHENTICATED_BYTES = 8 * 1024;
+/** How long a connection may take to authenticate (or, for HTTP, to send a whole request). */
+export const AUTH_TIMEOUT_MS = 10_000;
+/** How long an authenticated client may stay silent (connectControl pings well within it). */
+export const IDLE_MS = 5 * 60_000;
+/** Connections the relay holds at once: clients, the page and its file fetches. */
+export const MAX_CONNECTIONS = 64;
 /** The path the page's WebSocket connects to. */
 export const PAGE_PATH = "/page";
 /** The environment variable that carries the token to clients. */

@@ -4,12 +4,26 @@
 // - anything else: HTTP, where the page's WebSocket (`ws://127.0.0.1:PORT/page?token=...`) comes in.
 // Every request a client sends goes to the page and the page's answer comes back. The relay
 // refuses: a bind other than loopback, a client without the token, a page without the token, a
-// page from an origin not allowed, a Host header that is not loopback (DNS rebinding).
+// page from an origin not allowed, a Host header that is not loopback (DNS rebinding). It bounds
+// what a connection without the token costs: a few KiB, a few seconds, a limited number of them.
 // Two things do not come from a client's request: the page's change events, passed on to the
 // clients that asked for them (relay.subscribe), and the files a client grants the page to fetch
-// for engine.addAssets (./file-grants.ts).
+// for engine.addAssets (./file-grants.ts), and the PNG of ui.screenshot {path}.
+import { NeuralCutError } from "../errors.js";
 import { createFileGrants, GrantError } from "./file-grants.js";
-import { BRIDGE_ERRORS, MAX_MESSAGE_BYTES, PAGE_EVENTS, PAGE_PATH, PAGE_TIMEOUT_MS, type BridgeReply, type BridgeRequest } from "./protocol.js";
+import {
+  AUTH_TIMEOUT_MS,
+  BRIDGE_ERRORS,
+  IDLE_MS,
+  MAX_CONNECTIONS,
+  MAX_MESSAGE_BYTES,
+  MAX_UNAUTHENTICATED_BYTES,
+  PAGE_EVENTS,
+  PAGE_PATH,
+  PAGE_TIMEOUT_MS,
+  type BridgeReply,
+  type BridgeRequest,
+} from "./protocol.js";
 
 // Built-in modules and `ws` go through a variable: the package compiles without Node's typings.
 const load = (name: string): Promise<any> => import(name);
@@ -18,6 +32,7 @@ interface Socket {
   remoteAddress?: string;
   write(data: string | Uint8Array): boolean;
   end(data?: string): void;
+  setTimeout(ms: number): void;
   destroy(): void;
   pause(): void;
   resume(): void;
@@ -52,6 +67,15 @@ export interface RelayOptions {
   timeoutMs?: number;
   /** How long a file granted for engine.addAssets may be fetched at most (default 60 s). */
   grantMs?: number;
+  /** Connections held at once, the page's included (default 64); one more is told so and closed. */
+  maxConnections?: number;
+  /** Bytes a client may send before its token (default 8 KiB). */
+  maxUnauthenticatedBytes?: number;
+  /** How long a client may take to send its token, the page to upgrade, an HTTP request to
+   * arrive whole (default 10 s). */
+  authTimeoutMs?: number;
+  /** How long an authenticated client may stay silent (default 5 min). */
+  idleMs?: number;
 }
 
 export interface Relay {
@@ -75,7 +99,7 @@ export function isLoopbackHost(host: string): boolean {
 /** The bind address for `host`, or an Error saying why it is refused. */
 export function bindAddress(host: string): string {
   if (!isLoopbackHost(host)) {
-    throw new Error(`refusing to listen on ${host}: the control channel listens on 127.0.0.1 or ::1 only (anyone who can reach it can edit the page)`);
+    throw new NeuralCutError("INVALID_OPTIONS", `refusing to listen on ${host}: the control channel listens on 127.0.0.1 or ::1 only (anyone who can reach it can edit the page)`);
   }
   return host === "localhost" ? "127.0.0.1" : host.replace(/^\[|\]$/g, "");
 }
@@ -109,6 +133,44 @@ function sameToken(crypto: any, given: unknown, token: string): boolean {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
+/** Lines a client may send before its token: a reply to each stays a few KiB in all. */
+const MAX_UNAUTHENTICATED_LINES = 8;
+
+/** The fields of an engine.addAssets entry: media_import's asset, with the file's path. */
+const ASSET_KEYS = ["path", "name", "type", "duration", "width", "height", "fps"];
+
+/** JSON with object keys sorted: {numerator, denominator} in either order is the same fps. */
+const canonical = (v: unknown): string =>
+  isObject(v) ? `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`).join(",")}}` : JSON.stringify(v) ?? "undefined";
+
+function concat(parts: Uint8Array[], length: number): Uint8Array {
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+/** A base64 PNG's bytes when they are a whole PNG (signature, IHDR first, IEND last) of
+ * `width` × `height`; null otherwise. */
+export function pngBytes(base64: string, width: unknown, height: unknown): Uint8Array | null {
+  let bytes: Uint8Array;
+  try {
+    bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+  } catch {
+    return null;
+  }
+  const view = new DataView(bytes.buffer);
+  const ascii = (at: number) => String.fromCharCode(...bytes.subarray(at, at + 4));
+  const signature = [137, 80, 78, 71, 13, 10, 26, 10];
+  if (bytes.length < 57 || signature.some((b, i) => bytes[i] !== b)) return null;
+  if (view.getUint32(8) !== 13 || ascii(12) !== "IHDR" || view.getUint32(16) !== width || view.getUint32(20) !== height) return null;
+  const end = bytes.length - 12;
+  return view.getUint32(end) === 0 && ascii(end + 4) === "IEND" ? bytes : null;
+}
+
 function errorReply(id: BridgeReply["id"], code: string, error: string, details?: Record<string, unknown>): BridgeReply {
   return { id, ok: false, error, code, ...(details ? { details } : {}) };
 }
@@ -123,9 +185,13 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
   const pathMod = await load("node:path");
   const { WebSocketServer } = await load("ws");
   const token = options.token ?? crypto.randomBytes(32).toString("base64url");
-  if (token.length < 16) throw new Error("the bridge token must be at least 16 characters");
+  if (token.length < 16) throw new NeuralCutError("INVALID_OPTIONS", "the bridge token must be at least 16 characters");
   const log = options.log ?? (() => {});
   const timeoutMs = options.timeoutMs ?? PAGE_TIMEOUT_MS;
+  const maxConnections = options.maxConnections ?? MAX_CONNECTIONS;
+  const maxUnauthenticated = options.maxUnauthenticatedBytes ?? MAX_UNAUTHENTICATED_BYTES;
+  const authTimeoutMs = options.authTimeoutMs ?? AUTH_TIMEOUT_MS;
+  const idleMs = options.idleMs ?? IDLE_MS;
 
   let page: PageSocket | null = null;
   let pageInfo: Record<string, unknown> | null = null;
@@ -134,6 +200,30 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
   /** Requests sent to the page, by the relay's own id. */
   const pending = new Map<number, { done: (reply: BridgeReply) => void; timer: ReturnType<typeof setTimeout> }>();
   const clients = new Set<Socket>();
+  /** Every connection, for maxConnections and close(). */
+  const sockets = new Set<Socket>();
+  /** Connections not yet authenticated, upgraded or holding a whole HTTP request: their deadline. */
+  const deadlines = new Map<Socket, ReturnType<typeof setTimeout>>();
+  const disarm = (socket: Socket) => {
+    clearTimeout(deadlines.get(socket));
+    deadlines.delete(socket);
+  };
+  const arm = (socket: Socket, expire: () => void) => {
+    disarm(socket);
+    deadlines.set(
+      socket,
+      setTimeout(() => {
+        deadlines.delete(socket);
+        expire();
+      }, authTimeoutMs),
+    );
+  };
+  /** Ends a connection after its last line, and drops it if the peer does not close its side. */
+  const hangUp = (socket: Socket, line?: string) => {
+    socket.end(line);
+    const timer = setTimeout(() => socket.destroy(), 2000);
+    socket.once("close", () => clearTimeout(timer));
+  };
   /** Clients that asked for the page's events (relay.subscribe), with how to send them one. */
   const listeners = new Map<Socket, (line: Record<string, unknown>) => void>();
   const grants = await createFileGrants();
@@ -167,24 +257,33 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
     const { id, method } = request;
     const params = request.params ?? {};
     if (method === "relay.status") return { id, ok: true, result: { page: pageInfo, connected: Boolean(page) } };
-    // The seed's ui.screenshot {path}: the relay writes the file, the client gets its name.
-    if (method === "ui.screenshot" && params.path !== undefined) {
-      const path = params.path;
-      if (typeof path !== "string" || !pathMod.isAbsolute(path)) return errorReply(id, BRIDGE_ERRORS.INVALID_PARAMS, "path must be an absolute file path");
-      const { path: _omit, ...rest } = params;
-      const reply = await toPage(method, rest);
-      if (!reply.ok) return { ...reply, id };
-      const shot = reply.result as { png: string; width: number; height: number };
-      try {
-        await fs.writeFile(path, Uint8Array.from(atob(shot.png), (c) => c.charCodeAt(0)));
-      } catch (e) {
-        return errorReply(id, BRIDGE_ERRORS.INVALID_PARAMS, `cannot write ${path}: ${(e as Error).message}`);
-      }
-      return { id, ok: true, result: { path, width: shot.width, height: shot.height } };
-    }
+    // The seed's ui.screenshot {path}: the relay writes the PNG, the client gets its name.
+    if (method === "ui.screenshot" && params.path !== undefined) return screenshotToFile(id, params);
     if (method === "engine.addAssets") return addAssets(id, params);
     const reply = await toPage(method, params);
     return { ...reply, id };
+  }
+
+  /** ui.screenshot {path, panel?}: the page's bytes go only into a new file (never over one,
+   * never through a link) whose name ends in .png, and only when they are a whole PNG of the
+   * size the page reports: a page cannot plant a script or a config file. */
+  async function screenshotToFile(id: BridgeRequest["id"], params: Record<string, unknown>): Promise<BridgeReply> {
+    const { path, ...rest } = params;
+    if (typeof path !== "string" || !pathMod.isAbsolute(path) || !/\.png$/i.test(path)) {
+      return errorReply(id, BRIDGE_ERRORS.INVALID_PARAMS, "path must be an absolute file path ending in .png");
+    }
+    const reply = await toPage("ui.screenshot", rest);
+    if (!reply.ok) return { ...reply, id };
+    const shot = reply.result as { png?: unknown; width?: unknown; height?: unknown } | null;
+    const bytes = isObject(shot) && typeof shot.png === "string" ? pngBytes(shot.png, shot.width, shot.height) : null;
+    if (!bytes) return errorReply(id, BRIDGE_ERRORS.INTERNAL, "the page's screenshot is not a PNG of the size it reports: nothing was written");
+    try {
+      await fs.writeFile(path, bytes, { flag: "wx", mode: 0o600 });
+    } catch (e) {
+      const why = (e as { code?: string }).code === "EEXIST" ? "the file exists (the relay never overwrites one)" : (e as Error).message;
+      return errorReply(id, BRIDGE_ERRORS.INVALID_PARAMS, `cannot write ${path}: ${why}`);
+    }
+    return { id, ok: true, result: { path, width: shot!.width, height: shot!.height } };
   }
 
   /** engine.addAssets {assets: [{path, name, type, ...}]}: the relay grants the page each file
@@ -193,11 +292,15 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
     const { assets, ...rest } = params;
     if (Object.keys(rest).length) return errorReply(id, BRIDGE_ERRORS.INVALID_PARAMS, `unknown parameter "${Object.keys(rest)[0]}" for engine.addAssets; expected: assets`);
     if (!Array.isArray(assets) || assets.length === 0 || !assets.every(isObject)) {
-      return errorReply(id, BRIDGE_ERRORS.INVALID_PARAMS, "assets must be a non-empty array of {path, name, type, duration?, width?, height?, fps?}");
+      return errorReply(id, BRIDGE_ERRORS.INVALID_PARAMS, "assets must be a non-empty array of {path, name?, type?, duration?, width?, height?, fps?}");
     }
     // The page fetches only what the relay serves: a client names files, never URLs.
     const withUrl = assets.findIndex((a) => a.url !== undefined || a.file !== undefined);
     if (withUrl !== -1) return errorReply(id, BRIDGE_ERRORS.INVALID_PARAMS, `assets[${withUrl}]: give path; the relay makes the URL`, { index: withUrl });
+    for (const [index, a] of assets.entries()) {
+      const extra = Object.keys(a).find((k) => !ASSET_KEYS.includes(k));
+      if (extra) return errorReply(id, BRIDGE_ERRORS.INVALID_PARAMS, `assets[${index}]: unknown field "${extra}"; expected: ${ASSET_KEYS.join(", ")}`, { index });
+    }
     // The origin the page's upgrade came from (checked there), never what its hello says.
     const origin = pageOrigin;
     if (!page || !origin) return errorReply(id, BRIDGE_ERRORS.NO_PAGE, "no page is connected to the control channel: open the editor with the bridge on (npm run demo -- --control PORT)");
@@ -214,9 +317,19 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
       throw e;
     }
     try {
-      const reply = await toPage("engine.addAssets", {
-        assets: assets.map(({ path, ...meta }, i) => ({ name: pathMod.basename(path as string), ...meta, url: granted.files[i].url })),
-      });
+      // The page gets what media_import's prober read, never a name or type the client made up:
+      // a field the client gives must say what the file is.
+      const pageAssets = [];
+      for (const [index, file] of granted.files.entries()) {
+        const { format: _format, ...asset } = file.info as unknown as Record<string, unknown>;
+        const wrong = Object.keys(assets[index]).find((k) => k !== "path" && canonical(assets[index][k]) !== canonical(asset[k]));
+        if (wrong) {
+          const is = asset[wrong] === undefined ? "has none" : `is ${JSON.stringify(asset[wrong])}`;
+          return errorReply(id, BRIDGE_ERRORS.INVALID_PARAMS, `assets[${index}].${wrong} is ${JSON.stringify(assets[index][wrong])}, but the file's ${wrong} ${is}`, { index, path: file.path });
+        }
+        pageAssets.push({ ...asset, url: file.url });
+      }
+      const reply = await toPage("engine.addAssets", { assets: pageAssets });
       return { ...reply, id };
     } finally {
       granted.revoke();
@@ -228,18 +341,23 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
     clients.add(socket);
     socket.setNoDelay?.(true);
     let authed = false;
-    let buffered = "";
+    /** Bytes and lines taken before the token (each line may cost a reply). */
+    let unauthenticated = 0;
+    let unauthenticatedLines = 0;
     let closed = false;
     const decoder = new TextDecoder();
     const send = (reply: BridgeReply) => {
       if (!closed) socket.write(`${JSON.stringify(reply)}\n`);
     };
-    const refuse = (id: BridgeReply["id"], error: string) => {
-      send(errorReply(id, BRIDGE_ERRORS.UNAUTHORIZED, error));
+    const close = (reply: BridgeReply, why: string) => {
+      if (closed) return;
+      send(reply);
       closed = true;
-      socket.end();
-      log(`refused a client from ${socket.remoteAddress}: ${error}`);
+      hangUp(socket);
+      log(`closed a client from ${socket.remoteAddress}: ${why}`);
     };
+    const refuse = (id: BridgeReply["id"], error: string) => close(errorReply(id, BRIDGE_ERRORS.UNAUTHORIZED, error), error);
+    arm(socket, () => close(errorReply(null, BRIDGE_ERRORS.UNAUTHORIZED, `no token within ${authTimeoutMs / 1000} s`), "no token in time"));
     const line = (text: string) => {
       if (closed || text.trim() === "") return;
       let value: unknown;
@@ -256,7 +374,13 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
       const given = value.method === "auth" ? (value.params as Record<string, unknown> | undefined)?.token : value.token;
       if (given !== undefined) {
         if (!sameToken(crypto, given, token)) return refuse(id, "wrong token: use the token the relay printed when it started");
-        authed = true;
+        if (!authed) {
+          authed = true;
+          disarm(socket);
+          // From now on only silence ends the connection.
+          socket.setTimeout(idleMs);
+          socket.on("timeout", () => close(errorReply(null, BRIDGE_ERRORS.PAGE_TIMEOUT, `closed: silent for ${idleMs / 1000} s`), "idle"));
+        }
       }
       if (!authed) {
         return send(errorReply(id, BRIDGE_ERRORS.UNAUTHORIZED, 'send the token first: {"id": 0, "method": "auth", "params": {"token": "..."}} (printed when the relay started), or add "token" to the request'));
@@ -269,23 +393,43 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
         (e) => send(errorReply(id, BRIDGE_ERRORS.INTERNAL, `internal error: ${(e as Error).message}`)),
       );
     };
+    // Lines are cut at the newline byte (never inside a UTF-8 sequence); until the token, a
+    // client's lines and its unfinished one together stay within maxUnauthenticated bytes.
+    let parts: Uint8Array[] = [];
+    let partBytes = 0;
+    /** Whether a line of `size` bytes is past the bound (then the client is told and closed). */
+    const overLimit = (size: number) => {
+      if (authed ? size <= MAX_MESSAGE_BYTES : unauthenticated + size <= maxUnauthenticated) return false;
+      if (authed) close(errorReply(null, BRIDGE_ERRORS.INVALID_REQUEST, `request longer than ${MAX_MESSAGE_BYTES} bytes`), "request too long");
+      else close(errorReply(null, BRIDGE_ERRORS.UNAUTHORIZED, `send the token within the first ${maxUnauthenticated} bytes`), "too much before the token");
+      return true;
+    };
     socket.on("data", (chunk: Uint8Array) => {
-      buffered += decoder.decode(chunk, { stream: true });
+      let start = 0;
       let nl: number;
-      while ((nl = buffered.indexOf("\n")) !== -1) {
-        const text = buffered.slice(0, nl).replace(/\r$/, "");
-        buffered = buffered.slice(nl + 1);
-        line(text);
+      while (!closed && (nl = chunk.indexOf(10, start)) !== -1) {
+        const tail = chunk.subarray(start, nl);
+        const size = partBytes + tail.length;
+        if (overLimit(size)) return;
+        const whole = parts.length ? concat([...parts, tail], size) : tail;
+        parts = [];
+        partBytes = 0;
+        start = nl + 1;
+        if (!authed) unauthenticated += size + 1;
+        if (!authed && ++unauthenticatedLines > MAX_UNAUTHENTICATED_LINES) {
+          return close(errorReply(null, BRIDGE_ERRORS.UNAUTHORIZED, `send the token within the first ${MAX_UNAUTHENTICATED_LINES} lines`), "too many lines before the token");
+        }
+        line(decoder.decode(whole).replace(/\r$/, ""));
       }
-      if (buffered.length > MAX_MESSAGE_BYTES) {
-        send(errorReply(null, BRIDGE_ERRORS.INVALID_REQUEST, `request longer than ${MAX_MESSAGE_BYTES} bytes`));
-        closed = true;
-        socket.end();
-      }
+      if (closed || start === chunk.length) return;
+      parts.push(chunk.subarray(start));
+      partBytes += chunk.length - start;
+      overLimit(partBytes);
     });
     socket.on("error", () => {});
     socket.on("close", () => {
       closed = true;
+      parts = [];
       clients.delete(socket);
       listeners.delete(socket);
     });
@@ -309,6 +453,9 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
   // ---- the page: a WebSocket over HTTP ----
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   const httpServer = http.createServer((req: any, res: any) => {
+    // A whole request arrived: the next one on this connection gets its own deadline.
+    disarm(req.socket);
+    res.once("finish", () => !req.socket.destroyed && arm(req.socket, () => req.socket.destroy()));
     if (grants.serve(req, res, (h) => hostAllowed(h, port))) return;
     res.writeHead(404, { "content-type": "text/plain; charset=utf-8" });
     res.end("NeuralCut control channel: the page connects by WebSocket; clients send JSON lines.\n");
@@ -317,7 +464,7 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
   httpServer.on("upgrade", (req: any, socket: Socket, head: Uint8Array) => {
     const reject = (status: string, why: string) => {
       log(`refused a page connection from origin ${req.headers.origin ?? "(none)"}: ${why}`);
-      socket.end(`HTTP/1.1 ${status}\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\n${why}\n`);
+      hangUp(socket, `HTTP/1.1 ${status}\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\n${why}\n`);
     };
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     if (url.pathname !== PAGE_PATH) return reject("404 Not Found", `the page connects to ${PAGE_PATH}`);
@@ -325,6 +472,7 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
     if (!originAllowed(req.headers.origin, options.origins)) return reject("403 Forbidden", `origin ${req.headers.origin ?? "(none)"} is not allowed`);
     if (!sameToken(crypto, url.searchParams.get("token") ?? undefined, token)) return reject("401 Unauthorized", "wrong or missing token");
     wss.handleUpgrade(req, socket, head, (ws: PageSocket) => {
+      disarm(socket);
       if (page) {
         failPending(BRIDGE_ERRORS.PAGE_TIMEOUT, "another page took over the control channel before this one answered");
         page.close(4000, "another page took over the control channel");
@@ -376,6 +524,18 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
 
   const server = net.createServer((socket: Socket) => {
     socket.on("error", () => {});
+    if (sockets.size >= maxConnections) {
+      log(`refused a connection from ${socket.remoteAddress}: ${maxConnections} are open`);
+      hangUp(socket, `${JSON.stringify(errorReply(null, BRIDGE_ERRORS.BUSY, `the relay holds ${maxConnections} connections; try again later`))}\n`);
+      return;
+    }
+    sockets.add(socket);
+    socket.once("close", () => {
+      sockets.delete(socket);
+      disarm(socket);
+    });
+    // Silent connections that never say which protocol they speak.
+    arm(socket, () => socket.destroy());
     socket.once("data", (chunk: Uint8Array) => {
       // JSON lines start with "{" (after optional whitespace); HTTP with a method name.
       const first = new TextDecoder().decode(chunk.subarray(0, 64)).trimStart()[0];
@@ -403,7 +563,7 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
         failPending(BRIDGE_ERRORS.PAGE_TIMEOUT, "the relay stopped");
         grants.clear();
         page?.terminate();
-        for (const c of clients) c.destroy();
+        for (const s of sockets) s.destroy();
         wss.close();
         server.close(() => done());
       }),

@@ -20,7 +20,7 @@ import { createExportJobs } from "./export-tools.js";
 import { LineTransport } from "./transport.js";
 import { relayToWorker } from "./relay.js";
 
-export const MCP_USAGE = `usage: neuralcut mcp [--demo | --project <file.json> [--save] | --bridge <host:port> [--token <t>]]
+export const MCP_USAGE = `usage: neuralcut mcp [--demo | --project <file.json> [--save] | --bridge <host:port> [--token-file <path>]]
 
 Serves the NeuralCut tools over MCP on stdio.
   --demo              open the demo project
@@ -28,7 +28,9 @@ Serves the NeuralCut tools over MCP on stdio.
   --save              write the project back to --project after every change
                       (a missing file is created)
   --bridge <host:port> drive the page behind a control channel (docs/bridge.md)
-  --token <t>         the relay's token (default: $NEURALCUT_BRIDGE_TOKEN)
+  --token-file <path> read the relay's token from this file (mode 600; default:
+                      $NEURALCUT_BRIDGE_TOKEN)
+  --token <t>         the token itself: visible to other users in ps, so a warning
   -h, --help          this text`;
 
 export interface McpArgs {
@@ -37,6 +39,7 @@ export interface McpArgs {
   save: boolean;
   bridge?: string;
   token?: string;
+  tokenFile?: string;
 }
 
 /** Parses the arguments after `mcp`; throws an Error with a usage message. */
@@ -51,16 +54,18 @@ export function parseMcpArgs(argv: string[]): McpArgs | "help" {
       const value = a === "--project" ? argv[++i] : a.slice("--project=".length);
       if (!value) throw new Error("--project needs a file path");
       out.project = value;
-    } else if (a === "--bridge" || a.startsWith("--bridge=") || a === "--token" || a.startsWith("--token=")) {
-      const name = a.startsWith("--bridge") ? "--bridge" : "--token";
+    } else if (/^--(bridge|token|token-file)(=|$)/.test(a)) {
+      const name = a.startsWith("--bridge") ? "--bridge" : a.startsWith("--token-file") ? "--token-file" : "--token";
       const value = a === name ? argv[++i] : a.slice(name.length + 1);
-      if (!value) throw new Error(name === "--bridge" ? "--bridge needs host:port (e.g. 127.0.0.1:9876)" : "--token needs the relay's token");
+      if (!value) throw new Error(name === "--bridge" ? "--bridge needs host:port (e.g. 127.0.0.1:9876)" : `${name} needs ${name === "--token" ? "the relay's token" : "a file path"}`);
       if (name === "--bridge") out.bridge = value;
+      else if (name === "--token-file") out.tokenFile = value;
       else out.token = value;
     } else throw new Error(`unknown option ${JSON.stringify(a)}`);
   }
   if (out.bridge && (out.demo || out.project)) throw new Error("--bridge drives the page's project: it cannot be combined with --demo or --project");
-  if (out.token && !out.bridge) throw new Error("--token goes with --bridge");
+  if ((out.token || out.tokenFile) && !out.bridge) throw new Error(`${out.token ? "--token" : "--token-file"} goes with --bridge`);
+  if (out.token && out.tokenFile) throw new Error("give --token-file or --token, not both");
   if (out.demo && out.project) throw new Error("--demo and --project cannot be combined");
   if (out.save && !out.project) throw new Error("--save needs --project <file>");
   return out;
@@ -93,7 +98,7 @@ export async function runMcp(argv: string[]): Promise<void> {
   if (isMainThread) return relayToWorker(argv);
   if (args.bridge) {
     const { runBridgeMcp } = await import("../bridge/mcp.js");
-    return runBridgeMcp(args.bridge, args.token, packageVersion());
+    return runBridgeMcp(args.bridge, { token: args.token, tokenFile: args.tokenFile }, packageVersion());
   }
   let session: Session;
   try {
