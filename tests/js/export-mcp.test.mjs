@@ -1,12 +1,15 @@
 // export_video, jobs_list and jobs_cancel over MCP (`neuralcut mcp`, the official SDK client over
 // stdio) and the `neuralcut export` verb: files imported by path, exported by the package's
 // exportVideo in headless Chromium, read back here with mediabunny's demuxer (duration, frame
-// rate, size, audio length). Progress notifications are throttled; notifications/cancelled,
-// jobs_cancel and Ctrl-C leave no file.
+// rate, size, audio length) and decoded with ffmpeg (tests/js/decode.mjs): nothing missing, the
+// picture's colour at known times, the tone's loudness where it plays and silence after it.
+// Progress notifications are throttled; notifications/cancelled, jobs_cancel and Ctrl-C leave no
+// file.
 //
-// Needs `npm run build` first and Chromium (CHROMIUM_PATH, else /usr/bin/chromium).
+// Needs `npm run build` first, Chromium (CHROMIUM_PATH, else /usr/bin/chromium) and ffmpeg
+// (scripts/setup.sh).
 import assert from "node:assert/strict";
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,6 +19,8 @@ import { crc32, deflateSync } from "node:zlib";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ALL_FORMATS, FilePathSource, Input } from "mediabunny";
+
+import { decodesCleanly, frameAt, loud, nearColour, pcm, probe, rmsDb, silent } from "./decode.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const dist = process.env.NEURALCUT_DIST ?? join(root, "dist");
@@ -59,19 +64,32 @@ function toneWav(seconds, rate = 16000) {
   return Buffer.concat([h, data]);
 }
 
+const RED = [255, 0, 0];
+const BLUE = [0, 0, 255];
+/** Each channel within this of the picture's colour after H.264/VP9 and 4:2:0. */
+const COLOUR_TOL = 24;
+/** A window where the tone plays is within this of the tone's own loudness (dB); one where nothing plays is below SILENT_DB. */
+const LOUD_TOL_DB = 3;
+const SILENT_DB = -50;
+
 let dir;
 let project;
+let toneDb; // the tone's RMS in dBFS, decoded from the source file by ffmpeg
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), "neuralcut-export-mcp-"));
-  writeFileSync(join(dir, "red.png"), solidPng(16, 9, [255, 0, 0]));
+  writeFileSync(join(dir, "red.png"), solidPng(16, 9, RED));
+  writeFileSync(join(dir, "blue.png"), solidPng(16, 9, BLUE));
   writeFileSync(join(dir, "tone.wav"), toneWav(6));
-  // A 6 s project (1920×1080, 30 fps): the red picture on main, the tone on an audio track.
+  toneDb = rmsDb(pcm(join(dir, "tone.wav")), 0.2, 3.8);
+  // A 6 s project (1920×1080, 30 fps): red 0–3 s and blue 3–6 s on main, the 6 s tone cut to
+  // 4 s (0 dB) on an audio track, so 4–6 s is silent.
   project = join(dir, "p.json");
   const client = await connect(["--project", project, "--save"]);
   try {
-    const { assets } = await call(client, "media_import", { paths: [join(dir, "red.png"), join(dir, "tone.wav")] });
-    await call(client, "add_media_to_timeline", { assetId: assets[0].id, startTime: 0, trackType: "main", duration: 6 });
-    await call(client, "add_media_to_timeline", { assetId: assets[1].id, startTime: 0, trackType: "audio" });
+    const { assets } = await call(client, "media_import", { paths: [join(dir, "red.png"), join(dir, "blue.png"), join(dir, "tone.wav")] });
+    await call(client, "add_media_to_timeline", { assetId: assets[0].id, startTime: 0, trackType: "main", duration: 3 });
+    await call(client, "add_media_to_timeline", { assetId: assets[1].id, startTime: 3, trackType: "main", duration: 3 });
+    await call(client, "add_media_to_timeline", { assetId: assets[2].id, startTime: 0, trackType: "audio", duration: 4 });
   } finally {
     await client.close();
   }
@@ -148,6 +166,7 @@ test("export_video with wait: throttled progress, other calls answered meanwhile
     assert.deepEqual([s.state, s.path, s.format, s.framesDone, s.totalFrames, s.progress], ["done", out, "mp4", 180, 180, 1]);
     assert.deepEqual([s.result.videoCodec, s.result.width, s.result.height, s.result.fps, s.result.frames, s.result.duration], ["avc", 1920, 1080, 30, 180, 6]);
     assert.equal(s.result.bytes, statSync(out).size);
+    assert.deepEqual(s.result.missing, []);
     // Progress: frames done of the total, rising, the last one complete, at most one per 100 ms.
     assert.ok(progress.length >= 2, `${progress.length} notifications`);
     assert.ok(progress.every((p, i) => p.total === 180 && (i === 0 || p.progress > progress[i - 1].progress)), JSON.stringify(progress));
@@ -162,16 +181,17 @@ test("export_video with wait: throttled progress, other calls answered meanwhile
     near(back.duration, 6, 0.05, "duration");
     assert.ok(["aac", "opus"].includes(back.audio?.codec), JSON.stringify(back.audio));
     near(back.audio.duration, 6, 0.05, "audio length");
-    // A second reader where one is installed: ffprobe's view of the streams, and ffmpeg decodes
-    // every frame and sample without an error.
-    if (spawnSync("ffprobe", ["-version"]).status === 0) {
-      const probe = JSON.parse(spawnSync("ffprobe", ["-v", "error", "-show_entries", "stream=codec_type,codec_name,width,height,r_frame_rate", "-of", "json", out], { encoding: "utf8" }).stdout);
-      const [video, audio] = probe.streams;
-      assert.deepEqual([video.codec_type, video.codec_name, video.width, video.height, video.r_frame_rate], ["video", "h264", 1920, 1080, "30/1"]);
-      assert.equal(audio.codec_type, "audio");
-      const decode = spawnSync("ffmpeg", ["-v", "error", "-i", out, "-f", "null", "-"], { encoding: "utf8" });
-      assert.deepEqual([decode.status, decode.stderr], [0, ""]);
-    }
+    // A second reader: ffprobe's view of the streams; ffmpeg decodes every frame and sample
+    // without an error, the pictures in their places and the tone where it plays.
+    const [video, audio] = probe(out);
+    assert.deepEqual([video.codec_type, video.codec_name, video.width, video.height, video.r_frame_rate], ["video", "h264", 1920, 1080, "30/1"]);
+    assert.equal(audio.codec_type, "audio");
+    decodesCleanly(out);
+    nearColour(frameAt(out, 1.5).px(960, 540), RED, COLOUR_TOL, "1.5 s, the middle (red picture)");
+    nearColour(frameAt(out, 4.5).px(960, 540), BLUE, COLOUR_TOL, "4.5 s, the middle (blue picture)");
+    const sound = pcm(out);
+    silent(sound, 4.2, 5.8, SILENT_DB, "after the tone");
+    for (let t = 0; t < 4; t++) loud(sound, t + 0.2, t + 0.8, toneDb, LOUD_TOL_DB, "the tone");
   } finally {
     await c.close();
     rmSync(join(dir, "all.mp4"), { force: true });
@@ -205,10 +225,14 @@ test("export_video without wait answers with the job; jobs_list follows it; jobs
     });
     assert.equal(done.state, "done", JSON.stringify(done));
     assert.deepEqual([done.totalFrames, done.result.width, done.result.height, done.result.videoCodec], [30, 160, 90, "vp9"]);
+    assert.deepEqual(done.result.missing, []);
     const back = await readBack(out);
     assert.deepEqual([back.container, back.frames], ["WebM", 30]);
     near(back.duration, 1, 0.05, "duration");
     near(back.audio.duration, 1, 0.05, "audio length");
+    decodesCleanly(out);
+    nearColour(frameAt(out, 0.5).px(80, 45), RED, COLOUR_TOL, "0.5 s (2.5 s of the timeline), the middle");
+    loud(pcm(out), 0.2, 0.8, toneDb, LOUD_TOL_DB, "the tone");
   } finally {
     await c.close();
     rmSync(join(dir, "job.webm"), { force: true });
@@ -288,14 +312,23 @@ function runCli(args, onStderr) {
 
 test("neuralcut export writes the file; Ctrl-C leaves none", { timeout: 240_000 }, async () => {
   const out = join(dir, "cli.webm");
-  const ok = await runCli(["--project", project, "export", out, "--start", "1", "--end", "2.5", "--width", "160"]);
+  // 3–4.5 s of the timeline: blue, the tone's last second, then half a second of silence.
+  const ok = await runCli(["--project", project, "export", out, "--start", "3", "--end", "4.5", "--width", "160"]);
   assert.equal(ok.code, 0, ok.stderr);
   const result = JSON.parse(ok.stdout);
   assert.deepEqual([result.path, result.format, result.frames, result.width, result.height, result.bytes], [out, "webm", 45, 160, 90, statSync(out).size]);
+  assert.deepEqual(result.missing, []);
   assert.match(ok.stderr, /frame 45 of 45 \(100%\)/);
   const back = await readBack(out);
   near(back.duration, 1.5, 0.05, "duration");
   near(back.audio.duration, 1.5, 0.05, "audio length");
+  const [video, audio] = probe(out);
+  assert.deepEqual([video.codec_name, video.width, video.height, audio.codec_name], ["vp9", 160, 90, "opus"]);
+  decodesCleanly(out);
+  nearColour(frameAt(out, 0.5).px(80, 45), BLUE, COLOUR_TOL, "0.5 s (3.5 s of the timeline), the middle");
+  const sound = pcm(out);
+  silent(sound, 1.1, 1.4, SILENT_DB, "after the tone");
+  loud(sound, 0.2, 0.8, toneDb, LOUD_TOL_DB, "the tone");
   rmSync(out);
 
   const stopped = await runCli(["--project", project, "export", join(dir, "stopped.mp4"), "--width", "320"], (err, child) => {

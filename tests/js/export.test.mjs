@@ -1,16 +1,21 @@
 // neuralcut/export in headless Chromium: a timeline of media generated in the page (a WebM with
-// a changing colour and a tone, a WAV tone, a red image) exported to MP4 and WebM, then read
-// back with mediabunny's demuxer and decoders: duration, frame rate, size, the audio track's
-// length and loudness per second (volume, mute, a retimed clip's pitch), and colours of decoded
-// frames against the compositor's own frames at the same times. Cancel and a missing codec too.
+// a changing colour and a tone, a WAV tone, a red image) exported to MP4 and WebM, then decoded
+// by ffmpeg (tests/js/decode.mjs), a reader independent of the library that wrote it (colours at
+// three times, loudness and silence per second), and read back with mediabunny's demuxer and
+// decoders: duration, frame rate, size, the audio track's length and loudness per second
+// (volume, mute, a retimed clip's pitch), and colours of decoded frames against the
+// compositor's own frames at the same times. Cancel and a missing codec too.
 //
-// Needs `npm run build` first (dist/export.js).
+// Needs `npm run build` first (dist/export.js) and ffmpeg (scripts/setup.sh).
 import { strict as assert } from "node:assert";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 
 import { serveAndLaunch } from "./browser.mjs";
+import { decodesCleanly, frameAt, loud, nearColour, pcm, probe, silent } from "./decode.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const S = 120_000;
@@ -192,7 +197,10 @@ async function exportInPage({ scene, format, cancelAt, noH264, unreachableTone }
   }
   renderer.destroy();
   const { blob, ...rest } = result;
-  return { result: { ...rest, progress: { count: result.progress.length, first: result.progress[0], last: result.progress.at(-1) } }, back };
+  const bytes = new Uint8Array(await blob.arrayBuffer());
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return { result: { ...rest, progress: { count: result.progress.length, first: result.progress[0], last: result.progress.at(-1) } }, back, base64: btoa(binary) };
 }
 
 const chrome = serveAndLaunch(root);
@@ -226,6 +234,28 @@ for (const format of ["mp4", "webm"]) {
     assert.deepEqual(result.missing, []);
     assert.deepEqual(result.progress, { count: 40, first: { framesDone: 1, totalFrames: 40, progress: 1 / 40 }, last: { framesDone: 40, totalFrames: 40, progress: 1 } });
 
+    // The file through ffmpeg: clean; the clip green then magenta, then the red image; the
+    // loudness within 1 dB of the sines' RMS (0.354 at amplitude 0.5, as below); silence in
+    // second 2. Then through mediabunny's decoders in the page.
+    const expected = [[0, 255, 0], [255, 0, 255], [255, 0, 0]];
+    const dir = mkdtempSync(join(tmpdir(), "neuralcut-export-"));
+    try {
+      const file = join(dir, `out.${format}`);
+      writeFileSync(file, Buffer.from(out.base64, "base64"));
+      const [v, a] = probe(file);
+      assert.deepEqual([v.codec_name, v.width, v.height, v.r_frame_rate, a.codec_type], [format === "mp4" ? "h264" : "vp9", 320, 180, "10/1", "audio"]);
+      decodesCleanly(file);
+      [0.55, 1.55, 2.55].forEach((t, i) => nearColour(frameAt(file, t).px(160, 90), expected[i], 24, `ffmpeg, ${t} s, the middle`));
+      const sound = pcm(file);
+      const db = (rms) => 20 * Math.log10(rms);
+      silent(sound, 2.2, 2.8, -50, "ffmpeg, second 2 (muted)");
+      loud(sound, 0.2, 0.8, db(0.177), 1, "ffmpeg, second 0 (the clip at -6 dB)");
+      loud(sound, 1.2, 1.8, db(Math.hypot(0.177, 0.354)), 1, "ffmpeg, second 1 (the clip and the WAV)");
+      loud(sound, 3.2, 3.8, db(0.354), 1, "ffmpeg, second 3 (the WAV at rate 2)");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+
     assert.equal(back.container, format === "mp4" ? "MP4" : "WebM");
     assert.deepEqual([back.width, back.height, back.videoCodec, back.packets], [320, 180, result.videoCodec, 40]);
     near(back.packetRate, 10, 0.01, "frame rate");
@@ -243,7 +273,6 @@ for (const format of ["mp4", "webm"]) {
     near(s3.rms, 0.354, 0.03, "second 3 loudness");
     near(s3.hz, 880, 15, "second 3 pitch (rate 2 of 440 Hz)");
 
-    const expected = [[0, 255, 0], [255, 0, 255], [255, 0, 0]];
     back.probes.forEach((p, i) => {
       for (let ch = 0; ch < 3; ch++) {
         near(p.decoded[ch], p.compositor[ch], 24, `t=${p.t} channel ${ch} against the compositor`);

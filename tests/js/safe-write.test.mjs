@@ -4,7 +4,7 @@
 // and the output is right. Saves run over `neuralcut mcp` (the official SDK client), the export
 // through `neuralcut export`.
 //
-// Needs `npm run build` first and Chromium (CHROMIUM_PATH, else /usr/bin/chromium) for the export.
+// Needs `npm run build` first and Chromium (CHROMIUM_PATH, else /usr/bin/chromium) and ffmpeg (scripts/setup.sh) for the export.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -15,6 +15,8 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ALL_FORMATS, FilePathSource, Input } from "mediabunny";
+
+import { frameAt, nearColour } from "./decode.mjs";
 
 import { png } from "./mcp-media.mjs";
 
@@ -107,6 +109,8 @@ test("neuralcut export does not follow a link planted at <path>.part", { timeout
   assert.equal((await input.getFormat()).name, "WebM");
   assert.deepEqual([video.displayWidth, video.displayHeight, (await video.computePacketStats()).packetCount], [160, 90, 30]);
   assert.equal(JSON.parse(r.stdout).bytes, lstatSync(out).size);
+  assert.deepEqual(JSON.parse(r.stdout).missing, []);
+  nearColour(frameAt(out, 0.5).px(80, 45), [128, 128, 128], 24, "ffmpeg, 0.5 s, the grey picture"); // the picture, not a black frame
   assert.deepEqual(readdirSync(dir).filter((f) => f.endsWith(".part") && f !== "out.webm.part"), [], "no partial file left");
 });
 
