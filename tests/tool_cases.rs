@@ -35,7 +35,11 @@
 //!   edit that changes nothing pushes nothing;
 //! - undo/redo move exactly one entry between the stacks, and the opposite call reverses them;
 //! - the saved project still loads (so ids are unique, tracks hold no overlaps, trims fit their
-//!   source) and reloading it gives the same JSON.
+//!   source) and reloading it gives the same JSON;
+//! - after a successful edit, undo or redo, every element the case does not name is exactly as
+//!   before (id, track, saved JSON; appearing or going is a change), and a named one changed only
+//!   in the fields named; a `timeline` case names every element for the fields list_timeline
+//!   shows (rule in full: [`check_unnamed_elements`], docs/testing.md).
 //!
 //! The project's `nextId` (the id allocator) is deliberately outside history: undo never gives an
 //! id back, so ids are never reused. Project comparisons across undo ignore `nextId` and check it
