@@ -39,7 +39,7 @@
 //! - after a successful edit, undo or redo, every element the case does not name is exactly as
 //!   before (id, track, saved JSON; appearing or going is a change), and a named one changed only
 //!   in the fields named; a `timeline` case names every element for the fields list_timeline
-//!   shows (rule in full: [`check_unnamed_elements`], docs/testing.md).
+//!   shows (rule in full: tests/tool_cases/unnamed.rs, docs/testing.md).
 //!
 //! The project's `nextId` (the id allocator) is deliberately outside history: undo never gives an
 //! id back, so ids are never reused. Project comparisons across undo ignore `nextId` and check it
@@ -168,77 +168,11 @@ fn saved_element(ed: &Editor, id: &str) -> Option<(String, Value)> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// What a call did not name
+// What a call did not name: tests/tool_cases/unnamed.rs
 
-/// Every saved element by id: the track that holds it and its saved JSON (zero trims, which the
-/// saved form leaves out, read as the 0 they mean).
-fn saved_elements(project: &Option<Value>) -> HashMap<String, (String, Value)> {
-    let mut out = HashMap::new();
-    let tracks = project.as_ref().and_then(|p| p["timeline"]["tracks"].as_array().cloned()).unwrap_or_default();
-    for t in &tracks {
-        for e in t["elements"].as_array().into_iter().flatten() {
-            let mut e = e.clone();
-            for key in ["trimStart", "trimEnd"] {
-                e.as_object_mut().expect("an element is an object").entry(key).or_insert(json!(0));
-            }
-            out.insert(e["id"].as_str().unwrap_or_default().to_string(), (t["id"].as_str().unwrap_or_default().to_string(), e));
-        }
-    }
-    out
-}
-
-/// The saved fields list_timeline shows (src/tools/listing.rs writes them, in seconds or as is).
-/// Not shown: trimEnd, x, y, style, the transform (scaleX, scaleY, rotate, opacity, blendMode),
-/// animations, locked and the fields this engine keeps without modelling.
-const LISTED_FIELDS: &[&str] = &[
-    "id", "type", "assetId", "name", "start", "duration", "hidden", "trimStart", "retime", "volume", "muted", "content",
-    "position", "fontSize", "fontFamily", "color", "fontWeight", "fontStyle", "textAlign", "textDecoration", "background",
-    "stickerId", "effectType", "params",
-];
-
-/// After a successful edit: an element the case does not name is exactly as before, by id, track
-/// and saved JSON, so a tool that touches a neighbour fails (a new or removed element is a
-/// change too). An element named in `elements` may differ from before only in the fields named
-/// there (`trackId` for its track); no field counts as derived, so a case that moves a text names
-/// its new `x`/`y` as well as its `position`. In a case that states the whole `timeline`, every
-/// element counts as named for the fields list_timeline shows ([`LISTED_FIELDS`]; the stated
-/// timeline pins them, and its track): any other saved field that changed must be named in
-/// `elements`, and an element that appears or goes must be in the stated timeline.
-fn check_unnamed_elements(before: &Option<Value>, after: &Option<Value>, named: Option<&Value>, whole_timeline: bool) -> Result<(), String> {
-    let (b, a) = (saved_elements(before), saved_elements(after));
-    let named = named.and_then(Value::as_object);
-    let mut ids: Vec<&String> = b.keys().chain(a.keys().filter(|id| !b.contains_key(*id))).collect();
-    ids.sort();
-    let mut problems = Vec::new();
-    let describe = |e: Option<&(String, Value)>| e.map_or("absent".to_string(), |(t, e)| format!("on {t}: {e}"));
-    for id in ids {
-        let (was, now) = (b.get(id), a.get(id));
-        if was == now {
-            continue;
-        }
-        let fields = match named.and_then(|n| n.get(id)) {
-            Some(Value::Object(f)) => Some(f),
-            Some(_) => continue, // null: gone, checked with the named fields
-            None if whole_timeline => None,
-            None => {
-                problems.push(format!("element {id}, which the case does not name, changed: before {}, after {}", describe(was), describe(now)));
-                continue;
-            }
-        };
-        // New or gone: the named fields (or the stated timeline) say what it is.
-        let (Some((was_track, was)), Some((now_track, now))) = (was, now) else { continue };
-        let is_named = |k: &str| fields.is_some_and(|f| f.contains_key(k)) || (whole_timeline && LISTED_FIELDS.contains(&k));
-        if was_track != now_track && !is_named("trackId") && !whole_timeline {
-            problems.push(format!("element {id} moved from {was_track} to {now_track}, and the case names no trackId"));
-        }
-        let keys: BTreeSet<&String> = was.as_object().unwrap().keys().chain(now.as_object().unwrap().keys()).collect();
-        for k in keys.into_iter().filter(|k| !is_named(k) && was.get(*k) != now.get(*k)) {
-            let show = |e: &Value| e.get(k).map_or("absent".into(), Value::to_string);
-            problems.push(format!("element {id}.{k} changed ({} to {}), and the case does not name it", show(was), show(now)));
-        }
-    }
-    if problems.is_empty() { Ok(()) } else { Err(problems.join("\n    ")) }
-}
+#[path = "tool_cases/unnamed.rs"]
+mod unnamed;
+use unnamed::check_unnamed_elements;
 
 // ---------------------------------------------------------------------------------------------
 // Running one case
