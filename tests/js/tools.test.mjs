@@ -259,9 +259,9 @@ function savedElements(project) {
 }
 
 // The saved fields list_timeline shows (src/tools/listing.rs), as LISTED_FIELDS in tests/tool_cases.rs.
-// Not shown: trimEnd, x, y, style, the transform, animations, locked, unmodelled fields.
+// Not shown: trimEnd, retime (only its rate is listed), x, y, style, the transform, animations, locked, unmodelled fields.
 const LISTED_FIELDS = new Set([
-  "id", "type", "assetId", "name", "start", "duration", "hidden", "trimStart", "retime", "volume", "muted", "content",
+  "id", "type", "assetId", "name", "start", "duration", "hidden", "trimStart", "volume", "muted", "content",
   "position", "fontSize", "fontFamily", "color", "fontWeight", "fontStyle", "textAlign", "textDecoration", "background",
   "stickerId", "effectType", "params",
 ]);

@@ -5,7 +5,6 @@ use std::collections::{BTreeSet, HashMap};
 
 use serde_json::{json, Value};
 
-
 /// Every saved element by id: the track that holds it and its saved JSON (zero trims, which the
 /// saved form leaves out, read as the 0 they mean).
 fn saved_elements(project: &Option<Value>) -> HashMap<String, (String, Value)> {
@@ -24,10 +23,10 @@ fn saved_elements(project: &Option<Value>) -> HashMap<String, (String, Value)> {
 }
 
 /// The saved fields list_timeline shows (src/tools/listing.rs writes them, in seconds or as is).
-/// Not shown: trimEnd, x, y, style, the transform (scaleX, scaleY, rotate, opacity, blendMode),
-/// animations, locked and the fields this engine keeps without modelling.
+/// Not shown: trimEnd, retime (only its rate is listed), x, y, style, the transform (scaleX,
+/// scaleY, rotate, opacity, blendMode), animations, locked and the fields kept without modelling.
 const LISTED_FIELDS: &[&str] = &[
-    "id", "type", "assetId", "name", "start", "duration", "hidden", "trimStart", "retime", "volume", "muted", "content",
+    "id", "type", "assetId", "name", "start", "duration", "hidden", "trimStart", "volume", "muted", "content",
     "position", "fontSize", "fontFamily", "color", "fontWeight", "fontStyle", "textAlign", "textDecoration", "background",
     "stickerId", "effectType", "params",
 ];
