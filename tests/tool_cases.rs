@@ -574,6 +574,23 @@ fn every_registered_tool_has_cases() {
     assert_eq!(registry::names().len(), 31, "17 spec tools plus list_stickers, undo, redo, batch and the ten of issue 21");
 }
 
+/// Every edit tool (and undo, redo, batch) has a successful case that states the whole resulting
+/// timeline, so what it does to the rest of the timeline is written down once in full.
+#[test]
+fn every_edit_tool_has_a_whole_timeline_case() {
+    let mut stated = BTreeSet::new();
+    for file in all_case_files() {
+        for case in &file.cases {
+            if case.get("timeline").is_some() && case.get("expect").is_some() {
+                stated.insert(case["tool"].as_str().or(file.tool.as_deref()).unwrap_or_default().to_string());
+            }
+        }
+    }
+    let edits = registry::TOOLS.iter().filter(|t| matches!(t.kind, Kind::Edit | Kind::Batch | Kind::Undo | Kind::Redo));
+    let missing: Vec<&str> = edits.map(|t| t.name).filter(|n| !stated.contains(*n)).collect();
+    assert!(missing.is_empty(), "edit tools without a whole-timeline case: {missing:?}");
+}
+
 /// Every error string of the spec is expected, exactly, by at least one case.
 #[test]
 fn every_spec_error_string_is_exercised() {
