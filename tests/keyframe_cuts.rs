@@ -239,3 +239,49 @@ proptest! {
         prop_assert_eq!(timeline(&ed), before, "undo restores the timeline exactly");
     }
 }
+
+/// One bezier segment with value handles, its values and its split worked out by hand, so the
+/// evaluator the property above uses on both sides is pinned to numbers it did not produce.
+///
+/// Opacity keys A (0 ticks, 0) and B (120 000, 1); A's right handle (60 000, +1), B's left handle
+/// (-60 000, 0). Control points P0 (0, 0), P1 (60 000, 1), P2 (60 000, 1), P3 (120 000, 1), so
+/// time x(s) = 180 000·s(1-s) + 120 000·s³ and value v(s) = 3s(1-s)² + 3s²(1-s) + s³.
+/// - s = 1/2: x = 45 000 + 15 000 = 60 000, v = 0.375 + 0.375 + 0.125 = 0.875 (linear: 0.5;
+///   handles without their value part, P1 (60 000, 0): 0.5).
+/// - s = 1/4: x = 33 750 + 1 875 = 35 625, v = 0.421875 + 0.140625 + 0.015625 = 0.578125.
+/// - s = 3/4: x = 120 000 - 35 625 = 84 375 (the curve's time is symmetric about s = 1/2),
+///   v = 0.140625 + 0.421875 + 0.421875 = 0.984375.
+/// Split at 60 000 (de Casteljau at s = 1/2): left half (0, 0) (30 000, 0.5) (45 000, 0.75)
+/// (60 000, 0.875), right half (60 000, 0.875) (75 000, 1) (90 000, 1) (120 000, 1), all whole
+/// ticks. The left piece at 35 625 is its s = 1/2, the original s = 1/4: 0.578125; the right piece
+/// at local 84 375 - 60 000 = 24 375 is the original s = 3/4: 0.984375. Tolerance 1e-5: the
+/// evaluator finds s by bisection (20 halvings: s within 1e-6, v within 3e-6).
+#[test]
+fn a_bezier_with_value_handles_and_its_split_give_the_hand_computed_values() {
+    let keys = json!({ "keys": [
+        { "id": "ka", "time": 0, "value": 0, "segmentToNext": "bezier", "tangentMode": "flat", "rightHandle": { "dt": 60_000, "dv": 1 } },
+        { "id": "kb", "time": 120_000, "value": 1, "segmentToNext": "linear", "tangentMode": "flat", "leftHandle": { "dt": -60_000, "dv": 0 } },
+    ] });
+    let project = json!({
+        "format": "neuralcut-project", "version": 1, "assets": [],
+        "timeline": { "tracks": [
+            { "id": "t0", "type": "main", "elements": [] },
+            { "id": "t1", "type": "text", "elements": [{ "id": "e1", "type": "text", "name": "T", "content": "T", "start": 0, "duration": 120_000, "animations": { "opacity": keys } }] },
+        ] },
+    });
+    let mut ed = Editor::from_json(&project.to_string()).unwrap();
+    let at = |e: &Element, t: i64| value_at(e, "opacity", t).unwrap().as_f64().unwrap();
+    let near = |got: f64, want: f64, what: &str| assert!((got - want).abs() < 1e-5, "{what}: {got}, by hand {want}");
+    let parent = elements(&ed).remove(0);
+    near(at(&parent, 60_000), 0.875, "s = 1/2");
+    near(at(&parent, 35_625), 0.578125, "s = 1/4");
+    near(at(&parent, 84_375), 0.984375, "s = 3/4");
+    ed.call_tool("split", &json!({ "times": [0.5] })).unwrap();
+    let pieces = elements(&ed);
+    let (left, right) = (&pieces[0], &pieces[1]);
+    assert_eq!((left.duration, right.start), (60_000, 60_000));
+    near(at(left, 35_625), 0.578125, "left piece, s = 1/4 of the original");
+    near(at(left, 60_000), 0.875, "left piece's end");
+    near(at(right, 0), 0.875, "right piece's start");
+    near(at(right, 24_375), 0.984375, "right piece, s = 3/4 of the original");
+}

@@ -5,13 +5,19 @@
 //! nothing pushes none; undoing everything restores the start exactly, redoing everything the end.
 //!
 //! Times include sub-tick values (a tick is 1/120 000 s), so the rounding of seconds to ticks is
-//! exercised; effect calls draw every effect of the registry (get_effect) with parameters drawn
-//! around each one's range, and must succeed exactly when every value is within it.
+//! exercised; effect calls draw every effect of the design's table with parameters drawn around
+//! each one's range, and must succeed exactly when every value is within it. After each call of
+//! move_timeline_elements, split, update_timeline_element_timing, duplicate_elements, update_clip
+//! and the keyframe tools, an oracle written from the spec (tests/properties/oracle.rs) says what
+//! the timeline must be, and whether the call had to succeed.
 
 use std::collections::HashSet;
 use std::sync::OnceLock;
 
 use neuralcut::{Editor, NewAsset};
+
+#[path = "properties/oracle.rs"]
+mod oracle;
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};
 
@@ -160,7 +166,7 @@ fn pick(list: &[(String, String, String)], i: usize) -> (String, String) {
 
 const PROPERTIES: [&str; 9] = ["opacity", "transform.positionX", "transform.scaleX", "transform.rotate", "volume", "color", "background.cornerRadius", "blendMode", "nope"];
 
-/// One numeric parameter of a registered effect, as get_effect describes it.
+/// One numeric parameter of an effect.
 #[derive(Clone, Debug)]
 struct Param {
     key: String,
@@ -168,30 +174,45 @@ struct Param {
     max: f64,
 }
 
-/// The effect registry as the tools publish it: list_effects, then get_effect for each.
+/// The effects and their numeric parameters (key, min, max), written out from the design's
+/// "Effects" table (/work/shared/design.md), not read from get_effect: a wrongly published range
+/// must not move the bound it is judged by. `the_effect_table_is_what_the_tools_publish`
+/// compares the two.
+const EFFECTS: &[(&str, &[(&str, f64, f64)])] = &[
+    ("blur", &[("intensity", 0.0, 100.0)]),
+    ("brightness-contrast", &[("brightness", -1.0, 1.0), ("contrast", 0.0, 3.0)]),
+    ("grayscale", &[("intensity", 0.0, 100.0)]),
+    ("saturation", &[("saturation", 0.0, 300.0)]),
+    ("sepia", &[("intensity", 0.0, 100.0)]),
+    ("invert", &[("intensity", 0.0, 100.0)]),
+    ("vignette", &[("radius", 10.0, 100.0), ("softness", 5.0, 80.0)]),
+];
+
 fn registry() -> &'static Vec<(String, Vec<Param>)> {
     static REGISTRY: OnceLock<Vec<(String, Vec<Param>)>> = OnceLock::new();
     REGISTRY.get_or_init(|| {
-        let mut ed = Editor::new();
-        let list = ed.call_tool("list_effects", &json!({})).expect("list_effects");
-        list["effects"]
-            .as_array()
-            .expect("effects")
+        EFFECTS
             .iter()
-            .map(|e| {
-                let id = e["id"].as_str().expect("id").to_string();
-                let def = ed.call_tool("get_effect", &json!({ "effectType": id })).expect("get_effect");
-                let params = def["params"]
-                    .as_array()
-                    .expect("params")
-                    .iter()
-                    .filter(|p| p["type"] == "number")
-                    .map(|p| Param { key: p["key"].as_str().unwrap().to_string(), min: p["min"].as_f64().unwrap(), max: p["max"].as_f64().unwrap() })
-                    .collect();
-                (id, params)
-            })
+            .map(|(id, params)| (id.to_string(), params.iter().map(|(k, min, max)| Param { key: k.to_string(), min: *min, max: *max }).collect()))
             .collect()
     })
+}
+
+#[test]
+fn the_effect_table_is_what_the_tools_publish() {
+    let mut ed = Editor::new();
+    let list = ed.call_tool("list_effects", &json!({})).expect("list_effects");
+    let mut published: Vec<String> = list["effects"].as_array().unwrap().iter().map(|e| e["id"].as_str().unwrap().to_string()).collect();
+    published.sort();
+    let mut ours: Vec<String> = EFFECTS.iter().map(|(id, _)| id.to_string()).collect();
+    ours.sort();
+    assert_eq!(published, ours, "the seven effects of the design");
+    for (id, params) in EFFECTS {
+        let def = ed.call_tool("get_effect", &json!({ "effectType": id })).expect("get_effect");
+        let got: Vec<(String, f64, f64)> = def["params"].as_array().unwrap().iter().map(|p| (p["key"].as_str().unwrap().to_string(), p["min"].as_f64().unwrap(), p["max"].as_f64().unwrap())).collect();
+        let want: Vec<(String, f64, f64)> = params.iter().map(|(k, a, b)| (k.to_string(), *a, *b)).collect();
+        assert_eq!(got, want, "{id}'s parameter ranges");
+    }
 }
 
 fn effect_params(effect: &str) -> &'static [Param] {
@@ -332,7 +353,9 @@ fn resolve(ed: &Editor, op: &Op) -> (String, Value) {
         }
         Op::Curve(i, p, t, e) => {
             let easing = ["ease-in", "ease-out", "ease-in-out", "linear", "bounce"][*e];
-            let (id, prop, time) = existing_key(ed, &live(&els, *i), *p, *t);
+            // Mostly a key with a next one (an element that has one), so the curve has a segment.
+            let keyed = (0..els.len()).map(|k| live(&els, i + k)).find(|id| two_keys(ed, id));
+            let (id, prop, time) = existing_key(ed, &keyed.unwrap_or_else(|| live(&els, *i)), *p, *t);
             ("update_keyframe_curve".into(), json!({ "elementId": id, "property": prop, "time": time, "easing": easing }))
         }
         Op::ByRef(n, tool) => {
@@ -450,13 +473,19 @@ fn existing_key(ed: &Editor, id: &str, p: usize, t: f64) -> (String, String, f64
         let (path, data) = e.animations.as_ref()?.iter().next()?;
         let channel = if data.get("keys").is_some() { data } else { data.get("r")? };
         let keys = channel["keys"].as_array()?;
-        let key = keys.get(p % keys.len().max(1))?;
+        let key = keys.get(p % keys.len().saturating_sub(1).max(1))?;
         Some((path.clone(), key["time"].as_i64()? as f64 / 120_000.0))
     });
     match found {
         Some((path, time)) => (id.to_string(), path, time),
         None => (id.to_string(), PROPERTIES[p].to_string(), t),
     }
+}
+
+/// Whether the first animated property of element `id` has two keys or more.
+fn two_keys(ed: &Editor, id: &str) -> bool {
+    let tl = ed.project().and_then(|p| p.timeline.as_ref()).expect("timeline");
+    tl.element(id).and_then(|(_, e)| e.animations.as_ref()?.values().next()?.get("keys")?.as_array().map(|k| k.len() >= 2)).unwrap_or(false)
 }
 
 /// An element that exists whenever the timeline has any (the keyframe ops need one to mean much).
@@ -598,7 +627,7 @@ proptest! {
             match &res {
                 Err(err) => {
                     prop_assert!(!err.message.is_empty());
-                    prop_assert_eq!(ed.project_json().unwrap(), before, "failed {} changed the project", tool);
+                    prop_assert_eq!(&ed.project_json().unwrap(), &before, "failed {} changed the project", tool);
                     prop_assert_eq!((ed.history().undo_len(), ed.history().redo_len()), (undo_len, redo_len));
                 }
                 Ok(_) => {
@@ -635,6 +664,13 @@ proptest! {
                 }
             }
             check_call(&ed, op, &args, &res)?;
+            // What the edit had to leave, by the oracle written from the spec (tests/properties/oracle.rs).
+            if !matches!(op, Op::ByRef(..) | Op::Batch(..) | Op::Garbage(..)) {
+                let (b, a): (Value, Value) = (serde_json::from_str(&before).unwrap(), serde_json::from_str(&ed.project_json().unwrap()).unwrap());
+                if let Err(why) = oracle::check(&tool, &args, &b, &a, res.is_ok()) {
+                    prop_assert!(false, "oracle: {}", why);
+                }
+            }
         }
         let last = ed.project().unwrap().timeline.clone();
         let mut undone = 0;

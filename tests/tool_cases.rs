@@ -10,6 +10,7 @@
 //!     "expectError": { "error": "…", "code": "…" }, // every key given must match exactly
 //!     "timeline": { …exact list_timeline after the call… },
 //!     "elements": { "e24": { "trackId": "t3", …fields of the saved element, in ticks… }, "e99": null },
+//!                                                  // a field given as null must be absent
 //!     "undoLabels": ["…"],
 //!     "noop": true } ] }                           // a successful edit meant to change nothing
 //! ```
@@ -34,7 +35,11 @@
 //!   edit that changes nothing pushes nothing;
 //! - undo/redo move exactly one entry between the stacks, and the opposite call reverses them;
 //! - the saved project still loads (so ids are unique, tracks hold no overlaps, trims fit their
-//!   source) and reloading it gives the same JSON.
+//!   source) and reloading it gives the same JSON;
+//! - after a successful edit, undo or redo, every element the case does not name is exactly as
+//!   before (id, track, saved JSON; appearing or going is a change), and a named one changed only
+//!   in the fields named; a `timeline` case names every element for the fields list_timeline
+//!   shows (rule in full: tests/tool_cases/unnamed.rs, docs/testing.md).
 //!
 //! The project's `nextId` (the id allocator) is deliberately outside history: undo never gives an
 //! id back, so ids are never reused. Project comparisons across undo ignore `nextId` and check it
@@ -161,6 +166,13 @@ fn saved_element(ed: &Editor, id: &str) -> Option<(String, Value)> {
         Some((t["id"].as_str()?.to_string(), e.clone()))
     })
 }
+
+// ---------------------------------------------------------------------------------------------
+// What a call did not name: tests/tool_cases/unnamed.rs
+
+#[path = "tool_cases/unnamed.rs"]
+mod unnamed;
+use unnamed::check_unnamed_elements;
 
 // ---------------------------------------------------------------------------------------------
 // Running one case
@@ -425,12 +437,24 @@ fn run_case(file: &CaseFile, case: &Value) -> Result<(), String> {
                             return Err(format!("element {id} is on track {track}, expected {want}"));
                         }
                     }
+                    // A field given as null must be absent (the saved form leaves unset fields out).
+                    for (k, _) in f.iter().filter(|(_, v)| v.is_null()) {
+                        if let Some(v) = e.get(k) {
+                            return Err(format!("element {id}.{k}: expected absent, got {v}"));
+                        }
+                    }
+                    f.retain(|_, v| !v.is_null());
                     if let Some(d) = diff_subset(&f, &e, &format!("element {id}")) {
                         return Err(d);
                     }
                 }
                 _ => return Err(format!("elements.{id} is an object or null")),
             }
+        }
+    }
+    if !noop {
+        if let (Ok(_), Some(Kind::Edit | Kind::Batch | Kind::Undo | Kind::Redo)) = (&result, kind) {
+            check_unnamed_elements(&before.project, &after.project, case.get("elements"), case.get("timeline").is_some())?;
         }
     }
     if let Some(labels) = case.get("undoLabels") {
@@ -548,6 +572,23 @@ fn every_registered_tool_has_cases() {
     let missing: Vec<&str> = registry::names().into_iter().filter(|n| !tools.contains(*n)).collect();
     assert!(missing.is_empty(), "tools without cases: {missing:?}");
     assert_eq!(registry::names().len(), 31, "17 spec tools plus list_stickers, undo, redo, batch and the ten of issue 21");
+}
+
+/// Every edit tool (and undo, redo, batch) has a successful case that states the whole resulting
+/// timeline, so what it does to the rest of the timeline is written down once in full.
+#[test]
+fn every_edit_tool_has_a_whole_timeline_case() {
+    let mut stated = BTreeSet::new();
+    for file in all_case_files() {
+        for case in &file.cases {
+            if case.get("timeline").is_some() && case.get("expect").is_some() {
+                stated.insert(case["tool"].as_str().or(file.tool.as_deref()).unwrap_or_default().to_string());
+            }
+        }
+    }
+    let edits = registry::TOOLS.iter().filter(|t| matches!(t.kind, Kind::Edit | Kind::Batch | Kind::Undo | Kind::Redo));
+    let missing: Vec<&str> = edits.map(|t| t.name).filter(|n| !stated.contains(*n)).collect();
+    assert!(missing.is_empty(), "edit tools without a whole-timeline case: {missing:?}");
 }
 
 /// Every error string of the spec is expected, exactly, by at least one case.

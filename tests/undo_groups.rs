@@ -47,6 +47,17 @@ fn edit() -> impl Strategy<Value = Op> {
     ]
 }
 
+/// The tool (and undo label) of an edit.
+fn tool_of(op: &Op) -> &'static str {
+    match op {
+        Op::Split(_) | Op::Bad => "split",
+        Op::Delete(_) => "delete_timeline_elements",
+        Op::AddText(_) => "add_text",
+        Op::Move(..) => "move_timeline_elements",
+        Op::Undo => "undo",
+    }
+}
+
 fn apply(ed: &mut Editor, op: &Op) {
     let ids = element_ids(ed);
     let pick = |i: usize| ids.get(i % ids.len().max(1)).cloned().unwrap_or_default();
@@ -67,13 +78,18 @@ proptest! {
     /// nothing), undo of it restores exactly the timeline at its start, redo exactly its end,
     /// and the steps outside it stay single steps.
     #[test]
-    fn a_group_undoes_and_redoes_as_one_step(before in prop::collection::vec(op(), 0..4), inside in prop::collection::vec(edit(), 0..8)) {
+    fn a_group_undoes_and_redoes_as_one_step(
+        before in prop::collection::vec(op(), 0..4),
+        inside in prop::collection::vec(edit(), 0..8),
+        after in prop::collection::vec(edit(), 0..4),
+    ) {
         let mut ed = demo();
         for o in &before {
             apply(&mut ed, o);
         }
         let start = timeline(&ed);
         let steps_before = ed.history().undo_len();
+        let labels_before: Vec<String> = ed.history().undo_labels().map(str::to_string).collect();
         ed.begin_group("Agent: tidy up");
         for o in &inside {
             apply(&mut ed, o);
@@ -81,6 +97,29 @@ proptest! {
         prop_assert!(ed.end_group());
         let end = timeline(&ed);
         let steps_after = ed.history().undo_len();
+        // The steps before the group stay as they were, each its own step under its own label.
+        let labels: Vec<String> = ed.history().undo_labels().map(str::to_string).collect();
+        prop_assert_eq!(&labels[..steps_before], &labels_before[..], "the steps before the group");
+        // Each edit after it is a single step of its own, named by its tool, undone alone.
+        let mut states = Vec::new();
+        for o in &after {
+            let (was, len) = (timeline(&ed), ed.history().undo_len());
+            apply(&mut ed, o);
+            if timeline(&ed) == was {
+                prop_assert_eq!(ed.history().undo_len(), len, "{:?} changed nothing and pushed a step", o);
+            } else {
+                prop_assert_eq!(ed.history().undo_len(), len + 1, "{:?} after the group is one step", o);
+                prop_assert_eq!(ed.history().undo_labels().last(), Some(tool_of(o)));
+                states.push((was, tool_of(o)));
+            }
+        }
+        for (was, tool) in states.into_iter().rev() {
+            let label = ed.undo();
+            prop_assert_eq!(label.as_deref(), Some(tool), "each later edit undoes alone");
+            prop_assert_eq!(timeline(&ed), was, "undo takes back that one edit only");
+        }
+        prop_assert_eq!(timeline(&ed), end.clone(), "after undoing the later edits, the group's end");
+        prop_assert_eq!(ed.history().undo_len(), steps_after);
         if end == start {
             prop_assert_eq!(steps_after, steps_before, "a group that changed nothing records nothing");
             return Ok(());

@@ -187,7 +187,8 @@ test("every tool is covered by a success or a failure case above", () => {
 
 // tests/cases/*.json through the package, with the checks tests/tool_cases.rs makes natively
 // (fixture "none" needs Editor::empty(), which the JS API does not offer: a JS editor always has a
-// project, so those cases stay with the Rust harness). Outputs are validated against the
+// project, so those cases stay with the Rust harness), including the rule that every element a
+// case does not name is exactly as before (unnamedElementProblems). Outputs are validated against the
 // outputSchema the package publishes (editor.tools()) with Ajv, a JSON Schema 2020-12 validator.
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 const outputValidators = new Map(pkg.TOOL_CATALOG.map((t) => [t.name, ajv.compile(t.outputSchema)]));
@@ -246,6 +247,51 @@ function savedElement(project, id) {
     if (e) return { track: t.id, element: { trimStart: 0, trimEnd: 0, ...e } };
   }
   return null;
+}
+
+/** Every saved element by id: { track, element } (zero trims read as 0), as savedElement. */
+function savedElements(project) {
+  const out = new Map();
+  for (const t of project?.timeline?.tracks ?? []) {
+    for (const e of t.elements) out.set(e.id, { track: t.id, element: { trimStart: 0, trimEnd: 0, ...e } });
+  }
+  return out;
+}
+
+// The saved fields list_timeline shows (src/tools/listing.rs), as LISTED_FIELDS in tests/tool_cases.rs.
+// Not shown: trimEnd, retime (only its rate is listed), x, y, style, the transform, animations, locked, unmodelled fields.
+const LISTED_FIELDS = new Set([
+  "id", "type", "assetId", "name", "start", "duration", "hidden", "trimStart", "volume", "muted", "content",
+  "position", "fontSize", "fontFamily", "color", "fontWeight", "fontStyle", "textAlign", "textDecoration", "background",
+  "stickerId", "effectType", "params",
+]);
+
+/** After a successful edit, the rule of tests/tool_cases.rs's check_unnamed_elements: an element
+ * the case does not name is exactly as before (id, track, saved JSON; appearing or going is a
+ * change); a named one differs only in the fields named (trackId for its track); in a case that
+ * states the whole timeline every element counts as named for the fields list_timeline shows. */
+function unnamedElementProblems(beforeProject, afterProject, named, wholeTimeline) {
+  const [b, a] = [savedElements(beforeProject), savedElements(afterProject)];
+  const problems = [];
+  for (const id of [...new Set([...b.keys(), ...a.keys()])].sort()) {
+    const [was, now] = [b.get(id), a.get(id)];
+    if (was && now && was.track === now.track && same(was.element, now.element)) continue;
+    const fields = named?.[id];
+    if (fields === null) continue; // gone: checked with the named fields
+    if (fields === undefined && !wholeTimeline) {
+      problems.push(`element ${id}, which the case does not name, changed: before ${JSON.stringify(was ?? "absent")}, after ${JSON.stringify(now ?? "absent")}`);
+      continue;
+    }
+    if (!was || !now) continue; // new or gone: the named fields (or the stated timeline) say what it is
+    const isNamed = (k) => (fields !== undefined && k in fields) || (wholeTimeline && LISTED_FIELDS.has(k));
+    if (was.track !== now.track && !isNamed("trackId") && !wholeTimeline) problems.push(`element ${id} moved from ${was.track} to ${now.track}, and the case names no trackId`);
+    for (const k of new Set([...Object.keys(was.element), ...Object.keys(now.element)])) {
+      if (!isNamed(k) && !same(was.element[k], now.element[k])) {
+        problems.push(`element ${id}.${k} changed (${JSON.stringify(was.element[k])} to ${JSON.stringify(now.element[k])}), and the case does not name it`);
+      }
+    }
+  }
+  return problems;
 }
 
 async function runCase(spec, c) {
@@ -334,7 +380,14 @@ async function runCase(spec, c) {
     assert.ok(found, `element ${id} not in the saved project`);
     const { trackId, ...rest } = fields;
     if (trackId !== undefined) assert.equal(found.track, trackId, `element ${id} is on the wrong track`);
-    for (const [k, v] of Object.entries(rest)) assert.equal(diff(v, found.element[k], `element ${id}.${k}`), null);
+    for (const [k, v] of Object.entries(rest)) {
+      // A field given as null must be absent (the saved form leaves unset fields out).
+      if (v === null) assert.equal(found.element[k], undefined, `element ${id}.${k}: expected absent`);
+      else assert.equal(diff(v, found.element[k], `element ${id}.${k}`), null);
+    }
+  }
+  if (!failed && !c.noop && (isEdit || ["undo", "redo"].includes(tool))) {
+    assert.deepEqual(unnamedElementProblems(before.project, after.project, c.elements, c.timeline !== undefined), [], "what the case does not name");
   }
   if (c.undoLabels !== undefined) assert.deepEqual(after.history.undo, c.undoLabels);
 }
