@@ -12,14 +12,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
+import { callOk as call, connectMcp } from "./mcp-client.mjs";
 import { png } from "./mcp-media.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const dist = process.env.NEURALCUT_DIST ?? join(root, "dist");
-const CLI = join(dist, "cli.js");
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47]);
 
 let dir;
@@ -30,18 +28,7 @@ before(() => {
 });
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-async function connect(args, env = {}) {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, "mcp", ...args], env: { ...process.env, ...env }, stderr: "pipe" });
-  const client = new Client({ name: "neuralcut-gate-test", version: "1.0.0" });
-  await client.connect(transport);
-  return { client, pid: transport.pid };
-}
-
-async function call(client, name, args) {
-  const r = await client.callTool({ name, arguments: args });
-  assert.notEqual(r.isError, true, `${name}: ${JSON.stringify(r.content)}`);
-  return r.structuredContent;
-}
+const connect = (args, env = {}) => connectMcp(args, { env, name: "neuralcut-gate-test" });
 
 /** The TCP ports `pid` listens on, as /proc shows them: its socket inodes and the LISTEN rows
  * of /proc/net/tcp{,6} (any local user reads those rows; the pid only picks this server's). */

@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { rpcError } from "./mcp-client.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const pkgJson = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
@@ -32,15 +33,6 @@ async function call(client, name, args = {}) {
   assert.notEqual(r.isError, true, `${name} failed: ${JSON.stringify(r.content)}`);
   assert.deepEqual(JSON.parse(r.content[0].text), r.structuredContent);
   return r.structuredContent;
-}
-
-async function rpcError(promise) {
-  try {
-    await promise;
-  } catch (e) {
-    return e;
-  }
-  assert.fail("expected a JSON-RPC error");
 }
 
 const elements = (timeline) => timeline.tracks.flatMap((t) => t.elements);

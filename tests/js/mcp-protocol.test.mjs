@@ -13,6 +13,7 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { CallToolResultSchema, ClientRequestSchema, EmptyResultSchema } from "@modelcontextprotocol/sdk/types.js";
+import { rpcError as rejection } from "./mcp-client.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const pkgJson = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
@@ -24,15 +25,6 @@ async function connect() {
   const client = new Client({ name: "neuralcut-test", version: "1.0.0" });
   await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, "mcp", "--demo"], stderr: "pipe" }));
   return client;
-}
-
-async function rejection(promise) {
-  try {
-    await promise;
-  } catch (e) {
-    return e;
-  }
-  assert.fail("expected a JSON-RPC error");
 }
 
 /** A spawned server spoken to in raw lines; every reply is kept in arrival order. */

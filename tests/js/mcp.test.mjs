@@ -15,6 +15,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 
 import { jpegHeader, mp3Cbr, mp4, png, wav } from "./mcp-media.mjs";
+import { rpcError } from "./mcp-client.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const pkgJson = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
@@ -47,16 +48,6 @@ async function call(client, name, args = {}) {
   assert.notEqual(r.isError, true, `${name} failed: ${JSON.stringify(r.content)}`);
   assert.deepEqual(JSON.parse(r.content[0].text), r.structuredContent);
   return r.structuredContent;
-}
-
-/** The JSON-RPC error a call is rejected with. */
-async function rpcError(promise) {
-  try {
-    await promise;
-  } catch (e) {
-    return e;
-  }
-  assert.fail("expected a JSON-RPC error");
 }
 
 test("lists every engine tool and media_import, in catalog order, with titles, schemas and the four annotations", async () => {

@@ -12,12 +12,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ALL_FORMATS, FilePathSource, Input } from "mediabunny";
 
 import { frameAt, nearColour } from "./decode.mjs";
-
+import { callOk as call, connectMcp } from "./mcp-client.mjs";
 import { png } from "./mcp-media.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -32,18 +30,7 @@ before(() => {
 });
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-async function connect(args) {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, "mcp", ...args], stderr: "pipe" });
-  const client = new Client({ name: "neuralcut-safe-write-test", version: "1.0.0" });
-  await client.connect(transport);
-  return { client, pid: transport.pid };
-}
-
-async function call(client, name, args) {
-  const r = await client.callTool({ name, arguments: args });
-  assert.notEqual(r.isError, true, `${name}: ${JSON.stringify(r.content)}`);
-  return r.structuredContent;
-}
+const connect = (args) => connectMcp(args, { name: "neuralcut-safe-write-test" });
 
 /** A victim file and a link to it planted at `at`. */
 function plant(at, victimName) {
