@@ -223,3 +223,122 @@ fn the_detector_finds_real_uses_and_ignores_comments_and_strings() {
     assert_eq!(violations("let q = '\\''; let t = '\\u{22}'; web_sys::window();"), vec![(1, "web_sys")]);
     assert_eq!(violations("fn f<'a>(x: &'a str) -> &'a str { wasm_bindgen::x(); x }"), vec![(1, "wasm_bindgen")]);
 }
+
+// ---- module direction -------------------------------------------------------------------------
+//
+// Architecture invariant (docs/ARCHITECTURE.md, "Layers"): core → engine → tools → adapters →
+// boundary, and nothing names a layer above it. The imports that still run upward today are
+// listed in KNOWN_UPWARD, file by file (issue 31: the core and the engine read the OpenCut
+// adapter's stash and units, and the editor runs the tools). A new upward import fails the test,
+// and so does a listed one that is gone, so the list only shrinks.
+
+/// A top-level module of `src/` and its layer (0 is the lowest).
+const LAYERS: &[(&str, u8)] = &[
+    ("time", 0),
+    ("sort", 0),
+    ("error_code", 0),
+    ("model", 0),
+    ("animation", 0),
+    ("edits", 0),
+    ("history", 0),
+    ("effects", 0),
+    ("stickers", 0),
+    ("editor", 1),
+    ("frame", 1),
+    ("audio", 1),
+    ("tools", 2),
+    ("opencut", 3),
+    ("wasm", 4),
+    ("gpu", 4),
+];
+
+/// (file, the module above it that it names): the upward imports that remain, each to be removed.
+const KNOWN_UPWARD: &[(&str, &str)] = &[
+    ("src/animation.rs", "opencut"),
+    ("src/audio.rs", "opencut"),
+    ("src/frame.rs", "opencut"),
+    ("src/editor.rs", "tools"),
+    ("src/tools/element/get_element.rs", "opencut"),
+    ("src/tools/element/mod.rs", "opencut"),
+];
+
+fn layer(module: &str) -> Option<u8> {
+    LAYERS.iter().find(|(m, _)| *m == module).map(|(_, l)| *l)
+}
+
+/// The top-level module a file under `src/` belongs to (`None` for lib.rs, the crate root).
+fn module_of(rel: &Path) -> Option<String> {
+    let first = rel.strip_prefix("src").ok()?.components().next()?.as_os_str().to_str()?.to_string();
+    let name = first.strip_suffix(".rs").unwrap_or(&first).to_string();
+    (name != "lib").then_some(name)
+}
+
+/// The top-level modules `src` names as `crate::<module>` or inside `crate::{…}`, in code only.
+fn named_modules(src: &str) -> Vec<String> {
+    let code = code_only(src);
+    let ident = |c: char| c.is_alphanumeric() || c == '_';
+    let mut out = Vec::new();
+    let mut rest = code.as_str();
+    while let Some(at) = rest.find("crate::") {
+        let before = rest[..at].chars().next_back().is_some_and(|c| ident(c) || c == '$');
+        rest = &rest[at + "crate::".len()..];
+        if before {
+            continue; // `$crate::` or `my_crate::`
+        }
+        if let Some(group) = rest.strip_prefix('{') {
+            let end = group.find('}').unwrap_or(group.len());
+            for item in group[..end].split(',') {
+                let name: String = item.trim().chars().take_while(|c| ident(*c)).collect();
+                out.push(name);
+            }
+        } else {
+            out.push(rest.chars().take_while(|c| ident(*c)).collect());
+        }
+    }
+    out.retain(|n| !n.is_empty());
+    out.sort();
+    out.dedup();
+    out
+}
+
+#[test]
+fn modules_name_no_layer_above_their_own() {
+    let mut files = Vec::new();
+    rust_files(&root().join("src"), &mut files);
+    let mut upward: Vec<(String, String)> = Vec::new();
+    let mut edges = 0;
+    for path in &files {
+        let rel = path.strip_prefix(root()).unwrap();
+        let Some(module) = module_of(rel) else { continue };
+        let own = layer(&module).unwrap_or_else(|| panic!("{}: module {module} has no layer in LAYERS", rel.display()));
+        let src = fs::read_to_string(path).unwrap();
+        for named in named_modules(&src) {
+            let Some(theirs) = layer(&named) else { continue }; // an item of lib.rs, not a module
+            edges += 1;
+            if theirs > own {
+                upward.push((rel.display().to_string(), named));
+            }
+        }
+    }
+    // A scan that finds nothing proves nothing.
+    assert!(edges > 100, "only {edges} crate:: module references found");
+    upward.sort();
+    upward.dedup();
+    let known: Vec<(String, String)> = KNOWN_UPWARD.iter().map(|(f, m)| (f.to_string(), m.to_string())).collect();
+    let new: Vec<_> = upward.iter().filter(|e| !known.contains(e)).collect();
+    let gone: Vec<_> = known.iter().filter(|e| !upward.contains(e)).collect();
+    assert!(new.is_empty(), "imports that run upward (a module names a layer above its own; see docs/ARCHITECTURE.md, Layers): {new:?}");
+    assert!(gone.is_empty(), "these upward imports are gone: remove them from KNOWN_UPWARD so they cannot come back: {gone:?}");
+}
+
+#[test]
+fn the_module_scanner_reads_paths_and_groups_in_code_only() {
+    assert_eq!(named_modules("use crate::opencut::STASH;"), vec!["opencut"]);
+    assert_eq!(named_modules("let x = crate::tools::refs::Refs::default();"), vec!["tools"]);
+    assert_eq!(named_modules("use crate::{model::Element, time};"), vec!["model", "time"]);
+    assert!(named_modules("// crate::opencut in a comment\nlet s = \"crate::tools\";").is_empty());
+    assert!(named_modules("macro_rules! m { () => { $crate::x } }").is_empty());
+    assert_eq!(module_of(Path::new("src/tools/element/mod.rs")).as_deref(), Some("tools"));
+    assert_eq!(module_of(Path::new("src/frame.rs")).as_deref(), Some("frame"));
+    assert_eq!(module_of(Path::new("src/lib.rs")), None);
+}
