@@ -68,4 +68,6 @@ test("the renderer's frame types are the generated ones, and the compositor's AP
   const wasm = readFileSync(join(root, "dist", "wasm", "neuralcut_effects.d.ts"), "utf8");
   assert.match(wasm, /export interface LayerDraw \{[^}]*centerX: number;/s);
   assert.match(wasm, /drawLayer\(layer: LayerDraw\): void;/);
+  assert.match(wasm, /applyEffects\(effects: NonNullable<LayerDraw\["effects"\]>\): void;/);
+  assert.match(wasm, /readPixels\([^)]*\): Promise<Uint8ClampedArray>;/);
 });

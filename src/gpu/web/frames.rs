@@ -171,7 +171,7 @@ impl WasmEffectRenderer {
 
     /// Applies `effects` to everything drawn so far (an effect element).
     #[wasm_bindgen(js_name = applyEffects)]
-    pub fn apply_effects(&mut self, effects: JsValue) -> Result<(), JsError> {
+    pub fn apply_effects(&mut self, #[wasm_bindgen(unchecked_param_type = "NonNullable<LayerDraw[\"effects\"]>")] effects: JsValue) -> Result<(), JsError> {
         let effects = parse_effects(&effects)?;
         match &mut self.engine {
             Engine::Wgpu(e) => e.compositor.as_mut().ok_or_else(|| err(format!("applyEffects {NOT_BEGUN}")))?.apply(&mut e.renderer, &effects).map_err(err),
