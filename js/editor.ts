@@ -3,7 +3,7 @@
 // change notifications are queued and delivered after the call that caused them has returned.
 import { loadEngine, openEngine, type WasmEditor } from "./engine.js";
 import { NeuralCutError, rethrow } from "./errors.js";
-import type { AudioPlan, Frame } from "./render-types.js";
+import type { AudioPlan, Frame } from "./generated/tools.js";
 import { TOOL_CATALOG, type ActiveEffect, type EffectType, type ToolArgsMap, type ToolInfo, type ToolName, type ToolResultMap } from "./generated/tools.js";
 import type {
   AddAssetOptions,

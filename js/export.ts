@@ -29,7 +29,7 @@ import {
 import { NeuralCutError } from "./errors.js";
 import { URL_SOURCE_OPTIONS } from "./media/url-options.js";
 import { createFrameRenderer, type FrameRenderer, type RenderableEditor, type CreateFrameRendererOptions } from "./render.js";
-import type { AudioPlan, Frame } from "./render-types.js";
+import type { AudioPlan, Frame, ProjectJson } from "./generated/tools.js";
 
 export type ExportFormat = "mp4" | "webm";
 export type ExportQuality = "low" | "medium" | "high" | "very-high";
@@ -278,7 +278,7 @@ export async function exportVideo(editor: ExportableEditor, options: ExportOptio
   signal?.throwIfAborted();
   const format = options.format ?? "mp4";
   if (format !== "mp4" && format !== "webm") throw invalid(`format must be "mp4" or "webm", got ${JSON.stringify(format)}`);
-  const project = editor.project() as { settings?: { fps?: { numerator: number; denominator: number }; canvas?: { width: number; height: number } } } | null;
+  const project = editor.project() as Pick<ProjectJson, "settings"> | null;
   if (!project) throw invalid("the editor has no project to export");
   const canvas = project.settings?.canvas ?? { width: 1920, height: 1080 };
   const projectFps = project.settings?.fps ? project.settings.fps.numerator / project.settings.fps.denominator : 30;

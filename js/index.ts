@@ -4,7 +4,6 @@ export type { ToolArgsParam, ToolCallResult } from "./editor.js";
 export { NeuralCutError } from "./errors.js";
 export * from "./generated/tools.js";
 export type * from "./types.js";
-export type * from "./render-types.js";
 
 /** An editor, as `createEditor` returns it. */
 export type { NeuralCutEditor as Editor } from "./editor.js";

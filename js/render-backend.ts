@@ -2,24 +2,50 @@
 // else WebGL2) when the browser has a hardware adapter and Canvas2D where it has only software ones
 // or none (docs/render.md "Backends").
 import { NeuralCutError } from "./errors.js";
-import init, { createRenderer } from "./wasm/neuralcut_effects.js";
-import { loadEffects, probeAdapters, type EffectBackend } from "./effects.js";
+import init, { createRenderer, type LayerDraw as GeneratedLayerDraw } from "./wasm/neuralcut_effects.js";
+import { loadEffects, probeAdapters, type EffectBackend, type EffectInput, type EffectSource } from "./effects.js";
+import type { BlendMode, FramePlacement } from "./generated/tools.js";
 import { Canvas2DCompositor } from "./render-canvas2d.js";
 import type { CreateFrameRendererOptions } from "./render.js";
 
 void init; // instantiated by loadEffects
 
-/** What the frame loop drives: the effects module's GPU compositor or the Canvas2D one. */
+/**
+ * One layer for `drawLayer`: its picture (null or absent: the one its slot kept), its slot, its
+ * quad in target pixels (a frame placement's fields) and its look. The GPU compositor's own type
+ * is the `LayerDraw` tsify generates from src/gpu/web/frames.rs into the effects module's .d.ts;
+ * this one says the same in the package's public types (which keep the wasm-bindgen .d.ts out,
+ * as it needs a newer `lib`), and `sameAsGenerated` below fails to compile if the two differ.
+ */
+export interface LayerDraw extends FramePlacement {
+  source?: EffectSource | null;
+  slot: number;
+  opacity: number;
+  blendMode: BlendMode | (string & {});
+  effects?: EffectInput[];
+}
+
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const sameAsGenerated: Same<LayerDraw, GeneratedLayerDraw> & Same<keyof LayerDraw, keyof GeneratedLayerDraw> = true;
+void sameAsGenerated;
+
+/**
+ * What the frame loop drives: the effects module's GPU compositor (its wasm-bindgen class, typed
+ * by the .d.ts wasm-bindgen and tsify generate from src/gpu/web/frames.rs) or the Canvas2D one.
+ */
 export interface Compositor {
   readonly backend: string;
   readonly maxSize: number;
   /** True when drawLayer keeps the picture it is given for reuse (the caller must not close it). */
   readonly keepsSources?: boolean;
   beginFrame(width: number, height: number, r: number, g: number, b: number, a: number): void;
-  drawLayer(source: unknown, slot: number, cx: number, cy: number, w: number, h: number, rotation: number, flipX: boolean, flipY: boolean, opacity: number, blendMode: string, effects: unknown): void | Promise<void>;
-  applyEffects(effects: unknown): void | Promise<void>;
+  /** Draws one layer: a picture (or, with a null source, the one its slot kept) as a placed quad. */
+  drawLayer(layer: LayerDraw): void | Promise<void>;
+  /** A frame-wide effect pass over everything drawn so far (an effect element). */
+  applyEffects(effects: NonNullable<LayerDraw["effects"]>): void | Promise<void>;
   endFrame(): void;
-  readPixels(x: number, y: number, width?: number, height?: number): Promise<unknown>;
+  /** RGBA rows of the last frame (or of a region of it). */
+  readPixels(x: number, y: number, width?: number, height?: number): Promise<Uint8ClampedArray>;
   /** The frame as a VideoFrame straight from the compositor's canvas, where it has one to give. */
   videoFrame?(init: VideoFrameInit): VideoFrame;
   free(): void;
@@ -62,9 +88,7 @@ export async function chooseCompositor(options: Pick<CreateFrameRendererOptions,
     const adapter = await webgpu?.requestAdapter().catch(() => null);
     software = /swiftshader/i.test(`${adapter?.info?.architecture ?? ""} ${adapter?.info?.vendor ?? ""}`);
   }
-  const inner: Compositor = useCanvas2d
-    ? new Canvas2DCompositor(canvas)
-    : ((await createRenderer(software ? null : (canvas ?? null), gpu)) as unknown as Compositor);
+  const inner: Compositor = useCanvas2d ? new Canvas2DCompositor(canvas) : await createRenderer(software ? null : (canvas ?? null), gpu);
   const shown2d = software && canvas ? (canvas.getContext("2d") as CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D | null) : null;
   return { inner, backendReason, shown2d };
 }

@@ -8,6 +8,8 @@
 import { NeuralCutError } from "./errors.js";
 import { applyEffectsToContext, type EffectInput } from "./effects.js";
 import { pictureSize as sizeOf } from "./media/picture-size.js";
+import type { Compositor, LayerDraw } from "./render-backend.js";
+import type { BlendMode } from "./generated/tools.js";
 
 type Source = CanvasImageSource & ({ width: number; height: number } | { videoWidth: number; videoHeight: number } | { displayWidth: number; displayHeight: number });
 type Context2D = CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D;
@@ -16,7 +18,7 @@ type Context2D = CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D;
 const MAX_SIZE = 16384;
 
 /** A blend mode of the registry (src/frame.rs BLEND_MODES, CSS names) as a composite operation. */
-function operation(mode: string): GlobalCompositeOperation {
+function operation(mode: BlendMode | string): GlobalCompositeOperation {
   if (mode === "normal" || !mode) return "source-over";
   if (mode === "plus-lighter") return "lighter";
   return mode as GlobalCompositeOperation;
@@ -27,7 +29,7 @@ function operation(mode: string): GlobalCompositeOperation {
  * drawLayer, applyEffects, endFrame, readPixels). It keeps each slot's picture for reuse, so the
  * caller hands pictures over and does not close them.
  */
-export class Canvas2DCompositor {
+export class Canvas2DCompositor implements Compositor {
   readonly backend = "canvas2d" as const;
   readonly maxSize = MAX_SIZE;
   readonly keepsSources = true;
@@ -63,22 +65,9 @@ export class Canvas2DCompositor {
     ctx.imageSmoothingQuality = "low";
   }
 
-  /** Draws slot `slot` (given `source`, or the picture it kept) centred at (cx, cy), `w × h` target pixels. */
-  async drawLayer(
-    source: Source | null,
-    slot: number,
-    cx: number,
-    cy: number,
-    w: number,
-    h: number,
-    rotation: number,
-    flipX: boolean,
-    flipY: boolean,
-    opacity: number,
-    blendMode: string,
-    effects: EffectInput[] | undefined,
-  ): Promise<void> {
-    if (source) this.#slots[slot] = source;
+  /** Draws slot `slot` (given `source`, or the picture it kept) centred at (centerX, centerY), `width × height` target pixels. */
+  async drawLayer({ source, slot, centerX, centerY, width, height, rotation, flipX, flipY, opacity, blendMode, effects }: LayerDraw): Promise<void> {
+    if (source) this.#slots[slot] = source as Source;
     let picture: CanvasImageSource | undefined = this.#slots[slot];
     if (!picture) throw new NeuralCutError("NO_SOURCE", `no picture kept for layer ${slot}`);
     if (effects && effects.length) {
@@ -93,10 +82,10 @@ export class Canvas2DCompositor {
     ctx.save();
     ctx.globalAlpha = Math.max(0, Math.min(1, opacity));
     ctx.globalCompositeOperation = operation(blendMode);
-    ctx.translate(cx, cy);
+    ctx.translate(centerX, centerY);
     if (rotation) ctx.rotate((rotation * Math.PI) / 180);
     if (flipX || flipY) ctx.scale(flipX ? -1 : 1, flipY ? -1 : 1);
-    ctx.drawImage(picture, -w / 2, -h / 2, w, h);
+    ctx.drawImage(picture, -width / 2, -height / 2, width, height);
     ctx.restore();
   }
 

@@ -10,7 +10,7 @@ import { startHeadlessFileServer, type HostRequest, type MediaGrant } from "./he
 import type { FileResponse } from "./media/send-file.js";
 import type { HostTool, Outcome } from "./mcp/core.js";
 import { base64, describePreview, previewArgs, RENDER_PREVIEW_TOOL, type PreviewArgs } from "./render-preview.js";
-import type { Frame } from "./render-types.js";
+import type { Frame } from "./generated/tools.js";
 import type { ProjectJson } from "./types.js";
 
 /** Node's process, read without @types/node. */

@@ -1,6 +1,6 @@
 // The pictures and boxes of non-text layers the renderer draws itself: a graphic's shape, the
 // frame's background colour, and the contain fit of a media layer whose size only its picture tells.
-import type { Frame, FramePlacement, MediaFrameLayer } from "./render-types.js";
+import type { Frame, FramePlacement, MediaFrameLayer } from "./generated/tools.js";
 
 const GRAPHIC_SIZE = 512;
 

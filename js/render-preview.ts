@@ -1,7 +1,7 @@
 // `render_preview`: the agent tool that shows a frame. One descriptor and one description for
 // every surface (WebMCP, MCP, headless MCP, the in-page agent); the picture comes from
 // `neuralcut/render`, in the page or in headless Chromium (js/render-headless.ts).
-import type { Frame } from "./render-types.js";
+import type { Frame } from "./generated/tools.js";
 import { hostToolInfo } from "./host-tools.js";
 import { errorResult, successResult } from "./tool-result.js";
 import type { ToolInfo } from "./types.js";

@@ -5,7 +5,7 @@ import { NeuralCutError } from "./errors.js";
 import { SequentialVideoFrames } from "./media/video-frames.js";
 import { videoTargetTime } from "./media/video-time.js";
 import { drawGraphic } from "./render-layers.js";
-import type { MediaFrameLayer } from "./render-types.js";
+import type { MediaFrameLayer } from "./generated/tools.js";
 import type { CreateFrameRendererOptions, LayerSource } from "./render.js";
 
 /** Decoded images kept with no frame using them (besides those the current frame uses). */

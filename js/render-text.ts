@@ -1,6 +1,6 @@
 // Text layers as OpenCut's text node draws them: the block's layout in its own units, its box in
 // target pixels, and the drawing onto a 2D canvas (the renderer uploads that canvas as a layer).
-import type { TextFrameLayer } from "./render-types.js";
+import type { TextFrameLayer } from "./generated/tools.js";
 
 /** A text block laid out in its own units (origin at the anchor, before scale and rotation). */
 export interface TextLayout {

@@ -10,9 +10,24 @@ import { chooseCompositor } from "./render-backend.js";
 import { parseColour, placeLayer } from "./render-layers.js";
 import { createLayerSources, stage } from "./render-sources.js";
 import { drawText, layoutText, textBox } from "./render-text.js";
-import type { Frame, MediaFrameLayer } from "./render-types.js";
+import type { AssetJson, Frame, FramePlacement, MediaFrameLayer, TextFrameLayer } from "./generated/tools.js";
 
-export type * from "./render-types.js";
+// The frame as data and the audio plan: generated from src/frame.rs and src/audio.rs.
+export type {
+  AudioPlan,
+  AudioPlanClip,
+  BlendMode,
+  EffectFrameLayer,
+  Frame,
+  FrameClipEffect,
+  FrameLayer,
+  FramePlacement,
+  FrameSkipped,
+  FrameTextBackground,
+  FrameTransform,
+  MediaFrameLayer,
+  TextFrameLayer,
+} from "./generated/tools.js";
 export type { EffectBackend } from "./effects.js";
 export { Canvas2DCompositor } from "./render-canvas2d.js";
 export { renderPreviewTool, renderPreviewInPage, RENDER_PREVIEW_TOOL } from "./render-preview.js";
@@ -24,7 +39,7 @@ export type LayerSource = ImageBitmap | ImageData | HTMLCanvasElement | Offscree
 export interface RenderableEditor {
   frameAt(seconds: number): Frame | null;
   assetSource(id: string): { file?: Blob; url?: string } | undefined;
-  project(): { assets?: { id: string; fps?: { numerator: number; denominator: number }; duration?: number }[] } | null;
+  project(): { assets?: Pick<AssetJson, "id" | "fps" | "duration">[] } | null;
 }
 
 export interface CreateFrameRendererOptions {
@@ -104,6 +119,31 @@ export interface FrameRenderer {
   destroy(): void;
 }
 
+/** A frame's placement in target pixels: the quad fields of the compositor's `drawLayer`. */
+const scaled = (p: FramePlacement, scale: number): FramePlacement => ({
+  centerX: p.centerX * scale,
+  centerY: p.centerY * scale,
+  width: p.width * scale,
+  height: p.height * scale,
+  rotation: p.rotation,
+  flipX: p.flipX,
+  flipY: p.flipY,
+});
+
+/** A text box (target pixels, top-left corner) as an upright quad. */
+const boxQuad = (box: { x: number; y: number; w: number; h: number }): FramePlacement => ({
+  centerX: box.x + box.w / 2,
+  centerY: box.y + box.h / 2,
+  width: box.w,
+  height: box.h,
+  rotation: 0,
+  flipX: false,
+  flipY: false,
+});
+
+/** How a layer is blended: its opacity, blend mode and clip effects. */
+const look = (layer: MediaFrameLayer | TextFrameLayer) => ({ opacity: layer.opacity, blendMode: layer.blendMode, effects: layer.effects });
+
 /** Creates a frame renderer. Rejects when the requested backend is unavailable. */
 export async function createFrameRenderer(options: CreateFrameRendererOptions): Promise<FrameRenderer> {
   const { editor, canvas } = options;
@@ -170,7 +210,7 @@ export async function createFrameRenderer(options: CreateFrameRendererOptions): 
             // WebGL2 copies only ImageBitmap, canvas elements and images, not OffscreenCanvas.
             const bitmap = text.transferToImageBitmap();
             try {
-              await inner.drawLayer(bitmap, i, box.x + box.w / 2, box.y + box.h / 2, box.w, box.h, 0, false, false, layer.opacity, layer.blendMode, layer.effects);
+              await inner.drawLayer({ source: bitmap, slot: i, ...boxQuad(box), ...look(layer) });
             } finally {
               handOver(i, bitmap);
             }
@@ -178,7 +218,7 @@ export async function createFrameRenderer(options: CreateFrameRendererOptions): 
           uploaded[i] = key;
         } else {
           const box = textBoxes[i];
-          if (box) await inner.drawLayer(null, i, box.x + box.w / 2, box.y + box.h / 2, box.w, box.h, 0, false, false, layer.opacity, layer.blendMode, layer.effects);
+          if (box) await inner.drawLayer({ source: null, slot: i, ...boxQuad(box), ...look(layer) });
         }
         drawn.push(layer.elementId);
         continue;
@@ -191,7 +231,7 @@ export async function createFrameRenderer(options: CreateFrameRendererOptions): 
       if (got.reuse) {
         const [sw, sh] = sizes[i];
         const p = layer.placement ?? placeLayer(layer, frame, sw, sh);
-        await inner.drawLayer(null, i, p.centerX * scale, p.centerY * scale, p.width * scale, p.height * scale, p.rotation, p.flipX, p.flipY, layer.opacity, layer.blendMode, layer.effects);
+        await inner.drawLayer({ source: null, slot: i, ...scaled(p, scale), ...look(layer) });
         drawn.push(layer.elementId);
         continue;
       }
@@ -218,7 +258,7 @@ export async function createFrameRenderer(options: CreateFrameRendererOptions): 
       const p = layer.placement ?? placeLayer(layer, frame, sw, sh);
       uploaded[i] = undefined;
       try {
-        await inner.drawLayer(source, i, p.centerX * scale, p.centerY * scale, p.width * scale, p.height * scale, p.rotation, p.flipX, p.flipY, layer.opacity, layer.blendMode, layer.effects);
+        await inner.drawLayer({ source, slot: i, ...scaled(p, scale), ...look(layer) });
       } finally {
         handOver(i, own);
       }
@@ -229,7 +269,7 @@ export async function createFrameRenderer(options: CreateFrameRendererOptions): 
     inner.endFrame();
     pictures.endFrame();
     if (shown2d && canvas) {
-      const pixels = (await inner.readPixels(0, 0)) as Uint8ClampedArray;
+      const pixels = await inner.readPixels(0, 0);
       if (canvas.width !== width || canvas.height !== height) Object.assign(canvas, { width, height });
       shown2d.putImageData(new ImageData(new Uint8ClampedArray(pixels), width, height), 0, 0);
     }
@@ -249,12 +289,12 @@ export async function createFrameRenderer(options: CreateFrameRendererOptions): 
     },
     readPixels(region) {
       if (destroyed) throw new NeuralCutError("RENDERER_DESTROYED", "this frame renderer was destroyed");
-      return (region ? inner.readPixels(region.x, region.y, region.width, region.height) : inner.readPixels(0, 0)) as Promise<Uint8ClampedArray>;
+      return region ? inner.readPixels(region.x, region.y, region.width, region.height) : inner.readPixels(0, 0);
     },
     async toBlob(type = "image/png") {
       if (!last) throw new NeuralCutError("NOTHING_RENDERED", "nothing rendered yet");
       const { width, height } = last;
-      const pixels = (await inner.readPixels(0, 0)) as Uint8ClampedArray;
+      const pixels = await inner.readPixels(0, 0);
       const c = new OffscreenCanvas(width, height);
       c.getContext("2d")!.putImageData(new ImageData(new Uint8ClampedArray(pixels), width, height), 0, 0);
       return c.convertToBlob({ type });
@@ -267,7 +307,7 @@ export async function createFrameRenderer(options: CreateFrameRendererOptions): 
       // A canvas frame skips the read-back into JS and its copy: 720p export took 5.1 s instead of
       // 8.3 s in one bench-export run (10 s timeline, two busy cores).
       if (inner.videoFrame) return inner.videoFrame({ ...timing, visibleRect: r });
-      const pixels = (await inner.readPixels(r.x, r.y, r.width, r.height)) as Uint8ClampedArray;
+      const pixels = await inner.readPixels(r.x, r.y, r.width, r.height);
       return new VideoFrame(pixels, { ...timing, format: "RGBA", codedWidth: r.width, codedHeight: r.height });
     },
     cached() {

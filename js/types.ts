@@ -1,29 +1,9 @@
 // Public types of the package entry that are not generated from the tool registry.
 
-export type { ContextRecord, ProviderReport, ToolInfo } from "./generated/tools.js";
-import type { AssetOptions, ContextRecord, EffectType, ProviderReport } from "./generated/tools.js";
-/** A saved project, as `editor.project()` returns it and `createEditor({ project })` takes it. */
-export interface ProjectJson {
-  format: "neuralcut-project";
-  version: number;
-  [key: string]: unknown;
-}
-
-/** What a tool call resolves to when it fails: the spec's message, a stable code, maybe a hint. */
-export interface ToolErrorResult {
-  error: string;
-  code: string;
-  hint?: string;
-  [key: string]: unknown;
-}
-
-export type AssetType = "video" | "audio" | "image";
-
-/** A rational frame rate. */
-export interface FrameRate {
-  numerator: number;
-  denominator: number;
-}
+// The project and asset JSON, frame rates and a failed call's result are generated from their Rust
+// types (src/model, src/time.rs, src/tools/error.rs) into generated/tools.ts.
+export type { AssetJson, AssetType, ContextRecord, FrameRate, ProjectJson, ProviderReport, ToolErrorResult, ToolInfo } from "./generated/tools.js";
+import type { AssetJson, AssetOptions, AssetType, ContextRecord, EffectType, ProjectJson, ProviderReport } from "./generated/tools.js";
 
 /** What `editor.addAsset` takes: the engine's `AssetOptions` (generated from src/editor.rs) plus
  * the host-side handles of the bytes, which stay in JS (see `editor.assetSource`). */
@@ -45,18 +25,6 @@ export interface AddStickerOptions {
 export interface AssetSource {
   file?: Blob;
   url?: string;
-}
-
-/** An asset as the project stores it. */
-export interface AssetJson {
-  id: string;
-  name: string;
-  type: AssetType;
-  duration?: number;
-  width?: number;
-  height?: number;
-  fps?: FrameRate;
-  [key: string]: unknown;
 }
 
 /** What a context provider is asked to do: make `asset` available to the model, polling

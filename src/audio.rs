@@ -5,6 +5,7 @@
 //! `hidden` only stops drawing, and `volume` (dB, keyframable) is gain `10^(dB/20)` with −60 dB
 //! silent.
 
+use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -13,7 +14,7 @@ use crate::opencut::{db_to_linear, STASH};
 use crate::time::{seconds_to_ticks, ticks_to_seconds};
 
 /// The audible clips over `[from, to)`.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct AudioPlan {
     pub from: f64,
@@ -24,8 +25,9 @@ pub struct AudioPlan {
 }
 
 /// One clip that sounds somewhere in the span.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
+#[schemars(rename = "AudioPlanClip")]
 pub struct AudioClip {
     pub element_id: String,
     pub track_id: String,

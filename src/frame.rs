@@ -11,6 +11,10 @@
 //! Every value that OpenCut can animate is read through [`param_at`], so a keyframe evaluator can
 //! take its place without touching the rest.
 
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+
+use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -19,7 +23,7 @@ use crate::opencut::STASH;
 use crate::time::{seconds_to_ticks, ticks_to_seconds};
 
 /// One frame: the canvas and its layers, bottom first.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Frame {
     /// The time asked for, in seconds, and the tick it was rounded to.
@@ -35,16 +39,18 @@ pub struct Frame {
 }
 
 /// An element that is visible now but cannot be drawn.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
+#[schemars(rename = "FrameSkipped")]
 pub struct Skipped {
     pub element_id: String,
     pub reason: String,
 }
 
 /// One drawn layer.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "camelCase")]
+#[schemars(rename = "FrameLayer")]
 pub enum Layer {
     /// A video frame, an image or a sticker, drawn as a transformed quad.
     Media(MediaLayer),
@@ -54,8 +60,9 @@ pub enum Layer {
 }
 
 /// Where a quad lands on the canvas: its centre and size in canvas pixels, rotation clockwise.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
+#[schemars(rename = "FramePlacement")]
 pub struct Placement {
     pub center_x: f64,
     pub center_y: f64,
@@ -68,8 +75,9 @@ pub struct Placement {
 }
 
 /// The transform params as they are at this time (before any fit).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
+#[schemars(rename = "FrameTransform")]
 pub struct Transform {
     pub x: f64,
     pub y: f64,
@@ -79,20 +87,24 @@ pub struct Transform {
 }
 
 /// An enabled clip effect of an element (its own pixels only).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
+#[schemars(rename = "FrameClipEffect")]
 pub struct ClipEffect {
     pub effect_type: String,
+    #[schemars(with = "BTreeMap<String, f64>")]
     pub params: Map<String, Value>,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
+#[schemars(rename = "MediaFrameLayer")]
 pub struct MediaLayer {
     pub element_id: String,
     pub track_id: String,
     /// video, image, sticker or graphic (an OpenCut shape, `stickerId` `graphic:<definitionId>`,
     /// its definition params in `params`).
+    #[schemars(extend("enum" = ["video", "image", "sticker", "graphic"]))]
     pub media_type: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub asset_id: Option<String>,
@@ -116,17 +128,19 @@ pub struct MediaLayer {
     pub source_height: Option<u32>,
     pub transform: Transform,
     /// The quad on the canvas; absent when the source size is unknown (the compositor fits it
-    /// the same way once it has the picture: see [`place`]).
+    /// the same way, `frame::place`, once it has the picture).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub placement: Option<Placement>,
     pub opacity: f64,
+    #[schemars(with = "BlendModeName")]
     pub blend_mode: String,
     pub effects: Vec<ClipEffect>,
 }
 
 /// A text block's background box, in pixels.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
+#[schemars(rename = "FrameTextBackground")]
 pub struct TextBackground {
     pub color: String,
     pub padding_x: f64,
@@ -137,8 +151,10 @@ pub struct TextBackground {
     pub corner_radius: f64,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// A text element, its style resolved at this time.
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
+#[schemars(rename = "TextFrameLayer")]
 pub struct TextLayer {
     pub element_id: String,
     pub track_id: String,
@@ -162,17 +178,20 @@ pub struct TextLayer {
     pub anchor_y: f64,
     pub transform: Transform,
     pub opacity: f64,
+    #[schemars(with = "BlendModeName")]
     pub blend_mode: String,
     pub effects: Vec<ClipEffect>,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
+#[schemars(rename = "EffectFrameLayer")]
 pub struct EffectLayer {
     pub element_id: String,
     pub track_id: String,
     pub effect_type: String,
     /// Every parameter, defaults filled in.
+    #[schemars(with = "BTreeMap<String, f64>")]
     pub params: Map<String, Value>,
     /// Indices in `layers` of the layers it acts on: every layer below it.
     pub covers: Vec<usize>,
@@ -183,6 +202,19 @@ pub const BLEND_MODES: [&str; 17] = [
     "normal", "darken", "multiply", "color-burn", "lighten", "screen", "plus-lighter", "color-dodge", "overlay",
     "soft-light", "hard-light", "difference", "exclusion", "hue", "saturation", "color", "luminosity",
 ];
+
+/// The schema of a layer's `blendMode`: one of [`BLEND_MODES`], named `BlendMode` in the typings.
+pub struct BlendModeName;
+
+impl JsonSchema for BlendModeName {
+    fn schema_name() -> Cow<'static, str> {
+        "BlendMode".into()
+    }
+
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({ "type": "string", "enum": BLEND_MODES, "description": "OpenCut's blend modes (CSS `mix-blend-mode` names)." })
+    }
+}
 
 /// The value of one of an element's params at `local_ticks` from its start: NeuralCut's own field
 /// where the model has one (position, font size in pixels, colour, text style), else OpenCut's

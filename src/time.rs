@@ -27,7 +27,7 @@ pub fn ticks_to_seconds(ticks: i64) -> f64 {
 }
 
 /// A rational frame rate such as 30/1 or 24000/1001.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct FrameRate {
     pub numerator: u32,
     pub denominator: u32,

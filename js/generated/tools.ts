@@ -1056,6 +1056,236 @@ export interface ProviderReport {
   summary?: string;
 }
 
+/** One frame: the canvas and its layers, bottom first. */
+export interface Frame {
+  /** The time asked for, in seconds, and the tick it was rounded to. */
+  time: number;
+  tick: number;
+  width: number;
+  height: number;
+  /** The colour under every layer (OpenCut's default background). */
+  background: string;
+  layers: FrameLayer[];
+  /** Things at this time that are not drawn, and why (an unknown asset, an unknown effect). */
+  skipped: FrameSkipped[];
+}
+
+/** One drawn layer. */
+export type FrameLayer = MediaFrameLayer | TextFrameLayer | EffectFrameLayer;
+
+/** The transform params as they are at this time (before any fit). */
+export interface FrameTransform {
+  x: number;
+  y: number;
+  scaleX: number;
+  scaleY: number;
+  rotation: number;
+}
+
+/** Where a quad lands on the canvas: its centre and size in canvas pixels, rotation clockwise. */
+export interface FramePlacement {
+  centerX: number;
+  centerY: number;
+  /** Drawn size (absolute; a negative scale flips instead). */
+  width: number;
+  height: number;
+  rotation: number;
+  flipX: boolean;
+  flipY: boolean;
+}
+
+/** OpenCut's blend modes (CSS `mix-blend-mode` names). */
+export type BlendMode = "normal" | "darken" | "multiply" | "color-burn" | "lighten" | "screen" | "plus-lighter" | "color-dodge" | "overlay" | "soft-light" | "hard-light" | "difference" | "exclusion" | "hue" | "saturation" | "color" | "luminosity";
+
+/** An enabled clip effect of an element (its own pixels only). */
+export interface FrameClipEffect {
+  effectType: string;
+  params: { [key: string]: number };
+}
+
+/** A video frame, an image or a sticker, drawn as a transformed quad. */
+export interface MediaFrameLayer {
+  kind: "media";
+  elementId: string;
+  trackId: string;
+  /** video, image, sticker or graphic (an OpenCut shape, `stickerId` `graphic:<definitionId>`,
+   * its definition params in `params`). */
+  mediaType: "video" | "image" | "sticker" | "graphic";
+  assetId?: string;
+  stickerId?: string;
+  /** A graphic's fill colour (OpenCut's definition param `fill`). */
+  fill?: string;
+  /** Where the picture comes from, when the project knows (a sticker's catalog URL). */
+  url?: string;
+  /** Video: the source time to show, in seconds and ticks (trim and retime applied). */
+  sourceTime?: number;
+  sourceTick?: number;
+  /** The source's size in pixels when the project knows it (asset size, sticker intrinsic size). */
+  sourceWidth?: number;
+  sourceHeight?: number;
+  transform: FrameTransform;
+  /** The quad on the canvas; absent when the source size is unknown (the compositor fits it
+   * the same way, `frame::place`, once it has the picture). */
+  placement?: FramePlacement;
+  opacity: number;
+  blendMode: BlendMode;
+  effects: FrameClipEffect[];
+}
+
+/** A text block's background box, in pixels. */
+export interface FrameTextBackground {
+  color: string;
+  paddingX: number;
+  paddingY: number;
+  offsetX: number;
+  offsetY: number;
+  /** Percent of half the box's shorter side. */
+  cornerRadius: number;
+}
+
+/** A text element, its style resolved at this time. */
+export interface TextFrameLayer {
+  kind: "text";
+  elementId: string;
+  trackId: string;
+  content: string;
+  fontFamily: string;
+  /** Pixels on the canvas (OpenCut's fontSize × canvasHeight / 90). */
+  fontSize: number;
+  fontWeight: string;
+  fontStyle: string;
+  color: string;
+  textAlign: string;
+  textDecoration: string;
+  /** Pixels between letters, and line height as a multiple of the font size. */
+  letterSpacing: number;
+  lineHeight: number;
+  background?: FrameTextBackground;
+  /** The anchor on the canvas (left edge, centre or right edge of the block per `textAlign`,
+   * vertically centred), in canvas pixels from the top-left corner. */
+  anchorX: number;
+  anchorY: number;
+  transform: FrameTransform;
+  opacity: number;
+  blendMode: BlendMode;
+  effects: FrameClipEffect[];
+}
+
+/** An effect element: applied to the picture composited so far. */
+export interface EffectFrameLayer {
+  kind: "effect";
+  elementId: string;
+  trackId: string;
+  effectType: string;
+  /** Every parameter, defaults filled in. */
+  params: { [key: string]: number };
+  /** Indices in `layers` of the layers it acts on: every layer below it. */
+  covers: number[];
+}
+
+/** An element that is visible now but cannot be drawn. */
+export interface FrameSkipped {
+  elementId: string;
+  reason: string;
+}
+
+/** The audible clips over `[from, to)`. */
+export interface AudioPlan {
+  from: number;
+  to: number;
+  /** Seconds between two entries of a clip's `gains`. */
+  step: number;
+  clips: AudioPlanClip[];
+}
+
+/** One clip that sounds somewhere in the span. */
+export interface AudioPlanClip {
+  elementId: string;
+  trackId: string;
+  assetId: string;
+  /** Timeline seconds where the clip starts and ends (the whole clip, not cut to the span). */
+  start: number;
+  end: number;
+  /** Source seconds at the clip's start (`trimStart`). */
+  sourceStart: number;
+  /** Source seconds per timeline second (OpenCut's `retime.rate`, 1 without). */
+  rate: number;
+  /** Linear gain at `gainsFrom + i × step`; one entry when the volume is not animated. */
+  gains: number[];
+  /** Timeline seconds of `gains[0]`: the later of the span's and the clip's start. */
+  gainsFrom: number;
+}
+
+/** A saved project, as `editor.project()` returns it and `createEditor({ project })` takes it
+ * (times in ticks). `timeline` is null for a project with no active scene. */
+export interface ProjectJson {
+  format: "neuralcut-project";
+  version: number;
+  settings?: ProjectSettings;
+  assets?: AssetJson[];
+  stickers?: StickerJson[];
+  /** The active timeline: tracks top first, elements by start, times in ticks (read it through
+   * the tools, e.g. list_timeline). */
+  timeline?: { [key: string]: unknown } | null;
+  /** The next number the id allocator hands out. Outside undo history, so ids are never reused. */
+  nextId?: number;
+  [key: string]: unknown;
+}
+
+/** The project's frame rate and canvas, and any other settings the host stores (kept as they are). */
+export interface ProjectSettings {
+  fps?: FrameRate;
+  canvas?: ProjectCanvas;
+  [key: string]: unknown;
+}
+
+/** A rational frame rate such as 30/1 or 24000/1001. */
+export interface FrameRate {
+  numerator: number;
+  denominator: number;
+}
+
+/** The canvas size in pixels. */
+export interface ProjectCanvas {
+  width: number;
+  height: number;
+}
+
+/** A media file known to the project (its bytes stay with the host), as the project stores it. */
+export interface AssetJson {
+  id: string;
+  name: string;
+  type: AssetType;
+  /** Seconds (video and audio). */
+  duration?: number;
+  width?: number;
+  height?: number;
+  fps?: FrameRate;
+  [key: string]: unknown;
+}
+
+export type AssetType = "video" | "audio" | "image";
+
+/** An entry of the sticker catalog (`provider:value` ids such as `flags:us`). */
+export interface StickerJson {
+  id: string;
+  name: string;
+  url?: string;
+  [key: string]: unknown;
+}
+
+/** What a tool call resolves to when it fails: the spec's message, a stable code, maybe a hint,
+ * and structured details beside them. */
+export interface ToolErrorResult {
+  /** The tool spec's message. */
+  error: string;
+  /** A code of `ERROR_CODES` (typed as text: codes from a bridge or a proxy pass through). */
+  code: string;
+  /** How to fix the call, where there is a way. */
+  hint?: string;
+  [key: string]: unknown;
+}
+
 /** A tool's catalog entry (the same catalog MCP, WebMCP and Gemini are given). */
 export interface ToolInfo {
   name: ToolName;

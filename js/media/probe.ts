@@ -10,17 +10,10 @@ import { basename, isAbsolute } from "node:path";
 import { ALL_FORMATS, FilePathSource, Input } from "mediabunny";
 import { imageSize } from "image-size";
 
-import type { AssetType, FrameRate } from "../types.js";
+import type { AssetJson, FrameRate } from "../types.js";
 
-/** What a file's headers say. */
-export interface MediaInfo {
-  name: string;
-  type: AssetType;
-  /** Seconds (video and audio). */
-  duration?: number;
-  width?: number;
-  height?: number;
-  fps?: FrameRate;
+/** What a file's headers say: the fields of an asset (generated `AssetJson`) they give, and the format. */
+export interface MediaInfo extends Pick<AssetJson, "name" | "type" | "duration" | "width" | "height" | "fps"> {
   /** Container or picture format: mp4, mov, m4a, webm, mkv, ogg, wav, mp3, aac, flac, png, jpeg, gif, webp, ... */
   format: string;
 }

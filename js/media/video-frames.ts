@@ -7,7 +7,7 @@
 // still renders: its videos fall back to element seeks.
 import type { Input, VideoSample, VideoSampleSink } from "mediabunny";
 
-import type { MediaFrameLayer } from "../render-types.js";
+import type { MediaFrameLayer } from "../generated/tools.js";
 import { URL_SOURCE_OPTIONS } from "./url-options.js";
 import { videoTargetTime } from "./video-time.js";
 

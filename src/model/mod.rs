@@ -4,6 +4,7 @@
 mod timeline;
 mod validate;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -19,13 +20,17 @@ pub const PROJECT_VERSION: u32 = 1;
 /// 0 to 1; louder values come from the host (an OpenCut boost) and are kept as they are.
 pub const MAX_VOLUME: f64 = 10.0;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// The canvas size in pixels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[schemars(rename = "ProjectCanvas")]
 pub struct Canvas {
     pub width: u32,
     pub height: u32,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// The project's frame rate and canvas, and any other settings the host stores (kept as they are).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[schemars(rename = "ProjectSettings")]
 pub struct Settings {
     #[serde(default)]
     pub fps: FrameRate,
@@ -45,7 +50,7 @@ impl Default for Settings {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum AssetType {
     Video,
@@ -75,8 +80,9 @@ impl AssetType {
     }
 }
 
-/// A media file known to the project. Its bytes stay with the host.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// A media file known to the project (its bytes stay with the host), as the project stores it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[schemars(rename = "AssetJson")]
 pub struct Asset {
     pub id: String,
     pub name: String,
@@ -103,7 +109,8 @@ impl Asset {
 }
 
 /// An entry of the sticker catalog (`provider:value` ids such as `flags:us`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[schemars(rename = "StickerJson")]
 pub struct Sticker {
     pub id: String,
     pub name: String,
@@ -113,10 +120,13 @@ pub struct Sticker {
     pub extra: Map<String, Value>,
 }
 
-/// A whole project. `timeline` is `None` for a project with no active scene.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// A saved project, as `editor.project()` returns it and `createEditor({ project })` takes it
+/// (times in ticks). `timeline` is null for a project with no active scene.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
+#[schemars(rename = "ProjectJson")]
 pub struct Project {
+    #[schemars(extend("const" = PROJECT_FORMAT))]
     pub format: String,
     pub version: u32,
     #[serde(default)]
@@ -125,6 +135,11 @@ pub struct Project {
     pub assets: Vec<Asset>,
     #[serde(default)]
     pub stickers: Vec<Sticker>,
+    /// The active timeline: tracks top first, elements by start, times in ticks (read it through
+    /// the tools, e.g. list_timeline).
+    // `default` changes nothing for an `Option`; it marks the field optional in the schema.
+    #[serde(default)]
+    #[schemars(with = "TimelineJson")]
     pub timeline: Option<Timeline>,
     /// The next number the id allocator hands out. Outside undo history, so ids are never reused.
     #[serde(default)]
@@ -190,6 +205,23 @@ impl Project {
 
     pub fn sticker(&self, id: &str) -> Option<&Sticker> {
         self.stickers.iter().find(|s| s.id == id)
+    }
+}
+
+/// The schema of a project's `timeline`: an object, or null without an active scene.
+pub struct TimelineJson;
+
+impl JsonSchema for TimelineJson {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "TimelineJson".into()
+    }
+
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({ "type": ["object", "null"], "x-nullable": true })
     }
 }
 

@@ -7,6 +7,25 @@ use serde_json::{Map, Value};
 
 pub use crate::error_code::ErrorCode;
 
+/// What a tool call resolves to when it fails: the spec's message, a stable code, maybe a hint,
+/// and structured details beside them.
+// The type of `ToolError::to_json`'s JSON, generated into the typings as `ToolErrorResult`;
+// tools::typescript's tests hold the two together.
+#[derive(schemars::JsonSchema)]
+#[schemars(rename = "ToolErrorResult")]
+#[allow(dead_code)] // read for its schema only
+pub struct ToolErrorJson {
+    /// The tool spec's message.
+    pub error: String,
+    /// A code of `ERROR_CODES` (typed as text: codes from a bridge or a proxy pass through).
+    pub code: String,
+    /// How to fix the call, where there is a way.
+    pub hint: Option<String>,
+    /// Structured details beside `error` (e.g. `step` for batch, `details` for providers).
+    #[serde(flatten)]
+    pub data: Map<String, Value>,
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct ToolError {
     /// Stable; its string never changes once published.

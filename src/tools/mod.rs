@@ -30,7 +30,7 @@ use crate::effects::EffectSet;
 use crate::model::{Asset, Project, Settings, Sticker, Timeline};
 use crate::time::ticks_to_seconds;
 pub use args::Args;
-pub use error::{ToolError, SPEC_MESSAGES};
+pub use error::{ToolError, ToolErrorJson, SPEC_MESSAGES};
 pub use listing::ListingCache;
 
 pub use crate::model::IdGen;

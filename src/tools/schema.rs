@@ -124,6 +124,15 @@ fn tidy(schema: Schema) -> Value {
     v
 }
 
+/// A named type's schema (a `$defs` entry) tidied like a root's. A flattened map of extra fields
+/// (`additionalProperties: true`) keeps the type open, as `{}`.
+pub fn tidy_named(schema: &mut Value) {
+    if let Some(extra) = schema.get_mut("additionalProperties").filter(|a| **a == Value::Bool(true)) {
+        *extra = Value::Object(Map::new());
+    }
+    walk(schema);
+}
+
 fn walk(schema: &mut Value) {
     not_null(schema);
     let Value::Object(map) = schema else { return };

@@ -28,12 +28,16 @@ fn is_identifier(key: &str) -> bool {
 
 fn doc(out: &mut String, indent: &str, schema: &Value) {
     if let Some(d) = schema.get("description").and_then(Value::as_str) {
-        let _ = writeln!(out, "{indent}/** {} */", d.replace("*/", "*\\/"));
+        let _ = writeln!(out, "{indent}/** {} */", d.replace("*/", "*\\/").split('\n').map(str::trim).collect::<Vec<_>>().join(&format!("\n{indent} * ")));
     }
 }
 
 /// The TypeScript type of a schema, as it appears inline.
 fn ts_type(schema: &Value, indent: &str) -> String {
+    // A named type (`named_types`): its name.
+    if let Some(r) = schema.get("$ref").and_then(Value::as_str) {
+        return r.rsplit('/').next().unwrap_or(r).to_string();
+    }
     if let Some(c) = schema.get("const") {
         return literal(c);
     }
@@ -174,6 +178,7 @@ pub fn typings() -> String {
     out.push_str("];\n\n");
     effect_parameters(&mut out);
     boundary_types(&mut out);
+    named_types(&mut out);
     out.push_str(CATALOG_HEADER);
     let catalog = serde_json::to_string_pretty(registry::catalog()).expect("the catalog serialises");
     let _ = writeln!(out, "export const TOOL_CATALOG: readonly ToolInfo[] = {catalog};\n");
@@ -218,6 +223,61 @@ fn boundary_types(out: &mut String) {
     ] {
         doc(out, "", &schema);
         declaration(out, name, &schema);
+    }
+}
+
+/// The records that cross the boundary as JSON outside the tools, each declared once under its
+/// schema name (`#[schemars(rename)]`) and referred to by it: the frame and its layers
+/// (src/frame.rs), the audio plan (src/audio.rs), the saved project and its assets (src/model),
+/// frame rates (src/time.rs) and a failed call (src/tools/error.rs).
+fn named_types(out: &mut String) {
+    let mut g = schemars::generate::SchemaSettings::draft2020_12().for_deserialize().into_generator();
+    g.subschema_for::<crate::frame::Frame>();
+    g.subschema_for::<crate::audio::AudioPlan>();
+    g.subschema_for::<crate::model::Project>();
+    g.subschema_for::<super::ToolErrorJson>();
+    let mut defs = g.take_definitions(true);
+    fold_tags(&mut defs);
+    for (name, mut schema) in defs {
+        super::schema::tidy_named(&mut schema);
+        doc(out, "", &schema);
+        declaration(out, &name, &schema);
+    }
+}
+
+/// An internally tagged enum (`#[serde(tag = "kind")]`) lists each variant as its type's `$ref`
+/// plus the tag; the tag moves into that type (`MediaFrameLayer` has `kind: "media"`), so the
+/// enum is a plain union of named types and each variant narrows on its tag.
+fn fold_tags(defs: &mut Map<String, Value>) {
+    let mut moves = Vec::new();
+    for def in defs.values_mut().filter_map(Value::as_object_mut) {
+        // Written as `anyOf`, the union `ts_type` reads (variants with distinct tags never overlap).
+        if let Some(variants) = def.remove("oneOf") {
+            def.insert("anyOf".into(), variants);
+        }
+        for variant in def.get_mut("anyOf").and_then(Value::as_array_mut).into_iter().flatten() {
+            let Some(Value::String(target)) = variant.get("$ref").cloned() else { continue };
+            let Some(Value::Object(props)) = variant.get("properties").cloned() else { continue };
+            let doc = variant.get("description").cloned();
+            *variant = serde_json::json!({ "$ref": target });
+            moves.push((target.rsplit('/').next().unwrap_or(&target).to_string(), props, doc));
+        }
+    }
+    for (name, props, doc) in moves {
+        let Some(Value::Object(def)) = defs.get_mut(&name) else { continue };
+        let mut merged = props.clone();
+        if let Some(Value::Object(own)) = def.remove("properties") {
+            merged.extend(own);
+        }
+        def.insert("properties".into(), Value::Object(merged));
+        let mut required: Vec<Value> = props.keys().map(|k| Value::from(k.as_str())).collect();
+        if let Some(Value::Array(own)) = def.remove("required") {
+            required.extend(own);
+        }
+        def.insert("required".into(), Value::Array(required));
+        if let (Some(d), false) = (doc, def.contains_key("description")) {
+            def.insert("description".into(), d);
+        }
     }
 }
 
@@ -346,6 +406,21 @@ mod tests {
         }
         let committed = std::fs::read_to_string(&path).unwrap_or_default();
         assert!(committed == fresh, "{TYPINGS_PATH} is out of date with the tool registry: run `npm run typings` and commit it");
+    }
+
+    /// `ToolErrorResult` is generated from `ToolErrorJson`; `ToolError::to_json` writes the JSON.
+    #[test]
+    fn tool_error_json_has_the_generated_shape() {
+        let schema = super::super::schema::output_schema::<super::super::ToolErrorJson>();
+        let e = crate::ToolError::invalid_argument("times", "an array").with_hint("Pass seconds");
+        let json = e.to_json();
+        let Value::Object(fields) = &json else { panic!("{json}") };
+        let props = schema["properties"].as_object().unwrap();
+        assert_eq!(props.keys().collect::<Vec<_>>(), ["error", "code", "hint"]);
+        assert_eq!(fields.keys().take(3).collect::<Vec<_>>(), ["error", "code", "hint"], "{json}");
+        assert!(crate::ErrorCode::ALL.iter().any(|c| json["code"] == c.as_str()));
+        assert!(schema.get("additionalProperties").is_none_or(|a| a != false), "details ride beside error");
+        assert_eq!(json["argument"], "times");
     }
 
     #[test]

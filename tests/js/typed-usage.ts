@@ -6,6 +6,8 @@ import {
   NeuralCutError,
   TICKS_PER_SECOND,
   TOOL_NAMES,
+  type AssetJson,
+  type BlendMode,
   type ChangeEvent,
   type Editor,
   type ProjectJson,
@@ -112,6 +114,21 @@ export async function usage(): Promise<void> {
   }
   // neuralcut/export takes the editor as it is typed; its options and result are typed too.
   const exported: ExportResult = await exportVideo(editor, { format: "webm", width: 1280, onProgress: (p) => void p.framesDone });
+  // The frame and the project are the types generated from the Rust ones.
+  const frame = editor.frameAt(0);
+  const layer = frame?.layers[0];
+  if (layer?.kind === "media") {
+    const mode: BlendMode = layer.blendMode;
+    const centre: number | undefined = layer.placement?.centerX;
+    // @ts-expect-error a media layer has no text
+    layer.content;
+    void [mode, centre];
+  }
+  // @ts-expect-error a blend mode is one of OpenCut's
+  const badMode: BlendMode = "burn";
+  const asset: AssetJson | undefined = project.assets?.[0];
+  const rate: number | undefined = asset?.fps?.numerator;
+  void [badMode, rate];
   const plan = editor.audioPlan(0, 2);
   const gains: number[] | undefined = plan?.clips[0]?.gains;
   // @ts-expect-error format is mp4 or webm

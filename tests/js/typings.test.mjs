@@ -3,8 +3,8 @@
 // are checked against the registry by the Rust test tools::typescript (run by `cargo test`).
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
 import { test } from "node:test";
 
 import { root } from "./helpers.mjs";
@@ -33,4 +33,41 @@ test("the shipped tool maps name every tool of the catalog", async () => {
     assert.match(generated, new RegExp(`\\b${name}: ${base}Args;`), name);
     assert.match(generated, new RegExp(`\\b${name}: ${base}Result;`), name);
   }
+});
+
+// Types that cross the Rust/TS boundary (the frame and its layers, the audio plan, blend modes,
+// the project and asset JSON, frame rates, tool errors, every tool's arguments and result) are
+// generated into js/generated/tools.ts from the Rust types; a hand-written copy of one drifts.
+test("no file in js/ declares again a type the generated typings declare", () => {
+  const generated = readFileSync(join(root, "js", "generated", "tools.ts"), "utf8");
+  const names = new Set([...generated.matchAll(/^export (?:interface|type) (\w+)/gm)].map((m) => m[1]));
+  for (const name of ["Frame", "MediaFrameLayer", "FrameLayer", "AudioPlan", "BlendMode", "ProjectJson", "AssetJson", "FrameRate", "ToolErrorResult"]) assert.ok(names.has(name), `${name} is generated`);
+  const copies = [];
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (entry.name !== "generated") walk(path);
+      } else if (entry.name.endsWith(".ts")) {
+        for (const m of readFileSync(path, "utf8").matchAll(/^\s*(?:export\s+)?(?:declare\s+)?(?:interface|type)\s+(\w+)\b/gm)) {
+          if (names.has(m[1])) copies.push(`${relative(root, path)}: ${m[1]}`);
+        }
+      }
+    }
+  };
+  walk(join(root, "js"));
+  assert.deepEqual(copies, []);
+});
+
+test("the renderer's frame types are the generated ones, and the compositor's API is typed", () => {
+  const render = readFileSync(join(root, "dist", "render.d.ts"), "utf8");
+  assert.match(render, /\bFrame\b[^;]*from "\.\/generated\/tools\.js"/s);
+  const backend = readFileSync(join(root, "dist", "render-backend.d.ts"), "utf8");
+  assert.match(backend, /drawLayer\(layer: LayerDraw\)/);
+  assert.doesNotMatch(backend, /: unknown|wasm\//);
+  const wasm = readFileSync(join(root, "dist", "wasm", "neuralcut_effects.d.ts"), "utf8");
+  assert.match(wasm, /export interface LayerDraw \{[^}]*centerX: number;/s);
+  assert.match(wasm, /drawLayer\(layer: LayerDraw\): void;/);
+  assert.match(wasm, /applyEffects\(effects: NonNullable<LayerDraw\["effects"\]>\): void;/);
+  assert.match(wasm, /readPixels\([^)]*\): Promise<Uint8ClampedArray>;/);
 });

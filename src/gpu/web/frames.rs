@@ -1,5 +1,6 @@
 //! The frame compositor's exports (`neuralcut/render`, js/render.ts).
 
+use tsify::{Ts, Tsify};
 use wasm_bindgen::prelude::*;
 
 use super::source::Picture;
@@ -7,6 +8,91 @@ use super::{err, parse_effects, Engine, WasmEffectRenderer};
 use crate::gpu::compose::{BlendMode, Compositor, Quad};
 
 const NOT_BEGUN: &str = "before beginFrame";
+
+/// Declares `LayerDraw` once: each field's JS name is both its `serde(rename)`, which tsify reads
+/// to write the .d.ts, and the key `from_js` reads, so the typings and the reader cannot drift.
+/// Read by hand rather than by serde-wasm-bindgen, which cost the module 15 KB gzipped.
+macro_rules! layer_draw {
+    ($($(#[doc = $doc:literal])* $(#[tsify($($ts:tt)*)])? $field:ident: $ty:ty = $js:literal,)*) => {
+        /// One layer for `drawLayer`, by name: its quad in target pixels has the fields of a frame
+        /// layer's `placement` (centre, size, clockwise degrees, flips), so both read alike.
+        #[derive(Tsify)]
+        pub struct LayerDraw {
+            $($(#[doc = $doc])* $(#[tsify($($ts)*)])? #[serde(rename = $js)] pub $field: $ty,)*
+        }
+
+        impl LayerDraw {
+            fn from_js(value: &JsValue) -> Result<LayerDraw, JsError> {
+                if !value.is_object() {
+                    return Err(err("drawLayer takes one object { source, slot, centerX, centerY, width, height, ... }"));
+                }
+                Ok(LayerDraw { $($field: Field::read(value, $js)?,)* })
+            }
+        }
+    };
+}
+
+layer_draw! {
+    /// Any picture `render` takes; null or absent draws what `slot` holds from an earlier frame.
+    #[tsify(type = "ImageBitmap | ImageData | HTMLCanvasElement | OffscreenCanvas | HTMLVideoElement | VideoFrame | HTMLImageElement | null", optional)]
+    source: JsValue = "source",
+    /// The layer's index in the frame: its texture is kept for the next frame.
+    slot: u32 = "slot",
+    center_x: f64 = "centerX",
+    center_y: f64 = "centerY",
+    width: f64 = "width",
+    height: f64 = "height",
+    /// Degrees, clockwise.
+    rotation: f64 = "rotation",
+    flip_x: bool = "flipX",
+    flip_y: bool = "flipY",
+    opacity: f64 = "opacity",
+    /// An OpenCut blend mode (`BlendMode` of the package's typings); an unknown one is normal.
+    blend_mode: String = "blendMode",
+    /// Clip effects on the layer's own pixels.
+    #[tsify(type = "{ effectType: string; params?: Record<string, number> }[]", optional)]
+    effects: JsValue = "effects",
+}
+
+/// A field of `LayerDraw` read from its JS object, with an error naming it.
+trait Field: Sized {
+    fn read(object: &JsValue, key: &str) -> Result<Self, JsError>;
+}
+
+fn get(object: &JsValue, key: &str) -> JsValue {
+    js_sys::Reflect::get(object, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+}
+
+impl Field for JsValue {
+    fn read(object: &JsValue, key: &str) -> Result<JsValue, JsError> {
+        Ok(get(object, key))
+    }
+}
+
+impl Field for f64 {
+    fn read(object: &JsValue, key: &str) -> Result<f64, JsError> {
+        get(object, key).as_f64().ok_or_else(|| err(format!("drawLayer: {key} must be a number")))
+    }
+}
+
+impl Field for u32 {
+    fn read(object: &JsValue, key: &str) -> Result<u32, JsError> {
+        let n = get(object, key).as_f64().filter(|n| n.fract() == 0.0 && (0.0..=u32::MAX as f64).contains(n));
+        n.map(|n| n as u32).ok_or_else(|| err(format!("drawLayer: {key} must be a whole number")))
+    }
+}
+
+impl Field for bool {
+    fn read(object: &JsValue, key: &str) -> Result<bool, JsError> {
+        get(object, key).as_bool().ok_or_else(|| err(format!("drawLayer: {key} must be true or false")))
+    }
+}
+
+impl Field for String {
+    fn read(object: &JsValue, key: &str) -> Result<String, JsError> {
+        get(object, key).as_string().ok_or_else(|| err(format!("drawLayer: {key} must be a string")))
+    }
+}
 
 /// The frame compositor behind `neuralcut/render` (js/render.ts): `beginFrame`, one `drawLayer`
 /// or `applyEffects` per layer of `editor.frameAt`, bottom first, then `endFrame`.
@@ -30,29 +116,14 @@ impl WasmEffectRenderer {
         }
     }
 
-    /// Draws `source` (any picture `render` takes) as layer `slot`: a quad centred at
-    /// (`cx`, `cy`), `w × h` target pixels, rotated clockwise by `rotation` degrees, flipped as
-    /// asked, with `opacity`, an OpenCut blend mode and clip `effects` on its own pixels. A null
-    /// `source` draws the picture already uploaded to `slot` (by an earlier frame) again.
+    /// Draws one layer (`LayerDraw`: its picture, slot, quad, opacity, blend mode and clip
+    /// effects). A null `source` draws the picture already uploaded to `slot` again.
     #[wasm_bindgen(js_name = drawLayer)]
-    #[allow(clippy::too_many_arguments)]
-    pub fn draw_layer(
-        &mut self,
-        source: JsValue,
-        slot: u32,
-        cx: f64,
-        cy: f64,
-        w: f64,
-        h: f64,
-        rotation: f64,
-        flip_x: bool,
-        flip_y: bool,
-        opacity: f64,
-        blend_mode: String,
-        effects: JsValue,
-    ) -> Result<(), JsError> {
+    pub fn draw_layer(&mut self, layer: Ts<LayerDraw>) -> Result<(), JsError> {
+        let LayerDraw { source, slot, center_x, center_y, width, height, rotation, flip_x, flip_y, opacity, blend_mode, effects } =
+            LayerDraw::from_js(&layer.js_value())?;
         let effects = parse_effects(&effects)?;
-        let quad = Quad { center_x: cx, center_y: cy, width: w, height: h, rotation, flip_x, flip_y };
+        let quad = Quad { center_x, center_y, width, height, rotation, flip_x, flip_y };
         let mode = BlendMode::parse(&blend_mode);
         let slot = slot as usize;
         let picture = if source.is_null() || source.is_undefined() {
@@ -100,7 +171,7 @@ impl WasmEffectRenderer {
 
     /// Applies `effects` to everything drawn so far (an effect element).
     #[wasm_bindgen(js_name = applyEffects)]
-    pub fn apply_effects(&mut self, effects: JsValue) -> Result<(), JsError> {
+    pub fn apply_effects(&mut self, #[wasm_bindgen(unchecked_param_type = "NonNullable<LayerDraw[\"effects\"]>")] effects: JsValue) -> Result<(), JsError> {
         let effects = parse_effects(&effects)?;
         match &mut self.engine {
             Engine::Wgpu(e) => e.compositor.as_mut().ok_or_else(|| err(format!("applyEffects {NOT_BEGUN}")))?.apply(&mut e.renderer, &effects).map_err(err),

@@ -9,7 +9,7 @@ use crate::gpu::readback::ReadBack;
 impl WasmEffectRenderer {
     /// Reads the last rendered frame back: RGBA8 rows, top to bottom. WebGPU has no synchronous
     /// read-back, so this resolves later (WebGL2 resolves at once).
-    #[wasm_bindgen(js_name = readPixels)]
+    #[wasm_bindgen(js_name = readPixels, unchecked_return_type = "Promise<Uint8ClampedArray>")]
     pub fn read_pixels(&self, x: u32, y: u32, width: Option<u32>, height: Option<u32>) -> Result<js_sys::Promise, JsError> {
         let (fw, fh) = self.engine.size().ok_or_else(|| err("nothing rendered yet"))?;
         let (width, height) = (width.unwrap_or(fw.saturating_sub(x)), height.unwrap_or(fh.saturating_sub(y)));

@@ -13,11 +13,8 @@ use crate::animation;
 use crate::model::{Canvas, Element, ElementType, Timeline};
 use crate::opencut::{db_to_linear, linear_to_db};
 
-/// OpenCut's blend modes (params/registry.ts).
-pub const BLEND_MODES: [&str; 17] = [
-    "normal", "darken", "multiply", "color-burn", "lighten", "screen", "plus-lighter", "color-dodge", "overlay",
-    "soft-light", "hard-light", "difference", "exclusion", "hue", "saturation", "color", "luminosity",
-];
+/// OpenCut's blend modes (params/registry.ts): the frame's list.
+pub use crate::frame::BLEND_MODES;
 
 /// Named places for update_clip's position.
 pub const ANCHORS: [&str; 9] = ["top-left", "top", "top-right", "left", "center", "right", "bottom-left", "bottom", "bottom-right"];
