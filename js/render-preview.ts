@@ -2,7 +2,8 @@
 // every surface (WebMCP, MCP, headless MCP, the in-page agent); the picture comes from
 // `neuralcut/render`, in the page or in headless Chromium (js/render-headless.ts).
 import type { Frame } from "./render-types.js";
-import { hostToolInfo } from "./host-tools.js";
+import type { RenderPreviewArgs } from "./generated/tools.js";
+import { hostToolArgs, hostToolInfo, type HostTool, type InlineImage } from "./host-tools.js";
 import { errorResult, successResult } from "./tool-result.js";
 import type { ToolInfo } from "./types.js";
 
@@ -14,25 +15,22 @@ export const DEFAULT_PREVIEW_WIDTH = 960;
 /** The catalog entry (registry::HOST_TOOLS, generated). */
 export const RENDER_PREVIEW_TOOL: ToolInfo = hostToolInfo(RENDER_PREVIEW);
 
-export interface PreviewArgs {
-  time: number;
-  width: number;
-}
+/** render_preview's arguments (the generated type) once checked: the width defaulted. */
+export type PreviewArgs = Required<RenderPreviewArgs>;
 
-/** A bad render_preview call: the message and its code (UNKNOWN_ARGUMENT is MCP's -32602). */
+/** A bad render_preview call: the tool error value (UNKNOWN_ARGUMENT is MCP's -32602). */
 export interface PreviewArgsError {
   error: string;
-  code: "UNKNOWN_ARGUMENT" | "INVALID_ARGUMENT";
+  code: string;
   argument?: string;
+  [key: string]: unknown;
 }
 
-/** Checks `{ time, width? }`; the arguments, or what is wrong with them. */
+/** Checks `{ time, width? }` (the engine's strict rule first); the arguments, or what is wrong with them. */
 export function previewArgs(input: unknown): PreviewArgs | PreviewArgsError {
-  const o = (input ?? {}) as Record<string, unknown>;
-  if (typeof input !== "object" || input === null || Array.isArray(input)) return { error: "render_preview takes { time, width? }", code: "INVALID_ARGUMENT" };
-  for (const k of Object.keys(o)) {
-    if (k !== "time" && k !== "width") return { error: `Unknown argument "${k}": render_preview takes time and width`, code: "UNKNOWN_ARGUMENT", argument: k };
-  }
+  const checked = hostToolArgs(RENDER_PREVIEW, input);
+  if ("error" in checked) return checked.error;
+  const o = checked.args;
   const time = o.time;
   if (typeof time !== "number" || !Number.isFinite(time) || time < 0) return { error: "time must be a number of seconds >= 0", code: "INVALID_ARGUMENT", argument: "time" };
   const width = o.width ?? DEFAULT_PREVIEW_WIDTH;
@@ -85,7 +83,8 @@ export interface PreviewRenderer {
 /** Runs render_preview with an in-page renderer: the MCP result, or an error result. */
 export async function renderPreviewInPage(renderer: PreviewRenderer, input: unknown) {
   const args = previewArgs(input);
-  if ("error" in args) return previewError(args.error, args.code);
+  // The whole error value (argument, accepted...), as every other tool gives it.
+  if ("error" in args) return errorResult(args);
   try {
     const out = await renderer.render(args.time, { width: args.width });
     const png = new Uint8Array(await (await renderer.toBlob("image/png")).arrayBuffer());
@@ -95,21 +94,16 @@ export async function renderPreviewInPage(renderer: PreviewRenderer, input: unkn
   }
 }
 
-/** The picture a tool result carries for the model (the in-page agent sends it as an inline part). */
-export interface InlineImage {
-  mimeType: "image/png";
-  data: string;
-}
+export type { InlineImage };
 
 /**
  * render_preview as a host tool of the in-page agent (`createAgent({ tools: [renderPreviewTool(renderer)] })`):
  * the result is the description plus `inlineImage`, which the agent moves into an `inlineData`
  * part of the next request so the model sees the frame.
  */
-export function renderPreviewTool(renderer: PreviewRenderer) {
+export function renderPreviewTool(renderer: PreviewRenderer): HostTool {
   return {
     ...RENDER_PREVIEW_TOOL,
-    name: RENDER_PREVIEW,
     async call(input: unknown): Promise<Record<string, unknown>> {
       const r = await renderPreviewInPage(renderer, input);
       // The whole error value (message, code) is the second block.

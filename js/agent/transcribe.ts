@@ -4,7 +4,7 @@
 // asset on the timeline. It edits nothing; captions are a flow of add_text calls.
 
 import { TICKS_PER_SECOND } from "../generated/tools.js";
-import { hostToolInfo } from "../host-tools.js";
+import { hostToolArgs, hostToolInfo, toolError, type HostTool } from "../host-tools.js";
 import type { NeuralCutEditor } from "../editor.js";
 import type { AssetJson, AssetSource } from "../types.js";
 import { responseText, type GenerateResponse, type ProxyClient } from "./client.js";
@@ -26,19 +26,8 @@ export type LocalTranscriber = (request: {
   signal?: AbortSignal;
 }) => Promise<{ segments: SourceSegment[]; language?: string }>;
 
-/** A tool served by the host rather than the engine, in the catalog's own shape. */
-export interface HostTool {
-  name: string;
-  title: string;
-  description: string;
-  inputSchema: Record<string, unknown>;
-  outputSchema: Record<string, unknown>;
-  annotations: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean; untrustedContentHint?: boolean };
-  /** A summary template for tool cards (`{arg}`, `{arg:time}`, `{arg:q}`, `{arg:n noun}`, `[...]`);
-   * tools of the registry have theirs there. */
-  summary?: string;
-  call(args: unknown, options?: { signal?: AbortSignal }): Promise<Record<string, unknown>>;
-}
+/** The one host-tool contract (js/host-tools.ts); re-exported for the agent's hosts. */
+export type { HostTool } from "../host-tools.js";
 
 export interface TranscribeToolOptions {
   editor: NeuralCutEditor;
@@ -58,8 +47,6 @@ export interface TranscribeToolOptions {
   /** The proxy's bound on maxOutputTokens, when it has one. */
   maxOutputTokens?: () => number | undefined;
 }
-
-const ARGS = Object.keys((hostToolInfo("transcribe_video").inputSchema as { properties: object }).properties);
 
 /** transcribe_video's catalog entry (registry::HOST_TOOLS, generated). */
 const INFO = hostToolInfo("transcribe_video");
@@ -82,9 +69,7 @@ const GEMINI_RESPONSE_SCHEMA = {
   required: ["segments"],
 };
 
-function fail(error: string, code: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { error, code, ...extra };
-}
+const fail = toolError;
 
 interface ElementJson {
   id: string;
@@ -205,12 +190,9 @@ export function createTranscribeTool(options: TranscribeToolOptions): HostTool {
   }
 
   async function call(rawArgs: unknown, callOptions: { signal?: AbortSignal } = {}): Promise<Record<string, unknown>> {
-    const args = rawArgs === undefined ? {} : rawArgs;
-    if (typeof args !== "object" || args === null || Array.isArray(args)) return fail("Arguments must be a JSON object", "INVALID_ARGUMENTS");
-    for (const k of Object.keys(args)) {
-      if (!ARGS.includes(k)) return fail(`unknown argument "${k}" for transcribe_video; expected: ${ARGS.join(", ")}`, "UNKNOWN_ARGUMENT", { argument: k, accepted: ARGS });
-    }
-    const { assetId, language, modelId } = args as Record<string, unknown>;
+    const checked = hostToolArgs("transcribe_video", rawArgs);
+    if ("error" in checked) return checked.error;
+    const { assetId, language, modelId } = checked.args as Record<string, unknown>;
     for (const [k, v] of Object.entries({ assetId, language, modelId })) {
       if (v !== undefined && (typeof v !== "string" || v.trim() === "")) return fail(`${k} must be a non-empty string`, "INVALID_ARGUMENT", { argument: k });
     }
