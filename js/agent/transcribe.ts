@@ -4,9 +4,10 @@
 // asset on the timeline. It edits nothing; captions are a flow of add_text calls.
 
 import { TICKS_PER_SECOND } from "../generated/tools.js";
-import { hostToolArgs, hostToolInfo, toolError, type HostTool } from "../host-tools.js";
+import { defineHostTool, hostToolInfo, toolError, type HostTool, type HostToolContext } from "../host-tools.js";
+import type { TranscribeVideoArgs, TranscribeVideoResult } from "../generated/tools.js";
 import type { NeuralCutEditor } from "../editor.js";
-import type { AssetJson, AssetSource } from "../types.js";
+import type { AssetJson, AssetSource, ToolErrorResult } from "../types.js";
 import { responseText, type GenerateResponse, type ProxyClient } from "./client.js";
 import { taskConfig } from "./models.js";
 
@@ -189,10 +190,9 @@ export function createTranscribeTool(options: TranscribeToolOptions): HostTool {
     return { segments: parsed?.segments, language: typeof parsed?.language === "string" ? parsed.language : language };
   }
 
-  async function call(rawArgs: unknown, callOptions: { signal?: AbortSignal } = {}): Promise<Record<string, unknown>> {
-    const checked = hostToolArgs("transcribe_video", rawArgs);
-    if ("error" in checked) return checked.error;
-    const { assetId, language, modelId } = checked.args as Record<string, unknown>;
+  // The strict check is the contract's (js/host-tools.ts); the values are checked here.
+  async function run(args: Partial<TranscribeVideoArgs> & Record<string, unknown>, callOptions: HostToolContext): Promise<TranscribeVideoResult | ToolErrorResult> {
+    const { assetId, language, modelId } = args as Record<string, unknown>;
     for (const [k, v] of Object.entries({ assetId, language, modelId })) {
       if (v !== undefined && (typeof v !== "string" || v.trim() === "")) return fail(`${k} must be a non-empty string`, "INVALID_ARGUMENT", { argument: k });
     }
@@ -232,24 +232,19 @@ export function createTranscribeTool(options: TranscribeToolOptions): HostTool {
       }
     } else {
       raw = await viaGemini(asset, language as string | undefined, modelId as string | undefined, callOptions.signal);
-      if (typeof raw.error === "string") return raw as Record<string, unknown>;
+      if (typeof raw.error === "string") return raw as ToolErrorResult;
     }
     const segments = cleanSegments(raw?.segments, asset.duration, maxSegments);
     const elements = placements(project, asset.id);
-    const out: Record<string, unknown> = { assetId: asset.id, provider, timeBase: elements.length ? "timeline" : "source" };
     const lang = typeof raw?.language === "string" ? raw.language : language;
-    if (lang) out.language = lang;
-    out.segments = elements.length ? toTimeline(segments, elements) : segments.map((s) => ({ start: round(s.start), end: round(s.end), text: s.text }));
-    return out;
+    return {
+      assetId: asset.id,
+      provider,
+      timeBase: elements.length ? "timeline" : "source",
+      ...(lang ? { language: lang as string } : {}),
+      segments: elements.length ? toTimeline(segments, elements) : segments.map((s) => ({ start: round(s.start), end: round(s.end), text: s.text })),
+    };
   }
 
-  return {
-    name: INFO.name,
-    title: INFO.title,
-    description: INFO.description,
-    inputSchema: INFO.inputSchema,
-    outputSchema: INFO.outputSchema,
-    annotations: INFO.annotations,
-    call,
-  };
+  return defineHostTool("transcribe_video", run);
 }
