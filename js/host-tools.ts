@@ -13,6 +13,7 @@ import {
   type HostToolResultMap,
   type ToolInfo,
 } from "./generated/tools.js";
+import { errorResult, successResult, type ToolResult } from "./tool-result.js";
 import type { ToolErrorResult } from "./types.js";
 
 export { HOST_TOOL_ERRORS };
@@ -82,6 +83,11 @@ export function resultOf(out: Outcome): Record<string, unknown> {
   if (!out.ok) return out.error;
   const image = out.images?.[0];
   return image ? { ...out.result, inlineImage: { mimeType: image.mimeType, data: image.data } } : out.result;
+}
+
+/** An outcome as MCP's and WebMCP's CallToolResult (js/tool-result.ts). */
+export function toolResultOf(out: Outcome): ToolResult {
+  return out.ok ? successResult(out.result, out.images) : errorResult(out.error);
 }
 
 /** The one error shape: `{ error, code, ...data }` (data may carry `hint`). */

@@ -3,8 +3,7 @@
 // `neuralcut/render`, in the page or in headless Chromium (js/render-headless.ts).
 import type { Frame } from "./render-types.js";
 import type { RenderPreviewArgs } from "./generated/tools.js";
-import { hostToolArgs, hostToolInfo, type HostTool, type InlineImage } from "./host-tools.js";
-import { errorResult, successResult } from "./tool-result.js";
+import { hostToolArgs, hostToolInfo, outcomeOf, toolError, toolResultOf, type HostTool, type InlineImage } from "./host-tools.js";
 import type { ToolInfo } from "./types.js";
 
 export const RENDER_PREVIEW = "render_preview" as const;
@@ -65,51 +64,39 @@ export function base64(bytes: Uint8Array): string {
   return btoa(s);
 }
 
-/** An MCP CallToolResult: the PNG as an image block, the description as JSON text. */
-export function previewResult(png: Uint8Array, description: Record<string, unknown>) {
-  return successResult(description, [{ type: "image", data: base64(png), mimeType: "image/png" }]);
-}
-
-export function previewError(message: string, code = "RENDER_FAILED") {
-  return errorResult({ error: message, code });
-}
-
 /** A frame renderer as `neuralcut/render` makes it (only what the tool needs). */
 export interface PreviewRenderer {
   render(seconds: number, options?: { width?: number }): Promise<{ frame: Frame; width: number; height: number; missing: { elementId: string; reason: string }[] }>;
   toBlob(type?: string): Promise<Blob>;
 }
 
-/** Runs render_preview with an in-page renderer: the MCP result, or an error result. */
-export async function renderPreviewInPage(renderer: PreviewRenderer, input: unknown) {
-  const args = previewArgs(input);
-  // The whole error value (argument, accepted...), as every other tool gives it.
-  if ("error" in args) return errorResult(args);
-  try {
-    const out = await renderer.render(args.time, { width: args.width });
-    const png = new Uint8Array(await (await renderer.toBlob("image/png")).arrayBuffer());
-    return previewResult(png, describePreview(out.frame, out.width, out.height, out.missing));
-  } catch (e) {
-    return previewError(`render_preview failed: ${e instanceof Error ? e.message : String(e)}`);
-  }
-}
-
 export type { InlineImage };
 
 /**
- * render_preview as a host tool of the in-page agent (`createAgent({ tools: [renderPreviewTool(renderer)] })`):
- * the result is the description plus `inlineImage`, which the agent moves into an `inlineData`
- * part of the next request so the model sees the frame.
+ * render_preview drawn by an in-page renderer, as a host tool (js/host-tools.ts): the in-page
+ * agent takes it as is (`createAgent({ tools: [renderPreviewTool(renderer)] })`) and moves
+ * `inlineImage` into an `inlineData` part of the next request so the model sees the frame;
+ * WebMCP and the bridge's page answer with it through renderPreviewInPage.
  */
 export function renderPreviewTool(renderer: PreviewRenderer): HostTool {
   return {
     ...RENDER_PREVIEW_TOOL,
     async call(input: unknown): Promise<Record<string, unknown>> {
-      const r = await renderPreviewInPage(renderer, input);
-      // The whole error value (message, code) is the second block.
-      if (r.isError) return JSON.parse((r.content[1] as { text: string }).text) as Record<string, unknown>;
-      const image = r.content[0] as { data: string };
-      return { ...r.structuredContent, inlineImage: { mimeType: "image/png", data: image.data } satisfies InlineImage };
+      const args = previewArgs(input);
+      if ("error" in args) return args;
+      try {
+        const out = await renderer.render(args.time, { width: args.width });
+        const png = new Uint8Array(await (await renderer.toBlob("image/png")).arrayBuffer());
+        const image: InlineImage = { mimeType: "image/png", data: base64(png) };
+        return { ...describePreview(out.frame, out.width, out.height, out.missing), inlineImage: image };
+      } catch (e) {
+        return toolError(`render_preview failed: ${e instanceof Error ? e.message : String(e)}`, "RENDER_FAILED");
+      }
     },
   };
+}
+
+/** Runs render_preview with an in-page renderer: the MCP result (the PNG as an image block), or an error result. */
+export async function renderPreviewInPage(renderer: PreviewRenderer, input: unknown) {
+  return toolResultOf(outcomeOf(await renderPreviewTool(renderer).call(input)));
 }

@@ -172,3 +172,25 @@ test("the bridge's ui_* tools and the in-page render_preview refuse a bad call w
   same(await preview.call("oops"), notObject, "render_preview oops");
   assert.equal(rendered, 0);
 });
+
+test("WebMCP: render_preview (a host tool) and an engine tool answer a bad call with the same error value", async () => {
+  const { notObject, expectUnknown } = await rustShapes();
+  const { registerWebMcpTools } = await import("../../dist/webmcp.js");
+  const editor = await createEditor();
+  const registered = new Map();
+  const modelContext = { registerTool: async (tool) => void registered.set(tool.name, tool) };
+  let rendered = 0;
+  const renderer = { render: async () => void rendered++, toBlob: async () => new Blob([]) };
+  await registerWebMcpTools(editor, { modelContext, renderer });
+  // A WebMCP error result carries the whole value as JSON in its second block.
+  const value = async (name, input) => {
+    const r = await registered.get(name).execute(input);
+    assert.equal(r.isError, true, `${name} ${JSON.stringify(input)}`);
+    return JSON.parse(r.content[1].text);
+  };
+  same(await value("list_timeline", { bogus: 1 }), expectUnknown("list_timeline", []), "engine tool");
+  same(await value("render_preview", { time: 1, bogus: 1 }), expectUnknown("render_preview", hostAccepted("render_preview")), "render_preview");
+  same(await value("list_project_assets", "oops"), notObject, "engine tool oops");
+  same(await value("render_preview", "oops"), notObject, "render_preview oops");
+  assert.equal(rendered, 0);
+});
