@@ -29,11 +29,34 @@ const RESETS = new Set(["loadOpenCutScene"]);
  * journaled whenever they succeed. */
 const SETTINGS = new Set(["setEffects"]);
 
+/** Rust's `char::is_whitespace` (what `str::trim` strips): JS's \s differs (U+FEFF, U+0085). */
+const RUST_SPACE = "[\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]*";
+const REFERENCE = new RegExp(`^${RUST_SPACE}(?:clip|text|sticker|effect)-?([1-9][0-9]*)${RUST_SPACE}$`, "i");
+
+/** Whether the engine reads `s` as a readable reference: src/tools/refs.rs `parse` (trimmed,
+ * ASCII case forgiven, the dash optional, no leading zero, a number that fits a u32). */
+export function isReadableReference(s: string): boolean {
+  const m = REFERENCE.exec(s);
+  return m !== null && Number(m[1]) <= 0xffff_ffff;
+}
+
 /** Whether a tool call that changed nothing may still have numbered elements: list_timeline, or
- * a call naming an element by its readable reference (src/tools/refs.rs). */
+ * a call with a readable reference anywhere in its arguments (a superset of the id keys the
+ * engine resolves: one journal entry too many is harmless, one too few renumbers after a panic). */
 function handsOutReferences(method: string, args: unknown[]): boolean {
   if (method !== "callTool") return false;
-  return args[0] === "list_timeline" || (typeof args[1] === "string" && /"(?:clip|text|sticker|effect)-\d+"/.test(args[1]));
+  if (args[0] === "list_timeline") return true;
+  if (typeof args[1] !== "string") return false;
+  let found = false;
+  try {
+    JSON.parse(args[1], (_key, value: unknown) => {
+      if (typeof value === "string" && !found) found = isReadableReference(value);
+      return value;
+    });
+  } catch {
+    return false; // the engine refused it: nothing numbered
+  }
+  return found;
 }
 
 /** A panic (thrown by the engine's hook) or any other trap of the instance. */

@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 
 import { startHeadlessFileServer, type HostRequest, type MediaGrant } from "./headless-files.js";
 import type { FileResponse } from "./media/send-file.js";
-import type { HostTool, Outcome } from "./mcp/core.js";
+import { resultOf, type HostTool, type Outcome } from "./host-tools.js";
 import { base64, describePreview, previewArgs, RENDER_PREVIEW_TOOL, type PreviewArgs } from "./render-preview.js";
 import type { Frame } from "./generated/tools.js";
 import type { ProjectJson } from "./types.js";
@@ -292,10 +292,7 @@ export function headlessRenderPreview(
   let started: Promise<HeadlessRenderer> | undefined;
   async function render(input: unknown): Promise<Outcome & { png?: Uint8Array }> {
     const args = previewArgs(input);
-    if ("error" in args) {
-      const { error, ...data } = args;
-      return { ok: false, error: { error, ...data } };
-    }
+    if ("error" in args) return { ok: false, error: args };
     try {
       started ??= createHeadlessRenderer(options);
       started.catch(() => (started = undefined));
@@ -309,7 +306,7 @@ export function headlessRenderPreview(
     }
   }
   return {
-    tool: { info: RENDER_PREVIEW_TOOL, run: render },
+    tool: { ...RENDER_PREVIEW_TOOL, call: async (input) => resultOf(await render(input)) },
     render,
     async close() {
       const r = await started?.catch(() => undefined);

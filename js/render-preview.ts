@@ -1,9 +1,8 @@
 // `render_preview`: the agent tool that shows a frame. One descriptor and one description for
 // every surface (WebMCP, MCP, headless MCP, the in-page agent); the picture comes from
 // `neuralcut/render`, in the page or in headless Chromium (js/render-headless.ts).
-import type { Frame } from "./generated/tools.js";
-import { hostToolInfo } from "./host-tools.js";
-import { errorResult, successResult } from "./tool-result.js";
+import type { Frame, RenderPreviewArgs } from "./generated/tools.js";
+import { hostToolArgs, hostToolInfo, outcomeOf, toolError, toolResultOf, type HostTool, type InlineImage } from "./host-tools.js";
 import type { ToolInfo } from "./types.js";
 
 export const RENDER_PREVIEW = "render_preview" as const;
@@ -14,25 +13,22 @@ export const DEFAULT_PREVIEW_WIDTH = 960;
 /** The catalog entry (registry::HOST_TOOLS, generated). */
 export const RENDER_PREVIEW_TOOL: ToolInfo = hostToolInfo(RENDER_PREVIEW);
 
-export interface PreviewArgs {
-  time: number;
-  width: number;
-}
+/** render_preview's arguments (the generated type) once checked: the width defaulted. */
+export type PreviewArgs = Required<RenderPreviewArgs>;
 
-/** A bad render_preview call: the message and its code (UNKNOWN_ARGUMENT is MCP's -32602). */
+/** A bad render_preview call: the tool error value (UNKNOWN_ARGUMENT is MCP's -32602). */
 export interface PreviewArgsError {
   error: string;
-  code: "UNKNOWN_ARGUMENT" | "INVALID_ARGUMENT";
+  code: string;
   argument?: string;
+  [key: string]: unknown;
 }
 
-/** Checks `{ time, width? }`; the arguments, or what is wrong with them. */
+/** Checks `{ time, width? }` (the engine's strict rule first); the arguments, or what is wrong with them. */
 export function previewArgs(input: unknown): PreviewArgs | PreviewArgsError {
-  const o = (input ?? {}) as Record<string, unknown>;
-  if (typeof input !== "object" || input === null || Array.isArray(input)) return { error: "render_preview takes { time, width? }", code: "INVALID_ARGUMENT" };
-  for (const k of Object.keys(o)) {
-    if (k !== "time" && k !== "width") return { error: `Unknown argument "${k}": render_preview takes time and width`, code: "UNKNOWN_ARGUMENT", argument: k };
-  }
+  const checked = hostToolArgs(RENDER_PREVIEW, input);
+  if ("error" in checked) return checked.error;
+  const o = checked.args;
   const time = o.time;
   if (typeof time !== "number" || !Number.isFinite(time) || time < 0) return { error: "time must be a number of seconds >= 0", code: "INVALID_ARGUMENT", argument: "time" };
   const width = o.width ?? DEFAULT_PREVIEW_WIDTH;
@@ -67,55 +63,39 @@ export function base64(bytes: Uint8Array): string {
   return btoa(s);
 }
 
-/** An MCP CallToolResult: the PNG as an image block, the description as JSON text. */
-export function previewResult(png: Uint8Array, description: Record<string, unknown>) {
-  return successResult(description, [{ type: "image", data: base64(png), mimeType: "image/png" }]);
-}
-
-export function previewError(message: string, code = "RENDER_FAILED") {
-  return errorResult({ error: message, code });
-}
-
 /** A frame renderer as `neuralcut/render` makes it (only what the tool needs). */
 export interface PreviewRenderer {
   render(seconds: number, options?: { width?: number }): Promise<{ frame: Frame; width: number; height: number; missing: { elementId: string; reason: string }[] }>;
   toBlob(type?: string): Promise<Blob>;
 }
 
-/** Runs render_preview with an in-page renderer: the MCP result, or an error result. */
-export async function renderPreviewInPage(renderer: PreviewRenderer, input: unknown) {
-  const args = previewArgs(input);
-  if ("error" in args) return previewError(args.error, args.code);
-  try {
-    const out = await renderer.render(args.time, { width: args.width });
-    const png = new Uint8Array(await (await renderer.toBlob("image/png")).arrayBuffer());
-    return previewResult(png, describePreview(out.frame, out.width, out.height, out.missing));
-  } catch (e) {
-    return previewError(`render_preview failed: ${e instanceof Error ? e.message : String(e)}`);
-  }
-}
-
-/** The picture a tool result carries for the model (the in-page agent sends it as an inline part). */
-export interface InlineImage {
-  mimeType: "image/png";
-  data: string;
-}
+export type { InlineImage };
 
 /**
- * render_preview as a host tool of the in-page agent (`createAgent({ tools: [renderPreviewTool(renderer)] })`):
- * the result is the description plus `inlineImage`, which the agent moves into an `inlineData`
- * part of the next request so the model sees the frame.
+ * render_preview drawn by an in-page renderer, as a host tool (js/host-tools.ts): the in-page
+ * agent takes it as is (`createAgent({ tools: [renderPreviewTool(renderer)] })`) and moves
+ * `inlineImage` into an `inlineData` part of the next request so the model sees the frame;
+ * WebMCP and the bridge's page answer with it through renderPreviewInPage.
  */
-export function renderPreviewTool(renderer: PreviewRenderer) {
+export function renderPreviewTool(renderer: PreviewRenderer): HostTool {
   return {
     ...RENDER_PREVIEW_TOOL,
-    name: RENDER_PREVIEW,
     async call(input: unknown): Promise<Record<string, unknown>> {
-      const r = await renderPreviewInPage(renderer, input);
-      // The whole error value (message, code) is the second block.
-      if (r.isError) return JSON.parse((r.content[1] as { text: string }).text) as Record<string, unknown>;
-      const image = r.content[0] as { data: string };
-      return { ...r.structuredContent, inlineImage: { mimeType: "image/png", data: image.data } satisfies InlineImage };
+      const args = previewArgs(input);
+      if ("error" in args) return args;
+      try {
+        const out = await renderer.render(args.time, { width: args.width });
+        const png = new Uint8Array(await (await renderer.toBlob("image/png")).arrayBuffer());
+        const image: InlineImage = { mimeType: "image/png", data: base64(png) };
+        return { ...describePreview(out.frame, out.width, out.height, out.missing), inlineImage: image };
+      } catch (e) {
+        return toolError(`render_preview failed: ${e instanceof Error ? e.message : String(e)}`, "RENDER_FAILED");
+      }
     },
   };
+}
+
+/** Runs render_preview with an in-page renderer: the MCP result (the PNG as an image block), or an error result. */
+export async function renderPreviewInPage(renderer: PreviewRenderer, input: unknown) {
+  return toolResultOf(outcomeOf(await renderPreviewTool(renderer).call(input)));
 }

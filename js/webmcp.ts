@@ -7,7 +7,8 @@ import { NeuralCutError } from "./errors.js";
 import { UNTRUSTED_OUTPUT_TOOLS } from "./generated/tools.js";
 import { errorResult, successResult, type ToolResult } from "./tool-result.js";
 import type { ToolInfo } from "./types.js";
-import { RENDER_PREVIEW_TOOL, renderPreviewInPage, type PreviewRenderer } from "./render-preview.js";
+import { renderPreviewTool, type PreviewRenderer } from "./render-preview.js";
+import { infoOf, outcomeOf, toolResultOf, type HostTool } from "./host-tools.js";
 
 /** What a WebMCP tool's `execute` resolves to: an MCP CallToolResult. */
 export type WebMcpToolResult = ToolResult;
@@ -120,8 +121,9 @@ export async function registerWebMcpTools(editor: NeuralCutEditor, options: Regi
       "No WebMCP model context: neither document.modelContext nor navigator.modelContext exists (load a polyfill such as @mcp-b/global, or pass options.modelContext)",
     );
   }
-  let catalog: ToolInfo[] = editor.tools();
-  if (options.renderer) catalog = [...catalog, RENDER_PREVIEW_TOOL];
+  // Tools answered in the page go through the one host-tool contract (js/host-tools.ts).
+  const hostTools: HostTool[] = options.renderer ? [renderPreviewTool(options.renderer)] : [];
+  let catalog: ToolInfo[] = [...editor.tools(), ...hostTools.map(infoOf)];
   if (options.tools) {
     const wanted = new Set(options.tools);
     const unknown = options.tools.filter((n) => !catalog.some((t) => t.name === n));
@@ -157,8 +159,10 @@ export async function registerWebMcpTools(editor: NeuralCutEditor, options: Regi
         inputSchema: t.inputSchema,
         outputSchema: t.outputSchema,
         annotations: webMcpAnnotations(t),
-        execute: (input) =>
-          t === RENDER_PREVIEW_TOOL ? renderPreviewInPage(options.renderer!, input) : runToolForWebMcp(editor, t.name, input),
+        execute: async (input) => {
+          const host = hostTools.find((h) => h.name === t.name);
+          return host ? toolResultOf(outcomeOf(await host.call(input))) : runToolForWebMcp(editor, t.name, input);
+        },
       };
       const handle = await modelContext.registerTool(tool, { signal: controller.signal });
       names.push(t.name);

@@ -1,10 +1,9 @@
 // The agent's own host tools: list_skills and load_skill (the built-in skills and the host's),
 // submit_plan (the host's onPlan decides) and ask_user (the host's askUser answers). The last two
 // wait for the user, so the loop runs them one at a time (INTERACTIVE_TOOLS).
-import { hostToolInfo } from "../host-tools.js";
+import { defineHostTool, toolError, type HostTool } from "../host-tools.js";
 import { abortReason } from "./client.js";
 import { BUILT_IN_SKILLS, type Skill } from "./skills/index.js";
-import type { HostTool } from "./transcribe.js";
 import type { AgentEvent, AgentOptions, Plan, Question } from "./types.js";
 
 /** Tools that wait for the user: they run one at a time, like edits (the panel draws them as cards of their own). */
@@ -25,18 +24,17 @@ function skills(host: Skill[] = []): Skill[] {
   return [...out.values()];
 }
 
-function badArgs(message: string): Record<string, unknown> {
-  return { error: message, code: "INVALID_ARGUMENT" };
-}
+const badArgs = (message: string) => toolError(message, "INVALID_ARGUMENT");
 
 /** The tools, with submit_plan and ask_user only when the host answers them. */
 export function createOwnTools(options: Pick<AgentOptions, "skills" | "onPlan" | "askUser">, emit: (event: AgentEvent) => void, turn: Turn): HostTool[] {
   const known = skills(options.skills);
-  const tool = (name: "list_skills" | "load_skill" | "submit_plan" | "ask_user", call: HostTool["call"]): HostTool => ({ ...hostToolInfo(name), call });
+  // Each runs on arguments that passed the engine's strict check (js/host-tools.ts).
+  const tool = defineHostTool;
   const out: HostTool[] = [
     tool("list_skills", async () => ({ skills: known.map(({ name, description }) => ({ name, description })) })),
     tool("load_skill", async (raw) => {
-      const name = (raw as { name?: unknown } | null)?.name;
+      const name: unknown = raw.name;
       if (typeof name !== "string" || !name.trim()) return badArgs("name must be a non-empty string");
       const k = known.find((x) => x.name === name.trim());
       if (!k) return { error: `Skill not found: ${name} (available: ${known.map((x) => x.name).join(", ")})`, code: "SKILL_NOT_FOUND", hint: "Call list_skills for the names." };
@@ -47,7 +45,7 @@ export function createOwnTools(options: Pick<AgentOptions, "skills" | "onPlan" |
     const onPlan = options.onPlan;
     out.push(
       tool("submit_plan", async (raw, { signal } = {}) => {
-        const a = (raw ?? {}) as { steps?: unknown; summary?: unknown };
+        const a: { steps?: unknown; summary?: unknown } = raw;
         if (!Array.isArray(a.steps) || a.steps.length === 0 || a.steps.some((x) => typeof x !== "string")) return badArgs("steps must be a non-empty array of strings");
         if (a.summary !== undefined && typeof a.summary !== "string") return badArgs("summary must be a string");
         const plan: Plan = { steps: [...(a.steps as string[])], ...(a.summary !== undefined ? { summary: a.summary as string } : {}) };
@@ -69,7 +67,7 @@ export function createOwnTools(options: Pick<AgentOptions, "skills" | "onPlan" |
     const askUser = options.askUser;
     out.push(
       tool("ask_user", async (raw, { signal } = {}) => {
-        const a = (raw ?? {}) as { question?: unknown; options?: unknown };
+        const a: { question?: unknown; options?: unknown } = raw;
         if (typeof a.question !== "string" || !a.question.trim()) return badArgs("question must be a non-empty string");
         if (a.options !== undefined && (!Array.isArray(a.options) || a.options.some((x) => typeof x !== "string"))) return badArgs("options must be an array of strings");
         const q: Question = { question: a.question, ...(a.options ? { options: [...(a.options as string[])] } : {}) };

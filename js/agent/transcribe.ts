@@ -4,9 +4,10 @@
 // asset on the timeline. It edits nothing; captions are a flow of add_text calls.
 
 import { TICKS_PER_SECOND } from "../generated/tools.js";
-import { hostToolInfo } from "../host-tools.js";
+import { defineHostTool, hostToolInfo, toolError, type HostTool, type HostToolContext } from "../host-tools.js";
+import type { TranscribeVideoArgs, TranscribeVideoResult } from "../generated/tools.js";
 import type { NeuralCutEditor } from "../editor.js";
-import type { AssetJson, AssetSource } from "../types.js";
+import type { AssetJson, AssetSource, ToolErrorResult } from "../types.js";
 import { responseText, type GenerateResponse, type ProxyClient } from "./client.js";
 import { taskConfig } from "./models.js";
 
@@ -26,19 +27,8 @@ export type LocalTranscriber = (request: {
   signal?: AbortSignal;
 }) => Promise<{ segments: SourceSegment[]; language?: string }>;
 
-/** A tool served by the host rather than the engine, in the catalog's own shape. */
-export interface HostTool {
-  name: string;
-  title: string;
-  description: string;
-  inputSchema: Record<string, unknown>;
-  outputSchema: Record<string, unknown>;
-  annotations: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean; untrustedContentHint?: boolean };
-  /** A summary template for tool cards (`{arg}`, `{arg:time}`, `{arg:q}`, `{arg:n noun}`, `[...]`);
-   * tools of the registry have theirs there. */
-  summary?: string;
-  call(args: unknown, options?: { signal?: AbortSignal }): Promise<Record<string, unknown>>;
-}
+/** The one host-tool contract (js/host-tools.ts); re-exported for the agent's hosts. */
+export type { HostTool } from "../host-tools.js";
 
 export interface TranscribeToolOptions {
   editor: NeuralCutEditor;
@@ -58,8 +48,6 @@ export interface TranscribeToolOptions {
   /** The proxy's bound on maxOutputTokens, when it has one. */
   maxOutputTokens?: () => number | undefined;
 }
-
-const ARGS = Object.keys((hostToolInfo("transcribe_video").inputSchema as { properties: object }).properties);
 
 /** transcribe_video's catalog entry (registry::HOST_TOOLS, generated). */
 const INFO = hostToolInfo("transcribe_video");
@@ -82,9 +70,7 @@ const GEMINI_RESPONSE_SCHEMA = {
   required: ["segments"],
 };
 
-function fail(error: string, code: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { error, code, ...extra };
-}
+const fail = toolError;
 
 interface ElementJson {
   id: string;
@@ -204,12 +190,8 @@ export function createTranscribeTool(options: TranscribeToolOptions): HostTool {
     return { segments: parsed?.segments, language: typeof parsed?.language === "string" ? parsed.language : language };
   }
 
-  async function call(rawArgs: unknown, callOptions: { signal?: AbortSignal } = {}): Promise<Record<string, unknown>> {
-    const args = rawArgs === undefined ? {} : rawArgs;
-    if (typeof args !== "object" || args === null || Array.isArray(args)) return fail("Arguments must be a JSON object", "INVALID_ARGUMENTS");
-    for (const k of Object.keys(args)) {
-      if (!ARGS.includes(k)) return fail(`unknown argument "${k}" for transcribe_video; expected: ${ARGS.join(", ")}`, "UNKNOWN_ARGUMENT", { argument: k, accepted: ARGS });
-    }
+  // The strict check is the contract's (js/host-tools.ts); the values are checked here.
+  async function run(args: Partial<TranscribeVideoArgs> & Record<string, unknown>, callOptions: HostToolContext): Promise<TranscribeVideoResult | ToolErrorResult> {
     const { assetId, language, modelId } = args as Record<string, unknown>;
     for (const [k, v] of Object.entries({ assetId, language, modelId })) {
       if (v !== undefined && (typeof v !== "string" || v.trim() === "")) return fail(`${k} must be a non-empty string`, "INVALID_ARGUMENT", { argument: k });
@@ -250,24 +232,19 @@ export function createTranscribeTool(options: TranscribeToolOptions): HostTool {
       }
     } else {
       raw = await viaGemini(asset, language as string | undefined, modelId as string | undefined, callOptions.signal);
-      if (typeof raw.error === "string") return raw as Record<string, unknown>;
+      if (typeof raw.error === "string") return raw as ToolErrorResult;
     }
     const segments = cleanSegments(raw?.segments, asset.duration, maxSegments);
     const elements = placements(project, asset.id);
-    const out: Record<string, unknown> = { assetId: asset.id, provider, timeBase: elements.length ? "timeline" : "source" };
     const lang = typeof raw?.language === "string" ? raw.language : language;
-    if (lang) out.language = lang;
-    out.segments = elements.length ? toTimeline(segments, elements) : segments.map((s) => ({ start: round(s.start), end: round(s.end), text: s.text }));
-    return out;
+    return {
+      assetId: asset.id,
+      provider,
+      timeBase: elements.length ? "timeline" : "source",
+      ...(lang ? { language: lang as string } : {}),
+      segments: elements.length ? toTimeline(segments, elements) : segments.map((s) => ({ start: round(s.start), end: round(s.end), text: s.text })),
+    };
   }
 
-  return {
-    name: INFO.name,
-    title: INFO.title,
-    description: INFO.description,
-    inputSchema: INFO.inputSchema,
-    outputSchema: INFO.outputSchema,
-    annotations: INFO.annotations,
-    call,
-  };
+  return defineHostTool("transcribe_video", run);
 }

@@ -10,10 +10,9 @@ import type { NeuralCutEditor } from "../editor.js";
 import type { ProjectJson, ToolInfo } from "../types.js";
 import { createNeuralCutMcpServer } from "../mcp/server.js";
 import { LineTransport } from "../mcp/transport.js";
-import type { HostTool, Outcome } from "../mcp/core.js";
+import { hostToolArgs, hostToolInfo, resultOf, toolError, type HostTool, type Outcome } from "../host-tools.js";
 import type { ProbedFile, Session } from "../mcp/session.js";
 import { RENDER_PREVIEW_TOOL } from "../render-preview.js";
-import { hostToolInfo } from "../host-tools.js";
 import { TOOL_CATALOG, type HostToolName } from "../generated/tools.js";
 import { BridgeCallError, connectControl, parseAddress, type ControlClient } from "./client.js";
 import { BRIDGE_ERRORS, TOKEN_ENV } from "./protocol.js";
@@ -39,6 +38,12 @@ export const UI_TOOLS: (ToolInfo & { method: string })[] = Object.entries(UI_MET
   const { untrustedContentHint: _hint, ...annotations } = info.annotations;
   return { ...info, annotations, method };
 });
+
+/** playhead and selection as ui_inspect's catalog entry describes them (list_timeline carries them in bridge mode). */
+const PAGE_STATE = (() => {
+  const { playhead, selection } = (hostToolInfo("ui_inspect").outputSchema as { properties: Record<string, unknown> }).properties;
+  return { playhead, selection };
+})();
 
 /** engine.inspect's answer. */
 interface PageState {
@@ -83,11 +88,7 @@ export class RemoteEditor {
             ...t,
             outputSchema: {
               ...t.outputSchema,
-              properties: {
-                ...((t.outputSchema as { properties?: object }).properties ?? {}),
-                playhead: { type: "number", description: "The page's playhead, in seconds" },
-                selection: { type: "array", items: { type: "string" }, description: "Element ids selected in the page" },
-              },
+              properties: { ...((t.outputSchema as { properties?: object }).properties ?? {}), ...PAGE_STATE },
             },
           }
         : t,
@@ -171,44 +172,42 @@ function failed(e: unknown): Outcome {
 /** The ui_* tools, as host tools of the MCP session (so command_run and command_batch reach them). */
 export function uiTools(control: ControlClient): HostTool[] {
   return UI_TOOLS.map(({ method, ...info }) => ({
-    info: info as ToolInfo,
-    async run(input: unknown): Promise<Outcome> {
-      const args = isObject(input) ? input : {};
-      const accepted = Object.keys((info.inputSchema as { properties: object }).properties);
-      for (const key of Object.keys(args)) {
-        if (!accepted.includes(key)) {
-          const expected = [...accepted].sort().join(", ") || "no arguments";
-          return { ok: false, error: { error: `unknown argument "${key}" for ${info.name}; expected: ${expected}`, code: "UNKNOWN_ARGUMENT", argument: key, accepted } };
-        }
-      }
-      let target = method;
-      let params = args;
-      if ((info.name as string) === "ui_control") {
-        if (typeof args.method !== "string") return { ok: false, error: { error: "method must be a control-channel method name, e.g. ui.set", code: "INVALID_PARAMS" } };
-        if (args.params !== undefined && !isObject(args.params)) return { ok: false, error: { error: "params must be a JSON object", code: "INVALID_PARAMS" } };
-        target = args.method;
-        params = (args.params as Record<string, unknown>) ?? {};
-        // The generic route reaches no more than the named tools: the channel's own plumbing
-        // stays the server's, and the server writes no file (ui_screenshot returns the PNG).
-        if (target === "auth" || target === "relay.subscribe") {
-          return { ok: false, error: { error: `ui_control cannot call ${target}: the server holds the channel's token and subscription`, code: "INVALID_PARAMS", argument: "method" } };
-        }
-        if (target === "ui.screenshot" && params.path !== undefined) {
-          return { ok: false, error: { error: "ui_control writes no file: ui.screenshot's path is for plain control-channel clients; the PNG comes back as an image block (or use ui_screenshot)", code: "INVALID_PARAMS", argument: "params.path" } };
-        }
-      }
-      try {
-        const result = await control.call(target, params);
-        if (target === "ui.screenshot" && isObject(result) && typeof result.png === "string") {
-          const { png, ...rest } = result;
-          return { ok: true, result: rest, images: [{ type: "image", data: png, mimeType: "image/png" }] };
-        }
-        return { ok: true, result: isObject(result) ? result : { result } };
-      } catch (e) {
-        return failed(e);
-      }
-    },
+    ...info,
+    call: async (input: unknown) => resultOf(await uiCall(control, info.name as HostToolName, method, input)),
   }));
+}
+
+/** One ui_* call: the engine's strict rule from the tool's catalog schema, then its method. */
+async function uiCall(control: ControlClient, name: HostToolName, method: string, input: unknown): Promise<Outcome> {
+  const checked = hostToolArgs(name, input);
+  if ("error" in checked) return { ok: false, error: checked.error };
+  const args = checked.args;
+  let target = method;
+  let params = args;
+  if (name === "ui_control") {
+    if (typeof args.method !== "string") return { ok: false, error: toolError("method must be a control-channel method name, e.g. ui.set", "INVALID_PARAMS") };
+    if (args.params !== undefined && !isObject(args.params)) return { ok: false, error: toolError("params must be a JSON object", "INVALID_PARAMS") };
+    target = args.method;
+    params = (args.params as Record<string, unknown>) ?? {};
+    // The generic route reaches no more than the named tools: the channel's own plumbing
+    // stays the server's, and the server writes no file (ui_screenshot returns the PNG).
+    if (target === "auth" || target === "relay.subscribe") {
+      return { ok: false, error: toolError(`ui_control cannot call ${target}: the server holds the channel's token and subscription`, "INVALID_PARAMS", { argument: "method" }) };
+    }
+    if (target === "ui.screenshot" && params.path !== undefined) {
+      return { ok: false, error: toolError("ui_control writes no file: ui.screenshot's path is for plain control-channel clients; the PNG comes back as an image block (or use ui_screenshot)", "INVALID_PARAMS", { argument: "params.path" }) };
+    }
+  }
+  try {
+    const result = await control.call(target, params);
+    if (target === "ui.screenshot" && isObject(result) && typeof result.png === "string") {
+      const { png, ...rest } = result;
+      return { ok: true, result: rest, images: [{ type: "image", data: png, mimeType: "image/png" }] };
+    }
+    return { ok: true, result: isObject(result) ? result : { result } };
+  } catch (e) {
+    return failed(e);
+  }
 }
 
 /** The MCP server over the page behind `address` (not yet connected to a transport). */
@@ -227,10 +226,13 @@ export async function createBridgeMcpServer(options: { address: string; token: s
       ...(editor.renderPreview
         ? [
             {
-              info: RENDER_PREVIEW_TOOL,
-              async run(args: unknown): Promise<Outcome> {
-                const reply = await control.request("engine.render_preview", isObject(args) ? args : {});
-                return reply.ok ? outcome(reply.result as CallToolResult) : { ok: false, error: { error: reply.error, code: reply.code ?? BRIDGE_ERRORS.INTERNAL } };
+              ...RENDER_PREVIEW_TOOL,
+              async call(input: unknown): Promise<Record<string, unknown>> {
+                // The strict rule here too, so a bad call gets the engine's message whichever side draws.
+                const checked = hostToolArgs("render_preview", input);
+                if ("error" in checked) return checked.error;
+                const reply = await control.request("engine.render_preview", checked.args);
+                return resultOf(reply.ok ? outcome(reply.result as CallToolResult) : { ok: false, error: toolError(reply.error, reply.code ?? BRIDGE_ERRORS.INTERNAL) });
               },
             },
           ]

@@ -10,8 +10,8 @@ import { pathToFileURL } from "node:url";
 
 import { isToolError, type NeuralCutEditor } from "../editor.js";
 import { TOOL_ERRORS } from "../generated/tools.js";
-import type { ToolErrorResult, ToolInfo } from "../types.js";
-import { HOST_TOOL_ERRORS, hostToolInfo } from "../host-tools.js";
+import type { ToolInfo } from "../types.js";
+import { HOST_TOOL_ERRORS, hostToolArgs, hostToolInfo, infoOf, outcomeOf, strictArguments, toolError, type HostTool, type Outcome, type ResultImage } from "../host-tools.js";
 import { MediaProbeError, probeMedia, type MediaInfo } from "../media/probe.js";
 import type { Session } from "./session.js";
 
@@ -153,7 +153,7 @@ const CORE_ERRORS: Record<string, readonly string[]> = {
 /** Everything a session serves, in listing order: engine tools, media_import, core tools, then
  * the session's host tools. */
 export function sessionCatalog(editor: NeuralCutEditor, hostTools: readonly HostTool[] = []): ToolInfo[] {
-  return [...editor.tools(), MEDIA_IMPORT_TOOL, ...CORE_TOOLS, ...hostTools.map((h) => h.info)];
+  return [...editor.tools(), MEDIA_IMPORT_TOOL, ...CORE_TOOLS, ...hostTools.map(infoOf)];
 }
 
 /** The error messages a tool can return (the registry's for engine tools). */
@@ -161,38 +161,16 @@ export function toolErrors(name: string): readonly string[] {
   return (TOOL_ERRORS as Record<string, readonly string[]>)[name] ?? (HOST_TOOL_ERRORS as Record<string, readonly string[]>)[name] ?? CORE_ERRORS[name] ?? [];
 }
 
-/** A picture a result carries (render_preview's frame), in MCP's image-block shape. */
-export interface ResultImage {
-  type: "image";
-  data: string;
-  mimeType: string;
-}
+export { outcomeOf, resultOf, type Outcome, type ResultImage } from "../host-tools.js";
 
-/** What running a tool came to: its result (and any pictures), or its error value. */
-export type Outcome = { ok: true; result: Record<string, unknown>; images?: ResultImage[] } | { ok: false; error: ToolErrorResult };
-
-/** A tool the Node side answers rather than the engine (render_preview): listed after the core
- * tools, and run by name, by command_run and by command_batch like any other. */
-export interface HostTool {
-  info: ToolInfo;
-  run(args: unknown): Promise<Outcome>;
-}
-
-const failure = (error: string, code: string, data: Record<string, unknown> = {}): Outcome => ({ ok: false, error: { error, code, ...data } });
+const failure = (error: string, code: string, data: Record<string, unknown> = {}): Outcome => ({ ok: false, error: toolError(error, code, data) });
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
-/** The engine's strict-argument rule for the host-side tools. */
+/** The engine's strict-argument rule (js/host-tools.ts) as an outcome. */
 function strict(name: string, args: unknown, accepted: string[]): Outcome | undefined {
-  if (args === undefined || args === null) return undefined;
-  if (!isObject(args)) return failure("Arguments must be a JSON object", "INVALID_ARGUMENTS");
-  for (const key of Object.keys(args)) {
-    if (!accepted.includes(key)) {
-      const expected = accepted.length ? [...accepted].sort().join(", ") : "no arguments";
-      return failure(`unknown argument "${key}" for ${name}; expected: ${expected}`, "UNKNOWN_ARGUMENT", { argument: key, accepted });
-    }
-  }
-  return undefined;
+  const checked = strictArguments(name, accepted, args);
+  return "error" in checked ? { ok: false, error: checked.error } : undefined;
 }
 
 function unknownTool(name: string, catalog: readonly ToolInfo[]): Outcome {
@@ -312,8 +290,8 @@ function runnable(catalog: readonly ToolInfo[], id: string): boolean {
 async function runCommand(session: Session, catalog: readonly ToolInfo[], name: string, args: unknown): Promise<Outcome> {
   if (CORE_TOOLS.some((t) => t.name === name)) return runTool(session, catalog, name, args);
   if (!catalog.some((t) => t.name === name)) return unknownTool(name, catalog);
-  const host = session.hostTools?.find((h) => h.info.name === name);
-  if (host) return host.run(args);
+  const host = session.hostTools?.find((h) => h.name === name);
+  if (host) return outcomeOf(await host.call(args));
   try {
     const out = name === MEDIA_IMPORT_TOOL.name ? await mediaImport(session, args) : await session.editor.callToolUntyped(name, args);
     return isToolError(out) ? { ok: false, error: out } : { ok: true, result: out };
@@ -388,9 +366,9 @@ async function commandBatch(session: Session, catalog: readonly ToolInfo[], args
 
 /** media_import: probe every path first, then add them all (or nothing). */
 async function mediaImport(session: Session, args: unknown): Promise<Record<string, unknown>> {
-  const bad = strict(MEDIA_IMPORT_TOOL.name, args, ["paths"]);
-  if (bad && !bad.ok) return bad.error;
-  const { paths } = (args ?? {}) as Record<string, unknown>;
+  const checked = hostToolArgs("media_import", args);
+  if ("error" in checked) return checked.error;
+  const { paths } = checked.args;
   if (!Array.isArray(paths) || paths.length === 0 || paths.some((p) => typeof p !== "string")) {
     return { error: "paths must be a non-empty array of absolute file paths", code: "INVALID_ARGUMENT" };
   }

@@ -6,11 +6,11 @@
 import { existsSync } from "node:fs";
 import { dirname, extname, isAbsolute } from "node:path";
 
-import type { ToolInfo, ToolErrorResult } from "../types.js";
+import type { ToolInfo } from "../types.js";
 import type { ExportFormat } from "../export.js";
 import { createHeadlessExporter, type HeadlessExporter, type HeadlessExportArgs, type HeadlessExportProgress } from "../export-headless.js";
 import { mediaLocations } from "../render-headless.js";
-import { hostToolInfo } from "../host-tools.js";
+import { hostToolArgs, hostToolInfo, toolError, type HostToolContext } from "../host-tools.js";
 import type { Outcome } from "./core.js";
 import type { Session } from "./session.js";
 
@@ -23,11 +23,7 @@ export const JOBS_CANCEL_TOOL: ToolInfo = hostToolInfo("jobs_cancel");
 export const EXPORT_TOOLS: readonly ToolInfo[] = [EXPORT_VIDEO_TOOL, JOBS_LIST_TOOL, JOBS_CANCEL_TOOL];
 
 /** What the MCP request handler hands over: its cancellation and a way to send notifications. */
-export interface RequestContext {
-  signal?: AbortSignal;
-  progressToken?: string | number;
-  notify?: (notification: { method: "notifications/progress"; params: { progressToken: string | number; progress: number; total?: number; message?: string } }) => Promise<void>;
-}
+export type RequestContext = HostToolContext;
 
 interface Job {
   job: string;
@@ -46,15 +42,12 @@ interface Job {
 /** Progress notifications go out at most this often (plus the last one). */
 export const PROGRESS_INTERVAL_MS = 100;
 
-const fail = (error: string, code: string, data: Record<string, unknown> = {}): Outcome => ({ ok: false, error: { error, code, ...data } as ToolErrorResult });
+const fail = (error: string, code: string, data: Record<string, unknown> = {}): Outcome => ({ ok: false, error: toolError(error, code, data) });
 
-function strict(name: string, args: unknown, accepted: string[]): Outcome | Record<string, unknown> {
-  if (args === undefined || args === null) return {};
-  if (typeof args !== "object" || Array.isArray(args)) return fail("Arguments must be a JSON object", "INVALID_ARGUMENTS");
-  for (const key of Object.keys(args)) {
-    if (!accepted.includes(key)) return fail(`unknown argument "${key}" for ${name}; expected: ${[...accepted].sort().join(", ")}`, "UNKNOWN_ARGUMENT", { argument: key, accepted });
-  }
-  return args as Record<string, unknown>;
+/** The engine's strict rule from the tool's catalog schema (js/host-tools.ts): the arguments, or the failure. */
+function strict(name: "export_video" | "jobs_list" | "jobs_cancel", input: unknown): Outcome | Record<string, unknown> {
+  const checked = hostToolArgs(name, input);
+  return "error" in checked ? { ok: false, error: checked.error } : checked.args;
 }
 const isOutcome = (v: unknown): v is Outcome => typeof v === "object" && v !== null && "ok" in v && (v as { ok: unknown }).ok === false;
 
@@ -129,7 +122,7 @@ export function createExportJobs(session: Session, options: { projectDir?: strin
 
   async function call(name: string, input: unknown, context: RequestContext = {}): Promise<Outcome> {
     if (name === EXPORT_VIDEO_TOOL.name) {
-      const args = strict(name, input, ["path", "format", "start", "end", "width", "wait"]);
+      const args = strict(EXPORT_VIDEO_TOOL.name as "export_video", input);
       if (isOutcome(args)) return args;
       if (args.wait !== undefined && typeof args.wait !== "boolean") return fail("wait must be a boolean", "INVALID_ARGUMENT", { argument: "wait" });
       const checked = exportArgs(args);
@@ -148,12 +141,12 @@ export function createExportJobs(session: Session, options: { projectDir?: strin
       return { ok: true, result: view(job) };
     }
     if (name === JOBS_LIST_TOOL.name) {
-      const args = strict(name, input, []);
+      const args = strict(JOBS_LIST_TOOL.name as "jobs_list", input);
       if (isOutcome(args)) return args;
       return { ok: true, result: { jobs: [...jobs.values()].map(view) } };
     }
     if (name === JOBS_CANCEL_TOOL.name) {
-      const args = strict(name, input, ["job"]);
+      const args = strict(JOBS_CANCEL_TOOL.name as "jobs_cancel", input);
       if (isOutcome(args)) return args;
       if (typeof args.job !== "string") return fail("job must be a job id from jobs_list", "INVALID_ARGUMENT", { argument: "job" });
       const job = jobs.get(args.job);

@@ -20,7 +20,8 @@ import process from "node:process";
 
 import type { NeuralCutEditor } from "../editor.js";
 import type { ToolErrorResult, ToolInfo } from "../types.js";
-import { commandList, docInspect, MEDIA_IMPORT_TOOL, runTool, sessionCatalog, type HostTool, type Outcome, type ResultImage } from "./core.js";
+import { commandList, docInspect, MEDIA_IMPORT_TOOL, runTool, sessionCatalog } from "./core.js";
+import { resultOf, type HostTool, type Outcome, type ResultImage } from "../host-tools.js";
 import { saveSession, writeAtomic, type Session } from "./session.js";
 import { errorResult, successResult } from "../tool-result.js";
 import type { ExportJobs } from "./export-tools.js";
@@ -138,7 +139,7 @@ function shaped(out: Outcome, warnings: string[] = []): CallToolResult {
 export function createNeuralCutMcpServer(editor: NeuralCutEditor, options: NeuralCutMcpOptions = {}): Server {
   // The export tools are commands too (command_run runs them without progress); a direct call
   // below passes the request's progress token and cancellation.
-  const exportTools: HostTool[] = (options.exportJobs?.tools ?? []).map((info) => ({ info, run: (args) => options.exportJobs!.call(info.name, args) }));
+  const exportTools: HostTool[] = (options.exportJobs?.tools ?? []).map((info) => ({ ...info, call: async (args, context) => resultOf(await options.exportJobs!.call(info.name, args, context)) }));
   const session: Session = { editor, paths: options.paths ?? new Map(), hostTools: [...(options.hostTools ?? []), ...exportTools], addMedia: options.host?.addMedia };
   const omit = new Set(options.host?.omit ?? []);
   const catalog = sessionCatalog(editor, session.hostTools).filter((t) => !omit.has(t.name));

@@ -13,7 +13,7 @@ import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { createEditor, type NeuralCutEditor } from "../editor.js";
 import type { ProjectJson, ToolErrorResult } from "../types.js";
 import type { MediaInfo } from "../media/probe.js";
-import type { HostTool } from "./core.js";
+import type { HostTool } from "../host-tools.js";
 import { DEMO_MEDIA, DEMO_PROJECT } from "./demo-project.js";
 import { writeFileAtomicSync } from "../safe-write.js";
 

@@ -444,7 +444,8 @@ test("transcribe_video: no media at all, bad arguments", async () => {
   assert.equal((await agent.callTool("transcribe_video", { modelId: 3 })).code, "INVALID_ARGUMENT");
   const hostTool = agent.hostTools.find((t) => t.name === "transcribe_video");
   assert.equal((await hostTool.call([1])).code, "INVALID_ARGUMENTS");
-  assert.equal((await hostTool.call(null)).code, "INVALID_ARGUMENTS");
+  // null is no arguments, as for the engine's tools (src/tools/args.rs).
+  assert.equal((await hostTool.call(null)).code, "ASSET_REQUIRED");
 });
 
 test("transcribe_video maps segments into each placement's window; source seconds when the asset is not placed", async () => {

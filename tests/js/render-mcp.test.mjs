@@ -308,7 +308,7 @@ test("render_preview through command_run and command_batch: the picture comes wi
       { name: "command_run", arguments: { id: "render_preview", params: { time: 1, colour: "red" } } },
       { name: "render_preview", arguments: { time: 1, colour: "red" } },
     ]) {
-      await assert.rejects(client.callTool(request), (e) => e.code === -32602 && /Unknown argument "colour"/.test(e.message));
+      await assert.rejects(client.callTool(request), (e) => e.code === -32602 && /^MCP error -32602: unknown argument "colour" for render_preview; expected: time, width$/.test(e.message));
     }
     const bad = await client.callTool({ name: "command_run", arguments: { id: "render_preview", params: { time: -2 } } });
     assert.equal(bad.isError, true);
