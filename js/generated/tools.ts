@@ -4119,7 +4119,7 @@ export type HostToolName = keyof HostToolArgsMap;
 export const HOST_TOOL_ERRORS: Readonly<Record<HostToolName, readonly string[]>> = {
   media_import: ["paths must be a non-empty array of absolute file paths","Path must be absolute: <path>","File not found: <path>","Unsupported media format: <path> (supported: <formats>)","Cannot add <path>: <why>"],
   transcribe_video: ["assetId is required","Asset not found","Unsupported asset type","Asset is still processing","Failed to transcribe","Cancelled by the user","<key> must be a non-empty string"],
-  render_preview: ["time must be a number of seconds >= 0","width must be a whole number from 16 to 1920","render_preview takes { time, width? }","Unknown argument \"<key>\": render_preview takes time and width","no Chromium at <path> (set NEURALCUT_CHROMIUM ...)","render_preview failed: <why>"],
+  render_preview: ["time must be a number of seconds >= 0","width must be a whole number from 16 to 1920","no Chromium at <path> (set NEURALCUT_CHROMIUM ...)","render_preview failed: <why>"],
   export_video: ["path must be an absolute file path","Path must be absolute: <path>","Folder not found: <folder>","format must be \"mp4\" or \"webm\", got <format>","Cannot tell the format from <path>: name it .mp4 or .webm, or give format","<start|end> must be a number of seconds, 0 or more","end (<end>) must be after start (<start>)","width must be a whole number of pixels from 16 to 7680","wait must be a boolean","Job <job> is already exporting to <path>","<why the export failed>","The export was cancelled"],
   jobs_list: [],
   jobs_cancel: ["job must be a job id from jobs_list","Job not found: <job>","Job <job> is not running (<state>)"],

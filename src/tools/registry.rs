@@ -223,7 +223,7 @@ pub static HOST_TOOLS: &[ToolDef] = &[
         kind: Kind::Host,
         // A picture of the user's media and text.
         annotations: LISTING,
-        errors: list!(&["time must be a number of seconds >= 0", "width must be a whole number from 16 to 1920", "render_preview takes { time, width? }", "Unknown argument \"<key>\": render_preview takes time and width", "no Chromium at <path> (set NEURALCUT_CHROMIUM ...)", "render_preview failed: <why>"]),
+        errors: list!(&["time must be a number of seconds >= 0", "width must be a whole number from 16 to 1920", "no Chromium at <path> (set NEURALCUT_CHROMIUM ...)", "render_preview failed: <why>"]),
         example: "",
         run: None,
     },
