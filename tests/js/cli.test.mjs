@@ -165,7 +165,8 @@ test("inspect: the document, its assets, its timeline", async () => {
   assert.equal(elements(doc.timeline).length, 8);
   assert.deepEqual(elements(doc.timeline).filter((e) => e.type === "text").map((e) => e.text), ["NeuralCut demo", "Split it, undo it, add effects", "A still image"]);
   assert.deepEqual(elements(doc.timeline).find((e) => e.elementId === "e21").params, { radius: 45, softness: 40 });
-  for (const a of doc.assets) assert.equal(a.path, join(root, "demo", "media", a.name), `${a.id}'s file is the package's sample`);
+  // The sample media beside the build (dist/../demo/media/, as the package ships them).
+  for (const a of doc.assets) assert.equal(a.path, join(dist, "..", "demo", "media", a.name), `${a.id}'s file is the package's sample`);
   assert.deepEqual(await json(["--demo", "inspect", "project"]), doc);
   // The document's assets add the file of each (the demo's sample media in the package).
   assert.deepEqual((await json(["--demo", "inspect", "assets"])).assets, doc.assets.map(({ path, ...a }) => a));
