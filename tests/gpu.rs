@@ -2,8 +2,9 @@
 //! `cargo test --features gpu`; without a Vulkan driver these tests fail, they do not skip.
 //!
 //! Tolerances (docs/effects.md): per-pixel effects within 2/255 on every channel of every pixel;
-//! blur within 1/255 on average and within BLUR_MAX (BLUR_MAX_REDUCED where the GPU blurs at a
-//! reduced size) on every channel of every pixel.
+//! blur within 1/255 on average and within BLUR_MAX (BLUR_MAX_REDUCED where its sigma on either
+//! axis is 2.58 px or more, so that the GPU may blur at a reduced size: decided from the sigma,
+//! never from the renderer's choice) on every channel of every pixel.
 //!
 //! The expected images come from the CPU reference (`reference::apply`) only: no test here
 //! computes expected values with the renderer's helpers (kernel, taps, pyramid level). The
@@ -73,8 +74,26 @@ const BLUR_MEAN: f64 = 1.0;
 /// Per-pixel effects: every channel of every pixel.
 const PIXEL_MAX: u8 = 2;
 
-/// Whether the GPU blurs at a reduced size on either axis (the renderer's choice; it only picks
-/// the bound, the expected image is the reference's).
+/// Below this sigma on both axes a blur is rendered at full size (docs/effects.md): a reduced
+/// level needs a remaining sigma of at least 1.2 px at half size, σ² ≥ 4 · 1.2² + 11/12, so
+/// σ ≥ 2.584 px.
+const FULL_SIZE_SIGMA: f32 = 2.58;
+
+/// OpenCut's blur sigmas, written here from the spec (intensity / 5 px at 1920×1080, scaled with
+/// each side), not taken from the code under test.
+fn sigmas(intensity: f32, w: u32, h: u32) -> (f32, f32) {
+    (intensity / 5.0 * w as f32 / 1920.0, intensity / 5.0 * h as f32 / 1080.0)
+}
+
+/// Whether a blur may be rendered at a reduced size, by its sigmas alone: the bound follows the
+/// blur asked for, so a blur the renderer reduces wrongly is held to the full-size bound.
+fn may_be_reduced(intensity: f32, w: u32, h: u32) -> bool {
+    let (sx, sy) = sigmas(intensity, w, h);
+    sx >= FULL_SIZE_SIGMA || sy >= FULL_SIZE_SIGMA
+}
+
+/// Whether the renderer does blur at a reduced size on either axis (its own choice: used only to
+/// say which path a case covers, never for a bound).
 fn reduced(intensity: f32, w: u32, h: u32) -> bool {
     let (sx, sy) = reference::blur_sigmas(intensity, w, h);
     neuralcut::gpu::blur_level(sx, w).0 > 0 || neuralcut::gpu::blur_level(sy, h).0 > 0
@@ -82,7 +101,7 @@ fn reduced(intensity: f32, w: u32, h: u32) -> bool {
 
 fn tolerance(e: &Effect, w: u32, h: u32) -> (u8, f64) {
     match e {
-        Effect::Blur { intensity } if reduced(*intensity, w, h) => (BLUR_MAX_REDUCED, BLUR_MEAN),
+        Effect::Blur { intensity } if may_be_reduced(*intensity, w, h) => (BLUR_MAX_REDUCED, BLUR_MEAN),
         Effect::Blur { .. } => (BLUR_MAX, BLUR_MEAN),
         _ => (PIXEL_MAX, PIXEL_MAX as f64),
     }
@@ -175,6 +194,8 @@ fn blur_at_every_intensity_stays_within_the_bounds() {
         reduced_cases += reduced(intensity, 640, 360) as u32;
         let (max, mean) = tolerance(&e[0], 640, 360);
         check(&e, max, mean, &got, &want).unwrap();
+        // The renderer reduces exactly the blurs the rule above says it may.
+        assert_eq!(reduced(intensity, 640, 360), may_be_reduced(intensity, 640, 360), "intensity {intensity}: sigma {:?}", sigmas(intensity, 640, 360));
     }
     eprintln!("worst: max |Δ| {}, mean {:.4}", worst.0, worst.1);
     assert!(reduced_cases >= 10, "most of these blurs take the reduced path ({reduced_cases})");
@@ -295,6 +316,11 @@ fn more_distinct_runs_than_the_pipeline_cache_holds_still_render() {
     let (m, avg) = diff(&got, &want);
     eprintln!("{} effects in 70 runs: max |Δ| {m}, mean {avg:.4}", stack.len());
     assert!(avg <= BLUR_MEAN, "mean |Δ| {avg}");
+    // And every pixel: an error at a few pixels (an edge, a corner) barely moves the mean. Each
+    // blur is full size (sigma 0.4 px) and every effect is rounded to 1/255 as in the
+    // reference, so the differences do not add up over the 238 effects: held to one blur's and
+    // one per-pixel effect's bound (measured on lavapipe: 2/255).
+    assert!(m <= BLUR_MAX + PIXEL_MAX, "max |Δ| {m}/255 over 70 runs");
     // Again, now that the cache holds the last ones: the same picture.
     assert_eq!(gpu(&mut r, &img, &stack), got);
 }
@@ -319,7 +345,10 @@ fn resizing_between_frames_reuses_the_renderer() {
         assert_eq!(r.size(), Some((w, h)));
         let (m, avg) = diff(&got, &reference::apply(&img, &e));
         eprintln!("{w}x{h}: max |Δ| {m}, mean {avg:.4}");
-        check(&e, BLUR_MAX_REDUCED, BLUR_MEAN, &got, &reference::apply(&img, &e)).unwrap();
+        // The stack's bound (docs/effects.md): 2/255 per effect where the blur is full size, the
+        // reduced blur's bound where it may be reduced.
+        let max = if may_be_reduced(80.0, w, h) { BLUR_MAX_REDUCED } else { PIXEL_MAX * e.len() as u8 };
+        check(&e, max, BLUR_MEAN, &got, &reference::apply(&img, &e)).unwrap();
         let (source, output) = (r.source_texture().unwrap().clone(), r.output_texture().unwrap().clone());
         textures.push(((w, h), source, output));
     }

@@ -204,7 +204,9 @@ export function checkGenerateBody(raw: unknown, bounds: Bounds, models: Set<stri
     onlyKeys(si, new Set(["parts", "role"]), "systemInstruction");
     body.systemInstruction = {
       parts: si.parts.map((p: unknown, i: number) => {
-        if (!isObject(p) || typeof p.text !== "string" || Object.keys(p).length !== 1) throw bad(`systemInstruction.parts[${i}] must be { text }`);
+        // A field other than text is named, as everywhere else in the body.
+        if (isObject(p)) onlyKeys(p, new Set(["text"]), `systemInstruction.parts[${i}]`);
+        if (!isObject(p) || typeof p.text !== "string") throw bad(`systemInstruction.parts[${i}] must be { text }`);
         return { text: p.text };
       }),
     };

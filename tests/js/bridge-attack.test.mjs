@@ -181,9 +181,16 @@ test("engine.addAssets by any route goes through media_import's prober: /etc/pas
     const viaImport = await client.callTool({ name: "media_import", arguments: { paths: ["/etc/passwd"] } });
     assert.equal(viaImport.content[0].text, passwd.content[0].text, "the same words as media_import");
     // The same over plain TCP, and every other file the prober refuses.
-    for (const path of ["/etc/passwd", join(dir, "notes.txt"), dir, "relative/x.png", join(dir, "missing.png")]) {
+    const formats = "(supported: MP4/MOV/M4A, WebM/MKV, Ogg, WAV, MP3, AAC, FLAC; PNG, JPEG, GIF, WebP, AVIF, BMP, SVG)";
+    for (const [path, error] of [
+      ["/etc/passwd", `Unsupported media format: /etc/passwd ${formats}`],
+      [join(dir, "notes.txt"), `Unsupported media format: ${join(dir, "notes.txt")} ${formats}`],
+      [dir, `Not a file: ${dir}`],
+      ["relative/x.png", 'Path must be absolute: "relative/x.png"'],
+      [join(dir, "missing.png"), `File not found: ${join(dir, "missing.png")}`],
+    ]) {
       const r = await c.send("engine.addAssets", { assets: [{ path, name: "holiday.png", type: "image" }] });
-      assert.deepEqual([r.ok, r.code, r.details.index], [false, "MEDIA_UNREADABLE", 0], `${path}: ${JSON.stringify(r)}`);
+      assert.deepEqual([r.ok, r.code, r.error, r.details], [false, "MEDIA_UNREADABLE", error, { index: 0, path }], `${path}: ${JSON.stringify(r)}`);
     }
     // A real picture disguised as something else: the page gets what the file is, or nothing.
     for (const [field, value] of [["name", "holiday.mp4"], ["type", "video"], ["width", 4096], ["duration", 10]]) {
@@ -191,7 +198,8 @@ test("engine.addAssets by any route goes through media_import's prober: /etc/pas
       assert.deepEqual([r.ok, r.code], [false, "INVALID_PARAMS"], `${field}: ${JSON.stringify(r)}`);
       assert.match(r.error, new RegExp(`^assets\\[0\\]\\.${field} is `));
     }
-    assert.equal((await c.send("engine.addAssets", { assets: [{ path: picture, secret: 1 }] })).code, "INVALID_PARAMS");
+    const secret = await c.send("engine.addAssets", { assets: [{ path: picture, secret: 1 }] });
+    assert.deepEqual([secret.ok, secret.code, secret.error], [false, "INVALID_PARAMS", 'assets[0]: unknown field "secret"; expected: path, name, type, duration, width, height, fps']);
     assert.equal(page.asked.filter((r) => r.method === "engine.addAssets").length, 0, "the page was never asked");
     assert.equal(page.editor.project().assets.length, 0);
 
@@ -230,7 +238,7 @@ test("no route writes a file the MCP side did not ask for, none overwrites one, 
       await assert.rejects(client.callTool({ name: "ui_control", arguments: { method: "ui.screenshot", params: { path } } }), (e) => e.code === -32602 && /writes no file/.test(e.message));
     }
     assert.equal(existsSync(fresh), false);
-    await assert.rejects(client.callTool({ name: "ui_screenshot", arguments: { path: fresh } }), (e) => e.code === -32602);
+    await assert.rejects(client.callTool({ name: "ui_screenshot", arguments: { path: fresh } }), (e) => e.code === -32602 && e.message === 'MCP error -32602: unknown argument "path" for ui_screenshot; expected: panel');
     // Nor can it touch the channel's plumbing: the server's token and its subscription.
     for (const method of ["auth", "relay.subscribe"]) {
       await assert.rejects(client.callTool({ name: "ui_control", arguments: { method, params: { token: "x".repeat(43), events: [] } } }), (e) => e.code === -32602 && /cannot call/.test(e.message));
@@ -239,11 +247,11 @@ test("no route writes a file the MCP side did not ask for, none overwrites one, 
     // The plain client's {path}: never over a file, never through a link, only *.png.
     for (const path of [existing, link]) {
       const r = await c.send("ui.screenshot", { path });
-      assert.deepEqual([r.ok, r.code], [false, "INVALID_PARAMS"], JSON.stringify(r));
-      assert.match(r.error, /exists/);
+      assert.deepEqual([r.ok, r.code, r.error], [false, "INVALID_PARAMS", `cannot write ${path}: the file exists (the relay never overwrites one)`], JSON.stringify(r));
     }
     const asked = page.asked.length;
-    assert.equal((await c.send("ui.screenshot", { path: join(dir, ".bashrc") })).code, "INVALID_PARAMS");
+    const bashrc = await c.send("ui.screenshot", { path: join(dir, ".bashrc") });
+    assert.deepEqual([bashrc.ok, bashrc.code, bashrc.error], [false, "INVALID_PARAMS", "path must be an absolute file path ending in .png"]);
     assert.equal(page.asked.length, asked, "a name that is not .png never reaches the page");
     // A page that answers with a script instead of a PNG (or a PNG of another size) writes nothing.
     for (const lie of [
@@ -254,7 +262,7 @@ test("no route writes a file the MCP side did not ask for, none overwrites one, 
       shot = lie;
       const path = join(dir, "lie.png");
       const r = await c.send("ui.screenshot", { path });
-      assert.deepEqual([r.ok, r.code], [false, "INTERNAL"], JSON.stringify(r));
+      assert.deepEqual([r.ok, r.code, r.error], [false, "INTERNAL", "the page's screenshot is not a PNG of the size it reports: nothing was written"], JSON.stringify(r));
       assert.equal(existsSync(path), false);
     }
     assert.equal(readFileSync(existing, "utf8"), "the user's own file\n");

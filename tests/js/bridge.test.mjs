@@ -176,8 +176,8 @@ test("the control channel from a plain TCP client: token first, then engine.* an
     assert.ok(split.result.newElements.length > 0);
     await page.waitForSelector(`#timeline [data-automation-id="timeline.el.${split.result.newElements[0].elementId}"]`);
     const failed = await c.send("engine.call", { tool: "delete_timeline_elements", args: { elementIds: ["nope"] } });
-    assert.equal(failed.ok, false);
-    assert.equal(typeof failed.error, "string");
+    assert.deepEqual([failed.ok, failed.code, failed.error], [false, "ELEMENTS_NOT_FOUND", "Timeline elements not found: nope"]);
+    assert.deepEqual(failed.details.missing, ["nope"]);
     assert.equal(failed.details.error, failed.error, "the tool's own error value rides along");
     const undo = await c.send("engine.undo");
     assert.deepEqual([undo.result.done, undo.result.revision > before.result.revision], [true, true]);
@@ -363,52 +363,58 @@ test("refusals: wrong token, foreign origin, rebinding Host, non-local bind", as
   assert.deepEqual(problems, []);
 });
 
-test("hostile requests get an error reply with a code and change nothing; the channel keeps serving", async () => {
+test("hostile requests each get their own error code and message and change nothing; the channel keeps serving", async () => {
   const c = lineClient(server.control.port);
   try {
     await c.send("auth", { token: server.control.token });
     const revision = await page.evaluate(() => window.demo.editor.revision());
+    // Each hostile request and the refusal it must get: the code, and the message.
     const hostile = [
-      ["engine.call", { tool: 5 }],
-      ["engine.call", { tool: "split", args: "times" }],
-      ["engine.call", { tool: "no_such_tool" }],
-      ["engine.call", { tool: "split", args: { times: [1], extra: true } }],
-      ["engine.call", { tool: "split", extra: 1 }],
-      ["engine.tools", { x: 1 }],
-      ["ui.click", {}],
-      ["ui.click", { x: "a", y: 1 }],
-      ["ui.click", { x: 1e300, y: -1e300 }],
-      ["ui.click", { id: "timeline.el.e5", button: "fourth" }],
-      ["ui.click", { id: "timeline.el.e5", count: 1000 }],
-      ["ui.click", { id: "timeline.el.e5", modifiers: ["Hyper"] }],
-      ["ui.click", { id: '"]) ; alert(1) ; (["' }],
-      ["ui.drag", { from: {} }],
-      ["ui.drag", { from: "timeline.el.e5" }],
-      ["ui.drag", { from: "timeline.el.e5", dx: 10, steps: 1e9 }],
-      ["ui.drag", { from: "timeline.el.e5", to: "timeline.el.e6", dx: 3 }],
-      ["ui.key", { key: "" }],
-      ["ui.key", { key: "Ctrl+" }],
-      ["ui.key", { key: ["Ctrl", "Z"] }],
-      ["ui.type", { text: 42 }],
-      ["ui.type", { text: "hello" }],
-      ["ui.set", { playhead: -1 }],
-      ["ui.set", { selection: ["nope"] }],
-      ["ui.set", { volume: 11 }],
-      ["ui.screenshot", { panel: 7 }],
-      ["ui.screenshot", { path: "relative/file.png" }],
-      ["engine.render_preview", { time: -1 }],
-      ["__proto__", {}],
-      ["constructor", {}],
+      ["engine.call", { tool: 5 }, "INVALID_PARAMS", "tool must be a tool name (engine.tools lists them)"],
+      ["engine.call", { tool: "split", args: "times" }, "INVALID_ARGUMENTS", "Arguments must be a JSON object"],
+      ["engine.call", { tool: "no_such_tool" }, "UNKNOWN_TOOL", "Unknown tool \"no_such_tool\""],
+      ["engine.call", { tool: "split", args: { times: [1], extra: true } }, "UNKNOWN_ARGUMENT", "unknown argument \"extra\" for split; expected: times"],
+      ["engine.call", { tool: "split", extra: 1 }, "INVALID_PARAMS", "unknown parameter \"extra\" for engine.call; expected: args, tool"],
+      ["engine.tools", { x: 1 }, "INVALID_PARAMS", "unknown parameter \"x\" for engine.tools; expected: no parameters"],
+      ["ui.click", {}, "INVALID_PARAMS", "the click target must be an automation id or {x, y}"],
+      ["ui.click", { x: "a", y: 1 }, "INVALID_PARAMS", "the click target must be an automation id or {x, y}"],
+      ["ui.click", { x: 1e300, y: -1e300 }, "NO_ELEMENT", "no element at (1e+300, -1e+300)"],
+      ["ui.click", { id: "timeline.el.e5", button: "fourth" }, "INVALID_PARAMS", "button must be left, middle or right"],
+      ["ui.click", { id: "timeline.el.e5", count: 1000 }, "INVALID_PARAMS", "count must be 1, 2 or 3"],
+      ["ui.click", { id: "timeline.el.e5", modifiers: ["Hyper"] }, "INVALID_PARAMS", "modifiers must be a list of Ctrl, Shift, Alt, Cmd"],
+      ["ui.click", { id: '"]) ; alert(1) ; (["' }, "NO_ELEMENT", "no element \"]) ; alert(1) ; ([\""],
+      ["ui.drag", { from: {} }, "INVALID_PARAMS", "from must be an automation id or {x, y}"],
+      ["ui.drag", { from: "timeline.el.e5" }, "INVALID_PARAMS", "give to (an automation id or {x, y}) or dx/dy in pixels"],
+      ["ui.drag", { from: "timeline.el.e5", dx: 10, steps: 1e9 }, "INVALID_PARAMS", "steps must be a whole number from 1 to 100"],
+      ["ui.drag", { from: "timeline.el.e5", to: "timeline.el.e6", dx: 3 }, "INVALID_PARAMS", "give either to or dx/dy"],
+      ["ui.key", { key: "" }, "INVALID_PARAMS", "key must be a key or shortcut such as \"Space\", \"S\", \"Ctrl+Z\", \"Shift+Delete\""],
+      ["ui.key", { key: "Ctrl+" }, "INVALID_PARAMS", "unknown key \"\" in \"Ctrl+\": a character, Space, Enter, Escape, Tab, Backspace, Delete, arrows, Home, End, F1-F12"],
+      ["ui.key", { key: ["Ctrl", "Z"] }, "INVALID_PARAMS", "key must be a key or shortcut such as \"Space\", \"S\", \"Ctrl+Z\", \"Shift+Delete\""],
+      ["ui.type", { text: 42 }, "INVALID_PARAMS", "text must be a string"],
+      ["ui.type", { text: "hello" }, "NO_ELEMENT", "no focused text field: click one first (or pass its id)"],
+      ["ui.set", { playhead: -1 }, "INVALID_PARAMS", "playhead must be seconds >= 0"],
+      ["ui.set", { selection: ["nope"] }, "NO_ELEMENT", "no element nope on the timeline"],
+      ["ui.set", { volume: 11 }, "INVALID_PARAMS", "unknown parameter \"volume\" for ui.set; expected: playhead, playing, selection, zoom, tab"],
+      ["ui.screenshot", { panel: 7 }, "INVALID_PARAMS", "panel must be a panel name (ui.inspect lists them) or an automation id"],
+      ["ui.screenshot", { path: "relative/file.png" }, "INVALID_PARAMS", "path must be an absolute file path ending in .png"],
+      ["engine.render_preview", { time: -1 }, "RENDER_FAILED", "time must be a number of seconds >= 0"],
+      ["__proto__", {}, "UNKNOWN_METHOD", "unknown method __proto__: engine.tools, engine.call, engine.addAssets, engine.undo, engine.redo, engine.inspect, ui.inspect, ui.elements, ui.click, ui.drag, ui.key, ui.type, ui.screenshot, ui.set"],
+      ["constructor", {}, "UNKNOWN_METHOD", "unknown method constructor: engine.tools, engine.call, engine.addAssets, engine.undo, engine.redo, engine.inspect, ui.inspect, ui.elements, ui.click, ui.drag, ui.key, ui.type, ui.screenshot, ui.set"],
     ];
-    for (const [method, params] of hostile) {
+    for (const [method, params, code, error] of hostile) {
       const reply = await c.send(method, params);
-      assert.equal(reply.ok, false, `${method} ${JSON.stringify(params)} is refused (${JSON.stringify(reply)})`);
-      assert.equal(typeof reply.error, "string");
-      assert.match(reply.code, /^[A-Z_]+$/);
+      assert.deepEqual([reply.ok, reply.code, reply.error], [false, code, error], `${method} ${JSON.stringify(params)}`);
     }
-    for (const line of ["[]\n", "42\n", '"engine.inspect"\n', '{"id": 1}\n', '{"id": 2, "method": "engine.inspect", "params": [1]}\n']) {
+    const notARequest = 'a request is one JSON object per line: {"id": 1, "method": "engine.inspect", "params": {}}';
+    for (const [line, id, code, error] of [
+      ["[]\n", null, "INVALID_REQUEST", notARequest],
+      ["42\n", null, "INVALID_REQUEST", notARequest],
+      ['"engine.inspect"\n', null, "INVALID_REQUEST", notARequest],
+      ['{"id": 1}\n', 1, "INVALID_REQUEST", notARequest],
+      ['{"id": 2, "method": "engine.inspect", "params": [1]}\n', 2, "INVALID_PARAMS", "params must be a JSON object"],
+    ]) {
       const reply = await c.raw(line);
-      assert.equal(reply.ok, false, `${line.trim()} is refused`);
+      assert.deepEqual(reply, { id, ok: false, error, code }, `${line.trim()} is refused`);
     }
     assert.equal(await page.evaluate(() => window.demo.editor.revision()), revision, "nothing changed");
     const still = await c.send("engine.inspect");

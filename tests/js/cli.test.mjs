@@ -55,39 +55,49 @@ test("help prints the reference; no command does too", async () => {
   }
 });
 
-test("usage errors exit with 2 and change nothing", async () => {
+test("usage errors exit with 2, say which mistake, and change nothing", async () => {
+  const HELP = " (neuralcut help prints the reference)";
+  // Each mistake and the first line of its message (a string, or a pattern where part of it is
+  // Node's own wording). Option mistakes print the usage text after it.
   const cases = [
-    ["frobnicate"],
-    ["--bogus", "tools"],
-    ["--save", "tools"],
-    ["--demo", "--project", "x.json", "tools"],
-    ["--project"],
-    ["describe"],
-    ["describe", "nope"],
-    ["inspect", "everything"],
-    ["tools", "a", "b"],
-    ["exec"],
-    ["exec", "nope"],
-    ["--demo", "exec", "split", "times"],
-    ["--demo", "exec", "split", "{not json"],
-    ["--demo", "exec", "apply_effect", "params=1", "params.intensity=3"],
-    ["run"],
-    ["run", "missing.jsonl"],
-    ["import"],
-    ["render-frame"],
-    ["render-frame", "soon", "-o", "f.png"],
-    ["render-frame", "1"],
-    ["render-frame", "1", "-o"],
-    ["render-frame", "1", "-o", "f.png", "--width", "wide"],
-    ["render-frame", "1", "2", "-o", "f.png"],
-    ["--demo", "tools", "-o", "f.png"],
-    ["--demo", "inspect", "--width", "100"],
+    [["frobnicate"], "unknown command \"frobnicate\""],
+    [["--bogus", "tools"], "unknown option \"--bogus\""],
+    [["--save", "tools"], "--save needs --project <file> (or use --save-as <file>)"],
+    [["--demo", "--project", "x.json", "tools"], "--demo and --project cannot be combined"],
+    [["--project"], "--project needs a file path"],
+    [["describe"], `describe needs a tool name (neuralcut tools lists them)${HELP}`],
+    [["describe", "nope"], `unknown tool "nope" (neuralcut tools lists them)${HELP}`],
+    [["inspect", "everything"], `inspect takes project, assets or timeline, not "everything"${HELP}`],
+    [["tools", "a", "b"], `tools: unexpected "b"${HELP}`],
+    [["exec"], `exec needs a tool name (neuralcut tools lists them)${HELP}`],
+    [["exec", "nope"], `unknown tool "nope" (neuralcut tools lists them)${HELP}`],
+    [["--demo", "exec", "split", "times"], `expected key=value, got "times"${HELP}`],
+    [["--demo", "exec", "split", "{not json"], /^the arguments are not JSON: .+ \(neuralcut help prints the reference\)$/],
+    [["--demo", "exec", "apply_effect", "params=1", "params.intensity=3"], `"params.intensity=3": params already has a value${HELP}`],
+    [["run"], `run takes one script file, or - for stdin${HELP}`],
+    [["run", "missing.jsonl"], /^cannot read the script missing\.jsonl: ENOENT: no such file or directory, open '.*missing\.jsonl' \(neuralcut help prints the reference\)$/],
+    [["import"], `import needs at least one file${HELP}`],
+    [["render-frame"], `render-frame needs a time in seconds (render-frame 2.5 -o frame.png)${HELP}`],
+    [["render-frame", "soon", "-o", "f.png"], `render-frame needs a time in seconds (render-frame 2.5 -o frame.png)${HELP}`],
+    [["render-frame", "1"], `render-frame needs -o <file.png>${HELP}`],
+    [["render-frame", "1", "-o"], "-o needs a file path"],
+    [["render-frame", "1", "-o", "f.png", "--width", "wide"], `--width takes a number of pixels, not "wide"${HELP}`],
+    [["render-frame", "1", "2", "-o", "f.png"], `render-frame: unexpected "2"${HELP}`],
+    [["--demo", "tools", "-o", "f.png"], "-o is for render-frame only"],
+    [["--demo", "inspect", "--width", "100"], "--width is for render-frame only"],
   ];
-  for (const args of cases) {
+  for (const [args, message] of cases) {
     const r = await cli(args);
-    assert.equal(r.code, 2, `${args.join(" ")}: ${r.stderr}`);
-    assert.equal(r.stdout, "", args.join(" "));
-    assert.match(r.stderr, /^neuralcut: /, args.join(" "));
+    const label = args.join(" ");
+    assert.equal(r.code, 2, `${label}: ${r.stderr}`);
+    assert.equal(r.stdout, "", label);
+    assert.match(r.stderr, /^neuralcut: /, label);
+    const [first, ...rest] = r.stderr.slice("neuralcut: ".length).split("\n");
+    if (typeof message === "string") assert.equal(first, message, label);
+    else assert.match(first, message, label);
+    // Either the one line, or the line and the usage text.
+    if (rest.length > 1) assert.equal(rest[1], "usage: neuralcut [options] <command> [arguments]", label);
+    else assert.deepEqual(rest, [""], label);
   }
   // Naming an argument the tool does not have is the caller's mistake too (MCP's -32602).
   const unknownArg = await cli(["--demo", "exec", "split", "tmes=[2]"]);
@@ -131,6 +141,32 @@ test("describe: arguments, result, errors from the registry, annotations, enable
 test("inspect: the document, its assets, its timeline", async () => {
   const doc = await json(["inspect", "--demo"]);
   assert.deepEqual(Object.keys(doc), ["settings", "assets", "stickers", "timeline", "canUndo", "canRedo", "revision"]);
+  // The demo project's content (js/mcp/demo-project.ts), written out here by hand: an empty
+  // project, or one whose elements moved, would pass the comparisons below but not this.
+  assert.deepEqual(doc.settings, { fps: { numerator: 30, denominator: 1 }, canvas: { width: 1920, height: 1080 } });
+  assert.deepEqual([doc.canUndo, doc.canRedo, doc.revision], [false, false, 0]);
+  assert.deepEqual(doc.assets.map((a) => [a.id, a.name, a.type, a.duration, a.usedInTimeline]), [
+    ["a1", "clip.webm", "video", 6, true],
+    ["a2", "still.jpg", "image", undefined, true],
+    ["a3", "star.svg", "image", undefined, true],
+    ["a4", "tone.ogg", "audio", 8, true],
+  ]);
+  assert.deepEqual(doc.stickers, [{ id: "emoji:star", name: "Star" }]);
+  assert.deepEqual(
+    doc.timeline.tracks.map((t) => [t.trackId, t.type, t.elements.map((e) => [e.elementId, e.type, e.start, e.end])]),
+    [
+      ["t10", "text", [["e20", "text", 0, 3], ["e26", "text", 3.5, 6], ["e27", "text", 6.5, 9.5]]],
+      ["t11", "effect", [["e21", "effect", 6, 10]]],
+      ["t12", "overlay", [["e22", "image", 1, 5]]],
+      ["t13", "main", [["e23", "video", 0, 6], ["e24", "image", 6, 10]]],
+      ["t14", "audio", [["e25", "audio", 0, 8]]],
+    ],
+  );
+  assert.equal(elements(doc.timeline).length, 8);
+  assert.deepEqual(elements(doc.timeline).filter((e) => e.type === "text").map((e) => e.text), ["NeuralCut demo", "Split it, undo it, add effects", "A still image"]);
+  assert.deepEqual(elements(doc.timeline).find((e) => e.elementId === "e21").params, { radius: 45, softness: 40 });
+  // The sample media beside the build (dist/../demo/media/, as the package ships them).
+  for (const a of doc.assets) assert.equal(a.path, join(dist, "..", "demo", "media", a.name), `${a.id}'s file is the package's sample`);
   assert.deepEqual(await json(["--demo", "inspect", "project"]), doc);
   // The document's assets add the file of each (the demo's sample media in the package).
   assert.deepEqual((await json(["--demo", "inspect", "assets"])).assets, doc.assets.map(({ path, ...a }) => a));

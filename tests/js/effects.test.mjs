@@ -4,7 +4,8 @@
 // every effect at its default and edge parameters, rendered, read back and compared with the
 // CPU reference image (applyEffectsCpu, the same Rust reference the native GPU tests use; its
 // kernel is pinned by tests/blur_kernel.rs). Tolerances as in docs/effects.md: per-pixel effects
-// max |Δ| ≤ 2/255, blur mean |Δ| ≤ 1/255 and max |Δ| ≤ 2/255 (12/255 at reduced size). Sources:
+// max |Δ| ≤ 2/255, blur mean |Δ| ≤ 1/255 and max |Δ| ≤ 2/255 (12/255 at reduced size); on
+// "cpu" every comparison is exact (0) but a blur at reduced size (mean 1/255, max 12/255). Sources:
 // ImageData, canvases, ImageBitmap, VideoFrame, HTMLImageElement and HTMLVideoElement;
 // readPixels of regions, and regions outside the frame.
 //
@@ -251,7 +252,7 @@ async function runInPage({ moduleUrl, backend, cases, videoBase64 }) {
     r.render({ source: big, width: w, height: h, effects: fxs });
     const got = (await r.readPixels());
     const want = await fx.applyEffectsCpu(big.data, w, h, fxs);
-    sizes.push({ w, h, ...diff(got, want) });
+    sizes.push({ w, h, intensity: fxs[0].params.intensity, ...diff(got, want) });
   }
 
   // A renderer that shows frames on a canvas: the canvas follows the frame size. (Chromium's
@@ -366,6 +367,26 @@ async function runInPage({ moduleUrl, backend, cases, videoBase64 }) {
   return { ...result, destroyed };
 }
 
+/** Whether a blur of `intensity` on a w×h frame may be rendered at a reduced size, by the
+ * sigmas alone (OpenCut's: intensity / 5 at 1920×1080, scaled with each side) and the threshold
+ * docs/effects.md states: full size while both are under 2.58 px (level 1 needs a remaining
+ * sigma of 1.2 px: σ² ≥ 4 · 1.2² + 11/12). Never the renderer's own choice. */
+function reducedBlur(intensity, w, h) {
+  return Math.max((intensity / 5) * (w / 1920), (intensity / 5) * (h / 1080)) >= 2.58;
+}
+
+/** The bound on one comparison with the reference: on "cpu" none (byte for byte), except a blur
+ * at reduced size, which the CPU path approximates as the GPU does (a pyramid, not the
+ * reference's full Gaussian: mean 1/255, max 12/255, docs/effects.md); on a GPU backend a stack
+ * with a blur, mean 1/255 and max 8/255. */
+function within(d, backend, label, reduced = false) {
+  if (backend === "cpu" && !reduced) assert.equal(d.max, 0, `${label}: the CPU path differs from the reference: max |Δ| ${d.max}, mean ${d.mean.toFixed(3)}`);
+  else {
+    const max = backend === "cpu" ? 12 : 8;
+    assert.ok(d.mean <= 1 && d.max <= max, `${label}: max |Δ| ${d.max} (bound ${max}), mean ${d.mean.toFixed(3)}`);
+  }
+}
+
 function check(out, backend) {
   assert.equal(out.backend, backend, "backend reports the one used");
   assert.ok(out.maxSize >= 3840, `max size ${out.maxSize} allows 4K`);
@@ -379,24 +400,26 @@ function check(out, backend) {
       // docs/effects.md: mean 1/255; max 2/255 at full size (sigma under 2.6 px, which is every
       // intensity on this 160×90 frame: at most 1.7 px), 12/255 where the GPU blurs at a reduced
       // size.
-      const sigma = ((r.effect.params.intensity ?? 15) / 5) * (160 / 1920);
-      const max = sigma < 2.5 ? 2 : 12;
+      const max = reducedBlur(r.effect.params.intensity ?? 15, 160, 90) ? 12 : 2;
       assert.ok(r.mean <= 1, `${label}: mean |Δ| ${r.mean.toFixed(3)} > 1/255`);
       assert.ok(r.max <= max, `${label}: max |Δ| ${r.max} > ${max}/255`);
     } else assert.ok(r.max <= 2, `${label}: max |Δ| ${r.max} > 2/255`);
     if (r.changed) assert.ok(r.gpuChanged, `${label} changed nothing on the GPU`);
   }
   assert.deepEqual(Object.keys(out.sources).sort(), ["HTMLCanvasElement", "HTMLImageElement", "ImageBitmap", "ImageData", "OffscreenCanvas", "VideoFrame"]);
-  for (const [name, d] of Object.entries(out.sources)) assert.ok(d.mean <= 1 && d.max <= 8, `source ${name}: max ${d.max}, mean ${d.mean.toFixed(3)}`);
-  for (const [name, d] of Object.entries(out.otherRoute)) assert.ok(d.mean <= 1 && d.max <= 8, `source ${name}, upload "${out.uploads.other}": max ${d.max}, mean ${d.mean.toFixed(3)}`);
+  // The sources' stack blurs 1 px on 160×90: full size, so exact on "cpu".
+  assert.deepEqual(Object.keys(out.otherRoute).sort(), ["HTMLCanvasElement", "ImageBitmap", "ImageData", "OffscreenCanvas", "VideoFrame"]);
+  for (const [name, d] of Object.entries(out.sources)) within(d, backend, `source ${name}`);
+  for (const [name, d] of Object.entries(out.otherRoute)) within(d, backend, `source ${name}, upload "${out.uploads.other}"`);
   // Chromium here runs both backends on SwiftShader: a software adapter, so pixels are uploaded.
   // The CPU path always reads pixels.
   const other = backend === "cpu" ? "pixels" : "copy";
   assert.deepEqual(out.uploads, { auto: "pixels", other, software: true, reason: "requested" }, "upload route on a software adapter");
   assert.deepEqual(out.video.size, [480, 270], "the test video's frame size");
   assert.ok(out.video.changed, "the video frame was rendered with its effects");
-  assert.ok(out.video.max <= 2, `video source: max |Δ| ${out.video.max} > 2/255 (mean ${out.video.mean.toFixed(3)})`);
-  assert.ok(out.video.corner.max <= 2, `video source, top-left 120x90: max |Δ| ${out.video.corner.max}`);
+  const pixelMax = backend === "cpu" ? 0 : 2;
+  assert.ok(out.video.max <= pixelMax, `video source: max |Δ| ${out.video.max} > ${pixelMax}/255 (mean ${out.video.mean.toFixed(3)})`);
+  assert.ok(out.video.corner.max <= pixelMax, `video source, top-left 120x90: max |Δ| ${out.video.corner.max} > ${pixelMax}/255`);
   for (const r of out.regions) assert.equal(r.mismatch, false, `readPixels region ${r.region} differs from the whole frame`);
   assert.deepEqual(out.badRegions, Array(out.badRegions.length).fill("refused"), "regions outside the frame are refused with an Error");
   assert.match(out.errors[0], /^true:.*"glow"/);
@@ -405,25 +428,27 @@ function check(out, backend) {
   assert.match(out.errors[3], /^true:effects\[1\].*"vignette".*"softness"/);
   assert.deepEqual(out.codes, { small: "SOURCE_TOO_SMALL", huge: "INVALID_OPTIONS", zero: "INVALID_OPTIONS", unrendered: "NOTHING_RENDERED" }, `${backend}: error codes`);
   assert.ok(out.untouched, "a refused render draws nothing");
-  assert.ok(out.reuse.max <= 2, `re-rendering the frame on the GPU: max |Δ| ${out.reuse.max}`);
+  assert.ok(out.reuse.max <= pixelMax, `re-rendering the frame already there: max |Δ| ${out.reuse.max} > ${pixelMax}/255`);
   assert.match(out.reuseOtherSize ?? "", /no source given/);
   assert.ok(out.headlessCanvas, "no canvas given: headless");
   assert.ok(out.shownCanvas, "renderer.canvas is the canvas given");
   assert.deepEqual(out.shownSizes, [[160, 90], [64, 48]], "the canvas follows the frame size");
-  if (backend !== "webgpu") assert.ok(out.shownDiff.mean <= 1 && out.shownDiff.max <= 8, `shown frame: ${JSON.stringify(out.shownDiff)}`);
+  if (backend !== "webgpu") within(out.shownDiff, backend, "shown frame");
   if (backend === "cpu") {
     assert.equal(out.shownDiff.canvas, 0, "the canvas shows the CPU path's result");
     assert.equal(out.fused.length, 12);
     for (const f of out.fused) assert.equal(f.max, 0, `a fused run of ${f.n} on ${f.w}x${f.h} differs from the reference: ${JSON.stringify(f)}`);
-    assert.ok(out.grown.mean <= 1 && out.grown.max <= 8, `a copy under way while memory grew: ${JSON.stringify(out.grown)}`);
+    within(out.grown, backend, "a copy under way while memory grew");
     assert.equal(out.worker.backend, "cpu");
     assert.ok(out.worker.headless, "no canvas in the worker");
-    for (const d of [out.worker.imageData, out.worker.canvas]) assert.ok(d.mean <= 1 && d.max <= 8, `worker: ${JSON.stringify(out.worker)}`);
+    within(out.worker.imageData, backend, "worker, ImageData source");
+    within(out.worker.canvas, backend, "worker, OffscreenCanvas source");
   }
-  if (backend === "webgl2") assert.ok(out.manyRenderers.mean <= 1 && out.manyRenderers.max <= 8, `after 24 renderers made and destroyed: ${JSON.stringify(out.manyRenderers)}`);
-  for (const s of out.sizes) {
-    assert.ok(s.mean <= 1 && s.max <= 8, `${s.w}x${s.h}: max ${s.max}, mean ${s.mean.toFixed(3)}`);
-  }
+  if (backend === "webgl2") within(out.manyRenderers, backend, "after 24 renderers made and destroyed");
+  // Resizing: blur 100 on 800×450 and 90×160, blur 10 at 4K (σ 4 px) are reduced; 64×48 and
+  // 160×90 (blur 10) are full size, so exact on "cpu".
+  assert.deepEqual(out.sizes.map((s) => [s.w, s.h, reducedBlur(s.intensity, s.w, s.h)]), [[64, 48, false], [3840, 2160, true], [800, 450, true], [90, 160, true], [160, 90, false]]);
+  for (const s of out.sizes) within(s, backend, `${s.w}x${s.h}, blur ${s.intensity}`, reducedBlur(s.intensity, s.w, s.h));
   assert.ok(out.destroyed, "render after destroy throws a NeuralCutError RENDERER_DESTROYED");
 }
 

@@ -37,6 +37,9 @@ const timeline = () =>
     return { count: els.length, texts: els.filter((e) => e.type === "text").map((e) => e.content), json: JSON.stringify(window.demo.editor.project().timeline) };
   });
 
+/** Each track's type and its elements' [name, start, end] in seconds (120 000 ticks a second). */
+const spans = (json) => JSON.parse(json).tracks.map((t) => [t.type, t.elements.map((e) => [e.name, e.start / 120_000, (e.start + e.duration) / 120_000])]);
+
 /** Cards in the log: [{ tool, status, summary }]. */
 const cards = () => page.$$eval("neuralcut-agent-panel >> .card", (cs) => cs.map((c) => ({ tool: c.dataset.tool, status: c.dataset.status, summary: c.querySelector(".summary-text").textContent })));
 
@@ -95,7 +98,8 @@ test("ask mode: a card per call with its summary, edits wait for Approve, the ru
   const waiting = await cards();
   assert.deepEqual(waiting.map((c) => [c.tool, c.status]), [["list_timeline", "done"], ["add_text", "waiting"]]);
   assert.ok(waiting.every((c) => c.summary.length > 0 && c.summary !== c.tool), `readable summaries: ${JSON.stringify(waiting)}`);
-  assert.match(waiting[1].summary, /Panel title|text/i);
+  // The registry's template for add_text ("Add text {text:q} at {start:time}") filled in.
+  assert.deepEqual(waiting.map((c) => c.summary), ["List the timeline", "Add text “Panel title” at 00:00.50"]);
   assert.deepEqual((await timeline()).texts, before.texts, "nothing changes before Approve");
   assert.deepEqual(await axe(), [], "with an approval waiting");
   await page.screenshot({ path: join(SHOTS, "01-approval.png") });
@@ -129,9 +133,29 @@ test("allow mode runs edits without asking, read-only mode declines them; the mo
   await say("Add a caption and split at 4.5");
   await page.waitForSelector('neuralcut-agent-panel >> .msg.model:has-text("Added.")');
   await idle();
-  assert.deepEqual((await cards()).map((c) => c.status), ["done", "done"]);
+  assert.deepEqual((await cards()).map((c) => [c.tool, c.status, c.summary]), [
+    ["add_text", "done", "Add text “Allowed” at 00:00.50"],
+    ["split", "done", "Split at 00:04.50"],
+  ]);
   const end = await timeline();
-  assert.ok(end.texts.includes("Allowed"));
+  // The demo page's timeline (demo/project.js), and after the run, written out by hand: the
+  // title on a new text track (the first one is taken at 0.5 s), and every element under 4.5 s
+  // in two at 4.5 s (the subtitle, the star, the clip, the tone); the rest as it was.
+  assert.deepEqual(spans(start.json), [
+    ["effect", [["Vignette", 6, 10]]],
+    ["text", [["NeuralCut demo", 0, 3], ["Split it, undo it, add effects", 3.5, 6], ["A still image", 6.5, 9.5]]],
+    ["overlay", [["Star", 1, 5]]],
+    ["main", [["clip.webm", 0, 6], ["still.jpg", 6, 10]]],
+    ["audio", [["tone.ogg", 0, 8]]],
+  ]);
+  assert.deepEqual(spans(end.json), [
+    ["effect", [["Vignette", 6, 10]]],
+    ["text", [["NeuralCut demo", 0, 3], ["Split it, undo it, add effects", 3.5, 4.5], ["Split it, undo it, add effects", 4.5, 6], ["A still image", 6.5, 9.5]]],
+    ["overlay", [["Star", 1, 4.5], ["Star", 4.5, 5]]],
+    ["text", [["Allowed", 0.5, 2]]],
+    ["main", [["clip.webm", 0, 4.5], ["clip.webm", 4.5, 6], ["still.jpg", 6, 10]]],
+    ["audio", [["tone.ogg", 0, 4.5], ["tone.ogg", 4.5, 8]]],
+  ]);
   // Two edits, one undo step: Undo run takes both back, one redo brings both again.
   await page.click(id("agent.undo-run"));
   await page.waitForSelector('neuralcut-agent-panel >> .run-end[data-undone="true"]');
@@ -268,7 +292,9 @@ test("sessions are saved per project, listed, renamed, reopened after a reload a
   await idle();
   const titles = await page.$$eval("neuralcut-agent-panel >> select[part=sessions] option", (os) => os.map((o) => o.textContent));
   assert.equal(titles[0], "How many elements are there?", "the newest first, titled from its first message");
-  assert.ok(titles.length >= 5, `every conversation of this project is listed: ${titles.join(" | ")}`);
+  // Every conversation of this project, newest first: one per earlier scenario in this file
+  // (each titled from its first message) and this one.
+  assert.deepEqual(titles, ["How many elements are there?", "Trim @clip.webm to 2 seconds", "Split at 3", "Think for a long time", "Add a caption and split at 4.5", "Add a title at the start"]);
 
   await page.click(id("agent.rename"));
   await page.fill(id("agent.rename-input"), "Counting");

@@ -119,9 +119,27 @@ test("codeExecution (and every tool but function declarations) is refused with 4
   assert.equal(fake.generateCalls.length, before);
 });
 
-test("unknown fields nested anywhere in the body are refused with 400", async () => {
+test("unknown fields nested anywhere in the body are refused with 400 naming the field and where it is", async () => {
   const before = fake.generateCalls.length;
   const user = (part) => ({ model: MODEL, contents: [{ role: "user", parts: [part] }] });
+  // Each body, and the place and field its refusal must name.
+  const names = {
+    "functionCall.extra": ["contents[0].parts[0].functionCall", "extra"],
+    "functionResponse.parts": ["contents[0].parts[0].functionResponse", "parts"],
+    "functionResponse.extra": ["contents[0].parts[0].functionResponse", "extra"],
+    "fileData.extra": ["contents[0].parts[0].fileData", "displayName"],
+    "videoMetadata.extra": ["contents[0].parts[0].videoMetadata", "extra"],
+    "part.mediaResolution": ["contents[0].parts[0]", "mediaResolution"],
+    "content.extra": ["contents[0]", "extra"],
+    "thinkingConfig.extra": ["generationConfig.thinkingConfig", "extra"],
+    "generationConfig.responseModalities": ["generationConfig", "responseModalities"],
+    "generationConfig.speechConfig": ["generationConfig", "speechConfig"],
+    "functionCallingConfig.extra": ["toolConfig.functionCallingConfig", "extra"],
+    "toolConfig.retrievalConfig": ["toolConfig", "retrievalConfig"],
+    "systemInstruction.parts[0].extra": ["systemInstruction.parts[0]", "extra"],
+    "declaration.extra": ["tools[0].functionDeclarations[0]", "behavior"],
+    safetySettings: ["body", "safetySettings"],
+  };
   const bodies = {
     "functionCall.extra": { model: MODEL, contents: [{ role: "model", parts: [{ functionCall: { name: "f", args: {}, extra: 1 } }] }] },
     "functionResponse.parts": user({ functionResponse: { name: "f", response: {}, parts: [{ inlineData: {} }] } }),
@@ -142,7 +160,12 @@ test("unknown fields nested anywhere in the body are refused with 400", async ()
   for (const [what, body] of Object.entries(bodies)) {
     const r = await generate(body);
     assert.equal(r.status, 400, `${what}: ${r.text}`);
+    const [where, field] = names[what];
+    const reply = JSON.parse(r.text);
+    assert.equal(reply.code, "bad_request", what);
+    assert.ok(reply.error.startsWith(`${where}: '${field}' is not accepted (accepted: `), `${what}: ${reply.error}`);
   }
+  assert.deepEqual(Object.keys(names), Object.keys(bodies));
   assert.equal(fake.generateCalls.length, before);
 });
 

@@ -32,6 +32,52 @@ function draftContext() {
   };
 }
 
+// Each tool's hints, copied by hand from the annotation table of docs/tools.md (read-only,
+// destructive, idempotent, open world, untrusted output), not read from the code, so a wrong
+// mapping in webMcpAnnotations or a changed registry fails here.
+const TABLE = `
+list_project_assets            yes no  yes no  yes
+list_timeline                  yes no  yes no  yes
+load_asset_context             yes no  yes yes yes
+split                          no  no  yes no  no
+delete_timeline_elements       no  yes yes no  no
+move_timeline_elements         no  yes yes no  no
+add_text                       no  no  no  no  no
+update_text                    no  yes yes no  no
+add_media_to_timeline          no  no  no  no  no
+update_timeline_element_timing no  yes yes no  no
+delete_element                 no  yes yes no  no
+set_volume                     no  yes yes no  no
+list_stickers                  yes no  yes no  yes
+add_sticker                    no  no  no  no  no
+list_effects                   yes no  yes no  no
+get_effect                     yes no  yes no  no
+apply_effect                   no  no  no  no  no
+update_effect                  no  yes yes no  no
+get_element                    yes no  yes no  yes
+update_clip                    no  yes yes no  no
+duplicate_elements             no  no  no  no  no
+update_track                   no  yes yes no  yes
+move_track                     no  yes yes no  no
+list_animatable_properties     yes no  yes no  no
+list_keyframes                 yes no  yes no  no
+upsert_keyframe                no  yes yes no  no
+remove_keyframe                no  yes no  no  no
+update_keyframe_curve          no  yes yes no  no
+undo                           no  yes no  no  yes
+redo                           no  yes no  no  yes
+batch                          no  yes no  no  yes`;
+/** WebMCP's hints by the rule docs/mcp.md gives: read-only only if nothing leaves the page (not
+ * open world), consequential if destructive or open world, untrusted as the table says; MCP's
+ * own three as they are. */
+const EXPECTED_HINTS = Object.fromEntries(
+  TABLE.trim().split("\n").map((line) => {
+    const [name, ...cols] = line.trim().split(/\s+/);
+    const [ro, de, id, ow, un] = cols.map((c) => c === "yes");
+    return [name, { readOnlyHint: ro && !ow, consequentialHint: de || ow, untrustedContentHint: un, destructiveHint: de, idempotentHint: id, openWorldHint: ow }];
+  }),
+);
+
 const pick = (a) => ({ readOnlyHint: a.readOnlyHint, consequentialHint: a.consequentialHint, untrustedContentHint: a.untrustedContentHint });
 
 test("registers every tool with name, title, description, schemas and annotations; execute runs the engine", async () => {
@@ -41,13 +87,14 @@ test("registers every tool with name, title, description, schemas and annotation
   const reg = await registerWebMcpTools(editor, { modelContext: ctx, signal: controller.signal });
   const catalog = editor.tools();
   assert.deepEqual(reg.names, catalog.map((t) => t.name));
+  assert.deepEqual(reg.names, Object.keys(EXPECTED_HINTS), "the tools of docs/tools.md's table, in its order");
   assert.deepEqual([...ctx.tools.keys()], reg.names);
   for (const t of catalog) {
     const registered = ctx.tools.get(t.name);
     assert.equal(registered.title, t.title);
     assert.equal(registered.description, t.description);
     assert.deepEqual(registered.inputSchema, t.inputSchema);
-    assert.deepEqual(registered.annotations, webMcpAnnotations(t));
+    assert.deepEqual(registered.annotations, EXPECTED_HINTS[t.name], t.name);
   }
   // The hints from the registry: destructive tools and the upload are consequential, listings and
   // summaries untrusted, the upload not a plain read.
@@ -190,7 +237,8 @@ test("every tool whose answer carries the project's names or texts is marked unt
   }
   assert.deepEqual(carrying, ["list_project_assets", "list_timeline", "list_stickers", "get_element", "update_track", "undo", "redo", "batch"]);
   const hints = Object.fromEntries((await createEditor()).tools().map((t) => [t.name, webMcpAnnotations(t).untrustedContentHint]));
-  assert.deepEqual(carrying.filter((n) => !hints[n]), [], "each of them is marked");
+  assert.deepEqual(hints, Object.fromEntries(Object.entries(EXPECTED_HINTS).map(([n, h]) => [n, h.untrustedContentHint])));
+  assert.deepEqual(carrying.filter((n) => !EXPECTED_HINTS[n].untrustedContentHint), [], "each of them is marked");
   assert.equal(hints.load_asset_context, true);
   assert.equal(webMcpAnnotations(HOST_TOOL_CATALOG.find((t) => t.name === "render_preview")).untrustedContentHint, true, "a picture of the user's media");
   assert.equal(hints.split, false, "ids and times only");
@@ -312,7 +360,7 @@ test("in Chromium through the @mcp-b/global polyfill: registers, calls two tools
     // And WebMCP's own hints, from the registry, as far as the polyfill keeps them: readOnlyHint and
     // untrustedContentHint (it has no consequentialHint; destructiveHint says it there).
     for (const t of editorTools) {
-      const w = webMcpAnnotations(t);
+      const w = EXPECTED_HINTS[t.name];
       assert.deepEqual([out.hints[t.name].readOnlyHint, out.hints[t.name].untrustedContentHint], [w.readOnlyHint, w.untrustedContentHint], t.name);
     }
     assert.equal(out.hints.list_timeline.untrustedContentHint, true);
