@@ -38,6 +38,9 @@ test("the shipped tool maps name every tool of the catalog", async () => {
 // Types that cross the Rust/TS boundary (the frame and its layers, the audio plan, blend modes,
 // the project and asset JSON, frame rates, tool errors, every tool's arguments and result) are
 // generated into js/generated/tools.ts from the Rust types; a hand-written copy of one drifts.
+/** The names a TypeScript source declares as types (a `type X` in an import list is a use). */
+const declaredTypes = (src) => [...src.matchAll(/^\s*(?:export\s+)?(?:declare\s+)?(?:interface|type)\s+(\w+)\s*(?:<[^>]*>)?\s*(?:=|\{|extends\b)/gm)].map((m) => m[1]);
+
 test("no file in js/ declares again a type the generated typings declare", () => {
   const generated = readFileSync(join(root, "js", "generated", "tools.ts"), "utf8");
   const names = new Set([...generated.matchAll(/^export (?:interface|type) (\w+)/gm)].map((m) => m[1]));
@@ -49,14 +52,16 @@ test("no file in js/ declares again a type the generated typings declare", () =>
       if (entry.isDirectory()) {
         if (entry.name !== "generated") walk(path);
       } else if (entry.name.endsWith(".ts")) {
-        for (const m of readFileSync(path, "utf8").matchAll(/^\s*(?:export\s+)?(?:declare\s+)?(?:interface|type)\s+(\w+)\b/gm)) {
-          if (names.has(m[1])) copies.push(`${relative(root, path)}: ${m[1]}`);
+        for (const name of declaredTypes(readFileSync(path, "utf8"))) {
+          if (names.has(name)) copies.push(`${relative(root, path)}: ${name}`);
         }
       }
     }
   };
   walk(join(root, "js"));
   assert.deepEqual(copies, []);
+  assert.deepEqual(declaredTypes("import {\n  type Frame,\n} from './generated/tools.js';"), []);
+  assert.deepEqual(declaredTypes("export interface Frame {\n  x: number;\n}\ntype AudioPlan<T> = T;\ninterface AssetJson extends X {}"), ["Frame", "AudioPlan", "AssetJson"]);
 });
 
 test("the renderer's frame types are the generated ones, and the compositor's API is typed", () => {
