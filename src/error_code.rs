@@ -292,6 +292,8 @@ error_codes! {
     MediaUnreadable = "MEDIA_UNREADABLE",
     /// render_preview could not draw the frame (no Chromium, a page error, ...).
     RenderFailed = "RENDER_FAILED",
+    /// The project file named (--project) does not exist or cannot be read.
+    ProjectUnreadable = "PROJECT_UNREADABLE",
     /// A CLI script line is not {"tool", "args"} JSON.
     InvalidLine = "INVALID_LINE",
     /// An option or argument of a package function is missing, out of range or of the wrong kind (renderer, export, proxy, editor, connectOpenCut).

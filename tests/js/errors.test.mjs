@@ -68,7 +68,7 @@ test("engine errors are NeuralCutErrors whose codes are in ERROR_CODES", async (
 // Classes and throw sites another helper's branch converts (issue 31): listed so this test fails
 // once they are converted and the list is not cut, and on any new offender.
 const PENDING_CLASSES = new Set(["Refusal", "GrantError", "BridgeCallError"]);
-const PENDING_DIRS = ["js/agent/", "js/panel/", "js/bridge/", "js/bridge.ts", "js/mcp/"];
+const PENDING_DIRS = ["js/agent/", "js/panel/", "js/bridge/", "js/bridge.ts"];
 // pageExport runs inside Chromium (its source is sent to the page): its errors cross back as
 // { message, code } and are rethrown as NeuralCutError by createHeadlessExporter.
 const IN_PAGE = new Set(["js/export-headless.ts:could not write the file:"]);
@@ -146,6 +146,18 @@ test("each error class the package throws, triggered by hostile input, is a Neur
 
   for (const argv of [["--bogus"], ["--width", "x", "a.mp4"], ["--demo", "--project", "p.json", "a.mp4"], []]) {
     await thrown(() => parseExportArgs(argv), "USAGE", UsageError);
+  }
+  const { parseMcpArgs } = await import("../../dist/mcp/main.js");
+  for (const argv of [["--nope"], ["--project"], ["--bridge", "127.0.0.1:1", "--demo"], ["--token", "t"], ["--save"], ["--project="]]) {
+    await thrown(() => parseMcpArgs(argv), "USAGE", UsageError);
+  }
+  const { openSession } = await import("../../dist/mcp/session.js");
+  const nowhere = mkdtempSync(join(tmpdir(), "nc-session-"));
+  try {
+    await thrown(() => openSession({ project: join(nowhere, "absent.json") }), "PROJECT_UNREADABLE");
+    await thrown(() => openSession({ project: nowhere }), "PROJECT_UNREADABLE"); // a directory
+  } finally {
+    rmSync(nowhere, { recursive: true, force: true });
   }
 
   const store = new MemoryStore({ maxKeys: 1 });
