@@ -67,8 +67,8 @@ test("engine errors are NeuralCutErrors whose codes are in ERROR_CODES", async (
 
 // Classes and throw sites another helper's branch converts (issue 31): listed so this test fails
 // once they are converted and the list is not cut, and on any new offender.
-const PENDING_CLASSES = new Set(["Refusal", "GrantError", "BridgeCallError"]);
-const PENDING_DIRS = ["js/agent/", "js/panel/", "js/bridge/", "js/bridge.ts"];
+const PENDING_CLASSES = new Set([]);
+const PENDING_DIRS = ["js/agent/", "js/panel/"];
 // pageExport runs inside Chromium (its source is sent to the page): its errors cross back as
 // { message, code } and are rethrown as NeuralCutError by createHeadlessExporter.
 const IN_PAGE = new Set(["js/export-headless.ts:could not write the file:"]);
@@ -192,6 +192,30 @@ test("each error class the package throws, triggered by hostile input, is a Neur
   }
 
   await thrown(() => hostToolInfo("no_such_tool"), "INTERNAL");
+
+  // The control channel: a relay on 127.0.0.1 with no page, hostile file grants, a taken port.
+  const { startRelay } = await import("../../dist/bridge/relay.js");
+  const { connectControl, BridgeCallError, parseAddress } = await import("../../dist/bridge/client.js");
+  const { createFileGrants, GrantError } = await import("../../dist/bridge/file-grants.js");
+  const relay = await startRelay({ port: 0 });
+  try {
+    const control = await connectControl({ port: relay.port, token: relay.token });
+    try {
+      await thrown(() => control.call("engine.tools"), "NO_PAGE", BridgeCallError);
+    } finally {
+      control.close();
+    }
+    await thrown(() => startRelay({ port: relay.port }), "LISTEN_FAILED");
+    await thrown(() => connectControl({ port: relay.port, token: "w".repeat(40) }), "UNAUTHORIZED", BridgeCallError);
+  } finally {
+    await relay.close();
+  }
+  await thrown(() => parseAddress("127.0.0.1:99999"), "INVALID_OPTIONS");
+  const grants = await createFileGrants();
+  for (const bad of ["relative.mp4", "/nonexistent/clip.mp4", tmpdir()]) {
+    await thrown(() => grants.grant([bad], "http://127.0.0.1:1", "http://127.0.0.1:2/"), "MEDIA_UNREADABLE", GrantError);
+  }
+  grants.clear();
   const refusing = { registerTool: () => Promise.reject(new TypeError("tool name taken")) };
   await thrown(() => registerWebMcpTools(editor, { modelContext: refusing }), "WEBMCP_UNAVAILABLE");
 
