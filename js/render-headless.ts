@@ -6,7 +6,7 @@ import { existsSync } from "node:fs";
 import { resolve as resolvePath } from "node:path";
 import { fileURLToPath } from "node:url";
 
-import { NeuralCutError } from "./errors.js";
+import { asNeuralCutError, NeuralCutError } from "./errors.js";
 import { startHeadlessFileServer, type HostRequest, type MediaGrant } from "./headless-files.js";
 import type { FileResponse } from "./media/send-file.js";
 import { resultOf, type HostTool, type Outcome } from "./host-tools.js";
@@ -257,7 +257,10 @@ export async function createHeadlessRenderer(options: HeadlessRendererOptions = 
 
   return {
     render(project, media, args) {
-      const next = queue.then(() => render(project, media, args));
+      // A page or browser failure (playwright's own error) is RENDER_FAILED, the error its cause.
+      const next = queue.then(() => render(project, media, args)).catch((e: unknown) => {
+        throw asNeuralCutError(e, "RENDER_FAILED");
+      });
       queue = next.catch(() => undefined);
       return next;
     },

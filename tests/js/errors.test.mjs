@@ -278,3 +278,15 @@ test("the proxy's refusals carry listed codes on the wire, and ProxyError keeps 
     await fake.close();
   }
 });
+
+test("a page failure in headless render_preview is RENDER_FAILED, not playwright's bare error", async () => {
+  const { createHeadlessRenderer } = await import("../../dist/render-headless.js");
+  const renderer = await createHeadlessRenderer();
+  try {
+    // A project the page's engine refuses: the failure happens inside Chromium.
+    const e = await thrown(() => renderer.render({ format: "someone-else", version: 99 }, new Map(), { time: 0 }), "RENDER_FAILED");
+    assert.match(e.message, /project/i);
+  } finally {
+    await renderer.close();
+  }
+});
