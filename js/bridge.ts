@@ -3,6 +3,7 @@
 // requests: engine.* on the editor, ui.* through a UI adapter (the host's state: playhead,
 // selection, zoom) and generic DOM automation over `data-automation-id` (elements, clicks,
 // drags, keys, typing, screenshots). docs/bridge.md has the method table.
+import { type ErrorCode, isErrorCode, NeuralCutError } from "./errors.js";
 import { isToolError, type NeuralCutEditor } from "./editor.js";
 import type { AddAssetOptions } from "./types.js";
 import { BRIDGE_ERRORS, PAGE_PATH } from "./bridge/protocol.js";
@@ -65,13 +66,15 @@ export interface BridgeConnection {
 export type BridgeAnswer = { ok: true; result: unknown } | { ok: false; error: string; code: string; details?: Record<string, unknown> };
 
 /** A failure with a stable code, turned into `{ok: false, error, code}` by the dispatcher. */
-class Refusal extends Error {
+/** A refused call, answered as { ok: false, error, code, details } (never thrown out of `handle`). */
+class Refusal extends NeuralCutError {
   constructor(
-    readonly code: string,
+    code: ErrorCode,
     message: string,
     readonly details?: Record<string, unknown>,
   ) {
-    super(message);
+    super(code, message);
+    this.name = "Refusal";
   }
 }
 
@@ -394,7 +397,7 @@ export function createBridgeHandler(options: { editor: NeuralCutEditor; ui?: Bri
       let blob: Blob;
       try {
         const res = await fetch(url, { cache: "no-store" });
-        if (!res.ok) throw new Error(`HTTP ${res.status}`);
+        if (!res.ok) throw new NeuralCutError("MEDIA_UNREADABLE", `HTTP ${res.status}`);
         blob = await res.blob();
       } catch (e) {
         throw new Refusal("MEDIA_UNREADABLE", `the page could not fetch ${meta.name}: ${e instanceof Error ? e.message : String(e)}`, { index });
@@ -407,7 +410,7 @@ export function createBridgeHandler(options: { editor: NeuralCutEditor; ui?: Bri
         ids.push(host?.addAsset ? await host.addAsset(options) : editor.addAsset(options));
       } catch (e) {
         const code = (e as { code?: unknown }).code;
-        throw new Refusal(typeof code === "string" ? code : "INVALID_ASSET", e instanceof Error ? e.message : String(e), { index, ...(ids.length ? { added: ids } : {}) });
+        throw new Refusal(isErrorCode(code) ? code : "INVALID_ASSET", e instanceof Error ? e.message : String(e), { index, ...(ids.length ? { added: ids } : {}) });
       }
     }
     return { ids };
@@ -431,7 +434,8 @@ export function createBridgeHandler(options: { editor: NeuralCutEditor; ui?: Bri
         const out = host?.callTool ? await host.callTool(params.tool, args) : await editor.callToolUntyped(params.tool, args);
         if (isToolError(out)) {
           const { error, code, ...rest } = out as { error: string; code?: string };
-          throw new Refusal(code ?? "TOOL_ERROR", error, { error, code, ...rest });
+          // A tool error's code is always listed; INTERNAL only if a host's callTool gave none.
+          throw new Refusal(isErrorCode(code) ? code : "INTERNAL", error, { error, code, ...rest });
         }
         // In bridge mode the listing also says where the user is: playhead and selection.
         if (params.tool === "list_timeline" && ui) {

@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import process from "node:process";
 
+import { UsageError } from "./errors.js";
 import { commandList, runTool, sessionCatalog, toolErrors, type Outcome } from "./mcp/core.js";
 import { openSession, saveSession, writeAtomic, type Session } from "./mcp/session.js";
 import { headlessRenderPreview } from "./render-headless.js";
@@ -50,8 +51,6 @@ Options (anywhere on the line):
 
 Exit status: 0 success, 1 a tool failed or the project could not be opened or saved,
 2 usage error. render-frame needs Chromium (NEURALCUT_CHROMIUM names it; docs/render.md).`;
-
-class UsageError extends Error {}
 
 const VERBS = ["tools", "describe", "inspect", "exec", "run", "import", "render-frame"];
 

@@ -244,7 +244,7 @@ export class NeuralCutEditor {
    * the step. Every change still emits its own change event.
    */
   beginGroup(label: string): void {
-    if (typeof label !== "string") throw new TypeError("beginGroup takes a label string");
+    if (typeof label !== "string") throw new NeuralCutError("INVALID_OPTIONS", "beginGroup takes a label string");
     this.#engine.beginGroup(label);
   }
 
@@ -350,7 +350,7 @@ export class NeuralCutEditor {
   /** Calls `listener` after each committed change, once the call that made it has returned
    * (in a microtask), never from inside the engine. Returns the unsubscribe function. */
   onChange(listener: (event: ChangeEvent) => void): () => void {
-    if (typeof listener !== "function") throw new TypeError("onChange takes a function");
+    if (typeof listener !== "function") throw new NeuralCutError("INVALID_OPTIONS", "onChange takes a function");
     const entry: Listener = (e) => listener(e);
     this.#listeners.add(entry);
     return () => {

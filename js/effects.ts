@@ -2,9 +2,10 @@
 // CPU (wasm SIMD, for machines without a usable GPU) as its own wasm module, loaded only by hosts
 // that import this entry. The math is defined in docs/effects.md; every backend is tested
 // against the CPU reference that `applyEffectsCpu` exposes.
-import { NeuralCutError } from "./errors.js";
+import { asNeuralCutError, NeuralCutError } from "./errors.js";
 import type { EffectType } from "./generated/tools.js";
-import init, { applyEffectsCpu as cpu, CpuEffects, createRenderer, validateEffects as validate, type WasmEffectRenderer } from "./wasm/neuralcut_effects.js";
+import { openGpu } from "./gpu-open.js";
+import init, { applyEffectsCpu as cpu, CpuEffects, validateEffects as wasmValidate, type WasmEffectRenderer } from "./wasm/neuralcut_effects.js";
 import { pictureSize as sizeOf } from "./media/picture-size.js";
 import { wasmLoader } from "./wasm-loader.js";
 
@@ -161,6 +162,22 @@ function autoOrder(probe: Record<GpuBackend, AdapterProbe>): { order: EffectBack
   return { order: ["webgpu", "webgl2"], reason: "WebGPU, else WebGL2" };
 }
 
+/** The wasm module's check of an effect list, its error given the family's code. */
+function validate(effects: unknown): void {
+  try {
+    wasmValidate(effects);
+  } catch (e) {
+    throw asNeuralCutError(e, "INVALID_EFFECT_LIST");
+  }
+}
+
+/** A region of a `w × h` frame, checked before any read: whole, non-empty and inside. */
+function checkRegionInside(region: { x: number; y: number; width: number; height: number }, w: number, h: number): void {
+  const { x, y, width, height } = region;
+  if (width === 0 || height === 0) throw new NeuralCutError("INVALID_OPTIONS", `region ${width}x${height} is empty`);
+  if (x + width > w || y + height > h) throw new NeuralCutError("INVALID_OPTIONS", `region ${width}x${height} at (${x}, ${y}) is outside the ${w}x${h} frame`);
+}
+
 type Context2D = CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D;
 
 /** A 2D canvas to read pixels from, reused while the size stays. */
@@ -264,7 +281,7 @@ function cpuRenderer(canvas: HTMLCanvasElement | OffscreenCanvas | undefined, ba
       checkFrame(source, width, height, maxSize);
       validate(effects);
       if (source == null) {
-        if (size[0] !== width || size[1] !== height) throw new Error(`no source given and no earlier ${width}x${height} frame to reuse`);
+        if (size[0] !== width || size[1] !== height) throw new NeuralCutError("INVALID_OPTIONS", `no source given and no earlier ${width}x${height} frame to reuse`);
         pending = pending.catch(() => {}).then(() => finish(width, height, effects));
         return;
       }
@@ -320,9 +337,8 @@ function cpuRenderer(canvas: HTMLCanvasElement | OffscreenCanvas | undefined, ba
       if (w === 0) throw new NeuralCutError("NOTHING_RENDERED", "nothing rendered yet");
       const out = inner.outputView();
       if (!region) return new Uint8ClampedArray(out);
+      checkRegionInside(region, w, h);
       const { x, y, width, height } = region;
-      if (width === 0 || height === 0) throw new Error(`region ${width}x${height} is empty`);
-      if (x + width > w || y + height > h) throw new Error(`region ${width}x${height} at (${x}, ${y}) is outside the ${w}x${h} frame`);
       const copy = new Uint8ClampedArray(width * height * 4);
       for (let row = 0; row < height; row++) copy.set(out.subarray(((y + row) * w + x) * 4, ((y + row) * w + x + width) * 4), row * width * 4);
       return copy;
@@ -376,11 +392,12 @@ export async function createEffectRenderer(options: CreateEffectRendererOptions 
     const { order, reason } = autoOrder(probe);
     if (order[0] === "cpu") return cpuRenderer(canvas, reason, true);
     try {
-      inner = await createRenderer(canvas ?? null, order[0]);
+      inner = await openGpu(canvas ?? null, order[0] as GpuBackend);
       backendReason = reason;
     } catch (first) {
+      if (first instanceof NeuralCutError && first.code === "INVALID_OPTIONS") throw first;
       try {
-        inner = await createRenderer(canvas ?? null, order[1]);
+        inner = await openGpu(canvas ?? null, order[1] as GpuBackend);
         backendReason = `${order[0]} failed to open`;
       } catch (second) {
         // No GPU opens: the CPU path still renders every effect.
@@ -388,7 +405,7 @@ export async function createEffectRenderer(options: CreateEffectRendererOptions 
         return cpuRenderer(canvas, `no GPU opened (${why})`, anySoftware);
       }
     }
-  } else inner = await createRenderer(canvas ?? null, requested);
+  } else inner = await openGpu(canvas ?? null, requested);
   const backend = inner.backend as GpuBackend;
   const software = probe[backend].software;
   const upload: EffectUpload = uploadOption === "auto" ? (software ? "pixels" : "copy") : uploadOption;
@@ -412,7 +429,8 @@ export async function createEffectRenderer(options: CreateEffectRendererOptions 
     return ctx.canvas as HTMLCanvasElement | OffscreenCanvas;
   };
   let destroyed = false;
-  let rendered = false;
+  // The last frame's size (0 until one is rendered), for readPixels' region check.
+  let frame: [number, number] = [0, 0];
   const alive = () => {
     if (destroyed) throw new NeuralCutError("RENDERER_DESTROYED", "this effect renderer was destroyed");
   };
@@ -427,14 +445,25 @@ export async function createEffectRenderer(options: CreateEffectRendererOptions 
       alive();
       checkFrame(source, width, height, maxSize);
       validate(effects);
-      inner.render(source == null ? null : staged(source, width, height), width, height, effects);
-      rendered = true;
+      if (source == null && (frame[0] !== width || frame[1] !== height)) throw new NeuralCutError("INVALID_OPTIONS", `no source given and no earlier ${width}x${height} frame to reuse`);
+      try {
+        inner.render(source == null ? null : staged(source, width, height), width, height, effects);
+      } catch (e) {
+        // The options were checked above: what is left is the GPU failing (or a source it cannot take).
+        throw asNeuralCutError(e, "RENDER_FAILED");
+      }
+      frame = [width, height];
     },
-    readPixels(region?: { x: number; y: number; width: number; height: number }) {
+    async readPixels(region?: { x: number; y: number; width: number; height: number }) {
       alive();
       checkRegion(region);
-      if (!rendered) throw new NeuralCutError("NOTHING_RENDERED", "nothing rendered yet");
-      return (region ? inner.readPixels(region.x, region.y, region.width, region.height) : inner.readPixels(0, 0)) as Promise<Uint8ClampedArray>;
+      if (frame[0] === 0) throw new NeuralCutError("NOTHING_RENDERED", "nothing rendered yet");
+      if (region) checkRegionInside(region, frame[0], frame[1]);
+      try {
+        return (await (region ? inner.readPixels(region.x, region.y, region.width, region.height) : inner.readPixels(0, 0))) as Uint8ClampedArray;
+      } catch (e) {
+        throw asNeuralCutError(e, "RENDER_FAILED");
+      }
     },
     destroy() {
       if (destroyed) return;
@@ -444,7 +473,7 @@ export async function createEffectRenderer(options: CreateEffectRendererOptions 
   };
 }
 
-/** Throws the Error `render` would throw for these effects, if any. */
+/** Throws the NeuralCutError (`INVALID_EFFECT_LIST`) `render` would throw for these effects, if any. */
 export async function validateEffects(effects: EffectInput[]): Promise<void> {
   await loadEffects();
   validate(effects);
@@ -457,6 +486,10 @@ export async function validateEffects(effects: EffectInput[]): Promise<void> {
  */
 export async function applyEffectsCpu(pixels: Uint8Array | Uint8ClampedArray, width: number, height: number, effects: EffectInput[]): Promise<Uint8ClampedArray> {
   await loadEffects();
+  if (!Number.isInteger(width) || !Number.isInteger(height) || width < 0 || height < 0 || !(pixels instanceof Uint8Array || pixels instanceof Uint8ClampedArray) || pixels.length !== width * height * 4) {
+    throw new NeuralCutError("INVALID_OPTIONS", `pixels must be ${width}x${height}x4 RGBA bytes with whole sides, got ${(pixels as { length?: unknown } | null)?.length} bytes`);
+  }
+  validate(effects);
   const bytes = pixels instanceof Uint8Array ? pixels : new Uint8Array(pixels.buffer, pixels.byteOffset, pixels.byteLength);
   return new Uint8ClampedArray(cpu(bytes, width, height, effects).buffer);
 }

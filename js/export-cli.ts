@@ -4,6 +4,7 @@
 import { dirname, resolve } from "node:path";
 import process from "node:process";
 
+import { UsageError } from "./errors.js";
 import { createHeadlessExporter } from "./export-headless.js";
 import { mediaLocations } from "./render-headless.js";
 import { openSession, type Session } from "./mcp/session.js";
@@ -31,8 +32,6 @@ interface ExportCli {
   width?: number;
   quiet: boolean;
 }
-
-class UsageError extends Error {}
 
 /** Parses the arguments around `export` (the verb itself removed). */
 export function parseExportArgs(argv: string[]): ExportCli | "help" {

@@ -7,6 +7,7 @@
 // start with the first export and close after an idle period with no export in flight.
 import type { FileHandle } from "node:fs/promises";
 
+import { asNeuralCutError, isErrorCode, NeuralCutError } from "./errors.js";
 import { explainRefused, idleMs, onDemand, startHeadlessHost, type HeadlessHost } from "./render-headless.js";
 import { commitTemp, discardTemp, openTemp } from "./safe-write.js";
 import type { ExportFormat, ExportQuality, ExportResult } from "./export.js";
@@ -131,7 +132,8 @@ export async function createHeadlessExporter(options: { chromiumPath?: string; i
       const opts = { format: args.format, width: args.width, fps: args.fps, quality: args.quality, ...range };
       const out = await tab.evaluate(pageExport, { base: host.base, project: JSON.stringify(project), media: urls, options: JSON.parse(JSON.stringify(opts)), job });
       if (cancelled || signal?.aborted) throw signal?.reason ?? new DOMException("The export was cancelled", "AbortError");
-      if (!out.ok) throw Object.assign(new Error(out.error!.message), out.error!.code ? { code: out.error!.code } : {});
+      // The page's error crossed as { message, code }: the same code here, EXPORT_FAILED if none.
+      if (!out.ok) throw new NeuralCutError(isErrorCode(out.error!.code) ? out.error!.code : "EXPORT_FAILED", out.error!.message);
       const bytes = (await fh.stat()).size;
       outputs.delete(job);
       await fh.close();
@@ -151,5 +153,12 @@ export async function createHeadlessExporter(options: { chromiumPath?: string; i
     }
   };
 
-  return { export: (...a) => hosts.use((host) => run(host, ...a)), close: () => hosts.close() };
+  return {
+    export: (...a) =>
+      hosts.use((host) => run(host, ...a)).catch((e: unknown) => {
+        // A cancelled export rejects with the signal's reason; a file or browser failure as EXPORT_FAILED.
+        throw a[3]?.signal?.aborted ? e : asNeuralCutError(e, "EXPORT_FAILED", "the export failed: ");
+      }),
+    close: () => hosts.close(),
+  };
 }

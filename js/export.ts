@@ -26,7 +26,7 @@ import {
   type StreamTargetChunk,
 } from "mediabunny";
 
-import { NeuralCutError } from "./errors.js";
+import { asNeuralCutError, NeuralCutError } from "./errors.js";
 import { URL_SOURCE_OPTIONS } from "./media/url-options.js";
 import { createFrameRenderer, type FrameRenderer, type RenderableEditor, type CreateFrameRendererOptions } from "./render.js";
 import type { AudioPlan, Frame, ProjectJson } from "./generated/tools.js";
@@ -367,7 +367,8 @@ export async function exportVideo(editor: ExportableEditor, options: ExportOptio
     await output.cancel().catch(() => {});
     await writer?.abort(e).catch(() => {});
     if (signal?.aborted) throw abortReason(signal);
-    throw e;
+    // An encoder, muxer or target failure (mediabunny's or the caller's stream's own error, kept as the cause).
+    throw asNeuralCutError(e, "EXPORT_FAILED", "the export failed: ");
   } finally {
     sources.dispose();
     if (ownRenderer) renderer.destroy();

@@ -13,6 +13,7 @@ import {
   type HostToolResultMap,
   type ToolInfo,
 } from "./generated/tools.js";
+import { NeuralCutError } from "./errors.js";
 import { errorResult, successResult, type ToolResult } from "./tool-result.js";
 import type { ToolErrorResult } from "./types.js";
 
@@ -22,7 +23,8 @@ export type { HostToolArgsMap, HostToolName, HostToolResultMap };
 /** A host tool's catalog entry, shaped like an engine tool's for the catalogs that list both. */
 export function hostToolInfo(name: HostToolName): ToolInfo & Pick<HostToolInfo, "annotations"> {
   const entry = HOST_TOOL_CATALOG.find((t) => t.name === name);
-  if (!entry) throw new Error(`no host tool ${name} in the generated catalog`);
+  // A name the generated catalog lacks is a build bug: the type allows only its names.
+  if (!entry) throw new NeuralCutError("INTERNAL", `no host tool ${name} in the generated catalog`);
   return structuredClone(entry) as unknown as ToolInfo & Pick<HostToolInfo, "annotations">;
 }
 

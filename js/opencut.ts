@@ -308,9 +308,9 @@ export class OpenCutBridge {
   #written: { before: OpenCutSceneTracks; after: OpenCutSceneTracks } | undefined;
 
   constructor(editor: NeuralCutEditor, host: OpenCutHost) {
-    if (!editor || typeof editor.revision !== "function") throw new TypeError("connectOpenCut needs an editor from createEditor()");
+    if (!editor || typeof editor.revision !== "function") throw new NeuralCutError("INVALID_OPTIONS", "connectOpenCut needs an editor from createEditor()");
     if (!host || typeof host.getTracks !== "function" || typeof host.getAssets !== "function" || typeof host.commit !== "function") {
-      throw new TypeError("connectOpenCut needs a host with getTracks(), getAssets() and commit(before, after)");
+      throw new NeuralCutError("INVALID_OPTIONS", "connectOpenCut needs a host with getTracks(), getAssets() and commit(before, after)");
     }
     this.editor = editor;
     this.host = host;

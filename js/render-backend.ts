@@ -2,7 +2,8 @@
 // else WebGL2) when the browser has a hardware adapter and Canvas2D where it has only software ones
 // or none (docs/render.md "Backends").
 import { NeuralCutError } from "./errors.js";
-import init, { createRenderer, type LayerDraw as GeneratedLayerDraw } from "./wasm/neuralcut_effects.js";
+import init, { type LayerDraw as GeneratedLayerDraw } from "./wasm/neuralcut_effects.js";
+import { openGpu } from "./gpu-open.js";
 import { loadEffects, probeAdapters, type EffectBackend, type EffectInput, type EffectSource } from "./effects.js";
 import type { BlendMode, FramePlacement } from "./generated/tools.js";
 import { Canvas2DCompositor } from "./render-canvas2d.js";
@@ -88,7 +89,7 @@ export async function chooseCompositor(options: Pick<CreateFrameRendererOptions,
     const adapter = await webgpu?.requestAdapter().catch(() => null);
     software = /swiftshader/i.test(`${adapter?.info?.architecture ?? ""} ${adapter?.info?.vendor ?? ""}`);
   }
-  const inner: Compositor = useCanvas2d ? new Canvas2DCompositor(canvas) : await createRenderer(software ? null : (canvas ?? null), gpu);
+  const inner: Compositor = useCanvas2d ? new Canvas2DCompositor(canvas) : await openGpu(software ? null : (canvas ?? null), gpu as "webgpu" | "webgl2");
   const shown2d = software && canvas ? (canvas.getContext("2d") as CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D | null) : null;
   return { inner, backendReason, shown2d };
 }

@@ -6,6 +6,7 @@ import { existsSync } from "node:fs";
 import { resolve as resolvePath } from "node:path";
 import { fileURLToPath } from "node:url";
 
+import { asNeuralCutError, NeuralCutError } from "./errors.js";
 import { startHeadlessFileServer, type HostRequest, type MediaGrant } from "./headless-files.js";
 import type { FileResponse } from "./media/send-file.js";
 import { resultOf, type HostTool, type Outcome } from "./host-tools.js";
@@ -31,12 +32,13 @@ export const CHROMIUM_CANDIDATES = [
 export function findChromium(explicit?: string): string {
   const named = explicit ?? proc.env.NEURALCUT_CHROMIUM ?? proc.env.CHROMIUM_PATH;
   if (named) {
-    if (!existsSync(named)) throw new Error(`render_preview: no Chromium at ${named} (from ${explicit ? "the chromiumPath option" : proc.env.NEURALCUT_CHROMIUM ? "NEURALCUT_CHROMIUM" : "CHROMIUM_PATH"})`);
+    if (!existsSync(named)) throw new NeuralCutError("RENDER_FAILED", `render_preview: no Chromium at ${named} (from ${explicit ? "the chromiumPath option" : proc.env.NEURALCUT_CHROMIUM ? "NEURALCUT_CHROMIUM" : "CHROMIUM_PATH"})`);
     return named;
   }
   const found = CHROMIUM_CANDIDATES.find((p) => existsSync(p));
   if (!found) {
-    throw new Error(
+    throw new NeuralCutError(
+      "RENDER_FAILED",
       "render_preview needs Chromium or Chrome to draw frames headless, and none was found. Install it (e.g. apt-get install chromium) or set NEURALCUT_CHROMIUM to its executable.",
     );
   }
@@ -128,13 +130,20 @@ export async function startHeadlessHost(
     route?: (req: HostRequest, res: FileResponse, url: URL, path: string) => Promise<boolean>;
   },
 ): Promise<HeadlessHost> {
-  const executablePath = findChromium(options.chromiumPath);
+  // An export that cannot start Chromium fails as an export; render_preview as a render.
+  const failed = (message: string, cause?: unknown) => new NeuralCutError(purpose === "export" ? "EXPORT_FAILED" : "RENDER_FAILED", message, { cause });
+  let executablePath: string;
+  try {
+    executablePath = findChromium(options.chromiumPath);
+  } catch (e) {
+    throw failed((e as Error).message, e);
+  }
   let playwright: typeof import("playwright-core");
   try {
     const name = "playwright-core";
     playwright = await import(name);
   } catch {
-    throw new Error(`${purpose} needs the playwright-core package to drive headless Chromium: npm install playwright-core`);
+    throw failed(`${purpose} needs the playwright-core package to drive headless Chromium: npm install playwright-core`);
   }
   const files = await startHeadlessFileServer({
     html: (base) => `<!doctype html><script type="importmap">{"imports":{"mediabunny":"${base}mediabunny.js"}}</script><title>neuralcut ${purpose}</title>`,
@@ -151,7 +160,7 @@ export async function startHeadlessHost(
     });
   } catch (e) {
     await files.close();
-    throw new Error(`${purpose} could not start Chromium at ${executablePath}: ${firstLine(e)}`);
+    throw failed(`${purpose} could not start Chromium at ${executablePath}: ${firstLine(e)}`, e);
   }
   return {
     browser,
@@ -248,7 +257,10 @@ export async function createHeadlessRenderer(options: HeadlessRendererOptions = 
 
   return {
     render(project, media, args) {
-      const next = queue.then(() => render(project, media, args));
+      // A page or browser failure (playwright's own error) is RENDER_FAILED, the error its cause.
+      const next = queue.then(() => render(project, media, args)).catch((e: unknown) => {
+        throw asNeuralCutError(e, "RENDER_FAILED");
+      });
       queue = next.catch(() => undefined);
       return next;
     },

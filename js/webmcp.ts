@@ -3,7 +3,7 @@
 // the browser calls the same tools, with the same schemas, as MCP clients do. The annotations
 // carry WebMCP's own hints next to MCP's, derived from the registry (see webMcpAnnotations).
 import { isToolError, type NeuralCutEditor } from "./editor.js";
-import { NeuralCutError } from "./errors.js";
+import { asNeuralCutError, NeuralCutError } from "./errors.js";
 import { UNTRUSTED_OUTPUT_TOOLS } from "./generated/tools.js";
 import { errorResult, successResult, type ToolResult } from "./tool-result.js";
 import type { ToolInfo } from "./types.js";
@@ -178,7 +178,8 @@ export async function registerWebMcpTools(editor: NeuralCutEditor, options: Regi
   } catch (e) {
     unregister();
     outer?.removeEventListener("abort", unregister);
-    throw e;
+    // The page's model context refused a tool: the whole registration is undone.
+    throw asNeuralCutError(e, "WEBMCP_UNAVAILABLE", "the page's model context refused a tool: ");
   }
   return { names, unregister };
 }

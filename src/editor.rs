@@ -30,6 +30,12 @@ impl fmt::Display for ApiError {
 
 impl std::error::Error for ApiError {}
 
+impl crate::error_code::CodedError for ApiError {
+    fn code(&self) -> ErrorCode {
+        self.code
+    }
+}
+
 fn api_error(code: ErrorCode, message: impl Into<String>) -> ApiError {
     ApiError::new(code, message)
 }

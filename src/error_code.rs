@@ -182,7 +182,7 @@ error_codes! {
     // generated list is complete.
     /// The editor was disposed; create a new one.
     EditorDisposed = "EDITOR_DISPOSED",
-    /// The page has no WebMCP model context to register tools with.
+    /// The page has no WebMCP model context to register tools with, or it refused one of them.
     WebmcpUnavailable = "WEBMCP_UNAVAILABLE",
     /// The agent's proxy failed after its retries (AgentError; the message says what to do).
     Proxy = "PROXY",
@@ -190,7 +190,7 @@ error_codes! {
     EmptyResponse = "EMPTY_RESPONSE",
     /// Gemini produced a malformed function call twice.
     MalformedCall = "MALFORMED_CALL",
-    /// One agent step cannot fit the proxy's limits.
+    /// Over a size limit: one agent step cannot fit the proxy's limits, or a body is over the proxy's.
     TooLarge = "TOO_LARGE",
     /// send was called while the previous message is still being answered.
     Busy = "BUSY",
@@ -202,9 +202,65 @@ error_codes! {
     UploadDeclined = "UPLOAD_DECLINED",
     /// Uploads need consent (confirm) or allowUploads: true.
     UploadsNotAllowed = "UPLOADS_NOT_ALLOWED",
-    /// The proxy could not be reached (ProxyError; other proxy codes are its own, upper-cased, or HTTP_<status>).
+    /// A server of the package (the Gemini proxy, the control-channel relay) could not listen on its host and port (in use, not permitted).
+    ListenFailed = "LISTEN_FAILED",
+    /// The proxy could not be reached (ProxyError; the proxy's own refusals carry the codes below).
     Unreachable = "UNREACHABLE",
-    /// The user stopped the call before it ran.
+    /// The proxy answered an HTTP error with no code of this list (ProxyError.status holds the status).
+    HttpError = "HTTP_ERROR",
+    // The Gemini proxy's refusals (js/proxy/): lower-cased on the wire (`rate_limited`),
+    // upper-cased in ProxyError.code and in the proxy's own errors.
+    /// Proxy: the request is malformed (the message names the field).
+    BadRequest = "BAD_REQUEST",
+    /// Proxy: the request is not allowed.
+    Forbidden = "FORBIDDEN",
+    /// Proxy: no such route or file handle.
+    NotFound = "NOT_FOUND",
+    /// Proxy: the route serves another HTTP method.
+    MethodNotAllowed = "METHOD_NOT_ALLOWED",
+    /// Proxy: the page's origin is not allowed.
+    OriginRefused = "ORIGIN_REFUSED",
+    /// Proxy: the request did not arrive in time.
+    Timeout = "TIMEOUT",
+    /// Proxy: the request body did not arrive in time.
+    BodyTimeout = "BODY_TIMEOUT",
+    /// Proxy: the uploaded file has expired or was deleted.
+    Gone = "GONE",
+    /// Proxy: an upload needs a Content-Length.
+    LengthRequired = "LENGTH_REQUIRED",
+    /// Proxy: only video, audio and image files can be uploaded.
+    UnsupportedMediaType = "UNSUPPORTED_MEDIA_TYPE",
+    /// Proxy: the model is not on the proxy's allow-list.
+    ModelNotAllowed = "MODEL_NOT_ALLOWED",
+    /// Proxy: an inline image is over the proxy's byte limit.
+    ImageTooLarge = "IMAGE_TOO_LARGE",
+    /// Proxy: the request holds more turns than the proxy takes.
+    TooManyTurns = "TOO_MANY_TURNS",
+    /// Proxy: the request holds more parts than the proxy takes.
+    TooManyParts = "TOO_MANY_PARTS",
+    /// Proxy: the request holds more than one inline image.
+    TooManyImages = "TOO_MANY_IMAGES",
+    /// Proxy: the request attaches more files than the proxy takes.
+    TooManyFiles = "TOO_MANY_FILES",
+    /// Proxy: the request declares more functions than the proxy takes.
+    TooManyTools = "TOO_MANY_TOOLS",
+    /// Proxy: the request attaches the same file twice.
+    DuplicateFile = "DUPLICATE_FILE",
+    /// Proxy: the upload stopped sending.
+    UploadStalled = "UPLOAD_STALLED",
+    /// Proxy: the upload arrived slower than the proxy's minimum rate.
+    UploadTooSlow = "UPLOAD_TOO_SLOW",
+    /// Proxy: the upload broke off.
+    UploadInterrupted = "UPLOAD_INTERRUPTED",
+    /// Proxy: a per-user or global budget is spent (the answer says which and when it resets).
+    RateLimited = "RATE_LIMITED",
+    /// Proxy: the budget store cannot count right now; nothing was spent.
+    StoreUnavailable = "STORE_UNAVAILABLE",
+    /// Proxy: the in-memory budget store holds its maximum of live counters.
+    StoreFull = "STORE_FULL",
+    /// Proxy: Gemini failed or answered something unusable.
+    UpstreamError = "UPSTREAM_ERROR",
+    /// The user stopped the call before it ran (or, at the proxy, the client went away).
     Cancelled = "CANCELLED",
     /// The user declined the change when asked to confirm it.
     Declined = "DECLINED",
@@ -236,12 +292,18 @@ error_codes! {
     MediaUnreadable = "MEDIA_UNREADABLE",
     /// render_preview could not draw the frame (no Chromium, a page error, ...).
     RenderFailed = "RENDER_FAILED",
+    /// The project file named (--project) does not exist or cannot be read.
+    ProjectUnreadable = "PROJECT_UNREADABLE",
     /// A CLI script line is not {"tool", "args"} JSON.
     InvalidLine = "INVALID_LINE",
-    /// A renderer or export option is out of range or of the wrong kind.
+    /// An option or argument of a package function is missing, out of range or of the wrong kind (renderer, export, proxy, editor, connectOpenCut).
     InvalidOptions = "INVALID_OPTIONS",
-    /// Neither WebGPU nor WebGL2 could be opened (the message gives both reasons).
+    /// A command line is malformed (an unknown option, a missing value): the CLI prints it with its usage and exits 2.
+    Usage = "USAGE",
+    /// The GPU backend asked for by name (createEffectRenderer's or createFrameRenderer's backend "webgpu" or "webgl2") could not be opened; "auto" falls back instead.
     NoGpu = "NO_GPU",
+    /// An effect list is malformed, names an unknown effect or parameter, or holds a value out of range (validateEffects, an effect renderer, applyEffectsCpu).
+    InvalidEffectList = "INVALID_EFFECT_LIST",
     /// The page cannot make the 2D canvas a source is staged through.
     NoCanvas = "NO_CANVAS",
     /// The effect source is smaller than the size asked for.
@@ -266,7 +328,7 @@ error_codes! {
     JobNotFound = "JOB_NOT_FOUND",
     /// The export job has already finished.
     JobNotRunning = "JOB_NOT_RUNNING",
-    /// A control-channel client or page gave no token or a wrong one.
+    /// A control-channel client or page, or a proxy caller, gave no token or a wrong one.
     Unauthorized = "UNAUTHORIZED",
     /// No page is connected to the control channel's relay.
     NoPage = "NO_PAGE",
@@ -282,8 +344,15 @@ error_codes! {
     NoElement = "NO_ELEMENT",
     /// The page has no UI adapter for this method.
     Unsupported = "UNSUPPORTED",
-    /// A panic inside the engine (the editor was rebuilt from its last committed state).
+    /// A panic inside the engine (the editor was rebuilt from its last committed state), or a bug in the package or the proxy.
     Internal = "INTERNAL",
+}
+
+/// The shape the engine's error types share (`ApiError`, `ProjectError`, `ToolError`): a code
+/// and a message (its `Display`). The wasm boundary converts any of them one way
+/// (`src/wasm/mod.rs`), so a new error type needs only this impl.
+pub trait CodedError: fmt::Display {
+    fn code(&self) -> ErrorCode;
 }
 
 impl fmt::Display for ErrorCode {

@@ -167,9 +167,15 @@ fn errors_md() -> String {
         "# Error codes\n\n\
          Generated from `src/error_code.rs` by `tests/docs.rs` (`NEURALCUT_BLESS=1 cargo test --test docs`). Every \
          error of the package carries one of these codes: tool failures as `{ error, code, ... }` values, thrown errors \
-         as `NeuralCutError` (or a subclass: `AgentError`, `ProxyError`, `UploadRefusedError`, `HistoryTooLargeError`) \
-         with `code`. The list is `ERROR_CODES` in the typings. A proxy's own refusals reach `ProxyError.code` \
-         upper-cased (`rate_limited` becomes `RATE_LIMITED`), or as `HTTP_<status>` when it names none.\n\n\
+         as `NeuralCutError` (or a subclass that adds fields: `AgentError`, `ProxyError`, `UploadRefusedError`, \
+         `HistoryTooLargeError`, `MediaProbeError`, the proxy's `RequestError`, `BudgetError`, `StoreError` and \
+         `UpstreamError`) with `code`, typed `ErrorCode`. The list is `ERROR_CODES` in the typings; codes only the \
+         TypeScript layer gives are declared in the same Rust list. The proxy sends its codes lower-cased on the wire \
+         (`rate_limited`); `ProxyError.code` upper-cases them (`RATE_LIMITED`), and is `HTTP_ERROR` for an answer \
+         with no code of this list (`status` holds the HTTP status). A call cancelled through an `AbortSignal` \
+         rejects with the signal's reason, as `fetch` does. The effects module's errors carry `INVALID_EFFECT_LIST`, \
+         `INVALID_OPTIONS`, `SOURCE_TOO_SMALL`, `NO_CANVAS`, `NOTHING_RENDERED`, `RENDERER_DESTROYED`, `RENDER_FAILED` \
+         and, for a GPU backend asked for by name that cannot open, `NO_GPU`.\n\n\
          | code | meaning |\n|---|---|\n",
     );
     for c in neuralcut::ErrorCode::ALL {

@@ -1,6 +1,6 @@
 // A control-channel client in Node: one TCP connection to the relay, JSON lines both ways, the
 // token sent first. Used by `neuralcut mcp --bridge`; scripts may use it too.
-import { NeuralCutError } from "../errors.js";
+import { type ErrorCode, errorCode, NeuralCutError } from "../errors.js";
 import { BRIDGE_ERRORS, type BridgeReply } from "./protocol.js";
 
 const load = (name: string): Promise<any> => import(name);
@@ -9,7 +9,7 @@ const load = (name: string): Promise<any> => import(name);
 export class BridgeCallError extends NeuralCutError {
   constructor(
     message: string,
-    code: string,
+    code: ErrorCode,
     readonly details?: Record<string, unknown>,
   ) {
     super(code, message);
@@ -108,7 +108,8 @@ export async function connectControl(options: { host?: string; port: number; tok
   const call = async (method: string, params?: Record<string, unknown>) => {
     const reply = await request(method, params);
     if (reply.ok) return reply.result;
-    throw new BridgeCallError(reply.error, reply.code, reply.details);
+    // A code outside ERROR_CODES (a relay of another version) is INTERNAL; the message stays.
+    throw new BridgeCallError(reply.error, errorCode(reply.code, "INTERNAL"), reply.details);
   };
   await call("auth", { token: options.token });
   keepAlive = setInterval(() => {

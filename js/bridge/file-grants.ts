@@ -7,7 +7,7 @@
 // after a short expiry; it answers only the origin of the page it was made for, addressed by a
 // loopback Host.
 
-import { NeuralCutError } from "../errors.js";
+import { type ErrorCode, NeuralCutError } from "../errors.js";
 import { byteRange, sendFile } from "../media/send-file.js";
 import { MediaProbeError, probeMedia, type MediaInfo } from "../media/probe.js";
 
@@ -39,7 +39,7 @@ export interface GrantedFile {
 export class GrantError extends NeuralCutError {
   constructor(
     message: string,
-    code: string,
+    code: ErrorCode,
     readonly index: number,
   ) {
     super(code, message);

@@ -2,6 +2,7 @@
 // token; the page connects with neuralcut/bridge, clients with JSON lines or `mcp --bridge`.
 import process from "node:process";
 
+import { UsageError } from "../errors.js";
 import { startRelay } from "./relay.js";
 import { TOKEN_ENV } from "./protocol.js";
 import { ARGV_TOKEN_WARNING, readTokenFile } from "./token.js";
@@ -31,7 +32,7 @@ export async function runRelay(argv: string[]): Promise<number> {
       const name = a.includes("=") ? a.slice(0, a.indexOf("=")) : a;
       const value = () => {
         const v = a.includes("=") ? a.slice(a.indexOf("=") + 1) : argv[++i];
-        if (!v) throw new Error(`${name} needs a value`);
+        if (!v) throw new UsageError(`${name} needs a value`);
         return v;
       };
       if (a === "-h" || a === "--help") {
@@ -40,12 +41,12 @@ export async function runRelay(argv: string[]): Promise<number> {
       } else if (name === "--port") {
         const v = value();
         port = /^\d{1,5}$/.test(v) && Number(v) < 65536 ? Number(v) : NaN;
-        if (Number.isNaN(port)) throw new Error(`--port must be a port number, got ${JSON.stringify(v)}`);
+        if (Number.isNaN(port)) throw new UsageError(`--port must be a port number, got ${JSON.stringify(v)}`);
       } else if (name === "--host") host = value();
       else if (name === "--origin") origins.push(new URL(value()).origin);
       else if (name === "--token") argvToken = value();
       else if (name === "--token-file") tokenFile = value();
-      else throw new Error(`unknown option ${JSON.stringify(a)}`);
+      else throw new UsageError(`unknown option ${JSON.stringify(a)}`);
     }
   } catch (e) {
     process.stderr.write(`neuralcut relay: ${(e as Error).message}\n\n${RELAY_USAGE}\n`);

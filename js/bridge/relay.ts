@@ -9,7 +9,7 @@
 // Two things do not come from a client's request: the page's change events, passed on to the
 // clients that asked for them (relay.subscribe), and the files a client grants the page to fetch
 // for engine.addAssets (./file-grants.ts), and the PNG of ui.screenshot {path}.
-import { NeuralCutError } from "../errors.js";
+import { asNeuralCutError, NeuralCutError } from "../errors.js";
 import { createFileGrants, GrantError } from "./file-grants.js";
 import {
   AUTH_TIMEOUT_MS,
@@ -547,7 +547,7 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
     });
   });
   await new Promise<void>((done, fail) => {
-    server.once("error", fail);
+    server.once("error", (e: Error) => fail(asNeuralCutError(e, "LISTEN_FAILED", `the relay cannot listen on ${host}:${options.port ?? 0}: `)));
     server.listen(options.port ?? 0, host, () => done());
   });
   port = server.address().port;

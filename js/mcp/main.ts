@@ -13,6 +13,7 @@ import process from "node:process";
 import { dirname, resolve } from "node:path";
 import { isMainThread } from "node:worker_threads";
 
+import { UsageError } from "../errors.js";
 import { createNeuralCutMcpServer } from "./server.js";
 import { openSession, saveSession, type Session } from "./session.js";
 import { headlessRenderPreview } from "../render-headless.js";
@@ -42,7 +43,7 @@ export interface McpArgs {
   tokenFile?: string;
 }
 
-/** Parses the arguments after `mcp`; throws an Error with a usage message. */
+/** Parses the arguments after `mcp`; throws a UsageError (`USAGE`) naming what is wrong. */
 export function parseMcpArgs(argv: string[]): McpArgs | "help" {
   const out: McpArgs = { demo: false, save: false };
   for (let i = 0; i < argv.length; i++) {
@@ -52,22 +53,22 @@ export function parseMcpArgs(argv: string[]): McpArgs | "help" {
     else if (a === "--save") out.save = true;
     else if (a === "--project" || a.startsWith("--project=")) {
       const value = a === "--project" ? argv[++i] : a.slice("--project=".length);
-      if (!value) throw new Error("--project needs a file path");
+      if (!value) throw new UsageError("--project needs a file path");
       out.project = value;
     } else if (/^--(bridge|token|token-file)(=|$)/.test(a)) {
       const name = a.startsWith("--bridge") ? "--bridge" : a.startsWith("--token-file") ? "--token-file" : "--token";
       const value = a === name ? argv[++i] : a.slice(name.length + 1);
-      if (!value) throw new Error(name === "--bridge" ? "--bridge needs host:port (e.g. 127.0.0.1:9876)" : `${name} needs ${name === "--token" ? "the relay's token" : "a file path"}`);
+      if (!value) throw new UsageError(name === "--bridge" ? "--bridge needs host:port (e.g. 127.0.0.1:9876)" : `${name} needs ${name === "--token" ? "the relay's token" : "a file path"}`);
       if (name === "--bridge") out.bridge = value;
       else if (name === "--token-file") out.tokenFile = value;
       else out.token = value;
-    } else throw new Error(`unknown option ${JSON.stringify(a)}`);
+    } else throw new UsageError(`unknown option ${JSON.stringify(a)}`);
   }
-  if (out.bridge && (out.demo || out.project)) throw new Error("--bridge drives the page's project: it cannot be combined with --demo or --project");
-  if ((out.token || out.tokenFile) && !out.bridge) throw new Error(`${out.token ? "--token" : "--token-file"} goes with --bridge`);
-  if (out.token && out.tokenFile) throw new Error("give --token-file or --token, not both");
-  if (out.demo && out.project) throw new Error("--demo and --project cannot be combined");
-  if (out.save && !out.project) throw new Error("--save needs --project <file>");
+  if (out.bridge && (out.demo || out.project)) throw new UsageError("--bridge drives the page's project: it cannot be combined with --demo or --project");
+  if ((out.token || out.tokenFile) && !out.bridge) throw new UsageError(`${out.token ? "--token" : "--token-file"} goes with --bridge`);
+  if (out.token && out.tokenFile) throw new UsageError("give --token-file or --token, not both");
+  if (out.demo && out.project) throw new UsageError("--demo and --project cannot be combined");
+  if (out.save && !out.project) throw new UsageError("--save needs --project <file>");
   return out;
 }
 

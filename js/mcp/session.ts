@@ -10,6 +10,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 
+import { NeuralCutError } from "../errors.js";
 import { createEditor, type NeuralCutEditor } from "../editor.js";
 import type { ProjectJson, ToolErrorResult } from "../types.js";
 import type { MediaInfo } from "../media/probe.js";
@@ -57,10 +58,15 @@ export async function openSession(options: OpenOptions): Promise<Session> {
   if (!options.project) return { editor: await createEditor(), paths };
   const file = resolve(options.project);
   if (!existsSync(file)) {
-    if (!options.createMissing) throw new Error(`project file not found: ${file} (add --save to start a new one there)`);
+    if (!options.createMissing) throw new NeuralCutError("PROJECT_UNREADABLE", `project file not found: ${file} (add --save to start a new one there)`);
     return { editor: await createEditor(), paths };
   }
-  const text = readFileSync(file, "utf8");
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (e) {
+    throw new NeuralCutError("PROJECT_UNREADABLE", `cannot read the project file ${file}: ${(e as Error).message}`, { cause: e });
+  }
   const editor = await createEditor({ project: text });
   for (const asset of (editor.project().assets as { id?: unknown; path?: unknown }[] | undefined) ?? []) {
     if (typeof asset.id === "string" && typeof asset.path === "string" && asset.path !== "") {

@@ -11,6 +11,7 @@ import { ALL_FORMATS, FilePathSource, Input } from "mediabunny";
 import { imageSize } from "image-size";
 
 import type { AssetJson, FrameRate } from "../types.js";
+import { NeuralCutError } from "../errors.js";
 
 /** What a file's headers say: the fields of an asset (generated `AssetJson`) they give, and the format. */
 export interface MediaInfo extends Pick<AssetJson, "name" | "type" | "duration" | "width" | "height" | "fps"> {
@@ -18,10 +19,10 @@ export interface MediaInfo extends Pick<AssetJson, "name" | "type" | "duration" 
   format: string;
 }
 
-/** A file that cannot be imported; `message` says which and why. */
-export class MediaProbeError extends Error {
+/** A file that cannot be imported (`MEDIA_UNREADABLE`); `message` says which and why. */
+export class MediaProbeError extends NeuralCutError {
   constructor(message: string) {
-    super(message);
+    super("MEDIA_UNREADABLE", message);
     this.name = "MediaProbeError";
   }
 }

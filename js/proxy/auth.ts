@@ -1,6 +1,7 @@
 // Who is asking: the host's `authorize`, a ready-made one for a shared token, and the client
 // address behind a known number of reverse proxies.
 
+import { NeuralCutError } from "../errors.js";
 import type { Authorize, ProxyRequestInfo } from "./config.js";
 
 const te = new TextEncoder();
@@ -38,7 +39,7 @@ function cookieValue(header: string | null, name: string): string | undefined {
  * check instead. The token must hold at least 32 characters.
  */
 export function createTokenAuthorizer(token: string, options: TokenAuthorizerOptions = {}): Authorize {
-  if (typeof token !== "string" || token.length < 32) throw new TypeError("createTokenAuthorizer: the token must hold at least 32 characters");
+  if (typeof token !== "string" || token.length < 32) throw new NeuralCutError("INVALID_OPTIONS", "createTokenAuthorizer: the token must hold at least 32 characters");
   const user = options.user ?? "token";
   return async (request) => {
     const auth = request.headers.get("authorization");

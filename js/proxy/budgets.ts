@@ -60,7 +60,7 @@ export class Budgets {
     } catch (e) {
       if (e instanceof StoreError) throw e;
       this.warn(`budget store failed (${e instanceof Error ? e.name : "error"}); refusing until it answers`);
-      throw new StoreError("store_unavailable", "The budget store is unavailable; try again shortly");
+      throw new StoreError("STORE_UNAVAILABLE", "The budget store is unavailable; try again shortly");
     }
   }
 

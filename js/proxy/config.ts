@@ -2,6 +2,7 @@
 // them into a ProxyConfig or throws at start. A misconfigured proxy fails when it is created,
 // never per request.
 
+import { NeuralCutError } from "../errors.js";
 import type { BudgetStore } from "./store.js";
 
 /** What a request may hold and how long its parts may take. Every field has a default (shown). */
@@ -197,7 +198,7 @@ export interface ProxyConfig {
 const MODEL_NAME = /^[a-z0-9][a-z0-9.-]{0,127}$/;
 
 function fail(message: string): never {
-  throw new TypeError(`createGeminiProxy: ${message}`);
+  throw new NeuralCutError("INVALID_OPTIONS", `createGeminiProxy: ${message}`);
 }
 
 function positive(table: object, given: object | undefined, what: string, strings: Record<string, readonly string[]> = {}): Record<string, unknown> {

@@ -5,6 +5,8 @@
 // derived with HKDF from a secret of at least 32 bytes: a shorter one could be guessed offline from
 // a handle.
 
+import { NeuralCutError } from "../errors.js";
+
 const te = new TextEncoder();
 const td = new TextDecoder();
 
@@ -65,7 +67,7 @@ export class HandleSealer {
       warn("no handleSecret set: file handles are sealed with a random key and stop working when this process restarts");
     } else {
       material = typeof secret === "string" ? te.encode(secret) : new Uint8Array(secret);
-      if (material.byteLength < MIN_SECRET_BYTES) throw new TypeError(`createGeminiProxy: handleSecret must hold at least ${MIN_SECRET_BYTES} bytes (e.g. openssl rand -hex 32)`);
+      if (material.byteLength < MIN_SECRET_BYTES) throw new NeuralCutError("INVALID_OPTIONS", `createGeminiProxy: handleSecret must hold at least ${MIN_SECRET_BYTES} bytes (e.g. openssl rand -hex 32)`);
     }
     const ikm = crypto.subtle.importKey("raw", material as Uint8Array<ArrayBuffer>, "HKDF", false, ["deriveKey"]);
     const derive = (info: string, alg: AesKeyGenParams | HmacImportParams, usages: KeyUsage[]) =>

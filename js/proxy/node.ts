@@ -2,6 +2,8 @@
 // without a framework. The package compiles without Node's typings, so the few Node shapes used
 // here are declared structurally and the built-in modules are imported at run time.
 
+import { asNeuralCutError, NeuralCutError } from "../errors.js";
+import { wireCode } from "./errors.js";
 import { DEFAULT_LIMITS, createGeminiProxy, type GeminiProxyHandler, type GeminiProxyOptions } from "./index.js";
 
 /** The parts of `http.IncomingMessage` used here. */
@@ -111,7 +113,7 @@ export function toNodeListener(handler: GeminiProxyHandler): (req: NodeRequestLi
           res.statusCode = 500;
           res.setHeader("content-type", "application/json");
         }
-        res.end(JSON.stringify({ error: "Internal proxy error", code: "internal" }));
+        res.end(JSON.stringify({ error: "Internal proxy error", code: wireCode("INTERNAL") }));
       });
   };
 }
@@ -142,7 +144,7 @@ export interface RunningProxy {
 
 function ms(value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
-  if (typeof value !== "number" || !(value > 0) || !Number.isFinite(value)) throw new TypeError(`serveGeminiProxy: ${name} must be a positive number of milliseconds`);
+  if (typeof value !== "number" || !(value > 0) || !Number.isFinite(value)) throw new NeuralCutError("INVALID_OPTIONS", `serveGeminiProxy: ${name} must be a positive number of milliseconds`);
   return Math.ceil(value);
 }
 
@@ -166,11 +168,11 @@ export async function serveGeminiProxy(options: ServeOptions): Promise<RunningPr
     toNodeListener(handler),
   );
   await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
+    server.once("error", (e) => reject(asNeuralCutError(e, "LISTEN_FAILED", `serveGeminiProxy: cannot listen on ${host}:${port}: `)));
     server.listen(port, host, () => resolve());
   });
   const addr = server.address();
-  if (!addr || typeof addr === "string") throw new Error("the proxy server has no TCP address");
+  if (!addr || typeof addr === "string") throw new NeuralCutError("INTERNAL", "the proxy server has no TCP address");
   const shownHost = addr.family === "IPv6" ? `[${addr.address}]` : addr.address;
   const base = (proxyOptions.basePath ?? "").replace(/\/+$/, "");
   return {

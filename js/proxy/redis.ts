@@ -2,6 +2,8 @@
 // processes) enforces one budget. The host passes its own connected Redis client; the package
 // depends on none. One Lua script makes each add atomic on the server.
 
+import { NeuralCutError } from "../errors.js";
+import { StoreError } from "./errors.js";
 import type { BudgetStore, CounterState } from "./store.js";
 
 /**
@@ -50,13 +52,13 @@ return {1, nv, pttl}
  * refuses requests instead of holding them.
  */
 export function createRedisStore(client: RedisCommander, options: RedisStoreOptions = {}): BudgetStore {
-  if (!client || typeof client.sendCommand !== "function") throw new TypeError("createRedisStore: pass a connected Redis client with sendCommand(args)");
+  if (!client || typeof client.sendCommand !== "function") throw new NeuralCutError("INVALID_OPTIONS", "createRedisStore: pass a connected Redis client with sendCommand(args)");
   const prefix = options.prefix ?? "neuralcut:budget:";
   return {
     async add(key: string, amount: number, ttlMs: number, limit?: number, extend = false): Promise<CounterState> {
       const args = ["EVAL", SCRIPT, "1", prefix + key, String(Math.trunc(amount)), String(Math.max(1, Math.ceil(ttlMs))), String(limit === undefined ? -1 : Math.floor(limit)), extend ? "1" : "0"];
       const reply = (await client.sendCommand(args)) as unknown[];
-      if (!Array.isArray(reply) || reply.length !== 3) throw new Error("the Redis budget script answered something unexpected");
+      if (!Array.isArray(reply) || reply.length !== 3) throw new StoreError("STORE_UNAVAILABLE", "the Redis budget script answered something unexpected");
       const [ok, value, pttl] = reply.map(Number);
       return { ok: ok === 1, value, resetAt: Date.now() + (pttl > 0 ? pttl : ttlMs) };
     },

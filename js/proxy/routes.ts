@@ -4,10 +4,10 @@
 import { clientAddress } from "./auth.js";
 import type { Budgets, TokenReservation } from "./budgets.js";
 import type { ProxyConfig, ProxyRequestInfo } from "./config.js";
-import { BudgetError, RequestError, StoreError, UpstreamError } from "./errors.js";
+import { BudgetError, RequestError, StoreError, UpstreamError, wireCode } from "./errors.js";
 import type { FileRecord, HandleSealer } from "./handles.js";
 import { concat, streamUpload } from "./uploads.js";
-import { CLIENT_GONE, type CallContext, type UpstreamClient, type UpstreamFile } from "./upstream.js";
+import type { CallContext, UpstreamClient, UpstreamFile } from "./upstream.js";
 import { checkGenerateBody, worstCaseTokens } from "./validate.js";
 
 export type GeminiProxyHandler = (request: Request, info?: ProxyRequestInfo) => Promise<Response>;
@@ -101,7 +101,7 @@ export function createHandler({ cfg, sealer, budgets, upstream }: RouteDeps): Ge
     let total = 0;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new RequestError(408, `The request body did not arrive within ${Math.round(limits.bodyTimeoutMs / 1000)} s`, "body_timeout")), limits.bodyTimeoutMs);
+      timer = setTimeout(() => reject(new RequestError(408, `The request body did not arrive within ${Math.round(limits.bodyTimeoutMs / 1000)} s`, "BODY_TIMEOUT")), limits.bodyTimeoutMs);
     });
     // Handled even when it fires while no read is waiting on it (during a cancel).
     late.catch(() => {});
@@ -313,8 +313,8 @@ export function createHandler({ cfg, sealer, budgets, upstream }: RouteDeps): Ge
           await settleFailed(tokens, e);
           const out =
             e instanceof UpstreamError
-              ? { error: e.message, code: e.status === CLIENT_GONE ? "cancelled" : "upstream_error", status: e.status, requestId: caller.ctx.requestId, ...e.extra }
-              : { error: "Gemini's answer broke off; try again", code: "upstream_error", status: 502, requestId: caller.ctx.requestId };
+              ? { error: e.message, code: wireCode(e.code), status: e.status, requestId: caller.ctx.requestId, ...e.extra }
+              : { error: "Gemini's answer broke off; try again", code: wireCode("UPSTREAM_ERROR"), status: 502, requestId: caller.ctx.requestId };
           controller.enqueue(enc.encode(`event: error\ndata: ${JSON.stringify(out)}\n\n`));
           controller.close();
         }
@@ -383,14 +383,14 @@ export function createHandler({ cfg, sealer, budgets, upstream }: RouteDeps): Ge
     // Origin is not a page's: authorization alone decides for it.
     if (origin !== null && !cfg.origins.has(origin)) {
       await drop();
-      return json(403, { error: "Origin not allowed", code: "origin_refused" }, bare);
+      return json(403, { error: "Origin not allowed", code: wireCode("ORIGIN_REFUSED") }, bare);
     }
     const caller0 = { origin, ctx: { requestId, signal: request.signal } };
     let path: string;
     try {
       path = new URL(request.url).pathname;
     } catch {
-      return json(400, { error: "Bad URL", code: "bad_request" }, caller0);
+      return json(400, { error: "Bad URL", code: wireCode("BAD_REQUEST") }, caller0);
     }
     if (cfg.basePath) {
       if (path !== cfg.basePath && !path.startsWith(cfg.basePath + "/")) path = "";
@@ -398,7 +398,7 @@ export function createHandler({ cfg, sealer, budgets, upstream }: RouteDeps): Ge
     }
     const route = Object.hasOwn(routes, path) ? routes[path] : undefined;
     if (request.method === "OPTIONS") {
-      if (!route) return json(404, { error: "Not found", code: "not_found" }, caller0);
+      if (!route) return json(404, { error: "Not found", code: wireCode("NOT_FOUND") }, caller0);
       return new Response(null, {
         status: 204,
         headers: headersFor(origin, requestId, {
@@ -410,16 +410,16 @@ export function createHandler({ cfg, sealer, budgets, upstream }: RouteDeps): Ge
     }
     if (!route) {
       await drop();
-      return json(404, { error: "Not found", code: "not_found" }, caller0);
+      return json(404, { error: "Not found", code: wireCode("NOT_FOUND") }, caller0);
     }
     if (request.method !== route.method) {
       await drop();
-      return json(405, { error: `Only ${route.method} is served here`, code: "method_not_allowed" }, caller0, { allow: `${route.method}, OPTIONS` });
+      return json(405, { error: `Only ${route.method} is served here`, code: wireCode("METHOD_NOT_ALLOWED") }, caller0, { allow: `${route.method}, OPTIONS` });
     }
     const user = await who(request, info, requestId);
     if (user === null) {
       await drop();
-      return json(401, { error: "Not authorized to use this proxy", code: "unauthorized" }, caller0, { "www-authenticate": 'Bearer realm="neuralcut"' });
+      return json(401, { error: "Not authorized to use this proxy", code: wireCode("UNAUTHORIZED") }, caller0, { "www-authenticate": 'Bearer realm="neuralcut"' });
     }
     const caller: Caller = { ...caller0, key: await userKey(user), owner: await sealer.ownerTag(user) };
     try {
@@ -428,28 +428,27 @@ export function createHandler({ cfg, sealer, budgets, upstream }: RouteDeps): Ge
       return await route.run(request, caller);
     } catch (e) {
       await drop();
-      if (e instanceof RequestError) return json(e.status, { error: e.message, code: e.code, ...e.extra }, caller);
+      if (e instanceof RequestError) return json(e.status, { error: e.message, code: wireCode(e.code), ...e.extra }, caller);
       if (e instanceof BudgetError) {
         const seconds = Math.max(1, Math.ceil((e.resetAt - Date.now()) / 1000));
         return json(
           429,
-          { error: e.message, code: "rate_limited", budget: e.budget, scope: e.scope, limit: e.limit, resetAt: e.resetAt, retryAfterSeconds: seconds },
+          { error: e.message, code: wireCode(e.code), budget: e.budget, scope: e.scope, limit: e.limit, resetAt: e.resetAt, retryAfterSeconds: seconds },
           caller,
           { "retry-after": String(seconds) },
         );
       }
       if (e instanceof StoreError) {
         // Fails closed: nothing went upstream uncounted.
-        return json(503, { error: e.message, code: e.code, requestId }, caller, { "retry-after": "5" });
+        return json(503, { error: e.message, code: wireCode(e.code), requestId }, caller, { "retry-after": "5" });
       }
       if (e instanceof UpstreamError) {
         const extra: Record<string, string> = e.retryAfter ? { "retry-after": String(e.retryAfter) } : {};
-        const code = e.status === CLIENT_GONE ? "cancelled" : "upstream_error";
-        return json(e.status, { error: e.message, code, requestId, ...e.extra }, caller, extra);
+        return json(e.status, { error: e.message, code: wireCode(e.code), requestId, ...e.extra }, caller, extra);
       }
       // Anything else is a bug here; the client learns only the request id.
       cfg.warn(`request ${requestId}: internal error: ${e instanceof Error ? e.name : "error"}`);
-      return json(500, { error: "Internal proxy error", code: "internal", requestId }, caller);
+      return json(500, { error: "Internal proxy error", code: wireCode("INTERNAL"), requestId }, caller);
     }
   }
 

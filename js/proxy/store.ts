@@ -2,6 +2,7 @@
 // expires, unless that would pass a limit. In memory by default (one process); the Redis store
 // (redis.ts) gives several proxy instances one set of counters.
 
+import { NeuralCutError } from "../errors.js";
 import { StoreError } from "./errors.js";
 
 /** The answer of `BudgetStore.add`. */
@@ -44,7 +45,7 @@ export class MemoryStore implements BudgetStore {
 
   constructor(options: MemoryStoreOptions = {}) {
     const n = options.maxKeys ?? 100_000;
-    if (!Number.isInteger(n) || n < 1) throw new TypeError("MemoryStore: maxKeys must be a positive whole number");
+    if (!Number.isInteger(n) || n < 1) throw new NeuralCutError("INVALID_OPTIONS", "MemoryStore: maxKeys must be a positive whole number");
     this.maxKeys = n;
   }
 
@@ -62,7 +63,7 @@ export class MemoryStore implements BudgetStore {
     if (!c) {
       // Never forget a live counter to make room (a day budget would reset): refuse instead.
       if (this.counters.size >= this.maxKeys && !this.sweep(now)) {
-        throw new StoreError("store_full", `the memory budget store holds ${this.maxKeys} live counters`);
+        throw new StoreError("STORE_FULL", `the memory budget store holds ${this.maxKeys} live counters`);
       }
       c = { value: 0, resetAt };
       this.counters.set(key, c);

@@ -30,7 +30,7 @@ interface Rate {
 }
 
 const tooSlow = (r: Rate) =>
-  new RequestError(408, `The upload is too slow: under ${Math.round((r.need * 1000) / r.windowMs)} bytes a second`, "upload_too_slow");
+  new RequestError(408, `The upload is too slow: under ${Math.round((r.need * 1000) / r.windowMs)} bytes a second`, "UPLOAD_TOO_SLOW");
 
 /** Books `ms` of waiting and `bytes` read; throws when a window closed short. */
 function account(rate: Rate, ms: number, bytes: number): void {
@@ -52,13 +52,13 @@ async function readWithin(reader: ReadableStreamDefaultReader<Uint8Array>, idleM
   // Nothing arrives while waiting, so this window fails at its end unless it already has enough.
   const windowEnd = rate.windowMs - rate.waited + (rate.got >= rate.need ? rate.windowMs : 0);
   const limits = new Promise<never>((_, reject) => {
-    idle = setTimeout(() => reject(new RequestError(408, `The upload stalled: nothing arrived for ${Math.round(idleMs / 1000)} s`, "upload_stalled")), idleMs);
+    idle = setTimeout(() => reject(new RequestError(408, `The upload stalled: nothing arrived for ${Math.round(idleMs / 1000)} s`, "UPLOAD_STALLED")), idleMs);
     slow = setTimeout(() => reject(tooSlow(rate)), windowEnd);
   });
   try {
     const chunk = await Promise.race([
       reader.read().catch(() => {
-        throw new RequestError(400, "The upload was interrupted", "upload_interrupted");
+        throw new RequestError(400, "The upload was interrupted", "UPLOAD_INTERRUPTED");
       }),
       limits,
     ]);
@@ -96,7 +96,7 @@ export async function streamUpload(body: ReadableStream<Uint8Array>, plan: Uploa
       const chunk = await readWithin(reader, plan.idleTimeoutMs, rate);
       if (chunk.value) {
         received += chunk.value.byteLength;
-        if (received > plan.total) throw new RequestError(413, "The body is longer than its Content-Length", "too_large");
+        if (received > plan.total) throw new RequestError(413, "The body is longer than its Content-Length", "TOO_LARGE");
         pending.push(chunk.value);
         pendingLen += chunk.value.byteLength;
       }
@@ -113,7 +113,7 @@ export async function streamUpload(body: ReadableStream<Uint8Array>, plan: Uploa
     await reader.cancel().catch(() => {});
     throw e;
   }
-  if (received !== plan.total) throw new RequestError(400, "The body is shorter than its Content-Length", "bad_request");
+  if (received !== plan.total) throw new RequestError(400, "The body is shorter than its Content-Length", "BAD_REQUEST");
   const file = await upstream.sendChunk(session, concat(pending, pendingLen), offset, true, ctx);
   if (!file) throw new UpstreamError(502, "Gemini answered the upload without a file", { requestId: ctx.requestId });
   return file;

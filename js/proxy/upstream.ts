@@ -4,7 +4,7 @@
 // scrubbed). The full detail of a failure goes to the operator's log only.
 
 import type { ProxyConfig } from "./config.js";
-import { UpstreamError } from "./errors.js";
+import { CLIENT_GONE, UpstreamError } from "./errors.js";
 
 /** Per request: the id the log and the client share, and the client's cancel. */
 export interface CallContext {
@@ -23,8 +23,7 @@ export interface UpstreamFile {
   error?: { message?: unknown };
 }
 
-/** Status code for a request whose client went away: no one reads the answer. */
-export const CLIENT_GONE = 499;
+export { CLIENT_GONE } from "./errors.js";
 
 export class UpstreamClient {
   constructor(private readonly cfg: ProxyConfig) {}

@@ -104,7 +104,7 @@ function checkPart(raw: unknown, where: string, bounds: Bounds): Part {
     // Measured before decoding: the check costs nothing however large the string is.
     const bytes = Math.floor((d.data.length * 3) / 4);
     if (bytes > bounds.maxInlineImageBytes + 2) {
-      throw new RequestError(413, `${where}.inlineData holds over ${bounds.maxInlineImageBytes} bytes; send a smaller image`, "image_too_large");
+      throw new RequestError(413, `${where}.inlineData holds over ${bounds.maxInlineImageBytes} bytes; send a smaller image`, "IMAGE_TOO_LARGE");
     }
     if (!BASE64.test(d.data)) throw bad(`${where}.inlineData.data is not base64`);
     part.inlineData = { mimeType: d.mimeType, data: d.data };
@@ -130,11 +130,11 @@ export function checkGenerateBody(raw: unknown, bounds: Bounds, models: Set<stri
   // Names the refused model, never the allowed ones (the operator's list is not the client's business).
   if (!models.has(model)) {
     const shown = typeof raw.model === "string" ? raw.model.slice(0, 80) : "(none)";
-    throw new RequestError(403, `Model '${shown}' is not allowed here`, "model_not_allowed", { model: shown });
+    throw new RequestError(403, `Model '${shown}' is not allowed here`, "MODEL_NOT_ALLOWED", { model: shown });
   }
 
   if (!Array.isArray(raw.contents) || raw.contents.length === 0) throw bad("contents must be a non-empty array");
-  if (raw.contents.length > bounds.maxTurns) throw new RequestError(413, `contents holds over ${bounds.maxTurns} turns`, "too_many_turns");
+  if (raw.contents.length > bounds.maxTurns) throw new RequestError(413, `contents holds over ${bounds.maxTurns} turns`, "TOO_MANY_TURNS");
   let totalParts = 0;
   const contents: Content[] = raw.contents.map((c: unknown, i: number) => {
     const where = `contents[${i}]`;
@@ -142,9 +142,9 @@ export function checkGenerateBody(raw: unknown, bounds: Bounds, models: Set<stri
     onlyKeys(c, new Set(["role", "parts"]), where);
     if (c.role !== "user" && c.role !== "model") throw bad(`${where}.role must be 'user' or 'model'`);
     if (!Array.isArray(c.parts) || c.parts.length === 0) throw bad(`${where}.parts must be a non-empty array`);
-    if (c.parts.length > bounds.maxPartsPerTurn) throw new RequestError(413, `${where} holds over ${bounds.maxPartsPerTurn} parts`, "too_many_parts");
+    if (c.parts.length > bounds.maxPartsPerTurn) throw new RequestError(413, `${where} holds over ${bounds.maxPartsPerTurn} parts`, "TOO_MANY_PARTS");
     totalParts += c.parts.length;
-    if (totalParts > bounds.maxPartsPerRequest) throw new RequestError(413, `contents holds over ${bounds.maxPartsPerRequest} parts in all`, "too_many_parts");
+    if (totalParts > bounds.maxPartsPerRequest) throw new RequestError(413, `contents holds over ${bounds.maxPartsPerRequest} parts in all`, "TOO_MANY_PARTS");
     return { role: c.role, parts: c.parts.map((p: unknown, j: number) => checkPart(p, `${where}.parts[${j}]`, bounds)) };
   });
   // Each file is billed by its length in tokens every time it is sent: a bounded number per
@@ -156,12 +156,12 @@ export function checkGenerateBody(raw: unknown, bounds: Bounds, models: Set<stri
       if (p.inlineData) {
         // Only the caller's own picture, and one: a model turn never carries inline data.
         if (c.role !== "user") throw bad("inlineData is accepted in user turns only");
-        if (++images > 1) throw new RequestError(413, "over 1 inline image in one request", "too_many_images");
+        if (++images > 1) throw new RequestError(413, "over 1 inline image in one request", "TOO_MANY_IMAGES");
       }
       if (!p.fileData) continue;
-      if (files.has(p.fileData.fileUri)) throw new RequestError(400, "The same file is attached more than once in this request; attach it once", "duplicate_file");
+      if (files.has(p.fileData.fileUri)) throw new RequestError(400, "The same file is attached more than once in this request; attach it once", "DUPLICATE_FILE");
       files.add(p.fileData.fileUri);
-      if (files.size > bounds.maxFilesPerRequest) throw new RequestError(413, `over ${bounds.maxFilesPerRequest} files in one request`, "too_many_files");
+      if (files.size > bounds.maxFilesPerRequest) throw new RequestError(413, `over ${bounds.maxFilesPerRequest} files in one request`, "TOO_MANY_FILES");
     }
   }
 
@@ -184,7 +184,7 @@ export function checkGenerateBody(raw: unknown, bounds: Bounds, models: Set<stri
       count += decls.length;
       return { functionDeclarations: decls };
     });
-    if (count > bounds.maxFunctionDeclarations) throw new RequestError(413, `over ${bounds.maxFunctionDeclarations} function declarations`, "too_many_tools");
+    if (count > bounds.maxFunctionDeclarations) throw new RequestError(413, `over ${bounds.maxFunctionDeclarations} function declarations`, "TOO_MANY_TOOLS");
   }
 
   if (raw.toolConfig !== undefined) {

@@ -38,6 +38,12 @@ impl fmt::Display for ProjectError {
 
 impl std::error::Error for ProjectError {}
 
+impl crate::error_code::CodedError for ProjectError {
+    fn code(&self) -> ErrorCode {
+        self.code
+    }
+}
+
 pub(super) fn check_header(value: &Value) -> Result<(), ProjectError> {
     let Some(obj) = value.as_object() else {
         return Err(ProjectError::shape("a project is a JSON object".into()));

@@ -45,6 +45,12 @@ impl fmt::Display for ToolError {
 
 impl std::error::Error for ToolError {}
 
+impl crate::error_code::CodedError for ToolError {
+    fn code(&self) -> ErrorCode {
+        self.code
+    }
+}
+
 macro_rules! spec_errors {
     ($($fn_name:ident => $code:ident, $msg:literal;)*) => {
         impl ToolError {

@@ -163,7 +163,7 @@ pub fn typings() -> String {
     out.push_str("};\n\n");
     let common = serde_json::to_string(registry::COMMON_ERRORS).expect("strings serialise");
     let _ = writeln!(out, "/** Errors any tool can return besides its own (argument checks, references, no timeline). */\nexport const COMMON_TOOL_ERRORS: readonly string[] = {common};\n");
-    out.push_str("/** Every error code of the package (engine, tools, agent, proxy client, MCP, CLI), from src/error_code.rs.\n * A proxy's own refusals arrive upper-cased (RATE_LIMITED, ...) or as HTTP_<status>. */\nexport const ERROR_CODES = [\n");
+    out.push_str("/** Every error code of the package (engine, tools, agent, proxy client, MCP, CLI), from src/error_code.rs.\n * The proxy's codes travel lower-cased on the wire (rate_limited). */\nexport const ERROR_CODES = [\n");
     for c in crate::ErrorCode::ALL {
         let _ = writeln!(out, "  \"{}\",", c.as_str());
     }

@@ -11,7 +11,7 @@ impl WasmEditor {
     /// for a non-finite or out-of-range time.
     #[wasm_bindgen(js_name = frameAtJson)]
     pub fn frame_at_json(&self, seconds: f64) -> Result<String, JsValue> {
-        let frame = self.inner.frame_at(seconds).map_err(|e| api_error(e.code, &e.message))?;
+        let frame = self.inner.frame_at(seconds)?;
         serde_json::to_string(&frame).map_err(|e| api_error(ErrorCode::Internal, &e.to_string()))
     }
 }

@@ -16,7 +16,7 @@ mod opencut;
 #[cfg(test)]
 mod tests;
 
-use crate::error_code::ErrorCode;
+use crate::error_code::{CodedError, ErrorCode};
 use std::sync::Once;
 
 use wasm_bindgen::prelude::*;
@@ -55,6 +55,19 @@ pub(crate) fn api_error(code: ErrorCode, message: &str) -> JsValue {
     err.into()
 }
 
+/// The one conversion of the engine's errors to JS, so `?` throws them. (A blanket impl over
+/// `CodedError` is not allowed for the foreign `JsValue`: one line per type instead.)
+macro_rules! thrown_as_js {
+    ($($t:ty),*) => {$(
+        impl From<$t> for JsValue {
+            fn from(e: $t) -> JsValue {
+                api_error(CodedError::code(&e), &e.to_string())
+            }
+        }
+    )*};
+}
+thrown_as_js!(crate::ApiError, crate::model::ProjectError, crate::ToolError);
+
 /// One project, its undo history and the asset-context cache.
 #[wasm_bindgen]
 pub struct WasmEditor {
@@ -71,7 +84,7 @@ impl WasmEditor {
         install_panic_hook();
         let inner = match project_json {
             None => Editor::new(),
-            Some(json) => Editor::from_json(&json).map_err(|e| api_error(e.code, &e.message))?,
+            Some(json) => Editor::from_json(&json)?,
         };
         Ok(WasmEditor { inner, pending: context::Pending::default() })
     }
@@ -81,14 +94,14 @@ impl WasmEditor {
     #[wasm_bindgen(js_name = addAsset)]
     pub fn add_asset(&mut self, #[wasm_bindgen(unchecked_param_type = "object")] options: JsValue) -> Result<String, JsValue> {
         let new = options::asset(&options)?;
-        self.inner.add_asset(new).map_err(|e| api_error(e.code, &e.message))
+        Ok(self.inner.add_asset(new)?)
     }
 
     /// Adds a sticker to the catalog `add_sticker` draws from and returns its id.
     #[wasm_bindgen(js_name = addSticker)]
     pub fn add_sticker(&mut self, options: tsify::Ts<StickerOptions>) -> Result<String, JsValue> {
         let s = options::sticker(&options)?;
-        self.inner.add_sticker(&s.id, &s.name, s.url).map_err(|e| api_error(e.code, &e.message))
+        Ok(self.inner.add_sticker(&s.id, &s.name, s.url)?)
     }
 
     /// Runs a tool. `argsJson` is a JSON object (or `null`); returns the output, or
@@ -149,7 +162,7 @@ impl WasmEditor {
     /// for an id that is not a registered effect, changing nothing.
     #[wasm_bindgen(js_name = setEffects)]
     pub fn set_effects(&mut self, ids: Vec<String>) -> Result<(), JsValue> {
-        self.inner.set_effects(&ids).map_err(|e| api_error(e.code, &e.message))
+        Ok(self.inner.set_effects(&ids)?)
     }
 
     /// The effect types the effect tools offer, in registry order.

@@ -16,7 +16,7 @@ impl WasmEditor {
     pub fn load_opencut_scene(&mut self, scene_json: &str) -> Result<(), JsValue> {
         let scene: Value = serde_json::from_str(scene_json)
             .map_err(|e| api_error(ErrorCode::InvalidJson, &format!("OpenCut scene is not valid JSON: {e}")))?;
-        crate::opencut::load_scene(&mut self.inner, &scene).map_err(|e| api_error(e.code, &e.message))
+        Ok(crate::opencut::load_scene(&mut self.inner, &scene)?)
     }
 
     /// Takes OpenCut's normalised copy of the timeline (pruned, rippled) given as JSON text,
@@ -25,13 +25,13 @@ impl WasmEditor {
     pub fn adopt_opencut_scene(&mut self, scene_json: &str) -> Result<(), JsValue> {
         let scene: Value = serde_json::from_str(scene_json)
             .map_err(|e| api_error(ErrorCode::InvalidJson, &format!("OpenCut scene is not valid JSON: {e}")))?;
-        crate::opencut::adopt_scene(&mut self.inner, &scene).map_err(|e| api_error(e.code, &e.message))
+        Ok(crate::opencut::adopt_scene(&mut self.inner, &scene)?)
     }
 
     /// The timeline as OpenCut's `{ tracks: { overlay, main, audio } }`, as JSON text. Throws
     /// NO_ACTIVE_PROJECT or NO_ACTIVE_TIMELINE.
     #[wasm_bindgen(js_name = openCutSceneJson)]
     pub fn opencut_scene_json(&self) -> Result<String, JsValue> {
-        crate::opencut::scene(&self.inner).map(|v| v.to_string()).map_err(|e| api_error(e.code, &e.message))
+        Ok(crate::opencut::scene(&self.inner)?.to_string())
     }
 }

@@ -321,7 +321,7 @@ test("editor.group and beginGroup/endGroup: one step, named; an empty group reco
   }), /host bug/);
   assert.equal((await editor.callTool("undo", {})).undone, "fails", "a group closes when its function throws");
   assert.ok(changes.length >= 4);
-  assert.throws(() => editor.beginGroup(42), TypeError);
+  assert.throws(() => editor.beginGroup(42), { name: "NeuralCutError", code: "INVALID_OPTIONS" });
 });
 
 // ---- plans and questions ------------------------------------------------------------------------

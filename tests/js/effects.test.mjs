@@ -60,6 +60,7 @@ function cases() {
 /** Runs in the page: renders every case from several source kinds and measures the differences. */
 async function runInPage({ moduleUrl, backend, cases, videoBase64 }) {
   const fx = await import(moduleUrl);
+  const { NeuralCutError } = await import(new URL("errors.js", moduleUrl).href);
   const r = await fx.createEffectRenderer({ backend });
   const W = 160, H = 90;
   const data = new Uint8ClampedArray(W * H * 4);
@@ -183,7 +184,7 @@ async function runInPage({ moduleUrl, backend, cases, videoBase64 }) {
       await r.readPixels(region);
       badRegions.push(`${JSON.stringify(region)}: read`);
     } catch (e) {
-      badRegions.push(e instanceof Error ? "refused" : `${JSON.stringify(region)}: threw a non-Error`);
+      badRegions.push(e instanceof NeuralCutError ? e.code : `${JSON.stringify(region)}: threw ${e?.name} without a code`);
     }
   }
 
@@ -201,7 +202,7 @@ async function runInPage({ moduleUrl, backend, cases, videoBase64 }) {
       r.render({ source: image, width: W, height: H, effects });
       errors.push(null);
     } catch (e) {
-      errors.push(`${e instanceof Error}:${e.message}`);
+      errors.push(`${e instanceof NeuralCutError}:${e.code}:${e.message}`);
     }
   }
   // The frame's own problems carry the same codes on every backend.
@@ -231,7 +232,7 @@ async function runInPage({ moduleUrl, backend, cases, videoBase64 }) {
   try {
     r.render({ width: W + 1, height: H, effects: [] });
   } catch (e) {
-    reuseOtherSize = e.message;
+    reuseOtherSize = `${e.code}: ${e.message}`;
   }
 
   // Resizing, down and up to 4K (beyond WebGL2's default 2048 limit).
@@ -421,15 +422,15 @@ function check(out, backend) {
   assert.ok(out.video.max <= pixelMax, `video source: max |Δ| ${out.video.max} > ${pixelMax}/255 (mean ${out.video.mean.toFixed(3)})`);
   assert.ok(out.video.corner.max <= pixelMax, `video source, top-left 120x90: max |Δ| ${out.video.corner.max} > ${pixelMax}/255`);
   for (const r of out.regions) assert.equal(r.mismatch, false, `readPixels region ${r.region} differs from the whole frame`);
-  assert.deepEqual(out.badRegions, Array(out.badRegions.length).fill("refused"), "regions outside the frame are refused with an Error");
-  assert.match(out.errors[0], /^true:.*"glow"/);
-  assert.match(out.errors[1], /^true:.*"intensity".*maximum 100/);
-  assert.match(out.errors[2], /^true:.*unknown parameter "radius".*intensity/);
-  assert.match(out.errors[3], /^true:effects\[1\].*"vignette".*"softness"/);
+  assert.deepEqual(out.badRegions, Array(out.badRegions.length).fill("INVALID_OPTIONS"), "regions outside the frame are refused with a NeuralCutError");
+  assert.match(out.errors[0], /^true:INVALID_EFFECT_LIST:.*"glow"/);
+  assert.match(out.errors[1], /^true:INVALID_EFFECT_LIST:.*"intensity".*maximum 100/);
+  assert.match(out.errors[2], /^true:INVALID_EFFECT_LIST:.*unknown parameter "radius".*intensity/);
+  assert.match(out.errors[3], /^true:INVALID_EFFECT_LIST:effects\[1\].*"vignette".*"softness"/);
   assert.deepEqual(out.codes, { small: "SOURCE_TOO_SMALL", huge: "INVALID_OPTIONS", zero: "INVALID_OPTIONS", unrendered: "NOTHING_RENDERED" }, `${backend}: error codes`);
   assert.ok(out.untouched, "a refused render draws nothing");
   assert.ok(out.reuse.max <= pixelMax, `re-rendering the frame already there: max |Δ| ${out.reuse.max} > ${pixelMax}/255`);
-  assert.match(out.reuseOtherSize ?? "", /no source given/);
+  assert.match(out.reuseOtherSize ?? "", /^INVALID_OPTIONS: no source given/);
   assert.ok(out.headlessCanvas, "no canvas given: headless");
   assert.ok(out.shownCanvas, "renderer.canvas is the canvas given");
   assert.deepEqual(out.shownSizes, [[160, 90], [64, 48]], "the canvas follows the frame size");
@@ -475,8 +476,40 @@ describe("neuralcut/effects in Chromium", { timeout: 600_000 }, () => {
         const got = await r.readPixels();
         const want = await fx.applyEffectsCpu(data, 40, 30, effects);
         const same = got.every((v, i) => v === want[i]);
-        return { backend: r.backend, reason: r.backendReason, probe: await fx.probeAdapters(), same };
+        // What the module refuses, each a NeuralCutError with its code (hostile inputs included).
+        const { NeuralCutError } = await import(new URL("errors.js", url).href);
+        const codeOf = async (f) => {
+          try {
+            await f();
+            return "no error";
+          } catch (e) {
+            return e instanceof NeuralCutError ? e.code : `${e?.name}: ${e?.message}`;
+          }
+        };
+        const refused = {
+          webgpu: await codeOf(() => fx.createEffectRenderer({ backend: "webgpu" })),
+          webgl2: await codeOf(() => fx.createEffectRenderer({ backend: "webgl2" })),
+          notCanvas: await codeOf(() => fx.createEffectRenderer({ backend: "webgl2", canvas: {} })),
+          validate: await codeOf(() => fx.validateEffects([{ effectType: "glow" }])),
+          notList: await codeOf(() => fx.validateEffects("blur")),
+          cpuEffects: await codeOf(() => fx.applyEffectsCpu(data, 40, 30, [{ effectType: "blur", params: { intensity: -1 } }])),
+          cpuPixels: await codeOf(() => fx.applyEffectsCpu(data, 41, 30, [])),
+          cpuRender: await codeOf(() => r.render({ source: new ImageData(data, 40, 30), width: 40, height: 30, effects: [{ effectType: "__proto__" }] })),
+          region: await codeOf(() => r.readPixels({ x: 39, y: 0, width: 2, height: 1 })),
+        };
+        return { backend: r.backend, reason: r.backendReason, probe: await fx.probeAdapters(), same, refused };
       }, `${server.url}/effects.js`);
+      assert.deepEqual(out.refused, {
+        webgpu: "NO_GPU",
+        webgl2: "NO_GPU",
+        notCanvas: "INVALID_OPTIONS",
+        validate: "INVALID_EFFECT_LIST",
+        notList: "INVALID_EFFECT_LIST",
+        cpuEffects: "INVALID_EFFECT_LIST",
+        cpuPixels: "INVALID_OPTIONS",
+        cpuRender: "INVALID_EFFECT_LIST",
+        region: "INVALID_OPTIONS",
+      });
       assert.equal(out.probe.webgpu.available || out.probe.webgl2.available, false, JSON.stringify(out.probe));
       assert.equal(out.backend, "cpu");
       assert.match(out.reason, /^no GPU opened \(.+; .+\)$/);

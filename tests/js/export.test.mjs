@@ -56,7 +56,7 @@ const SCENE = {
 };
 
 /** Runs in the page: makes the media, exports, reads the file back. */
-async function exportInPage({ scene, format, cancelAt, noH264, unreachableTone }) {
+async function exportInPage({ scene, format, cancelAt, noH264, unreachableTone, failingTarget }) {
   const mb = await import("mediabunny");
   const { createEditor } = await import("/dist/index.js");
   const { exportVideo } = await import("/dist/export.js");
@@ -119,6 +119,17 @@ async function exportInPage({ scene, format, cancelAt, noH264, unreachableTone }
     const t0 = performance.now();
     const r = await Promise.race([exportVideo(editor, { format }), new Promise((resolve) => setTimeout(() => resolve(null), 30_000))]);
     return { unreachable: r && { missing: r.missing, frames: r.frames }, ms: performance.now() - t0 };
+  }
+
+  if (failingTarget) {
+    // A stream that refuses its first chunk (a full disk): the export fails with a code, the cause kept.
+    const target = new WritableStream({ write: () => Promise.reject(new TypeError("disk full")) });
+    try {
+      await exportVideo(editor, { format, target });
+      return { failed: false };
+    } catch (e) {
+      return { failed: true, name: e.name, code: e.code, message: e.message, cause: e.cause?.message };
+    }
   }
 
   if (cancelAt !== undefined) {
@@ -292,6 +303,14 @@ test("a sound file whose server does not answer is reported missing after a few 
 test("cancel mid-way rejects with AbortError and aborts the target stream", async () => {
   const out = await run({ scene: SCENE, format: "mp4", cancelAt: 5 });
   assert.deepEqual(out, { cancelled: true, name: "AbortError", last: 5, aborted: true });
+});
+
+test("a target stream that fails is EXPORT_FAILED, its error the cause", async () => {
+  const out = await run({ scene: SCENE, format: "webm", failingTarget: true });
+  assert.equal(out.failed, true, JSON.stringify(out));
+  assert.deepEqual([out.name, out.code], ["NeuralCutError", "EXPORT_FAILED"], JSON.stringify(out));
+  assert.match(out.message, /^the export failed: .*disk full/);
+  assert.equal(out.cause, "disk full");
 });
 
 test("mp4 without an H.264 encoder is CODEC_UNSUPPORTED naming the codec and webm", async () => {

@@ -388,8 +388,8 @@ test("the effect tools offer only what OpenCut renders", async () => {
 
 test("connectOpenCut checks what it is given", async () => {
   const editor = await pkg.createEditor();
-  assert.throws(() => connectOpenCut(editor, {}), TypeError);
-  assert.throws(() => connectOpenCut({}, { getTracks() {}, getAssets() {}, commit() {} }), TypeError);
+  assert.throws(() => connectOpenCut(editor, {}), { name: "NeuralCutError", code: "INVALID_OPTIONS" });
+  assert.throws(() => connectOpenCut({}, { getTracks() {}, getAssets() {}, commit() {} }), { name: "NeuralCutError", code: "INVALID_OPTIONS" });
 });
 
 // ---- Asset context through the bridge: OpenCut's media files are what Gemini gets. ----

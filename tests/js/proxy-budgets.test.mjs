@@ -126,7 +126,7 @@ test("a memory store filled past its size keeps every live counter, a day budget
     try {
       await store.add(`r:addr-${i}`, 1, 60_000, 60);
     } catch (e) {
-      assert.equal(e.code, "store_full");
+      assert.equal(e.code, "STORE_FULL");
       refused++;
     }
   }
@@ -137,11 +137,11 @@ test("a memory store filled past its size keeps every live counter, a day budget
   const small = new MemoryStore({ maxKeys: 2 });
   await small.add("a", 1, 100);
   await small.add("b", 1, DAY);
-  await assert.rejects(small.add("c", 1, DAY), (e) => e.code === "store_full");
+  await assert.rejects(small.add("c", 1, DAY), (e) => e.code === "STORE_FULL");
   await sleep(150);
   assert.equal((await small.add("c", 1, DAY)).value, 1);
   assert.equal(await counter(small, "b"), 1);
-  assert.throws(() => new MemoryStore({ maxKeys: 0 }), TypeError);
+  assert.throws(() => new MemoryStore({ maxKeys: 0 }), { name: "NeuralCutError", code: "INVALID_OPTIONS" });
 });
 
 test("public mode: a flood of refused requests from new addresses fills the store; they get 503 and the spent day budgets stay spent", async () => {

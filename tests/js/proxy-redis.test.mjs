@@ -124,7 +124,7 @@ test("the memory store keeps the BudgetStore contract", async () => {
 
 test("the Redis store keeps the same contract, against a real redis-server", async () => {
   await storeContract(createRedisStore(client, { prefix: `t${Date.now()}:` }), "redis");
-  assert.throws(() => createRedisStore({}), TypeError);
+  assert.throws(() => createRedisStore({}), { name: "NeuralCutError", code: "INVALID_OPTIONS" });
 });
 
 test("two proxy instances sharing Redis enforce one per-user budget and one global budget", async () => {

@@ -9,6 +9,7 @@ import {
   type AssetJson,
   type BlendMode,
   type ChangeEvent,
+  type ErrorCode,
   type Editor,
   type ProjectJson,
   type SplitArgs,
@@ -108,8 +109,12 @@ export async function usage(): Promise<void> {
     editor.addAsset({ name: "", type: "video" });
   } catch (e) {
     if (e instanceof NeuralCutError) {
-      const code: string = e.code;
-      void code;
+      // code is the ErrorCode union generated from src/error_code.rs, not any string.
+      const code: ErrorCode = e.code;
+      const known: boolean = e.code === "INVALID_ASSET" || e.code === "RATE_LIMITED";
+      // @ts-expect-error a code outside ERROR_CODES
+      const unknown: boolean = e.code === "NOT_A_CODE";
+      void [code, known, unknown];
     }
   }
   // neuralcut/export takes the editor as it is typed; its options and result are typed too.
