@@ -1,4 +1,4 @@
-import { ERROR_CODES, type ErrorCode } from "./generated/tools.js";
+import { ERROR_CODES, type ErrorCode } from "./generated/error-codes.js";
 
 export type { ErrorCode };
 

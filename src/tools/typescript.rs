@@ -11,6 +11,20 @@ use super::registry::{self, HOST_TOOLS, TOOLS};
 
 /// Where the generated file lives, relative to the crate root.
 pub const TYPINGS_PATH: &str = "js/generated/tools.ts";
+/// The error codes alone, so that every module that throws (js/errors.ts) can check a code
+/// without loading the tool catalog (about 156 KB of JS) into the effects and proxy entries.
+pub const ERROR_CODES_PATH: &str = "js/generated/error-codes.ts";
+
+/// The contents of [`ERROR_CODES_PATH`].
+pub fn error_codes() -> String {
+    let mut out = String::from("// Generated from src/error_code.rs by src/tools/typescript.rs (`npm run typings`): do not edit.\n\n");
+    out.push_str("/** Every error code of the package (engine, tools, agent, proxy client, MCP, CLI), from src/error_code.rs.\n * The proxy's codes travel lower-cased on the wire (rate_limited). */\nexport const ERROR_CODES = [\n");
+    for c in crate::ErrorCode::ALL {
+        let _ = writeln!(out, "  \"{}\",", c.as_str());
+    }
+    out.push_str("] as const;\n\n/** A code of `ERROR_CODES`. */\nexport type ErrorCode = (typeof ERROR_CODES)[number];\n");
+    out
+}
 
 /// `split_at` → `SplitAt`.
 fn pascal(name: &str) -> String {
@@ -163,11 +177,7 @@ pub fn typings() -> String {
     out.push_str("};\n\n");
     let common = serde_json::to_string(registry::COMMON_ERRORS).expect("strings serialise");
     let _ = writeln!(out, "/** Errors any tool can return besides its own (argument checks, references, no timeline). */\nexport const COMMON_TOOL_ERRORS: readonly string[] = {common};\n");
-    out.push_str("/** Every error code of the package (engine, tools, agent, proxy client, MCP, CLI), from src/error_code.rs.\n * The proxy's codes travel lower-cased on the wire (rate_limited). */\nexport const ERROR_CODES = [\n");
-    for c in crate::ErrorCode::ALL {
-        let _ = writeln!(out, "  \"{}\",", c.as_str());
-    }
-    out.push_str("] as const;\n\n/** A code of `ERROR_CODES`. */\nexport type ErrorCode = (typeof ERROR_CODES)[number];\n\n");
+    out.push_str("export { ERROR_CODES, type ErrorCode } from \"./error-codes.js\";\n\n");
     let _ = writeln!(out, "/** The engine's unit of time: every time in a project is a whole number of ticks (src/time.rs). */\nexport const TICKS_PER_SECOND = {};\n", crate::time::TICKS_PER_SECOND);
     let effects: Vec<String> = crate::effects::EFFECTS.iter().map(|e| literal(&Value::from(e.id))).collect();
     let _ = writeln!(out, "/** An effect type of the effect registry: what `createEditor({{ effects }})` takes. */\nexport type EffectType = {};\n", effects.join(" | "));
@@ -397,15 +407,18 @@ mod tests {
     /// never counts as a pass (`npm run typings` runs it again without the switch).
     #[test]
     fn committed_typings_match_the_registry() {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(TYPINGS_PATH);
-        let fresh = typings();
-        if std::env::var_os("NEURALCUT_BLESS").is_some() {
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(&path, &fresh).unwrap();
-            panic!("NEURALCUT_BLESS: wrote {TYPINGS_PATH}; this run fails on purpose: review the diff, then run the tests without NEURALCUT_BLESS");
+        let bless = std::env::var_os("NEURALCUT_BLESS").is_some();
+        for (rel, fresh) in [(TYPINGS_PATH, typings()), (ERROR_CODES_PATH, error_codes())] {
+            let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(rel);
+            if bless {
+                std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+                std::fs::write(&path, &fresh).unwrap();
+                continue;
+            }
+            let committed = std::fs::read_to_string(&path).unwrap_or_default();
+            assert!(committed == fresh, "{rel} is out of date with the tool registry: run `npm run typings` and commit it");
         }
-        let committed = std::fs::read_to_string(&path).unwrap_or_default();
-        assert!(committed == fresh, "{TYPINGS_PATH} is out of date with the tool registry: run `npm run typings` and commit it");
+        assert!(!bless, "NEURALCUT_BLESS: wrote {TYPINGS_PATH} and {ERROR_CODES_PATH}; this run fails on purpose: review the diff, then run the tests without NEURALCUT_BLESS");
     }
 
     /// `ToolErrorResult` is generated from `ToolErrorJson`; `ToolError::to_json` writes the JSON.
