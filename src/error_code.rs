@@ -1,7 +1,7 @@
 //! Every error code the engine gives, in one enum: tool errors, API misuse, project loading,
 //! OpenCut scenes and frame queries all pick their code here, in the core, so the boundary only
 //! converts. The strings are stable once published; the typings export the list
-//! (`ERROR_CODES` in js/generated/tools.ts) and docs/errors.md describes each.
+//! (`ERROR_CODES` in js/generated/error-codes.ts) and docs/errors.md describes each.
 
 use std::fmt;
 
@@ -334,6 +334,10 @@ error_codes! {
     NoPage = "NO_PAGE",
     /// The page went away or did not answer in time.
     PageTimeout = "PAGE_TIMEOUT",
+    /// A control-channel client was silent past the relay's idle limit and was closed.
+    IdleTimeout = "IDLE_TIMEOUT",
+    /// The relay holds as many connections as it allows; the new one was closed.
+    TooManyConnections = "TOO_MANY_CONNECTIONS",
     /// The control channel has no such method.
     UnknownMethod = "UNKNOWN_METHOD",
     /// A control-channel line is not a {id, method, params} request.

@@ -21,16 +21,17 @@ export const BRIDGE_ERRORS = {
   UNAUTHORIZED: "UNAUTHORIZED",
   /** No page is connected to the relay. */
   NO_PAGE: "NO_PAGE",
-  /** The page went away or did not answer in time; or this client was silent past idleMs
-   * (either way: the channel is gone, connect again). */
+  /** The page went away or did not answer in time. */
   PAGE_TIMEOUT: "PAGE_TIMEOUT",
+  /** This client was silent past idleMs and was closed: connect again. */
+  IDLE_TIMEOUT: "IDLE_TIMEOUT",
   UNKNOWN_METHOD: "UNKNOWN_METHOD",
   INVALID_REQUEST: "INVALID_REQUEST",
   INVALID_PARAMS: "INVALID_PARAMS",
   /** ui.*: no element with that automation id (or none at that point). */
   NO_ELEMENT: "NO_ELEMENT",
   /** The relay holds as many connections as it allows (RelayOptions.maxConnections). */
-  BUSY: "BUSY",
+  TOO_MANY_CONNECTIONS: "TOO_MANY_CONNECTIONS",
   /** The page has no UI adapter for this method. */
   UNSUPPORTED: "UNSUPPORTED",
   INTERNAL: "INTERNAL",

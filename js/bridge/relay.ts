@@ -379,7 +379,7 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
           disarm(socket);
           // From now on only silence ends the connection.
           socket.setTimeout(idleMs);
-          socket.on("timeout", () => close(errorReply(null, BRIDGE_ERRORS.PAGE_TIMEOUT, `closed: silent for ${idleMs / 1000} s`), "idle"));
+          socket.on("timeout", () => close(errorReply(null, BRIDGE_ERRORS.IDLE_TIMEOUT, `closed: silent for ${idleMs / 1000} s`), "idle"));
         }
       }
       if (!authed) {
@@ -526,7 +526,7 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
     socket.on("error", () => {});
     if (sockets.size >= maxConnections) {
       log(`refused a connection from ${socket.remoteAddress}: ${maxConnections} are open`);
-      hangUp(socket, `${JSON.stringify(errorReply(null, BRIDGE_ERRORS.BUSY, `the relay holds ${maxConnections} connections; try again later`))}\n`);
+      hangUp(socket, `${JSON.stringify(errorReply(null, BRIDGE_ERRORS.TOO_MANY_CONNECTIONS, `the relay holds ${maxConnections} connections; try again later`))}\n`);
       return;
     }
     sockets.add(socket);

@@ -319,11 +319,11 @@ test("silence is bounded: no token in time, half an HTTP request, an idle client
     await within(Promise.all([silent.closed, once.closed, slowHttp.closed]), 5000, "silent connections");
     assert.deepEqual(once.json().map((r) => r.code), ["UNAUTHORIZED", "UNAUTHORIZED"]);
     assert.match(once.json()[1].error, /no token within 1 s/);
-    // Authenticated, then silent past idleMs: closed with a PAGE_TIMEOUT line.
+    // Authenticated, then silent past idleMs: closed with an IDLE_TIMEOUT line.
     const idle = lineClient(relay.port);
     assert.equal((await idle.send("auth", { token: relay.token })).ok, true);
     await within(idle.closed, 5000, "an idle client");
-    assert.deepEqual([idle.json().at(-1).code, idle.json().at(-1).error], ["PAGE_TIMEOUT", "closed: silent for 1 s"]);
+    assert.deepEqual([idle.json().at(-1).code, idle.json().at(-1).error], ["IDLE_TIMEOUT", "closed: silent for 1 s"]);
     // A client that pings (neuralcut mcp --bridge does, every minute) outlives several idle windows.
     const alive = await connectControl({ port: relay.port, token: relay.token, keepAliveMs: 200 });
     await sleep(3000);
@@ -342,7 +342,7 @@ test("at most maxConnections at once: the next is told so and closed; a freed sl
     await sleep(100);
     const extra = rawConnection(small.port);
     await within(extra.closed, 5000, "a connection past the limit");
-    assert.deepEqual(extra.json().map((r) => r.code), ["BUSY"]);
+    assert.deepEqual(extra.json().map((r) => r.code), ["TOO_MANY_CONNECTIONS"]);
     held[0].socket.destroy();
     await held[0].closed;
     await sleep(100);
