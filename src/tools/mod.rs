@@ -29,7 +29,7 @@ use serde_json::Value;
 use crate::effects::EffectSet;
 use crate::model::{Asset, Project, Settings, Sticker, Timeline};
 use crate::time::ticks_to_seconds;
-pub use args::Args;
+pub use args::{Arg, Args};
 pub use error::{ToolError, SPEC_MESSAGES};
 pub use listing::ListingCache;
 
