@@ -348,7 +348,7 @@ impl Editor {
         let def = registry::find("load_asset_context").expect("registered");
         let args = Args::strict(def.name, def.args(), args)?;
         let ctx = Ctx::new(self.project.as_ref());
-        context::begin(&ctx, args, &self.contexts, supported, now)
+        context::begin(&ctx, args.parse()?, &self.contexts, supported, now)
     }
 
     /// load_asset_context, step two: record what the provider reported.
