@@ -11,7 +11,7 @@ mod cut;
 mod effect;
 pub(crate) mod element;
 mod error;
-mod history;
+pub(crate) mod history;
 pub mod host;
 mod inspect;
 pub(crate) mod keyframe;
