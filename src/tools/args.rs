@@ -43,80 +43,11 @@ impl<'a> Args<'a> {
     pub fn parse<A: DeserializeOwned>(&self) -> Result<A, ToolError> {
         A::deserialize(Checked(self.map)).map_err(|_| refused())
     }
-
-    // Read by the tools not yet given typed arguments.
-    /// The value of `key`; an explicit `null` counts as absent.
-    pub fn get(&self, key: &str) -> Option<&'a Value> {
-        self.map.get(key).filter(|v| !v.is_null())
-    }
-
-    pub fn has(&self, key: &str) -> bool {
-        self.get(key).is_some()
-    }
-
-    /// A required non-empty string, or `err`.
-    pub fn id(&self, key: &str, err: fn() -> ToolError) -> Result<&'a str, ToolError> {
-        match self.get(key) {
-            Some(Value::String(s)) if !s.trim().is_empty() => Ok(s.as_str()),
-            _ => Err(err()),
-        }
-    }
-
-    /// A required array of non-empty strings with at least one entry, deduplicated in order.
-    pub fn id_list(&self, key: &str, err: fn() -> ToolError) -> Result<Vec<String>, ToolError> {
-        let Some(Value::Array(items)) = self.get(key) else { return Err(err()) };
-        let mut out: Vec<String> = Vec::with_capacity(items.len());
-        for item in items {
-            match item {
-                Value::String(s) if !s.trim().is_empty() => {
-                    if !out.iter().any(|o| o == s) {
-                        out.push(s.clone());
-                    }
-                }
-                _ => return Err(err()),
-            }
-        }
-        if out.is_empty() {
-            return Err(err());
-        }
-        Ok(out)
-    }
-
-    /// An optional time in seconds, converted to ticks. `Err(())` when present but not a finite
-    /// number in range; the caller picks the message.
-    pub fn seconds(&self, key: &str) -> Result<Option<i64>, ()> {
-        match self.get(key) {
-            None => Ok(None),
-            Some(v) => v.as_f64().and_then(seconds_to_ticks).map(Some).ok_or(()),
-        }
-    }
-
-    /// An optional string that must be one of `choices`.
-    pub fn choice(&self, key: &str, choices: &[&'static str]) -> Result<Option<&'static str>, ToolError> {
-        match self.get(key) {
-            None => Ok(None),
-            Some(Value::String(s)) => choices
-                .iter()
-                .find(|c| **c == s.as_str())
-                .copied()
-                .map(Some)
-                .ok_or_else(|| ToolError::invalid_argument(key, &one_of(choices))),
-            Some(_) => Err(ToolError::invalid_argument(key, &one_of(choices))),
-        }
-    }
-
-    /// An optional string of any content.
-    pub fn string(&self, key: &str) -> Result<Option<&'a str>, ToolError> {
-        match self.get(key) {
-            None => Ok(None),
-            Some(Value::String(s)) => Ok(Some(s.as_str())),
-            Some(_) => Err(ToolError::invalid_argument(key, "a string")),
-        }
-    }
 }
 
-/// Runs a tool's `run` with its argument type deserialized (the registry's `typed!`). `run` is a
-/// parameter, so argument types of one shape share this code in the wasm.
+/// Runs a tool's `run` with its argument type deserialized (the registry's `typed!`). Out of line,
+/// with `run` a parameter, so each tool's entry stays one call (inlined there, this glue cost the
+/// engine 1.5 KB gzipped).
 #[inline(never)]
 pub fn call<A: DeserializeOwned>(ctx: &mut Ctx, args: Args, run: fn(&mut Ctx, A) -> Result<Output, ToolError>) -> Result<Output, ToolError> {
     match A::deserialize(Checked(args.map)) {
@@ -134,7 +65,7 @@ fn refused() -> ToolError {
 /// The checked arguments as a serde deserializer: it hands the argument type its fields' values
 /// in declared order, looked up by name (`strict` has refused any other key), so the derived code
 /// is one step per field, with no key matching. Its error has no text, so the wasm keeps none of
-/// serde's messages: deserializing from the `serde_json::Map` itself cost the engine 18 KB gzipped.
+/// serde's messages (deserializing from the `serde_json::Map` itself cost the engine 18 KB gzipped).
 struct Checked<'a>(&'a Map<String, Value>);
 
 /// The fields still to hand out.
@@ -219,7 +150,8 @@ impl<'de> Deserializer<'de> for Slot<'de> {
 }
 
 /// One argument as given: any JSON, `null` the same as absent. Deserializing it never fails, so
-/// the tool decides what a bad value is called.
+/// the tool decides what a bad value is called. Boxed, so a field is one pointer: the derived code
+/// moves fields around, and unboxed values made it twice as large.
 #[derive(Clone, Debug, Default)]
 pub struct Arg(Option<Box<Value>>);
 
