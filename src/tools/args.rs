@@ -235,3 +235,43 @@ impl Arg {
 pub fn one_of(choices: &[&str]) -> String {
     format!("one of: {}", choices.join(", "))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[derive(serde::Deserialize)]
+    #[serde(rename_all = "camelCase", deny_unknown_fields)]
+    struct Two {
+        first_id: Arg,
+        times: Arg,
+    }
+
+    fn parse(v: Value) -> Result<Two, ToolError> {
+        Args::strict("t", &["firstId", "times"], &v)?.parse()
+    }
+
+    #[test]
+    fn fields_come_by_name_whatever_the_order() {
+        let two = parse(json!({ "times": [1, 2.5], "firstId": "e1" })).unwrap();
+        assert_eq!(two.first_id.get(), Some(&json!("e1")));
+        assert_eq!(two.times.get(), Some(&json!([1, 2.5])));
+    }
+
+    #[test]
+    fn missing_and_null_are_absent_and_any_value_is_taken() {
+        let two = parse(json!({ "firstId": null })).unwrap();
+        assert!(!two.first_id.is_some() && !two.times.is_some());
+        let two = parse(json!({ "firstId": { "x": [true] }, "times": "soon" })).unwrap();
+        assert_eq!(two.first_id.id(ToolError::invalid_element_id).unwrap_err().message, "Invalid element id");
+        assert_eq!(two.times.seconds(), Err(()));
+        assert!(parse(Value::Null).is_ok());
+    }
+
+    #[test]
+    fn unknown_keys_fail_before_deserializing() {
+        let err = parse(json!({ "firstId": "e1", "extra": 1 })).err().unwrap();
+        assert_eq!(err.message, "unknown argument \"extra\" for t; expected: firstId, times");
+    }
+}
