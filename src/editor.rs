@@ -13,6 +13,7 @@ use crate::model::{Asset, AssetType, Project, ProjectError, Sticker};
 use crate::time::FrameRate;
 use crate::tools::context::{self, ContextCache, ContextProvider, ContextRequest, ContextStep, ProviderReport};
 use crate::tools::registry::{self, Kind, ToolDef};
+use crate::tools::history::batch;
 use crate::tools::{Args, Ctx, ListingCache, Output, ToolError};
 
 /// Misuse of the editor API itself (not a tool call): a bad asset or sticker description.
@@ -354,7 +355,7 @@ impl Editor {
         let def = registry::find("load_asset_context").expect("registered");
         let args = Args::strict(def.name, def.args(), args)?;
         let ctx = Ctx::new(self.project.as_ref());
-        context::begin(&ctx, args, &self.contexts, supported, now)
+        context::begin(&ctx, args.parse()?, &self.contexts, supported, now)
     }
 
     /// load_asset_context, step two: record what the provider reported.
@@ -404,21 +405,24 @@ const INVALID_STEPS: &str = "Invalid batch steps";
 
 fn run_batch(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
     let invalid = || ToolError::new(ErrorCode::InvalidBatchSteps, INVALID_STEPS).with_hint("steps is a non-empty list of {\"tool\": name, \"args\": {...}}.");
-    let Some(Value::Array(steps)) = args.get("steps") else { return Err(invalid()) };
+    let batch: batch::Arguments = args.parse()?;
+    let Some(Value::Array(steps)) = batch.steps.get() else { return Err(invalid()) };
     if steps.is_empty() {
         return Err(invalid());
     }
     let mut outputs = Vec::with_capacity(steps.len());
     for (i, step) in steps.iter().enumerate() {
         let fail = |e: ToolError, tool: &str| e.with("step", i).with("tool", tool.to_string());
-        let Some(obj) = step.as_object() else { return Err(fail(invalid(), "")) };
-        let step_args = Args::strict("batch step", &["tool", "args"], step).map_err(|e| fail(e, ""))?;
-        let name = step_args.get("tool").and_then(Value::as_str).unwrap_or("");
+        if !step.is_object() {
+            return Err(fail(invalid(), ""));
+        }
+        let step: batch::Step = Args::strict("batch step", &["tool", "args"], step).and_then(|a| a.parse()).map_err(|e| fail(e, ""))?;
+        let name = step.tool.get().and_then(Value::as_str).unwrap_or("");
         let def = registry::find(name).ok_or_else(|| fail(ToolError::unknown_tool(name, &registry::names()), name))?;
         if !matches!(def.kind, Kind::Read | Kind::Edit) {
             return Err(fail(ToolError::new(ErrorCode::NotInBatch, format!("Tool {name} cannot run inside batch")), name));
         }
-        let raw = obj.get("args").unwrap_or(&Value::Null);
+        let raw = step.args.get().unwrap_or(&Value::Null);
         let tool_args = Args::strict(def.name, def.args(), raw).map_err(|e| fail(e, name))?;
         outputs.push((def.name, run_in(ctx, def, tool_args).map_err(|e| fail(e, name))?));
     }

@@ -11,7 +11,7 @@ mod cut;
 mod effect;
 pub(crate) mod element;
 mod error;
-mod history;
+pub(crate) mod history;
 pub mod host;
 mod inspect;
 pub(crate) mod keyframe;
@@ -29,7 +29,7 @@ use serde_json::Value;
 use crate::effects::EffectSet;
 use crate::model::{Asset, Project, Settings, Sticker, Timeline};
 use crate::time::ticks_to_seconds;
-pub use args::Args;
+pub use args::{Arg, Args};
 pub use error::{ToolError, ToolErrorJson, SPEC_MESSAGES};
 pub use listing::ListingCache;
 

@@ -62,11 +62,19 @@ macro_rules! list {
         if cfg!(target_arch = "wasm32") { &[] } else { $s }
     };
 }
-pub(crate) use {list, text};
+/// A tool's run function as the registry calls it: the checked arguments are deserialized into
+/// the tool's own argument type, the one its schema comes from (`tools::args`).
+macro_rules! typed {
+    ($run:path) => {
+        Some(|ctx, args| crate::tools::args::call(ctx, args, $run))
+    };
+}
+pub(crate) use {list, text, typed};
 
 /// What a tool module needs to write its definition and types.
 pub mod prelude {
-    pub(crate) use super::{list, text};
+    pub(crate) use super::{list, text, typed};
+    pub use crate::tools::args::Arg;
     pub use super::{Annotations, Kind, ToolDef, Types, ADD, BATCH, CHANGE, HISTORY, LISTING, NOT_FOUND_IDS, READ};
     pub use crate::tools::schema::*;
     pub use schemars::JsonSchema;

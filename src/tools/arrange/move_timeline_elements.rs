@@ -13,22 +13,21 @@ pub static DEF: ToolDef = ToolDef {
     annotations: CHANGE,
     errors: list!(&["Invalid element ids", "Invalid start time", NOT_FOUND_IDS, "Target track not found: <id>", "Target track <id> is <a type> track and cannot hold <type> elements", "Element <id> on track <id> is in the way (<start>s to <end>s)", "No timeline content"]),
     example: text!(r#"{"elementIds":["e6"],"start":12}"#),
-    run: Some(run),
+    run: typed!(run),
 };
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-#[allow(dead_code)]
 pub struct Arguments {
     /// Element ids from list_timeline
-    #[schemars(length(min = 1), inner(length(min = 1)))]
-    element_ids: Vec<String>,
+    #[schemars(with = "Vec<String>", length(min = 1), inner(length(min = 1)))]
+    element_ids: Arg,
     /// New start of the earliest element, in timeline seconds
-    #[schemars(range(min = 0))]
-    start: f64,
+    #[schemars(with = "f64", range(min = 0))]
+    start: Arg,
     /// Track to move them all to (default: each stays on its track)
-    #[schemars(length(min = 1))]
-    target_track_id: Option<String>,
+    #[schemars(with = "Option<String>", length(min = 1))]
+    target_track_id: Arg,
 }
 
 #[derive(JsonSchema)]
@@ -49,13 +48,13 @@ struct Moved {
     end: f64,
 }
 
-pub fn run(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
-    let ids = args.id_list("elementIds", ToolError::invalid_element_ids)?;
-    let start = match args.seconds("start") {
+pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
+    let ids = args.element_ids.id_list(ToolError::invalid_element_ids)?;
+    let start = match args.start.seconds() {
         Ok(Some(t)) if t >= 0 => t,
         _ => return Err(ToolError::invalid_start()),
     };
-    let target = match args.get("targetTrackId") {
+    let target = match args.target_track_id.get() {
         None => None,
         Some(Value::String(s)) => Some(s.as_str()),
         Some(_) => return Err(ToolError::invalid_argument("targetTrackId", "a track id string")),

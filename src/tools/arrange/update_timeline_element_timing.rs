@@ -13,25 +13,24 @@ pub static DEF: ToolDef = ToolDef {
     annotations: CHANGE,
     errors: list!(&["Invalid element id", "Invalid timing update", "Invalid start time", "Invalid end time", "Invalid duration", "Invalid time range", "Conflicting timing values", "Timeline element not found: <id>", "Duration exceeds source duration", "Element <id> on track <id> is in the way (<start>s to <end>s)"]),
     example: text!(r#"{"elementId":"e6","duration":3}"#),
-    run: Some(run),
+    run: typed!(run),
 };
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-#[allow(dead_code)]
 pub struct Arguments {
     /// Element id from list_timeline
-    #[schemars(length(min = 1))]
-    element_id: String,
+    #[schemars(with = "String", length(min = 1))]
+    element_id: Arg,
     /// New start (moves the element), in timeline seconds
-    #[schemars(range(min = 0))]
-    start: Option<f64>,
+    #[schemars(with = "Option<f64>", range(min = 0))]
+    start: Arg,
     /// New end (resizes it), in timeline seconds
-    #[schemars(range(min = 0))]
-    end: Option<f64>,
+    #[schemars(with = "Option<f64>", range(min = 0))]
+    end: Arg,
     /// New length in seconds (resizes it)
-    #[schemars(extend("exclusiveMinimum" = 0))]
-    duration: Option<f64>,
+    #[schemars(with = "Option<f64>", extend("exclusiveMinimum" = 0))]
+    duration: Arg,
 }
 
 #[derive(JsonSchema)]
@@ -46,22 +45,22 @@ pub struct Returns {
     duration: f64,
 }
 
-pub fn run(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
-    let id = args.id("elementId", ToolError::invalid_element_id)?;
-    if !(args.has("start") || args.has("end") || args.has("duration")) {
+pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
+    let id = args.element_id.id(ToolError::invalid_element_id)?;
+    if !(args.start.is_some() || args.end.is_some() || args.duration.is_some()) {
         return Err(ToolError::invalid_timing_update().with_hint("Pass at least one of start, end or duration (seconds)."));
     }
-    let start = match args.seconds("start") {
+    let start = match args.start.seconds() {
         Ok(Some(t)) if t < 0 => return Err(ToolError::invalid_start()),
         Ok(v) => v,
         Err(()) => return Err(ToolError::invalid_start()),
     };
-    let end = match args.seconds("end") {
+    let end = match args.end.seconds() {
         Ok(Some(t)) if t < 0 => return Err(ToolError::invalid_end()),
         Ok(v) => v,
         Err(()) => return Err(ToolError::invalid_end()),
     };
-    let duration = match args.seconds("duration") {
+    let duration = match args.duration.seconds() {
         Ok(Some(t)) if t <= 0 => return Err(ToolError::invalid_duration()),
         Ok(v) => v,
         Err(()) => return Err(ToolError::invalid_duration()),

@@ -18,11 +18,10 @@ pub static DEF: ToolDef = ToolDef {
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-#[allow(dead_code)]
 pub struct Arguments {
     /// Asset id from list_project_assets
-    #[schemars(length(min = 1))]
-    asset_id: String,
+    #[schemars(with = "String", length(min = 1))]
+    pub asset_id: Arg,
 }
 
 #[derive(JsonSchema)]

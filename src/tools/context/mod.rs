@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use super::{Args, Ctx, ToolError};
+use super::{Ctx, ToolError};
 use crate::model::{Asset, AssetType};
 
 pub const PROVIDER: &str = "gemini";
@@ -115,8 +115,8 @@ fn resolve<'a>(assets: &'a [Asset], key: &str) -> Option<&'a Asset> {
 }
 
 /// Step one: validate, answer from the cache, or ask for a provider call.
-pub fn begin(ctx: &Ctx, args: Args, cache: &ContextCache, supported: &[AssetType], now: f64) -> Result<ContextStep, ToolError> {
-    let key = args.id("assetId", ToolError::asset_not_found)?;
+pub fn begin(ctx: &Ctx, args: load_asset_context::Arguments, cache: &ContextCache, supported: &[AssetType], now: f64) -> Result<ContextStep, ToolError> {
+    let key = args.asset_id.id(ToolError::asset_not_found)?;
     let project = ctx.project()?;
     let asset = resolve(&project.assets, key).ok_or_else(|| ToolError::asset_not_found().with_hint("Call list_project_assets to get asset ids."))?;
     if !supported.contains(&asset.kind) {

@@ -13,25 +13,24 @@ pub static DEF: ToolDef = ToolDef {
     annotations: ADD,
     errors: list!(&["Asset not found", "Invalid track type for asset", "Invalid duration", "Duration exceeds source duration", "Invalid start time", "Element <id> on track <id> is in the way (<start>s to <end>s)"]),
     example: text!(r#"{"assetId":"a2","startTime":10,"trackType":"overlay","duration":3}"#),
-    run: Some(run),
+    run: typed!(run),
 };
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-#[allow(dead_code)]
 pub struct Arguments {
     /// Asset id from list_project_assets
-    #[schemars(length(min = 1))]
-    asset_id: String,
+    #[schemars(with = "String", length(min = 1))]
+    asset_id: Arg,
     /// Where it starts, in timeline seconds
-    #[schemars(range(min = 0))]
-    start_time: f64,
+    #[schemars(with = "f64", range(min = 0))]
+    start_time: Arg,
     /// main or overlay for video and image, audio for audio
-    #[schemars(extend("enum" = ["main", "overlay", "audio"]))]
-    track_type: String,
+    #[schemars(with = "String", extend("enum" = ["main", "overlay", "audio"]))]
+    track_type: Arg,
     /// Length in seconds (default: the full source, or 5 s for images)
-    #[schemars(extend("exclusiveMinimum" = 0))]
-    duration: Option<f64>,
+    #[schemars(with = "Option<f64>", extend("exclusiveMinimum" = 0))]
+    duration: Arg,
 }
 
 #[derive(JsonSchema)]
@@ -42,19 +41,19 @@ pub struct Returns {
     track_id: String,
 }
 
-pub fn run(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
-    let asset_id = args.id("assetId", ToolError::asset_not_found)?;
-    let start = match args.seconds("startTime") {
+pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
+    let asset_id = args.asset_id.id(ToolError::asset_not_found)?;
+    let start = match args.start_time.seconds() {
         Ok(Some(t)) if t >= 0 => t,
         _ => return Err(ToolError::invalid_start()),
     };
-    let track_type = match args.get("trackType").and_then(Value::as_str) {
+    let track_type = match args.track_type.get().and_then(Value::as_str) {
         Some("main") => TrackType::Main,
         Some("overlay") => TrackType::Overlay,
         Some("audio") => TrackType::Audio,
         _ => return Err(ToolError::invalid_track_type().with_hint("trackType is main or overlay for video and image, audio for audio.")),
     };
-    let duration = match args.seconds("duration") {
+    let duration = match args.duration.seconds() {
         Ok(Some(d)) if d <= 0 => return Err(ToolError::invalid_duration()),
         Ok(d) => d,
         Err(()) => return Err(ToolError::invalid_duration()),

@@ -13,25 +13,24 @@ pub static DEF: ToolDef = ToolDef {
     annotations: ADD,
     errors: list!(&["Sticker not found", "Invalid time range"]),
     example: text!(r#"{"stickerId":"emoji:star","start":1,"end":3,"position":"top-right"}"#),
-    run: Some(run),
+    run: typed!(run),
 };
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-#[allow(dead_code)]
 pub struct Arguments {
     /// Sticker id from list_stickers, such as flags:US
-    #[schemars(length(min = 1))]
-    sticker_id: String,
+    #[schemars(with = "String", length(min = 1))]
+    sticker_id: Arg,
     /// When it appears, in timeline seconds
-    #[schemars(range(min = 0))]
-    start: f64,
+    #[schemars(with = "f64", range(min = 0))]
+    start: Arg,
     /// When it disappears, in timeline seconds
-    #[schemars(range(min = 0))]
-    end: f64,
+    #[schemars(with = "f64", range(min = 0))]
+    end: Arg,
     /// Where in the frame
-    #[schemars(extend("enum" = STICKER_POSITIONS))]
-    position: String,
+    #[schemars(with = "String", extend("enum" = STICKER_POSITIONS))]
+    position: Arg,
 }
 
 #[derive(JsonSchema)]
@@ -42,10 +41,11 @@ pub struct Returns {
     track_id: String,
 }
 
-pub fn run(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
-    let sticker_id = args.id("stickerId", ToolError::sticker_not_found)?;
-    let (start, end) = range(&args, ToolError::invalid_range)?;
+pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
+    let sticker_id = args.sticker_id.id(ToolError::sticker_not_found)?;
+    let (start, end) = range(&args.start, &args.end, ToolError::invalid_range)?;
     let position = args
+        .position
         .choice("position", &STICKER_POSITIONS)?
         .ok_or_else(|| ToolError::invalid_argument("position", &crate::tools::args::one_of(&STICKER_POSITIONS)))?;
     // Like add_media_to_timeline: with no project, say so rather than "Sticker not found".

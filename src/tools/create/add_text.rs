@@ -13,28 +13,27 @@ pub static DEF: ToolDef = ToolDef {
     annotations: ADD,
     errors: list!(&["Text is required", "Invalid time range"]),
     example: text!(r#"{"text":"Day one","start":0,"end":2,"position":"top","style":"hook"}"#),
-    run: Some(run),
+    run: typed!(run),
 };
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-#[allow(dead_code)]
 pub struct Arguments {
     /// The text to show
-    #[schemars(length(min = 1))]
-    text: String,
+    #[schemars(with = "String", length(min = 1))]
+    text: Arg,
     /// When it appears, in timeline seconds
-    #[schemars(range(min = 0))]
-    start: f64,
+    #[schemars(with = "f64", range(min = 0))]
+    start: Arg,
     /// When it disappears, in timeline seconds
-    #[schemars(range(min = 0))]
-    end: f64,
+    #[schemars(with = "f64", range(min = 0))]
+    end: Arg,
     /// Where in the frame
-    #[schemars(extend("enum" = TEXT_POSITIONS))]
-    position: String,
+    #[schemars(with = "String", extend("enum" = TEXT_POSITIONS))]
+    position: Arg,
     /// Style preset (default plain)
-    #[schemars(extend("enum" = TEXT_STYLES))]
-    style: Option<String>,
+    #[schemars(with = "Option<String>", extend("enum" = TEXT_STYLES))]
+    style: Arg,
 }
 
 #[derive(JsonSchema)]
@@ -45,13 +44,14 @@ pub struct Returns {
     track_id: String,
 }
 
-pub fn run(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
-    let text = required_text(&args)?.ok_or_else(ToolError::text_required)?;
-    let (start, end) = range(&args, ToolError::invalid_range)?;
+pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
+    let text = required_text(&args.text)?.ok_or_else(ToolError::text_required)?;
+    let (start, end) = range(&args.start, &args.end, ToolError::invalid_range)?;
     let position = args
+        .position
         .choice("position", &TEXT_POSITIONS)?
         .ok_or_else(|| ToolError::invalid_argument("position", &crate::tools::args::one_of(&TEXT_POSITIONS)))?;
-    let style = args.choice("style", &TEXT_STYLES)?.unwrap_or("plain");
+    let style = args.style.choice("style", &TEXT_STYLES)?.unwrap_or("plain");
     let canvas = ctx.settings().canvas;
     let tl = timeline_mut(&mut ctx.timeline)?;
     let id = ctx.ids.next('e');

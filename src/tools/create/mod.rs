@@ -9,7 +9,7 @@ pub mod add_sticker;
 
 use serde_json::{json, Value};
 
-use super::{Output, edit_error, timeline_mut, Args, Ctx, ToolError};
+use super::{Output, edit_error, timeline_mut, Arg, Ctx, ToolError};
 use crate::edits;
 use crate::stickers;
 use crate::model::{AssetType, Canvas, Element, ElementType, TrackType};
@@ -23,8 +23,8 @@ pub const TEXT_STYLES: [&str; 4] = ["plain", "subtitle", "hook", "label"];
 pub const STICKER_POSITIONS: [&str; 5] = ["top-left", "top-right", "center", "bottom-left", "bottom-right"];
 
 /// A required `[start, end)` range in seconds with `start >= 0` and `start < end`.
-fn range(args: &Args, err: fn() -> ToolError) -> Result<(i64, i64), ToolError> {
-    match (args.seconds("start"), args.seconds("end")) {
+fn range(start: &Arg, end: &Arg, err: fn() -> ToolError) -> Result<(i64, i64), ToolError> {
+    match (start.seconds(), end.seconds()) {
         (Ok(Some(s)), Ok(Some(e))) if s >= 0 && s < e => Ok((s, e)),
         _ => Err(err()),
     }
@@ -79,8 +79,8 @@ fn text_name(text: &str) -> String {
     name
 }
 
-fn required_text<'a>(args: &Args<'a>) -> Result<Option<&'a str>, ToolError> {
-    match args.get("text") {
+fn required_text(text: &Arg) -> Result<Option<&str>, ToolError> {
+    match text.get() {
         None => Ok(None),
         Some(Value::String(s)) if !s.trim().is_empty() => Ok(Some(s.as_str())),
         Some(_) => Err(ToolError::text_required()),

@@ -13,22 +13,21 @@ pub static DEF: ToolDef = ToolDef {
     annotations: CHANGE,
     errors: list!(&["Volume must be between 0 and 1", "Element does not support volume", "Element not found"]),
     example: text!(r#"{"trackId":"t2","elementId":"e8","volume":0.5}"#),
-    run: Some(run),
+    run: typed!(run),
 };
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-#[allow(dead_code)]
 pub struct Arguments {
     /// Track id from list_timeline
-    #[schemars(length(min = 1))]
-    track_id: String,
+    #[schemars(with = "String", length(min = 1))]
+    track_id: Arg,
     /// Video or audio element id
-    #[schemars(length(min = 1))]
-    element_id: String,
+    #[schemars(with = "String", length(min = 1))]
+    element_id: Arg,
     /// 0 is silent, 1 is full volume
-    #[schemars(range(min = 0, max = 1))]
-    volume: f64,
+    #[schemars(with = "f64", range(min = 0, max = 1))]
+    volume: Arg,
 }
 
 #[derive(JsonSchema)]
@@ -39,10 +38,10 @@ pub struct Returns {
     volume: f64,
 }
 
-pub fn run(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
-    let volume = args.get("volume").and_then(Value::as_f64).filter(|v| (0.0..=1.0).contains(v)).ok_or_else(ToolError::invalid_volume)?;
-    let track_id = args.id("trackId", ToolError::element_not_found)?;
-    let element_id = args.id("elementId", ToolError::element_not_found)?;
+pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
+    let volume = args.volume.get().and_then(Value::as_f64).filter(|v| (0.0..=1.0).contains(v)).ok_or_else(ToolError::invalid_volume)?;
+    let track_id = args.track_id.id(ToolError::element_not_found)?;
+    let element_id = args.element_id.id(ToolError::element_not_found)?;
     let tl = timeline_mut(&mut ctx.timeline)?;
     let ti = tl.track_index(track_id).ok_or_else(ToolError::element_not_found)?;
     let current = tl.tracks[ti].elements.iter().find(|e| e.id == element_id).ok_or_else(ToolError::element_not_found)?;

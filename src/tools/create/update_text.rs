@@ -13,31 +13,30 @@ pub static DEF: ToolDef = ToolDef {
     annotations: CHANGE,
     errors: list!(&["Text element not found", "Element is not text", "Invalid time range", "Text is required", "Element <id> on track <id> is in the way (<start>s to <end>s)"]),
     example: text!(r#"{"trackId":"t3","elementId":"e7","text":"Day two"}"#),
-    run: Some(run),
+    run: typed!(run),
 };
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-#[allow(dead_code)]
 pub struct Arguments {
     /// Track id from list_timeline
-    #[schemars(length(min = 1))]
-    track_id: String,
+    #[schemars(with = "String", length(min = 1))]
+    track_id: Arg,
     /// Text element id from list_timeline
-    #[schemars(length(min = 1))]
-    element_id: String,
+    #[schemars(with = "String", length(min = 1))]
+    element_id: Arg,
     /// New text
-    #[schemars(length(min = 1))]
-    text: Option<String>,
+    #[schemars(with = "Option<String>", length(min = 1))]
+    text: Arg,
     /// New start, in timeline seconds
-    #[schemars(range(min = 0))]
-    start: Option<f64>,
+    #[schemars(with = "Option<f64>", range(min = 0))]
+    start: Arg,
     /// New end, in timeline seconds
-    #[schemars(range(min = 0))]
-    end: Option<f64>,
+    #[schemars(with = "Option<f64>", range(min = 0))]
+    end: Arg,
     /// New position
-    #[schemars(extend("enum" = TEXT_POSITIONS))]
-    position: Option<String>,
+    #[schemars(with = "Option<String>", extend("enum" = TEXT_POSITIONS))]
+    position: Arg,
 }
 
 #[derive(JsonSchema)]
@@ -48,13 +47,13 @@ pub struct Returns {
     element_id: String,
 }
 
-pub fn run(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
-    let track_id = args.id("trackId", ToolError::text_element_not_found)?;
-    let element_id = args.id("elementId", ToolError::text_element_not_found)?;
-    let text = required_text(&args)?;
-    let start = args.seconds("start").ok().ok_or_else(ToolError::invalid_range)?;
-    let end = args.seconds("end").ok().ok_or_else(ToolError::invalid_range)?;
-    let position = args.choice("position", &TEXT_POSITIONS)?;
+pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
+    let track_id = args.track_id.id(ToolError::text_element_not_found)?;
+    let element_id = args.element_id.id(ToolError::text_element_not_found)?;
+    let text = required_text(&args.text)?;
+    let start = args.start.seconds().ok().ok_or_else(ToolError::invalid_range)?;
+    let end = args.end.seconds().ok().ok_or_else(ToolError::invalid_range)?;
+    let position = args.position.choice("position", &TEXT_POSITIONS)?;
     let canvas = ctx.settings().canvas;
     let tl = timeline_mut(&mut ctx.timeline)?;
     let ti = tl.track_index(track_id).ok_or_else(ToolError::text_element_not_found)?;

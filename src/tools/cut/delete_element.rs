@@ -13,19 +13,18 @@ pub static DEF: ToolDef = ToolDef {
     annotations: Annotations { read_only: false, destructive: true, idempotent: true, open_world: false, untrusted_content: false },
     errors: list!(&["Element not found"]),
     example: text!(r#"{"trackId":"t1","elementId":"e5"}"#),
-    run: Some(run),
+    run: typed!(run),
 };
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-#[allow(dead_code)]
 pub struct Arguments {
     /// Track id from list_timeline
-    #[schemars(length(min = 1))]
-    track_id: String,
+    #[schemars(with = "String", length(min = 1))]
+    track_id: Arg,
     /// Element id from list_timeline
-    #[schemars(length(min = 1))]
-    element_id: String,
+    #[schemars(with = "String", length(min = 1))]
+    element_id: Arg,
 }
 
 #[derive(JsonSchema)]
@@ -35,9 +34,9 @@ pub struct Returns {
     success: bool,
 }
 
-pub fn run(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
-    let track_id = args.id("trackId", ToolError::element_not_found)?;
-    let element_id = args.id("elementId", ToolError::element_not_found)?;
+pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
+    let track_id = args.track_id.id(ToolError::element_not_found)?;
+    let element_id = args.element_id.id(ToolError::element_not_found)?;
     let tl = timeline_mut(&mut ctx.timeline)?;
     let ti = tl.track_index(track_id).ok_or_else(ToolError::element_not_found)?;
     if !tl.tracks[ti].elements.iter().any(|e| e.id == element_id) {

@@ -13,16 +13,15 @@ pub static DEF: ToolDef = ToolDef {
     annotations: Annotations { read_only: false, destructive: true, idempotent: true, open_world: false, untrusted_content: false },
     errors: list!(&["Invalid element ids", NOT_FOUND_IDS, "No timeline content"]),
     example: text!(r#"{"elementIds":["e5"]}"#),
-    run: Some(run),
+    run: typed!(run),
 };
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-#[allow(dead_code)]
 pub struct Arguments {
     /// Element ids from list_timeline
-    #[schemars(length(min = 1), inner(length(min = 1)))]
-    element_ids: Vec<String>,
+    #[schemars(with = "Vec<String>", length(min = 1), inner(length(min = 1)))]
+    element_ids: Arg,
 }
 
 #[derive(JsonSchema)]
@@ -33,8 +32,8 @@ pub struct Returns {
     deleted_elements: Vec<String>,
 }
 
-pub fn run(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
-    let ids = args.id_list("elementIds", ToolError::invalid_element_ids)?;
+pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
+    let ids = args.element_ids.id_list(ToolError::invalid_element_ids)?;
     let tl = timeline_mut(&mut ctx.timeline)?;
     if tl.is_empty() {
         return Err(ToolError::no_timeline_content());

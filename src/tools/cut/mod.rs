@@ -6,7 +6,7 @@ pub mod delete_element;
 
 use serde_json::{json, Value};
 
-use super::{Output, seconds, timeline_mut, Args, Ctx, ToolError};
+use super::{Output, seconds, timeline_mut, Ctx, ToolError};
 use crate::edits;
 use crate::time::seconds_to_ticks;
 

@@ -14,22 +14,21 @@ pub static DEF: ToolDef = ToolDef {
     annotations: Annotations { read_only: false, destructive: false, idempotent: true, open_world: false, untrusted_content: false },
     errors: list!(&["Invalid split times", "No timeline content"]),
     example: text!(r#"{"times":[2.5]}"#),
-    run: Some(run),
+    run: typed!(run),
 };
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-#[allow(dead_code)]
 pub struct Arguments {
     /// Timeline seconds to cut at
-    #[schemars(length(min = 1), inner(range(min = 0)))]
-    times: Vec<f64>,
+    #[schemars(with = "Vec<f64>", length(min = 1), inner(range(min = 0)))]
+    times: Arg,
 }
 
 pub type Returns = SplitOutput<'static>;
 
-pub fn run(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
-    let Some(Value::Array(raw)) = args.get("times") else { return Err(ToolError::invalid_split_times()) };
+pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
+    let Some(Value::Array(raw)) = args.times.get() else { return Err(ToolError::invalid_split_times()) };
     let times = raw
         .iter()
         .map(|v| v.as_f64().and_then(seconds_to_ticks).filter(|t| *t >= 0))

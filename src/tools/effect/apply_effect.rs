@@ -14,24 +14,24 @@ pub static DEF: ToolDef = ToolDef {
     annotations: ADD,
     errors: list!(&["Invalid effect type", "Effect not found: <type>", "Invalid start time", "Invalid end time", "Invalid time range", "Invalid effect parameters", "Unknown parameter: <key>", "Parameter '<key>' must be >= <min>", "Parameter '<key>' must be <= <max>", "No active timeline", "Failed to place effect element"]),
     example: text!(r#"{"effectType":"sepia","start":0,"end":4,"params":{"intensity":60}}"#),
-    run: Some(run),
+    run: typed!(run),
 };
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-#[allow(dead_code)]
 pub struct Arguments {
     /// Effect id from list_effects
-    #[schemars(length(min = 1))]
-    effect_type: String,
+    #[schemars(with = "String", length(min = 1))]
+    effect_type: Arg,
     /// Effect start, in timeline seconds
-    #[schemars(range(min = 0))]
-    start: f64,
+    #[schemars(with = "f64", range(min = 0))]
+    start: Arg,
     /// Effect end, in timeline seconds
-    #[schemars(range(min = 0))]
-    end: f64,
+    #[schemars(with = "f64", range(min = 0))]
+    end: Arg,
     /// Effect parameters by key (see get_effect)
-    params: Option<BTreeMap<String, ParamValue>>,
+    #[schemars(with = "Option<BTreeMap<String, ParamValue>>")]
+    params: Arg,
 }
 
 #[derive(JsonSchema)]
@@ -43,21 +43,21 @@ pub struct Returns {
     applied_params: AnyObject,
 }
 
-pub fn run(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
-    let kind = args.id("effectType", ToolError::invalid_effect_type)?;
+pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
+    let kind = args.effect_type.id(ToolError::invalid_effect_type)?;
     let def = ctx.effects.find(kind).ok_or_else(|| ToolError::effect_not_found(kind))?;
-    let start = match args.seconds("start") {
+    let start = match args.start.seconds() {
         Ok(Some(t)) if t >= 0 => t,
         _ => return Err(ToolError::invalid_start()),
     };
-    let end = match args.seconds("end") {
+    let end = match args.end.seconds() {
         Ok(Some(t)) if t >= 0 => t,
         _ => return Err(ToolError::invalid_end()),
     };
     if start >= end {
         return Err(ToolError::invalid_range());
     }
-    let patch = match args.get("params") {
+    let patch = match args.params.get() {
         None => Map::new(),
         Some(Value::Object(m)) => m.clone(),
         Some(_) => return Err(ToolError::invalid_effect_params()),

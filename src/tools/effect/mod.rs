@@ -6,7 +6,7 @@ pub mod update_effect;
 
 use serde_json::{json, Map, Value};
 
-use super::{Output, edit_error, timeline_mut, Args, Ctx, ToolError};
+use super::{Output, edit_error, timeline_mut, Ctx, ToolError};
 use crate::edits;
 use crate::effects::ParamError;
 use crate::model::{Element, ElementType, TrackType};

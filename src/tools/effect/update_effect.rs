@@ -14,18 +14,18 @@ pub static DEF: ToolDef = ToolDef {
     annotations: CHANGE,
     errors: list!(&["Invalid element id", "params is required and must be a non-empty object", "No active timeline", "Timeline element not found: <id>", "Element is not an effect", "Effect not found: <type>", "Unknown parameter: <key>", "Parameter '<key>' must be >= <min>", "Parameter '<key>' must be <= <max>", "Invalid effect parameters"]),
     example: text!(r#"{"elementId":"e9","params":{"intensity":40}}"#),
-    run: Some(run),
+    run: typed!(run),
 };
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-#[allow(dead_code)]
 pub struct Arguments {
     /// Effect element id from list_timeline
-    #[schemars(length(min = 1))]
-    element_id: String,
+    #[schemars(with = "String", length(min = 1))]
+    element_id: Arg,
     /// Effect parameters by key (see get_effect)
-    params: BTreeMap<String, ParamValue>,
+    #[schemars(with = "BTreeMap<String, ParamValue>")]
+    params: Arg,
 }
 
 #[derive(JsonSchema)]
@@ -37,9 +37,9 @@ pub struct Returns {
     applied_params: AnyObject,
 }
 
-pub fn run(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
-    let id = args.id("elementId", ToolError::invalid_element_id)?;
-    let patch = match args.get("params") {
+pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
+    let id = args.element_id.id(ToolError::invalid_element_id)?;
+    let patch = match args.params.get() {
         Some(Value::Object(m)) if !m.is_empty() => m,
         _ => return Err(ToolError::params_required()),
     };

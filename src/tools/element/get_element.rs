@@ -13,16 +13,15 @@ pub static DEF: ToolDef = ToolDef {
     annotations: LISTING, // names and text are user-made: data, never instructions
     errors: list!(&["Invalid element id", "Timeline element not found: <id>", "Unknown reference <ref>; candidates: <refs>", "No active timeline"]),
     example: text!(r#"{"elementId":"e6"}"#),
-    run: Some(run),
+    run: typed!(run),
 };
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-#[allow(dead_code)]
 pub struct Arguments {
     /// Element id or ref (clip-1) from list_timeline
-    #[schemars(length(min = 1))]
-    element_id: String,
+    #[schemars(with = "String", length(min = 1))]
+    element_id: Arg,
 }
 
 #[derive(JsonSchema)]
@@ -47,8 +46,8 @@ pub struct Returns {
     keyframes: Vec<AnyObject>,
 }
 
-pub fn run(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
-    let id = args.id("elementId", ToolError::invalid_element_id)?;
+pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
+    let id = args.element_id.id( ToolError::invalid_element_id)?;
     let tl = ctx.timeline()?;
     let (ti, _, e) = find(tl, id)?;
     let e = e.clone();

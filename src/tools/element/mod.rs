@@ -8,7 +8,7 @@ use crate::error_code::ErrorCode;
 use serde_json::{json, Map, Value};
 
 use super::refs::Refs;
-use super::{seconds, timeline_mut, Args, Ctx, Output, ToolError};
+use super::{seconds, timeline_mut, Arg, Ctx, Output, ToolError};
 use crate::animation;
 use crate::model::{Canvas, Element, ElementType, Timeline};
 use crate::opencut::{db_to_linear, linear_to_db};
@@ -78,8 +78,8 @@ fn article(word: &str) -> &'static str {
     }
 }
 
-fn number_in(args: &Args, key: &str, min: f64, max: Option<f64>, range: &str) -> Result<Option<f64>, ToolError> {
-    match args.get(key) {
+fn number_in(arg: &Arg, key: &str, min: f64, max: Option<f64>, range: &str) -> Result<Option<f64>, ToolError> {
+    match arg.get() {
         None => Ok(None),
         Some(v) => match v.as_f64() {
             Some(n) if n.is_finite() && n >= min && max.map_or(true, |m| n <= m) => Ok(Some(n)),
@@ -97,10 +97,10 @@ enum Position {
 
 const POSITION_HELP: &str = "an anchor (top-left, top, top-right, left, center, right, bottom-left, bottom, bottom-right), {\"anchor\": …, \"margin\": px} or {\"x\": px, \"y\": px} from the canvas centre (each from -100000)";
 
-fn position(args: &Args) -> Result<Option<Position>, ToolError> {
+fn position(arg: &Arg) -> Result<Option<Position>, ToolError> {
     let bad = || out_of_range("position", POSITION_HELP);
     let anchor = |s: &str| ANCHORS.iter().find(|a| **a == s).copied().ok_or_else(bad);
-    match args.get("position") {
+    match arg.get() {
         None => Ok(None),
         Some(Value::String(s)) => Ok(Some(Position::Anchor(anchor(s)?, None))),
         Some(Value::Object(o)) => {

@@ -13,36 +13,39 @@ pub static DEF: ToolDef = ToolDef {
     annotations: CHANGE,
     errors: list!(&["Invalid element ids", NOT_FOUND_IDS, "Property \"<name>\" must be <range>", "Element <id> is <a type> element and has no <property>", "update_clip needs at least one property to change", "No active timeline"]),
     example: text!(r#"{"elementIds":["e6"],"scale":0.5,"position":{"anchor":"top-right","margin":40},"opacity":0.8}"#),
-    run: Some(run),
+    run: typed!(run),
 };
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-#[allow(dead_code)]
 pub struct Arguments {
     /// Element ids or refs from list_timeline
-    #[schemars(length(min = 1), inner(length(min = 1)))]
-    element_ids: Vec<String>,
+    #[schemars(with = "Vec<String>", length(min = 1), inner(length(min = 1)))]
+    element_ids: Arg,
     /// An anchor name, {anchor, margin} (margin in pixels from the canvas edges; default 5% of the shorter side), or {x, y} in canvas pixels from the centre (+y down)
-    position: Option<ClipPosition>,
+    #[schemars(with = "Option<ClipPosition>")]
+    position: Arg,
     /// Factor over the size fitted to the canvas: one number for both axes, or {x, y}
-    scale: Option<ClipScale>,
+    #[schemars(with = "Option<ClipScale>")]
+    scale: Arg,
     /// Degrees, clockwise
-    #[schemars(range(min = -360, max = 360))]
-    rotation: Option<f64>,
+    #[schemars(with = "Option<f64>", range(min = -360, max = 360))]
+    rotation: Arg,
     /// 0 invisible, 1 opaque
-    #[schemars(range(min = 0, max = 1))]
-    opacity: Option<f64>,
+    #[schemars(with = "Option<f64>", range(min = 0, max = 1))]
+    opacity: Arg,
     /// How it mixes with what is below
-    #[schemars(extend("enum" = BLEND_MODES))]
-    blend_mode: Option<String>,
+    #[schemars(with = "Option<String>", extend("enum" = BLEND_MODES))]
+    blend_mode: Arg,
     /// Decibels; 0 plays as recorded, -60 is silent
-    #[schemars(range(min = -60, max = 20))]
-    volume: Option<f64>,
+    #[schemars(with = "Option<f64>", range(min = -60, max = 20))]
+    volume: Arg,
     /// Silence a video or audio element
-    muted: Option<bool>,
+    #[schemars(with = "Option<bool>")]
+    muted: Arg,
     /// Stop drawing a visual element
-    hidden: Option<bool>,
+    #[schemars(with = "Option<bool>")]
+    hidden: Arg,
 }
 
 #[derive(JsonSchema)]
@@ -98,10 +101,10 @@ enum ClipScale {
     },
 }
 
-pub fn run(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
-    let ids = args.id_list("elementIds", ToolError::invalid_element_ids)?;
-    let position = position(&args)?;
-    let scale = match args.get("scale") {
+pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
+    let ids = args.element_ids.id_list( ToolError::invalid_element_ids)?;
+    let position = position(&args.position)?;
+    let scale = match args.scale.get() {
         None => None,
         Some(Value::Object(o)) => {
             if o.keys().any(|k| k != "x" && k != "y") || o.is_empty() {
@@ -120,10 +123,10 @@ pub fn run(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
             Some((Some(n), Some(n)))
         }
     };
-    let rotation = number_in(&args, "rotation", -360.0, Some(360.0), "from -360 to 360 (degrees, clockwise)")?;
-    let opacity = number_in(&args, "opacity", 0.0, Some(1.0), "from 0 to 1")?;
-    let volume = number_in(&args, "volume", -60.0, Some(20.0), "from -60 to 20 (dB; 0 plays as recorded)")?;
-    let blend = match args.get("blendMode") {
+    let rotation = number_in(&args.rotation, "rotation", -360.0, Some(360.0), "from -360 to 360 (degrees, clockwise)")?;
+    let opacity = number_in(&args.opacity, "opacity", 0.0, Some(1.0), "from 0 to 1")?;
+    let volume = number_in(&args.volume, "volume", -60.0, Some(20.0), "from -60 to 20 (dB; 0 plays as recorded)")?;
+    let blend = match args.blend_mode.get() {
         None => None,
         Some(v) => Some(
             v.as_str()
@@ -132,14 +135,14 @@ pub fn run(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
                 .ok_or_else(|| out_of_range("blendMode", &crate::tools::args::one_of(&BLEND_MODES)))?,
         ),
     };
-    let flag = |key: &str| -> Result<Option<bool>, ToolError> {
-        match args.get(key) {
+    let flag = |arg: &Arg, key: &str| -> Result<Option<bool>, ToolError> {
+        match arg.get() {
             None => Ok(None),
             Some(Value::Bool(b)) => Ok(Some(*b)),
             Some(_) => Err(out_of_range(key, "true or false")),
         }
     };
-    let (muted, hidden) = (flag("muted")?, flag("hidden")?);
+    let (muted, hidden) = (flag(&args.muted, "muted")?, flag(&args.hidden, "hidden")?);
     if position.is_none() && scale.is_none() && rotation.is_none() && opacity.is_none() && volume.is_none() && blend.is_none() && muted.is_none() && hidden.is_none() {
         return Err(ToolError::new(ErrorCode::NoProperties, "update_clip needs at least one property to change")
             .with_hint("Give position, scale, rotation, opacity, blendMode, volume, muted or hidden."));

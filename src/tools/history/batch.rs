@@ -18,11 +18,10 @@ pub static DEF: ToolDef = ToolDef {
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-#[allow(dead_code)]
 pub struct Arguments {
     /// Tool calls to run in order
-    #[schemars(length(min = 1))]
-    steps: Vec<Step>,
+    #[schemars(with = "Vec<Step>", length(min = 1))]
+    pub steps: Arg,
 }
 
 #[derive(JsonSchema)]
@@ -35,12 +34,13 @@ pub struct Returns {
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-#[allow(dead_code)]
-struct Step {
+pub struct Step {
     /// Tool name
-    tool: String,
+    #[schemars(with = "String")]
+    pub tool: Arg,
     /// That tool's arguments
-    args: Option<AnyObject>,
+    #[schemars(with = "Option<AnyObject>")]
+    pub args: Arg,
 }
 
 #[derive(JsonSchema)]

@@ -13,16 +13,15 @@ pub static DEF: ToolDef = ToolDef {
     annotations: READ,
     errors: list!(&["Invalid effect type", "Effect not found: <type>"]),
     example: text!(r#"{"effectType":"blur"}"#),
-    run: Some(run),
+    run: typed!(run),
 };
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-#[allow(dead_code)]
 pub struct Arguments {
     /// Effect id from list_effects
-    #[schemars(length(min = 1))]
-    effect_type: String,
+    #[schemars(with = "String", length(min = 1))]
+    effect_type: Arg,
 }
 
 #[derive(JsonSchema)]
@@ -59,8 +58,8 @@ struct ParamOption {
     label: Option<String>,
 }
 
-pub fn run(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
-    let kind = args.id("effectType", ToolError::invalid_effect_type)?;
+pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
+    let kind = args.effect_type.id( ToolError::invalid_effect_type)?;
     let def = ctx.effects.find(kind).ok_or_else(|| ToolError::effect_not_found(kind))?;
     let params: Vec<Value> = def
         .params

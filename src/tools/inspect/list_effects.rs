@@ -13,15 +13,15 @@ pub static DEF: ToolDef = ToolDef {
     annotations: READ,
     errors: list!(&[]),
     example: text!(r#"{"query":"vintage"}"#),
-    run: Some(run),
+    run: typed!(run),
 };
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-#[allow(dead_code)]
 pub struct Arguments {
     /// Filter by name or keyword
-    query: Option<String>,
+    #[schemars(with = "Option<String>")]
+    query: Arg,
 }
 
 #[derive(JsonSchema)]
@@ -40,8 +40,8 @@ struct EffectEntry {
     description: String,
 }
 
-pub fn run(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
-    let query = args.string("query")?.unwrap_or("");
+pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
+    let query = args.query.string("query")?.unwrap_or("");
     let list: Vec<Value> = ctx
         .effects
         .search(query)

@@ -13,7 +13,7 @@ pub static DEF: ToolDef = ToolDef {
     annotations: LISTING,
     errors: list!(&["No active project"]),
     example: text!(r#"{"filter":"unused","type":"all"}"#),
-    run: Some(run),
+    run: typed!(run),
 };
 
 const FILTERS: [&str; 3] = ["all", "used", "unused"];
@@ -21,14 +21,13 @@ const TYPES: [&str; 4] = ["all", "video", "audio", "image"];
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-#[allow(dead_code)]
 pub struct Arguments {
     /// Which assets by timeline usage (default all)
-    #[schemars(extend("enum" = FILTERS))]
-    filter: Option<String>,
+    #[schemars(with = "Option<String>", extend("enum" = FILTERS))]
+    filter: Arg,
     /// Which asset type (default all)
-    #[schemars(extend("enum" = TYPES))]
-    r#type: Option<String>,
+    #[schemars(with = "Option<String>", extend("enum" = TYPES))]
+    r#type: Arg,
 }
 
 #[derive(JsonSchema)]
@@ -50,9 +49,9 @@ struct AssetEntry {
     used_in_timeline: bool,
 }
 
-pub fn run(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
-    let filter = args.choice("filter", &FILTERS)?.unwrap_or("all");
-    let kind = args.choice("type", &TYPES)?.unwrap_or("all");
+pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
+    let filter = args.filter.choice("filter", &FILTERS)?.unwrap_or("all");
+    let kind = args.r#type.choice("type", &TYPES)?.unwrap_or("all");
     let project = ctx.project()?;
     let used: HashSet<&str> = ctx
         .timeline

@@ -13,18 +13,18 @@ pub static DEF: ToolDef = ToolDef {
     annotations: LISTING,
     errors: list!(&["No active project", "Argument \"limit\" must be a whole number from 1 to 500"]),
     example: text!(r#"{"query":"france"}"#),
-    run: Some(run),
+    run: typed!(run),
 };
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-#[allow(dead_code)]
 pub struct Arguments {
     /// Filter by name, id, country code or region (default: all)
-    query: Option<String>,
+    #[schemars(with = "Option<String>")]
+    query: Arg,
     /// Most stickers to return (default 50)
-    #[schemars(range(min = 1, max = 500))]
-    limit: Option<i64>,
+    #[schemars(with = "Option<i64>", range(min = 1, max = 500))]
+    limit: Arg,
 }
 
 #[derive(JsonSchema)]
@@ -47,9 +47,9 @@ struct StickerEntry {
     provider: String,
 }
 
-pub fn run(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
-    let query = args.string("query")?.unwrap_or("");
-    let limit = match args.get("limit") {
+pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
+    let query = args.query.string("query")?.unwrap_or("");
+    let limit = match args.limit.get() {
         None => STICKER_LIMIT,
         Some(v) => v
             .as_u64()

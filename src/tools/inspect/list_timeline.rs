@@ -13,7 +13,7 @@ pub static DEF: ToolDef = ToolDef {
     annotations: LISTING,
     errors: list!(&["No active timeline"]),
     example: text!("{}"),
-    run: Some(run),
+    run: typed!(run),
 };
 
 pub type Arguments = NoArgs;
@@ -94,7 +94,7 @@ struct TextStyle {
     background: Option<String>,
 }
 
-pub fn run(ctx: &mut Ctx, _args: Args) -> Result<Output, ToolError> {
+pub fn run(ctx: &mut Ctx, _args: Arguments) -> Result<Output, ToolError> {
     let tl = ctx.timeline.as_ref().ok_or_else(ToolError::no_active_timeline)?;
     Ok(listing::list(tl, ctx.listing.as_deref_mut()))
 }

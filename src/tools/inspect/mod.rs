@@ -10,7 +10,7 @@ use std::collections::HashSet;
 
 use serde_json::{json, Map, Value};
 
-use super::{listing, Args, Ctx, Output, ToolError};
+use super::{listing, Ctx, Output, ToolError};
 use crate::effects;
 use crate::stickers;
 

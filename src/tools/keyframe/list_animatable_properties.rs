@@ -13,16 +13,15 @@ pub static DEF: ToolDef = ToolDef {
     annotations: READ,
     errors: list!(&["Invalid element id", "Timeline element not found: <id>", "No active timeline"]),
     example: text!(r#"{"elementId":"e7"}"#),
-    run: Some(run),
+    run: typed!(run),
 };
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-#[allow(dead_code)]
 pub struct Arguments {
     /// Element id or ref (clip-1) from list_timeline
-    #[schemars(length(min = 1))]
-    element_id: String,
+    #[schemars(with = "String", length(min = 1))]
+    element_id: Arg,
 }
 
 #[derive(JsonSchema)]
@@ -48,8 +47,8 @@ struct Animatable {
     description: Option<String>,
 }
 
-pub fn run(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
-    let id = args.id("elementId", ToolError::invalid_element_id)?;
+pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
+    let id = args.element_id.id( ToolError::invalid_element_id)?;
     let (_, _, e) = find(ctx.timeline()?, id)?;
     let props: Vec<Value> = animation::properties(e.kind)
         .into_iter()

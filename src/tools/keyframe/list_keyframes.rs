@@ -13,18 +13,18 @@ pub static DEF: ToolDef = ToolDef {
     annotations: READ,
     errors: list!(&["Invalid element id", "Timeline element not found: <id>", "No active timeline"]),
     example: text!(r#"{"elementId":"e7"}"#),
-    run: Some(run),
+    run: typed!(run),
 };
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-#[allow(dead_code)]
 pub struct Arguments {
     /// Element id or ref from list_timeline
-    #[schemars(length(min = 1))]
-    element_id: String,
+    #[schemars(with = "String", length(min = 1))]
+    element_id: Arg,
     /// Only this property (default: every animated one)
-    property: Option<String>,
+    #[schemars(with = "Option<String>")]
+    property: Arg,
 }
 
 #[derive(JsonSchema)]
@@ -36,9 +36,9 @@ pub struct Returns {
     properties: Vec<AnyObject>,
 }
 
-pub fn run(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
-    let id = args.id("elementId", ToolError::invalid_element_id)?;
-    let only = args.string("property")?;
+pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
+    let id = args.element_id.id( ToolError::invalid_element_id)?;
+    let only = args.property.string("property")?;
     let (_, _, e) = find(ctx.timeline()?, id)?;
     let mut all = summary(e);
     if let (Some(p), Value::Array(list)) = (only, &mut all) {

@@ -13,7 +13,7 @@ use crate::error_code::ErrorCode;
 use serde_json::{json, Map, Value};
 
 use super::element::find;
-use super::{seconds, timeline_mut, Args, Ctx, Output, ToolError};
+use super::{seconds, timeline_mut, Arg, Ctx, Output, ToolError};
 use crate::animation::{self, PropertyKind};
 use crate::model::Element;
 use crate::time::seconds_to_ticks;
@@ -54,8 +54,8 @@ fn keyframe_not_found(id: &str) -> ToolError {
     ToolError::new(ErrorCode::KeyframeNotFound, format!("Keyframe not found: {id}")).with_hint("Call list_keyframes to get keyframe ids.")
 }
 
-fn property_arg<'a>(args: &Args<'a>) -> Result<&'a str, ToolError> {
-    args.id("property", || ToolError::invalid_argument("property", "a property path from list_animatable_properties, such as opacity"))
+fn property_arg(property: &Arg) -> Result<&str, ToolError> {
+    property.id( || ToolError::invalid_argument("property", "a property path from list_animatable_properties, such as opacity"))
 }
 
 fn keys_of(channel: &Value) -> Vec<&Map<String, Value>> {
@@ -114,14 +114,14 @@ pub fn summary(e: &Element) -> Value {
 }
 
 /// A time in seconds from the element's start, within its length.
-fn key_time(args: &Args, e: &Element) -> Result<i64, ToolError> {
+fn key_time(time: &Arg, e: &Element) -> Result<i64, ToolError> {
     let bad = || {
         ToolError::new(ErrorCode::InvalidKeyframeTime,
             format!("Keyframe time must be from 0 to {} (seconds from the element's start)", seconds(e.duration)),
         )
         .with_hint("Keyframe times are relative to the element: 0 is its first frame.")
     };
-    match args.get("time").and_then(Value::as_f64).and_then(seconds_to_ticks) {
+    match time.get().and_then(Value::as_f64).and_then(seconds_to_ticks) {
         Some(t) if (0..=e.duration).contains(&t) => Ok(t),
         _ => Err(bad()),
     }
@@ -199,18 +199,26 @@ fn for_keys_at(data: &mut Value, time: i64, f: &mut dyn FnMut(&mut Vec<Value>, u
     }
 }
 
+/// The arguments that name one keyframe (remove_keyframe, update_keyframe_curve).
+struct KeyArgs<'a> {
+    element_id: &'a Arg,
+    property: &'a Arg,
+    keyframe_id: &'a Arg,
+    time: &'a Arg,
+}
+
 /// The element, its animated path, and the time of the key the call names.
-fn target_key<'a>(ctx: &'a Ctx, args: &Args) -> Result<(usize, usize, &'a Element, String, i64), ToolError> {
-    let id = args.id("elementId", ToolError::invalid_element_id)?;
-    let path = property_arg(args)?;
+fn target_key<'a>(ctx: &'a Ctx, args: KeyArgs) -> Result<(usize, usize, &'a Element, String, i64), ToolError> {
+    let id = args.element_id.id(ToolError::invalid_element_id)?;
+    let path = property_arg(args.property)?;
     let (ti, ei, e) = find(ctx.timeline()?, id)?;
     if animation::property(e.kind, path).is_none() && !e.animations.as_ref().is_some_and(|a| a.contains_key(path)) {
         return Err(not_animatable(e, path));
     }
-    let key_id = args.string("keyframeId")?;
-    let time = match args.get("time") {
+    let key_id = args.keyframe_id.string("keyframeId")?;
+    let time = match args.time.get() {
         None => None,
-        Some(_) => Some(key_time(args, e)?),
+        Some(_) => Some(key_time(args.time, e)?),
     };
     let (key_id, time) = match (key_id, time) {
         (Some(k), None) => (Some(k), None),
@@ -229,9 +237,9 @@ fn target_key<'a>(ctx: &'a Ctx, args: &Args) -> Result<(usize, usize, &'a Elemen
 }
 
 /// A handle argument `{dt, dv}`: dt in seconds, dv in the property's unit.
-fn handle_arg(args: &Args, key: &str) -> Result<Option<(f64, f64)>, ToolError> {
+fn handle_arg(arg: &Arg, key: &str) -> Result<Option<(f64, f64)>, ToolError> {
     let bad = || ToolError::invalid_argument(key, "{\"dt\": seconds, \"dv\": value change}");
-    match args.get(key) {
+    match arg.get() {
         None => Ok(None),
         Some(Value::Object(o)) if o.keys().all(|k| k == "dt" || k == "dv") => {
             let dt = o.get("dt").and_then(Value::as_f64).filter(|v| v.is_finite()).ok_or_else(bad)?;

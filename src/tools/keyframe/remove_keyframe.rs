@@ -13,25 +13,24 @@ pub static DEF: ToolDef = ToolDef {
     annotations: Annotations { read_only: false, destructive: true, idempotent: false, open_world: false, untrusted_content: false },
     errors: list!(&["Invalid element id", "Timeline element not found: <id>", "Property \"<p>\" cannot be animated on <type> element; animatable: <list>", "Property \"<p>\" cannot be animated: <type> elements have no animatable properties", "Keyframe not found: <id>", "Give exactly one of keyframeId (from list_keyframes) or time (seconds from the element's start)"]),
     example: text!(r#"{"elementId":"e7","property":"opacity","time":0}"#),
-    run: Some(run),
+    run: typed!(run),
 };
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-#[allow(dead_code)]
 pub struct Arguments {
     /// Element id or ref from list_timeline
-    #[schemars(length(min = 1))]
-    element_id: String,
+    #[schemars(with = "String", length(min = 1))]
+    element_id: Arg,
     /// Property path
-    #[schemars(length(min = 1))]
-    property: String,
+    #[schemars(with = "String", length(min = 1))]
+    property: Arg,
     /// Keyframe id from list_keyframes
-    #[schemars(length(min = 1))]
-    keyframe_id: Option<String>,
+    #[schemars(with = "Option<String>", length(min = 1))]
+    keyframe_id: Arg,
     /// Or the keyframe's time, seconds from the element's start
-    #[schemars(range(min = 0))]
-    time: Option<f64>,
+    #[schemars(with = "Option<f64>", range(min = 0))]
+    time: Arg,
 }
 
 #[derive(JsonSchema)]
@@ -45,8 +44,8 @@ pub struct Returns {
     keyframes: AnyArray,
 }
 
-pub fn run(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
-    let (ti, ei, e, path, time) = target_key(ctx, &args)?;
+pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
+    let (ti, ei, e, path, time) = target_key(ctx, KeyArgs { element_id: &args.element_id, property: &args.property, keyframe_id: &args.keyframe_id, time: &args.time })?;
     let mut e = e.clone();
     let mut anims = e.animations.take().unwrap_or_default();
     let data = anims.get_mut(&path).expect("the key was found in it");

@@ -13,35 +13,36 @@ pub static DEF: ToolDef = ToolDef {
     annotations: CHANGE,
     errors: list!(&["Invalid element id", "Timeline element not found: <id>", "Keyframe not found: <id>", "update_keyframe_curve needs interpolation, easing, rightHandle or leftHandle", "The keyframe at <t>s is the last of <property>: easing and rightHandle shape the curve to the next keyframe"]),
     example: text!(r#"{"elementId":"e7","property":"opacity","time":0,"easing":"ease-out"}"#),
-    run: Some(run),
+    run: typed!(run),
 };
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-#[allow(dead_code)]
 pub struct Arguments {
     /// Element id or ref from list_timeline
-    #[schemars(length(min = 1))]
-    element_id: String,
+    #[schemars(with = "String", length(min = 1))]
+    element_id: Arg,
     /// Property path
-    #[schemars(length(min = 1))]
-    property: String,
+    #[schemars(with = "String", length(min = 1))]
+    property: Arg,
     /// Keyframe id from list_keyframes
-    #[schemars(length(min = 1))]
-    keyframe_id: Option<String>,
+    #[schemars(with = "Option<String>", length(min = 1))]
+    keyframe_id: Arg,
     /// Or the keyframe's time, seconds from the element's start
-    #[schemars(range(min = 0))]
-    time: Option<f64>,
+    #[schemars(with = "Option<f64>", range(min = 0))]
+    time: Arg,
     /// How the value moves to the next keyframe
-    #[schemars(extend("enum" = INTERPOLATIONS))]
-    interpolation: Option<String>,
+    #[schemars(with = "Option<String>", extend("enum" = INTERPOLATIONS))]
+    interpolation: Arg,
     /// A ready-made curve to the next keyframe
-    #[schemars(extend("enum" = EASINGS))]
-    easing: Option<String>,
+    #[schemars(with = "Option<String>", extend("enum" = EASINGS))]
+    easing: Arg,
     /// Bezier handle towards the next keyframe (dt 0 to the gap)
-    right_handle: Option<Handle>,
+    #[schemars(with = "Option<Handle>")]
+    right_handle: Arg,
     /// Bezier handle from the previous keyframe (dt minus the gap to 0)
-    left_handle: Option<Handle>,
+    #[schemars(with = "Option<Handle>")]
+    left_handle: Arg,
 }
 
 #[derive(JsonSchema)]
@@ -64,14 +65,14 @@ struct Handle {
     dv: f64,
 }
 
-pub fn run(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
-    let interp = args.choice("interpolation", &INTERPOLATIONS)?;
-    let easing = args.choice("easing", &EASINGS)?;
-    let (right, left) = (handle_arg(&args, "rightHandle")?, handle_arg(&args, "leftHandle")?);
+pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
+    let interp = args.interpolation.choice("interpolation", &INTERPOLATIONS)?;
+    let easing = args.easing.choice("easing", &EASINGS)?;
+    let (right, left) = (handle_arg(&args.right_handle, "rightHandle")?, handle_arg(&args.left_handle, "leftHandle")?);
     if interp.is_none() && easing.is_none() && right.is_none() && left.is_none() {
         return Err(ToolError::new(ErrorCode::NoCurveChange, "update_keyframe_curve needs interpolation, easing, rightHandle or leftHandle"));
     }
-    let (ti, ei, e, path, time) = target_key(ctx, &args)?;
+    let (ti, ei, e, path, time) = target_key(ctx, KeyArgs { element_id: &args.element_id, property: &args.property, keyframe_id: &args.keyframe_id, time: &args.time })?;
     let mut e = e.clone();
     let mut anims = e.animations.take().unwrap_or_default();
     let data = anims.get_mut(&path).expect("the key was found in it");

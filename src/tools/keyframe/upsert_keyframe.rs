@@ -13,27 +13,27 @@ pub static DEF: ToolDef = ToolDef {
     annotations: CHANGE,
     errors: list!(&["Invalid element id", "Timeline element not found: <id>", "Property \"<p>\" cannot be animated on <type> element; animatable: <list>", "Property \"<p>\" cannot be animated: <type> elements have no animatable properties", "Keyframe time must be from 0 to <duration> (seconds from the element's start)", "Property \"<p>\" must be <range>"]),
     example: text!(r#"{"elementId":"e7","property":"opacity","time":0,"value":0}"#),
-    run: Some(run),
+    run: typed!(run),
 };
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-#[allow(dead_code)]
 pub struct Arguments {
     /// Element id or ref from list_timeline
-    #[schemars(length(min = 1))]
-    element_id: String,
+    #[schemars(with = "String", length(min = 1))]
+    element_id: Arg,
     /// Property path from list_animatable_properties, such as opacity or transform.positionX
-    #[schemars(length(min = 1))]
-    property: String,
+    #[schemars(with = "String", length(min = 1))]
+    property: Arg,
     /// Seconds from the element's start (0 to its duration)
-    #[schemars(range(min = 0))]
-    time: f64,
+    #[schemars(with = "f64", range(min = 0))]
+    time: Arg,
     /// The value there, in the property's unit; colours as #rrggbb
-    value: NumberOrText,
+    #[schemars(with = "NumberOrText")]
+    value: Arg,
     /// How the value moves to the next keyframe (default linear)
-    #[schemars(extend("enum" = INTERPOLATIONS))]
-    interpolation: Option<String>,
+    #[schemars(with = "Option<String>", extend("enum" = INTERPOLATIONS))]
+    interpolation: Arg,
 }
 
 #[derive(JsonSchema)]
@@ -47,13 +47,13 @@ pub struct Returns {
     keyframes: AnyArray,
 }
 
-pub fn run(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
-    let id = args.id("elementId", ToolError::invalid_element_id)?;
-    let path = property_arg(&args)?;
-    let interp = args.choice("interpolation", &INTERPOLATIONS)?;
+pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
+    let id = args.element_id.id( ToolError::invalid_element_id)?;
+    let path = property_arg(&args.property)?;
+    let interp = args.interpolation.choice("interpolation", &INTERPOLATIONS)?;
     let (ti, ei, e) = find(ctx.timeline()?, id)?;
     let prop = animation::property(e.kind, path).ok_or_else(|| not_animatable(e, path))?;
-    let time = key_time(&args, e)?;
+    let time = key_time(&args.time, e)?;
     let range = match (prop.min, prop.max) {
         (Some(a), Some(b)) => format!("a number from {a} to {b} ({})", prop.unit),
         (Some(a), None) => format!("a number >= {a} ({})", prop.unit),
@@ -67,7 +67,8 @@ pub fn run(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
     let key_id = match prop.kind {
         PropertyKind::Number => {
             let v = args
-                .get("value")
+                .value
+                .get()
                 .and_then(Value::as_f64)
                 .filter(|v| v.is_finite() && prop.min.map_or(true, |m| *v >= m) && prop.max.map_or(true, |m| *v <= m))
                 .ok_or_else(|| out_of_range(&range))?;
@@ -78,7 +79,7 @@ pub fn run(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
             upsert_scalar(channel.as_object_mut().expect("an object"), time, v, interp, &mut new_id)
         }
         PropertyKind::Color => {
-            let text = args.get("value").and_then(Value::as_str).unwrap_or("");
+            let text = args.value.get().and_then(Value::as_str).unwrap_or("");
             let rgba = animation::parse_color(text).ok_or_else(|| out_of_range("a colour: #rrggbb, #rrggbbaa, rgb(r, g, b) or rgba(r, g, b, a)"))?;
             let data = anims.entry(path).or_insert_with(|| json!({}));
             if !COMPONENTS.iter().all(|c| data.get(*c).is_some_and(Value::is_object)) {

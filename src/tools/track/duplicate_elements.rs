@@ -13,24 +13,24 @@ pub static DEF: ToolDef = ToolDef {
     annotations: ADD,
     errors: list!(&["Invalid element ids", NOT_FOUND_IDS, "Invalid start time", "Give offset or startTime, not both", "Target track not found: <id>", "Target track <id> is <a type> track and cannot hold <type> elements", "Element <id> on track <id> is in the way (<start>s to <end>s)"]),
     example: text!(r#"{"elementIds":["e7"],"offset":3}"#),
-    run: Some(run),
+    run: typed!(run),
 };
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-#[allow(dead_code)]
 pub struct Arguments {
     /// Element ids or refs from list_timeline
-    #[schemars(length(min = 1), inner(length(min = 1)))]
-    element_ids: Vec<String>,
+    #[schemars(with = "Vec<String>", length(min = 1), inner(length(min = 1)))]
+    element_ids: Arg,
     /// Seconds added to each copy's start (default: right after the originals)
-    offset: Option<f64>,
+    #[schemars(with = "Option<f64>")]
+    offset: Arg,
     /// Where the earliest copy starts, in timeline seconds
-    #[schemars(range(min = 0))]
-    start_time: Option<f64>,
+    #[schemars(with = "Option<f64>", range(min = 0))]
+    start_time: Arg,
     /// Put every copy on this track
-    #[schemars(length(min = 1))]
-    track_id: Option<String>,
+    #[schemars(with = "Option<String>", length(min = 1))]
+    track_id: Arg,
 }
 
 #[derive(JsonSchema)]
@@ -52,20 +52,20 @@ struct Copy {
     end: f64,
 }
 
-pub fn run(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
-    let ids = args.id_list("elementIds", ToolError::invalid_element_ids)?;
-    let offset = match args.get("offset") {
+pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
+    let ids = args.element_ids.id_list( ToolError::invalid_element_ids)?;
+    let offset = match args.offset.get() {
         None => None,
         Some(v) => Some(v.as_f64().and_then(|s| crate::time::seconds_to_ticks(s.abs()).map(|t| if s < 0.0 { -t } else { t })).ok_or_else(|| ToolError::invalid_argument("offset", "a number of seconds"))?),
     };
-    let start = match args.seconds("startTime") {
+    let start = match args.start_time.seconds() {
         Ok(s) => s,
         Err(()) => return Err(ToolError::invalid_start()),
     };
     if offset.is_some() && start.is_some() {
         return Err(ToolError::new(ErrorCode::ConflictingPlacement, "Give offset or startTime, not both"));
     }
-    let target = args.string("trackId")?;
+    let target = args.track_id.string("trackId")?;
     let tl = timeline_mut(&mut ctx.timeline)?;
     let found = edits::locate(tl, &ids);
     let missing: Vec<String> = ids.iter().zip(&found).filter(|(_, f)| f.is_none()).map(|(id, _)| id.clone()).collect();

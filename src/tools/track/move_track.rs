@@ -13,25 +13,24 @@ pub static DEF: ToolDef = ToolDef {
     annotations: CHANGE,
     errors: list!(&["Invalid track id", "Track not found: <id>", "Give exactly one of index, above or below", "Track <id> can move to index <min> to <max> (<why>)", "Track <id> is the main track, which stays between the visual and the audio tracks", "A track cannot move above or below itself"]),
     example: text!(r#"{"trackId":"t3","above":"t4"}"#),
-    run: Some(run),
+    run: typed!(run),
 };
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-#[allow(dead_code)]
 pub struct Arguments {
     /// Track id from list_timeline
-    #[schemars(length(min = 1))]
-    track_id: String,
+    #[schemars(with = "String", length(min = 1))]
+    track_id: Arg,
     /// New position in list_timeline's track order (0 is in front)
-    #[schemars(range(min = 0))]
-    index: Option<i64>,
+    #[schemars(with = "Option<i64>", range(min = 0))]
+    index: Arg,
     /// Put it just above this track
-    #[schemars(length(min = 1))]
-    above: Option<String>,
+    #[schemars(with = "Option<String>", length(min = 1))]
+    above: Arg,
     /// Put it just below this track
-    #[schemars(length(min = 1))]
-    below: Option<String>,
+    #[schemars(with = "Option<String>", length(min = 1))]
+    below: Arg,
 }
 
 #[derive(JsonSchema)]
@@ -44,14 +43,14 @@ pub struct Returns {
     tracks: Vec<String>,
 }
 
-pub fn run(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
-    let id = args.id("trackId", invalid_track_id)?;
-    let index = match args.get("index") {
+pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
+    let id = args.track_id.id( invalid_track_id)?;
+    let index = match args.index.get() {
         None => None,
         Some(v) => Some(v.as_u64().ok_or_else(|| ToolError::invalid_argument("index", "a whole number >= 0 (a position in list_timeline's track order)"))? as usize),
     };
-    let above = args.string("above")?;
-    let below = args.string("below")?;
+    let above = args.above.string("above")?;
+    let below = args.below.string("below")?;
     if [index.is_some(), above.is_some(), below.is_some()].iter().filter(|b| **b).count() != 1 {
         return Err(ToolError::new(ErrorCode::InvalidTrackPosition, "Give exactly one of index, above or below"));
     }

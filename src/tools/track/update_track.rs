@@ -14,23 +14,24 @@ pub static DEF: ToolDef = ToolDef {
     annotations: Annotations { untrusted_content: true, ..CHANGE },
     errors: list!(&["Invalid track id", "Track not found: <id>", "update_track needs muted, hidden or name", "Track <id> is <a type> track, which cannot be muted (it makes no sound)", "Track <id> is an audio track, which cannot be hidden (mute it instead)"]),
     example: text!(r#"{"trackId":"t2","muted":true}"#),
-    run: Some(run),
+    run: typed!(run),
 };
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-#[allow(dead_code)]
 pub struct Arguments {
     /// Track id from list_timeline
-    #[schemars(length(min = 1))]
-    track_id: String,
+    #[schemars(with = "String", length(min = 1))]
+    track_id: Arg,
     /// Silence the track (main, overlay, audio)
-    muted: Option<bool>,
+    #[schemars(with = "Option<bool>")]
+    muted: Arg,
     /// Stop drawing the track (not audio)
-    hidden: Option<bool>,
+    #[schemars(with = "Option<bool>")]
+    hidden: Arg,
     /// New name
-    #[schemars(length(min = 1, max = 100))]
-    name: Option<String>,
+    #[schemars(with = "Option<String>", length(min = 1, max = 100))]
+    name: Arg,
 }
 
 #[derive(JsonSchema)]
@@ -45,17 +46,17 @@ pub struct Returns {
     muted: Option<bool>,
 }
 
-pub fn run(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
-    let id = args.id("trackId", invalid_track_id)?;
-    let flag = |key: &str| -> Result<Option<bool>, ToolError> {
-        match args.get(key) {
+pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
+    let id = args.track_id.id( invalid_track_id)?;
+    let flag = |arg: &Arg, key: &str| -> Result<Option<bool>, ToolError> {
+        match arg.get() {
             None => Ok(None),
             Some(Value::Bool(b)) => Ok(Some(*b)),
             Some(_) => Err(ToolError::invalid_argument(key, "true or false")),
         }
     };
-    let (muted, hidden) = (flag("muted")?, flag("hidden")?);
-    let name = match args.get("name") {
+    let (muted, hidden) = (flag(&args.muted, "muted")?, flag(&args.hidden, "hidden")?);
+    let name = match args.name.get() {
         None => None,
         Some(Value::String(s)) if !s.trim().is_empty() && s.chars().count() <= 100 => Some(s.trim().to_string()),
         Some(_) => return Err(ToolError::invalid_argument("name", "a non-empty string of at most 100 characters")),
