@@ -133,9 +133,13 @@ fn main() {
     let timeline = project.timeline.clone().unwrap();
     let runs = 41;
 
-    let copy_us = time(runs, || (), |_| {
-        black_box(deep_copy(&timeline));
-    });
+    let copy_us = time(
+        runs,
+        || (),
+        |_| {
+            black_box(deep_copy(&timeline));
+        },
+    );
     let split_args = json!({ "times": [50.5] });
     let split_us = time(runs, || base.clone(), |ed| call(ed, "split", &split_args));
     let move_ids: Vec<String> = (0..50).map(|i| format!("e{}", 100_000 + 5 * PER_TRACK + i)).collect();
@@ -146,14 +150,22 @@ fn main() {
     let delete_ids: Vec<String> = (0..TRACKS).map(|t| format!("e{}", 100_000 + t * PER_TRACK + 7)).collect();
     let delete_args = json!({ "elementIds": delete_ids });
     let delete_us = time(runs, || base.clone(), |ed| call(ed, "delete_timeline_elements", &delete_args));
-    let list_us = time(runs, || base.clone(), |ed| {
-        black_box(ed.call_tool_json("list_timeline", "{}"));
-    });
+    let list_us = time(
+        runs,
+        || base.clone(),
+        |ed| {
+            black_box(ed.call_tool_json("list_timeline", "{}"));
+        },
+    );
     // Clips of 1.26 s: every time has a fraction, as on most real timelines.
     let fractional = Editor::with_project(project_of(SECOND * 126 / 100));
-    let list_fraction_us = time(runs, || fractional.clone(), |ed| {
-        black_box(ed.call_tool_json("list_timeline", "{}"));
-    });
+    let list_fraction_us = time(
+        runs,
+        || fractional.clone(),
+        |ed| {
+            black_box(ed.call_tool_json("list_timeline", "{}"));
+        },
+    );
     let mut warm = base.clone();
     warm.call_tool_json("list_timeline", "{}");
     let list_warm_us = time(
@@ -212,9 +224,13 @@ fn main() {
     let split_10k_us = time(key_runs, || keyed_small.clone(), |ed| call(ed, "split", &mid(10_000)));
     let split_100k_us = time(key_runs, || keyed_large.clone(), |ed| call(ed, "split", &mid(100_000)));
     let keyed_element = keyed_large.project().unwrap().timeline.as_ref().unwrap().tracks[0].elements[0].clone();
-    let clone_100k_us = time(key_runs, || (), |_| {
-        black_box((*keyed_element).clone());
-    });
+    let clone_100k_us = time(
+        key_runs,
+        || (),
+        |_| {
+            black_box((*keyed_element).clone());
+        },
+    );
 
     println!("neuralcut engine bench: {TRACKS} tracks x {PER_TRACK} elements, median of {runs} runs");
     println!("{:<44} {:>12} {:>14}", "operation", "median", "vs deep copy");

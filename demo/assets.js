@@ -93,13 +93,25 @@ export function createAssetBin({ editor, sources, list, count, notify, clock }) 
     const items = assets.map((a) => {
       const url = urlOf(a.id);
       const thumb = thumbFor(a, url);
-      const facts = [a.type, a.duration !== undefined ? formatTime(a.duration) : null, a.width ? `${a.width}×${a.height}` : null, a.id].filter(Boolean).join(" · ");
+      const facts = [a.type, a.duration !== undefined ? formatTime(a.duration) : null, a.width ? `${a.width}×${a.height}` : null, a.id]
+        .filter(Boolean)
+        .join(" · ");
       return h(
         "li",
         { dataset: { assetId: a.id } },
         thumb,
         h("div", { class: "asset-meta" }, h("div", { class: "name", title: a.name }, a.name), h("div", { class: "sub" }, facts)),
-        h("button", { type: "button", title: `Place it on the timeline at the playhead (${a.type === "audio" ? "audio" : "overlay"} track)`, "aria-label": `Place ${a.name} on the timeline`, dataset: { automationId: `assets.${a.id}.add` }, onclick: () => addToTimeline(a) }, "+ timeline"),
+        h(
+          "button",
+          {
+            type: "button",
+            title: `Place it on the timeline at the playhead (${a.type === "audio" ? "audio" : "overlay"} track)`,
+            "aria-label": `Place ${a.name} on the timeline`,
+            dataset: { automationId: `assets.${a.id}.add` },
+            onclick: () => addToTimeline(a),
+          },
+          "+ timeline",
+        ),
       );
     });
     list.replaceChildren(...items, ...notes.map((n) => h("li", { class: "muted small" }, n)));

@@ -76,7 +76,8 @@ function demoUi({ clock, selection, timeline, showTab, editor }) {
   const set = (params) => {
     const known = ["playhead", "playing", "selection", "zoom", "tab"];
     for (const key of Object.keys(params)) {
-      if (!known.includes(key)) throw Object.assign(new Error(`unknown parameter "${key}" for ui.set; expected: ${known.join(", ")}`), { code: "INVALID_PARAMS" });
+      if (!known.includes(key))
+        throw Object.assign(new Error(`unknown parameter "${key}" for ui.set; expected: ${known.join(", ")}`), { code: "INVALID_PARAMS" });
     }
     const fail = (message) => Object.assign(new Error(message), { code: "INVALID_PARAMS" });
     if (params.playhead !== undefined) {
@@ -168,7 +169,8 @@ async function setupAgent({ editor, config, sources, clock, has }) {
     };
   }
   if (!config.agent) {
-    panel.disabledReason = "No Gemini API key is configured, so the agent is off. To chat with it, stop the server and start it again with GEMINI_API_KEY=your-key npm run demo (the key stays on the server). Everything else on this page works without it.";
+    panel.disabledReason =
+      "No Gemini API key is configured, so the agent is off. To chat with it, stop the server and start it again with GEMINI_API_KEY=your-key npm run demo (the key stays on the server). Everything else on this page works without it.";
     panel.editor = editor;
     return { status: "no key", panel };
   }
@@ -281,7 +283,15 @@ async function main() {
     editor,
     clock,
     selection,
-    elements: { select: $("tool-select"), desc: $("tool-desc"), args: $("tool-args"), run: $("tool-run"), reset: $("tool-reset"), result: $("tool-result"), status: $("tool-status") },
+    elements: {
+      select: $("tool-select"),
+      desc: $("tool-desc"),
+      args: $("tool-args"),
+      run: $("tool-run"),
+      reset: $("tool-reset"),
+      result: $("tool-result"),
+      status: $("tool-status"),
+    },
   });
   selection.subscribe(() => toolConsole.fill());
 
@@ -352,7 +362,9 @@ async function main() {
   document.addEventListener("keydown", (e) => {
     // composedPath: inside a shadow root (the agent panel) e.target is only its host element.
     const t = e.composedPath()[0] ?? e.target;
-    const typing = t instanceof HTMLElement && (t.isContentEditable || t.tagName === "TEXTAREA" || (t.tagName === "INPUT" && !["checkbox", "range", "file", "button"].includes(t.type)));
+    const typing =
+      t instanceof HTMLElement &&
+      (t.isContentEditable || t.tagName === "TEXTAREA" || (t.tagName === "INPUT" && !["checkbox", "range", "file", "button"].includes(t.type)));
     if (typing) return;
     const mod = e.ctrlKey || e.metaKey;
     const key = e.key.toLowerCase();

@@ -187,7 +187,6 @@ export async function createPreview({ editor, sources, canvas: base, stack, cloc
     for (const w of done) w();
   }
 
-
   editor.onChange(() => {
     project = editor.project();
     prune();

@@ -62,7 +62,11 @@ export function createTimelineView({ container, info, editor, clock, selection, 
   function startSeek(event) {
     clock.pause();
     clock.seek(timeAt(event.clientX));
-    follow(event, (e) => clock.seek(timeAt(e.clientX)), () => {});
+    follow(
+      event,
+      (e) => clock.seek(timeAt(e.clientX)),
+      () => {},
+    );
   }
 
   /** Runs one tool for a gesture; an error is shown and the view redrawn as it was. */
@@ -247,12 +251,21 @@ export function createTimelineView({ container, info, editor, clock, selection, 
         h(
           "div",
           { class: "tl-row", dataset: { trackId: track.id, trackType: track.type } },
-          h("div", { class: "tl-label" }, h("span", { class: "type" }, track.name && track.name.toLowerCase() !== track.type ? `${track.type}: ${track.name}` : track.type), h("span", { class: "id" }, track.id + (flags ? ` · ${flags}` : ""))),
+          h(
+            "div",
+            { class: "tl-label" },
+            h("span", { class: "type" }, track.name && track.name.toLowerCase() !== track.type ? `${track.type}: ${track.name}` : track.type),
+            h("span", { class: "id" }, track.id + (flags ? ` · ${flags}` : "")),
+          ),
           lane,
         ),
       );
     }
-    playhead = h("div", { class: "tl-playhead" }, h("div", { class: "grip", title: "Playhead: drag to seek", dataset: { automationId: "timeline.playhead" }, onpointerdown: startSeek }));
+    playhead = h(
+      "div",
+      { class: "tl-playhead" },
+      h("div", { class: "grip", title: "Playhead: drag to seek", dataset: { automationId: "timeline.playhead" }, onpointerdown: startSeek }),
+    );
     inner.append(playhead);
     const scroll = [container.scrollLeft, container.scrollTop];
     // Keyboard focus stays on the same block across a redraw.

@@ -104,7 +104,10 @@ export function prefill(tool, ctx) {
   const required = new Set(schema.required ?? []);
   const args = {};
   for (const [key, prop] of Object.entries(props)) {
-    const shown = (tool.name === "apply_effect" && key === "params") || (tool.name === "update_text" && key === "text") || (tool.name === "update_timeline_element_timing" && key === "duration");
+    const shown =
+      (tool.name === "apply_effect" && key === "params") ||
+      (tool.name === "update_text" && key === "text") ||
+      (tool.name === "update_timeline_element_timing" && key === "duration");
     if (required.has(key) || shown) args[key] = exampleFor(tool.name, key, prop, ctx);
   }
   return args;

@@ -83,7 +83,8 @@ const bad = (message: string) => new Refusal(BRIDGE_ERRORS.INVALID_PARAMS, messa
 
 function strictParams(method: string, params: Record<string, unknown>, accepted: string[]): void {
   for (const key of Object.keys(params)) {
-    if (!accepted.includes(key)) throw bad(`unknown parameter "${key}" for ${method}; expected: ${accepted.length ? [...accepted].sort().join(", ") : "no parameters"}`);
+    if (!accepted.includes(key))
+      throw bad(`unknown parameter "${key}" for ${method}; expected: ${accepted.length ? [...accepted].sort().join(", ") : "no parameters"}`);
   }
 }
 
@@ -181,7 +182,9 @@ const BUTTONS: Record<string, number> = { left: 0, middle: 1, right: 2 };
 
 function pointer(type: string, target: Element, p: Point, init: Record<string, unknown>): boolean {
   const common = { bubbles: true, cancelable: true, composed: true, clientX: p.x, clientY: p.y, view: window, ...init };
-  const event = type.startsWith("pointer") ? new PointerEvent(type, { pointerId: 1, pointerType: "mouse", isPrimary: true, ...common }) : new MouseEvent(type, common);
+  const event = type.startsWith("pointer")
+    ? new PointerEvent(type, { pointerId: 1, pointerType: "mouse", isPrimary: true, ...common })
+    : new MouseEvent(type, common);
   return target.dispatchEvent(event);
 }
 
@@ -295,7 +298,8 @@ export function parseShortcut(shortcut: string): KeyboardEventInit & { key: stri
   else if ([...name].length === 1) {
     key = init.shiftKey ? name.toUpperCase() : name.toLowerCase();
     code = /^[a-z]$/i.test(name) ? `Key${name.toUpperCase()}` : /^[0-9]$/.test(name) ? `Digit${name}` : "";
-  } else throw bad(`unknown key "${name}" in ${JSON.stringify(shortcut)}: a character, Space, Enter, Escape, Tab, Backspace, Delete, arrows, Home, End, F1-F12`);
+  } else
+    throw bad(`unknown key "${name}" in ${JSON.stringify(shortcut)}: a character, Space, Enter, Escape, Tab, Backspace, Delete, arrows, Home, End, F1-F12`);
   return { key, code, bubbles: true, cancelable: true, composed: true, ...init };
 }
 
@@ -318,7 +322,10 @@ function type(root: ParentNode, params: Record<string, unknown>) {
     (findById(root, params.id) as HTMLElement).focus();
   }
   const el = document.activeElement;
-  const field = el instanceof HTMLTextAreaElement || (el instanceof HTMLInputElement && !["checkbox", "radio", "range", "file", "button", "submit"].includes(el.type)) ? el : null;
+  const field =
+    el instanceof HTMLTextAreaElement || (el instanceof HTMLInputElement && !["checkbox", "radio", "range", "file", "button", "submit"].includes(el.type))
+      ? el
+      : null;
   if (field) {
     field.setRangeText(params.text, field.selectionStart ?? field.value.length, field.selectionEnd ?? field.value.length, "end");
   } else if (el instanceof HTMLElement && el.isContentEditable) {
@@ -357,7 +364,9 @@ async function rasterize(target: Element | null): Promise<{ png: string; width: 
   const height = Math.round(r.height);
   const canvas: HTMLCanvasElement = await domToCanvas(node, { width, height, scale: 1, backgroundColor: getComputedStyle(document.body).backgroundColor });
   // Canvases (a GPU preview) are copied as their pixels are now.
-  const blob: Blob = await new Promise((done, fail) => canvas.toBlob((b) => (b ? done(b) : fail(new Error("the screenshot could not be encoded"))), "image/png"));
+  const blob: Blob = await new Promise((done, fail) =>
+    canvas.toBlob((b) => (b ? done(b) : fail(new Error("the screenshot could not be encoded"))), "image/png"),
+  );
   const bytes = new Uint8Array(await blob.arrayBuffer());
   let binary = "";
   for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
@@ -367,7 +376,13 @@ async function rasterize(target: Element | null): Promise<{ png: string; width: 
 // ---- the dispatcher ----
 
 /** Answers control-channel requests for `editor` (and `ui`, when given). */
-export function createBridgeHandler(options: { editor: NeuralCutEditor; ui?: BridgeUi; root?: ParentNode; renderer?: BridgeOptions["renderer"]; host?: BridgeHost }) {
+export function createBridgeHandler(options: {
+  editor: NeuralCutEditor;
+  ui?: BridgeUi;
+  root?: ParentNode;
+  renderer?: BridgeOptions["renderer"];
+  host?: BridgeHost;
+}) {
   const { editor, ui, host } = options;
   let renderer: Promise<PreviewRenderer> | undefined;
   const rendererFor = (): Promise<PreviewRenderer> => {
@@ -410,7 +425,10 @@ export function createBridgeHandler(options: { editor: NeuralCutEditor; ui?: Bri
         ids.push(host?.addAsset ? await host.addAsset(options) : editor.addAsset(options));
       } catch (e) {
         const code = (e as { code?: unknown }).code;
-        throw new Refusal(isErrorCode(code) ? code : "INVALID_ASSET", e instanceof Error ? e.message : String(e), { index, ...(ids.length ? { added: ids } : {}) });
+        throw new Refusal(isErrorCode(code) ? code : "INVALID_ASSET", e instanceof Error ? e.message : String(e), {
+          index,
+          ...(ids.length ? { added: ids } : {}),
+        });
       }
     }
     return { ids };
@@ -487,13 +505,19 @@ export function createBridgeHandler(options: { editor: NeuralCutEditor; ui?: Bri
         if (params.panel !== undefined) {
           if (typeof params.panel !== "string") throw bad("panel must be a panel name (ui.inspect lists them) or an automation id");
           const name = params.panel;
-          target = ui?.panel?.(name) ?? root.querySelector(`[${AUTOMATION_ATTRIBUTE}="panel.${CSS.escape(name.toLowerCase())}"]`) ?? root.querySelector(`[${AUTOMATION_ATTRIBUTE}="${CSS.escape(name)}"]`);
+          target =
+            ui?.panel?.(name) ??
+            root.querySelector(`[${AUTOMATION_ATTRIBUTE}="panel.${CSS.escape(name.toLowerCase())}"]`) ??
+            root.querySelector(`[${AUTOMATION_ATTRIBUTE}="${CSS.escape(name)}"]`);
           if (!target) throw new Refusal(BRIDGE_ERRORS.NO_ELEMENT, `no panel ${name}`);
         }
         return ui?.screenshot ? ui.screenshot(target) : rasterize(target);
       }
       default:
-        throw new Refusal(BRIDGE_ERRORS.UNKNOWN_METHOD, `unknown method ${method}: engine.tools, engine.call, engine.addAssets, engine.undo, engine.redo, engine.inspect, ui.inspect, ui.elements, ui.click, ui.drag, ui.key, ui.type, ui.screenshot, ui.set`);
+        throw new Refusal(
+          BRIDGE_ERRORS.UNKNOWN_METHOD,
+          `unknown method ${method}: engine.tools, engine.call, engine.addAssets, engine.undo, engine.redo, engine.inspect, ui.inspect, ui.elements, ui.click, ui.drag, ui.key, ui.type, ui.screenshot, ui.set`,
+        );
     }
   }
 

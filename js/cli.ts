@@ -196,7 +196,13 @@ async function runScript(session: Session, catalog: readonly ToolInfo[], text: s
     const obj = entry as Record<string, unknown> | undefined;
     if (entry === undefined) {
       // out is set above
-    } else if (typeof entry !== "object" || entry === null || Array.isArray(entry) || typeof obj!.tool !== "string" || Object.keys(obj!).some((k) => k !== "tool" && k !== "args")) {
+    } else if (
+      typeof entry !== "object" ||
+      entry === null ||
+      Array.isArray(entry) ||
+      typeof obj!.tool !== "string" ||
+      Object.keys(obj!).some((k) => k !== "tool" && k !== "args")
+    ) {
       out = { ok: false, error: { error: `line ${i + 1} must be {"tool": name, "args": {...}}`, code: "INVALID_LINE" } };
     } else {
       out = await runTool(session, catalog, obj!.tool as string, obj!.args ?? {});

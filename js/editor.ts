@@ -77,7 +77,8 @@ export interface EngineAccess {
   read(method: string, args?: unknown[]): unknown;
 }
 
-const call = (engine: WasmEditor, method: string, args: unknown[]): unknown => (engine as unknown as Record<string, (...a: unknown[]) => unknown>)[method](...args);
+const call = (engine: WasmEditor, method: string, args: unknown[]): unknown =>
+  (engine as unknown as Record<string, (...a: unknown[]) => unknown>)[method](...args);
 
 let accessFor: (editor: NeuralCutEditor) => EngineAccess;
 
@@ -331,7 +332,7 @@ export class NeuralCutEditor {
    * INVALID_EFFECTS for a type that is not an effect, changing nothing. */
   setEffects(effects: readonly EffectType[]): void {
     if (!Array.isArray(effects) || effects.some((e) => typeof e !== "string")) {
-      throw new NeuralCutError("INVALID_EFFECTS", "effects must be an array of effect type strings, such as [\"blur\"]");
+      throw new NeuralCutError("INVALID_EFFECTS", 'effects must be an array of effect type strings, such as ["blur"]');
     }
     try {
       this.#engine.setEffects([...effects]);
@@ -426,7 +427,7 @@ Object.defineProperty(NeuralCutEditor.prototype, Symbol.for("neuralcut.testOnlyP
 function checkEffects(effects: unknown): readonly string[] | undefined {
   if (effects === undefined || effects === null) return undefined;
   if (!Array.isArray(effects) || effects.some((e) => typeof e !== "string")) {
-    throw new NeuralCutError("INVALID_EFFECTS", "effects must be an array of effect type strings, such as [\"blur\"]");
+    throw new NeuralCutError("INVALID_EFFECTS", 'effects must be an array of effect type strings, such as ["blur"]');
   }
   return effects;
 }

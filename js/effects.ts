@@ -96,7 +96,8 @@ export function probeAdapters(): Promise<Record<GpuBackend, AdapterProbe>> {
     const webgpu: AdapterProbe = { available: false, software: false, description: "" };
     try {
       type Info = { vendor?: string; architecture?: string; device?: string; description?: string; isFallbackAdapter?: boolean };
-      const gpu = (globalThis.navigator as unknown as { gpu?: { requestAdapter(): Promise<{ info?: Info; isFallbackAdapter?: boolean } | null> } } | undefined)?.gpu;
+      const gpu = (globalThis.navigator as unknown as { gpu?: { requestAdapter(): Promise<{ info?: Info; isFallbackAdapter?: boolean } | null> } } | undefined)
+        ?.gpu;
       const adapter = await gpu?.requestAdapter();
       if (adapter) {
         const info = adapter.info ?? {};
@@ -158,7 +159,8 @@ export const loadEffects: () => Promise<void> = wasmLoader(new URL("./wasm/neura
 function autoOrder(probe: Record<GpuBackend, AdapterProbe>): { order: EffectBackend[]; reason: string } {
   if (probe.webgpu.available && !probe.webgpu.software) return { order: ["webgpu", "webgl2"], reason: "hardware WebGPU adapter" };
   if (probe.webgl2.available && !probe.webgl2.software && !probe.webgpu.available) return { order: ["webgl2", "webgpu"], reason: "no WebGPU; hardware WebGL2" };
-  if (probe.webgpu.software || probe.webgl2.software) return { order: [SOFTWARE_BACKEND], reason: `software adapter: ${SOFTWARE_BACKEND} measured fastest there` };
+  if (probe.webgpu.software || probe.webgl2.software)
+    return { order: [SOFTWARE_BACKEND], reason: `software adapter: ${SOFTWARE_BACKEND} measured fastest there` };
   return { order: ["webgpu", "webgl2"], reason: "WebGPU, else WebGL2" };
 }
 
@@ -204,8 +206,10 @@ function stager(): (width: number, height: number, willReadFrequently: boolean) 
  * least that large.
  */
 function checkFrame(source: EffectSource | null | undefined, width: number, height: number, maxSize: number): void {
-  if (!Number.isInteger(width) || !Number.isInteger(height)) throw new NeuralCutError("INVALID_OPTIONS", `width and height must be integers, got ${width}x${height}`);
-  if (width < 1 || height < 1 || width > maxSize || height > maxSize) throw new NeuralCutError("INVALID_OPTIONS", `width and height must be between 1 and ${maxSize}, got ${width}x${height}`);
+  if (!Number.isInteger(width) || !Number.isInteger(height))
+    throw new NeuralCutError("INVALID_OPTIONS", `width and height must be integers, got ${width}x${height}`);
+  if (width < 1 || height < 1 || width > maxSize || height > maxSize)
+    throw new NeuralCutError("INVALID_OPTIONS", `width and height must be between 1 and ${maxSize}, got ${width}x${height}`);
   if (source == null) return;
   const [sw, sh] = sizeOf(source);
   if (sw < width || sh < height) throw new NeuralCutError("SOURCE_TOO_SMALL", `source is ${sw}x${sh}, smaller than the requested ${width}x${height}`);
@@ -281,7 +285,8 @@ function cpuRenderer(canvas: HTMLCanvasElement | OffscreenCanvas | undefined, ba
       checkFrame(source, width, height, maxSize);
       validate(effects);
       if (source == null) {
-        if (size[0] !== width || size[1] !== height) throw new NeuralCutError("INVALID_OPTIONS", `no source given and no earlier ${width}x${height} frame to reuse`);
+        if (size[0] !== width || size[1] !== height)
+          throw new NeuralCutError("INVALID_OPTIONS", `no source given and no earlier ${width}x${height} frame to reuse`);
         pending = pending.catch(() => {}).then(() => finish(width, height, effects));
         return;
       }
@@ -298,35 +303,39 @@ function cpuRenderer(canvas: HTMLCanvasElement | OffscreenCanvas | undefined, ba
         }
         if (frame) {
           const taken = frame;
-          pending = pending.catch(() => {}).then(async () => {
-            // Straight into wasm memory, with no copy through JS (4K: 33 MB). A view is emptied
-            // when the memory grows (another renderer allocating while the copy is awaited):
-            // then the copy is made again into a fresh view.
-            let copied = false;
-            try {
-              for (let tries = 0; tries < 2 && !copied; tries++) {
-                const view = inner.sourceView(width, height);
-                await taken.copyTo(view, { format: "RGBA", rect: { x: 0, y: 0, width, height } });
-                copied = view.byteLength > 0;
+          pending = pending
+            .catch(() => {})
+            .then(async () => {
+              // Straight into wasm memory, with no copy through JS (4K: 33 MB). A view is emptied
+              // when the memory grows (another renderer allocating while the copy is awaited):
+              // then the copy is made again into a fresh view.
+              let copied = false;
+              try {
+                for (let tries = 0; tries < 2 && !copied; tries++) {
+                  const view = inner.sourceView(width, height);
+                  await taken.copyTo(view, { format: "RGBA", rect: { x: 0, y: 0, width, height } });
+                  copied = view.byteLength > 0;
+                }
+              } catch {
+                // A browser without RGBA conversion: the 2D canvas route.
+              } finally {
+                taken.close();
               }
-            } catch {
-              // A browser without RGBA conversion: the 2D canvas route.
-            } finally {
-              taken.close();
-            }
-            alive();
-            if (!copied) inner.sourceView(width, height).set(pixelsOf(source, width, height));
-            finish(width, height, effects);
-          });
+              alive();
+              if (!copied) inner.sourceView(width, height).set(pixelsOf(source, width, height));
+              finish(width, height, effects);
+            });
           return;
         }
       }
       const data = pixelsOf(source, width, height);
-      pending = pending.catch(() => {}).then(() => {
-        const view = inner.sourceView(width, height);
-        view.set(data.length === view.length ? data : data.subarray(0, view.length));
-        finish(width, height, effects);
-      });
+      pending = pending
+        .catch(() => {})
+        .then(() => {
+          const view = inner.sourceView(width, height);
+          view.set(data.length === view.length ? data : data.subarray(0, view.length));
+          finish(width, height, effects);
+        });
     },
     async readPixels(region?: { x: number; y: number; width: number; height: number }) {
       alive();
@@ -382,7 +391,8 @@ export async function createEffectRenderer(options: CreateEffectRendererOptions 
     throw new NeuralCutError("INVALID_OPTIONS", `backend must be "auto", "webgpu", "webgl2" or "cpu", got ${JSON.stringify(requested)}`);
   }
   const uploadOption = options.upload ?? "auto";
-  if (uploadOption !== "auto" && uploadOption !== "copy" && uploadOption !== "pixels") throw new NeuralCutError("INVALID_OPTIONS", `upload must be "auto", "copy" or "pixels", got ${JSON.stringify(uploadOption)}`);
+  if (uploadOption !== "auto" && uploadOption !== "copy" && uploadOption !== "pixels")
+    throw new NeuralCutError("INVALID_OPTIONS", `upload must be "auto", "copy" or "pixels", got ${JSON.stringify(uploadOption)}`);
   const probe = await probeAdapters();
   const anySoftware = probe.webgpu.software || probe.webgl2.software;
   if (requested === "cpu") return cpuRenderer(canvas, "requested", anySoftware);
@@ -445,7 +455,8 @@ export async function createEffectRenderer(options: CreateEffectRendererOptions 
       alive();
       checkFrame(source, width, height, maxSize);
       validate(effects);
-      if (source == null && (frame[0] !== width || frame[1] !== height)) throw new NeuralCutError("INVALID_OPTIONS", `no source given and no earlier ${width}x${height} frame to reuse`);
+      if (source == null && (frame[0] !== width || frame[1] !== height))
+        throw new NeuralCutError("INVALID_OPTIONS", `no source given and no earlier ${width}x${height} frame to reuse`);
       try {
         inner.render(source == null ? null : staged(source, width, height), width, height, effects);
       } catch (e) {
@@ -484,10 +495,25 @@ export async function validateEffects(effects: EffectInput[]): Promise<void> {
  * order. Exactly the math the shaders follow (docs/effects.md); slow, for tests. Hosts without a
  * GPU render with `createEffectRenderer({ backend: "cpu" })`, the fast CPU path.
  */
-export async function applyEffectsCpu(pixels: Uint8Array | Uint8ClampedArray, width: number, height: number, effects: EffectInput[]): Promise<Uint8ClampedArray> {
+export async function applyEffectsCpu(
+  pixels: Uint8Array | Uint8ClampedArray,
+  width: number,
+  height: number,
+  effects: EffectInput[],
+): Promise<Uint8ClampedArray> {
   await loadEffects();
-  if (!Number.isInteger(width) || !Number.isInteger(height) || width < 0 || height < 0 || !(pixels instanceof Uint8Array || pixels instanceof Uint8ClampedArray) || pixels.length !== width * height * 4) {
-    throw new NeuralCutError("INVALID_OPTIONS", `pixels must be ${width}x${height}x4 RGBA bytes with whole sides, got ${(pixels as { length?: unknown } | null)?.length} bytes`);
+  if (
+    !Number.isInteger(width) ||
+    !Number.isInteger(height) ||
+    width < 0 ||
+    height < 0 ||
+    !(pixels instanceof Uint8Array || pixels instanceof Uint8ClampedArray) ||
+    pixels.length !== width * height * 4
+  ) {
+    throw new NeuralCutError(
+      "INVALID_OPTIONS",
+      `pixels must be ${width}x${height}x4 RGBA bytes with whole sides, got ${(pixels as { length?: unknown } | null)?.length} bytes`,
+    );
   }
   validate(effects);
   const bytes = pixels instanceof Uint8Array ? pixels : new Uint8Array(pixels.buffer, pixels.byteOffset, pixels.byteLength);

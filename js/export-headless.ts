@@ -49,7 +49,19 @@ export interface HeadlessExporter {
 }
 
 /** Runs in the page: one export, written back to the server as it goes. */
-async function pageExport({ base, project, media, options, job }: { base: string; project: string; media: Record<string, string>; options: Record<string, unknown>; job: string }) {
+async function pageExport({
+  base,
+  project,
+  media,
+  options,
+  job,
+}: {
+  base: string;
+  project: string;
+  media: Record<string, string>;
+  options: Record<string, unknown>;
+  job: string;
+}) {
   const { createEditor } = await import(`${base}dist/index.js`);
   const { exportVideo } = await import(`${base}dist/export.js`);
   const editor = await createEditor({ project });
@@ -111,7 +123,10 @@ export async function createHeadlessExporter(options: { chromiumPath?: string; i
     idleMs(options.idleMs),
   );
 
-  const run = async (host: HeadlessHost, ...[project, media, args, { signal, onProgress } = {}]: Parameters<HeadlessExporter["export"]>): Promise<HeadlessExportResult> => {
+  const run = async (
+    host: HeadlessHost,
+    ...[project, media, args, { signal, onProgress } = {}]: Parameters<HeadlessExporter["export"]>
+  ): Promise<HeadlessExportResult> => {
     signal?.throwIfAborted();
     const { urls, refused, release } = await host.serveMedia(media, false);
     const job = crypto.randomUUID();
@@ -130,7 +145,13 @@ export async function createHeadlessExporter(options: { chromiumPath?: string; i
       await tab.goto(host.base);
       const range = args.start !== undefined || args.end !== undefined ? { range: { start: args.start, end: args.end } } : {};
       const opts = { format: args.format, width: args.width, fps: args.fps, quality: args.quality, ...range };
-      const out = await tab.evaluate(pageExport, { base: host.base, project: JSON.stringify(project), media: urls, options: JSON.parse(JSON.stringify(opts)), job });
+      const out = await tab.evaluate(pageExport, {
+        base: host.base,
+        project: JSON.stringify(project),
+        media: urls,
+        options: JSON.parse(JSON.stringify(opts)),
+        job,
+      });
       if (cancelled || signal?.aborted) throw signal?.reason ?? new DOMException("The export was cancelled", "AbortError");
       // The page's error crossed as { message, code }: the same code here, EXPORT_FAILED if none.
       if (!out.ok) throw new NeuralCutError(isErrorCode(out.error!.code) ? out.error!.code : "EXPORT_FAILED", out.error!.message);
@@ -155,10 +176,12 @@ export async function createHeadlessExporter(options: { chromiumPath?: string; i
 
   return {
     export: (...a) =>
-      hosts.use((host) => run(host, ...a)).catch((e: unknown) => {
-        // A cancelled export rejects with the signal's reason; a file or browser failure as EXPORT_FAILED.
-        throw a[3]?.signal?.aborted ? e : asNeuralCutError(e, "EXPORT_FAILED", "the export failed: ");
-      }),
+      hosts
+        .use((host) => run(host, ...a))
+        .catch((e: unknown) => {
+          // A cancelled export rejects with the signal's reason; a file or browser failure as EXPORT_FAILED.
+          throw a[3]?.signal?.aborted ? e : asNeuralCutError(e, "EXPORT_FAILED", "the export failed: ");
+        }),
     close: () => hosts.close(),
   };
 }

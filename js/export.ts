@@ -147,7 +147,10 @@ async function encodableAudio(codecs: ExportAudioCodec[]): Promise<ExportAudioCo
 /** The video codec for `format`, or a CODEC_UNSUPPORTED error naming what is missing and what would work. */
 async function chooseVideoCodec(format: ExportFormat, width: number, height: number): Promise<ExportVideoCodec> {
   if (typeof VideoEncoder === "undefined") {
-    throw new NeuralCutError("CODEC_UNSUPPORTED", "This browser has no WebCodecs VideoEncoder (it needs a secure context: https or 127.0.0.1), so it cannot export video.");
+    throw new NeuralCutError(
+      "CODEC_UNSUPPORTED",
+      "This browser has no WebCodecs VideoEncoder (it needs a secure context: https or 127.0.0.1), so it cannot export video.",
+    );
   }
   const [codec] = await encodableVideo(VIDEO_CODECS[format], width, height);
   if (codec) return codec;
@@ -165,8 +168,12 @@ async function chooseVideoCodec(format: ExportFormat, width: number, height: num
  * compositor draws at that width (it keeps the aspect) less an odd last row (codecs want even sizes).
  */
 function outputSize(canvas: { width: number; height: number }, width?: number, height?: number): { width: number; height: number } {
-  for (const [name, v] of [["width", width], ["height", height]] as const) {
-    if (v !== undefined && (typeof v !== "number" || !Number.isFinite(v) || v < 2 || v > 8192)) throw invalid(`${name} must be a number of pixels from 2 to 8192, got ${v}`);
+  for (const [name, v] of [
+    ["width", width],
+    ["height", height],
+  ] as const) {
+    if (v !== undefined && (typeof v !== "number" || !Number.isFinite(v) || v < 2 || v > 8192))
+      throw invalid(`${name} must be a number of pixels from 2 to 8192, got ${v}`);
   }
   const aspect = canvas.width / canvas.height;
   if (width !== undefined && height !== undefined && Math.abs(width / height - aspect) > 0.02 * aspect) {
@@ -232,7 +239,14 @@ async function sourceAudio(sink: AudioBufferSink, from: number, to: number): Pro
 }
 
 /** Mixes the timeline's sound over `[from, to)` seconds (`offset` seconds into the export) into a stereo 48 kHz AudioBuffer. */
-async function mixWindow(editor: ExportableEditor, sources: AudioSources, from: number, to: number, frames: number, missing: Map<string, string>): Promise<AudioBuffer> {
+async function mixWindow(
+  editor: ExportableEditor,
+  sources: AudioSources,
+  from: number,
+  to: number,
+  frames: number,
+  missing: Map<string, string>,
+): Promise<AudioBuffer> {
   const ctx = new OfflineAudioContext({ numberOfChannels: CHANNELS, length: Math.max(1, frames), sampleRate: SAMPLE_RATE });
   const plan = editor.audioPlan(from, to, GAIN_STEP);
   for (const clip of plan?.clips ?? []) {
@@ -288,7 +302,9 @@ export async function exportVideo(editor: ExportableEditor, options: ExportOptio
   const start = options.range?.start ?? 0;
   const end = options.range?.end ?? total;
   if (!Number.isFinite(start) || !Number.isFinite(end) || start < 0 || end <= start) {
-    throw invalid(total === 0 && options.range === undefined ? "nothing to export: the timeline is empty" : `range must have 0 <= start < end, got ${start} to ${end}`);
+    throw invalid(
+      total === 0 && options.range === undefined ? "nothing to export: the timeline is empty" : `range must have 0 <= start < end, got ${start} to ${end}`,
+    );
   }
   const { width, height } = outputSize(canvas, options.width, options.height);
   const quality = options.quality ?? "high";
@@ -327,7 +343,8 @@ export async function exportVideo(editor: ExportableEditor, options: ExportOptio
   // The renderer decodes video in order, each frame once, rather than by a seek per frame
   // (docs/export.md), and closes the decoders of clips that leave the screen after each frame.
   // RenderableEditor's project() is typed narrower than a NeuralCutEditor's; the compositor reads the same editor.
-  const renderer = options.renderer ?? (await createFrameRenderer({ editor: editor as unknown as RenderableEditor, backend: options.backend, media: options.media }));
+  const renderer =
+    options.renderer ?? (await createFrameRenderer({ editor: editor as unknown as RenderableEditor, backend: options.backend, media: options.media }));
   const missing = new Map<string, string>();
   const sources = new AudioSources(editor);
   let done = 0;
@@ -350,7 +367,11 @@ export async function exportVideo(editor: ExportableEditor, options: ExportOptio
         const drawn = await renderer.render(start + t, { width });
         for (const m of drawn.missing) missing.set(m.elementId, m.reason);
         // An odd last row is left out (see outputSize).
-        const picture = await renderer.toVideoFrame({ timestamp: Math.round(t * 1e6), duration: Math.round(1e6 / fps), visibleRect: { x: 0, y: 0, width, height } });
+        const picture = await renderer.toVideoFrame({
+          timestamp: Math.round(t * 1e6),
+          duration: Math.round(1e6 / fps),
+          visibleRect: { x: 0, y: 0, width, height },
+        });
         const sample = new VideoSample(picture, { timestamp: t, duration: 1 / fps });
         try {
           await video.add(sample);

@@ -42,4 +42,3 @@ export interface GenerateResponse {
   promptFeedback?: { blockReason?: string };
   usageMetadata?: Record<string, unknown>;
 }
-

@@ -6,7 +6,9 @@ import { createRenderer, type WasmEffectRenderer } from "./wasm/neuralcut_effect
 
 /** Opens `backend` ("webgpu" or "webgl2") on `canvas` (null: headless). */
 export async function openGpu(canvas: HTMLCanvasElement | OffscreenCanvas | null, backend: "webgpu" | "webgl2"): Promise<WasmEffectRenderer> {
-  const isCanvas = (typeof HTMLCanvasElement !== "undefined" && canvas instanceof HTMLCanvasElement) || (typeof OffscreenCanvas !== "undefined" && canvas instanceof OffscreenCanvas);
+  const isCanvas =
+    (typeof HTMLCanvasElement !== "undefined" && canvas instanceof HTMLCanvasElement) ||
+    (typeof OffscreenCanvas !== "undefined" && canvas instanceof OffscreenCanvas);
   if (canvas !== null && !isCanvas) throw new NeuralCutError("INVALID_OPTIONS", "canvas must be an HTMLCanvasElement or an OffscreenCanvas");
   try {
     return await createRenderer(canvas, backend);

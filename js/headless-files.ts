@@ -54,7 +54,8 @@ const token = () => randomBytes(24).toString("base64url");
 /** The media check: a regular file media_import would accept. Returns its identity or why not. */
 async function checkMedia(path: string): Promise<{ identity: string } | { error: string }> {
   const before = await stat(path).catch((e: Error) => e);
-  if (before instanceof Error) return { error: (before as { code?: string }).code === "ENOENT" ? `File not found: ${path}` : `Cannot open ${path}: ${before.message}` };
+  if (before instanceof Error)
+    return { error: (before as { code?: string }).code === "ENOENT" ? `File not found: ${path}` : `Cannot open ${path}: ${before.message}` };
   // Before opening: a FIFO or a device would block or never end.
   if (!before.isFile()) return { error: `Not a file: ${path}` };
   try {
@@ -116,7 +117,8 @@ export async function startHeadlessFileServer(options: {
       }
       if (options.route && (await options.route(req as unknown as HostRequest, res, url, path))) return;
       if (req.method !== "GET" && req.method !== "HEAD") return refuse(res, 405, "GET or HEAD");
-      if (path === "/") return void res.writeHead(200, { "content-type": "text/html", "cache-control": "no-store" }).end(new TextEncoder().encode(options.html(base)));
+      if (path === "/")
+        return void res.writeHead(200, { "content-type": "text/html", "cache-control": "no-store" }).end(new TextEncoder().encode(options.html(base)));
       if (path === "/mediabunny.js") return void (await sendFile(req, res, options.mediabunny));
       if (path.startsWith("/dist/")) {
         const f = normalize(join(options.dist, path.slice(6)));

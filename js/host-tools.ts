@@ -40,7 +40,10 @@ export interface HostToolContext {
   signal?: AbortSignal;
   /** MCP's progress token and a way to send notifications (export_video's progress). */
   progressToken?: string | number;
-  notify?: (notification: { method: "notifications/progress"; params: { progressToken: string | number; progress: number; total?: number; message?: string } }) => Promise<void>;
+  notify?: (notification: {
+    method: "notifications/progress";
+    params: { progressToken: string | number; progress: number; total?: number; message?: string };
+  }) => Promise<void>;
 }
 
 /** A tool the host answers rather than the engine: its catalog entry plus `call`, which resolves
@@ -122,7 +125,10 @@ export function acceptedArguments(name: HostToolName): string[] {
 
 /** The strict check of host tool `name`, from its catalog schema: its generated argument type
  * (whose values the tool still checks), or the error value. */
-export function hostToolArgs<N extends HostToolName>(name: N, value: unknown): { args: Partial<HostToolArgsMap[N]> & Record<string, unknown> } | { error: ToolErrorResult } {
+export function hostToolArgs<N extends HostToolName>(
+  name: N,
+  value: unknown,
+): { args: Partial<HostToolArgsMap[N]> & Record<string, unknown> } | { error: ToolErrorResult } {
   return strictArguments(name, acceptedArguments(name), value) as { args: Partial<HostToolArgsMap[N]> & Record<string, unknown> } | { error: ToolErrorResult };
 }
 
@@ -132,7 +138,10 @@ export function hostToolArgs<N extends HostToolName>(name: N, value: unknown): {
  */
 export function defineHostTool<N extends HostToolName>(
   name: N,
-  run: (args: Partial<HostToolArgsMap[N]> & Record<string, unknown>, context: HostToolContext) => Promise<HostToolResultMap[N] | ToolErrorResult | Record<string, unknown>>,
+  run: (
+    args: Partial<HostToolArgsMap[N]> & Record<string, unknown>,
+    context: HostToolContext,
+  ) => Promise<HostToolResultMap[N] | ToolErrorResult | Record<string, unknown>>,
 ): HostTool {
   return {
     ...hostToolInfo(name),

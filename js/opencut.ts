@@ -73,7 +73,11 @@ export interface OpenCutScene {
  * elements). Each asset's `file` and `url` (from the scene, or `sources` when they were stripped)
  * become what `load_asset_context`, `transcribe_video` and the renderers read. Throws
  * NeuralCutError INVALID_SCENE, naming the place, and then nothing changed. */
-export function loadOpenCutScene(editor: NeuralCutEditor, scene: OpenCutScene, options: { keepHistory?: boolean; sources?: ReadonlyMap<string, AssetSource> } = {}): void {
+export function loadOpenCutScene(
+  editor: NeuralCutEditor,
+  scene: OpenCutScene,
+  options: { keepHistory?: boolean; sources?: ReadonlyMap<string, AssetSource> } = {},
+): void {
   let json: string;
   try {
     // Host objects (a media file) do not cross; `sources` below keeps them.
@@ -170,8 +174,7 @@ export function prepareOpenCutScene(scene: OpenCutScene): PreparedScene {
     }
     return (plain ?? e) as OpenCutElement;
   };
-  const track = (t: OpenCutTrack): OpenCutTrack =>
-    t && Array.isArray(t.elements) ? { ...t, elements: t.elements.map(element) } : t;
+  const track = (t: OpenCutTrack): OpenCutTrack => (t && Array.isArray(t.elements) ? { ...t, elements: t.elements.map(element) } : t);
   const tracks = scene.tracks;
   const out: OpenCutScene = {
     tracks:
@@ -190,7 +193,9 @@ export function prepareOpenCutScene(scene: OpenCutScene): PreparedScene {
   }
   if (scene.assets !== undefined) {
     out.assets = Array.isArray(scene.assets)
-      ? scene.assets.map((a) => (a && typeof a === "object" ? Object.fromEntries(Object.entries(a).filter(([, v]) => v !== undefined && isJson(v))) : a)) as OpenCutMediaAsset[]
+      ? (scene.assets.map((a) =>
+          a && typeof a === "object" ? Object.fromEntries(Object.entries(a).filter(([, v]) => v !== undefined && isJson(v))) : a,
+        ) as OpenCutMediaAsset[])
       : scene.assets;
   }
   if (scene.settings !== undefined) out.settings = scene.settings;
@@ -271,7 +276,12 @@ function rippled(before: OpenCutSceneTracks, after: OpenCutSceneTracks): OpenCut
     let freed = merged(vacated);
     for (const j of joined) {
       freed = freed.flatMap((f) =>
-        j.end <= f.start || j.start >= f.end ? [f] : [{ start: f.start, end: j.start }, { start: j.end, end: f.end }].filter((x) => x.end > x.start),
+        j.end <= f.start || j.start >= f.end
+          ? [f]
+          : [
+              { start: f.start, end: j.start },
+              { start: j.end, end: f.end },
+            ].filter((x) => x.end > x.start),
       );
     }
     if (freed.length > 0) shifts.set(track.id, freed);
@@ -337,8 +347,7 @@ export class OpenCutBridge {
       return false;
     }
     const written = this.#written;
-    const normalised =
-      sameHost && written !== undefined && this.editor.revision() === this.#revision && isNormalisation(written.before, written.after, tracks);
+    const normalised = sameHost && written !== undefined && this.editor.revision() === this.#revision && isNormalisation(written.before, written.after, tracks);
     const prepared = prepareOpenCutScene({ tracks, assets, settings });
     loadOpenCutScene(this.editor, prepared.scene, { keepHistory: normalised, sources: prepared.sources });
     this.#kept = prepared;

@@ -65,7 +65,8 @@ export async function chooseCompositor(options: Pick<CreateFrameRendererOptions,
   const { canvas } = options;
   await loadEffects();
   const requested = options.backend ?? "auto";
-  if (!["auto", "webgpu", "webgl2", "canvas2d"].includes(requested)) throw new NeuralCutError("INVALID_OPTIONS", `backend must be "auto", "webgpu", "webgl2" or "canvas2d", got ${JSON.stringify(requested)}`);
+  if (!["auto", "webgpu", "webgl2", "canvas2d"].includes(requested))
+    throw new NeuralCutError("INVALID_OPTIONS", `backend must be "auto", "webgpu", "webgl2" or "canvas2d", got ${JSON.stringify(requested)}`);
   let backendReason = "requested";
   let useCanvas2d = requested === "canvas2d";
   let gpu: EffectBackend | "auto" = requested === "webgpu" || requested === "webgl2" ? requested : "auto";
@@ -85,7 +86,8 @@ export async function chooseCompositor(options: Pick<CreateFrameRendererOptions,
   // headless and each frame is put on the canvas from its read-back (a software GPU anyway).
   let software = false;
   if (!useCanvas2d && canvas && gpu !== "webgl2") {
-    const webgpu = (globalThis.navigator as unknown as { gpu?: { requestAdapter(): Promise<{ info?: { architecture?: string; vendor?: string } } | null> } }).gpu;
+    const webgpu = (globalThis.navigator as unknown as { gpu?: { requestAdapter(): Promise<{ info?: { architecture?: string; vendor?: string } } | null> } })
+      .gpu;
     const adapter = await webgpu?.requestAdapter().catch(() => null);
     software = /swiftshader/i.test(`${adapter?.info?.architecture ?? ""} ${adapter?.info?.vendor ?? ""}`);
   }

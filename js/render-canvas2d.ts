@@ -11,7 +11,8 @@ import { pictureSize as sizeOf } from "./media/picture-size.js";
 import type { Compositor, LayerDraw } from "./render-backend.js";
 import type { BlendMode } from "./generated/tools.js";
 
-type Source = CanvasImageSource & ({ width: number; height: number } | { videoWidth: number; videoHeight: number } | { displayWidth: number; displayHeight: number });
+type Source = CanvasImageSource &
+  ({ width: number; height: number } | { videoWidth: number; videoHeight: number } | { displayWidth: number; displayHeight: number });
 type Context2D = CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D;
 
 /** Canvas2D's side of the larger of the two limits browsers put on a canvas side (Chromium: 32767). */

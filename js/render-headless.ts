@@ -32,7 +32,11 @@ export const CHROMIUM_CANDIDATES = [
 export function findChromium(explicit?: string): string {
   const named = explicit ?? proc.env.NEURALCUT_CHROMIUM ?? proc.env.CHROMIUM_PATH;
   if (named) {
-    if (!existsSync(named)) throw new NeuralCutError("RENDER_FAILED", `render_preview: no Chromium at ${named} (from ${explicit ? "the chromiumPath option" : proc.env.NEURALCUT_CHROMIUM ? "NEURALCUT_CHROMIUM" : "CHROMIUM_PATH"})`);
+    if (!existsSync(named))
+      throw new NeuralCutError(
+        "RENDER_FAILED",
+        `render_preview: no Chromium at ${named} (from ${explicit ? "the chromiumPath option" : proc.env.NEURALCUT_CHROMIUM ? "NEURALCUT_CHROMIUM" : "CHROMIUM_PATH"})`,
+      );
     return named;
   }
   const found = CHROMIUM_CANDIDATES.find((p) => existsSync(p));
@@ -67,7 +71,19 @@ export interface HeadlessRenderer {
 }
 
 /** Runs in the page: keeps one editor and one renderer, reloading the project when it changed. */
-async function pageRender({ base, project, media, time, width }: { base: string; project: string; media: Record<string, string>; time: number; width: number }) {
+async function pageRender({
+  base,
+  project,
+  media,
+  time,
+  width,
+}: {
+  base: string;
+  project: string;
+  media: Record<string, string>;
+  time: number;
+  width: number;
+}) {
   const w = window as unknown as { __nc?: { editor: unknown; json: string; renderer: unknown; media: Record<string, string> } };
   const { createEditor } = await import(`${base}dist/index.js`);
   const { createFrameRenderer } = await import(`${base}dist/render.js`);
@@ -156,7 +172,15 @@ export async function startHeadlessHost(
     browser = await playwright.chromium.launch({
       executablePath,
       headless: true,
-      args: ["--no-sandbox", "--disable-gpu-sandbox", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--autoplay-policy=no-user-gesture-required"],
+      args: [
+        "--no-sandbox",
+        "--disable-gpu-sandbox",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--autoplay-policy=no-user-gesture-required",
+      ],
     });
   } catch (e) {
     await files.close();
@@ -178,7 +202,7 @@ export async function startHeadlessHost(
  * not only that the element had no source. */
 export function explainRefused<M extends { elementId: string; reason: string }>(missing: M[], project: ProjectJson, refused: ReadonlyMap<string, string>): M[] {
   if (refused.size === 0) return missing;
-  const tracks = ((project.timeline as { tracks?: { elements?: { id?: string; assetId?: string }[] }[] } | undefined)?.tracks ?? []);
+  const tracks = (project.timeline as { tracks?: { elements?: { id?: string; assetId?: string }[] }[] } | undefined)?.tracks ?? [];
   const assetOf = new Map(tracks.flatMap((t) => t.elements ?? []).map((e) => [e.id, e.assetId]));
   return missing.map((m) => {
     const why = refused.get(assetOf.get(m.elementId) ?? "");
@@ -258,9 +282,11 @@ export async function createHeadlessRenderer(options: HeadlessRendererOptions = 
   return {
     render(project, media, args) {
       // A page or browser failure (playwright's own error) is RENDER_FAILED, the error its cause.
-      const next = queue.then(() => render(project, media, args)).catch((e: unknown) => {
-        throw asNeuralCutError(e, "RENDER_FAILED");
-      });
+      const next = queue
+        .then(() => render(project, media, args))
+        .catch((e: unknown) => {
+          throw asNeuralCutError(e, "RENDER_FAILED");
+        });
       queue = next.catch(() => undefined);
       return next;
     },
@@ -299,7 +325,10 @@ export function mediaLocations(
  */
 export function headlessRenderPreview(
   editor: PreviewEditor,
-  options: HeadlessRendererOptions & { projectDir?: string; /** Absolute media path by asset id (the MCP session's). */ paths?: ReadonlyMap<string, string> } = {},
+  options: HeadlessRendererOptions & {
+    projectDir?: string /** Absolute media path by asset id (the MCP session's). */;
+    paths?: ReadonlyMap<string, string>;
+  } = {},
 ): { tool: HostTool; render(input: unknown): Promise<Outcome & { png?: Uint8Array }>; close(): Promise<void> } {
   let started: Promise<HeadlessRenderer> | undefined;
   async function render(input: unknown): Promise<Outcome & { png?: Uint8Array }> {

@@ -30,7 +30,8 @@ export function previewArgs(input: unknown): PreviewArgs | PreviewArgsError {
   if ("error" in checked) return checked.error;
   const o = checked.args;
   const time = o.time;
-  if (typeof time !== "number" || !Number.isFinite(time) || time < 0) return { error: "time must be a number of seconds >= 0", code: "INVALID_ARGUMENT", argument: "time" };
+  if (typeof time !== "number" || !Number.isFinite(time) || time < 0)
+    return { error: "time must be a number of seconds >= 0", code: "INVALID_ARGUMENT", argument: "time" };
   const width = o.width ?? DEFAULT_PREVIEW_WIDTH;
   if (typeof width !== "number" || !Number.isInteger(width) || width < 16 || width > MAX_PREVIEW_WIDTH) {
     return { error: `width must be a whole number from 16 to ${MAX_PREVIEW_WIDTH}`, code: "INVALID_ARGUMENT", argument: "width" };
@@ -65,7 +66,10 @@ export function base64(bytes: Uint8Array): string {
 
 /** A frame renderer as `neuralcut/render` makes it (only what the tool needs). */
 export interface PreviewRenderer {
-  render(seconds: number, options?: { width?: number }): Promise<{ frame: Frame; width: number; height: number; missing: { elementId: string; reason: string }[] }>;
+  render(
+    seconds: number,
+    options?: { width?: number },
+  ): Promise<{ frame: Frame; width: number; height: number; missing: { elementId: string; reason: string }[] }>;
   toBlob(type?: string): Promise<Blob>;
 }
 

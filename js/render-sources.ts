@@ -40,7 +40,9 @@ function once(target: EventTarget, event: string, timeoutMs = 10_000): Promise<v
  * video elements, VideoFrames or bitmaps made straight from them, and the picture must be
  * captured before the element seeks again.
  */
-export function stage(source: CanvasImageSource & ({ videoWidth: number; videoHeight: number } | { displayWidth: number; displayHeight: number })): ImageBitmap {
+export function stage(
+  source: CanvasImageSource & ({ videoWidth: number; videoHeight: number } | { displayWidth: number; displayHeight: number }),
+): ImageBitmap {
   const [w, h] = "videoWidth" in source ? [source.videoWidth, source.videoHeight] : [source.displayWidth, source.displayHeight];
   const c = new OffscreenCanvas(w, h);
   c.getContext("2d")!.drawImage(source, 0, 0, w, h);
@@ -82,7 +84,9 @@ export function createLayerSources(options: Pick<CreateFrameRendererOptions, "ed
   // (`project()` serialises the whole project; render() forgets it at the start of each frame).
   let frameAssets: Map<string, { fps?: number; duration?: number }> | undefined;
   const assetInfo = (id: string) => {
-    frameAssets ??= new Map((editor.project()?.assets ?? []).map((a) => [a.id, { fps: a.fps ? a.fps.numerator / a.fps.denominator : undefined, duration: a.duration }]));
+    frameAssets ??= new Map(
+      (editor.project()?.assets ?? []).map((a) => [a.id, { fps: a.fps ? a.fps.numerator / a.fps.denominator : undefined, duration: a.duration }]),
+    );
     return frameAssets.get(id);
   };
   const decoder = options.video === "element" ? undefined : new SequentialVideoFrames((id) => editor.assetSource(id), assetInfo);
@@ -133,7 +137,10 @@ export function createLayerSources(options: Pick<CreateFrameRendererOptions, "ed
   const videoFrame = (url: string, time: number, fps: number): Promise<ImageBitmap> => {
     lastUsed.videos.set(url, frameNo);
     const turn = (videoTurns.get(url) ?? Promise.resolve()).then(() => seekAndStage(url, time, fps));
-    videoTurns.set(url, turn.catch(() => undefined));
+    videoTurns.set(
+      url,
+      turn.catch(() => undefined),
+    );
     return turn;
   };
   const seekAndStage = async (url: string, time: number, fps: number): Promise<ImageBitmap> => {
@@ -175,7 +182,10 @@ export function createLayerSources(options: Pick<CreateFrameRendererOptions, "ed
       return old.slice(0, Math.max(0, old.length - limit)).map(([url]) => url);
     };
     for (const url of idle(lastUsed.images, IDLE_IMAGES)) {
-      void images.get(url)?.then((b) => b.close(), () => {});
+      void images.get(url)?.then(
+        (b) => b.close(),
+        () => {},
+      );
       images.delete(url);
       lastUsed.images.delete(url);
       for (let i = 0; i < uploaded.length; i++) if (uploaded[i] === `image ${url}`) uploaded[i] = undefined;
@@ -220,7 +230,13 @@ export function createLayerSources(options: Pick<CreateFrameRendererOptions, "ed
       return uploaded[i] === key ? { reuse: true, key } : { s: drawGraphic(definition, layer.fill ?? "#ffffff"), key };
     }
     const url = urlOf(layer);
-    if (!url) throw new NeuralCutError("NO_SOURCE", layer.mediaType === "sticker" ? `no picture for sticker ${layer.stickerId} (register it with editor.addSticker(id, name, url))` : `no source for asset ${layer.assetId} (addAsset with file or url, or a media callback)`);
+    if (!url)
+      throw new NeuralCutError(
+        "NO_SOURCE",
+        layer.mediaType === "sticker"
+          ? `no picture for sticker ${layer.stickerId} (register it with editor.addSticker(id, name, url))`
+          : `no source for asset ${layer.assetId} (addAsset with file or url, or a media callback)`,
+      );
     if (layer.mediaType === "video") {
       const fps = (layer.assetId && assetInfo(layer.assetId)?.fps) || 30;
       const key = `video ${url} @${layer.sourceTime ?? 0} ${fps}`;
@@ -237,7 +253,6 @@ export function createLayerSources(options: Pick<CreateFrameRendererOptions, "ed
     lastUsed.images.set(url, frameNo);
     return { reuse: true, key };
   };
-
 
   return {
     sourceFor,

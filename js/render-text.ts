@@ -63,12 +63,23 @@ function setFont(ctx: OffscreenCanvasRenderingContext2D, t: TextFrameLayer, font
 
 /** The layer's paint in target pixels: the box around its transformed bounds, whole pixels,
  * two pixels of margin for antialiasing, cut to the `width × height` target. Null if empty. */
-export function textBox(t: TextFrameLayer, layout: TextLayout, scale: number, width: number, height: number): { x: number; y: number; w: number; h: number } | null {
+export function textBox(
+  t: TextFrameLayer,
+  layout: TextLayout,
+  scale: number,
+  width: number,
+  height: number,
+): { x: number; y: number; w: number; h: number } | null {
   const [x0, y0, x1, y1] = layout.bounds;
   const r = ((t.transform.rotation || 0) * Math.PI) / 180;
   const [cos, sin] = [Math.cos(r), Math.sin(r)];
   let [minX, minY, maxX, maxY] = [Infinity, Infinity, -Infinity, -Infinity];
-  for (const [x, y] of [[x0, y0], [x1, y0], [x0, y1], [x1, y1]]) {
+  for (const [x, y] of [
+    [x0, y0],
+    [x1, y0],
+    [x0, y1],
+    [x1, y1],
+  ]) {
     // drawText's transform: scale · (anchor + S · R · p).
     const px = scale * (t.anchorX + t.transform.scaleX * (x * cos - y * sin));
     const py = scale * (t.anchorY + t.transform.scaleY * (x * sin + y * cos));

@@ -175,7 +175,8 @@ export async function createFrameRenderer(options: CreateFrameRendererOptions): 
     const frame = editor.frameAt(seconds);
     if (!frame) throw new NeuralCutError("NO_ACTIVE_PROJECT", "the editor has no project to render");
     const width = Math.round(opts.width ?? frame.width);
-    if (!Number.isInteger(width) || width < 1 || width > maxSize) throw new NeuralCutError("INVALID_OPTIONS", `width must be a whole number from 1 to ${maxSize}, got ${opts.width}`);
+    if (!Number.isInteger(width) || width < 1 || width > maxSize)
+      throw new NeuralCutError("INVALID_OPTIONS", `width must be a whole number from 1 to ${maxSize}, got ${opts.width}`);
     const scale = width / frame.width;
     const height = Math.max(1, Math.round(frame.height * scale));
     if (height > maxSize) throw new NeuralCutError("INVALID_OPTIONS", `the frame would be ${width}x${height}, over this GPU's ${maxSize}`);

@@ -21,5 +21,11 @@ export function successResult(out: Record<string, unknown>, images: readonly Too
 
 /** A tool's own failure: `{ error, code, ... }`. */
 export function errorResult(error: Record<string, unknown> & { error: string }): ToolResult {
-  return { content: [{ type: "text", text: error.error }, { type: "text", text: JSON.stringify(error) }], isError: true };
+  return {
+    content: [
+      { type: "text", text: error.error },
+      { type: "text", text: JSON.stringify(error) },
+    ],
+    isError: true,
+  };
 }

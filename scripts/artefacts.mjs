@@ -7,9 +7,20 @@
 export const ARTEFACTS = [
   // The engine's glue exports __wbg_reset_state: after a panic js/engine.ts re-instantiates the
   // module with it and replays the editors' committed changes.
-  { outName: "neuralcut_engine", features: ["engine"], optLevel: "z", bindgenFlags: ["--experimental-reset-state-function"], what: "timeline engine and agent tools" },
+  {
+    outName: "neuralcut_engine",
+    features: ["engine"],
+    optLevel: "z",
+    bindgenFlags: ["--experimental-reset-state-function"],
+    what: "timeline engine and agent tools",
+  },
   // wasm SIMD for the effects module only: its CPU path (backend "cpu", src/effects/fast.rs) is
   // written to vectorise (docs/effects.md has the figures with and without). Every browser with
   // WebGPU or WebGL2 has had wasm SIMD since 2021.
-  { outName: "neuralcut_effects", features: ["effects-webgl"], rustflags: "-C target-feature=+simd128", what: "GPU effects, WebGPU + WebGL2, and the CPU path (neuralcut/effects)" },
+  {
+    outName: "neuralcut_effects",
+    features: ["effects-webgl"],
+    rustflags: "-C target-feature=+simd128",
+    what: "GPU effects, WebGPU + WebGL2, and the CPU path (neuralcut/effects)",
+  },
 ];

@@ -79,7 +79,15 @@ function sizes() {
     sh("cargo", ["build", "--release", "--target", "wasm32-unknown-unknown", "--lib", "--no-default-features", "--features", "effects"], {
       env: { CARGO_TARGET_DIR: target, CARGO_PROFILE_RELEASE_STRIP: "false", ...(rustflags ? { RUSTFLAGS: rustflags } : {}) },
     });
-    sh("wasm-bindgen", ["--target", "web", "--out-dir", dir, "--out-name", "neuralcut_effects", join(target, "wasm32-unknown-unknown", "release", "neuralcut.wasm")]);
+    sh("wasm-bindgen", [
+      "--target",
+      "web",
+      "--out-dir",
+      dir,
+      "--out-name",
+      "neuralcut_effects",
+      join(target, "wasm32-unknown-unknown", "release", "neuralcut.wasm"),
+    ]);
     const wasm = join(dir, "neuralcut_effects_bg.wasm");
     sh(join(root, "node_modules", ".bin", "wasm-opt"), ["-Oz", "--strip-debug", "--strip-producers", wasm, "-o", wasm]);
     out["effects, WebGPU only"] = { bytes: readFileSync(wasm).length, gzip: gz(wasm) };
@@ -87,7 +95,11 @@ function sizes() {
   if (existsSync(engine)) {
     // The engine is built without the effects features: none of the effects code may be in it.
     const text = readFileSync(engine).toString("latin1");
-    out["main neuralcut engine"] = { bytes: readFileSync(engine).length, gzip: gz(engine), effectsCodeInside: /known effects:|read-back failed|linear clamp/.test(text) };
+    out["main neuralcut engine"] = {
+      bytes: readFileSync(engine).length,
+      gzip: gz(engine),
+      effectsCodeInside: /known effects:|read-back failed|linear clamp/.test(text),
+    };
   }
   return out;
 }
@@ -185,24 +197,27 @@ async function benchPage({ backend, frames, slowMs, slowFrames, sizes, what }) {
   }
 
   let opencut = null;
-  if (what === "opencut") try {
-    const glue = await import("/opencut/opencut_wasm_bg.js");
-    const { instance } = await WebAssembly.instantiateStreaming(fetch("/opencut/opencut_wasm_bg.wasm"), { "./opencut_wasm_bg.js": glue });
-    glue.__wbg_set_wasm(instance.exports);
-    instance.exports.__wbindgen_start();
-    await glue.initializeGpu();
-    opencut = glue;
-  } catch (e) {
-    out.opencutError = String(e);
-  }
+  if (what === "opencut")
+    try {
+      const glue = await import("/opencut/opencut_wasm_bg.js");
+      const { instance } = await WebAssembly.instantiateStreaming(fetch("/opencut/opencut_wasm_bg.wasm"), { "./opencut_wasm_bg.js": glue });
+      glue.__wbg_set_wasm(instance.exports);
+      instance.exports.__wbindgen_start();
+      await glue.initializeGpu();
+      opencut = glue;
+    } catch (e) {
+      out.opencutError = String(e);
+    }
 
   for (const [w, h] of sizes) {
     const src = pattern(w, h);
     // The same OffscreenCanvas source for all three.
-    const ours = (effects, renderer = r) => async () => {
-      renderer.render({ source: src, width: w, height: h, effects });
-      await renderer.readPixels({ x: 0, y: 0, width: 1, height: 1 });
-    };
+    const ours =
+      (effects, renderer = r) =>
+      async () => {
+        renderer.render({ source: src, width: w, height: h, effects });
+        await renderer.readPixels({ x: 0, y: 0, width: 1, height: 1 });
+      };
     // The frame already on the GPU (render without a source): the effect's own cost.
     const oursOnGpu = (effects) => async () => {
       r.render({ width: w, height: h, effects });
@@ -219,8 +234,16 @@ async function benchPage({ backend, frames, slowMs, slowFrames, sizes, what }) {
     const rows = [
       { effect: `blur σ=10 px (intensity ${sigma10})`, ours: [{ effectType: "blur", params: { intensity: sigma10 } }], canvas2d: "blur(10px)", opencut: 10 },
       { effect: `blur default (intensity 15, σ=${(15 * h) / 5400} px)`, ours: [{ effectType: "blur" }], canvas2d: `blur(${(15 * h) / 5400}px)` },
-      { effect: `blur max (intensity 100, σ=${(100 * h) / 5400} px)`, ours: [{ effectType: "blur", params: { intensity: 100 } }], canvas2d: `blur(${(100 * h) / 5400}px)` },
-      { effect: "brightness-contrast (0.2, 1.5)", ours: [{ effectType: "brightness-contrast", params: { brightness: 0.2, contrast: 1.5 } }], canvas2d: "brightness(1.2) contrast(1.5)" },
+      {
+        effect: `blur max (intensity 100, σ=${(100 * h) / 5400} px)`,
+        ours: [{ effectType: "blur", params: { intensity: 100 } }],
+        canvas2d: `blur(${(100 * h) / 5400}px)`,
+      },
+      {
+        effect: "brightness-contrast (0.2, 1.5)",
+        ours: [{ effectType: "brightness-contrast", params: { brightness: 0.2, contrast: 1.5 } }],
+        canvas2d: "brightness(1.2) contrast(1.5)",
+      },
       { effect: "grayscale 100", ours: [{ effectType: "grayscale" }], canvas2d: "grayscale(1)" },
       { effect: "saturation 200", ours: [{ effectType: "saturation", params: { saturation: 200 } }], canvas2d: "saturate(2)" },
       { effect: "sepia 100", ours: [{ effectType: "sepia" }], canvas2d: "sepia(1)" },
@@ -254,7 +277,10 @@ async function benchPage({ backend, frames, slowMs, slowFrames, sizes, what }) {
       }
       if (r && row.canvas2d) res.canvas2d = await time(frames, canvas2d(row.canvas2d));
       if (row.opencut && opencut) {
-        const passes = [[1, 0], [0, 1]].map((d) => ({
+        const passes = [
+          [1, 0],
+          [0, 1],
+        ].map((d) => ({
           shader: "gaussian-blur",
           uniforms: [
             { name: "u_sigma", value: [row.opencut] },
@@ -287,7 +313,16 @@ async function frameTimes() {
       const browser = await chromium.launch({
         executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
         headless: true,
-        args: ["--no-sandbox", "--disable-gpu-sandbox", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-quic", ...flags],
+        args: [
+          "--no-sandbox",
+          "--disable-gpu-sandbox",
+          "--no-first-run",
+          "--disable-background-networking",
+          "--disable-component-update",
+          "--disable-sync",
+          "--disable-quic",
+          ...flags,
+        ],
       });
       try {
         // One page each: SwiftShader's WebGPU breaks buffer read-back in a page once a WebGPU
@@ -296,15 +331,39 @@ async function frameTimes() {
         // opencut-wasm runs on the GPU: timed in the GPU runs only.
         for (const what of backend === "cpu" ? ["ours"] : ["ours", "opencut"]) {
           const page = await browser.newPage();
-          page.on("console", (m) => m.type() === "error" && !m.text().startsWith("Failed to load") && console.log(`[page ${backend} ${what}] ${m.text().slice(0, 300)}`));
+          page.on(
+            "console",
+            (m) => m.type() === "error" && !m.text().startsWith("Failed to load") && console.log(`[page ${backend} ${what}] ${m.text().slice(0, 300)}`),
+          );
           await page.goto(`${url}/`);
           console.log(`[bench] ${backend}: measuring ${what} (${FRAMES} frames a figure)…`);
           page.setDefaultTimeout(0);
-          parts[what] = await page.evaluate(benchPage, { backend, frames: FRAMES, slowMs: SLOW_MS, slowFrames: SLOW_FRAMES, sizes: [[1920, 1080], [3840, 2160]], what });
+          parts[what] = await page.evaluate(benchPage, {
+            backend,
+            frames: FRAMES,
+            slowMs: SLOW_MS,
+            slowFrames: SLOW_FRAMES,
+            sizes: [
+              [1920, 1080],
+              [3840, 2160],
+            ],
+            what,
+          });
           await page.close();
         }
-        const rows = parts.ours.rows.map((row, i) => ({ ...row, ...Object.fromEntries(Object.entries(parts.opencut?.rows[i] ?? {}).filter(([k]) => k.startsWith("opencut"))) }));
-        results.push({ backend: parts.ours.backend, browser: browserKind, upload: parts.ours.upload, software: parts.ours.software, auto: parts.ours.auto, opencutError: parts.opencut?.opencutError, rows });
+        const rows = parts.ours.rows.map((row, i) => ({
+          ...row,
+          ...Object.fromEntries(Object.entries(parts.opencut?.rows[i] ?? {}).filter(([k]) => k.startsWith("opencut"))),
+        }));
+        results.push({
+          backend: parts.ours.backend,
+          browser: browserKind,
+          upload: parts.ours.upload,
+          software: parts.ours.software,
+          auto: parts.ours.auto,
+          opencutError: parts.opencut?.opencutError,
+          rows,
+        });
       } finally {
         await browser.close();
       }
@@ -321,7 +380,11 @@ const ms = (x) => (x === undefined ? "–" : x >= 100 ? `${x.toFixed(0)} ms` : `
 /** other / ours: above 1, neuralcut is faster. */
 const ratio = (other, ours) => (other === undefined || ours === undefined ? "–" : `${(other / ours).toFixed(other / ours < 1 ? 2 : 1)}×`);
 const backendName = (b, browser) =>
-  b === "webgpu" ? "WebGPU (SwiftShader)" : b === "webgl2" ? "WebGL2 (ANGLE on SwiftShader)" : `CPU path, wasm SIMD (browser with ${browser === "WebGPU on" ? "WebGPU on SwiftShader" : "WebGPU off: WebGL2 only"})`;
+  b === "webgpu"
+    ? "WebGPU (SwiftShader)"
+    : b === "webgl2"
+      ? "WebGL2 (ANGLE on SwiftShader)"
+      : `CPU path, wasm SIMD (browser with ${browser === "WebGPU on" ? "WebGPU on SwiftShader" : "WebGPU off: WebGL2 only"})`;
 
 const sizeTable = sizes();
 const runs = await frameTimes();
@@ -336,7 +399,7 @@ const lines = [
   `Medians of ${FRAMES} frames (${SLOW_FRAMES} when a frame takes over ${SLOW_MS / 1000} s) after one warm-up; each frame ends when one pixel of the result is back on the CPU.`,
   "",
   "Ratio = the other's median / neuralcut's median frame time: **above 1, neuralcut is faster**; below 1, the other is.",
-  "\"frame\": upload from the OffscreenCanvas, effect, one pixel read back (what Canvas2D and opencut-wasm are timed doing); \"on GPU\": the effect re-rendered on the frame already uploaded (on the CPU path: on the pixels already in wasm memory).",
+  '"frame": upload from the OffscreenCanvas, effect, one pixel read back (what Canvas2D and opencut-wasm are timed doing); "on GPU": the effect re-rendered on the frame already uploaded (on the CPU path: on the pixels already in wasm memory).',
   "",
 ];
 let unsynced = false;
@@ -360,9 +423,13 @@ for (const run of runs) {
       unsynced = true;
       oc = "n/a¹";
     }
-    lines.push(`| ${r.size} | ${r.effect} | ${ms(r.ours)} | ${ms(r.oursOnGpu)} | ${ms(r.canvas2d)} | ${ratio(r.canvas2d, r.ours)} | ${ms(r.opencut)} | ${oc} |`);
-    if (r.canvas2d !== undefined && !r.effect.startsWith("no effect")) wins.push({ backend: `${run.backend} ${run.browser}`, size: r.size, vs: "Canvas2D", faster: r.canvas2d > r.ours });
-    if (r.opencut !== undefined && !r.opencutUnsynced) wins.push({ backend: `${run.backend} ${run.browser}`, size: r.size, vs: "opencut-wasm", faster: r.opencut > r.ours });
+    lines.push(
+      `| ${r.size} | ${r.effect} | ${ms(r.ours)} | ${ms(r.oursOnGpu)} | ${ms(r.canvas2d)} | ${ratio(r.canvas2d, r.ours)} | ${ms(r.opencut)} | ${oc} |`,
+    );
+    if (r.canvas2d !== undefined && !r.effect.startsWith("no effect"))
+      wins.push({ backend: `${run.backend} ${run.browser}`, size: r.size, vs: "Canvas2D", faster: r.canvas2d > r.ours });
+    if (r.opencut !== undefined && !r.opencutUnsynced)
+      wins.push({ backend: `${run.backend} ${run.browser}`, size: r.size, vs: "opencut-wasm", faster: r.opencut > r.ours });
   }
   lines.push("");
 }
@@ -385,7 +452,13 @@ for (const run of runs) {
 // The issue's goal for fusion: a stack of four per-pixel effects no slower than one. "One" is
 // each of the stack's own effects alone (the same rows above); the ratio is against the
 // slowest of them, so 1 or less meets the goal.
-lines.push("", "## Stack of four per-pixel effects against one", "", "| backend | size | stack frame | one effect alone (fastest – slowest of the four) | stack ÷ slowest one |", "|---|---|---|---|---|");
+lines.push(
+  "",
+  "## Stack of four per-pixel effects against one",
+  "",
+  "| backend | size | stack frame | one effect alone (fastest – slowest of the four) | stack ÷ slowest one |",
+  "|---|---|---|---|---|",
+);
 const ONE = ["brightness-contrast", "saturation", "sepia", "invert"];
 for (const run of runs) {
   for (const size of [...new Set(run.rows.map((r) => r.size))]) {
@@ -401,15 +474,23 @@ lines.push("", "## Sizes (wasm-opt -Oz)", "", "| module | bytes | gzipped |", "|
 for (const [name, s] of Object.entries(sizeTable)) lines.push(`| ${name} | ${s.bytes.toLocaleString("en")} | ${s.gzip.toLocaleString("en")} (${kb(s.gzip)}) |`);
 lines.push("");
 // The size goals: at most 300 KB gzipped with the fallbacks, 60 KB for WebGPU only.
-for (const [name, goal] of [["effects, WebGPU + WebGL2", 300], ["effects, WebGPU only", 60]]) {
-  if (sizeTable[name]) lines.push(`Goal ≤ ${goal} KB gzipped for "${name}": ${sizeTable[name].gzip <= goal * 1024 ? "met" : "missed"} (${kb(sizeTable[name].gzip)}).`, "");
+for (const [name, goal] of [
+  ["effects, WebGPU + WebGL2", 300],
+  ["effects, WebGPU only", 60],
+]) {
+  if (sizeTable[name])
+    lines.push(`Goal ≤ ${goal} KB gzipped for "${name}": ${sizeTable[name].gzip <= goal * 1024 ? "met" : "missed"} (${kb(sizeTable[name].gzip)}).`, "");
 }
-if (sizeTable["main neuralcut engine"]) lines.push(`Effects code inside the main engine module: ${sizeTable["main neuralcut engine"].effectsCodeInside ? "YES (regression)" : "none"}.`, "");
+if (sizeTable["main neuralcut engine"])
+  lines.push(`Effects code inside the main engine module: ${sizeTable["main neuralcut engine"].effectsCodeInside ? "YES (regression)" : "none"}.`, "");
 lines.push(`Took ${((Date.now() - started) / 60000).toFixed(1)} min.`, "");
 
 const report = lines.join("\n");
 console.log(`\n${report}`);
 mkdirSync(benchDir, { recursive: true });
 writeFileSync(join(benchDir, "effects.md"), report);
-writeFileSync(join(benchDir, "effects.json"), JSON.stringify({ date: new Date().toISOString(), args: argv, frames: FRAMES, slowMs: SLOW_MS, slowFrames: SLOW_FRAMES, sizes: sizeTable, runs }, null, 2));
+writeFileSync(
+  join(benchDir, "effects.json"),
+  JSON.stringify({ date: new Date().toISOString(), args: argv, frames: FRAMES, slowMs: SLOW_MS, slowFrames: SLOW_FRAMES, sizes: sizeTable, runs }, null, 2),
+);
 console.log(`[bench] written to .bench/effects.md and .bench/effects.json`);

@@ -112,10 +112,42 @@ async function measure({ W, H, seconds, samples }) {
   await wavSrc.add(tone);
   await wavOut.finalize();
 
-  const visual = (p = {}) => ({ "transform.positionX": 0, "transform.positionY": 0, "transform.scaleX": 1, "transform.scaleY": 1, "transform.rotate": 0, opacity: 1, blendMode: "normal", ...p });
-  const el = (id, type, media, start, duration, params, extra = {}) => ({ id, type, name: id, mediaId: media, startTime: start * S, duration: duration * S, trimStart: 0, trimEnd: 0, hidden: false, ...extra, params });
+  const visual = (p = {}) => ({
+    "transform.positionX": 0,
+    "transform.positionY": 0,
+    "transform.scaleX": 1,
+    "transform.scaleY": 1,
+    "transform.rotate": 0,
+    opacity: 1,
+    blendMode: "normal",
+    ...p,
+  });
+  const el = (id, type, media, start, duration, params, extra = {}) => ({
+    id,
+    type,
+    name: id,
+    mediaId: media,
+    startTime: start * S,
+    duration: duration * S,
+    trimStart: 0,
+    trimEnd: 0,
+    hidden: false,
+    ...extra,
+    params,
+  });
   const clips = [];
-  for (let k = 0; 2 * k < seconds; k++) clips.push(el(`clip${k}`, "video", "m-clip", 2 * k, Math.min(2, seconds - 2 * k), visual({ "transform.positionX": W / 4, "transform.positionY": -H / 5, "transform.scaleX": 0.35, "transform.scaleY": 0.35, volume: -60 }), { sourceDuration: 2 * S, trimEnd: (2 - Math.min(2, seconds - 2 * k)) * S }));
+  for (let k = 0; 2 * k < seconds; k++)
+    clips.push(
+      el(
+        `clip${k}`,
+        "video",
+        "m-clip",
+        2 * k,
+        Math.min(2, seconds - 2 * k),
+        visual({ "transform.positionX": W / 4, "transform.positionY": -H / 5, "transform.scaleX": 0.35, "transform.scaleY": 0.35, volume: -60 }),
+        { sourceDuration: 2 * S, trimEnd: (2 - Math.min(2, seconds - 2 * k)) * S },
+      ),
+    );
   const scene = {
     settings: { fps: { numerator: 30, denominator: 1 }, canvasSize: { width: W, height: H } },
     assets: [
@@ -126,16 +158,65 @@ async function measure({ W, H, seconds, samples }) {
     ],
     tracks: {
       overlay: [
-        { id: "t-text", name: "Text track", type: "text", hidden: false, elements: [{
-          id: "title", type: "text", name: "Title", startTime: 0, duration: seconds * S, trimStart: 0, trimEnd: 0,
-          params: { content: "NeuralCut export", fontFamily: "Arial", fontSize: 8, color: "#ffffff", textAlign: "center", fontWeight: "bold", fontStyle: "normal",
-            textDecoration: "none", letterSpacing: 0, lineHeight: 1.2, ...visual({ "transform.positionY": H / 3 }) },
-        }] },
-        { id: "t-logo", name: "Video track", type: "video", hidden: false, muted: false, elements: [el("logo", "image", "m-logo", 0, seconds, visual({ "transform.positionX": -W / 4, "transform.scaleX": 0.3, "transform.scaleY": 0.3, "transform.rotate": 15, opacity: 0.6 }))] },
+        {
+          id: "t-text",
+          name: "Text track",
+          type: "text",
+          hidden: false,
+          elements: [
+            {
+              id: "title",
+              type: "text",
+              name: "Title",
+              startTime: 0,
+              duration: seconds * S,
+              trimStart: 0,
+              trimEnd: 0,
+              params: {
+                content: "NeuralCut export",
+                fontFamily: "Arial",
+                fontSize: 8,
+                color: "#ffffff",
+                textAlign: "center",
+                fontWeight: "bold",
+                fontStyle: "normal",
+                textDecoration: "none",
+                letterSpacing: 0,
+                lineHeight: 1.2,
+                ...visual({ "transform.positionY": H / 3 }),
+              },
+            },
+          ],
+        },
+        {
+          id: "t-logo",
+          name: "Video track",
+          type: "video",
+          hidden: false,
+          muted: false,
+          elements: [
+            el(
+              "logo",
+              "image",
+              "m-logo",
+              0,
+              seconds,
+              visual({ "transform.positionX": -W / 4, "transform.scaleX": 0.3, "transform.scaleY": 0.3, "transform.rotate": 15, opacity: 0.6 }),
+            ),
+          ],
+        },
         { id: "t-pip", name: "Video track", type: "video", hidden: false, muted: false, elements: clips },
       ],
       main: { id: "t-main", name: "Main Track", type: "video", hidden: false, muted: false, elements: [el("bg", "image", "m-bg", 0, seconds, visual())] },
-      audio: [{ id: "t-a", name: "Audio track", type: "audio", muted: false, elements: [el("tone", "audio", "m-tone", 0, seconds, { volume: 0, muted: false }, { sourceType: "upload", sourceDuration: seconds * S })] }],
+      audio: [
+        {
+          id: "t-a",
+          name: "Audio track",
+          type: "audio",
+          muted: false,
+          elements: [el("tone", "audio", "m-tone", 0, seconds, { volume: 0, muted: false }, { sourceType: "upload", sourceDuration: seconds * S })],
+        },
+      ],
     },
   };
   const editor = await createEditor();
@@ -193,7 +274,16 @@ async function measure({ W, H, seconds, samples }) {
 
   // 4. The kept frames to the server, for ffmpeg.
   for (const px of kept) await fetch("/frames", { method: "PUT", body: px });
-  return { frames, exportMs, compositorMs, encoderMs, videoCodec: result.videoCodec, audioCodec: result.audioCodec, bytes: result.blob.size, kept: kept.length };
+  return {
+    frames,
+    exportMs,
+    compositorMs,
+    encoderMs,
+    videoCodec: result.videoCodec,
+    audioCodec: result.audioCodec,
+    bytes: result.blob.size,
+    kept: kept.length,
+  };
 }
 
 const results = {};
@@ -203,7 +293,10 @@ const browser = await chromium.launch({
   args: ["--no-sandbox", "--disable-gpu-sandbox", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
 });
 try {
-  for (const [W, H] of [[1280, 720], [1920, 1080]]) {
+  for (const [W, H] of [
+    [1280, 720],
+    [1920, 1080],
+  ]) {
     const label = `${H}p30`;
     rmSync(raw, { force: true });
     const page = await browser.newPage();
@@ -214,8 +307,32 @@ try {
     await page.close();
     if (hasFfmpeg) {
       const t0 = performance.now();
-      execFileSync("ffmpeg", ["-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", "rgba", "-s", `${W}x${H}`, "-framerate", "30", "-stream_loop", "-1", "-i", raw,
-        "-frames:v", String(r.frames), "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", join(work, "ffmpeg.mp4")]);
+      execFileSync("ffmpeg", [
+        "-v",
+        "error",
+        "-y",
+        "-f",
+        "rawvideo",
+        "-pix_fmt",
+        "rgba",
+        "-s",
+        `${W}x${H}`,
+        "-framerate",
+        "30",
+        "-stream_loop",
+        "-1",
+        "-i",
+        raw,
+        "-frames:v",
+        String(r.frames),
+        "-c:v",
+        "libx264",
+        "-preset",
+        "veryfast",
+        "-pix_fmt",
+        "yuv420p",
+        join(work, "ffmpeg.mp4"),
+      ]);
       r.ffmpegMs = performance.now() - t0;
     }
     results[label] = r;
@@ -227,7 +344,10 @@ try {
 }
 
 const x = (ms) => (SECONDS * 1000) / ms;
-const rows = ["| timeline | exportVideo | × real time | compositor alone | WebCodecs encode alone | ffmpeg libx264 veryfast, same frames |", "|---|---|---|---|---|---|"];
+const rows = [
+  "| timeline | exportVideo | × real time | compositor alone | WebCodecs encode alone | ffmpeg libx264 veryfast, same frames |",
+  "|---|---|---|---|---|---|",
+];
 for (const [label, r] of Object.entries(results)) {
   rows.push(
     `| ${label}, ${SECONDS} s (${r.videoCodec} + ${r.audioCodec}) | ${(r.exportMs / 1000).toFixed(1)} s | ${x(r.exportMs).toFixed(2)} | ${x(r.compositorMs).toFixed(2)}× (${(r.compositorMs / r.frames).toFixed(0)} ms/frame) | ${x(r.encoderMs).toFixed(2)}× | ${r.ffmpegMs ? `${x(r.ffmpegMs).toFixed(2)}×` : "not installed"} |`,

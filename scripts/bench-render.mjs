@@ -37,7 +37,9 @@ if (!existsSync(join(dist, "render.js"))) throw new Error(`${dist}/render.js is 
 const opencut = join(root, ".bench", "opencut", "node_modules", "opencut-wasm");
 if (!existsSync(join(opencut, "opencut_wasm_bg.wasm"))) {
   try {
-    execFileSync("npm", ["install", "--no-save", "--no-package-lock", "--prefix", join(root, ".bench", "opencut"), "opencut-wasm@0.2.10"], { stdio: "inherit" });
+    execFileSync("npm", ["install", "--no-save", "--no-package-lock", "--prefix", join(root, ".bench", "opencut"), "opencut-wasm@0.2.10"], {
+      stdio: "inherit",
+    });
   } catch (e) {
     console.log(`[bench] opencut-wasm could not be installed (${e.message.split("\n")[0]}); measuring without it`);
   }
@@ -46,8 +48,14 @@ if (!existsSync(join(opencut, "opencut_wasm_bg.wasm"))) {
 const server = createServer(async (req, res) => {
   const path = normalize(decodeURIComponent(new URL(req.url, "http://x").pathname));
   // The import map resolves mediabunny, which the renderer's video decoding loads.
-  if (path === "/") return res.writeHead(200, { "content-type": "text/html" }).end(`<!doctype html><script type="importmap">{"imports":{"mediabunny":"/mediabunny.js"}}</script>`);
-  if (path === "/mediabunny.js") return res.writeHead(200, { "content-type": "text/javascript" }).end(readFileSync(join(root, "node_modules", "mediabunny", "dist", "bundles", "mediabunny.min.mjs")));
+  if (path === "/")
+    return res
+      .writeHead(200, { "content-type": "text/html" })
+      .end(`<!doctype html><script type="importmap">{"imports":{"mediabunny":"/mediabunny.js"}}</script>`);
+  if (path === "/mediabunny.js")
+    return res
+      .writeHead(200, { "content-type": "text/javascript" })
+      .end(readFileSync(join(root, "node_modules", "mediabunny", "dist", "bundles", "mediabunny.min.mjs")));
   try {
     const file = path.startsWith("/opencut/") ? join(opencut, path.slice("/opencut/".length)) : join(dist, path.replace(/^\/dist\//, ""));
     const body = readFileSync(file);
@@ -85,8 +93,28 @@ async function measure({ base, backend, frames, sizes, what }) {
       s: await png(256, 256, gradient("#ef4444", "#fde047")),
     };
     const S = 120_000;
-    const v = (o) => ({ "transform.positionX": 0, "transform.positionY": 0, "transform.scaleX": 1, "transform.scaleY": 1, "transform.rotate": 0, opacity: 1, blendMode: "normal", ...o });
-    const img = (id, media, params) => ({ id, type: "image", name: id, mediaId: media, startTime: 0, duration: 5 * S, trimStart: 0, trimEnd: 0, hidden: false, params });
+    const v = (o) => ({
+      "transform.positionX": 0,
+      "transform.positionY": 0,
+      "transform.scaleX": 1,
+      "transform.scaleY": 1,
+      "transform.rotate": 0,
+      opacity: 1,
+      blendMode: "normal",
+      ...o,
+    });
+    const img = (id, media, params) => ({
+      id,
+      type: "image",
+      name: id,
+      mediaId: media,
+      startTime: 0,
+      duration: 5 * S,
+      trimStart: 0,
+      trimEnd: 0,
+      hidden: false,
+      params,
+    });
     const scene = {
       settings: { canvasSize: { width: W, height: H } },
       assets: [
@@ -97,11 +125,77 @@ async function measure({ base, backend, frames, sizes, what }) {
       ],
       tracks: {
         overlay: [
-          { id: "t-text", name: "Text", type: "text", hidden: false, elements: [{ id: "title", type: "text", name: "Title", startTime: 0, duration: 5 * S, trimStart: 0, trimEnd: 0,
-            params: { content: "Five layers", fontSize: 10, color: "#ffffff", fontWeight: "bold", textAlign: "center", "background.enabled": true, "background.color": "#000000", ...v({ "transform.positionY": H * 0.35 }) } }] },
-          { id: "t-s", name: "Sticker", type: "video", hidden: false, muted: false, elements: [img("st", "s", v({ "transform.positionX": -W * 0.35, "transform.positionY": -H * 0.3, "transform.scaleX": 0.2, "transform.scaleY": 0.2 }))] },
-          { id: "t-b", name: "B", type: "video", hidden: false, muted: false, elements: [img("pb", "b", v({ "transform.positionX": -W * 0.2, "transform.positionY": H * 0.1, "transform.scaleX": 0.35, "transform.scaleY": 0.35, opacity: 0.6 }))] },
-          { id: "t-a", name: "A", type: "video", hidden: false, muted: false, elements: [img("pa", "a", v({ "transform.positionX": W * 0.25, "transform.positionY": -H * 0.2, "transform.scaleX": 0.4, "transform.scaleY": 0.4, "transform.rotate": 12 }))] },
+          {
+            id: "t-text",
+            name: "Text",
+            type: "text",
+            hidden: false,
+            elements: [
+              {
+                id: "title",
+                type: "text",
+                name: "Title",
+                startTime: 0,
+                duration: 5 * S,
+                trimStart: 0,
+                trimEnd: 0,
+                params: {
+                  content: "Five layers",
+                  fontSize: 10,
+                  color: "#ffffff",
+                  fontWeight: "bold",
+                  textAlign: "center",
+                  "background.enabled": true,
+                  "background.color": "#000000",
+                  ...v({ "transform.positionY": H * 0.35 }),
+                },
+              },
+            ],
+          },
+          {
+            id: "t-s",
+            name: "Sticker",
+            type: "video",
+            hidden: false,
+            muted: false,
+            elements: [
+              img("st", "s", v({ "transform.positionX": -W * 0.35, "transform.positionY": -H * 0.3, "transform.scaleX": 0.2, "transform.scaleY": 0.2 })),
+            ],
+          },
+          {
+            id: "t-b",
+            name: "B",
+            type: "video",
+            hidden: false,
+            muted: false,
+            elements: [
+              img(
+                "pb",
+                "b",
+                v({ "transform.positionX": -W * 0.2, "transform.positionY": H * 0.1, "transform.scaleX": 0.35, "transform.scaleY": 0.35, opacity: 0.6 }),
+              ),
+            ],
+          },
+          {
+            id: "t-a",
+            name: "A",
+            type: "video",
+            hidden: false,
+            muted: false,
+            elements: [
+              img(
+                "pa",
+                "a",
+                v({
+                  "transform.positionX": W * 0.25,
+                  "transform.positionY": -H * 0.2,
+                  "transform.scaleX": 0.4,
+                  "transform.scaleY": 0.4,
+                  "transform.rotate": 12,
+                }),
+              ),
+            ],
+          },
         ],
         main: { id: "t-main", name: "Main", type: "video", hidden: false, muted: false, elements: [img("b0", "bg", v())] },
         audio: [],
@@ -153,7 +247,12 @@ async function measure({ base, backend, frames, sizes, what }) {
           c2d.textBaseline = "middle";
           const w = c2d.measureText(l.content).width;
           c2d.fillStyle = l.background.color;
-          c2d.fillRect(l.anchorX - w / 2 - l.background.paddingX, l.anchorY - l.fontSize * 0.6 - l.background.paddingY, w + 2 * l.background.paddingX, l.fontSize * 1.2 + 2 * l.background.paddingY);
+          c2d.fillRect(
+            l.anchorX - w / 2 - l.background.paddingX,
+            l.anchorY - l.fontSize * 0.6 - l.background.paddingY,
+            w + 2 * l.background.paddingX,
+            l.fontSize * 1.2 + 2 * l.background.paddingY,
+          );
           c2d.fillStyle = l.color;
           c2d.fillText(l.content, l.anchorX, l.anchorY);
           c2d.restore();
@@ -206,7 +305,12 @@ async function measure({ base, backend, frames, sizes, what }) {
         g.textBaseline = "middle";
         const w = g.measureText(l.content).width;
         g.fillStyle = l.background.color;
-        g.fillRect(l.anchorX - w / 2 - l.background.paddingX, l.anchorY - l.fontSize * 0.6 - l.background.paddingY, w + 2 * l.background.paddingX, l.fontSize * 1.2 + 2 * l.background.paddingY);
+        g.fillRect(
+          l.anchorX - w / 2 - l.background.paddingX,
+          l.anchorY - l.fontSize * 0.6 - l.background.paddingY,
+          w + 2 * l.background.paddingX,
+          l.fontSize * 1.2 + 2 * l.background.paddingY,
+        );
         g.fillStyle = l.color;
         g.fillText(l.content, l.anchorX, l.anchorY);
         glue.uploadTexture({ id, source: c, width: W, height: H });
@@ -241,7 +345,13 @@ async function measure({ base, backend, frames, sizes, what }) {
       return s;
     };
     const prog = gl.createProgram();
-    gl.attachShader(prog, shader(gl.VERTEX_SHADER, "out vec2 uv; void main() { vec2 p = vec2(float((gl_VertexID << 1) & 2), float(gl_VertexID & 2)); uv = p; gl_Position = vec4(p * 2.0 - 1.0, 0, 1); }"));
+    gl.attachShader(
+      prog,
+      shader(
+        gl.VERTEX_SHADER,
+        "out vec2 uv; void main() { vec2 p = vec2(float((gl_VertexID << 1) & 2), float(gl_VertexID & 2)); uv = p; gl_Position = vec4(p * 2.0 - 1.0, 0, 1); }",
+      ),
+    );
     gl.attachShader(prog, shader(gl.FRAGMENT_SHADER, "in vec2 uv; uniform sampler2D t; out vec4 o; void main() { o = texture(t, uv); }"));
     gl.linkProgram(prog);
     const texture = () => {
@@ -270,11 +380,23 @@ async function measure({ base, backend, frames, sizes, what }) {
 
 const results = {};
 // "auto" is what a page gets by default: on a machine whose only GPU is a software one, Canvas2D.
-for (const [backend, flags] of [["webgpu", ["--enable-unsafe-webgpu", "--use-webgpu-adapter=swiftshader"]], ["webgl2", []], ["auto", ["--enable-unsafe-webgpu", "--use-webgpu-adapter=swiftshader"]]].filter(([b]) => BACKENDS.includes(b))) {
+for (const [backend, flags] of [
+  ["webgpu", ["--enable-unsafe-webgpu", "--use-webgpu-adapter=swiftshader"]],
+  ["webgl2", []],
+  ["auto", ["--enable-unsafe-webgpu", "--use-webgpu-adapter=swiftshader"]],
+].filter(([b]) => BACKENDS.includes(b))) {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
     headless: true,
-    args: ["--no-sandbox", "--disable-gpu-sandbox", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", ...flags],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu-sandbox",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      ...flags,
+    ],
   });
   try {
     // One page each: SwiftShader's WebGPU breaks buffer read-back in a page once a WebGPU canvas
@@ -282,11 +404,23 @@ for (const [backend, flags] of [["webgpu", ["--enable-unsafe-webgpu", "--use-web
     const parts = {};
     for (const what of existsSync(join(opencut, "opencut_wasm_bg.wasm")) && backend !== "auto" ? ["ours", "opencut"] : ["ours"]) {
       const page = await browser.newPage();
-      page.on("console", (m) => m.type() === "error" && !m.text().startsWith("Failed to load") && console.log(`[page ${backend} ${what}] ${m.text().slice(0, 300)}`));
+      page.on(
+        "console",
+        (m) => m.type() === "error" && !m.text().startsWith("Failed to load") && console.log(`[page ${backend} ${what}] ${m.text().slice(0, 300)}`),
+      );
       await page.goto(`${origin}/`);
       console.log(`[bench] render ${backend} ${what}: ${FRAMES} frames a figure…`);
       page.setDefaultTimeout(0);
-      parts[what] = await page.evaluate(measure, { base: `${origin}/dist`, backend, frames: FRAMES, sizes: [[1920, 1080], [3840, 2160]], what });
+      parts[what] = await page.evaluate(measure, {
+        base: `${origin}/dist`,
+        backend,
+        frames: FRAMES,
+        sizes: [
+          [1920, 1080],
+          [3840, 2160],
+        ],
+        what,
+      });
       await page.close();
     }
     results[backend] = Object.fromEntries(Object.entries(parts.ours).map(([size, r]) => [size, { ...r, opencut: parts.opencut?.[size] }]));
@@ -311,9 +445,14 @@ for (const [backend, sizes] of Object.entries(results)) {
     } else if (r.opencut) {
       oc = `${r.opencut.opencut.toFixed(1)}${r.opencut.unsynced ? "²" : ""}`;
       ocRatio = r.opencut.unsynced ? "not comparable²" : (r.opencut.opencut / r.neuralcut).toFixed(2);
-      if (r.opencut.unsynced) notes.add("² opencut-wasm's canvas read back empty (alpha 0): its time does not wait for the GPU work (SwiftShader's WebGPU gives empty canvas snapshots).");
+      if (r.opencut.unsynced)
+        notes.add(
+          "² opencut-wasm's canvas read back empty (alpha 0): its time does not wait for the GPU work (SwiftShader's WebGPU gives empty canvas snapshots).",
+        );
     }
-    rows.push(`| ${backend === "auto" ? `auto → ${r.used}` : backend} | ${size} | ${r.layers} | ${r.neuralcut.toFixed(1)} | ${r.canvas2d.toFixed(1)} | ${r.ratio.toFixed(2)} | ${oc} | ${ocRatio} | ${r.rawWebgl2 === undefined ? "–" : r.rawWebgl2.toFixed(1)} |`);
+    rows.push(
+      `| ${backend === "auto" ? `auto → ${r.used}` : backend} | ${size} | ${r.layers} | ${r.neuralcut.toFixed(1)} | ${r.canvas2d.toFixed(1)} | ${r.ratio.toFixed(2)} | ${oc} | ${ocRatio} | ${r.rawWebgl2 === undefined ? "–" : r.rawWebgl2.toFixed(1)} |`,
+    );
   }
 }
 const report = `## Frame compositing (neuralcut/render vs Canvas2D drawImage and opencut-wasm, same run)\n\n${rows.join("\n")}\n${notes.size ? `\n${[...notes].join("\n")}\n` : ""}`;

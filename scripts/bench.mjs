@@ -69,7 +69,14 @@ const count = listing.tracks.reduce((s, t) => s + t.elements.length, 0);
 if (count !== 10_000) throw new Error(`expected 10 000 elements, got ${count}`);
 const tList = await median(() => editor.callTool("list_timeline"));
 const tCopy = await median(() => JSON.parse(JSON.stringify(listing)));
-row("list_timeline, 10 000 elements (callTool, parsed)", ms(tList), `JSON.parse(JSON.stringify(output)): ${ms(tCopy)}`, `${(tList / tCopy).toFixed(2)}×`, "≤ 3×", tList <= 3 * tCopy);
+row(
+  "list_timeline, 10 000 elements (callTool, parsed)",
+  ms(tList),
+  `JSON.parse(JSON.stringify(output)): ${ms(tCopy)}`,
+  `${(tList / tCopy).toFixed(2)}×`,
+  "≤ 3×",
+  tList <= 3 * tCopy,
+);
 
 // 3. A split crossing 100 tracks, plus its undo, vs one structuredClone of the timeline.
 const timeline = editor.project().timeline;
@@ -96,7 +103,9 @@ row("move one element + undo", ms(tMove), `structuredClone(timeline): ${ms(tClon
 // with none (what a split costs beyond its keys): a split must stay linear in the keys it cuts.
 function keyedProject(keys) {
   const step = TICKS / 100;
-  const animations = { opacity: { keys: Array.from({ length: keys }, (_, i) => ({ id: `k${i}`, time: i * step, value: i % 2, segmentToNext: "linear", tangentMode: "flat" })) } };
+  const animations = {
+    opacity: { keys: Array.from({ length: keys }, (_, i) => ({ id: `k${i}`, time: i * step, value: i % 2, segmentToNext: "linear", tangentMode: "flat" })) },
+  };
   const element = { id: "e1", type: "video", name: "clip.mp4", start: 0, duration: keys * step, trimStart: 0, assetId: "a1" };
   return {
     format: "neuralcut-project",
@@ -113,10 +122,22 @@ const splitKeyed = (ed, keys) => async () => {
 };
 const KEYS = 100_000;
 const keyed = await createEditor({ project: keyedProject(KEYS) });
-const bare = await createEditor({ project: { ...keyedProject(0), timeline: { tracks: [{ id: "t0", type: "main", elements: [{ ...keyedProject(0).timeline.tracks[0].elements[0], duration: KEYS * (TICKS / 100) }] }] } } });
+const bare = await createEditor({
+  project: {
+    ...keyedProject(0),
+    timeline: { tracks: [{ id: "t0", type: "main", elements: [{ ...keyedProject(0).timeline.tracks[0].elements[0], duration: KEYS * (TICKS / 100) }] }] },
+  },
+});
 const tKeyed = await median(splitKeyed(keyed, KEYS), { runs: 7, warmup: 1 });
 const tBare = await median(splitKeyed(bare, KEYS), { runs: 31, warmup: 5 });
-row("split of a clip with 100 000 keyframes + undo", ms(tKeyed), `the same split without keys: ${ms(tBare)}`, `${(tKeyed / tBare).toFixed(0)}×`, "well under 1 s", tKeyed < 500);
+row(
+  "split of a clip with 100 000 keyframes + undo",
+  ms(tKeyed),
+  `the same split without keys: ${ms(tBare)}`,
+  `${(tKeyed / tBare).toFixed(0)}×`,
+  "well under 1 s",
+  tKeyed < 500,
+);
 
 // 6. A trivial call's round trip.
 const small = await createEditor();

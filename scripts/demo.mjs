@@ -127,7 +127,12 @@ async function sendFile(req, res, file) {
     res.writeHead(404, { "content-type": "text/plain; charset=utf-8" });
     return res.end("Not found");
   }
-  const headers = { "content-type": TYPES[extname(file)] ?? "application/octet-stream", "cache-control": "no-cache", "accept-ranges": "bytes", "x-content-type-options": "nosniff" };
+  const headers = {
+    "content-type": TYPES[extname(file)] ?? "application/octet-stream",
+    "cache-control": "no-cache",
+    "accept-ranges": "bytes",
+    "x-content-type-options": "nosniff",
+  };
   const size = info.size;
   const range = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? "");
   let start = 0;
@@ -188,7 +193,10 @@ export async function startDemoServer({ port = DEFAULT_PORT, apiKey, models, ups
       }
       if (url.pathname === "/" || url.pathname === "/index.html") {
         // The import map is written into the page so it always matches dist/.
-        const html = (await readFile(join(demoDir, "index.html"), "utf8")).replace("<!--importmap-->", `<script type="importmap">${JSON.stringify(importMap())}</script>`);
+        const html = (await readFile(join(demoDir, "index.html"), "utf8")).replace(
+          "<!--importmap-->",
+          `<script type="importmap">${JSON.stringify(importMap())}</script>`,
+        );
         const headers = { "content-type": TYPES[".html"], "cache-control": "no-store" };
         if (proxy) headers["set-cookie"] = tokenCookie;
         res.writeHead(200, headers);
@@ -264,7 +272,10 @@ export async function startDemoServer({ port = DEFAULT_PORT, apiKey, models, ups
 }
 
 function list(value, fallback) {
-  const items = (value ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  const items = (value ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   return items.length ? items : fallback;
 }
 
@@ -281,7 +292,8 @@ async function main() {
   const apiKey = (process.env.GEMINI_API_KEY ?? "").trim() || undefined;
   const at = process.argv.indexOf("--control");
   const rawControl = at !== -1 ? process.argv[at + 1] : process.env.NEURALCUT_CONTROL_PORT;
-  const control = rawControl === undefined || rawControl === "" ? undefined : /^\d{1,5}$/.test(rawControl) && Number(rawControl) < 65536 ? Number(rawControl) : NaN;
+  const control =
+    rawControl === undefined || rawControl === "" ? undefined : /^\d{1,5}$/.test(rawControl) && Number(rawControl) < 65536 ? Number(rawControl) : NaN;
   if (Number.isNaN(control)) throw new Error(`--control must be a port number, got '${rawControl}'`);
   const running = await startDemoServer({
     port,
@@ -295,7 +307,11 @@ async function main() {
   console.log("");
   console.log(`  NeuralCut demo: ${running.url}`);
   console.log(`  port ${port === 0 ? "picked freely" : port}${process.env.PORT ? " (from PORT)" : ` (default; set PORT to change it)`}`);
-  console.log(running.agent ? "  agent sidebar: on (Gemini proxy at /api/gemini/, key kept in this process)" : "  agent sidebar: off (set GEMINI_API_KEY to chat with Gemini)");
+  console.log(
+    running.agent
+      ? "  agent sidebar: on (Gemini proxy at /api/gemini/, key kept in this process)"
+      : "  agent sidebar: off (set GEMINI_API_KEY to chat with Gemini)",
+  );
   if (running.control) {
     console.log(`  control channel: 127.0.0.1:${running.control.port} (JSON lines; the page joins by WebSocket)`);
     console.log(`  token: ${running.control.token}`);

@@ -59,7 +59,14 @@ const VOLUME: Property = num("volume", "dB", Some(-60.0), Some(20.0), "Loudness 
 
 const TEXT: [Property; 7] = [
     Property { path: "color", kind: PropertyKind::Color, unit: "hex colour", min: None, max: None, description: "Text colour" },
-    Property { path: "background.color", kind: PropertyKind::Color, unit: "hex colour", min: None, max: None, description: "Background box colour (drawn when the background is on)" },
+    Property {
+        path: "background.color",
+        kind: PropertyKind::Color,
+        unit: "hex colour",
+        min: None,
+        max: None,
+        description: "Background box colour (drawn when the background is on)",
+    },
     num("background.paddingX", "px", Some(0.0), None, "Horizontal padding of the background box"),
     num("background.paddingY", "px", Some(0.0), None, "Vertical padding of the background box"),
     num("background.offsetX", "px", None, None, "Horizontal offset of the background box"),
@@ -112,13 +119,7 @@ pub fn base_value(e: &Element, path: &str) -> Option<Value> {
         "opacity" => n(e.opacity.unwrap_or(1.0)),
         "volume" => n(crate::opencut::linear_to_db(e.volume.unwrap_or(1.0))),
         "color" => Some(Value::from(e.color.clone().unwrap_or_else(|| "#ffffff".into()))),
-        "background.color" => Some(
-            e.background
-                .clone()
-                .map(Value::from)
-                .or_else(|| stashed(e, "background.color"))
-                .unwrap_or_else(|| "#000000".into()),
-        ),
+        "background.color" => Some(e.background.clone().map(Value::from).or_else(|| stashed(e, "background.color")).unwrap_or_else(|| "#000000".into())),
         "background.paddingX" => n(stashed_f64(e, path, 30.0)),
         "background.paddingY" => n(stashed_f64(e, path, 42.0)),
         "background.cornerRadius" | "background.offsetX" | "background.offsetY" => n(stashed_f64(e, path, 0.0)),
@@ -306,8 +307,7 @@ fn scalar_value(keys: &[Key], ext: Option<&Value>, t: f64, fallback: f64) -> f64
 
 /// OpenCut's `getDiscreteChannelValueAtTime`: the last key at or before `t`.
 fn discrete_at(channel: &Map<String, Value>, t: f64, fallback: Value) -> Value {
-    let mut keys: Vec<(f64, &Value)> =
-        keys(channel).into_iter().filter_map(|k| Some((k.get("time")?.as_f64()?, k.get("value")?))).collect();
+    let mut keys: Vec<(f64, &Value)> = keys(channel).into_iter().filter_map(|k| Some((k.get("time")?.as_f64()?, k.get("value")?))).collect();
     crate::sort::stable_sort_by_key(&mut keys, |k| crate::sort::total_order_key(k.0));
     keys.into_iter().take_while(|(time, _)| *time <= t).last().map_or(fallback, |(_, v)| v.clone())
 }
@@ -625,7 +625,11 @@ fn split_channel(mut channel: Map<String, Value>, split: i64, ids: &(String, Str
 /// OpenCut's `roundMediaTime`: half away from zero, never `-0`.
 fn round_ticks(t: f64) -> f64 {
     let r = t.round();
-    if r == 0.0 { 0.0 } else { r }
+    if r == 0.0 {
+        0.0
+    } else {
+        r
+    }
 }
 
 #[cfg(test)]

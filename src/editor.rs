@@ -12,8 +12,8 @@ use crate::history::History;
 use crate::model::{Asset, AssetType, Project, ProjectError, Sticker};
 use crate::time::FrameRate;
 use crate::tools::context::{self, ContextCache, ContextProvider, ContextRequest, ContextStep, ProviderReport};
-use crate::tools::registry::{self, Kind, ToolDef};
 use crate::tools::history::batch;
+use crate::tools::registry::{self, Kind, ToolDef};
 use crate::tools::{Args, Ctx, ListingCache, Output, ToolError};
 
 /// Misuse of the editor API itself (not a tool call): a bad asset or sticker description.
@@ -191,9 +191,7 @@ impl Editor {
         }
         let id = match new.id {
             Some(id) if id.trim().is_empty() => return Err(api_error(ErrorCode::InvalidAsset, "addAsset id must not be empty")),
-            Some(id) if project.asset(&id).is_some() => {
-                return Err(api_error(ErrorCode::DuplicateId, format!("An asset with id \"{id}\" already exists")))
-            }
+            Some(id) if project.asset(&id).is_some() => return Err(api_error(ErrorCode::DuplicateId, format!("An asset with id \"{id}\" already exists"))),
             Some(id) => id,
             None => project.new_id('a'),
         };

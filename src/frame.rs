@@ -199,8 +199,23 @@ pub struct EffectLayer {
 
 /// OpenCut's blend modes (CSS `mix-blend-mode` names).
 pub const BLEND_MODES: [&str; 17] = [
-    "normal", "darken", "multiply", "color-burn", "lighten", "screen", "plus-lighter", "color-dodge", "overlay",
-    "soft-light", "hard-light", "difference", "exclusion", "hue", "saturation", "color", "luminosity",
+    "normal",
+    "darken",
+    "multiply",
+    "color-burn",
+    "lighten",
+    "screen",
+    "plus-lighter",
+    "color-dodge",
+    "overlay",
+    "soft-light",
+    "hard-light",
+    "difference",
+    "exclusion",
+    "hue",
+    "saturation",
+    "color",
+    "luminosity",
 ];
 
 /// The schema of a layer's `blendMode`: one of [`BLEND_MODES`], named `BlendMode` in the typings.
@@ -453,13 +468,7 @@ pub fn frame_at(project: &Project, tick: i64) -> Frame {
                     let mut params = def.defaults();
                     params.extend(el.params.clone().unwrap_or_default());
                     let covers = (0..frame.layers.len()).collect();
-                    frame.layers.push(Layer::Effect(EffectLayer {
-                        element_id: el.id.to_string(),
-                        track_id: track.id.clone(),
-                        effect_type,
-                        params,
-                        covers,
-                    }));
+                    frame.layers.push(Layer::Effect(EffectLayer { element_id: el.id.to_string(), track_id: track.id.clone(), effect_type, params, covers }));
                 }
                 ElementType::Audio => {}
             }

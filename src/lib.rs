@@ -1,12 +1,12 @@
 #![doc = include_str!("../README.md")]
 
 // The pure core: no wasm_bindgen, js_sys or web_sys below this line (tests/layering.rs checks).
-pub mod edits;
 pub mod animation;
 pub mod audio;
 pub mod editor;
-pub mod error_code;
+pub mod edits;
 pub mod effects;
+pub mod error_code;
 pub mod frame;
 pub mod history;
 pub mod model;

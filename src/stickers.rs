@@ -336,7 +336,27 @@ ZM|Zambia|5\n\
 ZW|Zimbabwe|5\n";
 
 /// The regions of OpenCut's flag dataset, in order of first use.
-static REGIONS: [&str; 19] = ["Western Europe", "Middle East", "South Asia", "Caribbean", "Southern Europe", "Sub-Saharan Africa", "Antarctica", "South America", "Oceania", "Northern Europe", "Eastern Europe", "North Atlantic", "Southeast Asia", "Central America", "North America", "East Asia", "North Africa", "Atlantic Ocean", "Central Asia"];
+static REGIONS: [&str; 19] = [
+    "Western Europe",
+    "Middle East",
+    "South Asia",
+    "Caribbean",
+    "Southern Europe",
+    "Sub-Saharan Africa",
+    "Antarctica",
+    "South America",
+    "Oceania",
+    "Northern Europe",
+    "Eastern Europe",
+    "North Atlantic",
+    "Southeast Asia",
+    "Central America",
+    "North America",
+    "East Asia",
+    "North Africa",
+    "Atlantic Ocean",
+    "Central Asia",
+];
 
 /// Every flag of the dataset: (code, name, region).
 fn countries() -> impl Iterator<Item = (&'static str, &'static str, &'static str)> {

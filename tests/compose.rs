@@ -3,10 +3,10 @@
 //! `cargo test --features gpu`.
 
 use neuralcut::effects::reference::{Effect, RgbaImage};
-use neuralcut::opencut;
 use neuralcut::frame::{Frame, Layer};
 use neuralcut::gpu::compose::{BlendMode, Compositor, Quad};
 use neuralcut::gpu::{native_renderer, Renderer};
+use neuralcut::opencut;
 use neuralcut::Editor;
 use serde_json::{json, Value};
 
@@ -38,9 +38,7 @@ fn assert_px(img: &RgbaImage, x: u32, y: u32, want: [u8; 4]) {
 }
 
 fn effects(list: &[(&str, Value)]) -> Vec<Effect> {
-    list.iter()
-        .map(|(id, p)| Effect::new(id, p.as_object().unwrap().iter().map(|(k, v)| (k.clone(), v.as_f64())).collect::<Vec<_>>()).unwrap())
-        .collect()
+    list.iter().map(|(id, p)| Effect::new(id, p.as_object().unwrap().iter().map(|(k, v)| (k.clone(), v.as_f64())).collect::<Vec<_>>()).unwrap()).collect()
 }
 
 /// Draws `frame` with each media layer a solid colour from `colour(layer id)`, at the frame's
@@ -53,8 +51,20 @@ fn draw(fx: &mut Renderer, c: &mut Compositor, frame: &Frame, colour: &dyn Fn(&s
                 let (w, h) = (m.source_width.unwrap(), m.source_height.unwrap());
                 c.upload(fx, slot, &solid(w, h, colour(&m.element_id)));
                 let p = m.placement.clone().unwrap();
-                let quad = Quad { center_x: p.center_x, center_y: p.center_y, width: p.width, height: p.height, rotation: p.rotation, flip_x: p.flip_x, flip_y: p.flip_y };
-                let fx_list: Vec<Effect> = m.effects.iter().map(|e| Effect::new(&e.effect_type, e.params.iter().map(|(k, v)| (k.clone(), v.as_f64())).collect::<Vec<_>>()).unwrap()).collect();
+                let quad = Quad {
+                    center_x: p.center_x,
+                    center_y: p.center_y,
+                    width: p.width,
+                    height: p.height,
+                    rotation: p.rotation,
+                    flip_x: p.flip_x,
+                    flip_y: p.flip_y,
+                };
+                let fx_list: Vec<Effect> = m
+                    .effects
+                    .iter()
+                    .map(|e| Effect::new(&e.effect_type, e.params.iter().map(|(k, v)| (k.clone(), v.as_f64())).collect::<Vec<_>>()).unwrap())
+                    .collect();
                 c.draw(fx, slot, &quad, m.opacity, BlendMode::parse(&m.blend_mode), &fx_list).unwrap();
             }
             Layer::Effect(e) => {
@@ -152,8 +162,15 @@ fn opacity_blend_modes_rotation_and_flips() {
     c.begin(&fx, 40, 40, [0.5, 0.5, 0.5, 1.0]).unwrap();
     // A 20×4 bar rotated 90° clockwise stands upright around (20, 20).
     c.upload(&fx, 0, &solid(20, 4, RED));
-    c.draw(&mut fx, 0, &Quad { center_x: 20.0, center_y: 20.0, width: 20.0, height: 4.0, rotation: 90.0, flip_x: false, flip_y: false }, 1.0, BlendMode::NORMAL, &[])
-        .unwrap();
+    c.draw(
+        &mut fx,
+        0,
+        &Quad { center_x: 20.0, center_y: 20.0, width: 20.0, height: 4.0, rotation: 90.0, flip_x: false, flip_y: false },
+        1.0,
+        BlendMode::NORMAL,
+        &[],
+    )
+    .unwrap();
     c.finish(&mut fx).unwrap();
     let img = fx.read_output().unwrap();
     assert_px(&img, 20, 12, RED);
@@ -166,10 +183,26 @@ fn opacity_blend_modes_rotation_and_flips() {
     c.draw(&mut fx, 0, &Quad::full(40, 40), 0.5, BlendMode::NORMAL, &[]).unwrap();
     // Multiply with red over that: (0.75, 0.75, 0.75) × (1, 0, 0).
     c.upload(&fx, 1, &solid(4, 4, RED));
-    c.draw(&mut fx, 1, &Quad { center_x: 10.0, center_y: 20.0, width: 20.0, height: 40.0, rotation: 0.0, flip_x: false, flip_y: false }, 1.0, BlendMode::parse("multiply"), &[]).unwrap();
+    c.draw(
+        &mut fx,
+        1,
+        &Quad { center_x: 10.0, center_y: 20.0, width: 20.0, height: 40.0, rotation: 0.0, flip_x: false, flip_y: false },
+        1.0,
+        BlendMode::parse("multiply"),
+        &[],
+    )
+    .unwrap();
     // Screen with blue on the right half: 1 − (1 − 0.75)(1 − b).
     c.upload(&fx, 2, &solid(4, 4, BLUE));
-    c.draw(&mut fx, 2, &Quad { center_x: 30.0, center_y: 20.0, width: 20.0, height: 40.0, rotation: 0.0, flip_x: false, flip_y: false }, 1.0, BlendMode::parse("screen"), &[]).unwrap();
+    c.draw(
+        &mut fx,
+        2,
+        &Quad { center_x: 30.0, center_y: 20.0, width: 20.0, height: 40.0, rotation: 0.0, flip_x: false, flip_y: false },
+        1.0,
+        BlendMode::parse("screen"),
+        &[],
+    )
+    .unwrap();
     c.finish(&mut fx).unwrap();
     let img = fx.read_output().unwrap();
     assert_px(&img, 5, 20, [191, 0, 0, 255]);
@@ -219,7 +252,15 @@ fn normal_layers_over_a_transparent_background_keep_straight_alpha() {
     // Half-opaque blue over the left half: ao = 0.5 + 0.5·0.5 = 0.75,
     // co = (0.5·blue + 0.5·0.5·red) / 0.75 = (1/3, 0, 2/3).
     c.upload(&fx, 1, &solid(4, 4, BLUE));
-    c.draw(&mut fx, 1, &Quad { center_x: 5.0, center_y: 10.0, width: 10.0, height: 20.0, rotation: 0.0, flip_x: false, flip_y: false }, 0.5, BlendMode::NORMAL, &[]).unwrap();
+    c.draw(
+        &mut fx,
+        1,
+        &Quad { center_x: 5.0, center_y: 10.0, width: 10.0, height: 20.0, rotation: 0.0, flip_x: false, flip_y: false },
+        0.5,
+        BlendMode::NORMAL,
+        &[],
+    )
+    .unwrap();
     c.finish(&mut fx).unwrap();
     let img = fx.read_output().unwrap();
     assert_px(&img, 15, 10, [255, 0, 0, 128]);
@@ -235,7 +276,15 @@ fn a_quad_covers_exactly_the_pixels_whose_centres_it_holds() {
     for background in [[0.0, 0.0, 0.0, 1.0], [0.0, 0.0, 0.0, 0.999]] {
         c.begin(&fx, 24, 20, background).unwrap();
         c.upload(&fx, 0, &solid(2, 2, [255, 255, 255, 255]));
-        c.draw(&mut fx, 0, &Quad { center_x: 10.25, center_y: 10.0, width: 10.6, height: 6.0, rotation: 0.0, flip_x: false, flip_y: false }, 1.0, BlendMode::NORMAL, &[]).unwrap();
+        c.draw(
+            &mut fx,
+            0,
+            &Quad { center_x: 10.25, center_y: 10.0, width: 10.6, height: 6.0, rotation: 0.0, flip_x: false, flip_y: false },
+            1.0,
+            BlendMode::NORMAL,
+            &[],
+        )
+        .unwrap();
         c.finish(&mut fx).unwrap();
         let img = fx.read_output().unwrap();
         let covered: Vec<(u32, u32)> = (0..20).flat_map(|y| (0..24).map(move |x| (x, y))).filter(|&(x, y)| px(&img, x, y)[0] > 128).collect();

@@ -56,7 +56,11 @@ fn fields(schema: &Value, with_description: bool) -> String {
     if props.is_empty() {
         return "None.\n".into();
     }
-    let mut out = String::from(if with_description { "| name | type | required | description |\n|---|---|---|---|\n" } else { "| field | type | always |\n|---|---|---|\n" });
+    let mut out = String::from(if with_description {
+        "| name | type | required | description |\n|---|---|---|---|\n"
+    } else {
+        "| field | type | always |\n|---|---|---|\n"
+    });
     for (name, prop) in &props {
         let req = if required.contains(&name.as_str()) { "yes" } else { "no" };
         if with_description {
@@ -84,17 +88,9 @@ fn example(tool: &ToolDef) -> String {
     if tool.name == "undo" {
         ed.call_tool("split", &serde_json::json!({ "times": [2.5] })).unwrap();
     }
-    let result = if tool.name == "load_asset_context" {
-        ready(ed.load_asset_context(&mut Ready, &args, 0.0))
-    } else {
-        ed.call_tool(tool.name, &args)
-    };
+    let result = if tool.name == "load_asset_context" { ready(ed.load_asset_context(&mut Ready, &args, 0.0)) } else { ed.call_tool(tool.name, &args) };
     let out = result.unwrap_or_else(|e| panic!("the example of {} fails: {}", tool.name, e.message));
-    format!(
-        "```json\n{}\n```\n\nreturns\n\n```json\n{}\n```\n",
-        serde_json::to_string(&args).unwrap(),
-        serde_json::to_string_pretty(&out).unwrap()
-    )
+    format!("```json\n{}\n```\n\nreturns\n\n```json\n{}\n```\n", serde_json::to_string(&args).unwrap(), serde_json::to_string_pretty(&out).unwrap())
 }
 
 fn render() -> String {
@@ -192,7 +188,10 @@ fn errors_md_matches_the_codes() {
         panic!("NEURALCUT_BLESS: wrote {ERRORS_PATH}; this run fails on purpose: review the diff, then run the tests without NEURALCUT_BLESS");
     }
     let current = std::fs::read_to_string(ERRORS_PATH).unwrap_or_default();
-    assert!(current == fresh, "{ERRORS_PATH} is out of date: run `NEURALCUT_BLESS=1 cargo test --test docs`, review the diff, and run it again without the switch");
+    assert!(
+        current == fresh,
+        "{ERRORS_PATH} is out of date: run `NEURALCUT_BLESS=1 cargo test --test docs`, review the diff, and run it again without the switch"
+    );
 }
 
 /// Every tool, engine or host, has both schemas, made from its types, and accepts exactly the
@@ -242,6 +241,9 @@ fn tools_md_matches_the_registry() {
         panic!("NEURALCUT_BLESS: wrote docs/tools.md; this run fails on purpose: review the diff, then run the tests without NEURALCUT_BLESS");
     }
     let current = std::fs::read_to_string(DOC_PATH).unwrap_or_default();
-    assert!(current == fresh, "docs/tools.md is out of date: run `NEURALCUT_BLESS=1 cargo test --test docs`, review the diff, and run it again without the switch");
+    assert!(
+        current == fresh,
+        "docs/tools.md is out of date: run `NEURALCUT_BLESS=1 cargo test --test docs`, review the diff, and run it again without the switch"
+    );
     assert_eq!(fresh.matches("\n## ").count(), TOOLS.len() + HOST_TOOLS.len());
 }

@@ -33,10 +33,17 @@ fn scene() -> Value {
     video["sourceDuration"] = json!(30 * S);
     video["retime"] = json!({ "rate": 2 });
     video["isSourceAudioEnabled"] = json!(true);
-    let mut pip = media("pip", "image", "m-logo", 0, 10 * S, visual(json!({
-        "transform.positionX": 640, "transform.positionY": -300, "transform.scaleX": 0.25, "transform.scaleY": 0.25,
-        "transform.rotate": 30, "opacity": 0.5, "blendMode": "screen"
-    })));
+    let mut pip = media(
+        "pip",
+        "image",
+        "m-logo",
+        0,
+        10 * S,
+        visual(json!({
+            "transform.positionX": 640, "transform.positionY": -300, "transform.scaleX": 0.25, "transform.scaleY": 0.25,
+            "transform.rotate": 30, "opacity": 0.5, "blendMode": "screen"
+        })),
+    );
     pip["effects"] = json!([
         {"id": "ce1", "type": "blur", "params": {"intensity": 10}, "enabled": true},
         {"id": "ce2", "type": "blur", "params": {}, "enabled": false}
@@ -106,11 +113,25 @@ fn ids(f: &Frame) -> Vec<String> {
 }
 
 fn media_layer<'a>(f: &'a Frame, id: &str) -> &'a MediaLayer {
-    f.layers.iter().find_map(|l| matches!(l, Layer::Media(m) if m.element_id == id).then(|| match l { Layer::Media(m) => m, _ => unreachable!() })).unwrap()
+    f.layers
+        .iter()
+        .find_map(|l| {
+            matches!(l, Layer::Media(m) if m.element_id == id).then(|| match l {
+                Layer::Media(m) => m,
+                _ => unreachable!(),
+            })
+        })
+        .unwrap()
 }
 
 fn text_layer<'a>(f: &'a Frame, id: &str) -> &'a TextLayer {
-    f.layers.iter().find_map(|l| match l { Layer::Text(t) if t.element_id == id => Some(t), _ => None }).unwrap()
+    f.layers
+        .iter()
+        .find_map(|l| match l {
+            Layer::Text(t) if t.element_id == id => Some(t),
+            _ => None,
+        })
+        .unwrap()
 }
 
 fn close(a: f64, b: f64) -> bool {

@@ -2,8 +2,8 @@
 //! catalog and the asset-context cache are not part of history. Adding media is not an edit of the
 //! timeline, and undo never removes an asset that elements may later refer to.
 
-use neuralcut::tools::context::{ContextStatus, ContextStep, ProviderReport};
 use neuralcut::model::AssetType;
+use neuralcut::tools::context::{ContextStatus, ContextStep, ProviderReport};
 use neuralcut::{Editor, NewAsset};
 use serde_json::{json, Value};
 
@@ -25,9 +25,7 @@ fn edit_then_add_asset_then_undo_keeps_the_asset() {
     let mut ed = demo();
     ed.call_tool("split", &json!({ "times": [2] })).unwrap();
     let timeline_after_split = ed.project().unwrap().timeline.clone();
-    let id = ed
-        .add_asset(NewAsset { name: "late.mp4".into(), kind: "video".into(), duration: Some(3.0), ..NewAsset::default() })
-        .unwrap();
+    let id = ed.add_asset(NewAsset { name: "late.mp4".into(), kind: "video".into(), duration: Some(3.0), ..NewAsset::default() }).unwrap();
     assert_eq!(ed.history().undo_len(), 1, "adding an asset is not an undo step");
     assert_eq!(ed.project().unwrap().timeline, timeline_after_split, "nor does it touch the timeline");
 

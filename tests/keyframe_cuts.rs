@@ -34,8 +34,7 @@ fn key() -> impl Strategy<Value = Key> {
     // they cross, a half's subdivided handle reaches past its boundary key and OpenCut's
     // normalisation clamps it, bending that half (as it does in OpenCut).
     let handle = proptest::option::of((0.0f64..0.5, -2.0f64..2.0));
-    (0.0f64..=1.0, -1.0f64..1.0, 0usize..3, handle.clone(), handle)
-        .prop_map(|(at, value, segment, right, left)| Key { at, value, segment, right, left })
+    (0.0f64..=1.0, -1.0f64..1.0, 0usize..3, handle.clone(), handle).prop_map(|(at, value, segment, right, left)| Key { at, value, segment, right, left })
 }
 
 #[derive(Clone, Debug)]
@@ -137,7 +136,11 @@ fn range(e: &Element, path: &str) -> f64 {
 /// `piece` over `[0, piece.duration)` against `parent` from `offset`; `keeps` says whether the
 /// piece keeps the channel (else it shows its own value, as OpenCut's split leaves it).
 fn same_values(parent: &Element, piece: &Element, offset: i64) -> Result<(), TestCaseError> {
-    let base = { let mut b = parent.clone(); b.animations = None; b };
+    let base = {
+        let mut b = parent.clone();
+        b.animations = None;
+        b
+    };
     for path in PATHS.iter().chain(&["color"]) {
         let times = key_times(parent, path);
         // A cut drops the channel from a piece on whose side no key lies.

@@ -16,10 +16,8 @@ fn root() -> PathBuf {
 }
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<PathBuf> = fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.expect("readable directory entry").path())
-        .collect();
+    let mut entries: Vec<PathBuf> =
+        fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())).map(|e| e.expect("readable directory entry").path()).collect();
     entries.sort();
     for path in entries {
         if path.is_dir() {
@@ -111,7 +109,13 @@ fn char_literal_len(s: &str) -> Option<usize> {
 
 /// Length of a raw string literal (`r"…"`, `r#"…"#`, `br"…"`) starting at `s`, if one does.
 fn raw_string_len(s: &[u8]) -> Option<usize> {
-    let start = if s.starts_with(b"br") { 2 } else if s.starts_with(b"r") { 1 } else { return None };
+    let start = if s.starts_with(b"br") {
+        2
+    } else if s.starts_with(b"r") {
+        1
+    } else {
+        return None;
+    };
     let hashes = s[start..].iter().take_while(|&&c| c == b'#').count();
     if s.get(start + hashes) != Some(&b'"') {
         return None;
@@ -152,7 +156,9 @@ fn core_modules_do_not_use_js_bindings() {
 
     // A scan that finds nothing proves nothing: make sure it really read the core.
     assert!(core.len() >= 20, "only {} core files found under src/", core.len());
-    for must in ["src/lib.rs", "src/editor.rs", "src/edits.rs", "src/history.rs", "src/time.rs", "src/model/mod.rs", "src/tools/registry.rs", "src/effects/mod.rs"] {
+    for must in
+        ["src/lib.rs", "src/editor.rs", "src/edits.rs", "src/history.rs", "src/time.rs", "src/model/mod.rs", "src/tools/registry.rs", "src/effects/mod.rs"]
+    {
         assert!(core.iter().any(|p| p.ends_with(must)), "{must} was not scanned");
     }
     let mut scanned_bytes = 0;
@@ -166,19 +172,11 @@ fn core_modules_do_not_use_js_bindings() {
     }
     assert!(scanned_bytes > 50_000, "scanned only {scanned_bytes} bytes of core source");
     // The same detector does see the boundary's real uses, so a clean core means something.
-    let boundary_uses: usize = files
-        .iter()
-        .filter(|p| is_boundary(p))
-        .map(|p| violations(&fs::read_to_string(p).unwrap()).len())
-        .sum();
+    let boundary_uses: usize = files.iter().filter(|p| is_boundary(p)).map(|p| violations(&fs::read_to_string(p).unwrap()).len()).sum();
     if root().join("src/wasm").is_dir() {
         assert!(boundary_uses > 0, "the detector found no wasm_bindgen use even in src/wasm/");
     }
-    assert!(
-        bad.is_empty(),
-        "core modules must not use JS bindings (move this to a boundary module: {BOUNDARY:?}):\n{}",
-        bad.join("\n")
-    );
+    assert!(bad.is_empty(), "core modules must not use JS bindings (move this to a boundary module: {BOUNDARY:?}):\n{}", bad.join("\n"));
 }
 
 /// The core builds without the JS crates: Cargo.toml only pulls them in for wasm32.

@@ -40,10 +40,7 @@ fn call(ed: &mut Editor, tool: &str, args: Value) -> Value {
 
 /// The element `id` in an OpenCut `tracks` value.
 fn element<'a>(tracks: &'a Value, id: &str) -> &'a Value {
-    all_tracks(tracks)
-        .flat_map(|t| t["elements"].as_array().unwrap().iter())
-        .find(|e| e["id"] == id)
-        .unwrap_or_else(|| panic!("no element {id}"))
+    all_tracks(tracks).flat_map(|t| t["elements"].as_array().unwrap().iter()).find(|e| e["id"] == id).unwrap_or_else(|| panic!("no element {id}"))
 }
 
 fn all_tracks(tracks: &Value) -> impl Iterator<Item = &Value> {
@@ -566,14 +563,20 @@ fn split_cuts_tick_exact_and_pieces_keep_their_parents_fields() {
     let key = |id: &Value, time: i64, value: Value, tangent: &str| json!({ "id": id, "time": time, "value": value, "segmentToNext": "linear", "tangentMode": tangent });
     let (l, r) = (element(&after, "v-intro")["animations"].clone(), piece("v-intro")["animations"].clone());
     let ids = |a: &Value, path: &str, i: usize| a[path]["keys"][i]["id"].clone();
-    assert_eq!(l, json!({
-        "transform.scaleX": { "keys": [key(&json!("k-s1"), 0, json!(1), "auto"), key(&ids(&l, "transform.scaleX", 1), 240_000, json!(1.08), "flat")] },
-        "volume": { "keys": [key(&json!("k-v3"), 0, json!(0), "auto"), key(&ids(&l, "volume", 1), 240_000, json!(-4.800000000000001), "flat")] },
-    }));
-    assert_eq!(r, json!({
-        "transform.scaleX": { "keys": [key(&ids(&r, "transform.scaleX", 0), 0, json!(1.08), "flat"), key(&json!("k-s2"), 360_000, json!(1.2), "auto")] },
-        "volume": { "keys": [key(&ids(&r, "volume", 0), 0, json!(-4.800000000000001), "flat"), key(&json!("k-v4"), 360_000, json!(-12), "auto")] },
-    }));
+    assert_eq!(
+        l,
+        json!({
+            "transform.scaleX": { "keys": [key(&json!("k-s1"), 0, json!(1), "auto"), key(&ids(&l, "transform.scaleX", 1), 240_000, json!(1.08), "flat")] },
+            "volume": { "keys": [key(&json!("k-v3"), 0, json!(0), "auto"), key(&ids(&l, "volume", 1), 240_000, json!(-4.800000000000001), "flat")] },
+        })
+    );
+    assert_eq!(
+        r,
+        json!({
+            "transform.scaleX": { "keys": [key(&ids(&r, "transform.scaleX", 0), 0, json!(1.08), "flat"), key(&json!("k-s2"), 360_000, json!(1.2), "auto")] },
+            "volume": { "keys": [key(&ids(&r, "volume", 0), 0, json!(-4.800000000000001), "flat"), key(&json!("k-v4"), 360_000, json!(-12), "auto")] },
+        })
+    );
     others_untouched(&before, &after, &affected);
 
     // 24000/1001: one frame is 5005 ticks. Frame 36 is 1.5015 s = 180 180 ticks.
@@ -792,10 +795,7 @@ fn scenes_that_break_invariants_are_refused_by_path() {
         |s| s["tracks"]["overlay"][4]["elements"][0]["mediaId"] = json!("m-music"),
         "Invalid OpenCut scene at tracks.overlay[4].elements[0] (\"i-card\"): asset \"m-music\" is audio, element is image",
     );
-    refused(
-        |s| s["assets"][1]["type"] = json!("font"),
-        "Invalid OpenCut scene at assets[1] (\"m-broll\"): type must be \"video\", \"audio\" or \"image\"",
-    );
+    refused(|s| s["assets"][1]["type"] = json!("font"), "Invalid OpenCut scene at assets[1] (\"m-broll\"): type must be \"video\", \"audio\" or \"image\"");
     refused(|s| s["assets"][2]["id"] = json!("m-video"), "Invalid OpenCut scene at assets[2]: duplicate id \"m-video\"");
     refused(
         |s| main_el(s, 1)["type"] = json!("text"),
@@ -813,10 +813,7 @@ fn scenes_that_break_invariants_are_refused_by_path() {
         |s| drop(s["tracks"].as_object_mut().unwrap().remove("main")),
         "Invalid OpenCut scene at tracks.main: is missing: every scene has one main video track",
     );
-    refused(
-        |s| s["tracks"]["audio"][1]["id"] = json!("extract-track"),
-        "Invalid OpenCut scene at tracks.audio[1] (\"extract-track\"): duplicate id",
-    );
+    refused(|s| s["tracks"]["audio"][1]["id"] = json!("extract-track"), "Invalid OpenCut scene at tracks.audio[1] (\"extract-track\"): duplicate id");
     refused(
         |s| drop(s["tracks"]["audio"][1]["elements"][1].as_object_mut().unwrap().remove("sourceUrl")),
         "Invalid OpenCut scene at tracks.audio[1].elements[1] (\"a-whoosh\"): a library audio element needs a string sourceUrl",
@@ -981,8 +978,7 @@ fn named_path(message: &str) -> String {
 }
 
 /// Refusals about one element that another element's change can cause.
-const CROSS_REFERENCES: [&str; 6] =
-    ["overlaps element", "unknown asset", "duplicate id", "plays past the end", "is audio, element is", "cannot hold"];
+const CROSS_REFERENCES: [&str; 6] = ["overlaps element", "unknown asset", "duplicate id", "plays past the end", "is audio, element is", "cannot hold"];
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 400, failure_persistence: None, ..ProptestConfig::default() })]

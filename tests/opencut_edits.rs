@@ -55,12 +55,24 @@ fn assert_round_trips(ed: &Editor) {
 fn update_clip_rewrites_only_the_params_it_changes() {
     let mut ed = loaded();
     let before = opencut::scene(&ed).unwrap()["tracks"].clone();
-    call(&mut ed, "update_clip", json!({ "elementIds": ["i-card"], "scale": 0.5, "rotation": 15, "opacity": 0.7, "blendMode": "screen", "position": { "x": 100, "y": -50 } }));
+    call(
+        &mut ed,
+        "update_clip",
+        json!({ "elementIds": ["i-card"], "scale": 0.5, "rotation": 15, "opacity": 0.7, "blendMode": "screen", "position": { "x": 100, "y": -50 } }),
+    );
     call(&mut ed, "update_clip", json!({ "elementIds": ["a-music", "v-intro"], "volume": -6, "muted": true }));
     let after = opencut::scene(&ed).unwrap()["tracks"].clone();
 
     let mut card = element(&before, "i-card");
-    for (k, v) in [("transform.positionX", json!(100)), ("transform.positionY", json!(-50)), ("transform.scaleX", json!(0.5)), ("transform.scaleY", json!(0.5)), ("transform.rotate", json!(15)), ("opacity", json!(0.7)), ("blendMode", json!("screen"))] {
+    for (k, v) in [
+        ("transform.positionX", json!(100)),
+        ("transform.positionY", json!(-50)),
+        ("transform.scaleX", json!(0.5)),
+        ("transform.scaleY", json!(0.5)),
+        ("transform.rotate", json!(15)),
+        ("opacity", json!(0.7)),
+        ("blendMode", json!("screen")),
+    ] {
         card["params"][k] = v;
     }
     assert_eq!(element(&after, "i-card"), card);
@@ -104,7 +116,10 @@ fn keyframes_are_written_as_opencut_v30_animations() {
     assert_eq!(title["animations"]["opacity"], old["animations"]["opacity"], "OpenCut's own keys are kept as they were");
     let one = |v: i64, id: &Value| json!({ "keys": [{ "id": id, "time": 120000, "value": v, "segmentToNext": "linear", "tangentMode": "flat" }] });
     let color = &title["animations"]["color"];
-    assert_eq!(color, &json!({ "r": one(1, &color["r"]["keys"][0]["id"]), "g": one(1, &color["g"]["keys"][0]["id"]), "b": one(1, &color["b"]["keys"][0]["id"]), "a": one(1, &color["a"]["keys"][0]["id"]) }));
+    assert_eq!(
+        color,
+        &json!({ "r": one(1, &color["r"]["keys"][0]["id"]), "g": one(1, &color["g"]["keys"][0]["id"]), "b": one(1, &color["b"]["keys"][0]["id"]), "a": one(1, &color["a"]["keys"][0]["id"]) })
+    );
     assert_round_trips(&ed);
 
     // The evaluator reads OpenCut's keys and the new ones alike.
@@ -176,7 +191,13 @@ fn track_switches_and_order_are_opencut_track_flags_and_order() {
 #[test]
 fn split_pieces_carry_animations_as_opencut_splits_them() {
     let mut scene = fixture("v31");
-    let title = scene["tracks"]["overlay"].as_array_mut().unwrap().iter_mut().flat_map(|t| t["elements"].as_array_mut().unwrap().iter_mut()).find(|e| e["id"] == "t-title").unwrap();
+    let title = scene["tracks"]["overlay"]
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .flat_map(|t| t["elements"].as_array_mut().unwrap().iter_mut())
+        .find(|e| e["id"] == "t-title")
+        .unwrap();
     // Numbers as JSON.stringify writes them: whole values without a fraction.
     let lin = |id: &str, time: i64, value: f64| {
         let value = if value.fract() == 0.0 { json!(value as i64) } else { json!(value) };
@@ -208,7 +229,10 @@ fn split_pieces_carry_animations_as_opencut_splits_them() {
     let is_k = |s: &str| s.strip_prefix('k').is_some_and(|n| n.parse::<u64>().is_ok());
     let (ol, or) = (id(&left, "opacity", 1), id(&right, "opacity", 0));
     let (pl, pr) = (id(&left, "transform.positionX", 1), id(&right, "transform.positionX", 0));
-    let (cl, cr) = (left["animations"]["color"]["r"]["keys"][1]["id"].as_str().unwrap().to_string(), right["animations"]["color"]["r"]["keys"][0]["id"].as_str().unwrap().to_string());
+    let (cl, cr) = (
+        left["animations"]["color"]["r"]["keys"][1]["id"].as_str().unwrap().to_string(),
+        right["animations"]["color"]["r"]["keys"][0]["id"].as_str().unwrap().to_string(),
+    );
     let (dl, dr) = (id(&left, "textAlign", 1), id(&right, "textAlign", 0));
     let all = [&ol, &or, &pl, &pr, &cl, &cr, &dl, &dr];
     assert!(all.iter().all(|s| is_k(s)), "{all:?}");
@@ -219,9 +243,8 @@ fn split_pieces_carry_animations_as_opencut_splits_them() {
     assert_eq!(right["animations"]["opacity"], json!({ "keys": [lin(&or, 0, 0.25), lin("o2", 90000, 1.0)] }));
 
     // Colour: each component as a linear channel, sharing the path's boundary ids.
-    let comp = |a: f64, b: f64, mid: f64| {
-        (json!({ "keys": [lin("c1", 0, a), lin(&cl, 30000, mid)] }), json!({ "keys": [lin(&cr, 0, mid), lin("c2", 90000, b)] }))
-    };
+    let comp =
+        |a: f64, b: f64, mid: f64| (json!({ "keys": [lin("c1", 0, a), lin(&cl, 30000, mid)] }), json!({ "keys": [lin(&cr, 0, mid), lin("c2", 90000, b)] }));
     for (k, (a, b, mid)) in [("r", (1.0, 0.0, 0.75)), ("g", (0.0, 0.0, 0.0)), ("b", (0.0, 1.0, 0.25)), ("a", (1.0, 1.0, 1.0))] {
         let (l, r) = comp(a, b, mid);
         assert_eq!(left["animations"]["color"][k], l, "{k}");
@@ -230,7 +253,10 @@ fn split_pieces_carry_animations_as_opencut_splits_them() {
 
     // Discrete: the held value at the cut ("left") ends the left piece and opens the right one.
     assert_eq!(left["animations"]["textAlign"], json!({ "keys": [{ "id": "d1", "time": 0, "value": "left" }, { "id": dl, "time": 30000, "value": "left" }] }));
-    assert_eq!(right["animations"]["textAlign"], json!({ "keys": [{ "id": dr, "time": 0, "value": "left" }, { "id": "d2", "time": 30000, "value": "center" }] }));
+    assert_eq!(
+        right["animations"]["textAlign"],
+        json!({ "keys": [{ "id": dr, "time": 0, "value": "left" }, { "id": "d2", "time": 30000, "value": "center" }] })
+    );
 
     // Bezier: control points (0,0) (40000,0) (80000,300) (120000,300). Time runs linearly along
     // this curve, so the cut at 30000 is at progress 1/4, which OpenCut's 20 bisections reach as
@@ -243,16 +269,28 @@ fn split_pieces_carry_animations_as_opencut_splits_them() {
     let x = |e: &Value| e["animations"]["transform.positionX"].clone();
     let (lx, rx) = (x(&left), x(&right));
     let close = |v: &Value, want: f64| (v.as_f64().unwrap() - want).abs() < 1e-9;
-    assert_eq!(lx["keys"][0], json!({ "id": "p1", "time": 0, "value": 0, "segmentToNext": "bezier", "tangentMode": "flat", "rightHandle": { "dt": 10000, "dv": 0 } }));
+    assert_eq!(
+        lx["keys"][0],
+        json!({ "id": "p1", "time": 0, "value": 0, "segmentToNext": "bezier", "tangentMode": "flat", "rightHandle": { "dt": 10000, "dv": 0 } })
+    );
     let lb = &lx["keys"][1];
-    assert_eq!((lb["id"].as_str(), &lb["time"], &lb["segmentToNext"], &lb["tangentMode"], &lb["leftHandle"]["dt"]), (Some(pl.as_str()), &json!(30000), &json!("bezier"), &json!("flat"), &json!(-10000)));
+    assert_eq!(
+        (lb["id"].as_str(), &lb["time"], &lb["segmentToNext"], &lb["tangentMode"], &lb["leftHandle"]["dt"]),
+        (Some(pl.as_str()), &json!(30000), &json!("bezier"), &json!("flat"), &json!(-10000))
+    );
     assert!(close(&lb["value"], at) && close(&lb["leftHandle"]["dv"], 300.0 * p * p * (2.0 * p - 2.0)), "{lb}");
     assert_eq!(lb.as_object().unwrap().len(), 6, "no right handle on the left piece's last key: {lb}");
     let rb = &rx["keys"][0];
-    assert_eq!((rb["id"].as_str(), &rb["time"], &rb["segmentToNext"], &rb["tangentMode"], &rb["rightHandle"]["dt"]), (Some(pr.as_str()), &json!(0), &json!("bezier"), &json!("flat"), &json!(30000)));
+    assert_eq!(
+        (rb["id"].as_str(), &rb["time"], &rb["segmentToNext"], &rb["tangentMode"], &rb["rightHandle"]["dt"]),
+        (Some(pr.as_str()), &json!(0), &json!("bezier"), &json!("flat"), &json!(30000))
+    );
     assert!(close(&rb["value"], at) && close(&rb["rightHandle"]["dv"], 300.0 * p * (2.0 - p) - at), "{rb}");
     assert_eq!(rb.as_object().unwrap().len(), 6, "no left handle on the right piece's first key: {rb}");
-    assert_eq!(rx["keys"][1], json!({ "id": "p2", "time": 90000, "value": 300, "segmentToNext": "linear", "tangentMode": "flat", "leftHandle": { "dt": -30000, "dv": 0 } }));
+    assert_eq!(
+        rx["keys"][1],
+        json!({ "id": "p2", "time": 90000, "value": 300, "segmentToNext": "linear", "tangentMode": "flat", "leftHandle": { "dt": -30000, "dv": 0 } })
+    );
     assert_eq!((lx["keys"].as_array().unwrap().len(), rx["keys"].as_array().unwrap().len()), (2, 2));
     assert_round_trips(&ed);
 }

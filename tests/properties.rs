@@ -96,8 +96,7 @@ fn op_leaf() -> impl Strategy<Value = Op> {
         ("[a-z ]{0,8}", time(), time()).prop_map(|(a, b, c)| Op::AddText(a, b, c)),
         (idx(), prop::option::of(time()), prop::option::of(time())).prop_map(|(a, b, c)| Op::UpdateText(a, b, c)),
         (0usize..4, time(), 0usize..4, prop::option::of(time())).prop_map(|(a, b, c, d)| Op::AddMedia(a, b, c, d)),
-        (idx(), prop::option::of(time()), prop::option::of(time()), prop::option::of(time()))
-            .prop_map(|(a, b, c, d)| Op::Timing(a, b, c, d)),
+        (idx(), prop::option::of(time()), prop::option::of(time()), prop::option::of(time())).prop_map(|(a, b, c, d)| Op::Timing(a, b, c, d)),
         idx().prop_map(Op::DeleteElement),
         (idx(), -0.5f64..1.5).prop_map(|(a, b)| Op::Volume(a, b)),
         (time(), time()).prop_map(|(a, b)| Op::Sticker(a, b)),
@@ -149,10 +148,7 @@ fn op() -> impl Strategy<Value = Op> {
 
 fn element_ids(ed: &Editor) -> Vec<(String, String, String)> {
     let tl = ed.project().and_then(|p| p.timeline.as_ref()).expect("timeline");
-    tl.tracks
-        .iter()
-        .flat_map(|t| t.elements.iter().map(move |e| (t.id.clone(), e.id.to_string(), e.kind.as_str().to_string())))
-        .collect()
+    tl.tracks.iter().flat_map(|t| t.elements.iter().map(move |e| (t.id.clone(), e.id.to_string(), e.kind.as_str().to_string()))).collect()
 }
 
 fn track_ids(ed: &Editor) -> Vec<String> {
@@ -164,7 +160,8 @@ fn pick(list: &[(String, String, String)], i: usize) -> (String, String) {
     list.get(i).map(|(t, e, _)| (t.clone(), e.clone())).unwrap_or_else(|| ("t999".into(), format!("e9{i}")))
 }
 
-const PROPERTIES: [&str; 9] = ["opacity", "transform.positionX", "transform.scaleX", "transform.rotate", "volume", "color", "background.cornerRadius", "blendMode", "nope"];
+const PROPERTIES: [&str; 9] =
+    ["opacity", "transform.positionX", "transform.scaleX", "transform.rotate", "volume", "color", "background.cornerRadius", "blendMode", "nope"];
 
 /// One numeric parameter of an effect.
 #[derive(Clone, Debug)]
@@ -209,7 +206,12 @@ fn the_effect_table_is_what_the_tools_publish() {
     assert_eq!(published, ours, "the seven effects of the design");
     for (id, params) in EFFECTS {
         let def = ed.call_tool("get_effect", &json!({ "effectType": id })).expect("get_effect");
-        let got: Vec<(String, f64, f64)> = def["params"].as_array().unwrap().iter().map(|p| (p["key"].as_str().unwrap().to_string(), p["min"].as_f64().unwrap(), p["max"].as_f64().unwrap())).collect();
+        let got: Vec<(String, f64, f64)> = def["params"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| (p["key"].as_str().unwrap().to_string(), p["min"].as_f64().unwrap(), p["max"].as_f64().unwrap()))
+            .collect();
         let want: Vec<(String, f64, f64)> = params.iter().map(|(k, a, b)| (k.to_string(), *a, *b)).collect();
         assert_eq!(got, want, "{id}'s parameter ranges");
     }
@@ -225,7 +227,13 @@ fn draw_params(params: &[Param], draws: &[Draw]) -> (Map<String, Value>, bool) {
     let mut in_range = true;
     for (p, d) in params.iter().zip(draws) {
         if let Draw::At(u) = *d {
-            let v = if u == 0.0 { p.min } else if u == 1.0 { p.max } else { p.min + u * (p.max - p.min) };
+            let v = if u == 0.0 {
+                p.min
+            } else if u == 1.0 {
+                p.max
+            } else {
+                p.min + u * (p.max - p.min)
+            };
             in_range &= (p.min..=p.max).contains(&v);
             out.insert(p.key.clone(), json!(v));
         }
@@ -490,7 +498,11 @@ fn two_keys(ed: &Editor, id: &str) -> bool {
 
 /// An element that exists whenever the timeline has any (the keyframe ops need one to mean much).
 fn live(list: &[(String, String, String)], i: usize) -> String {
-    if list.is_empty() { pick(list, i).1 } else { list[i % list.len()].1.clone() }
+    if list.is_empty() {
+        pick(list, i).1
+    } else {
+        list[i % list.len()].1.clone()
+    }
 }
 
 fn without_refs(listing: &Value) -> Value {
@@ -586,13 +598,7 @@ fn draws_of(op: &Op) -> Vec<Draw> {
 /// A project with three assets, a sticker, and a few elements laid out by tool calls.
 fn start_editor(layout: &[(usize, f64)]) -> Editor {
     let mut ed = Editor::new();
-    let asset = |name: &str, kind: &str, duration: Option<f64>| NewAsset {
-        id: None,
-        name: name.into(),
-        kind: kind.into(),
-        duration,
-        ..NewAsset::default()
-    };
+    let asset = |name: &str, kind: &str, duration: Option<f64>| NewAsset { id: None, name: name.into(), kind: kind.into(), duration, ..NewAsset::default() };
     ed.add_asset(asset("clip.mp4", "video", Some(12.0))).unwrap();
     ed.add_asset(asset("still.png", "image", None)).unwrap();
     ed.add_asset(asset("music.wav", "audio", Some(30.0))).unwrap();

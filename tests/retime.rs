@@ -34,16 +34,7 @@ struct Clip {
 }
 
 fn clip() -> impl Strategy<Value = Clip> {
-    let rate = prop_oneof![
-        Just(0.5),
-        Just(2.0),
-        Just(0.25),
-        Just(1.5),
-        Just(5.0),
-        Just(0.01),
-        (1u32..=500).prop_map(|r| r as f64 / 100.0),
-        (0.01f64..5.0),
-    ];
+    let rate = prop_oneof![Just(0.5), Just(2.0), Just(0.25), Just(1.5), Just(5.0), Just(0.01), (1u32..=500).prop_map(|r| r as f64 / 100.0), (0.01f64..5.0),];
     (rate, 0.05f64..1.0, 0.0f64..0.9, 0i64..3 * TICKS_PER_SECOND).prop_map(|(rate, played, trim, gap)| Clip { rate, played, trim, gap })
 }
 
@@ -134,10 +125,13 @@ fn call(ed: &mut Editor, op: &Op) -> (String, Value) {
     let els = elements(ed.project().unwrap());
     let pick = |i: usize| els.get(i % els.len().max(1)).map_or("missing".to_string(), |(_, e)| e.id.to_string());
     let opt = |v: &Option<f64>| v.map_or(Value::Null, Value::from);
-    let strip = |v: Value| -> Value { Value::Object(v.as_object().unwrap().iter().filter(|(_, x)| !x.is_null()).map(|(k, x)| (k.clone(), x.clone())).collect()) };
+    let strip =
+        |v: Value| -> Value { Value::Object(v.as_object().unwrap().iter().filter(|(_, x)| !x.is_null()).map(|(k, x)| (k.clone(), x.clone())).collect()) };
     match op {
         Op::Split(times) => ("split".into(), json!({ "times": times })),
-        Op::Timing(i, s, e, d) => ("update_timeline_element_timing".into(), strip(json!({ "elementId": pick(*i), "start": opt(s), "end": opt(e), "duration": opt(d) }))),
+        Op::Timing(i, s, e, d) => {
+            ("update_timeline_element_timing".into(), strip(json!({ "elementId": pick(*i), "start": opt(s), "end": opt(e), "duration": opt(d) })))
+        }
         Op::Move(i, s, t) => {
             let target = t.map(|t| ["t1", "t2", "t3"][t]);
             ("move_timeline_elements".into(), strip(json!({ "elementIds": [pick(*i)], "start": s, "targetTrackId": target })))
@@ -167,7 +161,14 @@ fn check(project: &Project, before: &HashMap<String, Element>, footage: &mut Has
         let retime = e.retime.as_ref().expect("retime is kept on every piece");
         assert_eq!(retime.rate, f.rate, "{} changed rate", e.id);
         let drift = (e.trim_start as f64 - f.source_at_start).abs();
-        assert!(drift <= 0.5 * f.cuts as f64 + 1e-6, "{}: source at its start is {} ticks, its clip showed {} there ({} cuts)", e.id, e.trim_start, f.source_at_start, f.cuts);
+        assert!(
+            drift <= 0.5 * f.cuts as f64 + 1e-6,
+            "{}: source at its start is {} ticks, its clip showed {} there ({} cuts)",
+            e.id,
+            e.trim_start,
+            f.source_at_start,
+            f.cuts
+        );
         // OpenCut's split rounds the left piece once and hands the right piece the rest of the
         // span without rounding its own play again, so a piece's trims may be a tick off the
         // source per cut; its exact end (the last source time it shows) moves at most half a
@@ -250,9 +251,12 @@ fn timing_edits_of_a_retimed_clip_keep_its_head_and_check_the_source_at_its_rate
     let (ts, source_left) = (e.trim_start, SOURCE - e.trim_start);
     // At rate 2, what is left of the source lasts half as long on the timeline.
     let most = source_left / 2;
-    let err = ed.call_tool("update_timeline_element_timing", &json!({ "elementId": e.id.as_str(), "duration": (most + 1) as f64 / TICKS_PER_SECOND as f64 })).unwrap_err();
+    let err = ed
+        .call_tool("update_timeline_element_timing", &json!({ "elementId": e.id.as_str(), "duration": (most + 1) as f64 / TICKS_PER_SECOND as f64 }))
+        .unwrap_err();
     assert_eq!(err.message, "Duration exceeds source duration");
-    ed.call_tool("update_timeline_element_timing", &json!({ "elementId": e.id.as_str(), "start": 30, "duration": most as f64 / TICKS_PER_SECOND as f64 })).unwrap();
+    ed.call_tool("update_timeline_element_timing", &json!({ "elementId": e.id.as_str(), "start": 30, "duration": most as f64 / TICKS_PER_SECOND as f64 }))
+        .unwrap();
     let after = elements(ed.project().unwrap())[0].1.clone();
     assert_eq!((after.start, after.duration, after.trim_start, after.trim_end), (30 * TICKS_PER_SECOND, most, ts, 0));
 }

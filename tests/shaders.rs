@@ -39,10 +39,7 @@ fn every_wgsl_file_parses_and_validates() {
             _ => &[(Fragment, "fs_main")],
         };
         for (stage, entry) in expected {
-            assert!(
-                module.entry_points.iter().any(|ep| ep.stage == *stage && ep.name == *entry),
-                "{name}.wgsl lacks its {stage:?} entry point {entry}"
-            );
+            assert!(module.entry_points.iter().any(|ep| ep.stage == *stage && ep.name == *entry), "{name}.wgsl lacks its {stage:?} entry point {entry}");
         }
         assert_eq!(module.entry_points.len(), expected.len(), "{name}.wgsl has exactly its entry points");
     }

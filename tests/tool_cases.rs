@@ -67,9 +67,7 @@ use serde_json::{json, Map, Value};
 /// numbers the same value (2 == 2.0).
 fn diff(expected: &Value, actual: &Value, path: &str) -> Option<String> {
     match (expected, actual) {
-        (Value::Number(a), Value::Number(b)) => {
-            (a.as_f64() != b.as_f64()).then(|| format!("{path}: expected {a}, got {b}"))
-        }
+        (Value::Number(a), Value::Number(b)) => (a.as_f64() != b.as_f64()).then(|| format!("{path}: expected {a}, got {b}")),
         (Value::Object(a), Value::Object(b)) => {
             let keys: BTreeSet<&String> = a.keys().chain(b.keys()).collect();
             keys.into_iter().find_map(|k| match (a.get(k), b.get(k)) {
@@ -189,15 +187,11 @@ fn read_case_file(path: &Path) -> CaseFile {
     let v: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{} is not JSON: {e}", path.display()));
     let cases = v["cases"].as_array().unwrap_or_else(|| panic!("{}: no \"cases\" array", path.display())).clone();
     assert!(!cases.is_empty(), "{}: no cases", path.display());
-    CaseFile {
-        path: path.to_path_buf(),
-        tool: v["tool"].as_str().map(str::to_string),
-        fixture: v["fixture"].as_str().unwrap_or("demo").to_string(),
-        cases,
-    }
+    CaseFile { path: path.to_path_buf(), tool: v["tool"].as_str().map(str::to_string), fixture: v["fixture"].as_str().unwrap_or("demo").to_string(), cases }
 }
 
-const CASE_KEYS: &[&str] = &["name", "fixture", "effects", "setup", "tool", "args", "expect", "expectError", "timeline", "elements", "undoLabels", "noop", "note"];
+const CASE_KEYS: &[&str] =
+    &["name", "fixture", "effects", "setup", "tool", "args", "expect", "expectError", "timeline", "elements", "undoLabels", "noop", "note"];
 
 // ---------------------------------------------------------------------------------------------
 // Output schemas
@@ -345,10 +339,7 @@ fn run_case(file: &CaseFile, case: &Value) -> Result<(), String> {
     match (&result, kind) {
         (Err(_), _) | (Ok(_), None | Some(Kind::Read | Kind::Context | Kind::Host)) => {
             if after != before {
-                return Err(format!(
-                    "{} changed the project or history",
-                    if result.is_err() { "a failed call" } else { "a read-only call" }
-                ));
+                return Err(format!("{} changed the project or history", if result.is_err() { "a failed call" } else { "a read-only call" }));
             }
         }
         (Ok(_), Some(Kind::Edit | Kind::Batch)) => {
@@ -541,10 +532,7 @@ fn all_case_files() -> Vec<CaseFile> {
 
 #[test]
 fn every_case_file_is_run() {
-    let on_disk: BTreeSet<String> = all_case_files()
-        .iter()
-        .map(|f| f.path.file_stem().unwrap().to_string_lossy().into_owned())
-        .collect();
+    let on_disk: BTreeSet<String> = all_case_files().iter().map(|f| f.path.file_stem().unwrap().to_string_lossy().into_owned()).collect();
     let listed: BTreeSet<String> = CASE_FILES.iter().map(|s| s.to_string()).collect();
     assert_eq!(on_disk, listed, "every tests/cases/*.json must be listed in case_files! (and only those)");
 }
@@ -677,7 +665,7 @@ fn every_expected_error_is_in_the_tools_definition() {
             let Some(message) = case["expectError"]["error"].as_str() else { continue };
             let tool = case["tool"].as_str().or(file.tool.as_deref()).unwrap_or_default();
             let Some(def) = registry::find(tool) else { continue }; // unknown-tool cases
-            // batch passes its failing step's own error on.
+                                                                    // batch passes its failing step's own error on.
             let step_errors = if tool == "batch" { registry::TOOLS.iter().flat_map(|t| t.errors.iter()).copied().collect() } else { Vec::new() };
             let listed = def.errors.iter().chain(registry::COMMON_ERRORS).chain(&step_errors);
             if !listed.clone().any(|t| fits(t, message)) {

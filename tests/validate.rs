@@ -178,10 +178,7 @@ fn a_project_without_a_timeline_loads() {
 
 #[test]
 fn exactly_one_main_track() {
-    assert_invalid(
-        with(|p| p["timeline"]["tracks"][2]["type"] = json!("main")),
-        "Invalid project at timeline.tracks: needs exactly one main track, found 2",
-    );
+    assert_invalid(with(|p| p["timeline"]["tracks"][2]["type"] = json!("main")), "Invalid project at timeline.tracks: needs exactly one main track, found 2");
     assert_invalid(
         with(|p| {
             p["timeline"]["tracks"].as_array_mut().unwrap().remove(3);
@@ -203,14 +200,8 @@ fn track_ids_are_unique_across_tracks_and_assets() {
 
 #[test]
 fn element_ids_are_unique_across_the_project() {
-    assert_invalid(
-        with(|p| element(p, 4, 1)["id"] = json!("e1")),
-        "Invalid project at timeline.tracks[4].elements[1] (\"e1\"): duplicate or empty id",
-    );
-    assert_invalid(
-        with(|p| element(p, 3, 1)["id"] = json!("e6")),
-        "Invalid project at timeline.tracks[3].elements[1] (\"e6\"): duplicate or empty id",
-    );
+    assert_invalid(with(|p| element(p, 4, 1)["id"] = json!("e1")), "Invalid project at timeline.tracks[4].elements[1] (\"e1\"): duplicate or empty id");
+    assert_invalid(with(|p| element(p, 3, 1)["id"] = json!("e6")), "Invalid project at timeline.tracks[3].elements[1] (\"e6\"): duplicate or empty id");
     // Elements share one namespace with tracks and assets.
     assert_invalid(with(|p| element(p, 1, 0)["id"] = json!("t1")), "Invalid project at timeline.tracks[1].elements[0] (\"t1\"): duplicate or empty id");
     // A later track that reuses an element's id is the duplicate.
@@ -221,13 +212,8 @@ fn element_ids_are_unique_across_the_project() {
 
 /// Which element types each track type holds, written out from the architecture invariant
 /// (docs/ARCHITECTURE.md), not taken from the implementation.
-const ACCEPTS: &[(&str, &[&str])] = &[
-    ("main", &["video", "image"]),
-    ("overlay", &["video", "image", "sticker"]),
-    ("text", &["text"]),
-    ("effect", &["effect"]),
-    ("audio", &["audio"]),
-];
+const ACCEPTS: &[(&str, &[&str])] =
+    &[("main", &["video", "image"]), ("overlay", &["video", "image", "sticker"]), ("text", &["text"]), ("effect", &["effect"]), ("audio", &["audio"])];
 
 /// A complete element of `kind` that fits the valid project's assets, at 50 s (free everywhere).
 fn element_of(kind: &str) -> Value {
@@ -268,7 +254,11 @@ fn every_element_type_on_every_track_type() {
                 assert_eq!(e.code, "INVALID_PROJECT");
                 assert_eq!(
                     e.message,
-                    format!("Invalid project at timeline.tracks[{ti}].elements[{last}] (\"e50\"): {} {track} track cannot hold {} {kind} element", an(track), an(kind))
+                    format!(
+                        "Invalid project at timeline.tracks[{ti}].elements[{last}] (\"e50\"): {} {track} track cannot hold {} {kind} element",
+                        an(track),
+                        an(kind)
+                    )
                 );
             }
         }
@@ -290,10 +280,7 @@ fn start_duration_and_trims() {
 #[test]
 fn elements_on_a_track_do_not_overlap() {
     // e4 (1 s to 3 s) pulled one tick into e3 (0 s to 1 s).
-    assert_invalid(
-        with(|p| element(p, 2, 1)["start"] = json!(119_999)),
-        "Invalid project at timeline.tracks[2].elements[1] (\"e4\"): overlaps element \"e3\"",
-    );
+    assert_invalid(with(|p| element(p, 2, 1)["start"] = json!(119_999)), "Invalid project at timeline.tracks[2].elements[1] (\"e4\"): overlaps element \"e3\"");
     // The same element twice over: one inside the other.
     assert_invalid(
         with(|p| {

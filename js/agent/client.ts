@@ -158,7 +158,8 @@ export function isRetryable(e: unknown): e is ProxyError {
 
 function retryAfter(res: Response, json: Record<string, unknown> | undefined): number | undefined {
   if (typeof json?.retryAfterMs === "number" && Number.isFinite(json.retryAfterMs) && json.retryAfterMs >= 0) return json.retryAfterMs;
-  if (typeof json?.retryAfterSeconds === "number" && Number.isFinite(json.retryAfterSeconds) && json.retryAfterSeconds >= 0) return json.retryAfterSeconds * 1000;
+  if (typeof json?.retryAfterSeconds === "number" && Number.isFinite(json.retryAfterSeconds) && json.retryAfterSeconds >= 0)
+    return json.retryAfterSeconds * 1000;
   const h = res.headers.get("retry-after");
   if (h === null) return undefined;
   if (/^\d+$/.test(h.trim())) return Number(h.trim()) * 1000;
@@ -186,7 +187,14 @@ export function createProxyClient(options: ProxyClientOptions): ProxyClient {
     return got && typeof got === "object" ? { ...got } : {};
   }
 
-  async function once<T>(method: "GET" | "POST", endpoint: string, body: BodyInit | undefined, headers: Record<string, string>, signal?: AbortSignal, onProgress?: (f: number) => void): Promise<T> {
+  async function once<T>(
+    method: "GET" | "POST",
+    endpoint: string,
+    body: BodyInit | undefined,
+    headers: Record<string, string>,
+    signal?: AbortSignal,
+    onProgress?: (f: number) => void,
+  ): Promise<T> {
     let res: Response;
     try {
       const all = { ...(await hostHeaders()), ...headers, "x-neuralcut-client": clientId };
@@ -217,11 +225,24 @@ export function createProxyClient(options: ProxyClientOptions): ProxyClient {
     const code = typeof json?.code === "string" ? json.code : `HTTP_${res.status}`;
     const details = typeof json?.details === "string" ? json.details : undefined;
     const upstream = typeof json?.upstreamStatus === "number" ? json.upstreamStatus : undefined;
-    return new ProxyError(`the Gemini proxy refused ${endpoint} (${res.status}: ${message}${details ? `; ${details}` : ""})`, res.status, code, details, retryAfter(res, json), upstream);
+    return new ProxyError(
+      `the Gemini proxy refused ${endpoint} (${res.status}: ${message}${details ? `; ${details}` : ""})`,
+      res.status,
+      code,
+      details,
+      retryAfter(res, json),
+      upstream,
+    );
   }
 
   /** An upload through XMLHttpRequest, whose upload progress fetch does not report. */
-  function xhrUpload(url: URL, file: Blob, headers: Record<string, string>, signal: AbortSignal | undefined, onProgress: (f: number) => void): Promise<Response> {
+  function xhrUpload(
+    url: URL,
+    file: Blob,
+    headers: Record<string, string>,
+    signal: AbortSignal | undefined,
+    onProgress: (f: number) => void,
+  ): Promise<Response> {
     return new Promise((resolve, reject) => {
       const xhr = new XMLHttpRequest();
       xhr.open("POST", url);
@@ -229,7 +250,13 @@ export function createProxyClient(options: ProxyClientOptions): ProxyClient {
       xhr.upload.onprogress = (e) => {
         if (e.lengthComputable && e.total > 0) onProgress(Math.min(1, e.loaded / e.total));
       };
-      xhr.onload = () => resolve(new Response(xhr.responseText, { status: xhr.status, headers: { "content-type": xhr.getResponseHeader("content-type") ?? "application/json", "retry-after": xhr.getResponseHeader("retry-after") ?? "" } }));
+      xhr.onload = () =>
+        resolve(
+          new Response(xhr.responseText, {
+            status: xhr.status,
+            headers: { "content-type": xhr.getResponseHeader("content-type") ?? "application/json", "retry-after": xhr.getResponseHeader("retry-after") ?? "" },
+          }),
+        );
       xhr.onerror = () => reject(new TypeError("network error"));
       const onAbort = () => xhr.abort();
       xhr.onabort = () => reject(abortReason(signal));
@@ -238,7 +265,14 @@ export function createProxyClient(options: ProxyClientOptions): ProxyClient {
     });
   }
 
-  async function request<T>(method: "GET" | "POST", endpoint: string, body: BodyInit | undefined, headers: Record<string, string>, signal?: AbortSignal, onProgress?: (f: number) => void): Promise<T> {
+  async function request<T>(
+    method: "GET" | "POST",
+    endpoint: string,
+    body: BodyInit | undefined,
+    headers: Record<string, string>,
+    signal?: AbortSignal,
+    onProgress?: (f: number) => void,
+  ): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       if (signal?.aborted) throw abortReason(signal);
       try {
@@ -263,7 +297,12 @@ export function createProxyClient(options: ProxyClientOptions): ProxyClient {
       try {
         let r: Response;
         try {
-          r = await doFetch(new URL("stream", base), { method: "POST", headers: { ...(await hostHeaders()), ...jsonHeaders, accept: "text/event-stream", "x-neuralcut-client": clientId }, body, signal });
+          r = await doFetch(new URL("stream", base), {
+            method: "POST",
+            headers: { ...(await hostHeaders()), ...jsonHeaders, accept: "text/event-stream", "x-neuralcut-client": clientId },
+            body,
+            signal,
+          });
         } catch (e) {
           if ((e as { name?: string })?.name === "AbortError" || signal?.aborted) throw signal?.aborted ? abortReason(signal) : e;
           throw new ProxyError("the Gemini proxy could not be reached (stream)", 0, "UNREACHABLE");
@@ -305,8 +344,15 @@ export function createProxyClient(options: ProxyClientOptions): ProxyClient {
           const event = buffer.slice(0, end);
           buffer = buffer.slice(end + 2);
           const lines = event.split("\n");
-          const kind = lines.find((l) => l.startsWith("event:"))?.slice(6).trim() ?? "message";
-          const data = lines.filter((l) => l.startsWith("data:")).map((l) => l.slice(5).replace(/^ /, "")).join("\n");
+          const kind =
+            lines
+              .find((l) => l.startsWith("event:"))
+              ?.slice(6)
+              .trim() ?? "message";
+          const data = lines
+            .filter((l) => l.startsWith("data:"))
+            .map((l) => l.slice(5).replace(/^ /, ""))
+            .join("\n");
           if (!data) continue;
           let json: Record<string, unknown>;
           try {

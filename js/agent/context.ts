@@ -100,10 +100,14 @@ const defaultSleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     const t = setTimeout(resolve, ms);
-    signal?.addEventListener("abort", () => {
-      clearTimeout(t);
-      reject(signal.reason);
-    }, { once: true });
+    signal?.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(t);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
   });
 
 /** The bytes of an asset: its Blob, or what its URL serves (fetched by the browser, never the proxy). */
@@ -180,7 +184,12 @@ export function createGeminiContextProvider(options: GeminiContextOptions & { fe
         res = await client.generate(
           {
             model,
-            contents: [{ role: "user", parts: [{ fileData: { fileUri: handle, mimeType: mimeTypes.get(handle) } }, { text: options.summaryPrompt ?? DEFAULT_SUMMARY_PROMPT }] }],
+            contents: [
+              {
+                role: "user",
+                parts: [{ fileData: { fileUri: handle, mimeType: mimeTypes.get(handle) } }, { text: options.summaryPrompt ?? DEFAULT_SUMMARY_PROMPT }],
+              },
+            ],
             generationConfig: taskConfig(model, "summary", { temperature: 0.2, maxOutputTokens: tokenCap(), boost }),
           },
           signal,

@@ -37,7 +37,8 @@ export function explainProxyError(e: ProxyError, model: string): string {
   }
   if (e.status === 401) return "The assistant's server needs you to sign in again. Reload the page, sign in, and send the message again.";
   if (e.code === "MODEL_NOT_ALLOWED") return `The model ${model} is not enabled on the assistant's server. Choose another model.`;
-  if (e.code === "ORIGIN_REFUSED") return "The assistant's server does not accept requests from this page. Its operator must add this site to the proxy's allowed origins.";
+  if (e.code === "ORIGIN_REFUSED")
+    return "The assistant's server does not accept requests from this page. Its operator must add this site to the proxy's allowed origins.";
   if (e.status === 401 || e.status === 403) return "The assistant's server refused the request: you may need to sign in again. Reload the page and retry.";
   if (e.status === 413) return "The request is too large for the assistant's server. Start a new conversation (Reset) and try again.";
   if (e.status === 502 && e.upstreamStatus !== undefined && e.upstreamStatus < 500) {

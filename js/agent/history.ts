@@ -55,7 +55,8 @@ export function fitHistory(contents: Content[], bounds: HistoryBounds): Content[
       throw new HistoryTooLargeError(`one turn holds ${c.parts.length} parts, over the proxy's ${bounds.maxPartsPerTurn}`);
     }
   }
-  const fits = (list: Content[], bytes: number) => list.length <= bounds.maxTurns && bytes + 2 <= bounds.maxBytes && list.every((c) => c.parts.length <= bounds.maxPartsPerTurn);
+  const fits = (list: Content[], bytes: number) =>
+    list.length <= bounds.maxTurns && bytes + 2 <= bounds.maxBytes && list.every((c) => c.parts.length <= bounds.maxPartsPerTurn);
 
   // Sizes from each index to the end.
   const tail = new Array<number>(contents.length + 1).fill(0);
@@ -147,8 +148,21 @@ export function fitRequest(
 
 /** A saved conversation, checked: Gemini contents (role user or model, parts of objects). */
 export function checkContents(contents: unknown): Content[] {
-  if (!Array.isArray(contents) || contents.some((c) => !c || typeof c !== "object" || (c.role !== "user" && c.role !== "model") || !Array.isArray(c.parts) || c.parts.some((p: unknown) => !p || typeof p !== "object"))) {
-    throw new NeuralCutError("INVALID_ARGUMENT", "history must be Gemini contents: an array of { role: \"user\" | \"model\", parts: [...] }, such as agent.history() returned");
+  if (
+    !Array.isArray(contents) ||
+    contents.some(
+      (c) =>
+        !c ||
+        typeof c !== "object" ||
+        (c.role !== "user" && c.role !== "model") ||
+        !Array.isArray(c.parts) ||
+        c.parts.some((p: unknown) => !p || typeof p !== "object"),
+    )
+  ) {
+    throw new NeuralCutError(
+      "INVALID_ARGUMENT",
+      'history must be Gemini contents: an array of { role: "user" | "model", parts: [...] }, such as agent.history() returned',
+    );
   }
   return structuredClone(contents as Content[]);
 }

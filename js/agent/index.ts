@@ -7,7 +7,18 @@
 // machine only with the host's consent; cancellation reaches every wait. This file is the loop;
 // each of its helpers is a module of its own (docs/ARCHITECTURE.md lists them).
 
-import { abortReason, createProxyClient, DEFAULT_PROXY_LIMITS, ProxyError, type Content, type FunctionDeclaration, type GenerateRequest, type GenerateResponse, type Part, type ProxyLimitsInfo } from "./client.js";
+import {
+  abortReason,
+  createProxyClient,
+  DEFAULT_PROXY_LIMITS,
+  ProxyError,
+  type Content,
+  type FunctionDeclaration,
+  type GenerateRequest,
+  type GenerateResponse,
+  type Part,
+  type ProxyLimitsInfo,
+} from "./client.js";
 import { createActiveTools } from "./active-tools.js";
 import { createConsent } from "./consent.js";
 import { createGeminiContextProvider } from "./context.js";
@@ -28,7 +39,20 @@ import { TOOL_SUMMARIES as TOOL_SUMMARIES_MAP } from "../generated/tools.js";
 import type { ToolInfo } from "../types.js";
 
 export { createProxyClient, ProxyError, responseText, DEFAULT_PROXY_LIMITS, isRetryable } from "./client.js";
-export type { Content, Part, FunctionDeclaration, GenerateRequest, GenerateResponse, ProxyClient, ProxyClientOptions, ProxyHeaders, ProxyLimitsInfo, RetryOptions, UploadResult, StatusResult } from "./client.js";
+export type {
+  Content,
+  Part,
+  FunctionDeclaration,
+  GenerateRequest,
+  GenerateResponse,
+  ProxyClient,
+  ProxyClientOptions,
+  ProxyHeaders,
+  ProxyLimitsInfo,
+  RetryOptions,
+  UploadResult,
+  StatusResult,
+} from "./client.js";
 export { createGeminiContextProvider, mimeTypeFor, UploadRefusedError } from "./context.js";
 export type { GeminiContextOptions, GeminiContextProvider, UploadConsentRequest } from "./context.js";
 export { fitHistory, HistoryTooLargeError } from "./history.js";
@@ -43,7 +67,20 @@ export { summarizeCall, fillSummary, formatTime } from "./summary.js";
 export { BUILT_IN_SKILLS } from "./skills/index.js";
 export type { Skill } from "./skills/index.js";
 export { TOOL_SUMMARIES } from "../generated/tools.js";
-export type { Agent, AgentErrorCode, AgentEvent, AgentOptions, ConfirmRequest, ElementRef, PermissionMode, Plan, PlanDecision, Question, RunChanges, TokenCounts } from "./types.js";
+export type {
+  Agent,
+  AgentErrorCode,
+  AgentEvent,
+  AgentOptions,
+  ConfirmRequest,
+  ElementRef,
+  PermissionMode,
+  Plan,
+  PlanDecision,
+  Question,
+  RunChanges,
+  TokenCounts,
+} from "./types.js";
 export { AgentError, explainProxyError } from "./errors.js";
 export { DEFAULT_HISTORY_BYTES } from "./history.js";
 export { mergeChunks } from "./stream.js";
@@ -77,7 +114,8 @@ const newSession = (contents: Content[] = []): Session => ({ contents, busy: fal
 
 export function createAgent(options: AgentOptions): Agent {
   const { editor } = options;
-  if (!editor || typeof editor.callToolUntyped !== "function" || typeof editor.tools !== "function") throw new TypeError("createAgent needs an editor from createEditor()");
+  if (!editor || typeof editor.callToolUntyped !== "function" || typeof editor.tools !== "function")
+    throw new TypeError("createAgent needs an editor from createEditor()");
   const model = options.model ?? DEFAULT_MODEL;
   const maxSteps = Math.max(1, Math.floor(options.maxSteps ?? 12));
   const maxDestructive = Math.max(0, Math.floor(options.maxDestructiveCalls ?? 25));
@@ -180,8 +218,7 @@ export function createAgent(options: AgentOptions): Agent {
         transcribing = undefined;
         result = await active.run(name, signal, () => host.call(args, { signal }));
         if (name === "transcribe_video" && transcribing) emit({ type: "progress", kind: "transcription", assetId: transcribing, fraction: 1 });
-      }
-      else if (name === "load_asset_context") result = await handles.loadContext(args, signal);
+      } else if (name === "load_asset_context") result = await handles.loadContext(args, signal);
       else result = await editor.callToolUntyped(name, args);
       return result && typeof result === "object" ? result : { error: "The tool returned nothing", code: "NO_RESULT" };
     } catch (e) {
@@ -226,7 +263,11 @@ export function createAgent(options: AgentOptions): Agent {
       return contents;
     } catch (e) {
       if (!(e instanceof HistoryTooLargeError)) throw e;
-      throw fail("TOO_LARGE", "This step is too large for the assistant's server. Ask for fewer changes at once, or start a new conversation (Reset).", e.message);
+      throw fail(
+        "TOO_LARGE",
+        "This step is too large for the assistant's server. Ask for fewer changes at once, or start a new conversation (Reset).",
+        e.message,
+      );
     }
   }
 
@@ -258,7 +299,8 @@ export function createAgent(options: AgentOptions): Agent {
         // A proxy that publishes no limits says which one a request broke: learn it, send less.
         if (e instanceof ProxyError && e.status === 413 && !relearned) {
           const n = Number(/over (\d+)/.exec(e.message)?.[1]);
-          const key = e.code === "TOO_MANY_TURNS" ? "maxTurns" : e.code === "TOO_MANY_PARTS" ? "maxPartsPerTurn" : /bytes/.test(e.message) ? "maxBodyBytes" : undefined;
+          const key =
+            e.code === "TOO_MANY_TURNS" ? "maxTurns" : e.code === "TOO_MANY_PARTS" ? "maxPartsPerTurn" : /bytes/.test(e.message) ? "maxBodyBytes" : undefined;
           if (key && n > 0 && n < (lim[key] as number)) {
             relearned = true;
             lim = { ...lim, [key]: n };
@@ -276,7 +318,11 @@ export function createAgent(options: AgentOptions): Agent {
       const candidate = response.candidates?.[0];
       if (candidate?.finishReason === "MALFORMED_FUNCTION_CALL" && !candidate.content?.parts?.some((p) => p.functionCall || p.text)) {
         if (correction) {
-          throw fail("MALFORMED_CALL", "Gemini twice produced a tool call it could not complete. Send the message again, perhaps asking for fewer changes at once.", candidate.finishMessage);
+          throw fail(
+            "MALFORMED_CALL",
+            "Gemini twice produced a tool call it could not complete. Send the message again, perhaps asking for fewer changes at once.",
+            candidate.finishMessage,
+          );
         }
         emit({ type: "notice", code: "MALFORMED_CALL", message: "Gemini's tool call was malformed; asking it once more." });
         correction = {
@@ -300,8 +346,6 @@ export function createAgent(options: AgentOptions): Agent {
     if (why === "MAX_TOKENS") return fail("EMPTY_RESPONSE", "Gemini ran out of room before answering. Ask for less at once and send it again.", details);
     return fail("EMPTY_RESPONSE", `Gemini returned an empty answer (${why}). Send the message again.`, details);
   }
-
-
 
   /** A call of a model turn, as the runner schedules it. */
   interface Call {
@@ -344,8 +388,14 @@ export function createAgent(options: AgentOptions): Agent {
             hint: `At most ${maxDestructive} deleting or replacing changes run per message. Stop, tell the user what is left, and let them ask again.`,
           };
         } else {
-          const refused = isDestructive ? await removalRefusal(editor, { name: c.name, args: c.args, host: hostByName.has(c.name) }, count, maxRemoved) : undefined;
-          const allowed = !refused && (!c.readOnly && info && permission === "ask" && options.confirm ? await consent.ask({ kind: "tool", name: c.name, args: c.args, title: info.title, annotations: info.annotations }, signal) : true);
+          const refused = isDestructive
+            ? await removalRefusal(editor, { name: c.name, args: c.args, host: hostByName.has(c.name) }, count, maxRemoved)
+            : undefined;
+          const allowed =
+            !refused &&
+            (!c.readOnly && info && permission === "ask" && options.confirm
+              ? await consent.ask({ kind: "tool", name: c.name, args: c.args, title: info.title, annotations: info.annotations }, signal)
+              : true);
           if (refused) result = refused;
           else if (!allowed) {
             result = { error: "The user declined this change", code: "DECLINED", hint: "Ask the user what they want instead." };
@@ -524,7 +574,11 @@ export function createAgent(options: AgentOptions): Agent {
       if (s.busy) throw new AgentError("BUSY", "The assistant is still answering the previous message. Wait for it, or press Stop.");
       const last = s.contents[s.contents.length - 1];
       if (!s.retryable || !last || last.role !== "user") throw new AgentError("NOTHING_TO_RETRY", "There is nothing to retry: the last message was answered.");
-      const label = [...s.contents].reverse().find((c) => c.role === "user" && c.parts.some((p) => typeof p.text === "string"))?.parts.find((p) => typeof p.text === "string")?.text ?? "retry";
+      const label =
+        [...s.contents]
+          .reverse()
+          .find((c) => c.role === "user" && c.parts.some((p) => typeof p.text === "string"))
+          ?.parts.find((p) => typeof p.text === "string")?.text ?? "retry";
       return runMessage(undefined, label, retryOptions);
     },
     stop() {

@@ -32,7 +32,11 @@ const THINKING_ROOM = 4096;
  * generationConfig for a one-off task on `model`. `maxOutputTokens` is capped by the proxy's
  * limit when it publishes one; `extra` (e.g. a response schema) is merged in.
  */
-export function taskConfig(model: string, task: Task, options: { maxOutputTokens?: number; temperature?: number; extra?: Record<string, unknown>; boost?: number } = {}): Record<string, unknown> {
+export function taskConfig(
+  model: string,
+  task: Task,
+  options: { maxOutputTokens?: number; temperature?: number; extra?: Record<string, unknown>; boost?: number } = {},
+): Record<string, unknown> {
   const family = modelFamily(model);
   const boost = Math.max(1, options.boost ?? 1);
   let tokens = ANSWER_TOKENS[task];

@@ -18,7 +18,8 @@ export interface Turn {
 function skills(host: Skill[] = []): Skill[] {
   const out = new Map<string, Skill>();
   for (const k of [...BUILT_IN_SKILLS, ...host]) {
-    if (!k || typeof k.name !== "string" || !k.name || typeof k.body !== "string") throw new TypeError("a skill is { name, description, body } with a non-empty name and a markdown body");
+    if (!k || typeof k.name !== "string" || !k.name || typeof k.body !== "string")
+      throw new TypeError("a skill is { name, description, body } with a non-empty name and a markdown body");
     out.set(k.name, { name: k.name, description: typeof k.description === "string" ? k.description : "", body: k.body });
   }
   return [...out.values()];
@@ -37,7 +38,12 @@ export function createOwnTools(options: Pick<AgentOptions, "skills" | "onPlan" |
       const name: unknown = raw.name;
       if (typeof name !== "string" || !name.trim()) return badArgs("name must be a non-empty string");
       const k = known.find((x) => x.name === name.trim());
-      if (!k) return { error: `Skill not found: ${name} (available: ${known.map((x) => x.name).join(", ")})`, code: "SKILL_NOT_FOUND", hint: "Call list_skills for the names." };
+      if (!k)
+        return {
+          error: `Skill not found: ${name} (available: ${known.map((x) => x.name).join(", ")})`,
+          code: "SKILL_NOT_FOUND",
+          hint: "Call list_skills for the names.",
+        };
       return { name: k.name, description: k.description, body: k.body };
     }),
   ];
@@ -46,7 +52,8 @@ export function createOwnTools(options: Pick<AgentOptions, "skills" | "onPlan" |
     out.push(
       tool("submit_plan", async (raw, { signal } = {}) => {
         const a: { steps?: unknown; summary?: unknown } = raw;
-        if (!Array.isArray(a.steps) || a.steps.length === 0 || a.steps.some((x) => typeof x !== "string")) return badArgs("steps must be a non-empty array of strings");
+        if (!Array.isArray(a.steps) || a.steps.length === 0 || a.steps.some((x) => typeof x !== "string"))
+          return badArgs("steps must be a non-empty array of strings");
         if (a.summary !== undefined && typeof a.summary !== "string") return badArgs("summary must be a string");
         const plan: Plan = { steps: [...(a.steps as string[])], ...(a.summary !== undefined ? { summary: a.summary as string } : {}) };
         emit({ type: "plan", ...plan });
@@ -54,7 +61,8 @@ export function createOwnTools(options: Pick<AgentOptions, "skills" | "onPlan" |
         const decision = d && typeof d === "object" ? d.decision : undefined;
         const feedback = typeof d?.feedback === "string" && d.feedback ? { feedback: d.feedback } : {};
         if (decision === "approve") return { decision, steps: plan.steps, ...feedback };
-        if (decision === "edit" && Array.isArray(d?.steps) && d.steps.every((x) => typeof x === "string")) return { decision, steps: [...d.steps], ...feedback };
+        if (decision === "edit" && Array.isArray(d?.steps) && d.steps.every((x) => typeof x === "string"))
+          return { decision, steps: [...d.steps], ...feedback };
         if (decision === "reject") {
           turn.planRejected = d?.feedback ?? "";
           return { decision, ...feedback };
@@ -69,7 +77,8 @@ export function createOwnTools(options: Pick<AgentOptions, "skills" | "onPlan" |
       tool("ask_user", async (raw, { signal } = {}) => {
         const a: { question?: unknown; options?: unknown } = raw;
         if (typeof a.question !== "string" || !a.question.trim()) return badArgs("question must be a non-empty string");
-        if (a.options !== undefined && (!Array.isArray(a.options) || a.options.some((x) => typeof x !== "string"))) return badArgs("options must be an array of strings");
+        if (a.options !== undefined && (!Array.isArray(a.options) || a.options.some((x) => typeof x !== "string")))
+          return badArgs("options must be an array of strings");
         const q: Question = { question: a.question, ...(a.options ? { options: [...(a.options as string[])] } : {}) };
         emit({ type: "question", ...q });
         const answer = await answerOf(() => askUser(structuredClone(q), { signal: signal! }), signal);

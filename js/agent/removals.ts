@@ -50,7 +50,12 @@ export interface Allowance {
 /** The refusal of a destructive call that would remove more elements than the message has left
  * of `maxRemoved`: from a dry run of it (not of host tools), or, when that cannot tell, once the
  * allowance is spent. */
-export async function removalRefusal(editor: NeuralCutEditor, call: { name: string; args: Record<string, unknown>; host: boolean }, count: Allowance, maxRemoved: number): Promise<Record<string, unknown> | undefined> {
+export async function removalRefusal(
+  editor: NeuralCutEditor,
+  call: { name: string; args: Record<string, unknown>; host: boolean },
+  count: Allowance,
+  maxRemoved: number,
+): Promise<Record<string, unknown> | undefined> {
   // No call removes more elements than there are: with room for all of them, nothing to check.
   if (count.removed + elementIds(editor).size <= maxRemoved) return undefined;
   const removing = call.host ? undefined : await dryRunRemovals(editor, call.name, call.args);

@@ -5,7 +5,21 @@
 
 import type { FunctionDeclaration } from "./client.js";
 
-const KEEP = new Set(["type", "description", "enum", "items", "minItems", "maxItems", "minimum", "maximum", "properties", "required", "anyOf", "format", "title"]);
+const KEEP = new Set([
+  "type",
+  "description",
+  "enum",
+  "items",
+  "minItems",
+  "maxItems",
+  "minimum",
+  "maximum",
+  "properties",
+  "required",
+  "anyOf",
+  "format",
+  "title",
+]);
 const FORMATS = new Set(["date-time", "date", "time"]);
 
 type Schema = Record<string, unknown>;

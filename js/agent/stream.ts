@@ -30,7 +30,8 @@ export function mergeChunks(chunks: GenerateResponse[]): GenerateResponse {
           parts.push({ ...part });
         }
       }
-      for (const k of ["finishReason", "finishMessage", "safetyRatings"]) if ((c as Record<string, unknown>)[k] !== undefined) candidate[k] = (c as Record<string, unknown>)[k];
+      for (const k of ["finishReason", "finishMessage", "safetyRatings"])
+        if ((c as Record<string, unknown>)[k] !== undefined) candidate[k] = (c as Record<string, unknown>)[k];
     }
     for (const k of ["usageMetadata", "promptFeedback", "modelVersion", "responseId"]) {
       const v = (chunk as unknown as Record<string, unknown>)[k];
@@ -43,7 +44,13 @@ export function mergeChunks(chunks: GenerateResponse[]): GenerateResponse {
 
 /** One model call: streamed (each text piece to `onText` as it arrives; the chunks merged into the
  * same response generate would give) or not. */
-export async function modelCall(client: ProxyClient, request: GenerateRequest, signal: AbortSignal, stream: boolean, onText: (text: string) => void): Promise<GenerateResponse> {
+export async function modelCall(
+  client: ProxyClient,
+  request: GenerateRequest,
+  signal: AbortSignal,
+  stream: boolean,
+  onText: (text: string) => void,
+): Promise<GenerateResponse> {
   if (!stream) return client.generate(request, signal);
   const chunks: GenerateResponse[] = [];
   for await (const chunk of client.stream(request, signal)) {

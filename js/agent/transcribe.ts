@@ -129,19 +129,31 @@ export function createTranscribeTool(options: TranscribeToolOptions): HostTool {
 
   const loadContext = options.loadContext ?? ((assetId: string) => editor.callToolUntyped("load_asset_context", { assetId }));
 
-  async function viaGemini(asset: AssetJson, language: string | undefined, modelId: string | undefined, signal?: AbortSignal): Promise<Record<string, unknown>> {
+  async function viaGemini(
+    asset: AssetJson,
+    language: string | undefined,
+    modelId: string | undefined,
+    signal?: AbortSignal,
+  ): Promise<Record<string, unknown>> {
     if (!client) return fail("Failed to transcribe", "TRANSCRIBE_FAILED", { details: "no Gemini proxy and no local transcriber configured" });
     const ctx = await loadContext(asset.id, signal);
     if (signal?.aborted) return fail("Cancelled by the user", "CANCELLED");
-    if (typeof ctx.error === "string") return fail("Failed to transcribe", "TRANSCRIBE_FAILED", { details: `load_asset_context: ${ctx.error}${typeof ctx.details === "string" ? ` (${ctx.details})` : ""}` });
+    if (typeof ctx.error === "string")
+      return fail("Failed to transcribe", "TRANSCRIBE_FAILED", {
+        details: `load_asset_context: ${ctx.error}${typeof ctx.details === "string" ? ` (${ctx.details})` : ""}`,
+      });
     if (ctx.status !== "loaded") {
-      return fail("Asset is still processing", "ASSET_PROCESSING", { hint: "Gemini is still processing this asset; call transcribe_video again in a little while." });
+      return fail("Asset is still processing", "ASSET_PROCESSING", {
+        hint: "Gemini is still processing this asset; call transcribe_video again in a little while.",
+      });
     }
     const prompt =
       `Transcribe all speech in this ${asset.type}. Return JSON: { "language": BCP 47 tag, "segments": [{ "start": seconds, "end": seconds, "text": string }] }. ` +
       `Times are seconds from the start of the file, as decimal numbers. One segment per sentence or short phrase, at most about 12 seconds each. ` +
       // The language is the caller's argument, not our words: quoted.
-      (language ? `The speech is in the language ${JSON.stringify(language.slice(0, 64))}; transcribe it in that language. ` : "Transcribe in the spoken language. ") +
+      (language
+        ? `The speech is in the language ${JSON.stringify(language.slice(0, 64))}; transcribe it in that language. `
+        : "Transcribe in the spoken language. ") +
       "If there is no speech, return an empty segments list.";
     const model = modelId ?? options.model;
     let fileUri = String(ctx.fileUri);
@@ -191,7 +203,10 @@ export function createTranscribeTool(options: TranscribeToolOptions): HostTool {
   }
 
   // The strict check is the contract's (js/host-tools.ts); the values are checked here.
-  async function run(args: Partial<TranscribeVideoArgs> & Record<string, unknown>, callOptions: HostToolContext): Promise<TranscribeVideoResult | ToolErrorResult> {
+  async function run(
+    args: Partial<TranscribeVideoArgs> & Record<string, unknown>,
+    callOptions: HostToolContext,
+  ): Promise<TranscribeVideoResult | ToolErrorResult> {
     const { assetId, language, modelId } = args as Record<string, unknown>;
     for (const [k, v] of Object.entries({ assetId, language, modelId })) {
       if (v !== undefined && (typeof v !== "string" || v.trim() === "")) return fail(`${k} must be a non-empty string`, "INVALID_ARGUMENT", { argument: k });
@@ -216,17 +231,28 @@ export function createTranscribeTool(options: TranscribeToolOptions): HostTool {
       const placed = media.filter((a) => placements(project, a.id).length > 0);
       const pool = placed.length ? placed : media;
       if (pool.length !== 1) {
-        return fail("assetId is required", "ASSET_REQUIRED", { hint: `${pool.length === 0 ? "There is no video or audio asset." : "Several video or audio assets qualify;"} Call list_project_assets and pass assetId.` });
+        return fail("assetId is required", "ASSET_REQUIRED", {
+          hint: `${pool.length === 0 ? "There is no video or audio asset." : "Several video or audio assets qualify;"} Call list_project_assets and pass assetId.`,
+        });
       }
       asset = pool[0];
     }
-    if (asset.type !== "video" && asset.type !== "audio") return fail("Unsupported asset type", "UNSUPPORTED_ASSET_TYPE", { hint: "transcribe_video takes a video or audio asset." });
+    if (asset.type !== "video" && asset.type !== "audio")
+      return fail("Unsupported asset type", "UNSUPPORTED_ASSET_TYPE", { hint: "transcribe_video takes a video or audio asset." });
 
     let raw: Record<string, unknown>;
     const provider = transcriber ? "local" : "gemini";
     if (transcriber) {
       try {
-        raw = { ...(await transcriber({ asset, source: editor.assetSource(asset.id) ?? {}, language: language as string | undefined, modelId: modelId as string | undefined, signal: callOptions.signal })) };
+        raw = {
+          ...(await transcriber({
+            asset,
+            source: editor.assetSource(asset.id) ?? {},
+            language: language as string | undefined,
+            modelId: modelId as string | undefined,
+            signal: callOptions.signal,
+          })),
+        };
       } catch (e) {
         return fail("Failed to transcribe", "TRANSCRIBE_FAILED", { details: e instanceof Error ? e.message.slice(0, 300) : "the local transcriber failed" });
       }

@@ -31,7 +31,8 @@ export interface ControlClient {
 export function parseAddress(address: string): { host: string; port: number } {
   const m = /^(?:(\[[^\]]+\]|[^:]+):)?(\d{1,5})$/.exec(address.trim());
   const port = m ? Number(m[2]) : NaN;
-  if (!m || !(port > 0 && port < 65536)) throw new NeuralCutError("INVALID_OPTIONS", `expected host:port (e.g. 127.0.0.1:9876), got ${JSON.stringify(address)}`);
+  if (!m || !(port > 0 && port < 65536))
+    throw new NeuralCutError("INVALID_OPTIONS", `expected host:port (e.g. 127.0.0.1:9876), got ${JSON.stringify(address)}`);
   return { host: (m[1] ?? "127.0.0.1").replace(/^\[|\]$/g, ""), port };
 }
 

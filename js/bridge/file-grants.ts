@@ -126,7 +126,9 @@ export async function createFileGrants(): Promise<FileGrants> {
     // that comes in while this one is still being sent.
     const range = byteRange(req.headers.range, g.size);
     if (req.method === "GET" && range !== "unsatisfiable" && (range === null || range.end === g.size - 1)) drop(key);
-    sendFile(req, res, g.path, { ...cors, "access-control-expose-headers": "Content-Length, Content-Range, Accept-Ranges", "cache-control": "no-store" }).catch(() => res.destroy());
+    sendFile(req, res, g.path, { ...cors, "access-control-expose-headers": "Content-Length, Content-Range, Accept-Ranges", "cache-control": "no-store" }).catch(
+      () => res.destroy(),
+    );
     return true;
   }
 

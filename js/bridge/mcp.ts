@@ -192,10 +192,20 @@ async function uiCall(control: ControlClient, name: HostToolName, method: string
     // The generic route reaches no more than the named tools: the channel's own plumbing
     // stays the server's, and the server writes no file (ui_screenshot returns the PNG).
     if (target === "auth" || target === "relay.subscribe") {
-      return { ok: false, error: toolError(`ui_control cannot call ${target}: the server holds the channel's token and subscription`, "INVALID_PARAMS", { argument: "method" }) };
+      return {
+        ok: false,
+        error: toolError(`ui_control cannot call ${target}: the server holds the channel's token and subscription`, "INVALID_PARAMS", { argument: "method" }),
+      };
     }
     if (target === "ui.screenshot" && params.path !== undefined) {
-      return { ok: false, error: toolError("ui_control writes no file: ui.screenshot's path is for plain control-channel clients; the PNG comes back as an image block (or use ui_screenshot)", "INVALID_PARAMS", { argument: "params.path" }) };
+      return {
+        ok: false,
+        error: toolError(
+          "ui_control writes no file: ui.screenshot's path is for plain control-channel clients; the PNG comes back as an image block (or use ui_screenshot)",
+          "INVALID_PARAMS",
+          { argument: "params.path" },
+        ),
+      };
     }
   }
   try {
@@ -232,7 +242,9 @@ export async function createBridgeMcpServer(options: { address: string; token: s
                 const checked = hostToolArgs("render_preview", input);
                 if ("error" in checked) return checked.error;
                 const reply = await control.request("engine.render_preview", checked.args);
-                return resultOf(reply.ok ? outcome(reply.result as CallToolResult) : { ok: false, error: toolError(reply.error, reply.code ?? BRIDGE_ERRORS.INTERNAL) });
+                return resultOf(
+                  reply.ok ? outcome(reply.result as CallToolResult) : { ok: false, error: toolError(reply.error, reply.code ?? BRIDGE_ERRORS.INTERNAL) },
+                );
               },
             },
           ]
@@ -276,7 +288,8 @@ export async function runBridgeMcp(address: string, given: { token?: string; tok
     process.exit(1);
   }
   const { server, control, editor } = made;
-  if (editor.unknownTools.length) process.stderr.write(`neuralcut mcp: not serving the page's tools ${editor.unknownTools.join(", ")}: the registry does not know them\n`);
+  if (editor.unknownTools.length)
+    process.stderr.write(`neuralcut mcp: not serving the page's tools ${editor.unknownTools.join(", ")}: the registry does not know them\n`);
   server.onerror = (e) => process.stderr.write(`neuralcut mcp: ${e.message}\n`);
   const closed = new Promise<void>((done) => {
     server.onclose = () => done();

@@ -6,7 +6,15 @@
 // The page speaks the same objects over its WebSocket, one per message.
 
 /** Methods the page answers. */
-export const ENGINE_METHODS = ["engine.tools", "engine.call", "engine.undo", "engine.redo", "engine.inspect", "engine.render_preview", "engine.addAssets"] as const;
+export const ENGINE_METHODS = [
+  "engine.tools",
+  "engine.call",
+  "engine.undo",
+  "engine.redo",
+  "engine.inspect",
+  "engine.render_preview",
+  "engine.addAssets",
+] as const;
 export const UI_METHODS = ["ui.inspect", "ui.elements", "ui.click", "ui.drag", "ui.key", "ui.type", "ui.screenshot", "ui.set"] as const;
 /** Methods the relay answers itself. */
 export const RELAY_METHODS = ["auth", "relay.status", "relay.subscribe"] as const;

@@ -70,7 +70,13 @@ export async function runRelay(argv: string[]): Promise<number> {
   }
   let relay;
   try {
-    relay = await startRelay({ port, host, token, origins: origins.length ? origins : undefined, log: (line) => process.stderr.write(`neuralcut relay: ${line}\n`) });
+    relay = await startRelay({
+      port,
+      host,
+      token,
+      origins: origins.length ? origins : undefined,
+      log: (line) => process.stderr.write(`neuralcut relay: ${line}\n`),
+    });
   } catch (e) {
     process.stderr.write(`neuralcut relay: ${(e as Error).message}\n`);
     return (e as Error).message.startsWith("refusing") ? 2 : 1;

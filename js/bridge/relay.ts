@@ -99,7 +99,10 @@ export function isLoopbackHost(host: string): boolean {
 /** The bind address for `host`, or an Error saying why it is refused. */
 export function bindAddress(host: string): string {
   if (!isLoopbackHost(host)) {
-    throw new NeuralCutError("INVALID_OPTIONS", `refusing to listen on ${host}: the control channel listens on 127.0.0.1 or ::1 only (anyone who can reach it can edit the page)`);
+    throw new NeuralCutError(
+      "INVALID_OPTIONS",
+      `refusing to listen on ${host}: the control channel listens on 127.0.0.1 or ::1 only (anyone who can reach it can edit the page)`,
+    );
   }
   return host === "localhost" ? "127.0.0.1" : host.replace(/^\[|\]$/g, "");
 }
@@ -141,7 +144,12 @@ const ASSET_KEYS = ["path", "name", "type", "duration", "width", "height", "fps"
 
 /** JSON with object keys sorted: {numerator, denominator} in either order is the same fps. */
 const canonical = (v: unknown): string =>
-  isObject(v) ? `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`).join(",")}}` : JSON.stringify(v) ?? "undefined";
+  isObject(v)
+    ? `{${Object.keys(v)
+        .sort()
+        .map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`)
+        .join(",")}}`
+    : (JSON.stringify(v) ?? "undefined");
 
 function concat(parts: Uint8Array[], length: number): Uint8Array {
   const out = new Uint8Array(length);
@@ -240,7 +248,13 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
   function toPage(method: string, params: Record<string, unknown>): Promise<BridgeReply> {
     return new Promise((done) => {
       if (!page || page.readyState !== 1) {
-        done(errorReply(null, BRIDGE_ERRORS.NO_PAGE, "no page is connected to the control channel: open the editor with the bridge on (npm run demo -- --control PORT)"));
+        done(
+          errorReply(
+            null,
+            BRIDGE_ERRORS.NO_PAGE,
+            "no page is connected to the control channel: open the editor with the bridge on (npm run demo -- --control PORT)",
+          ),
+        );
         return;
       }
       const id = nextId++;
@@ -290,7 +304,8 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
    * under a one-time URL, the page fetches and adds them, and the grants end with its answer. */
   async function addAssets(id: BridgeRequest["id"], params: Record<string, unknown>): Promise<BridgeReply> {
     const { assets, ...rest } = params;
-    if (Object.keys(rest).length) return errorReply(id, BRIDGE_ERRORS.INVALID_PARAMS, `unknown parameter "${Object.keys(rest)[0]}" for engine.addAssets; expected: assets`);
+    if (Object.keys(rest).length)
+      return errorReply(id, BRIDGE_ERRORS.INVALID_PARAMS, `unknown parameter "${Object.keys(rest)[0]}" for engine.addAssets; expected: assets`);
     if (!Array.isArray(assets) || assets.length === 0 || !assets.every(isObject)) {
       return errorReply(id, BRIDGE_ERRORS.INVALID_PARAMS, "assets must be a non-empty array of {path, name?, type?, duration?, width?, height?, fps?}");
     }
@@ -299,11 +314,17 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
     if (withUrl !== -1) return errorReply(id, BRIDGE_ERRORS.INVALID_PARAMS, `assets[${withUrl}]: give path; the relay makes the URL`, { index: withUrl });
     for (const [index, a] of assets.entries()) {
       const extra = Object.keys(a).find((k) => !ASSET_KEYS.includes(k));
-      if (extra) return errorReply(id, BRIDGE_ERRORS.INVALID_PARAMS, `assets[${index}]: unknown field "${extra}"; expected: ${ASSET_KEYS.join(", ")}`, { index });
+      if (extra)
+        return errorReply(id, BRIDGE_ERRORS.INVALID_PARAMS, `assets[${index}]: unknown field "${extra}"; expected: ${ASSET_KEYS.join(", ")}`, { index });
     }
     // The origin the page's upgrade came from (checked there), never what its hello says.
     const origin = pageOrigin;
-    if (!page || !origin) return errorReply(id, BRIDGE_ERRORS.NO_PAGE, "no page is connected to the control channel: open the editor with the bridge on (npm run demo -- --control PORT)");
+    if (!page || !origin)
+      return errorReply(
+        id,
+        BRIDGE_ERRORS.NO_PAGE,
+        "no page is connected to the control channel: open the editor with the bridge on (npm run demo -- --control PORT)",
+      );
     let granted;
     try {
       granted = await grants.grant(
@@ -325,7 +346,12 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
         const wrong = Object.keys(assets[index]).find((k) => k !== "path" && canonical(assets[index][k]) !== canonical(asset[k]));
         if (wrong) {
           const is = asset[wrong] === undefined ? "has none" : `is ${JSON.stringify(asset[wrong])}`;
-          return errorReply(id, BRIDGE_ERRORS.INVALID_PARAMS, `assets[${index}].${wrong} is ${JSON.stringify(assets[index][wrong])}, but the file's ${wrong} ${is}`, { index, path: file.path });
+          return errorReply(
+            id,
+            BRIDGE_ERRORS.INVALID_PARAMS,
+            `assets[${index}].${wrong} is ${JSON.stringify(assets[index][wrong])}, but the file's ${wrong} ${is}`,
+            { index, path: file.path },
+          );
         }
         pageAssets.push({ ...asset, url: file.url });
       }
@@ -368,7 +394,9 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
       }
       const id = isObject(value) && (typeof value.id === "string" || typeof value.id === "number") ? value.id : null;
       if (!isObject(value) || typeof value.method !== "string") {
-        return send(errorReply(id, BRIDGE_ERRORS.INVALID_REQUEST, 'a request is one JSON object per line: {"id": 1, "method": "engine.inspect", "params": {}}'));
+        return send(
+          errorReply(id, BRIDGE_ERRORS.INVALID_REQUEST, 'a request is one JSON object per line: {"id": 1, "method": "engine.inspect", "params": {}}'),
+        );
       }
       if (value.params !== undefined && !isObject(value.params)) return send(errorReply(id, BRIDGE_ERRORS.INVALID_PARAMS, "params must be a JSON object"));
       const given = value.method === "auth" ? (value.params as Record<string, unknown> | undefined)?.token : value.token;
@@ -383,7 +411,13 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
         }
       }
       if (!authed) {
-        return send(errorReply(id, BRIDGE_ERRORS.UNAUTHORIZED, 'send the token first: {"id": 0, "method": "auth", "params": {"token": "..."}} (printed when the relay started), or add "token" to the request'));
+        return send(
+          errorReply(
+            id,
+            BRIDGE_ERRORS.UNAUTHORIZED,
+            'send the token first: {"id": 0, "method": "auth", "params": {"token": "..."}} (printed when the relay started), or add "token" to the request',
+          ),
+        );
       }
       if (value.method === "auth") return send({ id, ok: true, result: { authenticated: true, page: pageInfo, connected: Boolean(page) } });
       if (value.method === "relay.subscribe") return send(subscribe(socket, id, (value.params ?? {}) as Record<string, unknown>, send));
@@ -417,7 +451,10 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
         start = nl + 1;
         if (!authed) unauthenticated += size + 1;
         if (!authed && ++unauthenticatedLines > MAX_UNAUTHENTICATED_LINES) {
-          return close(errorReply(null, BRIDGE_ERRORS.UNAUTHORIZED, `send the token within the first ${MAX_UNAUTHENTICATED_LINES} lines`), "too many lines before the token");
+          return close(
+            errorReply(null, BRIDGE_ERRORS.UNAUTHORIZED, `send the token within the first ${MAX_UNAUTHENTICATED_LINES} lines`),
+            "too many lines before the token",
+          );
         }
         line(decoder.decode(whole).replace(/\r$/, ""));
       }
@@ -507,7 +544,12 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
         p.done(
           msg.ok === true
             ? { id: null, ok: true, result: msg.result ?? null }
-            : errorReply(null, typeof msg.code === "string" ? msg.code : BRIDGE_ERRORS.INTERNAL, typeof msg.error === "string" ? msg.error : "the page failed", isObject(msg.details) ? msg.details : undefined),
+            : errorReply(
+                null,
+                typeof msg.code === "string" ? msg.code : BRIDGE_ERRORS.INTERNAL,
+                typeof msg.error === "string" ? msg.error : "the page failed",
+                isObject(msg.details) ? msg.details : undefined,
+              ),
         );
       });
       ws.on("close", () => {
@@ -526,7 +568,10 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
     socket.on("error", () => {});
     if (sockets.size >= maxConnections) {
       log(`refused a connection from ${socket.remoteAddress}: ${maxConnections} are open`);
-      hangUp(socket, `${JSON.stringify(errorReply(null, BRIDGE_ERRORS.TOO_MANY_CONNECTIONS, `the relay holds ${maxConnections} connections; try again later`))}\n`);
+      hangUp(
+        socket,
+        `${JSON.stringify(errorReply(null, BRIDGE_ERRORS.TOO_MANY_CONNECTIONS, `the relay holds ${maxConnections} connections; try again later`))}\n`,
+      );
       return;
     }
     sockets.add(socket);

@@ -11,7 +11,18 @@ import { pathToFileURL } from "node:url";
 import { isToolError, type NeuralCutEditor } from "../editor.js";
 import { TOOL_ERRORS } from "../generated/tools.js";
 import type { ToolInfo } from "../types.js";
-import { HOST_TOOL_ERRORS, hostToolArgs, hostToolInfo, infoOf, outcomeOf, strictArguments, toolError, type HostTool, type Outcome, type ResultImage } from "../host-tools.js";
+import {
+  HOST_TOOL_ERRORS,
+  hostToolArgs,
+  hostToolInfo,
+  infoOf,
+  outcomeOf,
+  strictArguments,
+  toolError,
+  type HostTool,
+  type Outcome,
+  type ResultImage,
+} from "../host-tools.js";
 import { MediaProbeError, probeMedia, type MediaInfo } from "../media/probe.js";
 import type { Session } from "./session.js";
 

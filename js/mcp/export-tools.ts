@@ -14,7 +14,6 @@ import { hostToolArgs, hostToolInfo, toolError, type HostToolContext } from "../
 import type { Outcome } from "./core.js";
 import type { Session } from "./session.js";
 
-
 // Their catalog entries come from the Rust registry's HOST_TOOLS (generated), like media_import's.
 export const EXPORT_VIDEO_TOOL: ToolInfo = hostToolInfo("export_video");
 export const JOBS_LIST_TOOL: ToolInfo = hostToolInfo("jobs_list");
@@ -58,14 +57,21 @@ function exportArgs(input: Record<string, unknown>): HeadlessExportArgs | Outcom
   if (!isAbsolute(path)) return fail(`Path must be absolute: ${path}`, "INVALID_ARGUMENT", { argument: "path" });
   if (!existsSync(dirname(path))) return fail(`Folder not found: ${dirname(path)}`, "INVALID_ARGUMENT", { argument: "path" });
   const ext = extname(path).toLowerCase().slice(1);
-  if (format !== undefined && format !== "mp4" && format !== "webm") return fail(`format must be "mp4" or "webm", got ${JSON.stringify(format)}`, "INVALID_ARGUMENT", { argument: "format" });
+  if (format !== undefined && format !== "mp4" && format !== "webm")
+    return fail(`format must be "mp4" or "webm", got ${JSON.stringify(format)}`, "INVALID_ARGUMENT", { argument: "format" });
   const chosen = (format ?? (ext === "webm" ? "webm" : ext === "mp4" ? "mp4" : undefined)) as ExportFormat | undefined;
   if (!chosen) return fail(`Cannot tell the format from ${path}: name it .mp4 or .webm, or give format`, "INVALID_ARGUMENT", { argument: "format" });
-  for (const [k, v] of [["start", start], ["end", end]] as const) {
-    if (v !== undefined && (typeof v !== "number" || !Number.isFinite(v) || v < 0)) return fail(`${k} must be a number of seconds, 0 or more`, "INVALID_ARGUMENT", { argument: k });
+  for (const [k, v] of [
+    ["start", start],
+    ["end", end],
+  ] as const) {
+    if (v !== undefined && (typeof v !== "number" || !Number.isFinite(v) || v < 0))
+      return fail(`${k} must be a number of seconds, 0 or more`, "INVALID_ARGUMENT", { argument: k });
   }
-  if (typeof start === "number" && typeof end === "number" && end <= start) return fail(`end (${end}) must be after start (${start})`, "INVALID_ARGUMENT", { argument: "end" });
-  if (width !== undefined && (!Number.isInteger(width) || (width as number) < 16 || (width as number) > 7680)) return fail("width must be a whole number of pixels from 16 to 7680", "INVALID_ARGUMENT", { argument: "width" });
+  if (typeof start === "number" && typeof end === "number" && end <= start)
+    return fail(`end (${end}) must be after start (${start})`, "INVALID_ARGUMENT", { argument: "end" });
+  if (width !== undefined && (!Number.isInteger(width) || (width as number) < 16 || (width as number) > 7680))
+    return fail("width must be a whole number of pixels from 16 to 7680", "INVALID_ARGUMENT", { argument: "width" });
   return { path, format: chosen, start: start as number | undefined, end: end as number | undefined, width: width as number | undefined };
 }
 
@@ -89,7 +95,17 @@ export function createExportJobs(session: Session, options: { projectDir?: strin
 
   function start(args: HeadlessExportArgs, context: RequestContext): Job {
     const controller = new AbortController();
-    const job: Job = { job: `j${next++}`, path: args.path, format: args.format, state: "running", framesDone: 0, totalFrames: 0, progress: 0, controller, done: Promise.resolve() };
+    const job: Job = {
+      job: `j${next++}`,
+      path: args.path,
+      format: args.format,
+      state: "running",
+      framesDone: 0,
+      totalFrames: 0,
+      progress: 0,
+      controller,
+      done: Promise.resolve(),
+    };
     jobs.set(job.job, job);
     const project = session.editor.project();
     const media = mediaLocations(session.editor, project, { projectDir: options.projectDir, paths: session.paths });
@@ -101,7 +117,10 @@ export function createExportJobs(session: Session, options: { projectDir?: strin
       if (now - last < PROGRESS_INTERVAL_MS && p.framesDone < p.totalFrames) return;
       last = now;
       context
-        .notify({ method: "notifications/progress", params: { progressToken: context.progressToken, progress: p.framesDone, total: p.totalFrames, message: `frame ${p.framesDone} of ${p.totalFrames}` } })
+        .notify({
+          method: "notifications/progress",
+          params: { progressToken: context.progressToken, progress: p.framesDone, total: p.totalFrames, message: `frame ${p.framesDone} of ${p.totalFrames}` },
+        })
         .catch(() => {});
     };
     job.done = (async () => {

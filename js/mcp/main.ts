@@ -58,7 +58,10 @@ export function parseMcpArgs(argv: string[]): McpArgs | "help" {
     } else if (/^--(bridge|token|token-file)(=|$)/.test(a)) {
       const name = a.startsWith("--bridge") ? "--bridge" : a.startsWith("--token-file") ? "--token-file" : "--token";
       const value = a === name ? argv[++i] : a.slice(name.length + 1);
-      if (!value) throw new UsageError(name === "--bridge" ? "--bridge needs host:port (e.g. 127.0.0.1:9876)" : `${name} needs ${name === "--token" ? "the relay's token" : "a file path"}`);
+      if (!value)
+        throw new UsageError(
+          name === "--bridge" ? "--bridge needs host:port (e.g. 127.0.0.1:9876)" : `${name} needs ${name === "--token" ? "the relay's token" : "a file path"}`,
+        );
       if (name === "--bridge") out.bridge = value;
       else if (name === "--token-file") out.tokenFile = value;
       else out.token = value;

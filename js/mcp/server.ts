@@ -139,8 +139,16 @@ function shaped(out: Outcome, warnings: string[] = []): CallToolResult {
 export function createNeuralCutMcpServer(editor: NeuralCutEditor, options: NeuralCutMcpOptions = {}): Server {
   // The export tools are commands too (command_run runs them without progress); a direct call
   // below passes the request's progress token and cancellation.
-  const exportTools: HostTool[] = (options.exportJobs?.tools ?? []).map((info) => ({ ...info, call: async (args, context) => resultOf(await options.exportJobs!.call(info.name, args, context)) }));
-  const session: Session = { editor, paths: options.paths ?? new Map(), hostTools: [...(options.hostTools ?? []), ...exportTools], addMedia: options.host?.addMedia };
+  const exportTools: HostTool[] = (options.exportJobs?.tools ?? []).map((info) => ({
+    ...info,
+    call: async (args, context) => resultOf(await options.exportJobs!.call(info.name, args, context)),
+  }));
+  const session: Session = {
+    editor,
+    paths: options.paths ?? new Map(),
+    hostTools: [...(options.hostTools ?? []), ...exportTools],
+    addMedia: options.host?.addMedia,
+  };
   const omit = new Set(options.host?.omit ?? []);
   const catalog = sessionCatalog(editor, session.hostTools).filter((t) => !omit.has(t.name));
   const tools = catalog.map(toMcpTool);
@@ -184,19 +192,22 @@ export function createNeuralCutMcpServer(editor: NeuralCutEditor, options: Neura
 
   server.setRequestHandler(ListToolsRequestSchema, (request) => ({ tools, ...cacheHints(request, STATIC_TTL_MS, "public") }));
 
-  server.setRequestHandler(CallToolRequestSchema, guarded(async (request, extra) => {
-    const { name } = request.params;
-    const args = request.params.arguments ?? {};
-    await options.host?.beforeRequest?.();
-    const before = editor.revision();
-    if (options.testOnlyPanic && name === TEST_ONLY_PANIC_TOOL) return shaped(testOnlyPanic(editor, args));
-    if (options.exportJobs?.handles(name)) {
-      const progressToken = request.params._meta?.progressToken;
-      return shaped(await options.exportJobs.call(name, args, { signal: extra.signal, progressToken, notify: (n) => extra.sendNotification(n) }));
-    }
-    const out = await runTool(session, catalog, name, args);
-    return shaped(out, out.ok ? committed(before) : []);
-  }));
+  server.setRequestHandler(
+    CallToolRequestSchema,
+    guarded(async (request, extra) => {
+      const { name } = request.params;
+      const args = request.params.arguments ?? {};
+      await options.host?.beforeRequest?.();
+      const before = editor.revision();
+      if (options.testOnlyPanic && name === TEST_ONLY_PANIC_TOOL) return shaped(testOnlyPanic(editor, args));
+      if (options.exportJobs?.handles(name)) {
+        const progressToken = request.params._meta?.progressToken;
+        return shaped(await options.exportJobs.call(name, args, { signal: extra.signal, progressToken, notify: (n) => extra.sendNotification(n) }));
+      }
+      const out = await runTool(session, catalog, name, args);
+      return shaped(out, out.ok ? committed(before) : []);
+    }),
+  );
 
   const resources = [
     {
@@ -231,21 +242,24 @@ export function createNeuralCutMcpServer(editor: NeuralCutEditor, options: Neura
 
   server.setRequestHandler(ListResourcesRequestSchema, (request) => ({ resources, ...cacheHints(request, STATIC_TTL_MS, "public") }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, (request) => ({ resourceTemplates: [], ...cacheHints(request, STATIC_TTL_MS, "public") }));
-  server.setRequestHandler(ReadResourceRequestSchema, guarded(async (request) => {
-    const { uri } = request.params;
-    await options.host?.beforeRequest?.();
-    let text: string;
-    // The catalog is fixed for the process; everything else changes with the next edit.
-    let hints = cacheHints(request, 0, "private");
-    if (uri === DOCUMENT_URI) text = JSON.stringify(await docInspect(session));
-    else if (uri === COMMANDS_URI) text = JSON.stringify({ commands: commandList(session, catalog) });
-    else if (uri === PROJECT_URI) text = JSON.stringify(editor.project());
-    else if (uri === TOOLS_URI) {
-      text = JSON.stringify({ tools: catalog });
-      hints = cacheHints(request, STATIC_TTL_MS, "public");
-    } else throw rpcError(RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri, known: resources.map((r) => r.uri) });
-    return { contents: [{ uri, mimeType: "application/json", text }], ...hints };
-  }));
+  server.setRequestHandler(
+    ReadResourceRequestSchema,
+    guarded(async (request) => {
+      const { uri } = request.params;
+      await options.host?.beforeRequest?.();
+      let text: string;
+      // The catalog is fixed for the process; everything else changes with the next edit.
+      let hints = cacheHints(request, 0, "private");
+      if (uri === DOCUMENT_URI) text = JSON.stringify(await docInspect(session));
+      else if (uri === COMMANDS_URI) text = JSON.stringify({ commands: commandList(session, catalog) });
+      else if (uri === PROJECT_URI) text = JSON.stringify(editor.project());
+      else if (uri === TOOLS_URI) {
+        text = JSON.stringify({ tools: catalog });
+        hints = cacheHints(request, STATIC_TTL_MS, "public");
+      } else throw rpcError(RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri, known: resources.map((r) => r.uri) });
+      return { contents: [{ uri, mimeType: "application/json", text }], ...hints };
+    }),
+  );
   server.setRequestHandler(SubscribeRequestSchema, (request) => {
     const { uri } = request.params;
     if (!resources.some((r) => r.uri === uri)) throw rpcError(RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri });

@@ -56,7 +56,12 @@ export class Asks {
     const card = [...this.log.cards.values()].reverse().find((c) => c.item.name === request.name && c.item.status === "running" && !c.asked);
     if (request.kind === "upload") {
       const size = request.upload ? ` (${(request.upload.sizeBytes / 1e6).toFixed(1)} MB)` : "";
-      return this.#askIn(card?.node ?? this.log.node, `Send "${request.upload?.assetName ?? "this asset"}"${size} to Google Gemini so the assistant can watch it?`, request.signal, ["Send", "Don't send"]);
+      return this.#askIn(
+        card?.node ?? this.log.node,
+        `Send "${request.upload?.assetName ?? "this asset"}"${size} to Google Gemini so the assistant can watch it?`,
+        request.signal,
+        ["Send", "Don't send"],
+      );
     }
     const mode = this.state.permission();
     if (mode === "allow") return true;
@@ -71,16 +76,43 @@ export class Asks {
 
   /** The plan card: the user approves, edits or rejects the plan (the agent's onPlan). */
   plan(plan: { steps?: unknown[]; summary?: string }, signal?: AbortSignal): Promise<PlanDecision> {
-    const steps = (plan.steps ?? []).map((s) => (typeof s === "string" ? s : String((s as { description?: unknown; title?: unknown; text?: unknown })?.description ?? (s as { title?: unknown })?.title ?? (s as { text?: unknown })?.text ?? JSON.stringify(s))));
+    const steps = (plan.steps ?? []).map((s) =>
+      typeof s === "string"
+        ? s
+        : String(
+            (s as { description?: unknown; title?: unknown; text?: unknown })?.description ??
+              (s as { title?: unknown })?.title ??
+              (s as { text?: unknown })?.text ??
+              JSON.stringify(s),
+          ),
+    );
     this.log.streaming = undefined;
     return new Promise((resolve, reject) => {
       const list = h("ol", {}, ...steps.map((s) => h("li", {}, s)));
-      const editor = h("textarea", { rows: String(Math.max(3, steps.length + 1)), "aria-label": "Plan steps, one per line", "data-automation-id": "agent.plan-steps", hidden: true }) as HTMLTextAreaElement;
+      const editor = h("textarea", {
+        rows: String(Math.max(3, steps.length + 1)),
+        "aria-label": "Plan steps, one per line",
+        "data-automation-id": "agent.plan-steps",
+        hidden: true,
+      }) as HTMLTextAreaElement;
       editor.value = steps.join("\n");
-      const feedback = h("textarea", { rows: "2", "aria-label": "Why reject the plan (optional)", "data-automation-id": "agent.plan-feedback", hidden: true }) as HTMLTextAreaElement;
+      const feedback = h("textarea", {
+        rows: "2",
+        "aria-label": "Why reject the plan (optional)",
+        "data-automation-id": "agent.plan-feedback",
+        hidden: true,
+      }) as HTMLTextAreaElement;
       const status = h("span", { class: "status", part: "status" }, "waiting for you");
       const buttons = h("div", { class: "ask" });
-      const card = h("div", { class: "card plan", part: "card plan", "data-status": "waiting" }, h("div", { class: "head" }, h("span", { class: "summary-text" }, plan.summary || "Proposed plan"), status), list, editor, feedback, buttons);
+      const card = h(
+        "div",
+        { class: "card plan", part: "card plan", "data-status": "waiting" },
+        h("div", { class: "head" }, h("span", { class: "summary-text" }, plan.summary || "Proposed plan"), status),
+        list,
+        editor,
+        feedback,
+        buttons,
+      );
       const finish = (d: PlanDecision | null, label: string) => {
         this.#pending.delete(cancel);
         signal?.removeEventListener("abort", onAbort);
@@ -92,7 +124,15 @@ export class Asks {
         const shown = d?.steps ?? steps;
         list.replaceChildren(...shown.map((s) => h("li", {}, s)));
         list.hidden = false;
-        this.log.record({ kind: "card", id: `plan-${Date.now()}`, name: "submit_plan", summary: plan.summary || "Proposed plan", status: card.dataset.status as CardStatus, args: { steps: shown }, result: d ?? undefined });
+        this.log.record({
+          kind: "card",
+          id: `plan-${Date.now()}`,
+          name: "submit_plan",
+          summary: plan.summary || "Proposed plan",
+          status: card.dataset.status as CardStatus,
+          args: { steps: shown },
+          result: d ?? undefined,
+        });
         if (d) resolve(d);
         else {
           reject(stopped());
@@ -100,13 +140,29 @@ export class Asks {
       };
       const cancel = () => finish(null, "stopped");
       const onAbort = cancel;
-      const btn = (label: string, id: string, onclick: () => void, primary = false) => h("button", { type: "button", class: primary ? "primary" : undefined, "data-automation-id": id, onclick }, label);
+      const btn = (label: string, id: string, onclick: () => void, primary = false) =>
+        h("button", { type: "button", class: primary ? "primary" : undefined, "data-automation-id": id, onclick }, label);
       const approve = btn("Approve", "agent.plan-approve", () => finish({ decision: "approve" }, "approved"), true);
       const edit = btn("Edit", "agent.plan-edit", () => {
         list.hidden = true;
         editor.hidden = false;
         buttons.replaceChildren(
-          btn("Approve edited plan", "agent.plan-save", () => finish({ decision: "edit", steps: editor.value.split("\n").map((s) => s.trim()).filter(Boolean) }, "approved with edits"), true),
+          btn(
+            "Approve edited plan",
+            "agent.plan-save",
+            () =>
+              finish(
+                {
+                  decision: "edit",
+                  steps: editor.value
+                    .split("\n")
+                    .map((s) => s.trim())
+                    .filter(Boolean),
+                },
+                "approved with edits",
+              ),
+            true,
+          ),
           btn("Cancel", "agent.plan-cancel-edit", () => {
             list.hidden = false;
             editor.hidden = true;
@@ -119,7 +175,12 @@ export class Asks {
       const reject_ = btn("Reject", "agent.plan-reject", () => {
         feedback.hidden = false;
         buttons.replaceChildren(
-          btn("Send rejection", "agent.plan-reject-send", () => finish({ decision: "reject", ...(feedback.value.trim() ? { feedback: feedback.value.trim() } : {}) }, "rejected"), true),
+          btn(
+            "Send rejection",
+            "agent.plan-reject-send",
+            () => finish({ decision: "reject", ...(feedback.value.trim() ? { feedback: feedback.value.trim() } : {}) }, "rejected"),
+            true,
+          ),
           btn("Cancel", "agent.plan-cancel-reject", () => {
             feedback.hidden = true;
             buttons.replaceChildren(approve, edit, reject_);
@@ -145,7 +206,12 @@ export class Asks {
       const status = h("span", { class: "status", part: "status" }, "waiting for you");
       const free = h("input", { type: "text", "aria-label": "Your answer", "data-automation-id": "agent.answer-input" }) as HTMLInputElement;
       const answers = h("div", { class: "ask" });
-      const card = h("div", { class: "card question", part: "card question", "data-status": "waiting" }, h("div", { class: "head" }, h("span", { class: "summary-text" }, q.question), status), answers);
+      const card = h(
+        "div",
+        { class: "card question", part: "card question", "data-status": "waiting" },
+        h("div", { class: "head" }, h("span", { class: "summary-text" }, q.question), status),
+        answers,
+      );
       const finish = (answer: string | null) => {
         this.#pending.delete(cancel);
         signal?.removeEventListener("abort", onAbort);
@@ -153,7 +219,15 @@ export class Asks {
         card.dataset.status = answer === null ? "stopped" : "done";
         status.textContent = answer === null ? "stopped" : "answered";
         if (answer !== null) card.append(h("div", { class: "msg user" }, answer));
-        this.log.record({ kind: "card", id: `question-${Date.now()}`, name: "ask_user", summary: q.question, status: card.dataset.status as CardStatus, args: q, result: answer ?? undefined });
+        this.log.record({
+          kind: "card",
+          id: `question-${Date.now()}`,
+          name: "ask_user",
+          summary: q.question,
+          status: card.dataset.status as CardStatus,
+          args: q,
+          result: answer ?? undefined,
+        });
         if (answer !== null) resolve(answer);
         else {
           reject(stopped());
@@ -162,7 +236,11 @@ export class Asks {
       const cancel = () => finish(null);
       const onAbort = cancel;
       const options = Array.isArray(q.options) ? q.options.filter((o) => typeof o === "string") : [];
-      options.forEach((o, i) => answers.append(h("button", { type: "button", class: i === 0 ? "primary" : undefined, "data-automation-id": `agent.answer-${i}`, onclick: () => finish(o) }, o)));
+      options.forEach((o, i) =>
+        answers.append(
+          h("button", { type: "button", class: i === 0 ? "primary" : undefined, "data-automation-id": `agent.answer-${i}`, onclick: () => finish(o) }, o),
+        ),
+      );
       const submitFree = () => free.value.trim() && finish(free.value.trim());
       free.addEventListener("keydown", (e) => {
         if (e.key === "Enter") {

@@ -49,7 +49,15 @@ export class Conversations {
 
   /** A new, empty conversation (stored once it has a message). */
   fresh(): void {
-    this.session = { id: newId(), projectId: this.host.projectId(), title: "New conversation", created: Date.now(), updated: Date.now(), history: [], transcript: [] };
+    this.session = {
+      id: newId(),
+      projectId: this.host.projectId(),
+      title: "New conversation",
+      created: Date.now(),
+      updated: Date.now(),
+      history: [],
+      transcript: [],
+    };
     this.host.log.transcript = this.session.transcript;
     this.host.clearLog();
     this.host.showUsage();
@@ -90,9 +98,14 @@ export class Conversations {
         try {
           agent.restore(record.history);
         } catch (e) {
-          this.host.log.notice(`The assistant could not take this conversation back (${e instanceof Error ? e.message : String(e)}); it starts fresh.`, "notice", false);
+          this.host.log.notice(
+            `The assistant could not take this conversation back (${e instanceof Error ? e.message : String(e)}); it starts fresh.`,
+            "notice",
+            false,
+          );
         }
-      } else this.host.log.notice("This agent cannot restore a conversation: the assistant starts fresh, the messages are shown for reference.", "notice", false);
+      } else
+        this.host.log.notice("This agent cannot restore a conversation: the assistant starts fresh, the messages are shown for reference.", "notice", false);
     }
     for (const item of record.transcript) this.host.log.draw(item);
     this.host.showUsage();

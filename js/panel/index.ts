@@ -6,7 +6,18 @@
 // Framework-free; everything lives in an open shadow root styled by --nc-panel-* properties.
 // This class holds the host-facing properties and the run; the parts are files of their own.
 
-import { AgentError, createAgent, DEFAULT_MODEL, type Agent, type AgentEvent, type AgentOptions, type ConfirmRequest, type Mention as AgentMention, type PermissionMode, type ProxyHeaders } from "../agent/index.js";
+import {
+  AgentError,
+  createAgent,
+  DEFAULT_MODEL,
+  type Agent,
+  type AgentEvent,
+  type AgentOptions,
+  type ConfirmRequest,
+  type Mention as AgentMention,
+  type PermissionMode,
+  type ProxyHeaders,
+} from "../agent/index.js";
 import { INTERACTIVE_TOOLS } from "../agent/own-tools.js";
 import { snapshot } from "../agent/run-diff.js";
 import type { NeuralCutEditor } from "../editor.js";
@@ -219,7 +230,20 @@ export class NeuralCutAgentPanel extends Base {
   connectedCallback() {
     // Properties a host set before the element was defined are own properties hiding the
     // accessors: take them over.
-    for (const key of ["agentOptions", "renderFrame", "playhead", "wrapRun", "undoRun", "projectId", "model", "headers", "disabledReason", "editor", "proxyUrl", "agent"] as const) {
+    for (const key of [
+      "agentOptions",
+      "renderFrame",
+      "playhead",
+      "wrapRun",
+      "undoRun",
+      "projectId",
+      "model",
+      "headers",
+      "disabledReason",
+      "editor",
+      "proxyUrl",
+      "agent",
+    ] as const) {
       if (Object.prototype.hasOwnProperty.call(this, key)) {
         const value = (this as unknown as Record<string, unknown>)[key];
         delete (this as unknown as Record<string, unknown>)[key];
@@ -299,7 +323,11 @@ export class NeuralCutAgentPanel extends Base {
     const log = (this.#log = new ConversationLog(ui.log));
     this.#asks = new Asks(log, { permission: () => this.permission, stopped: () => !!this.#run?.stopped });
     this.#meters = new Meters(ui.meters, ui.usage);
-    this.#mentions = new MentionPicker(ui, () => this.#editor, () => this.#built);
+    this.#mentions = new MentionPicker(
+      ui,
+      () => this.#editor,
+      () => this.#built,
+    );
     const panel = this;
     this.#runEnd = new RunEnd(log, {
       editor: () => this.#editor,
@@ -378,7 +406,14 @@ export class NeuralCutAgentPanel extends Base {
         // A plan or a question is drawn as its own card by onPlan / askUser.
         if (INTERACTIVE_TOOLS.has(event.name)) break;
         const e = event as typeof event & { summary?: string };
-        log.call({ kind: "card", id: e.id, name: e.name, summary: typeof e.summary === "string" && e.summary ? e.summary : fallbackSummary(e.name, e.args), status: "running", args: e.args });
+        log.call({
+          kind: "card",
+          id: e.id,
+          name: e.name,
+          summary: typeof e.summary === "string" && e.summary ? e.summary : fallbackSummary(e.name, e.args),
+          status: "running",
+          args: e.args,
+        });
         break;
       }
       case "tool_result":
@@ -457,7 +492,10 @@ export class NeuralCutAgentPanel extends Base {
     this.#ui.status.textContent = "The assistant is working…";
     let outcome: "done" | "stopped" | "error" = "done";
     try {
-      const work = () => (retry && typeof agent.retry === "function" ? agent.retry() : agent.send(text, { signal: run.controller.signal, ...(sent.length ? { mentions: sent } : {}) }));
+      const work = () =>
+        retry && typeof agent.retry === "function"
+          ? agent.retry()
+          : agent.send(text, { signal: run.controller.signal, ...(sent.length ? { mentions: sent } : {}) });
       await (this.wrapRun ? this.wrapRun(work) : work());
     } catch (e) {
       if (run.stopped || isStop(e)) outcome = "stopped";
@@ -476,7 +514,11 @@ export class NeuralCutAgentPanel extends Base {
     }
     if (outcome === "stopped") this.#log.notice("Stopped.", "notice");
     if (outcome === "error") {
-      const retryButton = h("button", { type: "button", class: "retry", part: "retry", "data-automation-id": "agent.retry", onclick: () => void this.#submit("", true) }, "Retry");
+      const retryButton = h(
+        "button",
+        { type: "button", class: "retry", part: "retry", "data-automation-id": "agent.retry", onclick: () => void this.#submit("", true) },
+        "Retry",
+      );
       this.#ui.log.append(h("div", { class: "ask retry" }, retryButton));
     }
     await this.#runEnd.show(run, editor);
@@ -503,7 +545,8 @@ export class NeuralCutAgentPanel extends Base {
 
 /** Registers <neuralcut-agent-panel> (once); returns the class. Importing the module does it too. */
 export function definePanel(tag = PANEL_TAG): typeof NeuralCutAgentPanel {
-  if (typeof customElements !== "undefined" && !customElements.get(tag)) customElements.define(tag, tag === PANEL_TAG ? NeuralCutAgentPanel : class extends NeuralCutAgentPanel {});
+  if (typeof customElements !== "undefined" && !customElements.get(tag))
+    customElements.define(tag, tag === PANEL_TAG ? NeuralCutAgentPanel : class extends NeuralCutAgentPanel {});
   return NeuralCutAgentPanel;
 }
 

@@ -98,7 +98,13 @@ export class ConversationLog {
     const card = this.cards.get(id);
     if (!card) return;
     const code = (result as { code?: unknown }).code;
-    const status: CardStatus = !isError ? "done" : code === "DECLINED" || code === "READ_ONLY" ? "declined" : code === "CANCELLED" || code === "STOPPED" ? "stopped" : "error";
+    const status: CardStatus = !isError
+      ? "done"
+      : code === "DECLINED" || code === "READ_ONLY"
+        ? "declined"
+        : code === "CANCELLED" || code === "STOPPED"
+          ? "stopped"
+          : "error";
     this.setStatus(card, status);
     card.item.result = result;
     this.#showResult(card, result);
@@ -112,7 +118,8 @@ export class ConversationLog {
 
   /** Cards still running or waiting when a run ended: stopped, or failed. */
   settle(outcome: "done" | "stopped" | "error"): void {
-    for (const card of this.cards.values()) if (card.item.status === "running" || card.item.status === "waiting") this.setStatus(card, outcome === "stopped" ? "stopped" : "error");
+    for (const card of this.cards.values())
+      if (card.item.status === "running" || card.item.status === "waiting") this.setStatus(card, outcome === "stopped" ? "stopped" : "error");
   }
 
   #cardNode(item: CardItem): Card {

@@ -83,7 +83,9 @@ export class MentionPicker {
     if (query === null || !this.editor()) return this.close();
     if (!this.#open) this.#pool = await this.#candidates();
     const q = query.toLowerCase();
-    this.#items = this.#pool.filter((m) => !q || m.label.toLowerCase().includes(q) || m.name.toLowerCase().includes(q) || m.id.toLowerCase().includes(q)).slice(0, 30);
+    this.#items = this.#pool
+      .filter((m) => !q || m.label.toLowerCase().includes(q) || m.name.toLowerCase().includes(q) || m.id.toLowerCase().includes(q))
+      .slice(0, 30);
     if (this.#items.length === 0) return this.close();
     this.#open = true;
     this.#index = Math.min(this.#index, this.#items.length - 1);
@@ -104,15 +106,31 @@ export class MentionPicker {
     };
     const assets = (await editor.callToolUntyped("list_project_assets", {})) as { assets?: { id: string; name: string; type: string; duration?: number }[] };
     for (const a of assets.assets ?? []) {
-      out.push({ kind: "asset", id: a.id, label: label(a.name, "asset"), name: a.name, detail: `${a.type}${a.duration !== undefined ? `, ${seconds(a.duration)}` : ""}`, data: { ...a } });
+      out.push({
+        kind: "asset",
+        id: a.id,
+        label: label(a.name, "asset"),
+        name: a.name,
+        detail: `${a.type}${a.duration !== undefined ? `, ${seconds(a.duration)}` : ""}`,
+        data: { ...a },
+      });
     }
-    const timeline = (await editor.callToolUntyped("list_timeline", {})) as { tracks?: { trackId: string; type: string; elements: Record<string, unknown>[] }[] };
+    const timeline = (await editor.callToolUntyped("list_timeline", {})) as {
+      tracks?: { trackId: string; type: string; elements: Record<string, unknown>[] }[];
+    };
     for (const t of timeline.tracks ?? []) {
       for (const e of t.elements ?? []) {
         const id = String(e.elementId);
         const name = String(e.ref ?? e.name ?? id);
         const what = typeof e.text === "string" ? `"${e.text.slice(0, 30)}"` : String(e.type);
-        out.push({ kind: "element", id, label: label(name, "element"), name, detail: `${what}, ${seconds(e.start)}–${seconds(e.end)}`, data: { trackId: t.trackId, trackType: t.type, ...e } });
+        out.push({
+          kind: "element",
+          id,
+          label: label(name, "element"),
+          name,
+          detail: `${what}, ${seconds(e.start)}–${seconds(e.end)}`,
+          data: { trackId: t.trackId, trackType: t.type, ...e },
+        });
       }
     }
     return out;
@@ -124,7 +142,13 @@ export class MentionPicker {
       ...this.#items.map((m, i) =>
         h(
           "li",
-          { role: "option", id: `mention-${i}`, "aria-selected": i === this.#index ? "true" : "false", "data-mention-id": m.id, onmousedown: (e: Event) => (e.preventDefault(), this.#choose(m)) },
+          {
+            role: "option",
+            id: `mention-${i}`,
+            "aria-selected": i === this.#index ? "true" : "false",
+            "data-mention-id": m.id,
+            onmousedown: (e: Event) => (e.preventDefault(), this.#choose(m)),
+          },
           h("span", { title: m.name }, `@${m.label}`),
           h("span", { class: "kind" }, `${m.kind === "asset" ? "asset" : "element"} · ${m.detail}`),
         ),
@@ -166,7 +190,16 @@ export class MentionPicker {
           "span",
           { class: "chip", part: "chip", "data-mention-id": m.id },
           `@${m.label}`,
-          h("button", { type: "button", "aria-label": `Remove the mention of ${m.label}`, "data-automation-id": "agent.mention-remove", onclick: () => this.#unmention(m) }, "×"),
+          h(
+            "button",
+            {
+              type: "button",
+              "aria-label": `Remove the mention of ${m.label}`,
+              "data-automation-id": "agent.mention-remove",
+              onclick: () => this.#unmention(m),
+            },
+            "×",
+          ),
         ),
       ),
     );

@@ -36,7 +36,12 @@ export class Meters {
     }
     const label = `${kind === "upload" ? "Uploading" : "Transcribing"} ${name()}`;
     if (!meter) {
-      meter = h("div", { class: "meter", "data-kind": kind, "data-asset-id": assetId }, h("span", {}, label), h("progress", { max: "1", value: "0", "aria-label": label }));
+      meter = h(
+        "div",
+        { class: "meter", "data-kind": kind, "data-asset-id": assetId },
+        h("span", {}, label),
+        h("progress", { max: "1", value: "0", "aria-label": label }),
+      );
       this.#bars.set(key, meter);
       this.box.append(meter);
     }

@@ -45,8 +45,18 @@ export class RunEnd {
     if (summary.added + summary.removed + summary.changed === 0 || run.changes === 0) return;
     const item: TranscriptItem = { kind: "summary", ...summary };
     this.log.record(item);
-    const box = h("div", { class: "run-end", part: "run-summary", "data-added": summary.added, "data-removed": summary.removed, "data-changed": summary.changed });
-    const undo = h("button", { type: "button", "data-automation-id": "agent.undo-run", title: "Undo every change of this message at once", onclick: () => this.#undo(run, box) }, "Undo run") as HTMLButtonElement;
+    const box = h("div", {
+      class: "run-end",
+      part: "run-summary",
+      "data-added": summary.added,
+      "data-removed": summary.removed,
+      "data-changed": summary.changed,
+    });
+    const undo = h(
+      "button",
+      { type: "button", "data-automation-id": "agent.undo-run", title: "Undo every change of this message at once", onclick: () => this.#undo(run, box) },
+      "Undo run",
+    ) as HTMLButtonElement;
     box.append(h("div", { class: "row" }, h("span", {}, summaryLine(summary)), undo));
     this.log.node.append(box);
     this.#undoButton = undo;

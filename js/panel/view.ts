@@ -49,10 +49,20 @@ export function buildView(root: ShadowRoot, act: ViewActions): PanelUI {
   style.textContent = PANEL_CSS;
   const permission = h(
     "select",
-    { part: "permission", "aria-label": "Permission for edits", "data-automation-id": "agent.permission", onchange: () => act.permission(permission.value as PermissionMode) },
+    {
+      part: "permission",
+      "aria-label": "Permission for edits",
+      "data-automation-id": "agent.permission",
+      onchange: () => act.permission(permission.value as PermissionMode),
+    },
     ...PERMISSION_MODES.map((m) => h("option", { value: m.mode }, m.label)),
   ) as HTMLSelectElement;
-  const sessions = h("select", { part: "sessions", "aria-label": "Conversation", "data-automation-id": "agent.sessions", onchange: () => act.switchSession(sessions.value) }) as HTMLSelectElement;
+  const sessions = h("select", {
+    part: "sessions",
+    "aria-label": "Conversation",
+    "data-automation-id": "agent.sessions",
+    onchange: () => act.switchSession(sessions.value),
+  }) as HTMLSelectElement;
   const renameInput = h("input", { type: "text", "aria-label": "Conversation name", "data-automation-id": "agent.rename-input" }) as HTMLInputElement;
   const renameBar = h(
     "div",
@@ -78,8 +88,23 @@ export function buildView(root: ShadowRoot, act: ViewActions): PanelUI {
     h("button", { type: "button", "data-automation-id": "agent.rename", title: "Rename this conversation", onclick: () => act.showRename(true) }, "Rename"),
     h("button", { type: "button", "data-automation-id": "agent.delete", title: "Delete this conversation", onclick: () => act.deleteSession() }, "Delete"),
   );
-  const log = h("div", { class: "log", part: "log", role: "log", "aria-live": "polite", "aria-label": "Conversation with the assistant", tabindex: "0", "data-automation-id": "agent.log" });
-  const mentions = h("ul", { class: "mentions", part: "mentions", role: "listbox", id: "mentions", "aria-label": "Mention an asset or element", hidden: true }) as HTMLUListElement;
+  const log = h("div", {
+    class: "log",
+    part: "log",
+    role: "log",
+    "aria-live": "polite",
+    "aria-label": "Conversation with the assistant",
+    tabindex: "0",
+    "data-automation-id": "agent.log",
+  });
+  const mentions = h("ul", {
+    class: "mentions",
+    part: "mentions",
+    role: "listbox",
+    id: "mentions",
+    "aria-label": "Mention an asset or element",
+    hidden: true,
+  }) as HTMLUListElement;
   const input = h("textarea", {
     rows: "2",
     part: "input",
@@ -89,8 +114,16 @@ export function buildView(root: ShadowRoot, act: ViewActions): PanelUI {
     placeholder: PLACEHOLDER,
     "data-automation-id": "agent.input",
   }) as HTMLTextAreaElement;
-  const send = h("button", { type: "button", class: "primary", part: "send", "data-automation-id": "agent.send", onclick: () => act.send(input.value) }, "Send") as HTMLButtonElement;
-  const stop = h("button", { type: "button", part: "stop", "data-automation-id": "agent.stop", title: "Stop (Escape)", hidden: true, onclick: () => act.stop() }, "Stop") as HTMLButtonElement;
+  const send = h(
+    "button",
+    { type: "button", class: "primary", part: "send", "data-automation-id": "agent.send", onclick: () => act.send(input.value) },
+    "Send",
+  ) as HTMLButtonElement;
+  const stop = h(
+    "button",
+    { type: "button", part: "stop", "data-automation-id": "agent.stop", title: "Stop (Escape)", hidden: true, onclick: () => act.stop() },
+    "Stop",
+  ) as HTMLButtonElement;
   const chips = h("div", { class: "chips", part: "chips" });
   const meters = h("div", { class: "meters", part: "progress" });
   const usage = h("div", { class: "usage", part: "usage", "aria-live": "polite" });

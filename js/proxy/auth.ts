@@ -39,7 +39,8 @@ function cookieValue(header: string | null, name: string): string | undefined {
  * check instead. The token must hold at least 32 characters.
  */
 export function createTokenAuthorizer(token: string, options: TokenAuthorizerOptions = {}): Authorize {
-  if (typeof token !== "string" || token.length < 32) throw new NeuralCutError("INVALID_OPTIONS", "createTokenAuthorizer: the token must hold at least 32 characters");
+  if (typeof token !== "string" || token.length < 32)
+    throw new NeuralCutError("INVALID_OPTIONS", "createTokenAuthorizer: the token must hold at least 32 characters");
   const user = options.user ?? "token";
   return async (request) => {
     const auth = request.headers.get("authorization");

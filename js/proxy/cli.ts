@@ -26,7 +26,10 @@ const process = (globalThis as unknown as { process: NodeProcess }).process;
 const DEFAULT_ORIGINS = ["http://localhost:5173", "http://127.0.0.1:5173"];
 
 function list(value: string | undefined, fallback: readonly string[]): string[] {
-  const items = (value ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  const items = (value ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   return items.length ? items : [...fallback];
 }
 

@@ -67,11 +67,14 @@ export class HandleSealer {
       warn("no handleSecret set: file handles are sealed with a random key and stop working when this process restarts");
     } else {
       material = typeof secret === "string" ? te.encode(secret) : new Uint8Array(secret);
-      if (material.byteLength < MIN_SECRET_BYTES) throw new NeuralCutError("INVALID_OPTIONS", `createGeminiProxy: handleSecret must hold at least ${MIN_SECRET_BYTES} bytes (e.g. openssl rand -hex 32)`);
+      if (material.byteLength < MIN_SECRET_BYTES)
+        throw new NeuralCutError("INVALID_OPTIONS", `createGeminiProxy: handleSecret must hold at least ${MIN_SECRET_BYTES} bytes (e.g. openssl rand -hex 32)`);
     }
     const ikm = crypto.subtle.importKey("raw", material as Uint8Array<ArrayBuffer>, "HKDF", false, ["deriveKey"]);
     const derive = (info: string, alg: AesKeyGenParams | HmacImportParams, usages: KeyUsage[]) =>
-      ikm.then((k) => crypto.subtle.deriveKey({ name: "HKDF", hash: "SHA-256", salt: te.encode("neuralcut-proxy"), info: te.encode(info) }, k, alg, false, usages));
+      ikm.then((k) =>
+        crypto.subtle.deriveKey({ name: "HKDF", hash: "SHA-256", salt: te.encode("neuralcut-proxy"), info: te.encode(info) }, k, alg, false, usages),
+      );
     this.sealKey = derive("neuralcut handles v2", { name: "AES-GCM", length: 256 }, ["encrypt", "decrypt"]);
     this.ownerKey = derive("neuralcut owner v2", { name: "HMAC", hash: "SHA-256", length: 256 }, ["sign"]);
   }
@@ -110,6 +113,12 @@ export class HandleSealer {
       return null;
     }
     if (!body || body.owner !== owner || typeof body.name !== "string" || typeof body.uri !== "string") return null;
-    return { name: body.name, uri: body.uri, mimeType: String(body.mimeType ?? ""), expiresAt: Number(body.expiresAt) || 0, sizeBytes: Number(body.sizeBytes) || 0 };
+    return {
+      name: body.name,
+      uri: body.uri,
+      mimeType: String(body.mimeType ?? ""),
+      expiresAt: Number(body.expiresAt) || 0,
+      sizeBytes: Number(body.sizeBytes) || 0,
+    };
   }
 }

@@ -144,7 +144,8 @@ export interface RunningProxy {
 
 function ms(value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
-  if (typeof value !== "number" || !(value > 0) || !Number.isFinite(value)) throw new NeuralCutError("INVALID_OPTIONS", `serveGeminiProxy: ${name} must be a positive number of milliseconds`);
+  if (typeof value !== "number" || !(value > 0) || !Number.isFinite(value))
+    throw new NeuralCutError("INVALID_OPTIONS", `serveGeminiProxy: ${name} must be a positive number of milliseconds`);
   return Math.ceil(value);
 }
 

@@ -52,11 +52,21 @@ return {1, nv, pttl}
  * refuses requests instead of holding them.
  */
 export function createRedisStore(client: RedisCommander, options: RedisStoreOptions = {}): BudgetStore {
-  if (!client || typeof client.sendCommand !== "function") throw new NeuralCutError("INVALID_OPTIONS", "createRedisStore: pass a connected Redis client with sendCommand(args)");
+  if (!client || typeof client.sendCommand !== "function")
+    throw new NeuralCutError("INVALID_OPTIONS", "createRedisStore: pass a connected Redis client with sendCommand(args)");
   const prefix = options.prefix ?? "neuralcut:budget:";
   return {
     async add(key: string, amount: number, ttlMs: number, limit?: number, extend = false): Promise<CounterState> {
-      const args = ["EVAL", SCRIPT, "1", prefix + key, String(Math.trunc(amount)), String(Math.max(1, Math.ceil(ttlMs))), String(limit === undefined ? -1 : Math.floor(limit)), extend ? "1" : "0"];
+      const args = [
+        "EVAL",
+        SCRIPT,
+        "1",
+        prefix + key,
+        String(Math.trunc(amount)),
+        String(Math.max(1, Math.ceil(ttlMs))),
+        String(limit === undefined ? -1 : Math.floor(limit)),
+        extend ? "1" : "0",
+      ];
       const reply = (await client.sendCommand(args)) as unknown[];
       if (!Array.isArray(reply) || reply.length !== 3) throw new StoreError("STORE_UNAVAILABLE", "the Redis budget script answered something unexpected");
       const [ok, value, pttl] = reply.map(Number);

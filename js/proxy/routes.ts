@@ -101,7 +101,10 @@ export function createHandler({ cfg, sealer, budgets, upstream }: RouteDeps): Ge
     let total = 0;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new RequestError(408, `The request body did not arrive within ${Math.round(limits.bodyTimeoutMs / 1000)} s`, "BODY_TIMEOUT")), limits.bodyTimeoutMs);
+      timer = setTimeout(
+        () => reject(new RequestError(408, `The request body did not arrive within ${Math.round(limits.bodyTimeoutMs / 1000)} s`, "BODY_TIMEOUT")),
+        limits.bodyTimeoutMs,
+      );
     });
     // Handled even when it fires while no read is waiting on it (during a cancel).
     late.catch(() => {});
@@ -207,7 +210,12 @@ export function createHandler({ cfg, sealer, budgets, upstream }: RouteDeps): Ge
     const file = await upstream.getFile(record.name, caller.ctx);
     if (!file) throw new RequestError(410, "The file has expired or was deleted; upload it again");
     const state = fileState(file);
-    const out: Record<string, unknown> = { handle: body!.handle, state, expiresAt: parseExpiry(file) || record.expiresAt || undefined, mimeType: record.mimeType };
+    const out: Record<string, unknown> = {
+      handle: body!.handle,
+      state,
+      expiresAt: parseExpiry(file) || record.expiresAt || undefined,
+      mimeType: record.mimeType,
+    };
     if (state === "FAILED") out.details = upstream.scrub(file.error?.message) || "Gemini could not process the file";
     return json(200, out, caller);
   }
@@ -324,7 +332,11 @@ export function createHandler({ cfg, sealer, budgets, upstream }: RouteDeps): Ge
         await tokens.settle(undefined);
       },
     });
-    const headers = headersFor(caller.origin, caller.ctx.requestId, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store, no-transform", "x-accel-buffering": "no" });
+    const headers = headersFor(caller.origin, caller.ctx.requestId, {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-store, no-transform",
+      "x-accel-buffering": "no",
+    });
     return new Response(body, { status: 200, headers });
   }
 
@@ -349,7 +361,14 @@ export function createHandler({ cfg, sealer, budgets, upstream }: RouteDeps): Ge
           "maxUploadBytes",
         ]),
         models: [...cfg.models],
-        budgets: pick(b as unknown as Record<string, unknown>, ["requestsPerMinute", "uploadsPerMinute", "tokensPerDay", "uploadBytesPerDay", "concurrentUploads", "storedBytes"]),
+        budgets: pick(b as unknown as Record<string, unknown>, [
+          "requestsPerMinute",
+          "uploadsPerMinute",
+          "tokensPerDay",
+          "uploadBytesPerDay",
+          "concurrentUploads",
+          "storedBytes",
+        ]),
       },
       caller,
     );
@@ -419,7 +438,9 @@ export function createHandler({ cfg, sealer, budgets, upstream }: RouteDeps): Ge
     const user = await who(request, info, requestId);
     if (user === null) {
       await drop();
-      return json(401, { error: "Not authorized to use this proxy", code: wireCode("UNAUTHORIZED") }, caller0, { "www-authenticate": 'Bearer realm="neuralcut"' });
+      return json(401, { error: "Not authorized to use this proxy", code: wireCode("UNAUTHORIZED") }, caller0, {
+        "www-authenticate": 'Bearer realm="neuralcut"',
+      });
     }
     const caller: Caller = { ...caller0, key: await userKey(user), owner: await sealer.ownerTag(user) };
     try {

@@ -96,7 +96,13 @@ export class UpstreamClient {
     if (message) extra.details = message;
     if (res.status === 429) {
       const seconds = Number(res.headers.get("retry-after"));
-      return new UpstreamError(429, `Gemini is rate limiting ${what}; try again later`, { ...extra, budget: "upstream" }, undefined, Number.isFinite(seconds) && seconds > 0 ? Math.ceil(seconds) : 30);
+      return new UpstreamError(
+        429,
+        `Gemini is rate limiting ${what}; try again later`,
+        { ...extra, budget: "upstream" },
+        undefined,
+        Number.isFinite(seconds) && seconds > 0 ? Math.ceil(seconds) : 30,
+      );
     }
     return new UpstreamError(502, `Gemini refused ${what}`, extra);
   }
@@ -156,7 +162,8 @@ export class UpstreamClient {
         if (chunk.done) break;
         buffer += decoder.decode(chunk.value, { stream: true }).replace(/\r\n?/g, "\n");
         // A bound on one event: Gemini's are a few KB; a stream that never ends an event is broken.
-        if (buffer.length > this.cfg.limits.maxBodyBytes * 4) throw new UpstreamError(502, `Gemini answered ${what} with something unreadable`, { requestId: ctx.requestId });
+        if (buffer.length > this.cfg.limits.maxBodyBytes * 4)
+          throw new UpstreamError(502, `Gemini answered ${what} with something unreadable`, { requestId: ctx.requestId });
         let end: number;
         while ((end = buffer.indexOf("\n\n")) >= 0) {
           const event = buffer.slice(0, end);
@@ -173,7 +180,8 @@ export class UpstreamClient {
           } catch {
             throw new UpstreamError(502, `Gemini answered ${what} with something unreadable`, { requestId: ctx.requestId });
           }
-          if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new UpstreamError(502, `Gemini answered ${what} with something unreadable`, { requestId: ctx.requestId });
+          if (!parsed || typeof parsed !== "object" || Array.isArray(parsed))
+            throw new UpstreamError(502, `Gemini answered ${what} with something unreadable`, { requestId: ctx.requestId });
           const error = (parsed as { error?: { message?: unknown; status?: unknown } }).error;
           if (error) {
             this.cfg.warn(`request ${ctx.requestId}: Gemini's ${what} failed mid-way: ${this.scrub(error.message)}`);
@@ -192,7 +200,13 @@ export class UpstreamClient {
   /** The file's resource, or null when Gemini no longer has it. */
   async getFile(name: string, ctx: CallContext): Promise<UpstreamFile | null> {
     const what = "a file status";
-    const res = await this.call(`${this.cfg.upstreamBase}/v1beta/${name}`, { method: "GET", headers: this.headers({}) }, this.cfg.limits.upstreamTimeoutMs, what, ctx);
+    const res = await this.call(
+      `${this.cfg.upstreamBase}/v1beta/${name}`,
+      { method: "GET", headers: this.headers({}) },
+      this.cfg.limits.upstreamTimeoutMs,
+      what,
+      ctx,
+    );
     if (res.status === 404 || res.status === 403) {
       await res.body?.cancel().catch(() => {});
       return null;
@@ -204,7 +218,13 @@ export class UpstreamClient {
   /** Deletes the file; false when Gemini did not have it (any more). */
   async deleteFile(name: string, ctx: CallContext): Promise<boolean> {
     const what = "a file deletion";
-    const res = await this.call(`${this.cfg.upstreamBase}/v1beta/${name}`, { method: "DELETE", headers: this.headers({}) }, this.cfg.limits.upstreamTimeoutMs, what, ctx);
+    const res = await this.call(
+      `${this.cfg.upstreamBase}/v1beta/${name}`,
+      { method: "DELETE", headers: this.headers({}) },
+      this.cfg.limits.upstreamTimeoutMs,
+      what,
+      ctx,
+    );
     if (res.status === 404 || res.status === 403) {
       await res.body?.cancel().catch(() => {});
       return false;

@@ -16,7 +16,17 @@ export type { Content, Part };
 
 type Bounds = Pick<
   Required<ProxyLimits>,
-  "maxTurns" | "maxPartsPerTurn" | "maxPartsPerRequest" | "maxFunctionDeclarations" | "maxFilesPerRequest" | "maxInlineImageBytes" | "maxOutputTokens" | "maxThinkingTokens" | "maxMediaResolution" | "maxVideoFps" | "maxInputTokens"
+  | "maxTurns"
+  | "maxPartsPerTurn"
+  | "maxPartsPerRequest"
+  | "maxFunctionDeclarations"
+  | "maxFilesPerRequest"
+  | "maxInlineImageBytes"
+  | "maxOutputTokens"
+  | "maxThinkingTokens"
+  | "maxMediaResolution"
+  | "maxVideoFps"
+  | "maxInputTokens"
 >;
 
 const BODY_KEYS = new Set(["model", "contents", "tools", "toolConfig", "systemInstruction", "generationConfig"]);
@@ -100,7 +110,8 @@ function checkPart(raw: unknown, where: string, bounds: Bounds): Part {
     const d = raw.inlineData;
     if (!isObject(d) || typeof d.mimeType !== "string" || typeof d.data !== "string") throw bad(`${where}.inlineData needs a mimeType and base64 data`);
     onlyKeys(d, INLINE_DATA_KEYS, `${where}.inlineData`);
-    if (!INLINE_IMAGE_TYPES.has(d.mimeType)) throw bad(`${where}.inlineData: only images (${[...INLINE_IMAGE_TYPES].join(", ")}) go inline; upload other media`);
+    if (!INLINE_IMAGE_TYPES.has(d.mimeType))
+      throw bad(`${where}.inlineData: only images (${[...INLINE_IMAGE_TYPES].join(", ")}) go inline; upload other media`);
     // Measured before decoding: the check costs nothing however large the string is.
     const bytes = Math.floor((d.data.length * 3) / 4);
     if (bytes > bounds.maxInlineImageBytes + 2) {
@@ -159,7 +170,8 @@ export function checkGenerateBody(raw: unknown, bounds: Bounds, models: Set<stri
         if (++images > 1) throw new RequestError(413, "over 1 inline image in one request", "TOO_MANY_IMAGES");
       }
       if (!p.fileData) continue;
-      if (files.has(p.fileData.fileUri)) throw new RequestError(400, "The same file is attached more than once in this request; attach it once", "DUPLICATE_FILE");
+      if (files.has(p.fileData.fileUri))
+        throw new RequestError(400, "The same file is attached more than once in this request; attach it once", "DUPLICATE_FILE");
       files.add(p.fileData.fileUri);
       if (files.size > bounds.maxFilesPerRequest) throw new RequestError(413, `over ${bounds.maxFilesPerRequest} files in one request`, "TOO_MANY_FILES");
     }
@@ -235,12 +247,14 @@ function checkGenerationConfig(raw: unknown, bounds: Bounds): Record<string, unk
     const tc = { ...gc.thinkingConfig };
     const budget = tc.thinkingBudget;
     if (budget !== undefined) {
-      if (!Number.isInteger(budget) || (budget as number) < -1) throw bad("generationConfig.thinkingConfig.thinkingBudget is not a whole number (-1 for dynamic)");
+      if (!Number.isInteger(budget) || (budget as number) < -1)
+        throw bad("generationConfig.thinkingConfig.thinkingBudget is not a whole number (-1 for dynamic)");
       // -1 (dynamic) lets the model think as long as it likes: bounded like any other budget.
       tc.thinkingBudget = budget === -1 ? bounds.maxThinkingTokens : Math.min(budget as number, bounds.maxThinkingTokens);
     }
     if (tc.thinkingLevel !== undefined && typeof tc.thinkingLevel !== "string") throw bad("generationConfig.thinkingConfig.thinkingLevel is not a string");
-    if (tc.includeThoughts !== undefined && typeof tc.includeThoughts !== "boolean") throw bad("generationConfig.thinkingConfig.includeThoughts is not a boolean");
+    if (tc.includeThoughts !== undefined && typeof tc.includeThoughts !== "boolean")
+      throw bad("generationConfig.thinkingConfig.includeThoughts is not a boolean");
     gc.thinkingConfig = tc;
   }
   // Always set: an absent or UNSPECIFIED resolution is the model's default, which may be higher.

@@ -78,10 +78,7 @@ mod tests {
         let mut top = Track::new("t-top".into(), TrackType::Effect);
         top.elements = vec![effect("e1", "invert", 0, 100, json!({"intensity": 50}))];
         let mut bottom = Track::new("t-bottom".into(), TrackType::Effect);
-        bottom.elements = vec![
-            effect("e2", "blur", 0, 50, json!({"intensity": 30})),
-            effect("e3", "vignette", 50, 120, json!({"radius": 40})),
-        ];
+        bottom.elements = vec![effect("e2", "blur", 0, 50, json!({"intensity": 30})), effect("e3", "vignette", 50, 120, json!({"radius": 40}))];
         let main = Track::new("t-main".into(), TrackType::Main);
         let tl = Timeline { tracks: vec![Arc::new(top), Arc::new(main), Arc::new(bottom)], extra: Map::new() };
 

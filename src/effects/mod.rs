@@ -57,7 +57,15 @@ pub static EFFECTS: [EffectDef; 7] = [
         name: "Blur",
         description: "Gaussian blur of the picture below the effect track. Intensity 0 leaves it sharp.",
         keywords: &["gaussian", "soften", "defocus", "blurry"],
-        params: &[p("intensity", "Intensity", 15.0, 0.0, 100.0, 1.0, "How strong the blur is; 0 leaves the picture sharp, 100 is a soft blur of about 20 pixels on a 1080p frame.")],
+        params: &[p(
+            "intensity",
+            "Intensity",
+            15.0,
+            0.0,
+            100.0,
+            1.0,
+            "How strong the blur is; 0 leaves the picture sharp, 100 is a soft blur of about 20 pixels on a 1080p frame.",
+        )],
     },
     EffectDef {
         id: "brightness-contrast",
@@ -175,12 +183,7 @@ pub fn search(query: &str) -> Vec<&'static EffectDef> {
     let q = query.trim().to_lowercase();
     EFFECTS
         .iter()
-        .filter(|e| {
-            q.is_empty()
-                || e.id.contains(&q)
-                || e.name.to_lowercase().contains(&q)
-                || e.keywords.iter().any(|k| k.contains(&q) || q.contains(k))
-        })
+        .filter(|e| q.is_empty() || e.id.contains(&q) || e.name.to_lowercase().contains(&q) || e.keywords.iter().any(|k| k.contains(&q) || q.contains(k)))
         .collect()
 }
 
@@ -188,7 +191,9 @@ pub fn search(query: &str) -> Vec<&'static EffectDef> {
 #[derive(Clone, Debug, PartialEq)]
 pub enum ParamError {
     /// Not an object, or a value of the wrong type.
-    Invalid { key: Option<String> },
+    Invalid {
+        key: Option<String>,
+    },
     Unknown(String),
     BelowMin(&'static str, f64),
     AboveMax(&'static str, f64),
@@ -206,7 +211,13 @@ impl std::fmt::Display for Limit {
         let v = self.0;
         if !v.is_finite() || v.abs() >= 1e15 {
             // Not a registry limit; only the sign and size matter in a message.
-            return f.write_str(if v.is_nan() { "NaN" } else if v < 0.0 { "-huge" } else { "huge" });
+            return f.write_str(if v.is_nan() {
+                "NaN"
+            } else if v < 0.0 {
+                "-huge"
+            } else {
+                "huge"
+            });
         }
         let sign = if v < 0.0 { "-" } else { "" };
         // Ten-thousandths, rounded half up; `as` is exact below 2^53.

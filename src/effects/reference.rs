@@ -380,7 +380,11 @@ pub fn test_image(width: u32, height: u32) -> RgbaImage {
             let px: [u8; 4] = if v < 0.25 {
                 [quantize(u), quantize(v * 4.0), quantize(1.0 - u), 255]
             } else if v < 0.5 {
-                if ((x / 8) + (y / 8)) % 2 == 0 { [250, 245, 20, 255] } else { [12, 30, 200, 255] }
+                if ((x / 8) + (y / 8)) % 2 == 0 {
+                    [250, 245, 20, 255]
+                } else {
+                    [12, 30, 200, 255]
+                }
             } else if v < 0.75 {
                 let band = (x * 8 / width.max(1)) as usize;
                 let c = [[255, 0, 0], [0, 255, 0], [0, 0, 255], [255, 255, 255], [0, 0, 0], [255, 0, 255], [0, 255, 255], [128, 128, 128]][band];
@@ -534,10 +538,7 @@ mod tests {
     fn effects_validate_against_the_registry() {
         assert_eq!(Effect::default_of("blur"), Ok(Effect::Blur { intensity: 15.0 }));
         assert_eq!(Effect::default_of("vignette"), Ok(Effect::Vignette { radius: 75.0, softness: 35.0 }));
-        assert_eq!(
-            Effect::new("brightness-contrast", [("contrast", Some(2.5))]),
-            Ok(Effect::BrightnessContrast { brightness: 0.0, contrast: 2.5 })
-        );
+        assert_eq!(Effect::new("brightness-contrast", [("contrast", Some(2.5))]), Ok(Effect::BrightnessContrast { brightness: 0.0, contrast: 2.5 }));
         let e = Effect::new::<&str>("glow", []).unwrap_err();
         assert_eq!(e, EffectError::UnknownEffect("glow".into()));
         assert!(e.to_string().contains("\"glow\""));

@@ -26,10 +26,10 @@ mod native;
 #[cfg(not(target_arch = "wasm32"))]
 pub use native::{block_on, native_renderer};
 
-#[cfg(all(target_arch = "wasm32", feature = "effects"))]
-mod web;
 #[cfg(all(target_arch = "wasm32", feature = "effects-webgl"))]
 pub mod gl;
+#[cfg(all(target_arch = "wasm32", feature = "effects"))]
+mod web;
 
 pub use plan::{blur_level, reads_per_pixel};
 pub use renderer::Renderer;
@@ -51,10 +51,7 @@ pub(crate) fn work_texture(device: &wgpu::Device, label: &str, width: u32, heigh
         sample_count: 1,
         dimension: wgpu::TextureDimension::D2,
         format: WORK_FORMAT,
-        usage: wgpu::TextureUsages::TEXTURE_BINDING
-            | wgpu::TextureUsages::RENDER_ATTACHMENT
-            | wgpu::TextureUsages::COPY_SRC
-            | wgpu::TextureUsages::COPY_DST,
+        usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC | wgpu::TextureUsages::COPY_DST,
         view_formats: &[],
     })
 }

@@ -34,20 +34,13 @@ pub fn block_on<F: Future>(future: F) -> F::Output {
 /// A renderer on the first Vulkan adapter. Errors say what is missing (no Vulkan driver: install
 /// `mesa-vulkan-drivers libvulkan1`).
 pub fn native_renderer() -> Result<(Renderer, wgpu::AdapterInfo), String> {
-    let instance = wgpu::Instance::new(wgpu::InstanceDescriptor {
-        backends: wgpu::Backends::VULKAN,
-        ..wgpu::InstanceDescriptor::new_without_display_handle()
-    });
-    let adapter = block_on(instance.request_adapter(&wgpu::RequestAdapterOptions::default())).map_err(|e| {
-        format!("no Vulkan adapter ({e}); install Mesa's lavapipe: apt-get install -y mesa-vulkan-drivers libvulkan1")
-    })?;
+    let instance = wgpu::Instance::new(wgpu::InstanceDescriptor { backends: wgpu::Backends::VULKAN, ..wgpu::InstanceDescriptor::new_without_display_handle() });
+    let adapter = block_on(instance.request_adapter(&wgpu::RequestAdapterOptions::default()))
+        .map_err(|e| format!("no Vulkan adapter ({e}); install Mesa's lavapipe: apt-get install -y mesa-vulkan-drivers libvulkan1"))?;
     let info = adapter.get_info();
-    let (device, queue) = block_on(adapter.request_device(&wgpu::DeviceDescriptor {
-        label: Some("neuralcut effects"),
-        required_limits: adapter.limits(),
-        ..Default::default()
-    }))
-    .map_err(|e| format!("cannot open {}: {e}", info.name))?;
+    let (device, queue) =
+        block_on(adapter.request_device(&wgpu::DeviceDescriptor { label: Some("neuralcut effects"), required_limits: adapter.limits(), ..Default::default() }))
+            .map_err(|e| format!("cannot open {}: {e}", info.name))?;
     Ok((Renderer::new(device, queue), info))
 }
 

@@ -175,9 +175,15 @@ pub enum Tex {
     WorkB,
     /// A level of a blur's pyramid, by its size: the scale-down writes it, and at the blur's own
     /// level it also takes the blur's result.
-    Down { width: u32, height: u32 },
+    Down {
+        width: u32,
+        height: u32,
+    },
     /// The blur's first (horizontal) result at its reduced size.
-    Between { width: u32, height: u32 },
+    Between {
+        width: u32,
+        height: u32,
+    },
 }
 
 impl Tex {

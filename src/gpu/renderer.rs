@@ -102,11 +102,8 @@ impl Renderer {
                 },
             ],
         });
-        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("effect"),
-            bind_group_layouts: &[Some(&layout)],
-            immediate_size: 0,
-        });
+        let pipeline_layout =
+            device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor { label: Some("effect"), bind_group_layouts: &[Some(&layout)], immediate_size: 0 });
         let vertex = shader_module(&device, "fullscreen", FULLSCREEN);
         let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
             label: Some("linear clamp"),
@@ -251,11 +248,7 @@ impl Renderer {
                 wgpu::BindGroupEntry { binding: 1, resource: wgpu::BindingResource::Sampler(&self.sampler) },
                 wgpu::BindGroupEntry {
                     binding: 2,
-                    resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                        buffer: &self.uniforms,
-                        offset: 0,
-                        size: NonZeroU64::new(UNIFORM_SIZE),
-                    }),
+                    resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding { buffer: &self.uniforms, offset: 0, size: NonZeroU64::new(UNIFORM_SIZE) }),
                 },
             ],
         })

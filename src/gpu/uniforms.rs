@@ -195,8 +195,7 @@ mod tests {
         use super::super::plan::{pixel_shader, pixel_uniform, PixelKey, PixelParams};
         use crate::effects::reference::Effect;
         // Every per-pixel effect at its defaults, then again in reverse: each kind at two places.
-        let once: Vec<PixelParams> =
-            crate::effects::EFFECTS.iter().filter_map(|e| PixelParams::of(&Effect::default_of(e.id).unwrap(), 64, 48)).collect();
+        let once: Vec<PixelParams> = crate::effects::EFFECTS.iter().filter_map(|e| PixelParams::of(&Effect::default_of(e.id).unwrap(), 64, 48)).collect();
         assert_eq!(once.len(), 6, "every effect but the blur is per-pixel");
         let ops: Vec<PixelParams> = once.iter().chain(once.iter().rev()).copied().collect();
         let shader = pixel_shader(&PixelKey { sample: true, ops: ops.iter().map(|p| p.effect()).collect() });

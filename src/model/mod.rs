@@ -180,8 +180,7 @@ impl Project {
 
     pub fn from_value(value: Value) -> Result<Project, ProjectError> {
         validate::check_header(&value)?;
-        let mut project: Project =
-            serde_json::from_value(value).map_err(|e| ProjectError::shape(e.to_string()))?;
+        let mut project: Project = serde_json::from_value(value).map_err(|e| ProjectError::shape(e.to_string()))?;
         validate::check_project(&mut project)?;
         project.next_id = project.next_id.max(validate::next_free_id(&project));
         Ok(project)

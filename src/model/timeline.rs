@@ -3,9 +3,9 @@
 
 use std::sync::Arc;
 
-use smol_str::SmolStr;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
+use smol_str::SmolStr;
 
 /// The kinds of track of the tool spec.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -19,8 +19,7 @@ pub enum TrackType {
 }
 
 impl TrackType {
-    pub const ALL: [TrackType; 5] =
-        [TrackType::Main, TrackType::Overlay, TrackType::Text, TrackType::Effect, TrackType::Audio];
+    pub const ALL: [TrackType; 5] = [TrackType::Main, TrackType::Overlay, TrackType::Text, TrackType::Effect, TrackType::Audio];
 
     pub fn as_str(self) -> &'static str {
         match self {
@@ -357,11 +356,7 @@ impl Track {
         // Elements are sorted and disjoint, so ends are sorted too: skip everything ending at or
         // before `start`, then only the next few can overlap.
         let from = self.elements.partition_point(|e| e.end() <= start);
-        self.elements[from..]
-            .iter()
-            .take_while(|e| e.start < end)
-            .map(|e| e.as_ref())
-            .find(|e| !skip(&e.id))
+        self.elements[from..].iter().take_while(|e| e.start < end).map(|e| e.as_ref()).find(|e| !skip(&e.id))
     }
 
     /// Inserts keeping the order by start. The caller has checked for overlap.
@@ -403,10 +398,7 @@ impl Timeline {
 
     /// Finds an element by id: (track index, element index).
     pub fn find(&self, id: &str) -> Option<(usize, usize)> {
-        self.tracks
-            .iter()
-            .enumerate()
-            .find_map(|(ti, t)| t.elements.iter().position(|e| e.id == id).map(|ei| (ti, ei)))
+        self.tracks.iter().enumerate().find_map(|(ti, t)| t.elements.iter().position(|e| e.id == id).map(|ei| (ti, ei)))
     }
 
     pub fn element(&self, id: &str) -> Option<(&Track, &Element)> {
@@ -429,8 +421,6 @@ impl Timeline {
 
     /// Whether two timelines are the same value, comparing shared parts by pointer first.
     pub fn same_as(&self, other: &Timeline) -> bool {
-        self.tracks.len() == other.tracks.len()
-            && self.tracks.iter().zip(&other.tracks).all(|(a, b)| Arc::ptr_eq(a, b) || a == b)
-            && self.extra == other.extra
+        self.tracks.len() == other.tracks.len() && self.tracks.iter().zip(&other.tracks).all(|(a, b)| Arc::ptr_eq(a, b) || a == b) && self.extra == other.extra
     }
 }

@@ -49,10 +49,7 @@ pub(super) fn check_header(value: &Value) -> Result<(), ProjectError> {
         return Err(ProjectError::shape("a project is a JSON object".into()));
     };
     if obj.get("format").and_then(Value::as_str) != Some(PROJECT_FORMAT) {
-        return Err(ProjectError {
-            code: ErrorCode::UnsupportedProject,
-            message: format!("Not a NeuralCut project: \"format\" must be \"{PROJECT_FORMAT}\""),
-        });
+        return Err(ProjectError { code: ErrorCode::UnsupportedProject, message: format!("Not a NeuralCut project: \"format\" must be \"{PROJECT_FORMAT}\"") });
     }
     match obj.get("version").and_then(Value::as_u64) {
         Some(v) if v == PROJECT_VERSION as u64 => Ok(()),
@@ -153,11 +150,7 @@ fn check_element_fields(assets: &[super::Asset], e: &super::Element) -> Result<(
             return Err(format!("a {} element cannot have a retime", e.kind.as_str()));
         }
         if !r.is_valid() {
-            return Err(format!(
-                "retime.rate must be a number from {} to {}",
-                super::timeline::Retime::MIN_RATE,
-                super::timeline::Retime::MAX_RATE
-            ));
+            return Err(format!("retime.rate must be a number from {} to {}", super::timeline::Retime::MIN_RATE, super::timeline::Retime::MAX_RATE));
         }
     }
     if e.volume.is_some_and(|v| !(0.0..=super::MAX_VOLUME).contains(&v)) {

@@ -88,12 +88,8 @@ pub fn load_scene(editor: &mut Editor, scene: &Value) -> Result<(), ProjectError
         .collect();
     editor.load(project);
     for (asset, record) in keep {
-        let report = ProviderReport {
-            file_uri: record.file_uri.clone(),
-            status: record.status,
-            expires_at: record.expires_at,
-            summary: record.summary.clone(),
-        };
+        let report =
+            ProviderReport { file_uri: record.file_uri.clone(), status: record.status, expires_at: record.expires_at, summary: record.summary.clone() };
         let now = record.created_at;
         let request = ContextRequest { asset, previous: Some(record) };
         // Re-recording a usable record cannot fail; if it somehow did, the asset is simply
@@ -118,12 +114,7 @@ pub fn adopt_scene(editor: &mut Editor, scene: &Value) -> Result<(), ProjectErro
 /// The timeline as OpenCut's `{ tracks: { overlay, main, audio } }`, for OpenCut's snapshot
 /// command. Fails only when no timeline is loaded.
 pub fn scene(editor: &Editor) -> Result<Value, ApiError> {
-    let project = editor
-        .project()
-        .ok_or_else(|| ApiError { code: ErrorCode::NoActiveProject, message: "No active project".into() })?;
-    let tl = project
-        .timeline
-        .as_ref()
-        .ok_or_else(|| ApiError { code: ErrorCode::NoActiveTimeline, message: "No active timeline".into() })?;
+    let project = editor.project().ok_or_else(|| ApiError { code: ErrorCode::NoActiveProject, message: "No active project".into() })?;
+    let tl = project.timeline.as_ref().ok_or_else(|| ApiError { code: ErrorCode::NoActiveTimeline, message: "No active timeline".into() })?;
     Ok(write_scene(project, tl))
 }

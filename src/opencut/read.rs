@@ -9,18 +9,48 @@ use serde_json::{Map, Value};
 
 use super::{scene_error as err, units, LIBRARY_ASSET_PREFIX, STASH};
 use crate::model::{
-    Asset, AssetType, Canvas, Element, ElementType, Project, ProjectError, Retime, Settings, Timeline, Track, TrackType,
-    PROJECT_FORMAT, PROJECT_VERSION,
+    Asset, AssetType, Canvas, Element, ElementType, Project, ProjectError, Retime, Settings, Timeline, Track, TrackType, PROJECT_FORMAT, PROJECT_VERSION,
 };
 use crate::time::TICKS_PER_SECOND;
 
 /// Names NeuralCut's element serialises itself. An OpenCut field of the same name that is not
 /// mapped onto it waits in the stash instead of `extra`, so the two never collide.
 const ELEMENT_FIELDS: [&str; 35] = [
-    "id", "type", "name", "start", "duration", "trimStart", "trimEnd", "assetId", "volume", "content", "style",
-    "position", "x", "y", "fontSize", "color", "fontWeight", "background", "stickerId", "effectType", "params",
-    "hidden", "muted", "fontFamily", "fontStyle", "textAlign", "textDecoration", "retime", "scaleX", "scaleY",
-    "rotate", "opacity", "blendMode", "animations", STASH,
+    "id",
+    "type",
+    "name",
+    "start",
+    "duration",
+    "trimStart",
+    "trimEnd",
+    "assetId",
+    "volume",
+    "content",
+    "style",
+    "position",
+    "x",
+    "y",
+    "fontSize",
+    "color",
+    "fontWeight",
+    "background",
+    "stickerId",
+    "effectType",
+    "params",
+    "hidden",
+    "muted",
+    "fontFamily",
+    "fontStyle",
+    "textAlign",
+    "textDecoration",
+    "retime",
+    "scaleX",
+    "scaleY",
+    "rotate",
+    "opacity",
+    "blendMode",
+    "animations",
+    STASH,
 ];
 
 /// The stash key that marks an element read from OpenCut (the tools' own elements have no stash).
@@ -96,11 +126,8 @@ pub fn read_scene(scene: &Value, base: Option<&Project>) -> Result<Project, Proj
         out.push(Arc::new(read_track(t, &format!("tracks.audio[{i}]"), Slot::Audio, &mut reader)?));
     }
     // Anything else in the tracks object rides along on the timeline.
-    let extra: Map<String, Value> = tracks
-        .iter()
-        .filter(|(k, _)| !matches!(k.as_str(), "overlay" | "main" | "audio" | "tracks"))
-        .map(|(k, v)| (k.clone(), v.clone()))
-        .collect();
+    let extra: Map<String, Value> =
+        tracks.iter().filter(|(k, _)| !matches!(k.as_str(), "overlay" | "main" | "audio" | "tracks")).map(|(k, v)| (k.clone(), v.clone())).collect();
 
     let mut project = Project {
         format: PROJECT_FORMAT.to_string(),
@@ -124,8 +151,7 @@ fn read_settings(v: &Value, base: Option<&Settings>) -> Result<Settings, Project
     for (k, v) in o {
         match k.as_str() {
             "fps" => {
-                s.fps = units::frame_rate(v)
-                    .ok_or_else(|| err("settings.fps", "must be { numerator, denominator } with both positive integers"))?;
+                s.fps = units::frame_rate(v).ok_or_else(|| err("settings.fps", "must be { numerator, denominator } with both positive integers"))?;
             }
             "canvasSize" => {
                 let dim = |key: &str| v.get(key).and_then(Value::as_u64).filter(|n| *n > 0).and_then(|n| u32::try_from(n).ok());
@@ -156,16 +182,14 @@ fn read_asset(v: &Value, path: &str) -> Result<Asset, ProjectError> {
         Some(Value::String(s)) => s.clone(),
         Some(_) => return Err(err(&path, "name must be a string")),
     };
-    let kind = o
-        .get("type")
-        .and_then(Value::as_str)
-        .and_then(AssetType::parse)
-        .ok_or_else(|| err(&path, "type must be \"video\", \"audio\" or \"image\""))?;
+    let kind = o.get("type").and_then(Value::as_str).and_then(AssetType::parse).ok_or_else(|| err(&path, "type must be \"video\", \"audio\" or \"image\""))?;
     let duration = match o.get("duration") {
         None | Some(Value::Null) => None,
-        Some(d) => Some(d.as_f64().filter(|d| d.is_finite() && *d >= 0.0 && *d <= crate::time::MAX_SECONDS).ok_or_else(|| {
-            err(&path, "duration must be a number of seconds >= 0")
-        })?),
+        Some(d) => Some(
+            d.as_f64()
+                .filter(|d| d.is_finite() && *d >= 0.0 && *d <= crate::time::MAX_SECONDS)
+                .ok_or_else(|| err(&path, "duration must be a number of seconds >= 0"))?,
+        ),
     };
     let dim = |key: &str| -> Result<Option<u32>, ProjectError> {
         match o.get(key) {
@@ -208,9 +232,7 @@ fn read_track(v: &Value, path: &str, slot: Slot, r: &mut Reader) -> Result<Track
         (Slot::Overlay, "video" | "graphic") => TrackType::Overlay,
         (Slot::Overlay, "text") => TrackType::Text,
         (Slot::Overlay, "effect") => TrackType::Effect,
-        (Slot::Overlay, t) => {
-            return Err(err(&path, format!("overlay tracks are video, text, graphic or effect tracks, not \"{t}\"")))
-        }
+        (Slot::Overlay, t) => return Err(err(&path, format!("overlay tracks are video, text, graphic or effect tracks, not \"{t}\""))),
         (Slot::Audio, "audio") => TrackType::Audio,
         (Slot::Audio, t) => return Err(err(&path, format!("tracks in audio are audio tracks, not \"{t}\""))),
     };
@@ -236,15 +258,7 @@ fn read_track(v: &Value, path: &str, slot: Slot, r: &mut Reader) -> Result<Track
         if a.end() > b.start {
             return Err(err(
                 &format!("{bpath} (\"{}\")", b.id),
-                format!(
-                    "overlaps element \"{}\" on the same track ({} runs {}–{} ticks, {} starts at {})",
-                    a.id,
-                    a.id,
-                    a.start,
-                    a.end(),
-                    b.id,
-                    b.start
-                ),
+                format!("overlaps element \"{}\" on the same track ({} runs {}–{} ticks, {} starts at {})", a.id, a.id, a.start, a.end(), b.id, b.start),
             ));
         }
     }
@@ -357,8 +371,8 @@ fn read_element(v: &Value, base: &str, track_type: &str, r: &mut Reader) -> Resu
         stash.insert("params".into(), Value::Object(p.clone()));
     }
     let empty = Map::new();
-    let mapped = super::params::read(t, params.unwrap_or(&empty), r.canvas_height)
-        .map_err(|(key, what)| err(&format!("{base}.params.{key} (\"{}\")", e.id), what))?;
+    let mapped =
+        super::params::read(t, params.unwrap_or(&empty), r.canvas_height).map_err(|(key, what)| err(&format!("{base}.params.{key} (\"{}\")", e.id), what))?;
     mapped.apply_to(&mut e);
     // v30+ animations are modelled (the keyframe tools edit them); anything else under that
     // name (not an object) waits in the stash.
@@ -379,9 +393,11 @@ fn read_element(v: &Value, base: &str, track_type: &str, r: &mut Reader) -> Resu
             } else {
                 let media = string(o, "mediaId", path, &format!("a {t} element"))?;
                 handled.push("mediaId");
-                let asset = r.assets.iter().find(|a| a.id == media).ok_or_else(|| {
-                    err(path, format!("unknown asset \"{media}\" (mediaId); pass every media asset the scene uses in assets"))
-                })?;
+                let asset = r
+                    .assets
+                    .iter()
+                    .find(|a| a.id == media)
+                    .ok_or_else(|| err(path, format!("unknown asset \"{media}\" (mediaId); pass every media asset the scene uses in assets")))?;
                 // OpenCut's "Extract audio" makes an audio element that plays the video's sound.
                 let extracted = t == "audio" && asset.kind == AssetType::Video;
                 if asset.kind.as_str() != t && !extracted {
@@ -461,20 +477,10 @@ impl Reader {
         extra.insert("sourceUrl".into(), url.into());
         let duration = source.and_then(units::ticks).filter(|t| *t > 0).map(crate::time::ticks_to_seconds);
         self.ids.insert(id.clone());
-        self.assets.push(Asset {
-            id,
-            name: name.unwrap_or(url).to_string(),
-            kind: AssetType::Audio,
-            duration,
-            width: None,
-            height: None,
-            fps: None,
-            extra,
-        });
+        self.assets.push(Asset { id, name: name.unwrap_or(url).to_string(), kind: AssetType::Audio, duration, width: None, height: None, fps: None, extra });
         self.assets.last().expect("just pushed")
     }
 }
-
 
 #[cfg(test)]
 mod tests {
@@ -496,11 +502,41 @@ mod tests {
         });
         let e: Element = serde_json::from_value(all.clone()).unwrap();
         let Element {
-            id: _, kind: _, name: _, start: _, duration: _, trim_start: _, trim_end: _, asset_id: _, volume: _,
-            content: _, style: _, position: _, x: _, y: _, font_size: _, color: _, font_weight: _, background: _,
-            sticker_id: _, effect_type: _, params: _, retime: _, hidden: _, muted: _, font_family: _, font_style: _,
-            text_align: _, text_decoration: _, scale_x: _, scale_y: _, rotate: _, opacity: _, blend_mode: _,
-            animations: _, extra,
+            id: _,
+            kind: _,
+            name: _,
+            start: _,
+            duration: _,
+            trim_start: _,
+            trim_end: _,
+            asset_id: _,
+            volume: _,
+            content: _,
+            style: _,
+            position: _,
+            x: _,
+            y: _,
+            font_size: _,
+            color: _,
+            font_weight: _,
+            background: _,
+            sticker_id: _,
+            effect_type: _,
+            params: _,
+            retime: _,
+            hidden: _,
+            muted: _,
+            font_family: _,
+            font_style: _,
+            text_align: _,
+            text_decoration: _,
+            scale_x: _,
+            scale_y: _,
+            rotate: _,
+            opacity: _,
+            blend_mode: _,
+            animations: _,
+            extra,
         } = &e;
         assert!(extra.is_empty(), "not Element fields: {extra:?}");
         let mut written: Vec<String> = serde_json::to_value(&e).unwrap().as_object().unwrap().keys().cloned().collect();

@@ -28,8 +28,7 @@ pub fn write_scene(project: &Project, tl: &Timeline) -> Value {
                 // graphic); NeuralCut's overlay holds all four. Elements that do not fit the
                 // track's OpenCut kind go to a companion track just below it.
                 let kind = overlay_kind(track);
-                let (fit, rest): (Vec<&Element>, Vec<&Element>) =
-                    track.elements.iter().map(|e| e.as_ref()).partition(|e| accepts(kind, element_type(e)));
+                let (fit, rest): (Vec<&Element>, Vec<&Element>) = track.elements.iter().map(|e| e.as_ref()).partition(|e| accepts(kind, element_type(e)));
                 overlay.push(w.track(&track.id, track, kind, fit));
                 if !rest.is_empty() {
                     let other = if kind == "video" { "graphic" } else { "video" };
@@ -228,11 +227,7 @@ impl Writer<'_> {
                 let id = e.sticker_id.as_deref().unwrap_or("sticker");
                 id.split(':').next_back().unwrap_or(id).replace('-', " ")
             }
-            _ => e
-                .asset_id
-                .as_deref()
-                .and_then(|id| self.project.asset(id))
-                .map_or_else(|| kind.to_string(), |a| a.name.clone()),
+            _ => e.asset_id.as_deref().and_then(|id| self.project.asset(id)).map_or_else(|| kind.to_string(), |a| a.name.clone()),
         }
     }
 }

@@ -212,12 +212,9 @@ impl Arg {
     pub fn choice(&self, key: &str, choices: &[&'static str]) -> Result<Option<&'static str>, ToolError> {
         match self.get() {
             None => Ok(None),
-            Some(Value::String(s)) => choices
-                .iter()
-                .find(|c| **c == s.as_str())
-                .copied()
-                .map(Some)
-                .ok_or_else(|| ToolError::invalid_argument(key, &one_of(choices))),
+            Some(Value::String(s)) => {
+                choices.iter().find(|c| **c == s.as_str()).copied().map(Some).ok_or_else(|| ToolError::invalid_argument(key, &one_of(choices)))
+            }
             Some(_) => Err(ToolError::invalid_argument(key, &one_of(choices))),
         }
     }

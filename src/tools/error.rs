@@ -129,18 +129,15 @@ impl ToolError {
     }
 
     pub fn target_track_not_found(id: &str) -> ToolError {
-        ToolError::new(ErrorCode::TargetTrackNotFound, format!("Target track not found: {id}"))
-            .with_hint("Call list_timeline to get the current track ids.")
+        ToolError::new(ErrorCode::TargetTrackNotFound, format!("Target track not found: {id}")).with_hint("Call list_timeline to get the current track ids.")
     }
 
     pub fn effect_not_found(kind: &str) -> ToolError {
-        ToolError::new(ErrorCode::EffectNotFound, format!("Effect not found: {kind}"))
-            .with_hint("Call list_effects to see the registered effect ids.")
+        ToolError::new(ErrorCode::EffectNotFound, format!("Effect not found: {kind}")).with_hint("Call list_effects to see the registered effect ids.")
     }
 
     pub fn unknown_parameter(key: &str) -> ToolError {
-        ToolError::new(ErrorCode::UnknownParameter, format!("Unknown parameter: {key}"))
-            .with_hint("Call get_effect to see the effect's parameters.")
+        ToolError::new(ErrorCode::UnknownParameter, format!("Unknown parameter: {key}")).with_hint("Call get_effect to see the effect's parameters.")
     }
 
     pub fn parameter_below(key: &str, min: f64) -> ToolError {
@@ -153,17 +150,16 @@ impl ToolError {
 
     /// An element on `track` is in the way of the requested placement.
     pub fn overlap(track_id: &str, element_id: &str, start: f64, end: f64) -> ToolError {
-        ToolError::new(ErrorCode::Overlap,
-            format!("Element {element_id} on track {track_id} is in the way ({start}s to {end}s)"),
-        )
-        // Not trackId/elementId: those name what a call created or changed when it succeeds.
-        .with("blockingTrackId", track_id)
-        .with("blockingElementId", element_id)
-        .with_hint("Choose a free time range (see list_timeline), or move or delete the element first.")
+        ToolError::new(ErrorCode::Overlap, format!("Element {element_id} on track {track_id} is in the way ({start}s to {end}s)"))
+            // Not trackId/elementId: those name what a call created or changed when it succeeds.
+            .with("blockingTrackId", track_id)
+            .with("blockingElementId", element_id)
+            .with_hint("Choose a free time range (see list_timeline), or move or delete the element first.")
     }
 
     pub fn incompatible_track(track_id: &str, track_type: &str, element_type: &str) -> ToolError {
-        ToolError::new(ErrorCode::IncompatibleTrack,
+        ToolError::new(
+            ErrorCode::IncompatibleTrack,
             format!("Target track {track_id} is {} {track_type} track and cannot hold {element_type} elements", article(track_type)),
         )
         .with_hint("Video and image go on main or overlay tracks, stickers on overlay, audio on audio.")

@@ -330,7 +330,6 @@ pub enum Modifier {
     Cmd,
 }
 
-
 /// ui_inspect.
 pub mod ui_inspect {
     use super::*;

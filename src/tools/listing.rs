@@ -117,15 +117,7 @@ struct Common<'a> {
 
 impl<'a> Common<'a> {
     fn of(e: &'a Element) -> Common<'a> {
-        Common {
-            e,
-            id: &e.id,
-            kind: e.kind,
-            asset_id: e.asset_id.as_deref(),
-            name: e.name.as_deref(),
-            start: e.start,
-            duration: e.duration,
-        }
+        Common { e, id: &e.id, kind: e.kind, asset_id: e.asset_id.as_deref(), name: e.name.as_deref(), start: e.start, duration: e.duration }
     }
 }
 
@@ -347,8 +339,7 @@ impl Writer {
 /// second, so no shorter decimal reads back as the same `f64`: this text is the shortest one.
 fn exact_decimal(ticks: i64) -> Option<(i64, i64)> {
     const LIMIT: i64 = (1 << 32) * TICKS_PER_SECOND;
-    (ticks % 3 == 0 && (0..LIMIT).contains(&ticks))
-        .then(|| (ticks / TICKS_PER_SECOND, ticks % TICKS_PER_SECOND / 3 * 25))
+    (ticks % 3 == 0 && (0..LIMIT).contains(&ticks)).then(|| (ticks / TICKS_PER_SECOND, ticks % TICKS_PER_SECOND / 3 * 25))
 }
 
 #[cfg(test)]
@@ -365,10 +356,14 @@ mod tests {
     #[test]
     fn seconds_match_serde_json() {
         let far = (1i64 << 32) * TICKS_PER_SECOND;
-        let samples = (0..400_000)
-            .chain((0..20_000).map(|i| i * 7_919 + 1))
-            .chain((0..20_000).map(|i| far - 1 - i * 104_729))
-            .chain([far, far + 3, i64::MAX / 2, -3, -120_000, -1]);
+        let samples = (0..400_000).chain((0..20_000).map(|i| i * 7_919 + 1)).chain((0..20_000).map(|i| far - 1 - i * 104_729)).chain([
+            far,
+            far + 3,
+            i64::MAX / 2,
+            -3,
+            -120_000,
+            -1,
+        ]);
         for ticks in samples {
             let seconds = ticks_to_seconds(ticks);
             let expected = if ticks % TICKS_PER_SECOND == 0 {

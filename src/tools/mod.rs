@@ -142,9 +142,7 @@ pub fn seconds(ticks: i64) -> Value {
 pub(crate) fn edit_error(err: crate::edits::EditError) -> ToolError {
     use crate::edits::EditError;
     match err {
-        EditError::Overlap { track, element, start, end } => {
-            ToolError::overlap(&track, &element, ticks_to_seconds(start), ticks_to_seconds(end))
-        }
+        EditError::Overlap { track, element, start, end } => ToolError::overlap(&track, &element, ticks_to_seconds(start), ticks_to_seconds(end)),
         EditError::Incompatible { track } => ToolError::new(ErrorCode::IncompatibleTrack, format!("Track {track} cannot hold this element")),
     }
 }

@@ -77,7 +77,8 @@ impl Refs {
         let is_id = tl.find(s).is_some();
         let target = self.by_ref.get(&(class, n)).filter(|id| tl.find(id).is_some()).cloned();
         match (is_id, target) {
-            (true, Some(id)) if id != s => Err(ToolError::new(ErrorCode::AmbiguousReference,
+            (true, Some(id)) if id != s => Err(ToolError::new(
+                ErrorCode::AmbiguousReference,
                 format!("Ambiguous reference {s}: it is both an element id and the reference of element {id}"),
             )
             .with("candidates", vec![s.to_string(), id.to_string()])

@@ -54,12 +54,20 @@ pub const BATCH: Annotations = Annotations { untrusted_content: true, ..HISTORY 
 /// (18 KB raw, about 6 KB gzipped, measured in docs/package.md).
 macro_rules! text {
     ($s:expr) => {
-        if cfg!(target_arch = "wasm32") { "" } else { $s }
+        if cfg!(target_arch = "wasm32") {
+            ""
+        } else {
+            $s
+        }
     };
 }
 macro_rules! list {
     ($s:expr) => {
-        if cfg!(target_arch = "wasm32") { &[] } else { $s }
+        if cfg!(target_arch = "wasm32") {
+            &[]
+        } else {
+            $s
+        }
     };
 }
 /// A tool's run function as the registry calls it: the checked arguments are deserialized into
@@ -74,8 +82,8 @@ pub(crate) use {list, text, typed};
 /// What a tool module needs to write its definition and types.
 pub mod prelude {
     pub(crate) use super::{list, text, typed};
-    pub use crate::tools::args::Arg;
     pub use super::{Annotations, Kind, ToolDef, Types, ADD, BATCH, CHANGE, HISTORY, LISTING, NOT_FOUND_IDS, READ};
+    pub use crate::tools::args::Arg;
     pub use crate::tools::schema::*;
     pub use schemars::JsonSchema;
     pub use serde::Deserialize;

@@ -162,7 +162,8 @@ fn walk(schema: &mut Value) {
             sorted.insert(key.into(), v);
         }
     }
-    let last: Vec<(String, Value)> = ["required", "additionalProperties", "description"].iter().filter_map(|k| map.remove(*k).map(|v| (k.to_string(), v))).collect();
+    let last: Vec<(String, Value)> =
+        ["required", "additionalProperties", "description"].iter().filter_map(|k| map.remove(*k).map(|v| (k.to_string(), v))).collect();
     sorted.extend(std::mem::take(map));
     sorted.extend(last);
     *map = sorted;
@@ -293,4 +294,3 @@ pub fn one_of(schema: &mut Schema) {
         }
     }
 }
-

@@ -178,10 +178,20 @@ pub fn typings() -> String {
     let common = serde_json::to_string(registry::COMMON_ERRORS).expect("strings serialise");
     let _ = writeln!(out, "/** Errors any tool can return besides its own (argument checks, references, no timeline). */\nexport const COMMON_TOOL_ERRORS: readonly string[] = {common};\n");
     out.push_str("export { ERROR_CODES, type ErrorCode } from \"./error-codes.js\";\n\n");
-    let _ = writeln!(out, "/** The engine's unit of time: every time in a project is a whole number of ticks (src/time.rs). */\nexport const TICKS_PER_SECOND = {};\n", crate::time::TICKS_PER_SECOND);
+    let _ = writeln!(
+        out,
+        "/** The engine's unit of time: every time in a project is a whole number of ticks (src/time.rs). */\nexport const TICKS_PER_SECOND = {};\n",
+        crate::time::TICKS_PER_SECOND
+    );
     let effects: Vec<String> = crate::effects::EFFECTS.iter().map(|e| literal(&Value::from(e.id))).collect();
-    let _ = writeln!(out, "/** An effect type of the effect registry: what `createEditor({{ effects }})` takes. */\nexport type EffectType = {};\n", effects.join(" | "));
-    out.push_str("/** Every effect type, in registry order (the default of `createEditor({ effects })`). */\nexport const EFFECT_TYPES: readonly EffectType[] = [\n");
+    let _ = writeln!(
+        out,
+        "/** An effect type of the effect registry: what `createEditor({{ effects }})` takes. */\nexport type EffectType = {};\n",
+        effects.join(" | ")
+    );
+    out.push_str(
+        "/** Every effect type, in registry order (the default of `createEditor({ effects })`). */\nexport const EFFECT_TYPES: readonly EffectType[] = [\n",
+    );
     for e in &effects {
         let _ = writeln!(out, "  {e},");
     }
@@ -458,9 +468,15 @@ mod tests {
             let mut optional_part = String::new();
             let mut depth = false;
             for ch in t.chars() {
-                if ch == '[' { depth = true; }
-                if depth { optional_part.push(ch); }
-                if ch == ']' { depth = false; }
+                if ch == '[' {
+                    depth = true;
+                }
+                if depth {
+                    optional_part.push(ch);
+                }
+                if ch == ']' {
+                    depth = false;
+                }
             }
             for (arg, format) in summary_placeholders(t).unwrap_or_else(|e| panic!("{}: {e}", tool.name)) {
                 assert!(tool.args().contains(&arg.as_str()), "{}: {{{arg}}} is not an argument", tool.name);

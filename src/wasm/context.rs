@@ -27,7 +27,11 @@ impl WasmEditor {
     pub fn begin_context(&mut self, args_json: &str, supported_types: Vec<String>, now_ms: f64) -> Result<String, JsValue> {
         let supported = supported_types
             .iter()
-            .map(|t| AssetType::parse(t).ok_or_else(|| api_error(ErrorCode::InvalidProvider, &format!("contextProvider.supportedTypes may hold video, audio and image, not \"{t}\""))))
+            .map(|t| {
+                AssetType::parse(t).ok_or_else(|| {
+                    api_error(ErrorCode::InvalidProvider, &format!("contextProvider.supportedTypes may hold video, audio and image, not \"{t}\""))
+                })
+            })
             .collect::<Result<Vec<_>, _>>()?;
         let args: Value = match serde_json::from_str(args_json) {
             Ok(v) => v,

@@ -11,8 +11,8 @@ mod audio;
 mod context;
 mod effects;
 mod frame;
-mod options;
 mod opencut;
+mod options;
 #[cfg(test)]
 mod tests;
 

@@ -14,8 +14,7 @@ impl WasmEditor {
     /// (and then nothing changed).
     #[wasm_bindgen(js_name = loadOpenCutScene)]
     pub fn load_opencut_scene(&mut self, scene_json: &str) -> Result<(), JsValue> {
-        let scene: Value = serde_json::from_str(scene_json)
-            .map_err(|e| api_error(ErrorCode::InvalidJson, &format!("OpenCut scene is not valid JSON: {e}")))?;
+        let scene: Value = serde_json::from_str(scene_json).map_err(|e| api_error(ErrorCode::InvalidJson, &format!("OpenCut scene is not valid JSON: {e}")))?;
         Ok(crate::opencut::load_scene(&mut self.inner, &scene)?)
     }
 
@@ -23,8 +22,7 @@ impl WasmEditor {
     /// keeping the undo history. Throws INVALID_JSON or INVALID_SCENE (and then nothing changed).
     #[wasm_bindgen(js_name = adoptOpenCutScene)]
     pub fn adopt_opencut_scene(&mut self, scene_json: &str) -> Result<(), JsValue> {
-        let scene: Value = serde_json::from_str(scene_json)
-            .map_err(|e| api_error(ErrorCode::InvalidJson, &format!("OpenCut scene is not valid JSON: {e}")))?;
+        let scene: Value = serde_json::from_str(scene_json).map_err(|e| api_error(ErrorCode::InvalidJson, &format!("OpenCut scene is not valid JSON: {e}")))?;
         Ok(crate::opencut::adopt_scene(&mut self.inner, &scene)?)
     }
 

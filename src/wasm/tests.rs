@@ -77,7 +77,8 @@ fn a_tool_call_is_one_undo_step_across_the_boundary() {
 #[wasm_bindgen_test]
 fn asset_options_arrive_as_js_objects_and_bad_ones_are_refused_by_name() {
     let mut editor = WasmEditor::new(None).unwrap_or_else(|_| panic!("new editor"));
-    let options = js(r#"{ "name": "clip.mp4", "type": "video", "duration": 10, "width": 1920, "height": 1080, "fps": { "numerator": 30000, "denominator": 1001 } }"#);
+    let options =
+        js(r#"{ "name": "clip.mp4", "type": "video", "duration": 10, "width": 1920, "height": 1080, "fps": { "numerator": 30000, "denominator": 1001 } }"#);
     let id = editor.add_asset(options).unwrap_or_else(|e| panic!("{:?}", error(e)));
     let assets = call(&mut editor, "list_project_assets", json!({}));
     assert!(assets.to_string().contains(&id), "{assets}");
@@ -114,7 +115,8 @@ fn the_context_handshake_refuses_unknown_tickets_and_types() {
     let mut editor = WasmEditor::new(None).unwrap_or_else(|_| panic!("new editor"));
     assert_eq!(thrown(editor.finish_context(7, Some("{}".into()), None, 0.0)).0, "UNKNOWN_CONTEXT_REQUEST");
     assert_eq!(thrown(editor.begin_context("{}", vec!["text".into()], 0.0)).0, "INVALID_PROVIDER");
-    let step: Value = serde_json::from_str(&editor.begin_context("{ not json", vec!["video".into()], 0.0).unwrap_or_else(|e| panic!("{:?}", error(e)))).unwrap();
+    let step: Value =
+        serde_json::from_str(&editor.begin_context("{ not json", vec!["video".into()], 0.0).unwrap_or_else(|e| panic!("{:?}", error(e)))).unwrap();
     assert_eq!(step["kind"], json!("done"));
     assert!(step["output"]["code"].is_string(), "{step}");
 }

@@ -16,7 +16,13 @@ export function browserFetch(log = []) {
   const f = (url, init = {}) => {
     const headers = new Headers(init.headers);
     headers.set("origin", ORIGIN);
-    log.push({ url: String(url), method: init.method ?? "GET", headers: Object.fromEntries(headers), bytes: typeof init.body === "string" ? Buffer.byteLength(init.body) : undefined, body: typeof init.body === "string" ? init.body : undefined });
+    log.push({
+      url: String(url),
+      method: init.method ?? "GET",
+      headers: Object.fromEntries(headers),
+      bytes: typeof init.body === "string" ? Buffer.byteLength(init.body) : undefined,
+      body: typeof init.body === "string" ? init.body : undefined,
+    });
     return fetch(url, { ...init, headers });
   };
   f.log = log;
@@ -90,11 +96,17 @@ export async function setup(proxy, { agentOptions = {}, clip = {} } = {}) {
 /** Timeline clips as [start, end] seconds. */
 export function clips(editor) {
   const tracks = editor.project().timeline.tracks;
-  return tracks.filter((t) => t.type !== "text").flatMap((t) => t.elements).map((e) => [e.start / 120000, (e.start + e.duration) / 120000]);
+  return tracks
+    .filter((t) => t.type !== "text")
+    .flatMap((t) => t.elements)
+    .map((e) => [e.start / 120000, (e.start + e.duration) / 120000]);
 }
 
 export const lastTurn = (body) => body.contents.at(-1);
-export const responses = (body) => lastTurn(body).parts.filter((p) => p.functionResponse).map((p) => p.functionResponse);
+export const responses = (body) =>
+  lastTurn(body)
+    .parts.filter((p) => p.functionResponse)
+    .map((p) => p.functionResponse);
 
 /**
  * Asserts `contents` is a conversation Gemini accepts: it starts with the user's text, roles
@@ -104,7 +116,10 @@ export const responses = (body) => lastTurn(body).parts.filter((p) => p.function
 export function assertValidConversation(contents, where = "") {
   assert.ok(contents.length > 0, `${where}: empty`);
   assert.equal(contents[0].role, "user", `${where}: starts with a user turn`);
-  assert.ok(contents[0].parts.some((p) => typeof p.text === "string"), `${where}: starts with the user's text`);
+  assert.ok(
+    contents[0].parts.some((p) => typeof p.text === "string"),
+    `${where}: starts with the user's text`,
+  );
   for (let i = 0; i < contents.length; i++) {
     const c = contents[i];
     assert.ok(c.parts.length > 0, `${where}: turn ${i} is empty`);
@@ -114,7 +129,11 @@ export function assertValidConversation(contents, where = "") {
     if (c.role === "user" && answered.length) {
       const prev = contents[i - 1];
       assert.ok(prev, `${where}: responses in turn ${i} without calls`);
-      assert.deepEqual(answered, prev.parts.filter((p) => p.functionCall).map((p) => p.functionCall.name), `${where}: turn ${i} answers the calls of turn ${i - 1}`);
+      assert.deepEqual(
+        answered,
+        prev.parts.filter((p) => p.functionCall).map((p) => p.functionCall.name),
+        `${where}: turn ${i} answers the calls of turn ${i - 1}`,
+      );
     }
     if (calls.length && i + 1 < contents.length) {
       const next = contents[i + 1].parts.filter((p) => p.functionResponse).map((p) => p.functionResponse.name);

@@ -6,7 +6,19 @@ import { test, before, after, beforeEach } from "node:test";
 import assert from "node:assert/strict";
 
 import { createEditor, TOOL_CATALOG, HOST_TOOL_CATALOG } from "../../dist/index.js";
-import { createAgent, AgentError, summarizeCall, formatTime, TOOL_SUMMARIES, BUILT_IN_SKILLS, DEFAULT_SYSTEM_INSTRUCTION, mentionLabel, MENTION_LABEL_MAX, MENTIONS_START, MENTIONS_END } from "../../dist/agent/index.js";
+import {
+  createAgent,
+  AgentError,
+  summarizeCall,
+  formatTime,
+  TOOL_SUMMARIES,
+  BUILT_IN_SKILLS,
+  DEFAULT_SYSTEM_INSTRUCTION,
+  mentionLabel,
+  MENTION_LABEL_MAX,
+  MENTIONS_START,
+  MENTIONS_END,
+} from "../../dist/agent/index.js";
 import { modelTurn, call } from "./fake-gemini.mjs";
 import { startStack, resetFake, setup as setupOn, clips, responses, lastTurn, assertValidConversation, browserFetch, noWait } from "./agent-harness.mjs";
 
@@ -75,7 +87,9 @@ test("tool_call events carry a readable summary from the registry's template; su
   fake.script.push(
     modelTurn([call("split", { times: [3] }), call("add_text", { text: "Hello", start: 1, end: 2, position: "top" }), call("list_timeline", {})]),
     (body) => {
-      const els = responses(body)[2].response.output.tracks.flatMap((t) => t.elements).filter((e) => e.type === "video");
+      const els = responses(body)[2]
+        .response.output.tracks.flatMap((t) => t.elements)
+        .filter((e) => e.type === "video");
       return modelTurn([call("delete_timeline_elements", { elementIds: els.map((e) => e.elementId) }), call("transcribe_video", { assetId: "nope" })]);
     },
     modelTurn([{ text: "Done." }]),
@@ -85,7 +99,11 @@ test("tool_call events carry a readable summary from the registry's template; su
   assert.deepEqual(cards, ["Split at 00:03.00", "Add text “Hello” at 00:01.00", "List the timeline", "Delete 2 elements", "Transcribe nope"]);
   assert.equal(summarizeCall("split", { times: [3, 75.5] }), "Split at 00:03.00, 01:15.50");
   assert.equal(summarizeCall("delete_timeline_elements", { elementIds: [elementId] }), "Delete 1 element");
-  assert.equal(summarizeCall("move_timeline_elements", { elementIds: ["a", "b"], start: 4 }), "Move 2 elements to 00:04.00", "an optional part without its argument goes");
+  assert.equal(
+    summarizeCall("move_timeline_elements", { elementIds: ["a", "b"], start: 4 }),
+    "Move 2 elements to 00:04.00",
+    "an optional part without its argument goes",
+  );
   assert.equal(summarizeCall("move_timeline_elements", { elementIds: ["a"], start: 4, targetTrackId: "t2" }), "Move 1 element to 00:04.00 on track t2");
   assert.equal(summarizeCall("add_media_to_timeline", { assetId, startTime: 3661.239, trackType: "main" }), `Add ${assetId} to the main track at 1:01:01.24`);
   assert.equal(summarizeCall("submit_plan", { steps: ["a", "b", "c"] }), "Plan 3 steps");
@@ -131,7 +149,13 @@ test("the reads of one turn run side by side; an edit waits for the reads before
   assert.deepEqual(log.slice(5, 7).sort(), ["start c", "start d"], "the reads after it started after it, together");
   assert.deepEqual(
     answered.map((r) => [r.name, r.response.output?.tag ?? r.response.output?.marked]),
-    [["probe", "a"], ["probe", "b"], ["mark", true], ["probe", "c"], ["probe", "d"]],
+    [
+      ["probe", "a"],
+      ["probe", "b"],
+      ["mark", true],
+      ["probe", "c"],
+      ["probe", "d"],
+    ],
   );
 });
 
@@ -146,14 +170,21 @@ test("permission modes: ask confirms each edit, allow runs edits without asking,
   fake.script.push(...turn());
   await agent.send("Split.");
   assert.deepEqual(asked, ["split"], "ask: confirm before the edit only");
-  assert.deepEqual(clips(editor), [[0, 5], [5, 10]]);
+  assert.deepEqual(clips(editor), [
+    [0, 5],
+    [5, 10],
+  ]);
 
   agent.setPermission("allow");
   assert.equal(agent.permission(), "allow");
   fake.script.push(modelTurn([call("split", { times: [2] })]), modelTurn([{ text: "ok" }]));
   await agent.send("Split again.");
   assert.deepEqual(asked, ["split"], "allow: nothing asked");
-  assert.deepEqual(clips(editor), [[0, 2], [2, 5], [5, 10]]);
+  assert.deepEqual(clips(editor), [
+    [0, 2],
+    [2, 5],
+    [5, 10],
+  ]);
 
   agent.setPermission("readonly");
   let seen;
@@ -170,7 +201,10 @@ test("permission modes: ask confirms each edit, allow runs edits without asking,
     assert.match(r.response.error.hint, /read only/);
   }
   assert.deepEqual(asked, ["split"], "readonly: nothing asked");
-  assert.deepEqual(of(events, "permission").map((e) => e.mode), ["allow", "readonly"]);
+  assert.deepEqual(
+    of(events, "permission").map((e) => e.mode),
+    ["allow", "readonly"],
+  );
   agent.setPermission("readonly");
   assert.equal(of(events, "permission").length, 2, "no event when the mode stays");
   assert.throws(() => agent.setPermission("sometimes"), TypeError);
@@ -197,7 +231,10 @@ test("Stop during a model call aborts the request upstream; send rejects STOPPED
 
   fake.script.push(modelTurn([{ text: "Shorter now." }]));
   assert.equal(await agent.retry(), "Shorter now.");
-  assert.deepEqual(agent.history(), [{ role: "user", parts: [{ text: "Make it shorter." }] }, { role: "model", parts: [{ text: "Shorter now." }] }]);
+  assert.deepEqual(agent.history(), [
+    { role: "user", parts: [{ text: "Make it shorter." }] },
+    { role: "model", parts: [{ text: "Shorter now." }] },
+  ]);
   await assert.rejects(agent.retry(), (e) => e.code === "NOTHING_TO_RETRY");
   agent.stop(); // nothing runs: nothing happens
   assert.equal(of(events, "stopped").length, 1);
@@ -213,7 +250,14 @@ test("Stop during an approval declines it and the calls after it; edits made bef
           signal.addEventListener("abort", () => resolve(false));
         });
   const { agent, editor, events } = await setup({ agentOptions: { confirm } });
-  fake.script.push(modelTurn([call("add_text", { text: "Kept", start: 0, end: 1, position: "top" }, "s1"), call("list_timeline", {}), call("split", { times: [4] }), call("split", { times: [6] })]));
+  fake.script.push(
+    modelTurn([
+      call("add_text", { text: "Kept", start: 0, end: 1, position: "top" }, "s1"),
+      call("list_timeline", {}),
+      call("split", { times: [4] }),
+      call("split", { times: [6] }),
+    ]),
+  );
   const sending = agent.send("Title and cuts.");
   await until(() => pending, "the approval");
   assert.equal(pending.name, "split");
@@ -225,8 +269,14 @@ test("Stop during an approval declines it and the calls after it; edits made bef
   const answers = history.at(-1).parts.map((p) => p.functionResponse);
   assert.equal(typeof answers[0].response.output.elementId, "string", "the approved edit ran");
   assert.ok(answers[1].response.output.tracks, "the read ran");
-  assert.deepEqual([answers[2], answers[3]].map((a) => a.response.error.code), ["STOPPED", "STOPPED"]);
-  assert.ok(editor.project().timeline.tracks.some((t) => t.elements.some((e) => e.content === "Kept")), "its edit is kept");
+  assert.deepEqual(
+    [answers[2], answers[3]].map((a) => a.response.error.code),
+    ["STOPPED", "STOPPED"],
+  );
+  assert.ok(
+    editor.project().timeline.tracks.some((t) => t.elements.some((e) => e.content === "Kept")),
+    "its edit is kept",
+  );
   assert.deepEqual(clips(editor), [[0, 10]], "the declined edits did not run");
   assert.equal(of(events, "run_summary").at(-1).added.length, 1, "the summary names what the run did before the stop");
   // The next model call sees the STOPPED answers; the conversation goes on.
@@ -263,7 +313,10 @@ test("a message's edits are one undo step; run_summary and done say what was add
   editor.callTool("add_text", { text: "Before", start: 0, end: 1, position: "top" });
   const beforeRun = JSON.stringify(editor.project().timeline);
   fake.script.push(
-    modelTurn([call("add_text", { text: "Title", start: 0, end: 2, position: "center" }), call("set_volume", { trackId: editor.project().timeline.tracks.find((t) => t.type === "main").id, elementId, volume: 0.5 })]),
+    modelTurn([
+      call("add_text", { text: "Title", start: 0, end: 2, position: "center" }),
+      call("set_volume", { trackId: editor.project().timeline.tracks.find((t) => t.type === "main").id, elementId, volume: 0.5 }),
+    ]),
     modelTurn([call("split", { times: [5] })]),
     modelTurn([{ text: "Done." }]),
   );
@@ -274,7 +327,11 @@ test("a message's edits are one undo step; run_summary and done say what was add
   const done = of(events, "done")[0];
   assert.deepEqual(done.changes, { added: summary[0].added, removed: summary[0].removed, changed: summary[0].changed });
   assert.deepEqual(summary[0].added.map((e) => e.type).sort(), ["text", "video"], "the title and the split's second half");
-  assert.deepEqual(summary[0].changed.map((e) => e.id), [elementId], "the clip: quieter and shorter");
+  assert.deepEqual(
+    summary[0].changed.map((e) => e.id),
+    [elementId],
+    "the clip: quieter and shorter",
+  );
   assert.deepEqual(summary[0].removed, []);
   assert.equal(summary[0].changed[0].name, "clip.mp4");
 
@@ -289,7 +346,10 @@ test("a message's edits are one undo step; run_summary and done say what was add
   fake.script.push(modelTurn([call("split", { times: [3] }), call("split", { times: [6] })]), modelTurn([{ text: "ok" }]));
   await ungrouped.agent.send("Two cuts.");
   ungrouped.editor.undo();
-  assert.deepEqual(clips(ungrouped.editor), [[0, 3], [3, 10]]);
+  assert.deepEqual(clips(ungrouped.editor), [
+    [0, 3],
+    [3, 10],
+  ]);
 });
 
 test("editor.group and beginGroup/endGroup: one step, named; an empty group records nothing", async () => {
@@ -315,10 +375,13 @@ test("editor.group and beginGroup/endGroup: one step, named; an empty group reco
   assert.equal(editor.endGroup(), true);
   assert.equal(editor.endGroup(), false, "no group open");
   assert.equal((await editor.callTool("undo", {})).undone, "Rough cut", "the empty group left no step");
-  await assert.rejects(editor.group("fails", async () => {
-    await editor.callTool("split", { times: [5] });
-    throw new Error("host bug");
-  }), /host bug/);
+  await assert.rejects(
+    editor.group("fails", async () => {
+      await editor.callTool("split", { times: [5] });
+      throw new Error("host bug");
+    }),
+    /host bug/,
+  );
   assert.equal((await editor.callTool("undo", {})).undone, "fails", "a group closes when its function throws");
   assert.ok(changes.length >= 4);
   assert.throws(() => editor.beginGroup(42), { name: "NeuralCutError", code: "INVALID_OPTIONS" });
@@ -339,12 +402,15 @@ test("submit_plan: edits wait while the plan awaits approval; approved, they run
   const { agent, editor, events } = await setup({ agentOptions: { onPlan } });
   assert.ok(agent.declarations().some((d) => d.name === "submit_plan"));
   assert.ok(!agent.declarations().some((d) => d.name === "ask_user"), "no askUser: ask_user is not declared");
-  fake.script.push(modelTurn([call("submit_plan", { steps: ["Split at 5", "Delete the end"], summary: "Cut the end" }), call("split", { times: [5] })]), (body) => {
-    const [plan, split] = responses(body);
-    assert.deepEqual(plan.response.output, { decision: "approve", steps: ["Split at 5", "Delete the end"] });
-    assert.equal(split.response.output.success, true);
-    return modelTurn([{ text: "Cut." }]);
-  });
+  fake.script.push(
+    modelTurn([call("submit_plan", { steps: ["Split at 5", "Delete the end"], summary: "Cut the end" }), call("split", { times: [5] })]),
+    (body) => {
+      const [plan, split] = responses(body);
+      assert.deepEqual(plan.response.output, { decision: "approve", steps: ["Split at 5", "Delete the end"] });
+      assert.equal(split.response.output.success, true);
+      return modelTurn([{ text: "Cut." }]);
+    },
+  );
   const sending = agent.send("Cut the end.");
   await until(() => decide, "the plan");
   timelineWhileAsked = clips(editor);
@@ -352,7 +418,10 @@ test("submit_plan: edits wait while the plan awaits approval; approved, they run
   assert.deepEqual(of(events, "plan"), [{ type: "plan", steps: ["Split at 5", "Delete the end"], summary: "Cut the end" }]);
   decide({ decision: "approve" });
   assert.equal(await sending, "Cut.");
-  assert.deepEqual(clips(editor), [[0, 5], [5, 10]]);
+  assert.deepEqual(clips(editor), [
+    [0, 5],
+    [5, 10],
+  ]);
 
   decide = undefined;
   fake.script.push(modelTurn([call("submit_plan", { steps: ["Delete everything"] }), call("split", { times: [2] }), call("list_timeline", {})]), (body) => {
@@ -367,19 +436,34 @@ test("submit_plan: edits wait while the plan awaits approval; approved, they run
   await until(() => decide, "the second plan");
   decide({ decision: "reject", feedback: "Keep the intro" });
   assert.equal(await second, "I will keep the intro.");
-  assert.deepEqual(clips(editor), [[0, 5], [5, 10]], "nothing changed");
+  assert.deepEqual(
+    clips(editor),
+    [
+      [0, 5],
+      [5, 10],
+    ],
+    "nothing changed",
+  );
 
   // Edited: the model is given the user's steps. The next turn's edits are not refused.
   decide = undefined;
-  fake.script.push(modelTurn([call("submit_plan", { steps: ["a"] })]), (body) => {
-    assert.deepEqual(responses(body)[0].response.output, { decision: "edit", steps: ["Split at 8 instead"], feedback: "later" });
-    return modelTurn([call("split", { times: [8] })]);
-  }, modelTurn([{ text: "ok" }]));
+  fake.script.push(
+    modelTurn([call("submit_plan", { steps: ["a"] })]),
+    (body) => {
+      assert.deepEqual(responses(body)[0].response.output, { decision: "edit", steps: ["Split at 8 instead"], feedback: "later" });
+      return modelTurn([call("split", { times: [8] })]);
+    },
+    modelTurn([{ text: "ok" }]),
+  );
   const third = agent.send("Plan again.");
   await until(() => decide, "the third plan");
   decide({ decision: "edit", steps: ["Split at 8 instead"], feedback: "later" });
   await third;
-  assert.deepEqual(clips(editor), [[0, 5], [5, 8], [8, 10]]);
+  assert.deepEqual(clips(editor), [
+    [0, 5],
+    [5, 8],
+    [8, 10],
+  ]);
   // Bad arguments are the model's to fix, not the user's to see.
   fake.script.push(modelTurn([call("submit_plan", { steps: [] })]), (body) => {
     assert.equal(responses(body)[0].response.error.code, "INVALID_ARGUMENT");
@@ -399,7 +483,13 @@ test("Stop while a plan awaits approval declines it; the edits after it never ru
   await assert.rejects(sending, (e) => e.code === "STOPPED");
   assert.equal(planSignal.aborted, true);
   assert.deepEqual(clips(editor), [[0, 10]]);
-  assert.deepEqual(agent.history().at(-1).parts.map((p) => p.functionResponse.response.error.code), ["STOPPED", "STOPPED"]);
+  assert.deepEqual(
+    agent
+      .history()
+      .at(-1)
+      .parts.map((p) => p.functionResponse.response.error.code),
+    ["STOPPED", "STOPPED"],
+  );
 });
 
 test("ask_user asks the host and hands the answer to the model; a question event shows it", async () => {
@@ -419,13 +509,17 @@ test("ask_user asks the host and hands the answer to the model; a question event
 
   // A failing handler is no answer; Stop while asking closes the question (its signal) and stops.
   let questionSignal;
-  const failing = await setup({ agentOptions: { askUser: async (_q, { signal }) => {
-    if (!questionSignal) {
-      questionSignal = signal;
-      return new Promise(() => {});
-    }
-    throw new Error("the dialog broke");
-  } } });
+  const failing = await setup({
+    agentOptions: {
+      askUser: async (_q, { signal }) => {
+        if (!questionSignal) {
+          questionSignal = signal;
+          return new Promise(() => {});
+        }
+        throw new Error("the dialog broke");
+      },
+    },
+  });
   fake.script.push(modelTurn([call("ask_user", { question: "Which?" }), call("split", { times: [5] })]));
   const sending = failing.agent.send("Trim.");
   await until(() => questionSignal, "the question");
@@ -464,7 +558,10 @@ test("list_skills and load_skill serve the built-in recipes and the host's; a lo
     modelTurn([{ text: "Captioned." }]),
   );
   await agent.send("Caption the clip.");
-  assert.deepEqual(listed.map((k) => k.name), ["captions", "remove-silences", "vertical-short", "talking-head", "b-roll", "brand-intro"]);
+  assert.deepEqual(
+    listed.map((k) => k.name),
+    ["captions", "remove-silences", "vertical-short", "talking-head", "b-roll", "brand-intro"],
+  );
   assert.ok(listed.every((k) => k.description.length > 10));
   assert.equal(loaded.name, "captions");
   assert.match(loaded.body, /transcribe_video/);
@@ -512,7 +609,10 @@ test("usage events after every model call, and agent.usage(): last call and sess
   thinking.usageMetadata = { promptTokenCount: 100, candidatesTokenCount: 7, thoughtsTokenCount: 50, totalTokenCount: 157 };
   fake.script.push(thinking);
   await agent.send("Again.");
-  assert.deepEqual(agent.usage(), { last: { promptTokens: 100, outputTokens: 57, totalTokens: 157 }, session: { promptTokens: 120, outputTokens: 67, totalTokens: 187 } });
+  assert.deepEqual(agent.usage(), {
+    last: { promptTokens: 100, outputTokens: 57, totalTokens: 157 },
+    session: { promptTokens: 120, outputTokens: 67, totalTokens: 187 },
+  });
 });
 
 test("progress events while load_asset_context uploads and while transcribe_video uploads and transcribes", async () => {
@@ -520,16 +620,37 @@ test("progress events while load_asset_context uploads and while transcribe_vide
   fake.script.push(modelTurn([call("load_asset_context", { assetId })]), modelTurn([{ text: "Seen." }]));
   await agent.send("Watch it.");
   const up = of(events, "progress");
-  assert.deepEqual(up.map((e) => [e.kind, e.assetId, e.fraction]), [["upload", assetId, 0], ["upload", assetId, 1]]);
+  assert.deepEqual(
+    up.map((e) => [e.kind, e.assetId, e.fraction]),
+    [
+      ["upload", assetId, 0],
+      ["upload", assetId, 1],
+    ],
+  );
   // The usage of the summary request counts too.
   assert.ok(agent.usage().session.totalTokens >= 45);
 
   const second = await setup();
   fake.intercept = (body) =>
-    body.tools ? undefined : modelTurn([{ text: body.contents.at(-1).parts.some((p) => /Transcribe/.test(p.text ?? "")) ? JSON.stringify({ language: "en", segments: [{ start: 0, end: 1, text: "Hi" }] }) : "A clip." }]);
+    body.tools
+      ? undefined
+      : modelTurn([
+          {
+            text: body.contents.at(-1).parts.some((p) => /Transcribe/.test(p.text ?? ""))
+              ? JSON.stringify({ language: "en", segments: [{ start: 0, end: 1, text: "Hi" }] })
+              : "A clip.",
+          },
+        ]);
   fake.script.push(modelTurn([call("transcribe_video", { assetId: second.assetId })]), modelTurn([{ text: "Transcribed." }]));
   await second.agent.send("Transcribe it.");
-  assert.deepEqual(of(second.events, "progress").map((e) => [e.kind, e.fraction]), [["transcription", 0], ["transcription", 0.5], ["transcription", 1]]);
+  assert.deepEqual(
+    of(second.events, "progress").map((e) => [e.kind, e.fraction]),
+    [
+      ["transcription", 0],
+      ["transcription", 0.5],
+      ["transcription", 1],
+    ],
+  );
   assert.equal(of(second.events, "tool_result")[0].isError, false, JSON.stringify(of(second.events, "tool_result")[0].result));
 });
 
@@ -556,16 +677,26 @@ test("a saved conversation: history option and restore() continue it; running() 
   const running = reopened.agent.send("Slow one.");
   assert.equal(reopened.agent.running(), true);
   await until(() => fake.generateCalls.length > calls, "the model call");
-  assert.throws(() => reopened.agent.restore(saved), (e) => e.code === "BUSY");
+  assert.throws(
+    () => reopened.agent.restore(saved),
+    (e) => e.code === "BUSY",
+  );
   reopened.agent.stop();
   await assert.rejects(running, (e) => e.code === "STOPPED");
   assert.equal(reopened.agent.running(), false);
   reopened.agent.restore(saved);
   assert.deepEqual(reopened.agent.history(), saved);
   for (const bad of [null, {}, [{ role: "system", parts: [] }], [{ role: "user" }], [{ role: "user", parts: ["text"] }]]) {
-    assert.throws(() => reopened.agent.restore(bad), (e) => e.code === "INVALID_ARGUMENT", JSON.stringify(bad));
+    assert.throws(
+      () => reopened.agent.restore(bad),
+      (e) => e.code === "INVALID_ARGUMENT",
+      JSON.stringify(bad),
+    );
   }
-  assert.throws(() => createAgent({ editor: reopened.editor, proxyUrl: proxy.url, history: [{ role: "tool", parts: [] }] }), (e) => e.code === "INVALID_ARGUMENT");
+  assert.throws(
+    () => createAgent({ editor: reopened.editor, proxyUrl: proxy.url, history: [{ role: "tool", parts: [] }] }),
+    (e) => e.code === "INVALID_ARGUMENT",
+  );
   // The bounds object still works as before.
   const bounded = createAgent({ editor: reopened.editor, proxyUrl: proxy.url, fetch: browserFetch(), history: { maxTurns: 4 }, sleep: noWait });
   assert.deepEqual(bounded.history(), []);
@@ -581,12 +712,22 @@ test("mentions: the user's part holds only their words, the items go in a second
   // A name passed as the label is refused before anything is sent.
   const sentBefore = fetchLog.length;
   for (const label of [crafted, "two words", "x".repeat(30), "a\nb", ""]) {
-    assert.throws(() => agent.send("Trim it", { mentions: [{ kind: "asset", id: assetId, label }] }), (e) => e.code === "INVALID_ARGUMENT", JSON.stringify(label));
+    assert.throws(
+      () => agent.send("Trim it", { mentions: [{ kind: "asset", id: assetId, label }] }),
+      (e) => e.code === "INVALID_ARGUMENT",
+      JSON.stringify(label),
+    );
   }
-  assert.throws(() => agent.send("Trim it", { mentions: "a1" }), (e) => e.code === "INVALID_ARGUMENT");
+  assert.throws(
+    () => agent.send("Trim it", { mentions: "a1" }),
+    (e) => e.code === "INVALID_ARGUMENT",
+  );
   const cyclic = {};
   cyclic.self = cyclic;
-  assert.throws(() => agent.send("Trim it", { mentions: [{ kind: "asset", id: assetId, label: "clip", details: cyclic }] }), (e) => e.code === "INVALID_ARGUMENT");
+  assert.throws(
+    () => agent.send("Trim it", { mentions: [{ kind: "asset", id: assetId, label: "clip", details: cyclic }] }),
+    (e) => e.code === "INVALID_ARGUMENT",
+  );
   assert.equal(fetchLog.length, sentBefore);
   assert.equal(agent.history().length, 0, "a refused message changes nothing");
   const label = mentionLabel(crafted);

@@ -20,7 +20,11 @@ after(() => stack?.close());
 beforeEach(() => resetFake(fake));
 
 /** The loop's model calls (summaries and transcripts carry no tools). */
-const generateBodies = (log) => log.filter((r) => /\/(generate|stream)$/.test(r.url)).map((r) => JSON.parse(r.body)).filter((b) => b.tools);
+const generateBodies = (log) =>
+  log
+    .filter((r) => /\/(generate|stream)$/.test(r.url))
+    .map((r) => JSON.parse(r.body))
+    .filter((b) => b.tools);
 const fileUris = (body) => body.contents.flatMap((c) => c.parts.filter((p) => p.fileData).map((p) => p.fileData.fileUri));
 
 test("a 200-message session with three tool calls per message works from the first message to the last, and request size stays flat", async () => {
@@ -52,7 +56,10 @@ test("a 200-message session with three tool calls per message works from the fir
     sizes.push(Math.max(...sent.map((r) => r.bytes)));
     for (const r of sent) assertValidConversation(JSON.parse(r.body).contents, `message ${i}`);
   }
-  const texts = editor.project().timeline.tracks.flatMap((t) => t.elements).filter((e) => e.type === "text");
+  const texts = editor
+    .project()
+    .timeline.tracks.flatMap((t) => t.elements)
+    .filter((e) => e.type === "text");
   assert.equal(texts.length, 200);
   assert.equal(events.filter((e) => e.type === "notice" && e.code === "HISTORY_TRIMMED").length, 1, "said once that old messages are no longer sent");
   assert.equal(events.filter((e) => e.type === "error").length, 0);
@@ -72,7 +79,9 @@ test("a 200-message session with three tool calls per message works from the fir
 
 test("a model turn with 150 parallel function calls runs, and its 150 responses go back", async () => {
   const { editor, agent } = await setup(proxy);
-  const calls = Array.from({ length: 150 }, (_, i) => call("add_text", { text: `Word ${i}`, start: i * 0.06, end: i * 0.06 + 0.05, position: "bottom", style: "subtitle" }, i === 0 ? "sig-wide" : undefined));
+  const calls = Array.from({ length: 150 }, (_, i) =>
+    call("add_text", { text: `Word ${i}`, start: i * 0.06, end: i * 0.06 + 0.05, position: "bottom", style: "subtitle" }, i === 0 ? "sig-wide" : undefined),
+  );
   let answered;
   fake.script.push(modelTurn([{ text: "Adding 150 captions." }, ...calls]), (body) => {
     answered = responses(body);
@@ -81,13 +90,21 @@ test("a model turn with 150 parallel function calls runs, and its 150 responses 
   assert.equal(await agent.send("Caption every word."), "Added 150 captions.");
   assert.equal(answered.length, 150);
   assert.ok(answered.every((r) => r.name === "add_text" && typeof r.response.output.elementId === "string"));
-  assert.equal(editor.project().timeline.tracks.flatMap((t) => t.elements).filter((e) => e.type === "text").length, 150);
+  assert.equal(
+    editor
+      .project()
+      .timeline.tracks.flatMap((t) => t.elements)
+      .filter((e) => e.type === "text").length,
+    150,
+  );
   assertValidConversation(agent.history());
 });
 
 test("an expired file handle is healed: the cache entry is dropped, the asset uploaded again with consent, the request retried", async () => {
   const asked = [];
-  const { assetId, agent, editor, fetchLog } = await setup(proxy, { agentOptions: { allowUploads: false, confirm: (r) => (asked.push(r.kind + ":" + r.name), true) } });
+  const { assetId, agent, editor, fetchLog } = await setup(proxy, {
+    agentOptions: { allowUploads: false, confirm: (r) => (asked.push(r.kind + ":" + r.name), true) },
+  });
   const first = await agent.callTool("load_asset_context", { assetId });
   assert.equal(first.status, "loaded");
   assert.deepEqual(asked, ["upload:load_asset_context"]);
@@ -109,7 +126,10 @@ test("an expired file handle is healed: the cache entry is dropped, the asset up
   assert.notEqual(cached.fileUri, first.fileUri);
   // The dead handle was deleted at the proxy (best effort) and the conversation is valid.
   assertValidConversation(agent.history());
-  assert.ok(fetchLog.some((r) => r.url.endsWith("/status")), "the handle was checked before uploading again");
+  assert.ok(
+    fetchLog.some((r) => r.url.endsWith("/status")),
+    "the handle was checked before uploading again",
+  );
 });
 
 test("a cached handle near its expiry is re-checked before use: kept while Gemini has it, replaced when it is gone", async () => {
@@ -167,7 +187,9 @@ test("uploads need consent: refused without confirm or allowUploads, declined by
 /** Rejects when `promise` has not settled within `ms`. */
 function within(ms, promise) {
   let t;
-  return Promise.race([promise, new Promise((_, reject) => (t = setTimeout(() => reject(new Error(`still pending after ${ms} ms`)), ms)))]).finally(() => clearTimeout(t));
+  return Promise.race([promise, new Promise((_, reject) => (t = setTimeout(() => reject(new Error(`still pending after ${ms} ms`)), ms)))]).finally(() =>
+    clearTimeout(t),
+  );
 }
 
 test("cancel reaches an upload in flight: send rejects at once and the history stays valid", async () => {
@@ -181,7 +203,10 @@ test("cancel reaches an upload in flight: send rejects at once and the history s
   const sending = agent.send("Look at the clip.", { signal: ac.signal });
   while (chunks() === c0) await new Promise((r) => setTimeout(r, 5));
   ac.abort();
-  await within(2000, assert.rejects(sending, (e) => e.name === "AbortError"));
+  await within(
+    2000,
+    assert.rejects(sending, (e) => e.name === "AbortError"),
+  );
   assert.equal(fake.uploads.length, uploads, "no file finished uploading");
   const history = agent.history();
   assertValidConversation(history);
@@ -201,7 +226,10 @@ test("cancel reaches status polling: the wait between polls stops at once", asyn
   await new Promise((r) => setTimeout(r, 50));
   const p0 = polls();
   ac.abort();
-  await within(2000, assert.rejects(sending, (e) => e.name === "AbortError"));
+  await within(
+    2000,
+    assert.rejects(sending, (e) => e.name === "AbortError"),
+  );
   await new Promise((r) => setTimeout(r, 100));
   assert.equal(polls(), p0, "no poll after cancelling");
   assertValidConversation(agent.history());
@@ -217,7 +245,10 @@ test("cancel reaches an open confirm: its signal aborts, the tool does not run",
   assert.equal(request.kind, "tool");
   assert.equal(request.signal.aborted, false);
   ac.abort();
-  await within(2000, assert.rejects(sending, (e) => e.name === "AbortError"));
+  await within(
+    2000,
+    assert.rejects(sending, (e) => e.name === "AbortError"),
+  );
   assert.equal(request.signal.aborted, true, "the dialog is told to close");
   assert.equal(editor.project().timeline.tracks.flatMap((t) => t.elements).length, 1, "nothing split");
   assert.equal(agent.history().at(-1).parts[0].functionResponse.response.error.code, "CANCELLED");
@@ -230,7 +261,10 @@ test("reset() while a message runs cancels it; the history is empty and the next
   const sending = agent.send("Split at 3.");
   while (!request) await new Promise((r) => setTimeout(r, 5));
   agent.reset();
-  await within(2000, assert.rejects(sending, (e) => e.name === "AbortError"));
+  await within(
+    2000,
+    assert.rejects(sending, (e) => e.name === "AbortError"),
+  );
   assert.equal(request.signal.aborted, true);
   assert.deepEqual(agent.history(), []);
   // Not busy: the next message runs at once, on a fresh conversation.
@@ -248,7 +282,10 @@ test("reset() during a model call: the late answer does not reach the new conver
   const sending = agent.send("Slow question.");
   while (!release) await new Promise((r) => setTimeout(r, 5));
   agent.reset();
-  await within(2000, assert.rejects(sending, (e) => e.name === "AbortError"));
+  await within(
+    2000,
+    assert.rejects(sending, (e) => e.name === "AbortError"),
+  );
   release(modelTurn([{ text: "late" }]));
   assert.deepEqual(agent.history(), []);
 });
@@ -265,13 +302,19 @@ test("429 then success: the agent backs off, honouring the proxy's Retry-After, 
   // Server errors too, with a growing back-off, up to the limit; then a plain message.
   for (let i = 0; i < 4; i++) fake.failNext("generate", 503, { error: { code: 503, message: "The model is overloaded", status: "UNAVAILABLE" } });
   waits.length = 0;
-  await assert.rejects(agent.send("Again."), (e) => e.code === "PROXY" && e.message === "Gemini could not answer right now. Try again in a moment." && e.status === 502);
+  await assert.rejects(
+    agent.send("Again."),
+    (e) => e.code === "PROXY" && e.message === "Gemini could not answer right now. Try again in a moment." && e.status === 502,
+  );
   assert.equal(waits.length, 3, "three retries, then the error");
   assert.ok(waits[1] > waits[0] && waits[2] > waits[1], `back-off grows: ${waits}`);
   // A refusal by Gemini (4xx) is not retried: it would fail the same way.
   fake.failNext("generate", 400, { error: { code: 400, message: "Request contains an invalid argument.", status: "INVALID_ARGUMENT" } });
   waits.length = 0;
-  await assert.rejects(agent.send("Once more."), (e) => e.code === "PROXY" && /^Gemini refused the request \(Request contains an invalid argument\.\)/.test(e.message));
+  await assert.rejects(
+    agent.send("Once more."),
+    (e) => e.code === "PROXY" && /^Gemini refused the request \(Request contains an invalid argument\.\)/.test(e.message),
+  );
   assert.deepEqual(waits, []);
   assertValidConversation(agent.history());
 });
@@ -297,7 +340,10 @@ test("a malformed function call is retried once with the error; twice is a plain
   const malformed = { candidates: [{ finishReason: "MALFORMED_FUNCTION_CALL", finishMessage: "Malformed function call: split(times=[3,", index: 0 }] };
   fake.script.push(malformed, modelTurn([call("split", { times: [3] }, "sig")]), modelTurn([{ text: "Split at 3." }]));
   assert.equal(await agent.send("Split at 3."), "Split at 3.");
-  assert.deepEqual(clips(editor), [[0, 3], [3, 10]]);
+  assert.deepEqual(clips(editor), [
+    [0, 3],
+    [3, 10],
+  ]);
   const bodies = generateBodies(fetchLog);
   const retry = bodies.at(-2);
   assert.match(lastTurn(retry).parts.at(-1).text, /could not be parsed\..* quoted as data: "Malformed function call: split\(times=\[3,"/);
@@ -310,7 +356,11 @@ test("a malformed function call is retried once with the error; twice is a plain
 });
 
 function clips(editor) {
-  return editor.project().timeline.tracks.filter((t) => t.type !== "text").flatMap((t) => t.elements).map((e) => [e.start / 120000, (e.start + e.duration) / 120000]);
+  return editor
+    .project()
+    .timeline.tracks.filter((t) => t.type !== "text")
+    .flatMap((t) => t.elements)
+    .map((e) => [e.start / 120000, (e.start + e.duration) / 120000]);
 }
 
 /** A thinking model as the fake plays it: thoughts take their budget out of maxOutputTokens. */
@@ -332,7 +382,9 @@ test("summaries and transcripts do not come back empty on thinking models; no te
     const seen = [];
     fake.intercept = (body, f) => {
       if (!body.tools) seen.push(body.generationConfig);
-      return thinkingModel((b) => (b.generationConfig.responseMimeType ? JSON.stringify({ language: "en", segments: [{ start: 1, end: 2, text: "Hi." }] }) : "A test pattern."))(body, f);
+      return thinkingModel((b) =>
+        b.generationConfig.responseMimeType ? JSON.stringify({ language: "en", segments: [{ start: 1, end: 2, text: "Hi." }] }) : "A test pattern.",
+      )(body, f);
     };
     const { assetId, agent } = await setup(proxy, { agentOptions: { model } });
     const loaded = await agent.callTool("load_asset_context", { assetId });
@@ -356,19 +408,35 @@ test("media are attached once: the turn after load_asset_context carries fileDat
   );
   await agent.send("Look, then split at 2.");
   const bodies = generateBodies(fetchLog);
-  assert.deepEqual(bodies.map((b) => fileUris(b).length), [0, 1, 0, 0]);
+  assert.deepEqual(
+    bodies.map((b) => fileUris(b).length),
+    [0, 1, 0, 0],
+  );
   // The model asks for the media again: they go with that answer only.
   fake.script.push(modelTurn([call("load_asset_context", { assetId }, "s4")]), modelTurn([{ text: "Still a test pattern." }]));
   await agent.send("Look again.");
   const more = generateBodies(fetchLog).slice(bodies.length);
-  assert.deepEqual(more.map((b) => fileUris(b).length), [0, 1]);
-  assert.equal(agent.history().flatMap((c) => c.parts).filter((p) => p.fileData).length, 0, "no fileData stays in the history once summarised");
+  assert.deepEqual(
+    more.map((b) => fileUris(b).length),
+    [0, 1],
+  );
+  assert.equal(
+    agent
+      .history()
+      .flatMap((c) => c.parts)
+      .filter((p) => p.fileData).length,
+    0,
+    "no fileData stays in the history once summarised",
+  );
 });
 
 test("a per-message cap on destructive calls stops a runaway loop; the system instruction marks tool data as data", async () => {
   const { editor, agent, fetchLog } = await setup(proxy, { agentOptions: { maxDestructiveCalls: 2 } });
   await editor.callTool("split", { times: [2, 4, 6, 8] });
-  const ids = editor.project().timeline.tracks.flatMap((t) => t.elements).map((e) => e.id);
+  const ids = editor
+    .project()
+    .timeline.tracks.flatMap((t) => t.elements)
+    .map((e) => e.id);
   const track = editor.project().timeline.tracks[0].id;
   let answered;
   fake.script.push(modelTurn(ids.slice(0, 4).map((id, i) => call("delete_element", { trackId: track, elementId: id }, i ? undefined : "s"))), (body) => {
@@ -393,12 +461,27 @@ test("the cap counts elements removed, not calls: one batch removing 30 of 30 el
     const asked = [];
     const { editor, agent } = await setup(proxy, { agentOptions: { ...agentOptions, confirm: (r) => (asked.push(r.name), true) } });
     await editor.callTool("split", { times: Array.from({ length: 29 }, (_, i) => (i + 1) / 3) });
-    const ids = () => editor.project().timeline.tracks.flatMap((t) => t.elements).map((e) => e.id);
+    const ids = () =>
+      editor
+        .project()
+        .timeline.tracks.flatMap((t) => t.elements)
+        .map((e) => e.id);
     const all = ids();
     assert.equal(all.length, 30);
     let answered;
     fake.script.push(
-      modelTurn([call("batch", { steps: [{ tool: "delete_timeline_elements", args: { elementIds: all.slice(0, 15) } }, { tool: "delete_timeline_elements", args: { elementIds: all.slice(15) } }] }, "s")]),
+      modelTurn([
+        call(
+          "batch",
+          {
+            steps: [
+              { tool: "delete_timeline_elements", args: { elementIds: all.slice(0, 15) } },
+              { tool: "delete_timeline_elements", args: { elementIds: all.slice(15) } },
+            ],
+          },
+          "s",
+        ),
+      ]),
       (body) => {
         answered = responses(body);
         return modelTurn([{ text: "I could not." }]);
@@ -424,7 +507,10 @@ test("the cap counts elements removed, not calls: one batch removing 30 of 30 el
       },
     );
     await agent.send("Delete them all.");
-    assert.deepEqual(answered.map((r) => r.response.error?.code ?? "ok"), ["ok", "DESTRUCTIVE_LIMIT", "ok", "DESTRUCTIVE_LIMIT", "DESTRUCTIVE_LIMIT"]);
+    assert.deepEqual(
+      answered.map((r) => r.response.error?.code ?? "ok"),
+      ["ok", "DESTRUCTIVE_LIMIT", "ok", "DESTRUCTIVE_LIMIT", "DESTRUCTIVE_LIMIT"],
+    );
     assert.deepEqual(ids(), all.slice(25), "25 removed, the rest kept");
   }
 });
@@ -461,7 +547,10 @@ test("headers: an object or an async function, sent with every proxy request", a
   await agent.send("Look.");
   const sent = fetchLog.filter((r) => r.url.startsWith(proxy.url));
   assert.ok(sent.length >= 5);
-  assert.ok(sent.every((r) => /^Bearer token-\d+$/.test(r.headers.authorization)), JSON.stringify(sent.map((r) => r.headers.authorization)));
+  assert.ok(
+    sent.every((r) => /^Bearer token-\d+$/.test(r.headers.authorization)),
+    JSON.stringify(sent.map((r) => r.headers.authorization)),
+  );
   const fixed = await setup(proxy, { agentOptions: { headers: { authorization: "Bearer fixed" } } });
   fake.script.push(modelTurn([{ text: "ok" }]));
   await fixed.agent.send("Hi.");
@@ -470,8 +559,17 @@ test("headers: an object or an async function, sent with every proxy request", a
 
 test("errors the user sees say what happened and what to do", async () => {
   const wrongModel = await setup(proxy, { agentOptions: { model: "gemini-1.0-nope" } });
-  await assert.rejects(wrongModel.agent.send("Hi."), (e) => e.code === "PROXY" && e.message === "The model gemini-1.0-nope is not enabled on the assistant's server. Choose another model." && /403/.test(e.details));
-  assert.deepEqual(wrongModel.events.at(-1), { type: "error", code: "PROXY", message: "The model gemini-1.0-nope is not enabled on the assistant's server. Choose another model.", details: wrongModel.events.at(-1).details });
+  await assert.rejects(
+    wrongModel.agent.send("Hi."),
+    (e) =>
+      e.code === "PROXY" && e.message === "The model gemini-1.0-nope is not enabled on the assistant's server. Choose another model." && /403/.test(e.details),
+  );
+  assert.deepEqual(wrongModel.events.at(-1), {
+    type: "error",
+    code: "PROXY",
+    message: "The model gemini-1.0-nope is not enabled on the assistant's server. Choose another model.",
+    details: wrongModel.events.at(-1).details,
+  });
   const unreachable = createAgent({ editor: wrongModel.editor, proxyUrl: "http://127.0.0.1:9/", fetch: browserFetch(), sleep: noWait, connectContext: false });
   await assert.rejects(unreachable.send("Hi."), (e) => e.code === "PROXY" && /could not be reached\. Check the internet connection/.test(e.message));
 });

@@ -32,7 +32,11 @@ const raw = (f) => (f.intercept = null);
 const hello = (model = MODEL) => ({ model, contents: [{ role: "user", parts: [{ text: "Hello" }] }] });
 
 function post(base, route, body, headers = {}) {
-  return fetch(new URL(route, base), { method: "POST", headers: { origin: ORIGIN, "content-type": "application/json", ...headers }, body: typeof body === "string" ? body : JSON.stringify(body) });
+  return fetch(new URL(route, base), {
+    method: "POST",
+    headers: { origin: ORIGIN, "content-type": "application/json", ...headers },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
 }
 
 /** The `data:` events of an SSE body, parsed, with their event names. */
@@ -42,7 +46,19 @@ function sse(text) {
     .filter((e) => e.trim())
     .map((e) => {
       const lines = e.split("\n");
-      return { event: lines.find((l) => l.startsWith("event:"))?.slice(6).trim() ?? "message", data: JSON.parse(lines.filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trim()).join("\n")) };
+      return {
+        event:
+          lines
+            .find((l) => l.startsWith("event:"))
+            ?.slice(6)
+            .trim() ?? "message",
+        data: JSON.parse(
+          lines
+            .filter((l) => l.startsWith("data:"))
+            .map((l) => l.slice(5).trim())
+            .join("\n"),
+        ),
+      };
     });
 }
 
@@ -146,8 +162,14 @@ test("a stream that Gemini breaks off ends with an error event the client turns 
   for (const breakIt of [(f) => (f.errorStreamAfter = 1), (f) => (f.breakStreamAfter = 1)]) {
     fake.script.push(modelTurn([{ text: "Half of an answer, then nothing." }]));
     breakIt(fake);
-    await assert.rejects(agent.send("Hi."), (e) => e instanceof AgentError && e.code === "PROXY" && e.status === 502 && e.message === "Gemini could not answer right now. Try again in a moment.");
-    assert.ok(agentEvents.some((e) => e.type === "text_delta"), "some text had arrived");
+    await assert.rejects(
+      agent.send("Hi."),
+      (e) => e instanceof AgentError && e.code === "PROXY" && e.status === 502 && e.message === "Gemini could not answer right now. Try again in a moment.",
+    );
+    assert.ok(
+      agentEvents.some((e) => e.type === "text_delta"),
+      "some text had arrived",
+    );
     assert.equal(agentEvents.filter((e) => e.type === "error").at(-1).code, "PROXY");
     // Nothing of the broken turn is kept: the history ends with the user's message.
     assert.equal(agent.history().at(-1).role, "user");
@@ -156,12 +178,23 @@ test("a stream that Gemini breaks off ends with an error event the client turns 
   fake.script.push(modelTurn([{ text: "Done now." }]));
   assert.equal(await agent.retry(), "Done now.");
   assertValidConversation(agent.history());
-  assert.equal(agent.history().flatMap((c) => c.parts).filter((p) => p.text === "Hi.").length, 2, "two messages, neither added twice");
+  assert.equal(
+    agent
+      .history()
+      .flatMap((c) => c.parts)
+      .filter((p) => p.text === "Hi.").length,
+    2,
+    "two messages, neither added twice",
+  );
 });
 
 test("the agent streams by default: text_delta pieces make the text; the model turn kept is the one generate would give", async () => {
   const turns = () => [
-    modelTurn([{ text: "Thinking about the cut first.", thought: true, thoughtSignature: "sig-think" }, { text: "I will split at three seconds." }, call("split", { times: [3] }, "sig-call")]),
+    modelTurn([
+      { text: "Thinking about the cut first.", thought: true, thoughtSignature: "sig-think" },
+      { text: "I will split at three seconds." },
+      call("split", { times: [3] }, "sig-call"),
+    ]),
     modelTurn([{ text: "Split done; the clip is now two parts.", thoughtSignature: "sig-end" }]),
   ];
   const streamed = await setup();
@@ -177,7 +210,10 @@ test("the agent streams by default: text_delta pieces make the text; the model t
   const plain = await setup({ agentOptions: { stream: false } });
   fake.script.push(...turns());
   await plain.agent.send("Split at 3.");
-  assert.ok(fake.generateCalls.slice(-2).every((c) => c.stream === undefined), "stream: false uses generate");
+  assert.ok(
+    fake.generateCalls.slice(-2).every((c) => c.stream === undefined),
+    "stream: false uses generate",
+  );
   assert.ok(plain.fetchLog.some((r) => r.url.endsWith("/generate")) && !plain.fetchLog.some((r) => r.url.endsWith("/stream")));
   assert.equal(plain.events.filter((e) => e.type === "text_delta").length, 0);
 
@@ -189,7 +225,16 @@ test("the agent streams by default: text_delta pieces make the text; the model t
 });
 
 test("mergeChunks joins text pieces into their parts and keeps every other part and the last finish", () => {
-  const answer = modelTurn([{ text: "abc", thought: true }, { text: "defghi", thoughtSignature: "s1" }, { text: "jkl" }, call("split", { times: [1] }, "s2"), { text: "" , thoughtSignature: "s3" }], "STOP");
+  const answer = modelTurn(
+    [
+      { text: "abc", thought: true },
+      { text: "defghi", thoughtSignature: "s1" },
+      { text: "jkl" },
+      call("split", { times: [1] }, "s2"),
+      { text: "", thoughtSignature: "s3" },
+    ],
+    "STOP",
+  );
   for (const pieces of [1, 2, 3]) {
     const merged = mergeChunks(streamChunks(answer, pieces));
     assert.deepEqual(merged.candidates[0].content, answer.candidates[0].content, `in ${pieces} pieces`);

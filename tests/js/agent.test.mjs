@@ -6,7 +6,20 @@ import assert from "node:assert/strict";
 import { createEditor } from "../../dist/index.js";
 import { createAgent, toGeminiSchema, AgentError } from "../../dist/agent/index.js";
 import { modelTurn, call } from "./fake-gemini.mjs";
-import { startStack, resetFake, setup as setupOn, clips, lastTurn, responses, assertValidConversation, KEY, MODEL, browserFetch, noWait, media } from "./agent-harness.mjs";
+import {
+  startStack,
+  resetFake,
+  setup as setupOn,
+  clips,
+  lastTurn,
+  responses,
+  assertValidConversation,
+  KEY,
+  MODEL,
+  browserFetch,
+  noWait,
+  media,
+} from "./agent-harness.mjs";
 
 let stack;
 let fake;
@@ -57,7 +70,10 @@ test("a user message becomes load_asset_context, split and delete_timeline_eleme
   const uploadsBefore = fake.uploads.length;
   const text = await agent.send("Remove the part between 2 and 4 seconds.");
   assert.equal(text, "Removed seconds 2 to 4.");
-  assert.deepEqual(clips(editor), [[0, 2], [4, 10]]);
+  assert.deepEqual(clips(editor), [
+    [0, 2],
+    [4, 10],
+  ]);
   assert.equal(fake.uploads.length, uploadsBefore + 1);
 
   // The declarations came from the editor's registry, plus transcribe_video.
@@ -121,7 +137,10 @@ test("a user message becomes load_asset_context, split and delete_timeline_eleme
   assert.ok(editor.undo());
   assert.deepEqual(clips(editor), [[0, 10]]);
   assert.ok(editor.redo());
-  assert.deepEqual(clips(editor), [[0, 2], [4, 10]]);
+  assert.deepEqual(clips(editor), [
+    [0, 2],
+    [4, 10],
+  ]);
 });
 
 test("a tool error is fed back and the scripted model corrects its call", async () => {
@@ -143,9 +162,15 @@ test("a tool error is fed back and the scripted model corrects its call", async 
   assert.equal(seenError.name, "split");
   assert.equal(seenError.response.error.error, "Invalid split times");
   assert.ok(seenError.response.output === undefined);
-  assert.deepEqual(clips(editor), [[0, 5], [5, 10]]);
+  assert.deepEqual(clips(editor), [
+    [0, 5],
+    [5, 10],
+  ]);
   const results = events.filter((e) => e.type === "tool_result");
-  assert.deepEqual(results.map((e) => e.isError), [true, false]);
+  assert.deepEqual(
+    results.map((e) => e.isError),
+    [true, false],
+  );
 });
 
 test("confirm is asked before write tools only; a refusal is reported to the model and nothing changes", async () => {
@@ -184,7 +209,10 @@ test("cancellation answers pending calls so the history stays valid, and rejects
   assert.deepEqual(clips(editor), [[0, 10]]);
   const last = agent.history().at(-1);
   assert.equal(last.role, "user");
-  assert.deepEqual(last.parts.map((p) => p.functionResponse.response.error.code), ["CANCELLED", "CANCELLED"]);
+  assert.deepEqual(
+    last.parts.map((p) => p.functionResponse.response.error.code),
+    ["CANCELLED", "CANCELLED"],
+  );
 });
 
 test("load_asset_context: processing at the bound, then loaded on the next call without a new upload", async () => {
@@ -262,7 +290,18 @@ test("transcribe_video through Gemini returns segments in timeline seconds for t
     if (body.tools) return undefined;
     if (body.generationConfig?.responseMimeType === "application/json") {
       asked = body;
-      return modelTurn([{ text: JSON.stringify({ language: "en", segments: [{ start: 0.5, end: 2, text: "Hello there." }, { start: 2.5, end: 4, text: "General Kenobi." }, { start: 11, end: 12, text: "past the end" }] }) }]);
+      return modelTurn([
+        {
+          text: JSON.stringify({
+            language: "en",
+            segments: [
+              { start: 0.5, end: 2, text: "Hello there." },
+              { start: 2.5, end: 4, text: "General Kenobi." },
+              { start: 11, end: 12, text: "past the end" },
+            ],
+          }),
+        },
+      ]);
     }
     return modelTurn([{ text: "summary" }]);
   };
@@ -312,7 +351,11 @@ test("tool schemas are converted to Gemini's JSON Schema subset", () => {
   });
   assert.deepEqual(s, {
     type: "object",
-    properties: { a: { type: "string", description: "(non-empty)" }, b: { anyOf: [{ type: "number" }, { type: "string" }] }, c: { type: "number", description: "(greater than 0)" } },
+    properties: {
+      a: { type: "string", description: "(non-empty)" },
+      b: { anyOf: [{ type: "number" }, { type: "string" }] },
+      c: { type: "number", description: "(greater than 0)" },
+    },
     required: ["a"],
   });
 });
@@ -322,7 +365,14 @@ test("tool schemas are converted to Gemini's JSON Schema subset", () => {
 test("empty_response: a blocked prompt rejects with a plain message; the history stays valid and the next message continues it", async () => {
   const { agent, events, fetchLog } = await setup();
   fake.script.push({ candidates: [], promptFeedback: { blockReason: "SAFETY" } });
-  await assert.rejects(agent.send("Something unsafe."), (e) => e instanceof AgentError && e.code === "EMPTY_RESPONSE" && e.message === "Gemini declined to answer this message (SAFETY). Rephrase it and send it again." && /SAFETY/.test(e.details));
+  await assert.rejects(
+    agent.send("Something unsafe."),
+    (e) =>
+      e instanceof AgentError &&
+      e.code === "EMPTY_RESPONSE" &&
+      e.message === "Gemini declined to answer this message (SAFETY). Rephrase it and send it again." &&
+      /SAFETY/.test(e.details),
+  );
   assert.equal(events.at(-1).type, "error");
   assert.equal(events.at(-1).code, "EMPTY_RESPONSE");
   assertValidConversation(agent.history());
@@ -344,7 +394,10 @@ test("busy: a second send while one runs is refused; the first finishes normally
   while (!release) await new Promise((r) => setTimeout(r, 5));
   release(modelTurn([{ text: "First answer." }]));
   assert.equal(await first, "First answer.");
-  assert.deepEqual(agent.history().map((c) => c.parts[0].text), ["First.", "First answer."]);
+  assert.deepEqual(
+    agent.history().map((c) => c.parts[0].text),
+    ["First.", "First answer."],
+  );
 });
 
 test("a throwing confirm declines the call; nothing changes", async () => {
@@ -379,8 +432,14 @@ test("a throwing onEvent is reported and does not stop the loop", async () => {
     });
     fake.script.push(modelTurn([call("split", { times: [3] }, "s")]), modelTurn([{ text: "Split." }]));
     assert.equal(await agent.send("Split at 3."), "Split.");
-    assert.deepEqual(clips(editor), [[0, 3], [3, 10]]);
-    assert.deepEqual(reported.map((e) => e.message), ["render failed on tool_call", "render failed on text"]);
+    assert.deepEqual(clips(editor), [
+      [0, 3],
+      [3, 10],
+    ]);
+    assert.deepEqual(
+      reported.map((e) => e.message),
+      ["render failed on tool_call", "render failed on text"],
+    );
   } finally {
     globalThis.reportError = original;
   }
@@ -390,7 +449,10 @@ test("the call's id goes back in its functionResponse (and none is invented when
   const { agent } = await setup();
   let answered;
   fake.script.push(
-    modelTurn([{ functionCall: { name: "list_timeline", args: {}, id: "call-abc" }, thoughtSignature: "s" }, { functionCall: { name: "list_project_assets", args: {} } }]),
+    modelTurn([
+      { functionCall: { name: "list_timeline", args: {}, id: "call-abc" }, thoughtSignature: "s" },
+      { functionCall: { name: "list_project_assets", args: {} } },
+    ]),
     (body) => {
       answered = responses(body);
       return modelTurn([{ text: "Listed." }]);
@@ -418,7 +480,9 @@ test("reset() forgets the conversation; the next request holds only the new mess
 // ---- transcribe_video paths ---------------------------------------------------------------------
 
 test("transcribe_video picks the one asset on the timeline, asks for assetId when several qualify, refuses images", async () => {
-  const { editor, assetId, elementId, agent } = await setup({ agentOptions: { transcriber: async () => ({ segments: [{ start: 0, end: 1, text: "One." }] }) } });
+  const { editor, assetId, elementId, agent } = await setup({
+    agentOptions: { transcriber: async () => ({ segments: [{ start: 0, end: 1, text: "One." }] }) },
+  });
   editor.addAsset({ name: "unused.mp4", type: "video", duration: 4, file: media() });
   const picked = await agent.callTool("transcribe_video", {});
   assert.equal(picked.assetId, assetId, "the placed asset, not the unused one");
@@ -449,7 +513,13 @@ test("transcribe_video: no media at all, bad arguments", async () => {
 });
 
 test("transcribe_video maps segments into each placement's window; source seconds when the asset is not placed", async () => {
-  const segments = [{ start: 0.5, end: 1.5, text: "a" }, { start: 4, end: 6, text: "b" }, { start: 9, end: 12, text: "c" }, { start: 2, end: 1, text: "backwards" }, { start: 3, end: Infinity, text: "bad" }];
+  const segments = [
+    { start: 0.5, end: 1.5, text: "a" },
+    { start: 4, end: 6, text: "b" },
+    { start: 9, end: 12, text: "c" },
+    { start: 2, end: 1, text: "backwards" },
+    { start: 3, end: Infinity, text: "bad" },
+  ];
   const { editor, assetId, elementId, agent } = await setup({ agentOptions: { transcriber: async () => ({ segments }) } });
   // The placed clip keeps source 0-10 at timeline 0-10; a second placement shows source 4-6 at 20-22.
   const placed = await editor.callTool("add_media_to_timeline", { assetId, startTime: 16, trackType: "overlay" });
@@ -469,7 +539,10 @@ test("transcribe_video maps segments into each placement's window; source second
   const loose = editor.addAsset({ name: "loose.mp3", type: "audio", duration: 5, file: media(100, "audio/mpeg") });
   const src = await agent.callTool("transcribe_video", { assetId: loose });
   assert.equal(src.timeBase, "source");
-  assert.deepEqual(src.segments, [{ start: 0.5, end: 1.5, text: "a" }, { start: 4, end: 5, text: "b" }]);
+  assert.deepEqual(src.segments, [
+    { start: 0.5, end: 1.5, text: "a" },
+    { start: 4, end: 5, text: "b" },
+  ]);
 });
 
 test("transcribe_video failures: a throwing local transcriber, a non-JSON answer, an asset still processing", async () => {
@@ -478,7 +551,8 @@ test("transcribe_video failures: a throwing local transcriber, a non-JSON answer
   assert.deepEqual(crashed, { error: "Failed to transcribe", code: "TRANSCRIBE_FAILED", details: "worker crashed" });
 
   const { assetId, agent } = await setup();
-  fake.intercept = (body) => (body.tools ? undefined : body.generationConfig?.responseMimeType ? modelTurn([{ text: "Sorry, here is prose." }]) : modelTurn([{ text: "summary" }]));
+  fake.intercept = (body) =>
+    body.tools ? undefined : body.generationConfig?.responseMimeType ? modelTurn([{ text: "Sorry, here is prose." }]) : modelTurn([{ text: "summary" }]);
   const prose = await agent.callTool("transcribe_video", { assetId });
   assert.equal(prose.code, "TRANSCRIBE_FAILED");
   assert.equal(prose.details, "the model did not return the transcript as JSON");

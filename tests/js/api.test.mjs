@@ -45,7 +45,10 @@ test("a new editor has an empty project with one main track", async () => {
 test("tools() lists every tool with schemas and annotations", async () => {
   const editor = await createEditor();
   const tools = editor.tools();
-  assert.deepEqual(tools.map((t) => t.name), [...TOOL_NAMES]);
+  assert.deepEqual(
+    tools.map((t) => t.name),
+    [...TOOL_NAMES],
+  );
   for (const t of tools) {
     assert.deepEqual(Object.keys(t).sort(), ["annotations", "description", "inputSchema", "name", "outputSchema", "title"]);
     assert.equal(t.inputSchema.type, "object");
@@ -65,11 +68,14 @@ test("addAsset returns an id the tools see; file and url stay in JS", async () =
   assert.equal(mine, "music");
   const still = editor.addAsset({ name: "logo.png", type: "image", fps: 24 });
   const { assets } = await editor.callTool("list_project_assets");
-  assert.deepEqual(assets.map((a) => [a.id, a.name, a.type, a.duration, a.usedInTimeline]), [
-    [id, "clip.mp4", "video", 5, false],
-    ["music", "song.mp3", "audio", 12.5, false],
-    [still, "logo.png", "image", undefined, false],
-  ]);
+  assert.deepEqual(
+    assets.map((a) => [a.id, a.name, a.type, a.duration, a.usedInTimeline]),
+    [
+      [id, "clip.mp4", "video", 5, false],
+      ["music", "song.mp3", "audio", 12.5, false],
+      [still, "logo.png", "image", undefined, false],
+    ],
+  );
   assert.equal(editor.assetSource(id).file, file);
   assert.deepEqual(editor.assetSource("music"), { file: undefined, url: "https://example.com/song.mp3" });
   assert.equal(editor.assetSource(still), undefined);
@@ -88,7 +94,10 @@ test("edit, then addAsset, then undo keeps the asset and its source handle", asy
   const file = new Blob([new Uint8Array([9])], { type: "video/mp4" });
   const id = editor.addAsset({ name: "late.mp4", type: "video", duration: 3, file });
   assert.deepEqual(await editor.callTool("undo"), { success: true, undone: "split", canUndo: false, canRedo: true });
-  assert.ok(editor.project().assets.some((a) => a.id === id && a.name === "late.mp4"), "undo kept the asset");
+  assert.ok(
+    editor.project().assets.some((a) => a.id === id && a.name === "late.mp4"),
+    "undo kept the asset",
+  );
   assert.equal(editor.assetSource(id).file, file, "and its source handle");
   const { assets } = await editor.callTool("list_project_assets");
   assert.ok(assets.some((a) => a.id === id));
@@ -97,7 +106,10 @@ test("edit, then addAsset, then undo keeps the asset and its source handle", asy
   assert.equal(editor.undo(), true);
   assert.equal(editor.redo(), true);
   while (editor.undo());
-  assert.ok(editor.project().assets.some((a) => a.id === id), "undoing everything keeps it too");
+  assert.ok(
+    editor.project().assets.some((a) => a.id === id),
+    "undoing everything keeps it too",
+  );
 });
 
 test("addAsset misuse throws NeuralCutError with a stable code and changes nothing", async () => {
@@ -153,7 +165,10 @@ test("createEditor({ effects }) offers only the effect types the host renders", 
 
   const editor = await createEditor({ project: fixture("demo"), effects: ["blur"] });
   assert.deepEqual(editor.effects(), ["blur"]);
-  assert.deepEqual((await editor.callTool("list_effects")).effects.map((e) => e.id), ["blur"]);
+  assert.deepEqual(
+    (await editor.callTool("list_effects")).effects.map((e) => e.id),
+    ["blur"],
+  );
   assert.deepEqual((await editor.callTool("list_effects", { query: "vintage" })).effects, []);
   assert.equal((await editor.callTool("get_effect", { effectType: "blur" })).params[0].default, 15);
   const notFound = { error: "Effect not found: sepia", code: "EFFECT_NOT_FOUND", hint: "Call list_effects to see the registered effect ids." };
@@ -242,9 +257,15 @@ test("onChange is called after the call returns, never during it", async () => {
   editor.addSticker({ id: "s", name: "S" });
   assert.equal(events.length, 1);
   await settle();
-  assert.deepEqual(events.slice(1).map((e) => e.source), ["undo", "redo", "asset", "sticker"]);
+  assert.deepEqual(
+    events.slice(1).map((e) => e.source),
+    ["undo", "redo", "asset", "sticker"],
+  );
   const revisions = events.map((e) => e.revision);
-  assert.deepEqual(revisions, [...revisions].sort((a, b) => a - b));
+  assert.deepEqual(
+    revisions,
+    [...revisions].sort((a, b) => a - b),
+  );
 
   off();
   await editor.callTool("split", { times: [1] });
@@ -289,7 +310,19 @@ test("tool errors resolve to error values; bad arguments never throw", async () 
     await editor.callTool("split", { times: [-1] }),
   ];
   for (const r of results) assert.ok(isToolError(r), JSON.stringify(r));
-  assert.deepEqual(results.map((r) => r.code), ["UNKNOWN_TOOL", "INVALID_ARGUMENTS", "INVALID_ARGUMENTS", "INVALID_ARGUMENTS", "INVALID_ARGUMENTS", "INVALID_ARGUMENTS", "UNKNOWN_TOOL", "INVALID_SPLIT_TIMES"]);
+  assert.deepEqual(
+    results.map((r) => r.code),
+    [
+      "UNKNOWN_TOOL",
+      "INVALID_ARGUMENTS",
+      "INVALID_ARGUMENTS",
+      "INVALID_ARGUMENTS",
+      "INVALID_ARGUMENTS",
+      "INVALID_ARGUMENTS",
+      "UNKNOWN_TOOL",
+      "INVALID_SPLIT_TIMES",
+    ],
+  );
   assert.equal(results[0].error, 'Unknown tool "nope"');
   assert.equal(results[1].error, "Arguments must be a JSON object");
   assert.equal(results[7].error, "Invalid split times");
@@ -386,6 +419,7 @@ test("EFFECT_PARAMETERS, generated from the effect registry, is what get_effect 
       described.params.map(({ key, default: d, min, max, step }) => ({ key, default: d, min, max, step })),
       effectType,
     );
-    for (const p of EFFECT_PARAMETERS[effectType]) assert.ok(described.params.find((q) => q.key === p.key).description.startsWith(p.meaning), `${effectType}.${p.key}`);
+    for (const p of EFFECT_PARAMETERS[effectType])
+      assert.ok(described.params.find((q) => q.key === p.key).description.startsWith(p.meaning), `${effectType}.${p.key}`);
   }
 });

@@ -138,7 +138,17 @@ before(async () => {
     executablePath: CHROMIUM,
     headless: true,
     viewport: VIEWPORT,
-    args: ["--no-sandbox", "--disable-gpu-sandbox", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-quic", "--enable-unsafe-webgpu", "--use-webgpu-adapter=swiftshader"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu-sandbox",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--disable-quic",
+      "--enable-unsafe-webgpu",
+      "--use-webgpu-adapter=swiftshader",
+    ],
   });
   page = browser.pages()[0] ?? (await browser.newPage());
   page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
@@ -181,7 +191,11 @@ test("the control channel from a plain TCP client: token first, then engine.* an
     assert.equal(failed.details.error, failed.error, "the tool's own error value rides along");
     const undo = await c.send("engine.undo");
     assert.deepEqual([undo.result.done, undo.result.revision > before.result.revision], [true, true]);
-    assert.deepEqual(elementsOf(await project()).map((e) => e.id), elementsOf(before.result.project).map((e) => e.id), "undo removed the split");
+    assert.deepEqual(
+      elementsOf(await project()).map((e) => e.id),
+      elementsOf(before.result.project).map((e) => e.id),
+      "undo removed the split",
+    );
     const redo = await c.send("engine.redo");
     assert.equal(redo.result.done, true);
 
@@ -225,13 +239,28 @@ test("the official MCP SDK client drives the live page through neuralcut mcp --b
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name);
     const engine = await page.evaluate(() => window.demo.editor.tools().map((t) => t.name));
-    for (const name of [...engine, "command_list", "command_run", "command_batch", "doc_inspect", "ui_inspect", "ui_elements", "ui_click", "ui_drag", "ui_key", "ui_type", "ui_screenshot", "ui_control"]) {
+    for (const name of [
+      ...engine,
+      "command_list",
+      "command_run",
+      "command_batch",
+      "doc_inspect",
+      "ui_inspect",
+      "ui_elements",
+      "ui_click",
+      "ui_drag",
+      "ui_key",
+      "ui_type",
+      "ui_screenshot",
+      "ui_control",
+    ]) {
       assert.ok(names.includes(name), `${name} is listed`);
     }
     assert.ok(names.includes("media_import"), "media_import: the files go to the page");
     for (const t of tools) {
       assert.ok(t.title, `${t.name} has a title`);
-      for (const hint of ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"]) assert.equal(typeof t.annotations?.[hint], "boolean", `${t.name}.${hint}`);
+      for (const hint of ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"])
+        assert.equal(typeof t.annotations?.[hint], "boolean", `${t.name}.${hint}`);
     }
     assert.equal(tools.find((t) => t.name === "ui_screenshot").annotations.readOnlyHint, true);
     assert.equal(tools.find((t) => t.name === "ui_click").annotations.readOnlyHint, false);
@@ -251,7 +280,10 @@ test("the official MCP SDK client drives the live page through neuralcut mcp --b
     // The ui_* tools are commands like the others: command_run and command_batch reach them.
     const viaRun = await client.callTool({ name: "command_run", arguments: { id: "ui_inspect", params: {} } });
     assert.deepEqual(viaRun.structuredContent.selection, ["e13"]);
-    const batched = await client.callTool({ name: "command_batch", arguments: { steps: [{ id: "ui_inspect" }, { id: "ui_screenshot", params: { panel: "timeline" } }] } });
+    const batched = await client.callTool({
+      name: "command_batch",
+      arguments: { steps: [{ id: "ui_inspect" }, { id: "ui_screenshot", params: { panel: "timeline" } }] },
+    });
     assert.deepEqual([batched.structuredContent.completed, batched.structuredContent.failed], [2, 0], JSON.stringify(batched.structuredContent));
     assert.equal(batched.content.filter((c) => c.type === "image").length, 1, "the screenshot rides with the batch");
     await assert.rejects(client.callTool({ name: "command_run", arguments: { id: "ui_click", params: { nope: 1 } } }), (e) => e.code === -32602);
@@ -291,7 +323,10 @@ test("the official MCP SDK client drives the live page through neuralcut mcp --b
     const frame = await client.callTool({ name: "render_preview", arguments: { time: 1.5, width: 320 } });
     assert.equal(frame.isError, undefined, JSON.stringify(frame).slice(0, 300));
     assert.deepEqual(pngSize(Buffer.from(frame.content[0].data, "base64")), { width: 320, height: 180 });
-    assert.ok(frame.structuredContent.layers.some((l) => l.elementId === "e13"), "the sticker (1-5 s) is drawn at 1.5 s");
+    assert.ok(
+      frame.structuredContent.layers.some((l) => l.elementId === "e13"),
+      "the sticker (1-5 s) is drawn at 1.5 s",
+    );
     assert.equal(await page.evaluate(() => window.demo.clock.get().time), playhead);
 
     // A drag moves an element by the expected time: 1 s of the timeline's pixels per second.
@@ -299,13 +334,19 @@ test("the official MCP SDK client drives the live page through neuralcut mcp --b
     const sticker = elementsOf(await project()).find((e) => e.id === "e13");
     const drag = await client.callTool({ name: "ui_drag", arguments: { from: "timeline.el.e13", dx: pxPerSecond * 1 } });
     assert.equal(drag.isError, undefined, JSON.stringify(drag));
-    await page.waitForFunction((start) => window.demo.editor.project().timeline.tracks.some((t) => t.elements.some((e) => e.id === "e13" && e.start !== start)), sticker.start);
+    await page.waitForFunction(
+      (start) => window.demo.editor.project().timeline.tracks.some((t) => t.elements.some((e) => e.id === "e13" && e.start !== start)),
+      sticker.start,
+    );
     const moved = elementsOf(await project()).find((e) => e.id === "e13");
     assert.ok(Math.abs(moved.start - sticker.start - TICKS) <= TICKS / 100, `moved by 1 s (${(moved.start - sticker.start) / TICKS} s)`);
     assert.equal(moved.duration, sticker.duration);
 
     // Strict arguments and tool errors as everywhere.
-    await assert.rejects(client.callTool({ name: "ui_click", arguments: { idd: "x" } }), (e) => e.code === -32602 && /unknown argument "idd" for ui_click/.test(e.message));
+    await assert.rejects(
+      client.callTool({ name: "ui_click", arguments: { idd: "x" } }),
+      (e) => e.code === -32602 && /unknown argument "idd" for ui_click/.test(e.message),
+    );
     const bad = await client.callTool({ name: "ui_click", arguments: { id: "ui.timeline.e12" } });
     assert.deepEqual([bad.isError, bad.content[0].text], [true, "no element ui.timeline.e12"]);
     const control = await client.callTool({ name: "ui_control", arguments: { method: "ui.set", params: { playhead: 1.25 } } });
@@ -372,34 +413,49 @@ test("hostile requests each get their own error code and message and change noth
     const hostile = [
       ["engine.call", { tool: 5 }, "INVALID_PARAMS", "tool must be a tool name (engine.tools lists them)"],
       ["engine.call", { tool: "split", args: "times" }, "INVALID_ARGUMENTS", "Arguments must be a JSON object"],
-      ["engine.call", { tool: "no_such_tool" }, "UNKNOWN_TOOL", "Unknown tool \"no_such_tool\""],
-      ["engine.call", { tool: "split", args: { times: [1], extra: true } }, "UNKNOWN_ARGUMENT", "unknown argument \"extra\" for split; expected: times"],
-      ["engine.call", { tool: "split", extra: 1 }, "INVALID_PARAMS", "unknown parameter \"extra\" for engine.call; expected: args, tool"],
-      ["engine.tools", { x: 1 }, "INVALID_PARAMS", "unknown parameter \"x\" for engine.tools; expected: no parameters"],
+      ["engine.call", { tool: "no_such_tool" }, "UNKNOWN_TOOL", 'Unknown tool "no_such_tool"'],
+      ["engine.call", { tool: "split", args: { times: [1], extra: true } }, "UNKNOWN_ARGUMENT", 'unknown argument "extra" for split; expected: times'],
+      ["engine.call", { tool: "split", extra: 1 }, "INVALID_PARAMS", 'unknown parameter "extra" for engine.call; expected: args, tool'],
+      ["engine.tools", { x: 1 }, "INVALID_PARAMS", 'unknown parameter "x" for engine.tools; expected: no parameters'],
       ["ui.click", {}, "INVALID_PARAMS", "the click target must be an automation id or {x, y}"],
       ["ui.click", { x: "a", y: 1 }, "INVALID_PARAMS", "the click target must be an automation id or {x, y}"],
       ["ui.click", { x: 1e300, y: -1e300 }, "NO_ELEMENT", "no element at (1e+300, -1e+300)"],
       ["ui.click", { id: "timeline.el.e5", button: "fourth" }, "INVALID_PARAMS", "button must be left, middle or right"],
       ["ui.click", { id: "timeline.el.e5", count: 1000 }, "INVALID_PARAMS", "count must be 1, 2 or 3"],
       ["ui.click", { id: "timeline.el.e5", modifiers: ["Hyper"] }, "INVALID_PARAMS", "modifiers must be a list of Ctrl, Shift, Alt, Cmd"],
-      ["ui.click", { id: '"]) ; alert(1) ; (["' }, "NO_ELEMENT", "no element \"]) ; alert(1) ; ([\""],
+      ["ui.click", { id: '"]) ; alert(1) ; (["' }, "NO_ELEMENT", 'no element "]) ; alert(1) ; (["'],
       ["ui.drag", { from: {} }, "INVALID_PARAMS", "from must be an automation id or {x, y}"],
       ["ui.drag", { from: "timeline.el.e5" }, "INVALID_PARAMS", "give to (an automation id or {x, y}) or dx/dy in pixels"],
       ["ui.drag", { from: "timeline.el.e5", dx: 10, steps: 1e9 }, "INVALID_PARAMS", "steps must be a whole number from 1 to 100"],
       ["ui.drag", { from: "timeline.el.e5", to: "timeline.el.e6", dx: 3 }, "INVALID_PARAMS", "give either to or dx/dy"],
-      ["ui.key", { key: "" }, "INVALID_PARAMS", "key must be a key or shortcut such as \"Space\", \"S\", \"Ctrl+Z\", \"Shift+Delete\""],
-      ["ui.key", { key: "Ctrl+" }, "INVALID_PARAMS", "unknown key \"\" in \"Ctrl+\": a character, Space, Enter, Escape, Tab, Backspace, Delete, arrows, Home, End, F1-F12"],
-      ["ui.key", { key: ["Ctrl", "Z"] }, "INVALID_PARAMS", "key must be a key or shortcut such as \"Space\", \"S\", \"Ctrl+Z\", \"Shift+Delete\""],
+      ["ui.key", { key: "" }, "INVALID_PARAMS", 'key must be a key or shortcut such as "Space", "S", "Ctrl+Z", "Shift+Delete"'],
+      [
+        "ui.key",
+        { key: "Ctrl+" },
+        "INVALID_PARAMS",
+        'unknown key "" in "Ctrl+": a character, Space, Enter, Escape, Tab, Backspace, Delete, arrows, Home, End, F1-F12',
+      ],
+      ["ui.key", { key: ["Ctrl", "Z"] }, "INVALID_PARAMS", 'key must be a key or shortcut such as "Space", "S", "Ctrl+Z", "Shift+Delete"'],
       ["ui.type", { text: 42 }, "INVALID_PARAMS", "text must be a string"],
       ["ui.type", { text: "hello" }, "NO_ELEMENT", "no focused text field: click one first (or pass its id)"],
       ["ui.set", { playhead: -1 }, "INVALID_PARAMS", "playhead must be seconds >= 0"],
       ["ui.set", { selection: ["nope"] }, "NO_ELEMENT", "no element nope on the timeline"],
-      ["ui.set", { volume: 11 }, "INVALID_PARAMS", "unknown parameter \"volume\" for ui.set; expected: playhead, playing, selection, zoom, tab"],
+      ["ui.set", { volume: 11 }, "INVALID_PARAMS", 'unknown parameter "volume" for ui.set; expected: playhead, playing, selection, zoom, tab'],
       ["ui.screenshot", { panel: 7 }, "INVALID_PARAMS", "panel must be a panel name (ui.inspect lists them) or an automation id"],
       ["ui.screenshot", { path: "relative/file.png" }, "INVALID_PARAMS", "path must be an absolute file path ending in .png"],
       ["engine.render_preview", { time: -1 }, "RENDER_FAILED", "time must be a number of seconds >= 0"],
-      ["__proto__", {}, "UNKNOWN_METHOD", "unknown method __proto__: engine.tools, engine.call, engine.addAssets, engine.undo, engine.redo, engine.inspect, ui.inspect, ui.elements, ui.click, ui.drag, ui.key, ui.type, ui.screenshot, ui.set"],
-      ["constructor", {}, "UNKNOWN_METHOD", "unknown method constructor: engine.tools, engine.call, engine.addAssets, engine.undo, engine.redo, engine.inspect, ui.inspect, ui.elements, ui.click, ui.drag, ui.key, ui.type, ui.screenshot, ui.set"],
+      [
+        "__proto__",
+        {},
+        "UNKNOWN_METHOD",
+        "unknown method __proto__: engine.tools, engine.call, engine.addAssets, engine.undo, engine.redo, engine.inspect, ui.inspect, ui.elements, ui.click, ui.drag, ui.key, ui.type, ui.screenshot, ui.set",
+      ],
+      [
+        "constructor",
+        {},
+        "UNKNOWN_METHOD",
+        "unknown method constructor: engine.tools, engine.call, engine.addAssets, engine.undo, engine.redo, engine.inspect, ui.inspect, ui.elements, ui.click, ui.drag, ui.key, ui.type, ui.screenshot, ui.set",
+      ],
     ];
     for (const [method, params, code, error] of hostile) {
       const reply = await c.send(method, params);
@@ -461,12 +517,17 @@ test("media_import in bridge mode: the page gets the files as assets, with headl
 
     // list_project_assets lists them; the page holds their bytes; each grant served once.
     const listed = await client.callTool({ name: "list_project_assets", arguments: {} });
-    for (const a of [still, video]) assert.ok(listed.structuredContent.assets.some((l) => l.id === a.id && l.name === a.name && l.type === a.type), a.id);
+    for (const a of [still, video])
+      assert.ok(
+        listed.structuredContent.assets.some((l) => l.id === a.id && l.name === a.name && l.type === a.type),
+        a.id,
+      );
     const sizes = await page.evaluate((ids) => ids.map((id) => window.demo.editor.assetSource(id)?.file?.size), [still.id, video.id]);
     assert.deepEqual(sizes, [statSync(picture).size, statSync(clip).size]);
     assert.equal(fetched.length, 2, fetched.join(" "));
     const pageOrigin = new URL(server.url).origin;
-    for (const url of fetched) assert.equal((await rawRequest(server.control.port, { path: new URL(url).pathname, headers: { origin: pageOrigin } })).status, 404, "used up");
+    for (const url of fetched)
+      assert.equal((await rawRequest(server.control.port, { path: new URL(url).pathname, headers: { origin: pageOrigin } })).status, 404, "used up");
     await page.waitForSelector(`[data-automation-id="assets.${still.id}.add"]`, { state: "attached" }); // the asset bin lists it
 
     // The page draws them: placed on the timeline, render_preview (drawn in the page) has both.
@@ -476,13 +537,26 @@ test("media_import in bridge mode: the page gets the files as assets, with headl
     const frame = await client.callTool({ name: "render_preview", arguments: { time: 0.5, width: 320 } });
     assert.equal(frame.isError, undefined, JSON.stringify(frame).slice(0, 300));
     const ids = [placedStill, placedClip].map((p) => p.structuredContent.elementId);
-    for (const id of ids) assert.ok(frame.structuredContent.layers.some((l) => l.elementId === id), `${id} is drawn`);
-    assert.deepEqual((frame.structuredContent.notDrawn ?? []).filter((n) => ids.includes(n.elementId)), []);
+    for (const id of ids)
+      assert.ok(
+        frame.structuredContent.layers.some((l) => l.elementId === id),
+        `${id} is drawn`,
+      );
+    assert.deepEqual(
+      (frame.structuredContent.notDrawn ?? []).filter((n) => ids.includes(n.elementId)),
+      [],
+    );
 
     // Errors are headless mode's, word for word, and add nothing.
     const assetsNow = (await project()).assets.length;
     assert.equal(assetsNow, assetsBefore + 2);
-    for (const bad of [["relative/x.png"], [join(dir, "missing.png")], [join(dir, "notes.txt")], [picture, join(dir, "notes.txt")], [join(dir, "..", "..", "etc", "nothing-here.png")]]) {
+    for (const bad of [
+      ["relative/x.png"],
+      [join(dir, "missing.png")],
+      [join(dir, "notes.txt")],
+      [picture, join(dir, "notes.txt")],
+      [join(dir, "..", "..", "etc", "nothing-here.png")],
+    ]) {
       const r = await client.callTool({ name: "media_import", arguments: { paths: bad } });
       const h = await headless.callTool({ name: "media_import", arguments: { paths: bad } });
       assert.equal(r.isError, true, JSON.stringify(bad));
@@ -512,7 +586,10 @@ test("the generic routes reach around nothing: ui_control's engine.addAssets goe
   try {
     // The issue's call: /etc/passwd as a picture. media_import's error; the page fetches nothing.
     const assets = (await project()).assets.length;
-    const passwd = await client.callTool({ name: "ui_control", arguments: { method: "engine.addAssets", params: { assets: [{ path: "/etc/passwd", name: "holiday.png", type: "image" }] } } });
+    const passwd = await client.callTool({
+      name: "ui_control",
+      arguments: { method: "engine.addAssets", params: { assets: [{ path: "/etc/passwd", name: "holiday.png", type: "image" }] } },
+    });
     assert.equal(passwd.isError, true, JSON.stringify(passwd));
     assert.match(passwd.content[0].text, /^Unsupported media format: \/etc\/passwd/);
     assert.equal((await project()).assets.length, assets);
@@ -612,7 +689,15 @@ test("neuralcut relay prints its token and relays for a host page with neuralcut
     await c.send("auth", { token });
     const added = await c.send("engine.call", { tool: "add_text", args: { text: "From the relay", start: 0, end: 2, position: "center" } });
     assert.equal(added.ok, true, JSON.stringify(added));
-    assert.equal(await host.evaluate(() => window.hostEditor.project().timeline.tracks.flatMap((t) => t.elements).some((e) => e.content === "From the relay")), true);
+    assert.equal(
+      await host.evaluate(() =>
+        window.hostEditor
+          .project()
+          .timeline.tracks.flatMap((t) => t.elements)
+          .some((e) => e.content === "From the relay"),
+      ),
+      true,
+    );
     assert.deepEqual(await host.evaluate(() => window.hostCalls), ["add_text"]);
     const noUi = await c.send("ui.inspect");
     assert.deepEqual([noUi.ok, noUi.code], [false, "UNSUPPORTED"]);
@@ -661,7 +746,14 @@ test("the demo is an editor: select, drag-move, trim both edges, Space, S, Delet
   await page.mouse.down();
   await page.mouse.move(box.x + box.width / 2 - 0.5 * pxPerSecond, box.y + box.height / 2, { steps: 5 });
   await page.mouse.up();
-  await page.waitForFunction((d) => window.demo.editor.project().timeline.tracks.flatMap((t) => t.elements).find((e) => e.id === "e11").duration !== d, movedEl.duration);
+  await page.waitForFunction(
+    (d) =>
+      window.demo.editor
+        .project()
+        .timeline.tracks.flatMap((t) => t.elements)
+        .find((e) => e.id === "e11").duration !== d,
+    movedEl.duration,
+  );
   const trimmedEnd = await el("e11");
   assert.equal(trimmedEnd.start, movedEl.start);
   assert.ok(Math.abs(trimmedEnd.duration - (movedEl.duration - 0.5 * TICKS)) <= TICKS / 50);
@@ -670,7 +762,14 @@ test("the demo is an editor: select, drag-move, trim both edges, Space, S, Delet
   await page.mouse.down();
   await page.mouse.move(box.x + box.width / 2 + 0.25 * pxPerSecond, box.y + box.height / 2, { steps: 5 });
   await page.mouse.up();
-  await page.waitForFunction((s) => window.demo.editor.project().timeline.tracks.flatMap((t) => t.elements).find((e) => e.id === "e11").start !== s, trimmedEnd.start);
+  await page.waitForFunction(
+    (s) =>
+      window.demo.editor
+        .project()
+        .timeline.tracks.flatMap((t) => t.elements)
+        .find((e) => e.id === "e11").start !== s,
+    trimmedEnd.start,
+  );
   const trimmedStart = await el("e11");
   assert.ok(Math.abs(trimmedStart.start - (trimmedEnd.start + 0.25 * TICKS)) <= TICKS / 50);
   assert.equal(trimmedStart.start + trimmedStart.duration, trimmedEnd.start + trimmedEnd.duration, "trimming the start keeps the end");
@@ -724,14 +823,26 @@ test("every interactive element has an automation id, and axe-core finds no viol
   const unnamed = await page.$$eval("button, input, select, textarea, [role=button], [role=tab], [tabindex]", (els) =>
     els
       .filter((e) => e.getClientRects().length && !e.closest("[hidden]"))
-      .filter((e) => !e.hasAttribute("data-automation-id") && !(e.id === "import-input") && e.getAttribute("role") !== "tabpanel" && !["timeline", "agent-log", "tool-desc"].includes(e.id))
+      .filter(
+        (e) =>
+          !e.hasAttribute("data-automation-id") &&
+          !(e.id === "import-input") &&
+          e.getAttribute("role") !== "tabpanel" &&
+          !["timeline", "agent-log", "tool-desc"].includes(e.id),
+      )
       .map((e) => e.outerHTML.slice(0, 80)),
   );
   assert.deepEqual(unnamed, [], "interactive elements without data-automation-id");
   await page.addScriptTag({ content: readFileSync(join(root, "node_modules", "axe-core", "axe.min.js"), "utf8") });
   const audit = async () => {
     const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));
-    return result.violations.map((v) => `${v.id} (${v.nodes.length}): ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")}`);
+    return result.violations.map(
+      (v) =>
+        `${v.id} (${v.nodes.length}): ${v.nodes
+          .slice(0, 3)
+          .map((n) => n.target.join(" "))
+          .join(", ")}`,
+    );
   };
   assert.deepEqual(await audit(), []);
   // The other tab, with the asset bin's buttons.
@@ -800,7 +911,15 @@ test("the relay's one-time file route: only the named file, for the page's origi
       assert.equal((await get(at, {})).status, 403, "no Origin");
       assert.equal((await get(at, { origin, host: `evil.example:${relay.port}` })).status, 403);
       assert.equal((await get(`/media/${"A".repeat(43)}/clip%20one.webm`)).status, 404);
-      for (const hostile of [`/media/${key}/secret.txt`, `/media/${key}/..%2Fsecret.txt`, `/media/${key}/../secret.txt`, `/media/${key}/clip%20one.webm/../../secret.txt`, `/media/../${key}/clip%20one.webm`, `/media/${key}/%2E%2E/%2E%2E/secret.txt`, `/media/${key}`]) {
+      for (const hostile of [
+        `/media/${key}/secret.txt`,
+        `/media/${key}/..%2Fsecret.txt`,
+        `/media/${key}/../secret.txt`,
+        `/media/${key}/clip%20one.webm/../../secret.txt`,
+        `/media/../${key}/clip%20one.webm`,
+        `/media/${key}/%2E%2E/%2E%2E/secret.txt`,
+        `/media/${key}`,
+      ]) {
         const r = await get(hostile);
         assert.equal(r.status, 404, hostile);
         assert.equal(r.body.includes("not granted"), false);
@@ -810,7 +929,10 @@ test("the relay's one-time file route: only the named file, for the page's origi
       const pre = await get(at, { origin, "access-control-request-method": "GET", "access-control-request-headers": "range" }, "OPTIONS");
       assert.deepEqual([pre.status, pre.headers["access-control-allow-origin"]], [204, origin]);
       const head = await get(at, { origin }, "HEAD");
-      assert.deepEqual([head.status, head.headers["content-length"], head.headers["content-type"], head.headers["access-control-allow-origin"], head.body.length], [200, String(bytes.length), "video/webm", origin, 0]);
+      assert.deepEqual(
+        [head.status, head.headers["content-length"], head.headers["content-type"], head.headers["access-control-allow-origin"], head.body.length],
+        [200, String(bytes.length), "video/webm", origin, 0],
+      );
       const part = await get(at, { origin, range: "bytes=10-19" });
       assert.deepEqual([part.status, part.headers["content-range"]], [206, `bytes 10-19/${bytes.length}`]);
       assert.deepEqual(part.body, bytes.subarray(10, 20));

@@ -28,7 +28,14 @@ export function launchChromium(extraArgs = []) {
   });
 }
 
-const TYPES = { ".html": "text/html", ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm", ".json": "application/json", ".css": "text/css" };
+const TYPES = {
+  ".html": "text/html",
+  ".js": "text/javascript",
+  ".mjs": "text/javascript",
+  ".wasm": "application/wasm",
+  ".json": "application/json",
+  ".css": "text/css",
+};
 
 /** Serves `dir` on 127.0.0.1 (a random port); resolves to { url, close }. */
 export function serveDir(dir) {

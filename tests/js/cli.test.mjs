@@ -51,7 +51,8 @@ test("help prints the reference; no command does too", async () => {
   for (const args of [["help"], ["--help"], []]) {
     const r = await cli(args);
     assert.equal(r.code, 0);
-    for (const verb of ["tools", "describe", "inspect", "exec", "run", "import", "render-frame", "mcp", "--save-as", "--keep-going", "--width"]) assert.match(r.stdout, new RegExp(verb));
+    for (const verb of ["tools", "describe", "inspect", "exec", "run", "import", "render-frame", "mcp", "--save-as", "--keep-going", "--width"])
+      assert.match(r.stdout, new RegExp(verb));
   }
 });
 
@@ -60,8 +61,8 @@ test("usage errors exit with 2, say which mistake, and change nothing", async ()
   // Each mistake and the first line of its message (a string, or a pattern where part of it is
   // Node's own wording). Option mistakes print the usage text after it.
   const cases = [
-    [["frobnicate"], "unknown command \"frobnicate\""],
-    [["--bogus", "tools"], "unknown option \"--bogus\""],
+    [["frobnicate"], 'unknown command "frobnicate"'],
+    [["--bogus", "tools"], 'unknown option "--bogus"'],
     [["--save", "tools"], "--save needs --project <file> (or use --save-as <file>)"],
     [["--demo", "--project", "x.json", "tools"], "--demo and --project cannot be combined"],
     [["--project"], "--project needs a file path"],
@@ -75,7 +76,10 @@ test("usage errors exit with 2, say which mistake, and change nothing", async ()
     [["--demo", "exec", "split", "{not json"], /^the arguments are not JSON: .+ \(neuralcut help prints the reference\)$/],
     [["--demo", "exec", "apply_effect", "params=1", "params.intensity=3"], `"params.intensity=3": params already has a value${HELP}`],
     [["run"], `run takes one script file, or - for stdin${HELP}`],
-    [["run", "missing.jsonl"], /^cannot read the script missing\.jsonl: ENOENT: no such file or directory, open '.*missing\.jsonl' \(neuralcut help prints the reference\)$/],
+    [
+      ["run", "missing.jsonl"],
+      /^cannot read the script missing\.jsonl: ENOENT: no such file or directory, open '.*missing\.jsonl' \(neuralcut help prints the reference\)$/,
+    ],
     [["import"], `import needs at least one file${HELP}`],
     [["render-frame"], `render-frame needs a time in seconds (render-frame 2.5 -o frame.png)${HELP}`],
     [["render-frame", "soon", "-o", "f.png"], `render-frame needs a time in seconds (render-frame 2.5 -o frame.png)${HELP}`],
@@ -113,11 +117,24 @@ test("tools: a readable list, a filter, and --json anywhere on the line", async 
   const lines = text.stdout.trim().split("\n");
   assert.ok(lines.some((l) => /^split\s+Split at times$/.test(l)));
   assert.ok(lines.some((l) => /^undo\s+Undo\s+\(disabled: nothing to undo\)$/.test(l)));
-  for (const name of ["media_import", "command_list", "command_run", "command_batch", "doc_inspect", "render_preview"]) assert.ok(lines.some((l) => l.startsWith(`${name} `)), name);
+  for (const name of ["media_import", "command_list", "command_run", "command_batch", "doc_inspect", "render_preview"])
+    assert.ok(
+      lines.some((l) => l.startsWith(`${name} `)),
+      name,
+    );
   const filtered = await cli(["tools", "SPLIT"]);
-  assert.deepEqual(filtered.stdout.trim().split("\n").map((l) => l.split(/\s+/)[0]), ["split"]);
+  assert.deepEqual(
+    filtered.stdout
+      .trim()
+      .split("\n")
+      .map((l) => l.split(/\s+/)[0]),
+    ["split"],
+  );
   const { commands } = await json(["tools", "effect", "--json"]);
-  assert.deepEqual(commands.map((c) => c.id), ["list_effects", "get_effect", "apply_effect", "update_effect"]);
+  assert.deepEqual(
+    commands.map((c) => c.id),
+    ["list_effects", "get_effect", "apply_effect", "update_effect"],
+  );
   assert.equal(commands.find((c) => c.id === "update_effect").enabled, false, "an empty project has no elements");
   const demo = await json(["--json", "tools", "effect", "--demo"]);
   assert.equal(demo.commands.find((c) => c.id === "update_effect").enabled, true);
@@ -145,31 +162,57 @@ test("inspect: the document, its assets, its timeline", async () => {
   // project, or one whose elements moved, would pass the comparisons below but not this.
   assert.deepEqual(doc.settings, { fps: { numerator: 30, denominator: 1 }, canvas: { width: 1920, height: 1080 } });
   assert.deepEqual([doc.canUndo, doc.canRedo, doc.revision], [false, false, 0]);
-  assert.deepEqual(doc.assets.map((a) => [a.id, a.name, a.type, a.duration, a.usedInTimeline]), [
-    ["a1", "clip.webm", "video", 6, true],
-    ["a2", "still.jpg", "image", undefined, true],
-    ["a3", "star.svg", "image", undefined, true],
-    ["a4", "tone.ogg", "audio", 8, true],
-  ]);
+  assert.deepEqual(
+    doc.assets.map((a) => [a.id, a.name, a.type, a.duration, a.usedInTimeline]),
+    [
+      ["a1", "clip.webm", "video", 6, true],
+      ["a2", "still.jpg", "image", undefined, true],
+      ["a3", "star.svg", "image", undefined, true],
+      ["a4", "tone.ogg", "audio", 8, true],
+    ],
+  );
   assert.deepEqual(doc.stickers, [{ id: "emoji:star", name: "Star" }]);
   assert.deepEqual(
     doc.timeline.tracks.map((t) => [t.trackId, t.type, t.elements.map((e) => [e.elementId, e.type, e.start, e.end])]),
     [
-      ["t10", "text", [["e20", "text", 0, 3], ["e26", "text", 3.5, 6], ["e27", "text", 6.5, 9.5]]],
+      [
+        "t10",
+        "text",
+        [
+          ["e20", "text", 0, 3],
+          ["e26", "text", 3.5, 6],
+          ["e27", "text", 6.5, 9.5],
+        ],
+      ],
       ["t11", "effect", [["e21", "effect", 6, 10]]],
       ["t12", "overlay", [["e22", "image", 1, 5]]],
-      ["t13", "main", [["e23", "video", 0, 6], ["e24", "image", 6, 10]]],
+      [
+        "t13",
+        "main",
+        [
+          ["e23", "video", 0, 6],
+          ["e24", "image", 6, 10],
+        ],
+      ],
       ["t14", "audio", [["e25", "audio", 0, 8]]],
     ],
   );
   assert.equal(elements(doc.timeline).length, 8);
-  assert.deepEqual(elements(doc.timeline).filter((e) => e.type === "text").map((e) => e.text), ["NeuralCut demo", "Split it, undo it, add effects", "A still image"]);
+  assert.deepEqual(
+    elements(doc.timeline)
+      .filter((e) => e.type === "text")
+      .map((e) => e.text),
+    ["NeuralCut demo", "Split it, undo it, add effects", "A still image"],
+  );
   assert.deepEqual(elements(doc.timeline).find((e) => e.elementId === "e21").params, { radius: 45, softness: 40 });
   // The sample media beside the build (dist/../demo/media/, as the package ships them).
   for (const a of doc.assets) assert.equal(a.path, join(dist, "..", "demo", "media", a.name), `${a.id}'s file is the package's sample`);
   assert.deepEqual(await json(["--demo", "inspect", "project"]), doc);
   // The document's assets add the file of each (the demo's sample media in the package).
-  assert.deepEqual((await json(["--demo", "inspect", "assets"])).assets, doc.assets.map(({ path, ...a }) => a));
+  assert.deepEqual(
+    (await json(["--demo", "inspect", "assets"])).assets,
+    doc.assets.map(({ path, ...a }) => a),
+  );
   assert.deepEqual(await json(["--demo", "inspect", "timeline"]), doc.timeline);
 });
 
@@ -186,12 +229,17 @@ test("exec: key=value (JSON values, strings, dotted keys) and one JSON object; a
   const viaJson = await json(["--project", out, "exec", "add_text", JSON.stringify({ text: "Hello world", start: 0, end: 2, position: "bottom" })]);
   assert.deepEqual(viaJson, text, "the same call, the same result (the project was not saved in between)");
   // A tool's own failure: its error value on stdout, exit 1.
-  const failed = await cli(["--project", out, "exec", "delete_timeline_elements", "elementIds=[\"nope\"]"]);
+  const failed = await cli(["--project", out, "exec", "delete_timeline_elements", 'elementIds=["nope"]']);
   assert.equal(failed.code, 1);
   assert.equal(JSON.parse(failed.stdout).code, "ELEMENTS_NOT_FOUND");
   assert.match(failed.stderr, /Timeline elements not found/);
   // Core tools too; a command_batch with a failing step exits 1.
-  const batch = await cli(["--demo", "exec", "command_batch", JSON.stringify({ steps: [{ id: "split", params: { times: [2] } }, { id: "undo" }, { id: "undo" }], stop_on_error: false })]);
+  const batch = await cli([
+    "--demo",
+    "exec",
+    "command_batch",
+    JSON.stringify({ steps: [{ id: "split", params: { times: [2] } }, { id: "undo" }, { id: "undo" }], stop_on_error: false }),
+  ]);
   assert.equal(batch.code, 1);
   assert.deepEqual([JSON.parse(batch.stdout).completed, JSON.parse(batch.stdout).failed], [2, 1]);
 });
@@ -204,10 +252,17 @@ test("--save round trip: created, written back atomically, read again; --save-as
   const first = JSON.parse(readFileSync(p, "utf8"));
   assert.equal(first.format, "neuralcut-project");
   const timeline = await json(["--project", p, "inspect", "timeline"]);
-  assert.deepEqual(elements(timeline).map((e) => [e.elementId, e.text]), [[added.elementId, "One"]]);
+  assert.deepEqual(
+    elements(timeline).map((e) => [e.elementId, e.text]),
+    [[added.elementId, "One"]],
+  );
   await json(["--project", p, "--save", "exec", "split", "times=[1]"]);
   assert.equal(elements(await json(["--project", p, "inspect", "timeline"])).length, 2);
-  assert.deepEqual(readdirSync(dir).filter((f) => f.includes(".tmp")), [], "no temporary file left behind");
+  assert.deepEqual(
+    readdirSync(dir).filter((f) => f.includes(".tmp")),
+    [],
+    "no temporary file left behind",
+  );
   // Without --save nothing is written.
   const bytes = readFileSync(p, "utf8");
   await json(["--project", p, "exec", "split", "times=[2]"]);
@@ -238,29 +293,74 @@ test("run: one JSON line per script line; a failing line stops the script unless
   );
   const stopped = await cli(["--demo", "--save-as", p, "run", script]);
   assert.equal(stopped.code, 1);
-  const lines = stopped.stdout.trim().split("\n").map((l) => JSON.parse(l));
-  assert.deepEqual(lines.map((l) => [l.line, l.tool, l.ok]), [[1, "split", true], [3, "delete_timeline_elements", false]]);
+  const lines = stopped.stdout
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
+  assert.deepEqual(
+    lines.map((l) => [l.line, l.tool, l.ok]),
+    [
+      [1, "split", true],
+      [3, "delete_timeline_elements", false],
+    ],
+  );
   assert.equal(lines[0].result.success, true);
   assert.equal(lines[1].error.code, "ELEMENTS_NOT_FOUND");
   const saved = elements(await json(["--project", p, "inspect", "timeline"]));
   assert.ok(!saved.some((e) => e.text === "After"), "the line after the failure did not run");
-  assert.ok(saved.some((e) => e.elementId === lines[0].result.newElements[0].elementId), "what ran before it was saved");
+  assert.ok(
+    saved.some((e) => e.elementId === lines[0].result.newElements[0].elementId),
+    "what ran before it was saved",
+  );
 
   const going = await cli(["run", script, "--keep-going", "--demo"]);
   assert.equal(going.code, 1, "a failing line still fails the run");
-  assert.deepEqual(going.stdout.trim().split("\n").map((l) => JSON.parse(l)).map((l) => [l.line, l.ok]), [[1, true], [3, false], [4, true]]);
+  assert.deepEqual(
+    going.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l))
+      .map((l) => [l.line, l.ok]),
+    [
+      [1, true],
+      [3, false],
+      [4, true],
+    ],
+  );
 
   // From stdin, all good: exit 0; undo works within one run.
-  const stdin = [JSON.stringify({ tool: "split", args: { times: [2] } }), JSON.stringify({ tool: "undo" }), JSON.stringify({ tool: "list_timeline" })].join("\n");
+  const stdin = [JSON.stringify({ tool: "split", args: { times: [2] } }), JSON.stringify({ tool: "undo" }), JSON.stringify({ tool: "list_timeline" })].join(
+    "\n",
+  );
   const good = await cli(["--demo", "run", "-"], { input: stdin });
   assert.equal(good.code, 0, good.stderr);
-  const out = good.stdout.trim().split("\n").map((l) => JSON.parse(l));
-  assert.deepEqual(out.map((l) => [l.tool, l.ok]), [["split", true], ["undo", true], ["list_timeline", true]]);
+  const out = good.stdout
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
+  assert.deepEqual(
+    out.map((l) => [l.tool, l.ok]),
+    [
+      ["split", true],
+      ["undo", true],
+      ["list_timeline", true],
+    ],
+  );
   // A line that is not JSON, or not {tool, args}, is a failing line.
   const junk = await cli(["--demo", "run", "-", "--keep-going"], { input: `{not json\n{"tool":"split","arguments":{}}\n[1]\n` });
   assert.equal(junk.code, 1);
-  const junkLines = junk.stdout.trim().split("\n").map((l) => JSON.parse(l));
-  assert.deepEqual(junkLines.map((l) => [l.line, l.ok, l.error.code]), [[1, false, "INVALID_LINE"], [2, false, "INVALID_LINE"], [3, false, "INVALID_LINE"]]);
+  const junkLines = junk.stdout
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
+  assert.deepEqual(
+    junkLines.map((l) => [l.line, l.ok, l.error.code]),
+    [
+      [1, false, "INVALID_LINE"],
+      [2, false, "INVALID_LINE"],
+      [3, false, "INVALID_LINE"],
+    ],
+  );
 });
 
 test("import: media paths are saved relative to the project and found again after a move", async () => {
@@ -269,12 +369,19 @@ test("import: media paths are saved relative to the project and found again afte
   writeFileSync(join(work, "media", "tone.wav"), wav(2, 8000));
   writeFileSync(join(work, "media", "still.png"), png(32, 16));
   const imported = await json(["import", "media/tone.wav", "media/still.png", "--project", "edit.json", "--save"], 0, { cwd: work });
-  assert.deepEqual(imported.assets.map((a) => [a.name, a.type, a.path]), [
-    ["tone.wav", "audio", join(work, "media", "tone.wav")],
-    ["still.png", "image", join(work, "media", "still.png")],
-  ]);
+  assert.deepEqual(
+    imported.assets.map((a) => [a.name, a.type, a.path]),
+    [
+      ["tone.wav", "audio", join(work, "media", "tone.wav")],
+      ["still.png", "image", join(work, "media", "still.png")],
+    ],
+  );
   const saved = JSON.parse(readFileSync(join(work, "edit.json"), "utf8"));
-  assert.deepEqual(saved.assets.map((a) => a.path), ["media/tone.wav", "media/still.png"], "relative to the project file");
+  assert.deepEqual(
+    saved.assets.map((a) => a.path),
+    ["media/tone.wav", "media/still.png"],
+    "relative to the project file",
+  );
   const bad = await cli(["import", "media/none.wav", "--project", "edit.json", "--save"], { cwd: work });
   assert.equal(bad.code, 1);
   assert.equal(JSON.parse(bad.stdout).code, "MEDIA_UNREADABLE");
@@ -284,18 +391,27 @@ test("import: media paths are saved relative to the project and found again afte
   cpSync(work, moved, { recursive: true });
   rmSync(work, { recursive: true, force: true });
   const doc = await json(["--project", join(moved, "edit.json"), "inspect"]);
-  assert.deepEqual(doc.assets.map((a) => a.path), [join(moved, "media", "tone.wav"), join(moved, "media", "still.png")]);
+  assert.deepEqual(
+    doc.assets.map((a) => a.path),
+    [join(moved, "media", "tone.wav"), join(moved, "media", "still.png")],
+  );
   // Saved elsewhere, the paths are rewritten relative to the new file.
   mkdirSync(join(dir, "elsewhere"));
   await json(["--project", join(moved, "edit.json"), "--save-as", join(dir, "elsewhere", "e.json"), "inspect", "assets"]);
-  assert.deepEqual(JSON.parse(readFileSync(join(dir, "elsewhere", "e.json"), "utf8")).assets.map((a) => a.path), ["../moved/media/tone.wav", "../moved/media/still.png"]);
+  assert.deepEqual(
+    JSON.parse(readFileSync(join(dir, "elsewhere", "e.json"), "utf8")).assets.map((a) => a.path),
+    ["../moved/media/tone.wav", "../moved/media/still.png"],
+  );
 
   const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, "--project", join(moved, "edit.json"), "mcp"], stderr: "pipe" });
   const client = new Client({ name: "neuralcut-cli-test", version: "1.0.0" });
   await client.connect(transport);
   try {
     const r = await client.callTool({ name: "doc_inspect", arguments: {} });
-    assert.deepEqual(r.structuredContent.assets.map((a) => a.path), [join(moved, "media", "tone.wav"), join(moved, "media", "still.png")]);
+    assert.deepEqual(
+      r.structuredContent.assets.map((a) => a.path),
+      [join(moved, "media", "tone.wav"), join(moved, "media", "still.png")],
+    );
   } finally {
     await client.close();
   }

@@ -8,7 +8,8 @@ const MAX_BUFFER = 512 << 20;
 
 function tool(name, args) {
   const r = spawnSync(name, args, { maxBuffer: MAX_BUFFER });
-  if (r.error?.code === "ENOENT") assert.fail(`${name} is not installed: run scripts/setup.sh (it installs ffmpeg and ffprobe), the export tests decode what they wrote with it`);
+  if (r.error?.code === "ENOENT")
+    assert.fail(`${name} is not installed: run scripts/setup.sh (it installs ffmpeg and ffprobe), the export tests decode what they wrote with it`);
   assert.equal(r.status, 0, `${name} ${args.join(" ")}: ${r.stderr}`);
   return r;
 }
@@ -47,7 +48,10 @@ export function frameAt(path, seconds) {
 
 /** Asserts each channel of `got` is within `tol` of `want`. */
 export function nearColour(got, want, tol, what) {
-  assert.ok(got.every((c, i) => Math.abs(c - want[i]) <= tol), `${what}: ${got} is not within ${tol} of ${want} in each channel`);
+  assert.ok(
+    got.every((c, i) => Math.abs(c - want[i]) <= tol),
+    `${what}: ${got} is not within ${tol} of ${want} in each channel`,
+  );
 }
 
 /** The first channel of the file's sound, 48 kHz float samples (a mono source mixed to stereo is on both). */

@@ -47,7 +47,9 @@ test("Export: choose WebM at 640 wide, watch the progress, download a file of th
   await page.selectOption("#export-format", "webm");
   await page.selectOption("#export-size", "640");
   await page.click("#export-start");
-  await page.waitForFunction(() => document.getElementById("export-progress").value > 0 && document.getElementById("export-progress").value < 1, null, { timeout: 120_000 });
+  await page.waitForFunction(() => document.getElementById("export-progress").value > 0 && document.getElementById("export-progress").value < 1, null, {
+    timeout: 120_000,
+  });
   await page.waitForFunction(() => window.demo.lastExport, null, { timeout: 280_000, polling: 500 });
   const last = await page.evaluate(() => window.demo.lastExport);
   assert.equal(last.error, undefined, JSON.stringify(last));
@@ -62,7 +64,13 @@ test("Export: choose WebM at 640 wide, watch the progress, download a file of th
     const bytes = new Uint8Array(await blob.arrayBuffer());
     let binary = "";
     for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-    return { name: document.getElementById("export-download").download, duration: await input.computeDuration(), size: [v.displayWidth, v.displayHeight], audio: a?.codec, base64: btoa(binary) };
+    return {
+      name: document.getElementById("export-download").download,
+      duration: await input.computeDuration(),
+      size: [v.displayWidth, v.displayHeight],
+      audio: a?.codec,
+      base64: btoa(binary),
+    };
   });
   await page.click("#export-cancel"); // Close, before the checks: the next test opens the dialog again
   assert.equal(await page.$eval("#export-dialog", (d) => d.open), false);
@@ -84,7 +92,13 @@ test("Export: choose WebM at 640 wide, watch the progress, download a file of th
     // (red, green, yellow, blue, ...); at y = 133 only the video puts them there. The star sticker
     // (#facc15) is top right, at (585, 56) (render-mcp.test.mjs finds it at (439, 42) at 480 wide).
     const at2 = frameAt(file, 2);
-    for (const [x, want] of [[53, [255, 0, 0]], [160, [0, 255, 0]], [267, [255, 255, 0]], [373, [0, 0, 255]]]) nearColour(at2.px(x, 133), want, COLOUR_TOL, `2 s, the clip's bar at x ${x}`);
+    for (const [x, want] of [
+      [53, [255, 0, 0]],
+      [160, [0, 255, 0]],
+      [267, [255, 255, 0]],
+      [373, [0, 0, 255]],
+    ])
+      nearColour(at2.px(x, 133), want, COLOUR_TOL, `2 s, the clip's bar at x ${x}`);
     nearColour(at2.px(585, 56), [250, 204, 21], COLOUR_TOL, "2 s, the star");
     // 9.8 s: still.jpg (640×360, so pixel for pixel) under the vignette: its own colour near the
     // middle, black in the corner.

@@ -82,7 +82,10 @@ async function runTool(name, args) {
   await page.waitForFunction(([name]) => document.getElementById("tool-status").textContent.startsWith(`${name}:`), [name]);
   const out = { status: await page.textContent("#tool-status"), result: JSON.parse(await page.textContent("#tool-result")) };
   // The view redraws on onChange, after the call has returned.
-  await page.waitForFunction((rev) => document.getElementById("timeline").dataset.revision === String(window.demo.editor.revision()) && window.demo.editor.revision() !== rev, before);
+  await page.waitForFunction(
+    (rev) => document.getElementById("timeline").dataset.revision === String(window.demo.editor.revision()) && window.demo.editor.revision() !== rev,
+    before,
+  );
   return out;
 }
 
@@ -92,7 +95,17 @@ async function launch() {
     executablePath: CHROMIUM,
     headless: true,
     viewport: { width: 1280, height: 800 },
-    args: ["--no-sandbox", "--disable-gpu-sandbox", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-quic", "--enable-unsafe-webgpu", "--use-webgpu-adapter=swiftshader"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu-sandbox",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--disable-quic",
+      "--enable-unsafe-webgpu",
+      "--use-webgpu-adapter=swiftshader",
+    ],
   });
 }
 
@@ -175,14 +188,20 @@ test("split and apply_effect from the tool console change the timeline and the p
   await page.evaluate((at) => window.demo.clock.seek(at), at);
   await snapshot("before");
   const idsBefore = await timelineIds();
-  const typeOf = Object.fromEntries((await page.evaluate(() => window.demo.editor.project())).timeline.tracks.flatMap((t) => t.elements.map((e) => [e.id, e.type])));
+  const typeOf = Object.fromEntries(
+    (await page.evaluate(() => window.demo.editor.project())).timeline.tracks.flatMap((t) => t.elements.map((e) => [e.id, e.type])),
+  );
 
   const split = await runTool("split", { times: [at] });
   assert.match(split.status, /split: ok/);
   const idsSplit = await timelineIds();
   // At about 2 s the clip (0-6 s), the music (0-8 s), the title (0-3 s) and the sticker (1-5 s)
   // play (demo/project.js): four cuts, one of each.
-  assert.deepEqual(split.result.newElements.map((n) => typeOf[n.splitFrom]).sort(), ["audio", "sticker", "text", "video"], "split cut the clip, the text, the sticker and the music");
+  assert.deepEqual(
+    split.result.newElements.map((n) => typeOf[n.splitFrom]).sort(),
+    ["audio", "sticker", "text", "video"],
+    "split cut the clip, the text, the sticker and the music",
+  );
   assert.deepEqual([...split.result.affectedElements].sort(), split.result.newElements.map((n) => n.splitFrom).sort());
   for (const n of split.result.newElements) assert.ok(idsSplit.includes(n.elementId), `the view shows new piece ${n.elementId}`);
   assert.equal(idsSplit.length, idsBefore.length + split.result.newElements.length);
@@ -239,7 +258,10 @@ test("importing files adds assets with metadata read in the browser", async () =
   assert.ok(await page.isVisible(`#asset-list li[data-asset-id="${byName["my-clip.webm"].id}"]`));
   // An imported asset goes on the timeline from the bin and is drawn from its File.
   await page.click(`#asset-list li[data-asset-id="${byName["my-photo.jpg"].id}"] button`);
-  await page.waitForFunction((id) => window.demo.editor.project().timeline.tracks.some((t) => t.elements.some((e) => e.assetId === id)), byName["my-photo.jpg"].id);
+  await page.waitForFunction(
+    (id) => window.demo.editor.project().timeline.tracks.some((t) => t.elements.some((e) => e.assetId === id)),
+    byName["my-photo.jpg"].id,
+  );
   await rendered();
   await shot("05-imported");
   assert.deepEqual(problems, []);
@@ -261,7 +283,11 @@ test("the agent sidebar runs a scripted conversation through the proxy and shows
   await page.waitForSelector('.card[data-tool="list_timeline"][data-status="done"]');
   await page.waitForSelector('.card[data-tool="add_text"] [data-automation-id="agent.allow"]');
   await shot("06-agent-confirm");
-  assert.equal(await page.evaluate(() => window.demo.editor.project().timeline.tracks.some((t) => t.elements.some((e) => e.content === "Agent title"))), false, "nothing changes before Approve");
+  assert.equal(
+    await page.evaluate(() => window.demo.editor.project().timeline.tracks.some((t) => t.elements.some((e) => e.content === "Agent title"))),
+    false,
+    "nothing changes before Approve",
+  );
   await page.click('.card[data-tool="add_text"] [data-automation-id="agent.allow"]');
   await page.waitForSelector('.msg.model:has-text("Done: a title from 0.5 s to 2 s.")');
   assert.ok(await page.$('.card[data-tool="add_text"][data-status="done"]'));
@@ -269,7 +295,10 @@ test("the agent sidebar runs a scripted conversation through the proxy and shows
   assert.deepEqual(calls, ["list_timeline", "add_text"]);
   await page.waitForFunction(() => [...document.querySelectorAll("#timeline .tl-el.text")].some((e) => e.textContent.includes("Agent title")));
   assert.equal(fake.generateCalls.length, 3, "three model calls went through the proxy");
-  assert.ok(fake.requests.every((r) => r.headers["x-goog-api-key"] === KEY), "the proxy added the key upstream");
+  assert.ok(
+    fake.requests.every((r) => r.headers["x-goog-api-key"] === KEY),
+    "the proxy added the key upstream",
+  );
   const pageText = await page.evaluate(() => document.documentElement.outerHTML + JSON.stringify(window.demo.config));
   assert.equal(pageText.includes(KEY), false, "the key never reaches the page");
   // The answer to list_timeline went back to the model.
@@ -297,7 +326,10 @@ test("without GEMINI_API_KEY the sidebar says so and the rest of the page works"
     await p.click("#tool-run");
     await p.waitForFunction(() => document.getElementById("tool-status").textContent === "list_project_assets: ok");
     await p.screenshot({ path: join(SHOTS, "08-no-key.png") });
-    assert.deepEqual(errors.filter((e) => !e.includes("503")), []);
+    assert.deepEqual(
+      errors.filter((e) => !e.includes("503")),
+      [],
+    );
   } finally {
     await p.close();
     await plain.close();

@@ -20,10 +20,19 @@ test("effectsAt lists active effects bottom to top with their params", async () 
   );
   assert.deepEqual([at[0].start, at[0].end, at[0].trackId], [0, 2, blur.trackId]);
   // Half-open ranges: at 2 s the blur has ended.
-  assert.deepEqual(ed.effectsAt(2).map((e) => e.effectType), ["vignette"]);
+  assert.deepEqual(
+    ed.effectsAt(2).map((e) => e.effectType),
+    ["vignette"],
+  );
   assert.deepEqual(ed.effectsAt(3), []);
   // Undo removes it from what renders.
   ed.undo();
-  assert.deepEqual(ed.effectsAt(1.5).map((e) => e.effectType), ["blur"]);
-  assert.throws(() => ed.effectsAt(Number.NaN), (e) => e.code === "INVALID_SECONDS");
+  assert.deepEqual(
+    ed.effectsAt(1.5).map((e) => e.effectType),
+    ["blur"],
+  );
+  assert.throws(
+    () => ed.effectsAt(Number.NaN),
+    (e) => e.code === "INVALID_SECONDS",
+  );
 });

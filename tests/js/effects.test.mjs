@@ -31,7 +31,16 @@ export function launchChromium(extra = []) {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
     headless: true,
-    args: ["--no-sandbox", "--disable-gpu-sandbox", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-quic", ...extra],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu-sandbox",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--disable-quic",
+      ...extra,
+    ],
   });
 }
 
@@ -62,7 +71,8 @@ async function runInPage({ moduleUrl, backend, cases, videoBase64 }) {
   const fx = await import(moduleUrl);
   const { NeuralCutError } = await import(new URL("errors.js", moduleUrl).href);
   const r = await fx.createEffectRenderer({ backend });
-  const W = 160, H = 90;
+  const W = 160,
+    H = 90;
   const data = new Uint8ClampedArray(W * H * 4);
   for (let y = 0; y < H; y++)
     for (let x = 0; x < W; x++) {
@@ -75,7 +85,8 @@ async function runInPage({ moduleUrl, backend, cases, videoBase64 }) {
     }
   const image = new ImageData(data, W, H);
   const diff = (a, b) => {
-    let max = 0, sum = 0;
+    let max = 0,
+      sum = 0;
     for (let i = 0; i < a.length; i++) {
       const d = Math.abs(a[i] - b[i]);
       if (d > max) max = d;
@@ -86,7 +97,7 @@ async function runInPage({ moduleUrl, backend, cases, videoBase64 }) {
   const results = [];
   for (const e of cases) {
     r.render({ source: image, width: W, height: H, effects: [e] });
-    const got = (await r.readPixels());
+    const got = await r.readPixels();
     const want = await fx.applyEffectsCpu(data, W, H, [e]);
     results.push({ effect: e, ...diff(got, want), changed: diff(want, data).max > 0, gpuChanged: diff(got, data).max > 0 });
   }
@@ -108,9 +119,15 @@ async function runInPage({ moduleUrl, backend, cases, videoBase64 }) {
   const copy = await fx.createEffectRenderer({ backend, upload: r.upload === "pixels" ? "copy" : "pixels" });
   const uploads = { auto: r.upload, other: copy.upload, software: r.software, reason: r.backendReason };
   const otherRoute = {};
-  for (const [name, source] of Object.entries({ ImageData: image, HTMLCanvasElement: canvas, OffscreenCanvas: offscreen, ImageBitmap: bitmap, VideoFrame: frame })) {
+  for (const [name, source] of Object.entries({
+    ImageData: image,
+    HTMLCanvasElement: canvas,
+    OffscreenCanvas: offscreen,
+    ImageBitmap: bitmap,
+    VideoFrame: frame,
+  })) {
     r.render({ source, width: W, height: H, effects: stack });
-    sources[name] = diff((await r.readPixels()), wantStack);
+    sources[name] = diff(await r.readPixels(), wantStack);
     copy.render({ source, width: W, height: H, effects: stack });
     otherRoute[name] = diff(await copy.readPixels(), wantStack);
   }
@@ -136,12 +153,16 @@ async function runInPage({ moduleUrl, backend, cases, videoBase64 }) {
   });
   video.currentTime = 1;
   await new Promise((resolve) => (video.onseeked = resolve));
-  const vw = video.videoWidth, vh = video.videoHeight;
+  const vw = video.videoWidth,
+    vh = video.videoHeight;
   const still = new OffscreenCanvas(vw, vh);
   const stillCtx = still.getContext("2d");
   stillCtx.drawImage(video, 0, 0);
   const videoPixels = stillCtx.getImageData(0, 0, vw, vh).data;
-  const videoStack = [{ effectType: "invert", params: { intensity: 100 } }, { effectType: "sepia", params: { intensity: 50 } }];
+  const videoStack = [
+    { effectType: "invert", params: { intensity: 100 } },
+    { effectType: "sepia", params: { intensity: 50 } },
+  ];
   r.render({ source: video, width: vw, height: vh, effects: videoStack });
   const videoGot = await r.readPixels();
   const video_ = { size: [vw, vh], ...diff(videoGot, await fx.applyEffectsCpu(videoPixels, vw, vh, videoStack)), changed: diff(videoGot, videoPixels).max > 0 };
@@ -156,7 +177,13 @@ async function runInPage({ moduleUrl, backend, cases, videoBase64 }) {
   r.render({ source: image, width: W, height: H, effects: stack });
   const whole = await r.readPixels();
   const regions = [];
-  for (const [x, y, w, h] of [[0, 0, W, H], [10, 20, 33, 17], [W - 1, H - 1, 1, 1], [0, H - 5, W, 5], [W - 7, 0, 7, H]]) {
+  for (const [x, y, w, h] of [
+    [0, 0, W, H],
+    [10, 20, 33, 17],
+    [W - 1, H - 1, 1, 1],
+    [0, H - 5, W, 5],
+    [W - 7, 0, 7, H],
+  ]) {
     const part = await r.readPixels({ x, y, width: w, height: h });
     let mismatch = part.length !== w * h * 4;
     for (let row = 0; row < h && !mismatch; row++) {
@@ -190,7 +217,7 @@ async function runInPage({ moduleUrl, backend, cases, videoBase64 }) {
 
   // Errors name the problem and draw nothing.
   r.render({ source: image, width: W, height: H, effects: [{ effectType: "invert" }] });
-  const before = (await r.readPixels());
+  const before = await r.readPixels();
   const errors = [];
   for (const effects of [
     [{ effectType: "glow" }],
@@ -222,7 +249,7 @@ async function runInPage({ moduleUrl, backend, cases, videoBase64 }) {
     unrendered: await codeOf(() => fresh.readPixels()),
   };
   fresh.destroy();
-  const untouched = diff((await r.readPixels()), before).max === 0;
+  const untouched = diff(await r.readPixels(), before).max === 0;
 
   // No source: new effects on the frame already on the GPU.
   r.render({ source: image, width: W, height: H, effects: [{ effectType: "invert" }] });
@@ -240,18 +267,30 @@ async function runInPage({ moduleUrl, backend, cases, videoBase64 }) {
   // 800x450 at blur 100 (sigma 8.3 px on both axes) takes the blur's reduced-size path; 90x160
   // at 100 blurs 0.9 px across and 3 px down (OpenCut's sigmas follow each side).
   const strong = (w) => w === 800 || w === 90;
-  for (const [w, h] of [[64, 48], [3840, 2160], [800, 450], [90, 160], [W, H]]) {
+  for (const [w, h] of [
+    [64, 48],
+    [3840, 2160],
+    [800, 450],
+    [90, 160],
+    [W, H],
+  ]) {
     const big = new ImageData(w, h);
     for (let i = 0; i < big.data.length; i += 4) {
-      const p = i / 4, x = p % w, y = Math.floor(p / w);
+      const p = i / 4,
+        x = p % w,
+        y = Math.floor(p / w);
       big.data[i] = (x * 255) / w;
       big.data[i + 1] = (y * 255) / h;
       big.data[i + 2] = ((x >> 5) + (y >> 5)) & 1 ? 220 : 40;
       big.data[i + 3] = 255;
     }
-    const fxs = [{ effectType: "blur", params: { intensity: strong(w) ? 100 : 10 } }, { effectType: "invert", params: { intensity: 70 } }, { effectType: "vignette" }];
+    const fxs = [
+      { effectType: "blur", params: { intensity: strong(w) ? 100 : 10 } },
+      { effectType: "invert", params: { intensity: 70 } },
+      { effectType: "vignette" },
+    ];
     r.render({ source: big, width: w, height: h, effects: fxs });
-    const got = (await r.readPixels());
+    const got = await r.readPixels();
     const want = await fx.applyEffectsCpu(big.data, w, h, fxs);
     sizes.push({ w, h, intensity: fxs[0].params.intensity, ...diff(got, want) });
   }
@@ -262,7 +301,10 @@ async function runInPage({ moduleUrl, backend, cases, videoBase64 }) {
   const canvasEl = document.createElement("canvas");
   const shown = await fx.createEffectRenderer({ backend, canvas: canvasEl });
   const shownSizes = [];
-  for (const [w, h] of [[W, H], [64, 48]]) {
+  for (const [w, h] of [
+    [W, H],
+    [64, 48],
+  ]) {
     shown.render({ source: image, width: w, height: h, effects: stack });
     shownSizes.push([canvasEl.width, canvasEl.height]);
   }
@@ -327,7 +369,12 @@ async function runInPage({ moduleUrl, backend, cases, videoBase64 }) {
     ];
     const r = await fx.createEffectRenderer({ backend: "cpu" });
     fused = [];
-    for (const [w, h] of [[203, 7], [65, 3], [3, 5], [128, 2]]) {
+    for (const [w, h] of [
+      [203, 7],
+      [65, 3],
+      [3, 5],
+      [128, 2],
+    ]) {
       const px = new Uint8ClampedArray(w * h * 4);
       for (let i = 0; i < px.length; i++) px[i] = (Math.imul(i + 1, 2654435761) >>> 24) ^ i;
       for (const effects of [run, run.slice(1, 4), run.slice(4)]) {
@@ -356,7 +403,31 @@ async function runInPage({ moduleUrl, backend, cases, videoBase64 }) {
     a.destroy();
     b.destroy();
   }
-  const result = { codes, grown, fused, manyRenderers, worker, uploads, otherRoute, backend: r.backend, maxSize: r.maxSize, headlessCanvas: r.canvas === undefined, results, sources, video: video_, regions, badRegions, errors, untouched, reuse, reuseOtherSize, sizes, shownSizes, shownCanvas, shownDiff };
+  const result = {
+    codes,
+    grown,
+    fused,
+    manyRenderers,
+    worker,
+    uploads,
+    otherRoute,
+    backend: r.backend,
+    maxSize: r.maxSize,
+    headlessCanvas: r.canvas === undefined,
+    results,
+    sources,
+    video: video_,
+    regions,
+    badRegions,
+    errors,
+    untouched,
+    reuse,
+    reuseOtherSize,
+    sizes,
+    shownSizes,
+    shownCanvas,
+    shownDiff,
+  };
   r.destroy();
   let destroyed = false;
   try {
@@ -427,13 +498,24 @@ function check(out, backend) {
   assert.match(out.errors[1], /^true:INVALID_EFFECT_LIST:.*"intensity".*maximum 100/);
   assert.match(out.errors[2], /^true:INVALID_EFFECT_LIST:.*unknown parameter "radius".*intensity/);
   assert.match(out.errors[3], /^true:INVALID_EFFECT_LIST:effects\[1\].*"vignette".*"softness"/);
-  assert.deepEqual(out.codes, { small: "SOURCE_TOO_SMALL", huge: "INVALID_OPTIONS", zero: "INVALID_OPTIONS", unrendered: "NOTHING_RENDERED" }, `${backend}: error codes`);
+  assert.deepEqual(
+    out.codes,
+    { small: "SOURCE_TOO_SMALL", huge: "INVALID_OPTIONS", zero: "INVALID_OPTIONS", unrendered: "NOTHING_RENDERED" },
+    `${backend}: error codes`,
+  );
   assert.ok(out.untouched, "a refused render draws nothing");
   assert.ok(out.reuse.max <= pixelMax, `re-rendering the frame already there: max |Δ| ${out.reuse.max} > ${pixelMax}/255`);
   assert.match(out.reuseOtherSize ?? "", /^INVALID_OPTIONS: no source given/);
   assert.ok(out.headlessCanvas, "no canvas given: headless");
   assert.ok(out.shownCanvas, "renderer.canvas is the canvas given");
-  assert.deepEqual(out.shownSizes, [[160, 90], [64, 48]], "the canvas follows the frame size");
+  assert.deepEqual(
+    out.shownSizes,
+    [
+      [160, 90],
+      [64, 48],
+    ],
+    "the canvas follows the frame size",
+  );
   if (backend !== "webgpu") within(out.shownDiff, backend, "shown frame");
   if (backend === "cpu") {
     assert.equal(out.shownDiff.canvas, 0, "the canvas shows the CPU path's result");
@@ -448,7 +530,16 @@ function check(out, backend) {
   if (backend === "webgl2") within(out.manyRenderers, backend, "after 24 renderers made and destroyed");
   // Resizing: blur 100 on 800×450 and 90×160, blur 10 at 4K (σ 4 px) are reduced; 64×48 and
   // 160×90 (blur 10) are full size, so exact on "cpu".
-  assert.deepEqual(out.sizes.map((s) => [s.w, s.h, reducedBlur(s.intensity, s.w, s.h)]), [[64, 48, false], [3840, 2160, true], [800, 450, true], [90, 160, true], [160, 90, false]]);
+  assert.deepEqual(
+    out.sizes.map((s) => [s.w, s.h, reducedBlur(s.intensity, s.w, s.h)]),
+    [
+      [64, 48, false],
+      [3840, 2160, true],
+      [800, 450, true],
+      [90, 160, true],
+      [160, 90, false],
+    ],
+  );
   for (const s of out.sizes) within(s, backend, `${s.w}x${s.h}, blur ${s.intensity}`, reducedBlur(s.intensity, s.w, s.h));
   assert.ok(out.destroyed, "render after destroy throws a NeuralCutError RENDERER_DESTROYED");
 }
@@ -520,7 +611,11 @@ describe("neuralcut/effects in Chromium", { timeout: 600_000 }, () => {
   });
 
   // "cpu" runs in a browser with WebGPU disabled, whose only software adapter is WebGL2.
-  for (const [backend, flags] of [["webgpu", WEBGPU_FLAGS], ["webgl2", []], ["cpu", ["--disable-features=WebGPU"]]]) {
+  for (const [backend, flags] of [
+    ["webgpu", WEBGPU_FLAGS],
+    ["webgl2", []],
+    ["cpu", ["--disable-features=WebGPU"]],
+  ]) {
     test(`every effect on ${backend} matches the CPU reference`, async () => {
       const browser = await launchChromium(flags);
       try {
@@ -536,7 +631,14 @@ describe("neuralcut/effects in Chromium", { timeout: 600_000 }, () => {
         const auto = await page.evaluate(async (url) => {
           const fx = await import(url);
           const r = await fx.createEffectRenderer();
-          const out = { backend: r.backend, reason: r.backendReason, software: r.software, upload: r.upload, probe: await fx.probeAdapters(), preferred: fx.SOFTWARE_BACKEND };
+          const out = {
+            backend: r.backend,
+            reason: r.backendReason,
+            software: r.software,
+            upload: r.upload,
+            probe: await fx.probeAdapters(),
+            preferred: fx.SOFTWARE_BACKEND,
+          };
           r.destroy();
           return out;
         }, `${server.url}/effects.js`);
@@ -550,9 +652,15 @@ describe("neuralcut/effects in Chromium", { timeout: 600_000 }, () => {
         assert.equal(auto.upload, "pixels");
         const out = await page.evaluate(runInPage, { moduleUrl: `${server.url}/effects.js`, backend, cases: cases(), videoBase64 });
         const worst = out.results.reduce((w, r) => (r.max > w.max ? r : w), { max: -1 });
-        console.log(`# ${backend}: ${out.results.length} cases, worst max |Δ| ${worst.max} (${JSON.stringify(worst.effect)}), 4K mean |Δ| ${out.sizes[1].mean.toFixed(3)}`);
+        console.log(
+          `# ${backend}: ${out.results.length} cases, worst max |Δ| ${worst.max} (${JSON.stringify(worst.effect)}), 4K mean |Δ| ${out.sizes[1].mean.toFixed(3)}`,
+        );
         check(out, backend);
-        assert.deepEqual(consoleErrors.filter((e) => /GPU error|panicked/.test(e)), [], "no GPU errors");
+        assert.deepEqual(
+          consoleErrors.filter((e) => /GPU error|panicked/.test(e)),
+          [],
+          "no GPU errors",
+        );
       } finally {
         await browser.close();
       }

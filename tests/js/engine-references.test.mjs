@@ -25,10 +25,41 @@ test("isReadableReference agrees with the engine on hostile forms", async () => 
   const asset = editor.addAsset({ name: "clip.mp4", type: "video", duration: 10 });
   await editor.callTool("add_media_to_timeline", { assetId: asset, startTime: 0, trackType: "main" });
   const forms = [
-    "clip-1", "Clip-1", "CLIP1", "clip1", "cLiP-2", " clip-1 ", "\tclip-1\n", "\u00a0clip-1", "\u2003clip-1\u3000", "\u0085clip-1",
-    "\ufeffclip-1", "clip-0", "clip-01", "clip-", "clip", "clip--1", "clip-+1", "clip-1.0", "clip-1a", "clip 1", "clip_1",
-    "clip-4294967295", "clip-4294967296", "clip-99999999999999999999", "video-1", "e24", "text-12", "TEXT3", "sticker2",
-    "effect-1", "effect-٣", "clip-１", "cliptext-1", "ſticker-1", "",
+    "clip-1",
+    "Clip-1",
+    "CLIP1",
+    "clip1",
+    "cLiP-2",
+    " clip-1 ",
+    "\tclip-1\n",
+    "\u00a0clip-1",
+    "\u2003clip-1\u3000",
+    "\u0085clip-1",
+    "\ufeffclip-1",
+    "clip-0",
+    "clip-01",
+    "clip-",
+    "clip",
+    "clip--1",
+    "clip-+1",
+    "clip-1.0",
+    "clip-1a",
+    "clip 1",
+    "clip_1",
+    "clip-4294967295",
+    "clip-4294967296",
+    "clip-99999999999999999999",
+    "video-1",
+    "e24",
+    "text-12",
+    "TEXT3",
+    "sticker2",
+    "effect-1",
+    "effect-٣",
+    "clip-１",
+    "cliptext-1",
+    "ſticker-1",
+    "",
   ];
   for (const s of forms) {
     // Read by the engine as a reference: resolved, or UNKNOWN_REFERENCE; otherwise judged as an id.
@@ -51,7 +82,10 @@ test("a read naming an element as Clip1 is journaled: after a panic the referenc
   assert.equal(typeof (await editor.callTool("split", { times: [4] })).error, "undefined");
   const before = await editor.callTool("list_timeline");
   const refs = (listing) => listing.tracks.flatMap((t) => t.elements.map((e) => `${e.elementId}=${e.ref}`));
-  assert.throws(() => editor[PANIC]("list_timeline", {}, "provoked by the test"), (e) => e.code === "INTERNAL");
+  assert.throws(
+    () => editor[PANIC]("list_timeline", {}, "provoked by the test"),
+    (e) => e.code === "INTERNAL",
+  );
   // Rebuilt by replaying the journal: the same references (a replay without the read would number
   // the split's piece clip-2 and the second clip clip-3).
   assert.deepEqual(refs(await editor.callTool("list_timeline")), refs(before));

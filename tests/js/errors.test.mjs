@@ -89,7 +89,8 @@ test("every error class in js/ descends from NeuralCutError", () => {
   }
   assert.ok(errors >= 14, `the scan found ${errors} error classes`);
   assert.deepEqual(offenders, [], "error classes outside the family");
-  for (const name of PENDING_CLASSES) assert.ok(parent.has(name) && !parent.get(name).startsWith("NeuralCut"), `${name} is converted: take it off PENDING_CLASSES`);
+  for (const name of PENDING_CLASSES)
+    assert.ok(parent.has(name) && !parent.get(name).startsWith("NeuralCut"), `${name} is converted: take it off PENDING_CLASSES`);
 });
 
 test("nothing in js/ throws a bare Error, TypeError or RangeError", () => {
@@ -255,7 +256,16 @@ test("the proxy's refusals carry listed codes on the wire, and ProxyError keeps 
       await req("status", { body: JSON.stringify({ handle: "ncf_forged" }) }),
     ];
     const wire = answers.map((a) => a.json?.code);
-    assert.deepEqual(wire, ["bad_request", "model_not_allowed", "too_many_turns", "unauthorized", "origin_refused", "method_not_allowed", "not_found", "not_found"]);
+    assert.deepEqual(wire, [
+      "bad_request",
+      "model_not_allowed",
+      "too_many_turns",
+      "unauthorized",
+      "origin_refused",
+      "method_not_allowed",
+      "not_found",
+      "not_found",
+    ]);
     for (const code of wire) assert.ok(ERROR_CODES.includes(code.toUpperCase()), `${code} is not in ERROR_CODES`);
     // Past the budget: rate_limited.
     let last;

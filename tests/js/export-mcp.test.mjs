@@ -31,7 +31,8 @@ const be32 = (n) => {
   b.writeUInt32BE(n >>> 0);
   return b;
 };
-const chunk = (type, data) => Buffer.concat([be32(data.length), Buffer.from(type, "ascii"), data, be32(crc32(Buffer.concat([Buffer.from(type, "ascii"), data])))]);
+const chunk = (type, data) =>
+  Buffer.concat([be32(data.length), Buffer.from(type, "ascii"), data, be32(crc32(Buffer.concat([Buffer.from(type, "ascii"), data])))]);
 
 /** A solid 8-bit RGB PNG. */
 function solidPng(width, height, rgb) {
@@ -142,17 +143,22 @@ test("export_video with wait: throttled progress, other calls answered meanwhile
   const c = await connect(["--project", project]);
   try {
     const { tools } = await c.listTools(); // the SDK client checks structuredContent against each outputSchema
-    assert.deepEqual(tools.filter((t) => /^(export_video|jobs_)/.test(t.name)).map((t) => t.name), ["export_video", "jobs_list", "jobs_cancel"]);
+    assert.deepEqual(
+      tools.filter((t) => /^(export_video|jobs_)/.test(t.name)).map((t) => t.name),
+      ["export_video", "jobs_list", "jobs_cancel"],
+    );
     const out = join(dir, "all.mp4");
     const progress = [];
     let exportDone = 0;
     const calledAt = Date.now();
     // Full size (the project's 1920×1080), so that the export is still running while the other
     // calls are answered: at 320 wide the in-order decoder makes it a matter of a second.
-    const exporting = c.callTool({ name: "export_video", arguments: { path: out, wait: true } }, undefined, {
-      onprogress: (p) => progress.push({ ...p, at: Date.now() }),
-      timeout: 200_000,
-    }).then((r) => ((exportDone = Date.now()), r));
+    const exporting = c
+      .callTool({ name: "export_video", arguments: { path: out, wait: true } }, undefined, {
+        onprogress: (p) => progress.push({ ...p, at: Date.now() }),
+        timeout: 200_000,
+      })
+      .then((r) => ((exportDone = Date.now()), r));
     await until("the first progress", () => progress.length > 0);
     const listed = await call(c, "list_timeline", {});
     const listedAt = Date.now();
@@ -169,7 +175,10 @@ test("export_video with wait: throttled progress, other calls answered meanwhile
     assert.deepEqual(s.result.missing, []);
     // Progress: frames done of the total, rising, the last one complete, at most one per 100 ms.
     assert.ok(progress.length >= 2, `${progress.length} notifications`);
-    assert.ok(progress.every((p, i) => p.total === 180 && (i === 0 || p.progress > progress[i - 1].progress)), JSON.stringify(progress));
+    assert.ok(
+      progress.every((p, i) => p.total === 180 && (i === 0 || p.progress > progress[i - 1].progress)),
+      JSON.stringify(progress),
+    );
     assert.deepEqual([progress.at(-1).progress, progress.at(-1).message], [180, "frame 180 of 180"]);
     // Arrival times bunch up in the pipe; the count cannot exceed one per 100 ms of the call, plus the last.
     const wall = exportDone - calledAt;
@@ -198,7 +207,9 @@ test("export_video with wait: throttled progress, other calls answered meanwhile
   }
 });
 
-test("export_video without wait answers with the job; jobs_list follows it; jobs_cancel stops it and deletes the partial file", { timeout: 240_000 }, async () => {
+test("export_video without wait answers with the job; jobs_list follows it; jobs_cancel stops it and deletes the partial file", {
+  timeout: 240_000,
+}, async () => {
   const c = await connect(["--project", project]);
   try {
     const out = join(dir, "job.webm");

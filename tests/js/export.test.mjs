@@ -20,9 +20,26 @@ import { decodesCleanly, frameAt, loud, nearColour, pcm, probe, silent } from ".
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const S = 120_000;
 
-const visual = { "transform.positionX": 0, "transform.positionY": 0, "transform.scaleX": 1, "transform.scaleY": 1, "transform.rotate": 0, opacity: 1, blendMode: "normal" };
+const visual = {
+  "transform.positionX": 0,
+  "transform.positionY": 0,
+  "transform.scaleX": 1,
+  "transform.scaleY": 1,
+  "transform.rotate": 0,
+  opacity: 1,
+  blendMode: "normal",
+};
 const el = (id, type, media, start, duration, params, extra = {}) => ({
-  id, type, name: id, mediaId: media, startTime: start * S, duration: duration * S, trimStart: 0, trimEnd: 0, ...extra, params,
+  id,
+  type,
+  name: id,
+  mediaId: media,
+  startTime: start * S,
+  duration: duration * S,
+  trimStart: 0,
+  trimEnd: 0,
+  ...extra,
+  params,
 });
 
 /** 320×180 at 10 fps, 4 s:
@@ -38,19 +55,44 @@ const SCENE = {
   ],
   tracks: {
     overlay: [],
-    main: { id: "t-main", name: "Main Track", type: "video", hidden: false, muted: false, elements: [
-      el("clip", "video", "m-clip", 0, 2, { ...visual, volume: -6.02, muted: false }, { sourceDuration: 2 * S, hidden: false }),
-      el("red", "image", "m-red", 2, 2, visual, { hidden: false }),
-    ] },
+    main: {
+      id: "t-main",
+      name: "Main Track",
+      type: "video",
+      hidden: false,
+      muted: false,
+      elements: [
+        el("clip", "video", "m-clip", 0, 2, { ...visual, volume: -6.02, muted: false }, { sourceDuration: 2 * S, hidden: false }),
+        el("red", "image", "m-red", 2, 2, visual, { hidden: false }),
+      ],
+    },
     audio: [
-      { id: "t-a1", name: "Audio track", type: "audio", muted: false, elements: [
-        el("tone", "audio", "m-tone", 1, 1, { volume: 0, muted: false }, { sourceType: "upload", sourceDuration: 4 * S, trimEnd: 3 * S }),
-        el("hush", "audio", "m-tone", 2, 1, { volume: 0, muted: true }, { sourceType: "upload", sourceDuration: 4 * S, trimEnd: 3 * S }),
-        el("fast", "audio", "m-tone", 3, 1, { volume: 0, muted: false }, { sourceType: "upload", sourceDuration: 4 * S, trimStart: S / 2, trimEnd: S / 2, retime: { rate: 2 } }),
-      ] },
-      { id: "t-a2", name: "Audio track", type: "audio", muted: true, elements: [
-        el("under", "audio", "m-tone", 0, 4, { volume: 0, muted: false }, { sourceType: "upload", sourceDuration: 4 * S }),
-      ] },
+      {
+        id: "t-a1",
+        name: "Audio track",
+        type: "audio",
+        muted: false,
+        elements: [
+          el("tone", "audio", "m-tone", 1, 1, { volume: 0, muted: false }, { sourceType: "upload", sourceDuration: 4 * S, trimEnd: 3 * S }),
+          el("hush", "audio", "m-tone", 2, 1, { volume: 0, muted: true }, { sourceType: "upload", sourceDuration: 4 * S, trimEnd: 3 * S }),
+          el(
+            "fast",
+            "audio",
+            "m-tone",
+            3,
+            1,
+            { volume: 0, muted: false },
+            { sourceType: "upload", sourceDuration: 4 * S, trimStart: S / 2, trimEnd: S / 2, retime: { rate: 2 } },
+          ),
+        ],
+      },
+      {
+        id: "t-a2",
+        name: "Audio track",
+        type: "audio",
+        muted: true,
+        elements: [el("under", "audio", "m-tone", 0, 4, { volume: 0, muted: false }, { sourceType: "upload", sourceDuration: 4 * S })],
+      },
     ],
   },
 };
@@ -110,7 +152,12 @@ async function exportInPage({ scene, format, cancelAt, noH264, unreachableTone, 
       ["m-clip", { file: new Blob([clipOut.target.buffer], { type: "video/webm" }) }],
       // unreachableTone: a URL on the page's own origin whose connection fails (the test aborts it);
       // "hush" (muted) and "under" (volume 0) are never read.
-      ["m-tone", unreachableTone ? { url: `${location.origin}/tests/fixtures/media/unreachable.wav` } : { file: new Blob([wavOut.target.buffer], { type: "audio/wav" }) }],
+      [
+        "m-tone",
+        unreachableTone
+          ? { url: `${location.origin}/tests/fixtures/media/unreachable.wav` }
+          : { file: new Blob([wavOut.target.buffer], { type: "audio/wav" }) },
+      ],
       ["m-red", { file: await red.convertToBlob() }],
     ]),
   });
@@ -139,10 +186,15 @@ async function exportInPage({ scene, format, cancelAt, noH264, unreachableTone, 
     const target = new WritableStream({ write: (chunk) => void writes.push(chunk.data.length), abort: () => void (aborted = true) });
     let last = 0;
     try {
-      await exportVideo(editor, { format, signal: ac.signal, target, onProgress: (p) => {
-        last = p.framesDone;
-        if (p.framesDone === cancelAt) ac.abort();
-      } });
+      await exportVideo(editor, {
+        format,
+        signal: ac.signal,
+        target,
+        onProgress: (p) => {
+          last = p.framesDone;
+          if (p.framesDone === cancelAt) ac.abort();
+        },
+      });
       return { cancelled: false };
     } catch (e) {
       return { cancelled: true, name: e.name, last, aborted };
@@ -211,7 +263,11 @@ async function exportInPage({ scene, format, cancelAt, noH264, unreachableTone, 
   const bytes = new Uint8Array(await blob.arrayBuffer());
   let binary = "";
   for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return { result: { ...rest, progress: { count: result.progress.length, first: result.progress[0], last: result.progress.at(-1) } }, back, base64: btoa(binary) };
+  return {
+    result: { ...rest, progress: { count: result.progress.length, first: result.progress[0], last: result.progress.at(-1) } },
+    back,
+    base64: btoa(binary),
+  };
 }
 
 const chrome = serveAndLaunch(root);
@@ -243,12 +299,20 @@ for (const format of ["mp4", "webm"]) {
     assert.ok(["aac", "opus"].includes(result.audioCodec), result.audioCodec);
     assert.deepEqual([result.width, result.height, result.fps, result.frames, result.duration], [320, 180, 10, 40, 4]);
     assert.deepEqual(result.missing, []);
-    assert.deepEqual(result.progress, { count: 40, first: { framesDone: 1, totalFrames: 40, progress: 1 / 40 }, last: { framesDone: 40, totalFrames: 40, progress: 1 } });
+    assert.deepEqual(result.progress, {
+      count: 40,
+      first: { framesDone: 1, totalFrames: 40, progress: 1 / 40 },
+      last: { framesDone: 40, totalFrames: 40, progress: 1 },
+    });
 
     // The file through ffmpeg: clean; the clip green then magenta, then the red image; the
     // loudness within 1 dB of the sines' RMS (0.354 at amplitude 0.5, as below); silence in
     // second 2. Then through mediabunny's decoders in the page.
-    const expected = [[0, 255, 0], [255, 0, 255], [255, 0, 0]];
+    const expected = [
+      [0, 255, 0],
+      [255, 0, 255],
+      [255, 0, 0],
+    ];
     const dir = mkdtempSync(join(tmpdir(), "neuralcut-export-"));
     try {
       const file = join(dir, `out.${format}`);

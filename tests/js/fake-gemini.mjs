@@ -19,7 +19,11 @@ import { createHash, randomBytes } from "node:crypto";
 
 /** A model turn as Gemini returns it. */
 export function modelTurn(parts, finishReason = "STOP") {
-  return { candidates: [{ content: { role: "model", parts }, finishReason, index: 0 }], usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 }, modelVersion: "fake" };
+  return {
+    candidates: [{ content: { role: "model", parts }, finishReason, index: 0 }],
+    usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 },
+    modelVersion: "fake",
+  };
 }
 
 /** The chunks streamGenerateContent sends for a whole answer: each text part in `pieces` pieces
@@ -46,7 +50,8 @@ export function streamChunks(answer, pieces = 3) {
   if (chunks.length === 0) chunks.push({ candidates: candidate ? [{ ...candidate, content: candidate.content }] : [], modelVersion: answer.modelVersion });
   const last = chunks.at(-1);
   if (candidate) {
-    for (const k of ["finishReason", "finishMessage", "safetyRatings"]) if (candidate[k] !== undefined && last.candidates[0]) last.candidates[0][k] = candidate[k];
+    for (const k of ["finishReason", "finishMessage", "safetyRatings"])
+      if (candidate[k] !== undefined && last.candidates[0]) last.candidates[0][k] = candidate[k];
   }
   if (answer.usageMetadata) last.usageMetadata = answer.usageMetadata;
   if (answer.promptFeedback) last.promptFeedback = answer.promptFeedback;
@@ -108,10 +113,11 @@ export async function startFakeGemini({ apiKey, granularity = 256 * 1024, proces
     file(name) {
       return files.get(name);
     },
-    close: () => new Promise((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 
   function send(res, status, body, headers = {}) {
@@ -137,7 +143,11 @@ export async function startFakeGemini({ apiKey, granularity = 256 * 1024, proces
     }
     // Real error bodies can echo request URLs; this one also echoes the key, so the proxy's
     // scrubbing is tested.
-    send(res, f.status, f.body ?? { error: { code: f.status, message: `Internal error at ${fake.url}/v1beta/x?key=${apiKey} (${apiKey})`, status: "INTERNAL" } });
+    send(
+      res,
+      f.status,
+      f.body ?? { error: { code: f.status, message: `Internal error at ${fake.url}/v1beta/x?key=${apiKey} (${apiKey})`, status: "INTERNAL" } },
+    );
     return true;
   }
 

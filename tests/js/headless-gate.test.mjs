@@ -110,7 +110,9 @@ async function passwdProject() {
   return { file, ids };
 }
 
-test("after render_preview and export_video over neuralcut mcp, the file servers refuse guessed paths, foreign and rebinding Hosts and Origins, and never serve /etc/passwd", { timeout: 240_000 }, async () => {
+test("after render_preview and export_video over neuralcut mcp, the file servers refuse guessed paths, foreign and rebinding Hosts and Origins, and never serve /etc/passwd", {
+  timeout: 240_000,
+}, async () => {
   const { file, ids } = await passwdProject();
   const { client, pid } = await connect(["--project", file]);
   try {
@@ -127,7 +129,17 @@ test("after render_preview and export_video over neuralcut mcp, the file servers
     const early = []; // foreign Hosts and Origins answered other than 403, before any path is looked at
     for (const port of ports) {
       // What an outsider can guess: the old predictable media paths, the page, the package.
-      const guesses = [`/media/${ids[1]}`, ...ids.flatMap((id) => [`/media/${id}`, `/media/${id}.png`]), "/media/a1.png", "/media/a2", "/", "/mediabunny.js", "/dist/index.js", "/dist/cli.js", "/out/x?at=0"];
+      const guesses = [
+        `/media/${ids[1]}`,
+        ...ids.flatMap((id) => [`/media/${id}`, `/media/${id}.png`]),
+        "/media/a1.png",
+        "/media/a2",
+        "/",
+        "/mediabunny.js",
+        "/dist/index.js",
+        "/dist/cli.js",
+        "/out/x?at=0",
+      ];
       for (const path of guesses) {
         for (const headers of [
           { host: `evil.example:${port}` }, // DNS rebinding: the page's own name, resolved to 127.0.0.1
@@ -149,7 +161,10 @@ test("after render_preview and export_video over neuralcut mcp, the file servers
     // The crafted asset fails media_import's own check, so the page never gets it.
     assert.equal(crafted.notDrawn?.length, 1, JSON.stringify(crafted));
     assert.match(crafted.notDrawn[0].reason, /^not served to the page: Unsupported media format: \/etc\/passwd/);
-    assert.deepEqual(exported.result.missing.map((m) => m.elementId), [crafted.notDrawn[0].elementId]);
+    assert.deepEqual(
+      exported.result.missing.map((m) => m.elementId),
+      [crafted.notDrawn[0].elementId],
+    );
     assert.match(exported.result.missing[0].reason, /^not served to the page: Unsupported media format: \/etc\/passwd/);
     // The session still renders.
     const again = await call(client, "render_preview", { time: 1, width: 160 });
@@ -175,7 +190,9 @@ test("the file server closes when no render is in flight and opens again when as
   }
 });
 
-test("the gate with its secret known: Host, Origin, Sec-Fetch-Site, grants of exact paths, the media check, a file swapped after its grant", { timeout: 60_000 }, async () => {
+test("the gate with its secret known: Host, Origin, Sec-Fetch-Site, grants of exact paths, the media check, a file swapped after its grant", {
+  timeout: 60_000,
+}, async () => {
   const { startHeadlessFileServer } = await import(join(dist, "headless-files.js"));
   const srv = await startHeadlessFileServer({ html: () => "<p>page</p>", dist: join(dist, "/"), mediabunny: join(dir, "a.png") });
   const { port, base } = srv;
@@ -236,7 +253,8 @@ test("the gate with its secret known: Host, Origin, Sec-Fetch-Site, grants of ex
       [`/${secret}/dist/%2e%2e/%2e%2e/%2e%2e/%2e%2e/%2e%2e/etc/passwd`, "an encoded path out of dist"],
       [`/${secret}/media/%ZZ`, "a malformed escape"],
       [`/${secret}/out/x?at=0`, "an export job that does not exist"],
-    ]) refused(await ask(port, p), why);
+    ])
+      refused(await ask(port, p), why);
     refused(await ask(port, a1, {}, "PUT"), "PUT on a media file");
 
     // Swapped after the grant for a link to /etc/passwd: not the file that was checked.

@@ -90,7 +90,10 @@ test("neuralcut mcp and the CLI: host tools refuse an unknown argument and a non
     }
     // Called directly, an unknown argument is -32602 with the same words.
     for (const name of ["list_timeline", ...hostNames]) {
-      await assert.rejects(client.callTool({ name, arguments: { bogus: 1 } }), (e) => e.code === -32602 && e.message === `MCP error -32602: ${expectUnknown(name, listed.get(name)).error}`);
+      await assert.rejects(
+        client.callTool({ name, arguments: { bogus: 1 } }),
+        (e) => e.code === -32602 && e.message === `MCP error -32602: ${expectUnknown(name, listed.get(name)).error}`,
+      );
     }
   } finally {
     await client.close();
@@ -108,7 +111,10 @@ test("neuralcut mcp and the CLI: host tools refuse an unknown argument and a non
   child.stdout.on("data", (c) => (out += c));
   child.stdin.end(lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
   await new Promise((done) => child.on("close", done));
-  const printed = out.trim().split("\n").map((l) => JSON.parse(l));
+  const printed = out
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
   assert.equal(printed.length, 1, "run stops at the first failing line");
   same(printed[0].error, expectUnknown("list_timeline", []), "cli engine tool");
   for (const line of lines.slice(1)) {

@@ -71,7 +71,10 @@ test("createEditor: a panic is a NeuralCutError INTERNAL, and the editor goes on
   assert.equal(bystander.canUndo(), true);
 
   // A second panic is survived the same way.
-  assert.throws(() => editor[PANIC]("list_timeline", {}, "again"), (e) => e.code === "INTERNAL" && /again/.test(e.message));
+  assert.throws(
+    () => editor[PANIC]("list_timeline", {}, "again"),
+    (e) => e.code === "INTERNAL" && /again/.test(e.message),
+  );
   assert.equal((await editor.callTool("list_timeline")).tracks.flatMap((t) => t.elements).length, 2);
 });
 
@@ -84,7 +87,10 @@ test("createEditor: after loadOpenCutScene (history afresh) a panic rebuilds fro
   assert.equal(editor.canUndo(), false);
   await editor.callTool("split", { times: [1] });
   const project = editor.project();
-  assert.throws(() => editor[PANIC]("split", { times: [1.5] }, "after a scene"), (e) => e.code === "INTERNAL");
+  assert.throws(
+    () => editor[PANIC]("split", { times: [1.5] }, "after a scene"),
+    (e) => e.code === "INTERNAL",
+  );
   assert.deepEqual(editor.project(), project);
   assert.equal(editor.undo(), true);
   assert.equal(editor.canUndo(), false, "the history started at the scene");

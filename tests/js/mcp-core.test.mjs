@@ -49,7 +49,8 @@ test("the core tools are listed after the engine's, with titles, strict schemas 
       assert.ok(t.title && t.description, t.name);
       assert.equal(t.inputSchema.additionalProperties, false, t.name);
       assert.equal(t.outputSchema.type, "object", t.name);
-      for (const hint of ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"]) assert.equal(typeof t.annotations[hint], "boolean", `${t.name} ${hint}`);
+      for (const hint of ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"])
+        assert.equal(typeof t.annotations[hint], "boolean", `${t.name} ${hint}`);
     }
     const byName = Object.fromEntries(tools.map((t) => [t.name, t.annotations]));
     assert.equal(byName.command_list.readOnlyHint, true);
@@ -67,7 +68,11 @@ test("command_list: every tool, enabled now or why not, with filter and enabled_
   try {
     const { tools } = await client.listTools();
     const { commands } = await call(client, "command_list");
-    assert.deepEqual(commands.map((c) => c.id), tools.map((t) => t.name), "every tool, in listing order");
+    assert.deepEqual(
+      commands.map((c) => c.id),
+      tools.map((t) => t.name),
+      "every tool, in listing order",
+    );
     const of = (list) => Object.fromEntries(list.map((c) => [c.id, c]));
     let byId = of(commands);
     const split = tools.find((t) => t.name === "split");
@@ -153,7 +158,14 @@ test("command_batch: each step its own undo step, {completed, failed, results}, 
       ],
     });
     assert.deepEqual([ok.completed, ok.failed, ok.results.length], [3, 0, 3]);
-    assert.deepEqual(ok.results.map((r) => [r.step, r.id, r.ok]), [[0, "split", true], [1, "list_timeline", true], [2, "add_text", true]]);
+    assert.deepEqual(
+      ok.results.map((r) => [r.step, r.id, r.ok]),
+      [
+        [0, "split", true],
+        [1, "list_timeline", true],
+        [2, "add_text", true],
+      ],
+    );
     assert.ok(ok.results[2].result.elementId);
     await call(client, "undo"); // the text
     const afterOneUndo = await call(client, "list_timeline");
@@ -195,7 +207,15 @@ test("command_batch: each step its own undo step, {completed, failed, results}, 
     assert.equal(nested.code, -32602, "command_batch does not run itself");
     assert.deepEqual(await call(client, "list_timeline"), before);
     // batch stays the atomic one.
-    const atomic = await client.callTool({ name: "batch", arguments: { steps: [{ tool: "split", args: { times: [4] } }, { tool: "delete_timeline_elements", args: { elementIds: ["nope"] } }] } });
+    const atomic = await client.callTool({
+      name: "batch",
+      arguments: {
+        steps: [
+          { tool: "split", args: { times: [4] } },
+          { tool: "delete_timeline_elements", args: { elementIds: ["nope"] } },
+        ],
+      },
+    });
     assert.equal(atomic.isError, true);
     assert.deepEqual(await call(client, "list_timeline"), before);
   } finally {
@@ -209,8 +229,14 @@ test("doc_inspect and the resources neuralcut://document and neuralcut://command
     const doc = await call(client, "doc_inspect");
     assert.deepEqual(doc.timeline, await call(client, "list_timeline"));
     // As list_project_assets, plus the file of each: the demo's sample media in the package.
-    assert.deepEqual(doc.assets.map(({ path, ...a }) => a), (await call(client, "list_project_assets")).assets);
-    assert.ok(doc.assets.every((a) => /demo[\\/]media[\\/]/.test(a.path)), "demo assets point at demo/media");
+    assert.deepEqual(
+      doc.assets.map(({ path, ...a }) => a),
+      (await call(client, "list_project_assets")).assets,
+    );
+    assert.ok(
+      doc.assets.every((a) => /demo[\\/]media[\\/]/.test(a.path)),
+      "demo assets point at demo/media",
+    );
     assert.deepEqual(doc.settings, { fps: { numerator: 30, denominator: 1 }, canvas: { width: 1920, height: 1080 } });
     assert.deepEqual([doc.canUndo, doc.canRedo], [false, false]);
     assert.equal(typeof doc.revision, "number");
@@ -276,7 +302,12 @@ test(".mcp.json registers `neuralcut mcp --demo` and an MCP client can start it 
   const config = JSON.parse(readFileSync(join(root, ".mcp.json"), "utf8"));
   const server = config.mcpServers.neuralcut;
   assert.deepEqual(server.args.slice(-2), ["mcp", "--demo"]);
-  const transport = new StdioClientTransport({ command: server.command === "node" ? process.execPath : server.command, args: server.args, cwd: root, stderr: "pipe" });
+  const transport = new StdioClientTransport({
+    command: server.command === "node" ? process.execPath : server.command,
+    args: server.args,
+    cwd: root,
+    stderr: "pipe",
+  });
   const client = new Client({ name: "neuralcut-config-test", version: "1.0.0" });
   await client.connect(transport);
   try {

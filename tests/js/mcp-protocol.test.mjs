@@ -121,12 +121,25 @@ test("bad params of every served method are -32602 naming the field, never a zod
     const wrong = { name: 5, uri: 5, cursor: 5, protocolVersion: 5, level: 5, ref: 5, argument: 5, taskId: 5 };
     const refused = {};
     for (const method of ClientRequestSchema.options.map((o) => o.shape.method.value)) {
-      const e = await client.request({ method, params: wrong }, EmptyResultSchema.passthrough()).then(() => ({ code: "answered", message: "" }), (x) => x);
+      const e = await client.request({ method, params: wrong }, EmptyResultSchema.passthrough()).then(
+        () => ({ code: "answered", message: "" }),
+        (x) => x,
+      );
       assert.doesNotMatch(e.message, ZOD_DUMP, method);
       refused[method] = e.code;
     }
     const expected = { ping: "answered", "completion/complete": -32601, "logging/setLevel": -32601, "prompts/get": -32601, "prompts/list": -32601 };
-    for (const m of ["initialize", "resources/list", "resources/templates/list", "resources/read", "resources/subscribe", "resources/unsubscribe", "tools/call", "tools/list"]) expected[m] = -32602;
+    for (const m of [
+      "initialize",
+      "resources/list",
+      "resources/templates/list",
+      "resources/read",
+      "resources/subscribe",
+      "resources/unsubscribe",
+      "tools/call",
+      "tools/list",
+    ])
+      expected[m] = -32602;
     for (const m of ["tasks/get", "tasks/result", "tasks/list", "tasks/cancel"]) expected[m] = -32601;
     assert.deepEqual(refused, expected);
     // Nothing changed, and the session goes on.
@@ -202,7 +215,10 @@ test("a ping sent while one long engine call runs (a batch of 10,000 splits) is 
     // One synchronous engine call: nothing can turn the event loop inside it. As above, the first
     // ping goes out with the call, the second once the first is answered.
     const steps = Array.from({ length: 10_000 }, (_, i) => ({ tool: "split", args: { times: [0.01 + (i * 5.9) / 10_000] } }));
-    server.write({ jsonrpc: "2.0", id: "batch", method: "tools/call", params: { name: "batch", arguments: { steps } } }, { jsonrpc: "2.0", id: "started", method: "ping" });
+    server.write(
+      { jsonrpc: "2.0", id: "batch", method: "tools/call", params: { name: "batch", arguments: { steps } } },
+      { jsonrpc: "2.0", id: "started", method: "ping" },
+    );
     await server.next((r) => r.id === "started");
     server.write({ jsonrpc: "2.0", id: "during", method: "ping" });
     const batch = await server.next((r) => r.id === "batch");

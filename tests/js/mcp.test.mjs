@@ -56,8 +56,15 @@ test("lists every engine tool and media_import, in catalog order, with titles, s
     const { tools } = await client.listTools();
     const editor = await createEditor();
     const catalog = editor.tools();
-    assert.deepEqual(tools.map((t) => t.name), [...catalog.map((t) => t.name), "media_import", ...CORE_TOOLS, "render_preview", "export_video", "jobs_list", "jobs_cancel"]);
-    assert.deepEqual((await client.listTools()).tools.map((t) => t.name), tools.map((t) => t.name), "stable order");
+    assert.deepEqual(
+      tools.map((t) => t.name),
+      [...catalog.map((t) => t.name), "media_import", ...CORE_TOOLS, "render_preview", "export_video", "jobs_list", "jobs_cancel"],
+    );
+    assert.deepEqual(
+      (await client.listTools()).tools.map((t) => t.name),
+      tools.map((t) => t.name),
+      "stable order",
+    );
     for (const t of tools) {
       assert.ok(t.title && t.description, `${t.name}: title and description`);
       assert.equal(t.inputSchema.type, "object", t.name);
@@ -89,7 +96,10 @@ test("--demo: split then undo restores the timeline", async () => {
   try {
     await client.listTools(); // from here on the SDK client checks structuredContent against each outputSchema
     const before = await call(client, "list_timeline");
-    assert.ok(before.tracks.some((t) => t.elements.length > 0), "the demo project has a laid-out timeline");
+    assert.ok(
+      before.tracks.some((t) => t.elements.length > 0),
+      "the demo project has a laid-out timeline",
+    );
     const split = await call(client, "split", { times: [2] });
     assert.equal(split.success, true);
     assert.ok(split.newElements.length > 0);
@@ -123,7 +133,15 @@ const SUCCESSES = [
   ["get_effect", { effectType: "vignette" }],
   ["apply_effect", { effectType: "blur", start: 0, end: 4, params: { intensity: 30 } }],
   ["update_effect", { elementId: "e21", params: { intensity: 40 } }],
-  ["batch", { steps: [{ tool: "split", args: { times: [5] } }, { tool: "list_effects", args: { query: "blur" } }] }],
+  [
+    "batch",
+    {
+      steps: [
+        { tool: "split", args: { times: [5] } },
+        { tool: "list_effects", args: { query: "blur" } },
+      ],
+    },
+  ],
   ["list_stickers", { query: "france" }],
   ["get_element", { elementId: "clip-1" }],
   ["update_clip", { elementIds: ["e22"], scale: 0.5, position: "top-right" }],
@@ -134,7 +152,11 @@ const SUCCESSES = [
   ["upsert_keyframe", { elementId: "e20", property: "opacity", time: 0, value: 0 }],
   // Keyframes do not show in list_timeline, so these setups may stay.
   ["list_keyframes", { elementId: "e20" }, [["upsert_keyframe", { elementId: "e20", property: "opacity", time: 1, value: 1 }]]],
-  ["update_keyframe_curve", { elementId: "e20", property: "opacity", time: 0, easing: "ease-out" }, [["upsert_keyframe", { elementId: "e20", property: "opacity", time: 0, value: 0 }]]],
+  [
+    "update_keyframe_curve",
+    { elementId: "e20", property: "opacity", time: 0, easing: "ease-out" },
+    [["upsert_keyframe", { elementId: "e20", property: "opacity", time: 0, value: 0 }]],
+  ],
   ["remove_keyframe", { elementId: "e20", property: "opacity", time: 1 }],
 ];
 
@@ -154,8 +176,23 @@ test("every engine tool's result passes the SDK client's outputSchema check", as
       }
       assert.deepEqual(await call(client, "list_timeline"), start, `${name} undone`);
     }
-    const covered = new Set([...SUCCESSES.map(([n]) => n), "undo", "redo", "media_import", "load_asset_context", ...CORE_TOOLS, "render_preview", "export_video", "jobs_list", "jobs_cancel"]); // core tools: mcp-core.test.mjs; export tools: export-mcp.test.mjs
-    assert.deepEqual(tools.map((t) => t.name).filter((n) => !covered.has(n)), [], "a success case for every tool");
+    const covered = new Set([
+      ...SUCCESSES.map(([n]) => n),
+      "undo",
+      "redo",
+      "media_import",
+      "load_asset_context",
+      ...CORE_TOOLS,
+      "render_preview",
+      "export_video",
+      "jobs_list",
+      "jobs_cancel",
+    ]); // core tools: mcp-core.test.mjs; export tools: export-mcp.test.mjs
+    assert.deepEqual(
+      tools.map((t) => t.name).filter((n) => !covered.has(n)),
+      [],
+      "a success case for every tool",
+    );
   } finally {
     await client.close();
   }
@@ -204,12 +241,18 @@ test("resources: the project document and the tool catalog, as application/json"
   const client = await connect("--demo");
   try {
     const { resources } = await client.listResources();
-    assert.deepEqual(resources.map((r) => [r.uri, r.mimeType]), ["project", "tools", "document", "commands"].map((n) => [`neuralcut://${n}`, "application/json"]));
+    assert.deepEqual(
+      resources.map((r) => [r.uri, r.mimeType]),
+      ["project", "tools", "document", "commands"].map((n) => [`neuralcut://${n}`, "application/json"]),
+    );
     const project = await client.readResource({ uri: "neuralcut://project" });
     assert.equal(project.contents[0].mimeType, "application/json");
     assert.deepEqual(JSON.parse(project.contents[0].text).assets, DEMO_PROJECT.assets);
     const catalog = JSON.parse((await client.readResource({ uri: "neuralcut://tools" })).contents[0].text);
-    assert.deepEqual(catalog.tools.map((t) => t.name), (await client.listTools()).tools.map((t) => t.name));
+    assert.deepEqual(
+      catalog.tools.map((t) => t.name),
+      (await client.listTools()).tools.map((t) => t.name),
+    );
     const e = await rpcError(client.readResource({ uri: "neuralcut://nothing" }));
     assert.equal(e.code, -32002);
     // A subscriber hears about each change.
@@ -253,7 +296,7 @@ class RawStdioTransport {
       for (let nl; (nl = this.#buffer.indexOf("\n")) !== -1; ) {
         const message = JSON.parse(this.#buffer.slice(0, nl));
         this.#buffer = this.#buffer.slice(nl + 1);
-        if (message.id === null || message.id === undefined && !("method" in message)) this.idless.push(message);
+        if (message.id === null || (message.id === undefined && !("method" in message))) this.idless.push(message);
         else this.onmessage?.(message);
       }
     });
@@ -289,17 +332,22 @@ test("a line that is not JSON gets -32700 with id null; junk and an over-long li
     assert.equal(transport.idless[0].error.code, -32700);
 
     // More of what a client might send: the server answers or ignores each, and keeps serving.
-    transport.writeRaw("{\"jsonrpc\":\"2.0\",\"id\":41,\"method\":\"tools/call\",\"params\":{\"name\":\"split\",\"arguments\":\"x\"}}\n");
-    transport.writeRaw("{\"jsonrpc\":\"2.0\",\"id\":42,\"method\":\"no/such/method\"}\n");
+    transport.writeRaw('{"jsonrpc":"2.0","id":41,"method":"tools/call","params":{"name":"split","arguments":"x"}}\n');
+    transport.writeRaw('{"jsonrpc":"2.0","id":42,"method":"no/such/method"}\n');
     transport.writeRaw("[1, 2, 3]\n");
-    transport.writeRaw("{\"id\": \"raw-43\"}\n");
+    transport.writeRaw('{"id": "raw-43"}\n');
     transport.writeRaw("\u0000\u00ff\u00fe{{{\n\n");
-    transport.writeRaw("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/nonsense\",\"params\":{}}\n");
-    transport.writeRaw(`{"jsonrpc":"2.0","id":"raw-44","method":"tools/call","params":{"name":"batch","arguments":{"steps":[{"tool":"split","args":{"times":"soon"}}]}}}\n`);
+    transport.writeRaw('{"jsonrpc":"2.0","method":"notifications/nonsense","params":{}}\n');
+    transport.writeRaw(
+      `{"jsonrpc":"2.0","id":"raw-44","method":"tools/call","params":{"name":"batch","arguments":{"steps":[{"tool":"split","args":{"times":"soon"}}]}}}\n`,
+    );
     transport.writeRaw(`{"jsonrpc":"2.0","id":"raw-45","method":"ping","params":{"pad":"${"x".repeat(11 * 1024 * 1024)}"}}\n`);
     const tl = await call(client, "list_timeline");
     assert.ok(tl.tracks.length > 0);
-    assert.deepEqual(transport.idless.map((m) => m.error.code), [-32700, -32600, -32700, -32600]);
+    assert.deepEqual(
+      transport.idless.map((m) => m.error.code),
+      [-32700, -32600, -32700, -32600],
+    );
     assert.match(transport.idless[3].error.message, /longer than/);
     assert.equal(transport.exitCode, undefined, "the server is still running");
   } finally {
@@ -323,7 +371,11 @@ test("--project with --save writes the project after every change and a restart 
   } finally {
     await client.close();
   }
-  assert.deepEqual(readdirSync(dir).filter((f) => f.startsWith("saved.json")), ["saved.json"], "no temporary file left behind");
+  assert.deepEqual(
+    readdirSync(dir).filter((f) => f.startsWith("saved.json")),
+    ["saved.json"],
+    "no temporary file left behind",
+  );
 
   client = await connect("--project", project);
   try {
@@ -338,7 +390,10 @@ test("--project with --save writes the project after every change and a restart 
     await client.close();
   }
   const saved = JSON.parse(readFileSync(project, "utf8"));
-  assert.ok(saved.timeline.tracks.some((t) => t.elements.some((e) => e.type === "text")), "not written without --save");
+  assert.ok(
+    saved.timeline.tracks.some((t) => t.elements.some((e) => e.type === "text")),
+    "not written without --save",
+  );
 });
 
 test("a save that fails is reported beside a successful result, and the session goes on", async () => {
@@ -382,9 +437,15 @@ test("media_import reads WAV, PNG, JPEG, MP4 and MP3 headers (mediabunny, image-
       { name: "clip.mp4", type: "video", format: "mp4", duration: 3, width: 640, height: 360, fps: { numerator: 25, denominator: 1 } },
       { name: "song.mp3", type: "audio", format: "mp3", duration: Math.round(((10 * 1152) / 44100) * 1e6) / 1e6 },
     ]);
-    assert.deepEqual(assets.map((a) => a.path), paths);
+    assert.deepEqual(
+      assets.map((a) => a.path),
+      paths,
+    );
     const listed = await call(client, "list_project_assets");
-    assert.deepEqual(listed.assets.map((a) => a.id), assets.map((a) => a.id));
+    assert.deepEqual(
+      listed.assets.map((a) => a.id),
+      assets.map((a) => a.id),
+    );
     const placed = await call(client, "add_media_to_timeline", { assetId: assets[3].id, startTime: 0, trackType: "main" });
     assert.ok(placed.elementId);
 

@@ -60,10 +60,19 @@ function ripple(before, after) {
         vacated.push({ start: a.startTime + a.duration, end: e.startTime + e.duration });
       }
     }
-    const joined = normalize([...now.values()].filter((e) => !track.elements.some((b) => b.id === e.id)).map((e) => ({ start: e.startTime, end: e.startTime + e.duration })));
+    const joined = normalize(
+      [...now.values()].filter((e) => !track.elements.some((b) => b.id === e.id)).map((e) => ({ start: e.startTime, end: e.startTime + e.duration })),
+    );
     let freed = normalize(vacated);
     for (const j of joined) {
-      freed = freed.flatMap((f) => (j.end <= f.start || j.start >= f.end ? [f] : [{ start: f.start, end: j.start }, { start: j.end, end: f.end }].filter((x) => x.end > x.start)));
+      freed = freed.flatMap((f) =>
+        j.end <= f.start || j.start >= f.end
+          ? [f]
+          : [
+              { start: f.start, end: j.start },
+              { start: j.end, end: f.end },
+            ].filter((x) => x.end > x.start),
+      );
     }
     if (freed.length) shifts.set(track.id, freed);
   }
@@ -156,12 +165,19 @@ test("a refused scene throws INVALID_SCENE with the place, and changes nothing",
     (e) =>
       e instanceof pkg.NeuralCutError &&
       e.code === "INVALID_SCENE" &&
-      e.message === 'Invalid OpenCut scene at tracks.main.elements[1] ("v-fast"): overlaps element "v-intro" on the same track (v-intro runs 0–600000 ticks, v-fast starts at 500000)',
+      e.message ===
+        'Invalid OpenCut scene at tracks.main.elements[1] ("v-fast"): overlaps element "v-intro" on the same track (v-intro runs 0–600000 ticks, v-fast starts at 500000)',
   );
   assert.deepStrictEqual(editor.project(), before);
   assert.equal(editor.canUndo(), true);
-  assert.throws(() => loadOpenCutScene(editor, null), (e) => e.code === "INVALID_SCENE");
-  assert.throws(() => loadOpenCutScene(editor, { tracks: { main: { id: 1n } } }), (e) => e instanceof pkg.NeuralCutError && e.code === "INVALID_SCENE");
+  assert.throws(
+    () => loadOpenCutScene(editor, null),
+    (e) => e.code === "INVALID_SCENE",
+  );
+  assert.throws(
+    () => loadOpenCutScene(editor, { tracks: { main: { id: 1n } } }),
+    (e) => e instanceof pkg.NeuralCutError && e.code === "INVALID_SCENE",
+  );
   assert.deepStrictEqual(editor.project(), before);
 });
 
@@ -311,7 +327,10 @@ test("OpenCut pruning an emptied track keeps NeuralCut's history", async () => {
   // e-blur is the effect track's only element: OpenCut's reactor removes the emptied track.
   await bridge.callTool("delete_timeline_elements", { elementIds: ["e-blur"] });
   const pruned = core.scenes.getActiveScene().tracks;
-  assert.deepStrictEqual(pruned.overlay.map((t) => t.id), ["text-track", "caption-track", "gfx-track", "pip-track"]);
+  assert.deepStrictEqual(
+    pruned.overlay.map((t) => t.id),
+    ["text-track", "caption-track", "gfx-track", "pip-track"],
+  );
   assert.equal(core.command.history.length, 1);
   assert.equal(neuralcut.canUndo(), true, "only normalisation: the engine keeps its history");
   assert.deepStrictEqual(toOpenCutScene(neuralcut).tracks, pruned, "and holds OpenCut's copy");
@@ -357,14 +376,27 @@ test("a sticker the tools add is OpenCut's sticker element, measured by the host
   const added = element(core.scenes.getActiveScene().tracks, out.elementId);
   // buildStickerElement with the name OpenCut's sticker panel gives (the country's), the id as
   // OpenCut writes it, the sizes, every visual param.
-  assert.deepStrictEqual(
-    added,
-    {
-      id: out.elementId, name: "France", type: "sticker", stickerId: "flags:FR", intrinsicWidth: 640, intrinsicHeight: 427,
-      startTime: 2_400_000, duration: 240_000, trimStart: 0, trimEnd: 0,
-      params: { "transform.positionX": 0, "transform.positionY": 0, "transform.scaleX": 1, "transform.scaleY": 1, "transform.rotate": 0, opacity: 1, blendMode: "normal" },
+  assert.deepStrictEqual(added, {
+    id: out.elementId,
+    name: "France",
+    type: "sticker",
+    stickerId: "flags:FR",
+    intrinsicWidth: 640,
+    intrinsicHeight: 427,
+    startTime: 2_400_000,
+    duration: 240_000,
+    trimStart: 0,
+    trimEnd: 0,
+    params: {
+      "transform.positionX": 0,
+      "transform.positionY": 0,
+      "transform.scaleX": 1,
+      "transform.scaleY": 1,
+      "transform.rotate": 0,
+      opacity: 1,
+      blendMode: "normal",
     },
-  );
+  });
   // The stickers already there are untouched.
   assert.deepStrictEqual(element(core.scenes.getActiveScene().tracks, "s-flag"), element(s.tracks, "s-flag"));
 });
@@ -375,7 +407,10 @@ test("the effect tools offer only what OpenCut renders", async () => {
   const bridge = wire(neuralcut, core);
   assert.deepStrictEqual(neuralcut.effects(), ["blur"]);
   const listed = await bridge.callTool("list_effects", {});
-  assert.deepStrictEqual(listed.effects.map((e) => e.id), ["blur"]);
+  assert.deepStrictEqual(
+    listed.effects.map((e) => e.id),
+    ["blur"],
+  );
   const refused = await bridge.callTool("apply_effect", { effectType: "vignette", start: 1, end: 3 });
   assert.equal(refused.error, "Effect not found: vignette");
   assert.equal(core.command.history.length, 0);
@@ -383,7 +418,10 @@ test("the effect tools offer only what OpenCut renders", async () => {
   const more = await pkg.createEditor();
   connectOpenCut(more, { getTracks: () => core.scenes.getActiveScene().tracks, getAssets: () => [], commit() {}, effects: ["blur", "sepia"] });
   assert.deepStrictEqual(more.effects(), ["blur", "sepia"]);
-  assert.throws(() => connectOpenCut(more, { getTracks() {}, getAssets() {}, commit() {}, effects: ["hologram"] }), (e) => e.code === "INVALID_EFFECTS");
+  assert.throws(
+    () => connectOpenCut(more, { getTracks() {}, getAssets() {}, commit() {}, effects: ["hologram"] }),
+    (e) => e.code === "INVALID_EFFECTS",
+  );
 });
 
 test("connectOpenCut checks what it is given", async () => {
@@ -400,7 +438,14 @@ test("load_asset_context and transcribe_video upload the media OpenCut holds", a
   const KEY = "AIzaFAKE-opencut-test-key-0123456789";
   const ORIGIN = "http://127.0.0.1:5173";
   const fake = await startFakeGemini({ apiKey: KEY, granularity: 1024, processingPolls: 1 });
-  const proxy = await serveGeminiProxy({ apiKey: KEY, allowedOrigins: [ORIGIN], models: ["gemini-2.5-flash"], public: true, upstream: fake.url, limits: { uploadChunkBytes: 1024 } });
+  const proxy = await serveGeminiProxy({
+    apiKey: KEY,
+    allowedOrigins: [ORIGIN],
+    models: ["gemini-2.5-flash"],
+    public: true,
+    upstream: fake.url,
+    limits: { uploadChunkBytes: 1024 },
+  });
   t.after(async () => {
     await proxy.close();
     await fake.close();
@@ -424,7 +469,13 @@ test("load_asset_context and transcribe_video upload the media OpenCut holds", a
   const core = fakeOpenCut(s);
   const neuralcut = await pkg.createEditor();
   const bridge = wire(neuralcut, core);
-  const agent = createAgent({ editor: neuralcut, proxyUrl: proxy.url, fetch: browserFetch, allowUploads: true, context: { sleep: async () => {}, pollIntervalMs: 1, maxWaitMs: 50 } });
+  const agent = createAgent({
+    editor: neuralcut,
+    proxyUrl: proxy.url,
+    fetch: browserFetch,
+    allowUploads: true,
+    context: { sleep: async () => {}, pollIntervalMs: 1, maxWaitMs: 50 },
+  });
 
   const uploads = fake.uploads.length;
   const loaded = await bridge.run(() => agent.callTool("load_asset_context", { assetId: "m-video" }));
@@ -439,6 +490,9 @@ test("load_asset_context and transcribe_video upload the media OpenCut holds", a
   const words = await bridge.run(() => agent.callTool("transcribe_video", { assetId: "m-video" }));
   assert.equal(words.provider, "gemini", JSON.stringify(words));
   const seen = words.segments.map((x) => [x.start, x.end, x.text, x.elementId]).sort((a, b) => a[3].localeCompare(b[3]));
-  assert.deepStrictEqual(seen, [[0, 1, "Welcome back.", "a-extract"], [0, 1, "Welcome back.", "v-intro"]]);
+  assert.deepStrictEqual(seen, [
+    [0, 1, "Welcome back.", "a-extract"],
+    [0, 1, "Welcome back.", "v-intro"],
+  ]);
   assert.equal(core.command.history.length, 0, "reading media writes nothing to OpenCut");
 });

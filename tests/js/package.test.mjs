@@ -38,7 +38,10 @@ const result = {
 const EXPECTED = {
   ticks: 120000,
   tools: 31,
-  elements: [[0, 4], [4, 10]],
+  elements: [
+    [0, 4],
+    [4, 10],
+  ],
   newElements: 1,
   error: 'unknown argument "time" for split; expected: times',
   thrown: { isError: true, code: "INVALID_ASSET" },
@@ -65,28 +68,57 @@ after(() => rmSync(scratch, { recursive: true, force: true }));
 
 test("the tarball holds the built package and nothing from the source tree", () => {
   const files = JSON.parse(sh("npm", ["pack", "--dry-run", "--json"], root))[0].files.map((f) => f.path);
-  for (const f of ["package.json", "README.md", "dist/index.js", "dist/index.d.ts", "dist/generated/tools.d.ts", "dist/wasm/neuralcut_engine.js", "dist/wasm/neuralcut_engine_bg.wasm", "dist/panel/index.js", "dist/panel/index.d.ts", "demo/media/clip.webm", "demo/media/still.jpg", "demo/media/star.svg", "demo/media/README.md"]) {
+  for (const f of [
+    "package.json",
+    "README.md",
+    "dist/index.js",
+    "dist/index.d.ts",
+    "dist/generated/tools.d.ts",
+    "dist/wasm/neuralcut_engine.js",
+    "dist/wasm/neuralcut_engine_bg.wasm",
+    "dist/panel/index.js",
+    "dist/panel/index.d.ts",
+    "demo/media/clip.webm",
+    "demo/media/still.jpg",
+    "demo/media/star.svg",
+    "demo/media/README.md",
+  ]) {
     assert.ok(files.includes(f), `${f} is packed`);
   }
-  assert.deepEqual(files.filter((f) => /^(src|js|tests|target|scripts)\//.test(f)), []);
+  assert.deepEqual(
+    files.filter((f) => /^(src|js|tests|target|scripts)\//.test(f)),
+    [],
+  );
 });
 
 test("imports from Node ESM without flags", () => {
-  writeFileSync(join(scratch, "node-check.mjs"), `import { createEditor, TICKS_PER_SECOND } from "neuralcut";\n${SCRIPT}\nconsole.log(JSON.stringify(result));\n`);
+  writeFileSync(
+    join(scratch, "node-check.mjs"),
+    `import { createEditor, TICKS_PER_SECOND } from "neuralcut";\n${SCRIPT}\nconsole.log(JSON.stringify(result));\n`,
+  );
   const out = sh(process.execPath, ["node-check.mjs"], scratch);
   assert.deepEqual(JSON.parse(out), EXPECTED);
   // neuralcut/panel is a browser element, but importing it in Node (SSR, type checks) must not throw.
-  writeFileSync(join(scratch, "panel-check.mjs"), `import { NeuralCutAgentPanel, PANEL_TAG, messageText } from "neuralcut/panel";\nconsole.log(JSON.stringify([typeof NeuralCutAgentPanel, PANEL_TAG, messageText("hi")]));\n`);
+  writeFileSync(
+    join(scratch, "panel-check.mjs"),
+    `import { NeuralCutAgentPanel, PANEL_TAG, messageText } from "neuralcut/panel";\nconsole.log(JSON.stringify([typeof NeuralCutAgentPanel, PANEL_TAG, messageText("hi")]));\n`,
+  );
   assert.deepEqual(JSON.parse(sh(process.execPath, ["panel-check.mjs"], scratch)), ["function", "neuralcut-agent-panel", "hi"]);
 });
 
 test("works from a Vite production build and from an import-map page, in Chromium", async () => {
   writeFileSync(join(scratch, "main.js"), `import { createEditor, TICKS_PER_SECOND } from "neuralcut";\n${SCRIPT}\nwindow.result = result;\n`);
-  writeFileSync(join(scratch, "index.html"), `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>vite</title><script type="module" src="./main.js"></script>\n`);
+  writeFileSync(
+    join(scratch, "index.html"),
+    `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>vite</title><script type="module" src="./main.js"></script>\n`,
+  );
   const vite = join(root, "node_modules", "vite", "bin", "vite.js");
   sh(process.execPath, [vite, "build", "--logLevel", "warn"], scratch);
   const built = readdirSync(join(scratch, "dist", "assets"));
-  assert.ok(built.some((f) => f.endsWith(".wasm")), `Vite emitted the wasm: ${built.join(", ")}`);
+  assert.ok(
+    built.some((f) => f.endsWith(".wasm")),
+    `Vite emitted the wasm: ${built.join(", ")}`,
+  );
 
   writeFileSync(
     join(scratch, "importmap.html"),

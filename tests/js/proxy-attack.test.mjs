@@ -34,14 +34,18 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 /** An upload over a raw connection whose body arrives in `pieces` parts `gapMs` apart. */
 function slowUpload(url, { total, pieces, gapMs, user = "alice", stallAfter }) {
   return new Promise((resolve, reject) => {
-    const r = httpRequest(url, { method: "POST", headers: { origin: ORIGIN, authorization: `Bearer ${TOKENS[user]}`, "content-type": "video/mp4", "content-length": String(total) } }, (res) => {
-      let text = "";
-      res.on("data", (d) => (text += d));
-      res.on("end", () => {
-        seen.push({ path: "slow upload", status: res.statusCode, headers: Object.entries(res.headers), text });
-        resolve({ status: res.statusCode, json: JSON.parse(text) });
-      });
-    });
+    const r = httpRequest(
+      url,
+      { method: "POST", headers: { origin: ORIGIN, authorization: `Bearer ${TOKENS[user]}`, "content-type": "video/mp4", "content-length": String(total) } },
+      (res) => {
+        let text = "";
+        res.on("data", (d) => (text += d));
+        res.on("end", () => {
+          seen.push({ path: "slow upload", status: res.statusCode, headers: Object.entries(res.headers), text });
+          resolve({ status: res.statusCode, json: JSON.parse(text) });
+        });
+      },
+    );
     r.on("error", (e) => (e.code === "ECONNRESET" || e.code === "EPIPE" ? undefined : reject(e)));
     const size = Math.ceil(total / pieces);
     (async () => {
@@ -117,7 +121,14 @@ test("the same file attached twice in one request is refused, and files per requ
     const { json } = await upload(bytes(100));
     await status(json.handle);
     const before = fake.generateCalls.length;
-    const twice = await generate({ model: MODEL, contents: [{ role: "user", parts: [{ fileData: { fileUri: json.handle } }, { text: "and again" }] }, { role: "model", parts: [{ text: "ok" }] }, { role: "user", parts: [{ fileData: { fileUri: json.handle } }] }] });
+    const twice = await generate({
+      model: MODEL,
+      contents: [
+        { role: "user", parts: [{ fileData: { fileUri: json.handle } }, { text: "and again" }] },
+        { role: "model", parts: [{ text: "ok" }] },
+        { role: "user", parts: [{ fileData: { fileUri: json.handle } }] },
+      ],
+    });
     assert.equal(twice.status, 400);
     assert.equal(twice.json.code, "duplicate_file");
     const many = Array.from({ length: DEFAULT_LIMITS.maxFilesPerRequest + 1 }, (_, i) => ({ fileData: { fileUri: `ncf_${i}` } }));
@@ -266,7 +277,12 @@ test("a client's cancel aborts the upstream call", async () => {
     const callsBefore = fake.generateCalls.length;
     fake.failNext("generate", "hang");
     const ctl = new AbortController();
-    const pending = fetch(new URL("generate", p.url), { method: "POST", headers: { origin: ORIGIN, authorization: `Bearer ${TOKENS.alice}` }, body: JSON.stringify(hello()), signal: ctl.signal });
+    const pending = fetch(new URL("generate", p.url), {
+      method: "POST",
+      headers: { origin: ORIGIN, authorization: `Bearer ${TOKENS.alice}` },
+      body: JSON.stringify(hello()),
+      signal: ctl.signal,
+    });
     // Wait until the call is upstream (the fake hangs on it), then hang up.
     for (let i = 0; i < 100 && fake.generateCalls.length === callsBefore; i++) await sleep(20);
     assert.equal(fake.generateCalls.length, callsBefore + 1);
@@ -286,7 +302,10 @@ test("handle secrets: a short one is refused at start, none gives a warning, ano
   assert.throws(() => createGeminiProxy({ ...common, handleSecret: new Uint8Array(31) }), /at least 32 bytes/);
   const warnings = [];
   createGeminiProxy({ ...common, log: (l) => warnings.push(l) });
-  assert.ok(warnings.some((w) => /no handleSecret/.test(w)), warnings.join("\n"));
+  assert.ok(
+    warnings.some((w) => /no handleSecret/.test(w)),
+    warnings.join("\n"),
+  );
   let handle;
   await withProxy({}, async () => {
     handle = (await upload(bytes(10))).json.handle;
@@ -298,7 +317,11 @@ test("handle secrets: a short one is refused at start, none gives a warning, ano
 });
 
 test("a budget store that fails refuses requests (fails closed) and says nothing of why", async () => {
-  const broken = { add: async () => { throw new Error("ECONNREFUSED redis://127.0.0.1:6379 password=hunter2"); } };
+  const broken = {
+    add: async () => {
+      throw new Error("ECONNREFUSED redis://127.0.0.1:6379 password=hunter2");
+    },
+  };
   await withProxy({ store: broken }, async () => {
     const before = fake.requests.length;
     const r = await generate(hello());
@@ -319,7 +342,9 @@ test("Gemini's 5xx text, the key and the upstream URL reach no client", async ()
       fake.failNext(kind, 500);
       fake.failNext(kind, 503, { error: { code: 503, message: "backend db-shard-7 overloaded", status: "UNAVAILABLE" } });
     }
-    const { json } = await upload(bytes(10)).then(() => upload(bytes(10))).then(() => upload(bytes(10)));
+    const { json } = await upload(bytes(10))
+      .then(() => upload(bytes(10)))
+      .then(() => upload(bytes(10)));
     await generate(hello());
     await generate(hello());
     await status(json.handle);
@@ -328,5 +353,8 @@ test("Gemini's 5xx text, the key and the upstream URL reach no client", async ()
   assert.ok(seen.length > 50, `checked ${seen.length} answers`);
   assertNoLeak(assert, seen, [KEY, fake.url, "Internal error", "db-shard-7", "127.0.0.1:" + new URL(fake.url).port]);
   for (const line of logLines) assert.ok(!line.includes(KEY) && !line.includes(fake.url), line);
-  assert.ok(logLines.some((l) => l.includes("db-shard-7")), "the operator's log has the detail");
+  assert.ok(
+    logLines.some((l) => l.includes("db-shard-7")),
+    "the operator's log has the detail",
+  );
 });

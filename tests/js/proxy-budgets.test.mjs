@@ -17,7 +17,12 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const DAY = 24 * 3600_000;
 
 /** The budget key of a user, as the proxy hashes it (the store never sees the id). */
-const userKey = (user) => createHash("sha256").update("neuralcut-user:" + user).digest().subarray(0, 16).toString("base64url");
+const userKey = (user) =>
+  createHash("sha256")
+    .update("neuralcut-user:" + user)
+    .digest()
+    .subarray(0, 16)
+    .toString("base64url");
 /** A counter's value, read without creating it. */
 const counter = async (store, key) => (await store.add(key, 0, DAY)).value;
 
@@ -94,7 +99,9 @@ test("calls whose client hangs up are counted: 5 /generate aborted after 500 ms,
     for (let i = 0; i < 5; i++) {
       const ctl = new AbortController();
       setTimeout(() => ctl.abort(), 500);
-      await assert.rejects(fetch(new URL("generate", p.url), { method: "POST", headers, body: JSON.stringify(hello()), signal: ctl.signal }).then((r) => r.text()));
+      await assert.rejects(
+        fetch(new URL("generate", p.url), { method: "POST", headers, body: JSON.stringify(hello()), signal: ctl.signal }).then((r) => r.text()),
+      );
     }
     fake.intercept = null;
     fake.streamDelayMs = 300;
@@ -160,7 +167,10 @@ test("public mode: a flood of refused requests from new addresses fills the stor
       codes.push(r.status === 503 ? r.json.code : r.status);
     }
     assert.ok(codes.includes(403) && codes.includes("store_full"), codes.join(","));
-    assert.ok(codes.slice(codes.indexOf("store_full")).every((c) => c === "store_full"), "once full, new keys are refused");
+    assert.ok(
+      codes.slice(codes.indexOf("store_full")).every((c) => c === "store_full"),
+      "once full, new keys are refused",
+    );
     const again = await generate(hello(), from("10.0.0.1"));
     assert.equal(again.status, 429, "the spent day budget was not forgotten");
     assert.equal(again.json.budget, "tokensPerDay");
@@ -196,7 +206,9 @@ test("mediaResolution is set to the maximum when the client sends none or UNSPEC
 test("a custom upstream's bare host:port is scrubbed from Gemini's 4xx text", async () => {
   await withProxy({}, async () => {
     const host = new URL(fake.url).host;
-    fake.failNext("generate", 400, { error: { code: 400, message: `request to ${host} via gateway ${host.split(":")[0]} failed validation`, status: "INVALID_ARGUMENT" } });
+    fake.failNext("generate", 400, {
+      error: { code: 400, message: `request to ${host} via gateway ${host.split(":")[0]} failed validation`, status: "INVALID_ARGUMENT" },
+    });
     const r = await generate(hello());
     assert.equal(r.status, 502);
     assert.match(r.json.details, /failed validation/);

@@ -40,7 +40,8 @@ test("the demo page carries a per-start HttpOnly SameSite=Strict token cookie th
     assert.ok(attrs.includes("SameSite=Strict"), attrs.join("; "));
     assert.ok(attrs.includes(`Path=${PROXY_PATH}`), attrs.join("; "));
     // Without the cookie: 401, with a forged same-site Origin or none.
-    const post = (headers) => fetch(api("generate"), { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(hello()) });
+    const post = (headers) =>
+      fetch(api("generate"), { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(hello()) });
     assert.equal((await post({ origin })).status, 401);
     assert.equal((await post({})).status, 401);
     assert.equal((await post({ origin, cookie: `${TOKEN_COOKIE}=${"x".repeat(43)}` })).status, 401);

@@ -55,7 +55,8 @@ export function requester(getBase, seen) {
     }
     return { status: res.status, headers: res.headers, json, text };
   }
-  const generate = (body, opts = {}) => req("generate", { ...opts, headers: { "content-type": "application/json", ...opts.headers }, body: JSON.stringify(body) });
+  const generate = (body, opts = {}) =>
+    req("generate", { ...opts, headers: { "content-type": "application/json", ...opts.headers }, body: JSON.stringify(body) });
   const upload = (data, type = "video/mp4", opts = {}) =>
     req("upload", { ...opts, headers: { "content-type": type, "x-file-name": encodeURIComponent("clip one.mp4"), ...opts.headers }, body: data });
   const status = (handle, opts = {}) => req("status", { ...opts, body: JSON.stringify({ handle }) });

@@ -184,7 +184,12 @@ test("the Redis keys hold no user id or token", async () => {
 });
 
 /** The budget key of a user, as the proxy hashes it. */
-const userKey = (user) => createHash("sha256").update("neuralcut-user:" + user).digest().subarray(0, 16).toString("base64url");
+const userKey = (user) =>
+  createHash("sha256")
+    .update("neuralcut-user:" + user)
+    .digest()
+    .subarray(0, 16)
+    .toString("base64url");
 const used = (n) => ({ ...modelTurn([{ text: "ok" }]), usageMetadata: { promptTokenCount: n - 1, candidatesTokenCount: 1, totalTokenCount: n } });
 
 test("30 parallel 1M-token calls over two instances sharing Redis: reserved atomically, at most two get through", async () => {
@@ -244,7 +249,11 @@ async function restartableRedis() {
 
 test("Redis stopped mid-call: the answer Gemini already gave is delivered, new calls fail closed with 503, and the count is settled when Redis returns", async () => {
   const redis = await restartableRedis();
-  const p = await startProxy(fake, { store: createRedisStore(redis.client, { prefix: "outage:" }), limits: { maxOutputTokens: 100, maxThinkingTokens: 100 }, log: () => {} });
+  const p = await startProxy(fake, {
+    store: createRedisStore(redis.client, { prefix: "outage:" }),
+    limits: { maxOutputTokens: 100, maxThinkingTokens: 100 },
+    log: () => {},
+  });
   base = p.url;
   try {
     let arrived;
@@ -285,17 +294,25 @@ test("Redis stopped mid-call: the answer Gemini already gave is delivered, new c
 
 test("Redis stopped while an upload runs: the upload ends, and its slot is given back once Redis returns", async () => {
   const redis = await restartableRedis();
-  const p = await startProxy(fake, { store: createRedisStore(redis.client, { prefix: "slots:" }), budgets: { concurrentUploads: 1, uploadsPerMinute: 100 }, log: () => {} });
+  const p = await startProxy(fake, {
+    store: createRedisStore(redis.client, { prefix: "slots:" }),
+    budgets: { concurrentUploads: 1, uploadsPerMinute: 100 },
+    log: () => {},
+  });
   base = p.url;
   try {
     const starts = () => fake.requests.filter((r) => r.path === "/upload/v1beta/files" && !r.query.includes("upload_id")).length;
     const before = starts();
     const done = new Promise((resolve, reject) => {
-      const r = httpRequest(new URL("upload", p.url), { method: "POST", headers: { origin: ORIGIN, authorization: `Bearer ${TOKENS.alice}`, "content-type": "video/mp4", "content-length": "600" } }, (res) => {
-        let text = "";
-        res.on("data", (d) => (text += d));
-        res.on("end", () => resolve({ status: res.statusCode, text }));
-      });
+      const r = httpRequest(
+        new URL("upload", p.url),
+        { method: "POST", headers: { origin: ORIGIN, authorization: `Bearer ${TOKENS.alice}`, "content-type": "video/mp4", "content-length": "600" } },
+        (res) => {
+          let text = "";
+          res.on("data", (d) => (text += d));
+          res.on("end", () => resolve({ status: res.statusCode, text }));
+        },
+      );
       r.on("error", reject);
       r.write(bytes(300));
       (async () => {

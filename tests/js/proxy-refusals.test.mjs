@@ -50,7 +50,11 @@ function rawPost(url, headers, chunks) {
 
 test("an upload without Content-Length (chunked) is refused with 411 before anything goes upstream", async () => {
   const before = fake.requests.length;
-  const r = await rawPost(new URL("upload", proxy.url), { origin: ORIGIN, authorization: `Bearer ${TOKENS.alice}`, "content-type": "video/mp4", "transfer-encoding": "chunked" }, [bytes(100), bytes(100)]);
+  const r = await rawPost(
+    new URL("upload", proxy.url),
+    { origin: ORIGIN, authorization: `Bearer ${TOKENS.alice}`, "content-type": "video/mp4", "transfer-encoding": "chunked" },
+    [bytes(100), bytes(100)],
+  );
   assert.equal(r.status, 411, r.text);
   assert.equal(JSON.parse(r.text).code, "length_required");
   assert.equal(fake.requests.length, before);
@@ -59,7 +63,15 @@ test("an upload without Content-Length (chunked) is refused with 411 before anyt
 test("a body longer than its Content-Length is refused with 413 and its file never finalized", async () => {
   // Over HTTP/1.1 the server reads only the declared bytes; a fetch-style host (an edge runtime)
   // can hand the handler a stream longer than its header, so the handler counts for itself.
-  const handler = createGeminiProxy({ apiKey: KEY, authorize, allowedOrigins: [ORIGIN], upstream: fake.url, handleSecret: SECRET, limits: { uploadChunkBytes: 256 }, log: () => {} });
+  const handler = createGeminiProxy({
+    apiKey: KEY,
+    authorize,
+    allowedOrigins: [ORIGIN],
+    upstream: fake.url,
+    handleSecret: SECRET,
+    limits: { uploadChunkBytes: 256 },
+    log: () => {},
+  });
   const uploadsBefore = fake.uploads.length;
   const body = new ReadableStream({
     start(c) {
@@ -69,7 +81,12 @@ test("a body longer than its Content-Length is refused with 413 and its file nev
     },
   });
   const res = await handler(
-    new Request("http://127.0.0.1/upload", { method: "POST", headers: { origin: ORIGIN, authorization: `Bearer ${TOKENS.alice}`, "content-type": "video/mp4", "content-length": "400" }, body, duplex: "half" }),
+    new Request("http://127.0.0.1/upload", {
+      method: "POST",
+      headers: { origin: ORIGIN, authorization: `Bearer ${TOKENS.alice}`, "content-type": "video/mp4", "content-length": "400" },
+      body,
+      duplex: "half",
+    }),
   );
   assert.equal(res.status, 413);
   assert.match((await res.json()).error, /longer than its Content-Length/);
@@ -77,32 +94,61 @@ test("a body longer than its Content-Length is refused with 413 and its file nev
   // The same for generate: the declared length says small, the stream is over maxBodyBytes.
   const big = new TextEncoder().encode(JSON.stringify(hello("x".repeat(3 * 1024 * 1024))));
   const gen = await handler(
-    new Request("http://127.0.0.1/generate", { method: "POST", headers: { origin: ORIGIN, authorization: `Bearer ${TOKENS.alice}`, "content-length": "100" }, body: big }),
+    new Request("http://127.0.0.1/generate", {
+      method: "POST",
+      headers: { origin: ORIGIN, authorization: `Bearer ${TOKENS.alice}`, "content-length": "100" },
+      body: big,
+    }),
   );
   assert.equal(gen.status, 413);
 });
 
 test("too many parts in a turn, parts in a request, function declarations or files are refused with 413", async () => {
-  const small = await startProxy(fake, { limits: { maxPartsPerTurn: 4, maxPartsPerRequest: 6, maxFunctionDeclarations: 3, maxFilesPerRequest: 1 }, log: () => {} });
+  const small = await startProxy(fake, {
+    limits: { maxPartsPerTurn: 4, maxPartsPerRequest: 6, maxFunctionDeclarations: 3, maxFilesPerRequest: 1 },
+    log: () => {},
+  });
   try {
     const before = fake.generateCalls.length;
     const text = (n) => Array.from({ length: n }, (_, i) => ({ text: `p${i}` }));
     const turn = await generate({ model: MODEL, contents: [{ role: "user", parts: text(5) }] }, { base: small.url });
     assert.equal(turn.status, 413);
     assert.equal(turn.json.code, "too_many_parts");
-    const all = await generate({ model: MODEL, contents: [{ role: "user", parts: text(4) }, { role: "model", parts: text(3) }] }, { base: small.url });
+    const all = await generate(
+      {
+        model: MODEL,
+        contents: [
+          { role: "user", parts: text(4) },
+          { role: "model", parts: text(3) },
+        ],
+      },
+      { base: small.url },
+    );
     assert.equal(all.status, 413);
     assert.equal(all.json.code, "too_many_parts");
     const decl = (n) => Array.from({ length: n }, (_, i) => ({ name: `f${i}` }));
     const tools = await generate({ ...hello(), tools: [{ functionDeclarations: decl(2) }, { functionDeclarations: decl(2) }] }, { base: small.url });
     assert.equal(tools.status, 413);
     assert.equal(tools.json.code, "too_many_tools");
-    const files = await generate({ model: MODEL, contents: [{ role: "user", parts: [{ fileData: { fileUri: "ncf_a" } }, { fileData: { fileUri: "ncf_b" } }] }] }, { base: small.url });
+    const files = await generate(
+      { model: MODEL, contents: [{ role: "user", parts: [{ fileData: { fileUri: "ncf_a" } }, { fileData: { fileUri: "ncf_b" } }] }] },
+      { base: small.url },
+    );
     assert.equal(files.status, 413);
     assert.equal(files.json.code, "too_many_files");
     // At the limits everything passes.
     fake.script.push(modelTurn([{ text: "ok" }]));
-    const ok = await generate({ model: MODEL, contents: [{ role: "user", parts: text(4) }, { role: "model", parts: text(2) }], tools: [{ functionDeclarations: decl(3) }] }, { base: small.url });
+    const ok = await generate(
+      {
+        model: MODEL,
+        contents: [
+          { role: "user", parts: text(4) },
+          { role: "model", parts: text(2) },
+        ],
+        tools: [{ functionDeclarations: decl(3) }],
+      },
+      { base: small.url },
+    );
     assert.equal(ok.status, 200, ok.text);
     assert.equal(fake.generateCalls.length, before + 1);
   } finally {
@@ -112,7 +158,13 @@ test("too many parts in a turn, parts in a request, function declarations or fil
 
 test("codeExecution (and every tool but function declarations) is refused with 400", async () => {
   const before = fake.generateCalls.length;
-  for (const tool of [{ codeExecution: {} }, { googleSearch: {} }, { googleSearchRetrieval: {} }, { urlContext: {} }, { functionDeclarations: [], codeExecution: {} }]) {
+  for (const tool of [
+    { codeExecution: {} },
+    { googleSearch: {} },
+    { googleSearchRetrieval: {} },
+    { urlContext: {} },
+    { functionDeclarations: [], codeExecution: {} },
+  ]) {
     const r = await generate({ ...hello(), tools: [tool] });
     assert.equal(r.status, 400, JSON.stringify(tool));
   }

@@ -58,11 +58,15 @@ function trickle(url, { total, step, gapMs, user = "alice", waitMs }) {
       r.destroy();
       resolve(v);
     };
-    const r = httpRequest(url, { method: "POST", headers: { origin: ORIGIN, authorization: `Bearer ${TOKENS[user]}`, "content-type": "video/mp4", "content-length": String(total) } }, (res) => {
-      let text = "";
-      res.on("data", (d) => (text += d));
-      res.on("end", () => finish({ status: res.statusCode, json: JSON.parse(text || "{}") }));
-    });
+    const r = httpRequest(
+      url,
+      { method: "POST", headers: { origin: ORIGIN, authorization: `Bearer ${TOKENS[user]}`, "content-type": "video/mp4", "content-length": String(total) } },
+      (res) => {
+        let text = "";
+        res.on("data", (d) => (text += d));
+        res.on("end", () => finish({ status: res.statusCode, json: JSON.parse(text || "{}") }));
+      },
+    );
     r.on("error", () => finish({ open: false, error: true }));
     const timer = setTimeout(() => finish({ open: true }), waitMs);
     (async () => {

@@ -90,7 +90,17 @@ test("generate forwards function declarations, swaps handles for file URIs and r
   const r = await generate({
     model: MODEL,
     contents: [{ role: "user", parts: [{ text: "cut at 1.5" }, { fileData: { fileUri: json.handle, mimeType: "video/mp4" } }] }],
-    tools: [{ functionDeclarations: [{ name: "split", description: "Split", parametersJsonSchema: { type: "object", properties: { times: { type: "array", items: { type: "number" } } }, required: ["times"] } }] }],
+    tools: [
+      {
+        functionDeclarations: [
+          {
+            name: "split",
+            description: "Split",
+            parametersJsonSchema: { type: "object", properties: { times: { type: "array", items: { type: "number" } } }, required: ["times"] },
+          },
+        ],
+      },
+    ],
     systemInstruction: { parts: [{ text: "You edit video." }] },
   });
   assert.equal(r.status, 200);
@@ -140,7 +150,11 @@ test("the default limits admit a model turn of 150 parallel calls and the user t
   try {
     const calls = Array.from({ length: 150 }, (_, i) => call("add_text", { text: `caption ${i}`, startTime: i }, i === 0 ? "c2ln" : undefined));
     const answers = Array.from({ length: 150 }, (_, i) => ({ functionResponse: { name: "add_text", response: { elementId: `el-${i}` } } }));
-    const decls = Array.from({ length: 20 }, (_, i) => ({ name: `tool_${i}`, description: "x".repeat(400), parametersJsonSchema: { type: "object", properties: {} } }));
+    const decls = Array.from({ length: 20 }, (_, i) => ({
+      name: `tool_${i}`,
+      description: "x".repeat(400),
+      parametersJsonSchema: { type: "object", properties: {} },
+    }));
     fake.script.push(modelTurn([{ text: "done" }]));
     const r = await generate(
       {
@@ -211,7 +225,17 @@ test("a CORS preflight from an allowed origin is answered, allowing the Authoriz
 
 test("unknown paths and methods are refused; nothing is forwarded", async () => {
   const before = fake.requests.length;
-  for (const path of ["v1beta/models/gemini-2.5-flash:generateContent", "upload/v1beta/files", "files", "generate/x", "generate/", "Generate", "status%2F", "__proto__", "constructor"]) {
+  for (const path of [
+    "v1beta/models/gemini-2.5-flash:generateContent",
+    "upload/v1beta/files",
+    "files",
+    "generate/x",
+    "generate/",
+    "Generate",
+    "status%2F",
+    "__proto__",
+    "constructor",
+  ]) {
     const r = await req(path, { body: "{}" });
     assert.equal(r.status, 404, path);
   }
@@ -266,7 +290,19 @@ test("Google's own tools, inline data other than one small image, and unknown fi
   assert.equal((await generate(user({ inlineData: { mimeType: "application/pdf", data: "AA==" } }))).status, 400);
   assert.equal((await generate(user({ inlineData: { mimeType: "video/mp4", data: "AA==" } }))).status, 400);
   assert.equal((await generate(user(png, png))).status, 413);
-  assert.equal((await generate({ ...base, contents: [{ role: "user", parts: [{ text: "hi" }] }, { role: "model", parts: [png] }, { role: "user", parts: [{ text: "go on" }] }] })).status, 400);
+  assert.equal(
+    (
+      await generate({
+        ...base,
+        contents: [
+          { role: "user", parts: [{ text: "hi" }] },
+          { role: "model", parts: [png] },
+          { role: "user", parts: [{ text: "go on" }] },
+        ],
+      })
+    ).status,
+    400,
+  );
   assert.equal((await generate(user({ inlineData: { mimeType: "image/png", data: "not base64!" } }))).status, 400);
   assert.equal((await generate(user({ inlineData: { mimeType: "image/png", data: "AA==", url: "https://example.com/x.png" } }))).status, 400);
   const big = "A".repeat(Math.ceil(((DEFAULT_LIMITS.maxInlineImageBytes + 1024) * 4) / 3 / 4) * 4);
@@ -297,7 +333,13 @@ test("upstream failures: 5xx is generic with a request id, 4xx keeps Gemini's me
   // The detail went to the operator's log, under the same request id, without key or URL.
   const line = logLines.find((l) => l.includes(r.json.requestId) && l.includes("500"));
   assert.ok(line && line.includes("Internal error"), `log: ${logLines.join("\n")}`);
-  fake.failNext("generate", 400, { error: { code: 400, message: "File files/abc123def is not ACTIVE in project 123456789 (key AIzaSyD-0123456789abcdefghij_klmnopq)", status: "FAILED_PRECONDITION" } });
+  fake.failNext("generate", 400, {
+    error: {
+      code: 400,
+      message: "File files/abc123def is not ACTIVE in project 123456789 (key AIzaSyD-0123456789abcdefghij_klmnopq)",
+      status: "FAILED_PRECONDITION",
+    },
+  });
   const four = await generate(hello());
   assert.equal(four.status, 502);
   assert.equal(four.json.reason, "FAILED_PRECONDITION");
@@ -315,7 +357,13 @@ test("upstream failures: 5xx is generic with a request id, 4xx keeps Gemini's me
 
 test("an unreachable upstream is a 502", async () => {
   const dead = createGeminiProxy({ apiKey: KEY, authorize, allowedOrigins: [ORIGIN], handleSecret: SECRET, upstream: "http://127.0.0.1:9", log: () => {} });
-  const res = await dead(new Request("http://127.0.0.1/generate", { method: "POST", headers: { origin: ORIGIN, authorization: `Bearer ${TOKENS.alice}` }, body: JSON.stringify(hello()) }));
+  const res = await dead(
+    new Request("http://127.0.0.1/generate", {
+      method: "POST",
+      headers: { origin: ORIGIN, authorization: `Bearer ${TOKENS.alice}` },
+      body: JSON.stringify(hello()),
+    }),
+  );
   const text = await res.text();
   seen.push({ path: "dead", status: res.status, headers: [...res.headers], text });
   assert.equal(res.status, 502);
@@ -396,7 +444,15 @@ test("npm run proxy's entry starts on 127.0.0.1, prints a per-start bearer token
   const { spawn } = await import("node:child_process");
   const run = () => {
     const child = spawn(process.execPath, ["dist/proxy/cli.js"], {
-      env: { ...process.env, GEMINI_API_KEY: KEY, NEURALCUT_PROXY_PORT: "0", NEURALCUT_PROXY_ORIGINS: ORIGIN, NEURALCUT_PROXY_UPSTREAM: fake.url, NEURALCUT_PROXY_TOKEN: "", NEURALCUT_PROXY_SECRET: SECRET },
+      env: {
+        ...process.env,
+        GEMINI_API_KEY: KEY,
+        NEURALCUT_PROXY_PORT: "0",
+        NEURALCUT_PROXY_ORIGINS: ORIGIN,
+        NEURALCUT_PROXY_UPSTREAM: fake.url,
+        NEURALCUT_PROXY_TOKEN: "",
+        NEURALCUT_PROXY_SECRET: SECRET,
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let out = "";

@@ -42,13 +42,28 @@ test("render_preview sends the frame to the model as one inline PNG and the desc
     assert.match(String(url), /\/generate$/);
     bodies.push(JSON.parse(init.body));
     const part = script.shift();
-    return new Response(JSON.stringify({ candidates: [{ content: { role: "model", parts: [part] }, finishReason: "STOP" }] }), { headers: { "content-type": "application/json" } });
+    return new Response(JSON.stringify({ candidates: [{ content: { role: "model", parts: [part] }, finishReason: "STOP" }] }), {
+      headers: { "content-type": "application/json" },
+    });
   };
-  const agent = createAgent({ editor, proxyUrl: "http://127.0.0.1:9/api/gemini/", fetch: fakeProxy, tools: [renderPreviewTool(renderer)], connectContext: false, stream: false });
-  assert.ok(agent.declarations().some((d) => d.name === "render_preview"), "offered to the model");
+  const agent = createAgent({
+    editor,
+    proxyUrl: "http://127.0.0.1:9/api/gemini/",
+    fetch: fakeProxy,
+    tools: [renderPreviewTool(renderer)],
+    connectContext: false,
+    stream: false,
+  });
+  assert.ok(
+    agent.declarations().some((d) => d.name === "render_preview"),
+    "offered to the model",
+  );
   const answer = await agent.send("Does the title look right?");
   assert.equal(answer, "The title is at the top.");
-  assert.deepEqual(renderer.calls, [[1, 320], [2, 960]]);
+  assert.deepEqual(renderer.calls, [
+    [1, 320],
+    [2, 960],
+  ]);
 
   // Request 2 answers the first call: the description, then the picture inline.
   const turn = bodies[1].contents.at(-1);
@@ -58,7 +73,10 @@ test("render_preview sends the frame to the model as one inline PNG and the desc
   const out = fr.functionResponse.response.output;
   assert.equal(out.inlineImage, undefined, "the image is not in the function response");
   assert.deepEqual([out.time, out.width, out.height], [1, 320, 180]);
-  assert.deepEqual(out.layers.map((l) => l.kind), ["text"]);
+  assert.deepEqual(
+    out.layers.map((l) => l.kind),
+    ["text"],
+  );
   assert.deepEqual(img.inlineData, { mimeType: "image/png", data: Buffer.from(PNG).toString("base64") });
 
   // Request 3: only the newest frame is attached; the earlier one became a note.

@@ -34,8 +34,28 @@ async function inPage({ backend, images }) {
     return decode.call(this);
   };
 
-  const visual = (o = {}) => ({ "transform.positionX": 0, "transform.positionY": 0, "transform.scaleX": 1, "transform.scaleY": 1, "transform.rotate": 0, opacity: 1, blendMode: "normal", ...o });
-  const el = (id, media, start, duration, params) => ({ id, type: "image", name: id, mediaId: media, startTime: start, duration, trimStart: 0, trimEnd: 0, hidden: false, params });
+  const visual = (o = {}) => ({
+    "transform.positionX": 0,
+    "transform.positionY": 0,
+    "transform.scaleX": 1,
+    "transform.scaleY": 1,
+    "transform.rotate": 0,
+    opacity: 1,
+    blendMode: "normal",
+    ...o,
+  });
+  const el = (id, media, start, duration, params) => ({
+    id,
+    type: "image",
+    name: id,
+    mediaId: media,
+    startTime: start,
+    duration,
+    trimStart: 0,
+    trimEnd: 0,
+    hidden: false,
+    params,
+  });
   const sources = new Map();
   const assets = [];
   for (let i = 0; i < images; i++) {
@@ -49,8 +69,32 @@ async function inPage({ backend, images }) {
     settings: { fps: { numerator: 30, denominator: 1 }, canvasSize: { width: 160, height: 90 } },
     assets,
     tracks: {
-      overlay: [{ id: "t-logo", name: "logo", type: "video", hidden: false, muted: false, elements: [el("logo", "m-logo", 0, images * S, visual({ "transform.positionX": -40, "transform.positionY": -22.5, "transform.scaleX": 0.5, "transform.scaleY": 0.5 }))] }],
-      main: { id: "t-main", name: "Main Track", type: "video", hidden: false, muted: false, elements: Array.from({ length: images }, (_, i) => el(`p${i}`, `m-${i}`, i * S, S, visual())) },
+      overlay: [
+        {
+          id: "t-logo",
+          name: "logo",
+          type: "video",
+          hidden: false,
+          muted: false,
+          elements: [
+            el(
+              "logo",
+              "m-logo",
+              0,
+              images * S,
+              visual({ "transform.positionX": -40, "transform.positionY": -22.5, "transform.scaleX": 0.5, "transform.scaleY": 0.5 }),
+            ),
+          ],
+        },
+      ],
+      main: {
+        id: "t-main",
+        name: "Main Track",
+        type: "video",
+        hidden: false,
+        muted: false,
+        elements: Array.from({ length: images }, (_, i) => el(`p${i}`, `m-${i}`, i * S, S, visual())),
+      },
       audio: [],
     },
   };

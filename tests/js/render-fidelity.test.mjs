@@ -21,15 +21,45 @@ const S = 120_000;
 
 /** The fixture's bars, second by second: [left, right]. */
 const BARS = [
-  [[255, 0, 0], [0, 0, 255]],
-  [[0, 255, 0], [255, 255, 255]],
-  [[255, 255, 0], [0, 0, 0]],
-  [[0, 255, 255], [255, 0, 255]],
+  [
+    [255, 0, 0],
+    [0, 0, 255],
+  ],
+  [
+    [0, 255, 0],
+    [255, 255, 255],
+  ],
+  [
+    [255, 255, 0],
+    [0, 0, 0],
+  ],
+  [
+    [0, 255, 255],
+    [255, 0, 255],
+  ],
 ];
 
 const CB = [204, 102, 51]; // backdrop (0.8, 0.4, 0.2)
 const CS = [102, 153, 230]; // source (0.4, 0.6, ≈0.9)
-const MODES = ["normal", "darken", "multiply", "color-burn", "lighten", "screen", "plus-lighter", "color-dodge", "overlay", "soft-light", "hard-light", "difference", "exclusion", "hue", "saturation", "color", "luminosity"];
+const MODES = [
+  "normal",
+  "darken",
+  "multiply",
+  "color-burn",
+  "lighten",
+  "screen",
+  "plus-lighter",
+  "color-dodge",
+  "overlay",
+  "soft-light",
+  "hard-light",
+  "difference",
+  "exclusion",
+  "hue",
+  "saturation",
+  "color",
+  "luminosity",
+];
 
 // W3C Compositing and Blending Level 1, section 10, on 0–1 values.
 const lum = ([r, g, b]) => 0.3 * r + 0.59 * g + 0.11 * b;
@@ -101,10 +131,11 @@ async function runInPage({ base, backend, barsUrl, modes, effects, S }) {
     paint(c.getContext("2d"));
     return c.convertToBlob({ type: "image/png" });
   };
-  const solid = (rgb) => png(16, 9, (g) => {
-    g.fillStyle = `rgb(${rgb.join(",")})`;
-    g.fillRect(0, 0, 16, 9);
-  });
+  const solid = (rgb) =>
+    png(16, 9, (g) => {
+      g.fillStyle = `rgb(${rgb.join(",")})`;
+      g.fillRect(0, 0, 16, 9);
+    });
   // At the size the blur frame is drawn (320 px wide: one source pixel per output pixel), so the
   // edge the blur is checked on is the picture's, not an upscaler's (Canvas2D's default bilinear
   // and the GPU's differ by a few levels across an upscaled edge).
@@ -114,8 +145,29 @@ async function runInPage({ base, backend, barsUrl, modes, effects, S }) {
     g.fillStyle = "#0000ff";
     g.fillRect(160, 0, 160, 180);
   });
-  const visual = (o = {}) => ({ "transform.positionX": 0, "transform.positionY": 0, "transform.scaleX": 1, "transform.scaleY": 1, "transform.rotate": 0, opacity: 1, blendMode: "normal", ...o });
-  const el = (id, type, media, start, duration, params, extra = {}) => ({ id, type, name: id, mediaId: media, startTime: start, duration, trimStart: 0, trimEnd: 0, hidden: false, params, ...extra });
+  const visual = (o = {}) => ({
+    "transform.positionX": 0,
+    "transform.positionY": 0,
+    "transform.scaleX": 1,
+    "transform.scaleY": 1,
+    "transform.rotate": 0,
+    opacity: 1,
+    blendMode: "normal",
+    ...o,
+  });
+  const el = (id, type, media, start, duration, params, extra = {}) => ({
+    id,
+    type,
+    name: id,
+    mediaId: media,
+    startTime: start,
+    duration,
+    trimStart: 0,
+    trimEnd: 0,
+    hidden: false,
+    params,
+    ...extra,
+  });
   const track = (id, type, elements) => ({ id, name: id, type, hidden: false, muted: false, elements });
   const scene = (assets, main, overlay = []) => ({
     settings: { fps: { numerator: 30, denominator: 1 }, canvasSize: { width: 1920, height: 1080 } },
@@ -137,7 +189,19 @@ async function runInPage({ base, backend, barsUrl, modes, effects, S }) {
     scene(
       [{ id: "bars", name: "bars.webm", type: "video", width: 160, height: 90, duration: 4, fps: 30 }],
       [el("full", "video", "bars", 0, 4 * S, visual())],
-      [track("t-pip", "video", [el("pip", "video", "bars", 0, 3 * S, visual({ "transform.positionX": 480, "transform.positionY": -270, "transform.scaleX": 0.25, "transform.scaleY": 0.25 }), { trimStart: S })])],
+      [
+        track("t-pip", "video", [
+          el(
+            "pip",
+            "video",
+            "bars",
+            0,
+            3 * S,
+            visual({ "transform.positionX": 480, "transform.positionY": -270, "transform.scaleX": 0.25, "transform.scaleY": 0.25 }),
+            { trimStart: S },
+          ),
+        ]),
+      ],
     ),
     { sources: new Map([["bars", { file: bars }]]) },
   );
@@ -147,7 +211,17 @@ async function runInPage({ base, backend, barsUrl, modes, effects, S }) {
     const f = await r.render(t, { width: 320 });
     const p = await r.readPixels();
     // Full frame at 1/6: left bar x < 160, right bar x ≥ 160. PiP: 80×45 centred at (240, 45).
-    out.bars.push({ t, drawn: f.drawn, missing: f.missing, left: px(p, 320, 40, 150), right: px(p, 320, 280, 150), pipLeft: px(p, 320, 215, 45), pipRight: px(p, 320, 265, 45), abovePip: px(p, 320, 240, 15), leftOfPip: px(p, 320, 190, 45) });
+    out.bars.push({
+      t,
+      drawn: f.drawn,
+      missing: f.missing,
+      left: px(p, 320, 40, 150),
+      right: px(p, 320, 280, 150),
+      pipLeft: px(p, 320, 215, 45),
+      pipRight: px(p, 320, 265, 45),
+      abovePip: px(p, 320, 240, 15),
+      leftOfPip: px(p, 320, 190, 45),
+    });
   }
 
   // 2. Each blend mode: a full-frame source over a full-frame backdrop.
@@ -159,11 +233,19 @@ async function runInPage({ base, backend, barsUrl, modes, effects, S }) {
     loadOpenCutScene(
       editor,
       scene(
-        [{ id: "cb", name: "cb.png", type: "image", width: 16, height: 9 }, { id: "cs", name: "cs.png", type: "image", width: 16, height: 9 }],
+        [
+          { id: "cb", name: "cb.png", type: "image", width: 16, height: 9 },
+          { id: "cs", name: "cs.png", type: "image", width: 16, height: 9 },
+        ],
         [el("b", "image", "cb", 0, 4 * S, visual())],
         [track("t-s", "video", [el("s", "image", "cs", 0, 4 * S, visual({ blendMode: mode }))])],
       ),
-      { sources: new Map([["cb", { file: cb }], ["cs", { file: cs }]]) },
+      {
+        sources: new Map([
+          ["cb", { file: cb }],
+          ["cs", { file: cs }],
+        ]),
+      },
     );
     await r.render(1, { width: 64 });
     out.blend[mode] = px(await r.readPixels(), 64, 32, 18);
@@ -171,22 +253,60 @@ async function runInPage({ base, backend, barsUrl, modes, effects, S }) {
 
   // 3. Kept uploads follow edits: a picture moved, a text box recoloured between two frames.
   out.edits = [];
-  for (const [x, box] of [[-480, "#00ff00"], [480, "#ff00ff"]]) {
+  for (const [x, box] of [
+    [-480, "#00ff00"],
+    [480, "#ff00ff"],
+  ]) {
     window.__step = `edit ${x}`;
     loadOpenCutScene(
       editor,
       scene(
-        [{ id: "cb", name: "cb.png", type: "image", width: 16, height: 9 }, { id: "cs", name: "cs.png", type: "image", width: 16, height: 9 }],
+        [
+          { id: "cb", name: "cb.png", type: "image", width: 16, height: 9 },
+          { id: "cs", name: "cs.png", type: "image", width: 16, height: 9 },
+        ],
         [el("b", "image", "cb", 0, 4 * S, visual())],
         [
-          track("t-text", "text", [{ id: "title", type: "text", name: "Title", startTime: 0, duration: 4 * S, trimStart: 0, trimEnd: 0,
-            params: { content: "Hi", fontFamily: "Arial", fontSize: 10, color: "#ffffff", textAlign: "center", fontWeight: "bold", fontStyle: "normal", textDecoration: "none", letterSpacing: 0, lineHeight: 1.2,
-              "background.enabled": true, "background.color": box, "background.cornerRadius": 0, "background.paddingX": 30, "background.paddingY": 42, "background.offsetX": 0, "background.offsetY": 0,
-              ...visual({ "transform.positionY": 270 }) } }]),
+          track("t-text", "text", [
+            {
+              id: "title",
+              type: "text",
+              name: "Title",
+              startTime: 0,
+              duration: 4 * S,
+              trimStart: 0,
+              trimEnd: 0,
+              params: {
+                content: "Hi",
+                fontFamily: "Arial",
+                fontSize: 10,
+                color: "#ffffff",
+                textAlign: "center",
+                fontWeight: "bold",
+                fontStyle: "normal",
+                textDecoration: "none",
+                letterSpacing: 0,
+                lineHeight: 1.2,
+                "background.enabled": true,
+                "background.color": box,
+                "background.cornerRadius": 0,
+                "background.paddingX": 30,
+                "background.paddingY": 42,
+                "background.offsetX": 0,
+                "background.offsetY": 0,
+                ...visual({ "transform.positionY": 270 }),
+              },
+            },
+          ]),
           track("t-s", "video", [el("s", "image", "cs", 0, 4 * S, visual({ "transform.positionX": x, "transform.scaleX": 0.25, "transform.scaleY": 0.25 }))]),
         ],
       ),
-      { sources: new Map([["cb", { file: cb }], ["cs", { file: cs }]]) },
+      {
+        sources: new Map([
+          ["cb", { file: cb }],
+          ["cs", { file: cs }],
+        ]),
+      },
     );
     await r.render(1, { width: 320 });
     const p = await r.readPixels();
@@ -202,10 +322,39 @@ async function runInPage({ base, backend, barsUrl, modes, effects, S }) {
     scene(
       [{ id: "cb", name: "cb.png", type: "image", width: 16, height: 9 }],
       [el("b", "image", "cb", 0, 4 * S, visual())],
-      [track("t-text", "text", [{ id: "box", type: "text", name: "Box", startTime: 0, duration: 4 * S, trimStart: 0, trimEnd: 0,
-        params: { content: "", fontFamily: "Arial", fontSize: 10, color: "#ffffff", textAlign: "center", fontWeight: "normal", fontStyle: "normal", textDecoration: "none", letterSpacing: 0, lineHeight: 1.2,
-          "background.enabled": true, "background.color": "#00ff00", "background.cornerRadius": 0, "background.paddingX": 30, "background.paddingY": 42, "background.offsetX": 0, "background.offsetY": 0,
-          ...visual({ "transform.rotate": 90 }) } }])],
+      [
+        track("t-text", "text", [
+          {
+            id: "box",
+            type: "text",
+            name: "Box",
+            startTime: 0,
+            duration: 4 * S,
+            trimStart: 0,
+            trimEnd: 0,
+            params: {
+              content: "",
+              fontFamily: "Arial",
+              fontSize: 10,
+              color: "#ffffff",
+              textAlign: "center",
+              fontWeight: "normal",
+              fontStyle: "normal",
+              textDecoration: "none",
+              letterSpacing: 0,
+              lineHeight: 1.2,
+              "background.enabled": true,
+              "background.color": "#00ff00",
+              "background.cornerRadius": 0,
+              "background.paddingX": 30,
+              "background.paddingY": 42,
+              "background.offsetX": 0,
+              "background.offsetY": 0,
+              ...visual({ "transform.rotate": 90 }),
+            },
+          },
+        ]),
+      ],
     ),
     { sources: new Map([["cb", { file: cb }]]) },
   );
@@ -224,7 +373,11 @@ async function runInPage({ base, backend, barsUrl, modes, effects, S }) {
       scene(
         [{ id: "cb", name: "cb.png", type: "image", width: 16, height: 9 }],
         [el("b", "image", "cb", 0, 4 * S, visual())],
-        [track("t-fx", "effect", [{ id: "fx", type: "effect", name: effectType, effectType, params, startTime: 0, duration: 4 * S, trimStart: 0, trimEnd: 0 }])],
+        [
+          track("t-fx", "effect", [
+            { id: "fx", type: "effect", name: effectType, effectType, params, startTime: 0, duration: 4 * S, trimStart: 0, trimEnd: 0 },
+          ]),
+        ],
       ),
       { sources: new Map([["cb", { file: cb }]]) },
     );
@@ -238,7 +391,11 @@ async function runInPage({ base, backend, barsUrl, modes, effects, S }) {
     scene(
       [{ id: "h", name: "halves.png", type: "image", width: 320, height: 180 }],
       [el("b", "image", "h", 0, 4 * S, visual())],
-      [track("t-fx", "effect", [{ id: "fx", type: "effect", name: "Blur", effectType: "blur", params: { intensity: 100 }, startTime: 0, duration: 4 * S, trimStart: 0, trimEnd: 0 }])],
+      [
+        track("t-fx", "effect", [
+          { id: "fx", type: "effect", name: "Blur", effectType: "blur", params: { intensity: 100 }, startTime: 0, duration: 4 * S, trimStart: 0, trimEnd: 0 },
+        ]),
+      ],
     ),
     { sources: new Map([["h", { file: halves }]]) },
   );
@@ -259,7 +416,11 @@ describe("neuralcut/render fidelity in Chromium", { timeout: 600_000 }, () => {
   });
   after(() => server?.close());
 
-  for (const [backend, flags] of [["webgpu", ["--enable-unsafe-webgpu", "--use-webgpu-adapter=swiftshader"]], ["webgl2", []], ["canvas2d", []]]) {
+  for (const [backend, flags] of [
+    ["webgpu", ["--enable-unsafe-webgpu", "--use-webgpu-adapter=swiftshader"]],
+    ["webgl2", []],
+    ["canvas2d", []],
+  ]) {
     test(`bars per second, every blend mode and every effect on ${backend}`, async () => {
       const browser = await launchChromium(flags);
       try {
@@ -334,7 +495,11 @@ describe("neuralcut/render fidelity in Chromium", { timeout: 600_000 }, () => {
         assert.ok(Math.abs(edgeLeft[2] + edgeRight[2] - 255) <= 3, `blur edge ${edgeLeft} | ${edgeRight}`);
         assert.ok(edgeLeft[0] < 245 && edgeLeft[0] > 128, `blurred: ${edgeLeft}`);
         assert.ok(near(farLeft, [255, 0, 0]) && near(farRight, [0, 0, 255]), `far from the edge ${farLeft} ${farRight}`);
-        assert.deepEqual(errors.filter((e) => /GPU error|panicked/.test(e)), [], "no GPU errors");
+        assert.deepEqual(
+          errors.filter((e) => /GPU error|panicked/.test(e)),
+          [],
+          "no GPU errors",
+        );
       } finally {
         await browser.close();
       }

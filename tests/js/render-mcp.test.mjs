@@ -24,13 +24,13 @@ const be32 = (n) => {
   b.writeUInt32BE(n >>> 0);
   return b;
 };
-const chunk = (type, data) => Buffer.concat([be32(data.length), Buffer.from(type, "ascii"), data, be32(crc32(Buffer.concat([Buffer.from(type, "ascii"), data])))]);
+const chunk = (type, data) =>
+  Buffer.concat([be32(data.length), Buffer.from(type, "ascii"), data, be32(crc32(Buffer.concat([Buffer.from(type, "ascii"), data])))]);
 
 /** An 8-bit RGB PNG painted by `colour(x, y)`. */
 function rgbPng(width, height, colour) {
   const rows = Buffer.alloc((width * 3 + 1) * height);
-  for (let y = 0; y < height; y++)
-    for (let x = 0; x < width; x++) Buffer.from(colour(x, y)).copy(rows, y * (width * 3 + 1) + 1 + x * 3);
+  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) Buffer.from(colour(x, y)).copy(rows, y * (width * 3 + 1) + 1 + x * 3);
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
     chunk("IHDR", Buffer.concat([be32(width), be32(height), Buffer.from([8, 2, 0, 0, 0])])),
@@ -42,7 +42,10 @@ function rgbPng(width, height, colour) {
 /** Decodes an 8-bit RGB or RGBA, non-interlaced PNG (what Chromium writes): { width, height, px(x, y) }. */
 function decodePng(buf) {
   assert.deepEqual([...buf.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], "PNG signature");
-  let at = 8, width, height, channels;
+  let at = 8,
+    width,
+    height,
+    channels;
   const idat = [];
   while (at < buf.length) {
     const len = buf.readUInt32BE(at);
@@ -69,7 +72,9 @@ function decodePng(buf) {
       const b = y > 0 ? out[(y - 1) * stride + i] : 0;
       const c = i >= channels && y > 0 ? out[(y - 1) * stride + i - channels] : 0;
       const p = a + b - c;
-      const pa = Math.abs(p - a), pb = Math.abs(p - b), pc = Math.abs(p - c);
+      const pa = Math.abs(p - a),
+        pb = Math.abs(p - b),
+        pc = Math.abs(p - c);
       const paeth = pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
       out[y * stride + i] = (x + [0, a, b, (a + b) >> 1, paeth][f]) & 255;
     }
@@ -100,7 +105,10 @@ const near = (got, want, tol = 3) => got.every((c, i) => Math.abs(c - want[i]) <
 
 test("render_preview returns an image/png of the frame and a short description", { timeout: 180_000 }, async () => {
   const bg = join(dir, "halves.png");
-  writeFileSync(bg, rgbPng(160, 90, (x) => (x < 80 ? [255, 0, 0] : [0, 0, 255])));
+  writeFileSync(
+    bg,
+    rgbPng(160, 90, (x) => (x < 80 ? [255, 0, 0] : [0, 0, 255])),
+  );
   const project = join(dir, "p.json");
   const client = await connect(["--project", project, "--save"]);
   try {
@@ -129,7 +137,10 @@ test("render_preview returns an image/png of the frame and a short description",
     assert.deepEqual(r.structuredContent, d);
     assert.equal(d.time, 1);
     assert.deepEqual([d.width, d.height], [320, 180]);
-    assert.deepEqual(d.layers.map((l) => l.kind), ["image", "text"]);
+    assert.deepEqual(
+      d.layers.map((l) => l.kind),
+      ["image", "text"],
+    );
     assert.equal(d.notDrawn, undefined);
     // 3 s: the invert effect covers the picture; read-only: nothing changed in the project.
     const before = readFileSync(project, "utf8");
@@ -174,10 +185,22 @@ test("render_preview without Chromium says how to get it", { timeout: 60_000 }, 
 
 /** tests/fixtures/media/bars-per-second.webm, second by second: [left, right] (demo/media/make-media.sh). */
 const BARS = [
-  [[255, 0, 0], [0, 0, 255]],
-  [[0, 255, 0], [255, 255, 255]],
-  [[255, 255, 0], [0, 0, 0]],
-  [[0, 255, 255], [255, 0, 255]],
+  [
+    [255, 0, 0],
+    [0, 0, 255],
+  ],
+  [
+    [0, 255, 0],
+    [255, 255, 255],
+  ],
+  [
+    [255, 255, 0],
+    [0, 0, 0],
+  ],
+  [
+    [0, 255, 255],
+    [255, 0, 255],
+  ],
 ];
 
 test("headless render_preview decodes the right second of a video", { timeout: 180_000 }, async () => {
@@ -206,11 +229,20 @@ test("mcp --demo renders the demo project with its sample media", { timeout: 180
     assert.notEqual(r.isError, true, JSON.stringify(r.content));
     const d = JSON.parse(r.content[1].text);
     assert.equal(d.notDrawn, undefined, "every layer found its media");
-    assert.deepEqual(d.layers.map((l) => l.elementId), ["e23", "e22", "e20"], "clip, star, title");
+    assert.deepEqual(
+      d.layers.map((l) => l.elementId),
+      ["e23", "e22", "e20"],
+      "clip, star, title",
+    );
     const f = decodePng(Buffer.from(r.content[0].data, "base64"));
     // clip.webm is ffmpeg's testsrc2 at 480×270: six colour bars 80 px wide (red, green, yellow,
     // blue, ...); at y = 100 only the video can put them there.
-    for (const [x, want] of [[40, [255, 0, 0]], [120, [0, 255, 0]], [200, [255, 255, 0]], [280, [0, 0, 255]]]) {
+    for (const [x, want] of [
+      [40, [255, 0, 0]],
+      [120, [0, 255, 0]],
+      [200, [255, 255, 0]],
+      [280, [0, 0, 255]],
+    ]) {
       assert.ok(near(f.px(x, 100), want, 12), `bar at x ${x}: ${f.px(x, 100)}, want ${want}`);
     }
     // star.svg (#facc15), 128² × 1080/128 × 0.15 = 162 px at (1758, 162): at 1/4, (439.5, 40.5).
@@ -219,7 +251,10 @@ test("mcp --demo renders the demo project with its sample media", { timeout: 180
     const still = await client.callTool({ name: "render_preview", arguments: { time: 7, width: 480 } });
     const s = JSON.parse(still.content[1].text);
     assert.equal(s.notDrawn, undefined);
-    assert.deepEqual(s.layers.map((l) => l.elementId), ["e24", "e21", "e27"]);
+    assert.deepEqual(
+      s.layers.map((l) => l.elementId),
+      ["e24", "e21", "e27"],
+    );
   } finally {
     await client.close();
   }
@@ -236,12 +271,25 @@ function cli(args, env = {}) {
 }
 
 test("render-frame writes the frame as a PNG and prints what was drawn", { timeout: 180_000 }, async () => {
-  writeFileSync(join(dir, "split.png"), rgbPng(160, 90, (x) => (x < 80 ? [0, 255, 0] : [255, 255, 0])));
+  writeFileSync(
+    join(dir, "split.png"),
+    rgbPng(160, 90, (x) => (x < 80 ? [0, 255, 0] : [255, 255, 0])),
+  );
   const project = "cli.json";
   const imported = await cli(["--project", project, "--save", "import", "split.png"]);
   assert.equal(imported.code, 0, imported.stderr);
   const asset = JSON.parse(imported.stdout).assets[0].id;
-  const placed = await cli(["exec", "add_media_to_timeline", `assetId=${asset}`, "startTime=0", "trackType=main", "duration=3", "--project", project, "--save"]);
+  const placed = await cli([
+    "exec",
+    "add_media_to_timeline",
+    `assetId=${asset}`,
+    "startTime=0",
+    "trackType=main",
+    "duration=3",
+    "--project",
+    project,
+    "--save",
+  ]);
   assert.equal(placed.code, 0, placed.stderr);
   const before = readFileSync(join(dir, project), "utf8");
 
@@ -251,7 +299,10 @@ test("render-frame writes the frame as a PNG and prints what was drawn", { timeo
   const d = JSON.parse(r.stdout);
   assert.equal(d.time, 1.5);
   assert.deepEqual([d.width, d.height], [320, 180]);
-  assert.deepEqual(d.layers.map((l) => l.kind), ["image"]);
+  assert.deepEqual(
+    d.layers.map((l) => l.kind),
+    ["image"],
+  );
   assert.equal(d.path, join(dir, "frame.png"));
   const f = decodePng(readFileSync(join(dir, "frame.png")));
   assert.deepEqual([f.width, f.height], [320, 180]);
@@ -273,14 +324,20 @@ test("render-frame writes the frame as a PNG and prints what was drawn", { timeo
 });
 
 test("render_preview through command_run and command_batch: the picture comes with the result", { timeout: 180_000 }, async () => {
-  writeFileSync(join(dir, "core.png"), rgbPng(160, 90, () => [0, 0, 255]));
+  writeFileSync(
+    join(dir, "core.png"),
+    rgbPng(160, 90, () => [0, 0, 255]),
+  );
   const client = await connect([]);
   try {
     await client.listTools();
     const { assets } = await call(client, "media_import", { paths: [join(dir, "core.png")] });
     await call(client, "add_media_to_timeline", { assetId: assets[0].id, startTime: 0, trackType: "main", duration: 4 });
     const listed = await call(client, "command_list", { filter: "render" });
-    assert.deepEqual(listed.commands.map((c) => [c.id, c.enabled]), [["render_preview", true]]);
+    assert.deepEqual(
+      listed.commands.map((c) => [c.id, c.enabled]),
+      [["render_preview", true]],
+    );
 
     const run = await client.callTool({ name: "command_run", arguments: { id: "render_preview", params: { time: 2, width: 64 } } });
     assert.notEqual(run.isError, true, JSON.stringify(run.content));
@@ -293,7 +350,12 @@ test("render_preview through command_run and command_batch: the picture comes wi
     // A batch: the split is one undo step; the frame after it comes back as an image block.
     const batch = await client.callTool({
       name: "command_batch",
-      arguments: { steps: [{ id: "split", params: { times: [1] } }, { id: "render_preview", params: { time: 3, width: 32 } }] },
+      arguments: {
+        steps: [
+          { id: "split", params: { times: [1] } },
+          { id: "render_preview", params: { time: 3, width: 32 } },
+        ],
+      },
     });
     assert.notEqual(batch.isError, true, JSON.stringify(batch.content));
     assert.deepEqual([batch.structuredContent.completed, batch.structuredContent.failed], [2, 0]);
@@ -308,7 +370,10 @@ test("render_preview through command_run and command_batch: the picture comes wi
       { name: "command_run", arguments: { id: "render_preview", params: { time: 1, colour: "red" } } },
       { name: "render_preview", arguments: { time: 1, colour: "red" } },
     ]) {
-      await assert.rejects(client.callTool(request), (e) => e.code === -32602 && /^MCP error -32602: unknown argument "colour" for render_preview; expected: time, width$/.test(e.message));
+      await assert.rejects(
+        client.callTool(request),
+        (e) => e.code === -32602 && /^MCP error -32602: unknown argument "colour" for render_preview; expected: time, width$/.test(e.message),
+      );
     }
     const bad = await client.callTool({ name: "command_run", arguments: { id: "render_preview", params: { time: -2 } } });
     assert.equal(bad.isError, true);

@@ -18,7 +18,16 @@ const WEBGPU_FLAGS = ["--enable-unsafe-webgpu", "--use-webgpu-adapter=swiftshade
 const S = 120_000;
 
 function visual(changes = {}) {
-  return { "transform.positionX": 0, "transform.positionY": 0, "transform.scaleX": 1, "transform.scaleY": 1, "transform.rotate": 0, opacity: 1, blendMode: "normal", ...changes };
+  return {
+    "transform.positionX": 0,
+    "transform.positionY": 0,
+    "transform.scaleX": 1,
+    "transform.scaleY": 1,
+    "transform.rotate": 0,
+    opacity: 1,
+    blendMode: "normal",
+    ...changes,
+  };
 }
 
 function image(id, media, start, duration, params) {
@@ -35,25 +44,101 @@ const SCENE = {
   ],
   tracks: {
     overlay: [
-      { id: "t-fx", name: "Effect track", type: "effect", hidden: false, elements: [
-        { id: "fx", type: "effect", name: "Invert", effectType: "invert", params: { intensity: 100 }, startTime: S, duration: S, trimStart: 0, trimEnd: 0 },
-      ] },
-      { id: "t-text", name: "Text track", type: "text", hidden: false, elements: [{
-        id: "title", type: "text", name: "Title", startTime: 0, duration: 3 * S, trimStart: 0, trimEnd: 0,
-        params: { content: "Hi", fontFamily: "Arial", fontSize: 10, color: "#ffffff", textAlign: "center", fontWeight: "bold", fontStyle: "normal",
-          textDecoration: "none", letterSpacing: 0, lineHeight: 1.2, "background.enabled": true, "background.color": "#ffff00",
-          "background.cornerRadius": 0, "background.paddingX": 30, "background.paddingY": 42, "background.offsetX": 0, "background.offsetY": 0,
-          ...visual({ "transform.positionX": -480, "transform.positionY": 270 }) },
-      }] },
-      { id: "t-gfx", name: "Graphic track", type: "graphic", hidden: false, elements: [{
-        id: "shape", type: "graphic", name: "Rectangle", definitionId: "rectangle", startTime: 0, duration: 3 * S, trimStart: 0, trimEnd: 0,
-        params: { ...visual({ "transform.positionX": -700, "transform.positionY": -350, "transform.scaleX": 0.1, "transform.scaleY": 0.1 }),
-          fill: "#ff00ff", stroke: "#000000", strokeWidth: 0, strokeAlign: "center", cornerRadius: 0 },
-      }] },
-      { id: "t-pip", name: "Video track", type: "video", hidden: false, muted: false, elements: [
-        image("pip", "m-pip", 0, 3 * S, visual({ "transform.positionX": 640, "transform.positionY": -300, "transform.scaleX": 0.25, "transform.scaleY": 0.25 })),
-        image("ghost", "m-pip", 3 * S, 3 * S, visual({ "transform.positionX": 640, "transform.positionY": 300, "transform.scaleX": 0.25, "transform.scaleY": 0.25, opacity: 0.5 })),
-      ] },
+      {
+        id: "t-fx",
+        name: "Effect track",
+        type: "effect",
+        hidden: false,
+        elements: [
+          { id: "fx", type: "effect", name: "Invert", effectType: "invert", params: { intensity: 100 }, startTime: S, duration: S, trimStart: 0, trimEnd: 0 },
+        ],
+      },
+      {
+        id: "t-text",
+        name: "Text track",
+        type: "text",
+        hidden: false,
+        elements: [
+          {
+            id: "title",
+            type: "text",
+            name: "Title",
+            startTime: 0,
+            duration: 3 * S,
+            trimStart: 0,
+            trimEnd: 0,
+            params: {
+              content: "Hi",
+              fontFamily: "Arial",
+              fontSize: 10,
+              color: "#ffffff",
+              textAlign: "center",
+              fontWeight: "bold",
+              fontStyle: "normal",
+              textDecoration: "none",
+              letterSpacing: 0,
+              lineHeight: 1.2,
+              "background.enabled": true,
+              "background.color": "#ffff00",
+              "background.cornerRadius": 0,
+              "background.paddingX": 30,
+              "background.paddingY": 42,
+              "background.offsetX": 0,
+              "background.offsetY": 0,
+              ...visual({ "transform.positionX": -480, "transform.positionY": 270 }),
+            },
+          },
+        ],
+      },
+      {
+        id: "t-gfx",
+        name: "Graphic track",
+        type: "graphic",
+        hidden: false,
+        elements: [
+          {
+            id: "shape",
+            type: "graphic",
+            name: "Rectangle",
+            definitionId: "rectangle",
+            startTime: 0,
+            duration: 3 * S,
+            trimStart: 0,
+            trimEnd: 0,
+            params: {
+              ...visual({ "transform.positionX": -700, "transform.positionY": -350, "transform.scaleX": 0.1, "transform.scaleY": 0.1 }),
+              fill: "#ff00ff",
+              stroke: "#000000",
+              strokeWidth: 0,
+              strokeAlign: "center",
+              cornerRadius: 0,
+            },
+          },
+        ],
+      },
+      {
+        id: "t-pip",
+        name: "Video track",
+        type: "video",
+        hidden: false,
+        muted: false,
+        elements: [
+          image(
+            "pip",
+            "m-pip",
+            0,
+            3 * S,
+            visual({ "transform.positionX": 640, "transform.positionY": -300, "transform.scaleX": 0.25, "transform.scaleY": 0.25 }),
+          ),
+          image(
+            "ghost",
+            "m-pip",
+            3 * S,
+            3 * S,
+            visual({ "transform.positionX": 640, "transform.positionY": 300, "transform.scaleX": 0.25, "transform.scaleY": 0.25, opacity: 0.5 }),
+          ),
+        ],
+      },
     ],
     main: { id: "t-main", name: "Main Track", type: "video", hidden: false, muted: false, elements: [image("bg", "m-bg", 0, 6 * S, visual())] },
     audio: [],
@@ -85,14 +170,23 @@ async function runInPage({ base, backend, scene, clipUrl }) {
 
   // 1. An OpenCut scene, its media handed over as sources (the bridge's assets).
   const editor = await createEditor();
-  loadOpenCutScene(editor, scene, { sources: new Map([["m-bg", { file: bg }], ["m-pip", { file: pip }]]) });
+  loadOpenCutScene(editor, scene, {
+    sources: new Map([
+      ["m-bg", { file: bg }],
+      ["m-pip", { file: pip }],
+    ]),
+  });
   const r = await createFrameRenderer({ editor, backend });
   out.backendUsed = r.backend;
   // What "auto" picks here, and what the adapters are: the rule is checked, not the machine.
   const { probeAdapters } = await import(`${base}/effects.js`);
   const adapters = await probeAdapters();
   const auto = await createFrameRenderer({ editor });
-  out.auto = { backend: auto.backend, reason: auto.backendReason, hardware: ["webgpu", "webgl2"].filter((b) => adapters[b].available && !adapters[b].software) };
+  out.auto = {
+    backend: auto.backend,
+    reason: auto.backendReason,
+    hardware: ["webgpu", "webgl2"].filter((b) => adapters[b].available && !adapters[b].software),
+  };
   auto.destroy();
   const at = async (t, width) => {
     window.__step = `render ${t}`;
@@ -106,10 +200,26 @@ async function runInPage({ base, backend, scene, clipUrl }) {
   out.drawn = a.f.drawn;
   out.missing = a.f.missing;
   const p = (x, y) => probe(a.pixels, 384, x, y);
-  out.first = { bgLeft: p(20, 200), bgRight: p(370, 200), pipCentre: p(320, 48), pipInsideEdge: p(296, 24), leftOfPip: p(288, 48), belowPip: p(320, 80), shape: p(52, 38), box: p(96, 145) };
+  out.first = {
+    bgLeft: p(20, 200),
+    bgRight: p(370, 200),
+    pipCentre: p(320, 48),
+    pipInsideEdge: p(296, 24),
+    leftOfPip: p(288, 48),
+    belowPip: p(320, 80),
+    shape: p(52, 38),
+    box: p(96, 145),
+  };
   // Text glyphs: white pixels inside the yellow box.
   let white = 0;
-  for (let y = 140; y < 185; y++) for (let x = 60; x < 132; x++) if (p(x, y).slice(0, 3).every((c) => c > 230)) white++;
+  for (let y = 140; y < 185; y++)
+    for (let x = 60; x < 132; x++)
+      if (
+        p(x, y)
+          .slice(0, 3)
+          .every((c) => c > 230)
+      )
+        white++;
   out.whiteGlyphPixels = white;
   const b = await at(1.5, 384);
   out.inverted = { bgLeft: probe(b.pixels, 384, 20, 200), pipCentre: probe(b.pixels, 384, 320, 48), box: probe(b.pixels, 384, 96, 145) };
@@ -124,7 +234,10 @@ async function runInPage({ base, backend, scene, clipUrl }) {
   window.__step = "full";
   const full = await r.render(0.5);
   out.fullSize = [full.width, full.height];
-  out.badWidth = await r.render(0.5, { width: 0 }).then(() => "no error", (e) => e.message);
+  out.badWidth = await r.render(0.5, { width: 0 }).then(
+    () => "no error",
+    (e) => e.message,
+  );
   // WebMCP: render_preview registered with the renderer returns an image block and the description.
   const { registerWebMcpTools } = await import(`${base}/webmcp.js`);
   const registered = new Map();
@@ -183,11 +296,14 @@ async function runInPage({ base, backend, scene, clipUrl }) {
     ref.drawImage(v, 0, 0, 480, 270);
     const want = ref.getImageData(0, 0, 480, 270).data;
     // Compared away from the sticker (top-left) and the caption (bottom centre).
-    let sum = 0, n = 0;
-    for (let y = 0; y < 180; y++) for (let x = 240; x < 480; x++) for (let k = 0; k < 3; k++) {
-      sum += Math.abs(pixels[(y * 480 + x) * 4 + k] - want[(y * 480 + x) * 4 + k]);
-      n++;
-    }
+    let sum = 0,
+      n = 0;
+    for (let y = 0; y < 180; y++)
+      for (let x = 240; x < 480; x++)
+        for (let k = 0; k < 3; k++) {
+          sum += Math.abs(pixels[(y * 480 + x) * 4 + k] - want[(y * 480 + x) * 4 + k]);
+          n++;
+        }
     frames.push({ mean: sum / n, drawn: f.drawn, missing: f.missing, sticker: probe(pixels, 480, 40, 40), pixels });
   }
   let changed = 0;
@@ -214,7 +330,11 @@ describe("neuralcut/render in Chromium", { timeout: 600_000 }, () => {
   });
   after(() => server?.close());
 
-  for (const [backend, flags] of [["webgpu", WEBGPU_FLAGS], ["webgl2", []], ["canvas2d", WEBGPU_FLAGS]]) {
+  for (const [backend, flags] of [
+    ["webgpu", WEBGPU_FLAGS],
+    ["webgl2", []],
+    ["canvas2d", WEBGPU_FLAGS],
+  ]) {
     test(`frames of generated media on ${backend} land where OpenCut draws them`, async () => {
       const browser = await launchChromium(flags);
       try {
@@ -264,7 +384,10 @@ describe("neuralcut/render in Chromium", { timeout: 600_000 }, () => {
         assert.deepEqual([out.webmcp.type, out.webmcp.mimeType], ["image", "image/png"]);
         assert.deepEqual(out.webmcp.size, [192, 108]);
         assert.ok(near(out.webmcp.pip, [0, 255, 0, 255]), `webmcp pip ${out.webmcp.pip}`);
-        assert.deepEqual(out.webmcp.description.layers.map((l) => l.elementId), ["bg", "pip", "shape", "title"]);
+        assert.deepEqual(
+          out.webmcp.description.layers.map((l) => l.elementId),
+          ["bg", "pip", "shape", "title"],
+        );
         assert.equal(out.webmcp.bad, true);
         // The demo video: the compositor's frame matches Canvas2D's drawing of the same source time.
         for (const v of out.video) {
@@ -275,7 +398,11 @@ describe("neuralcut/render in Chromium", { timeout: 600_000 }, () => {
         }
         assert.ok(out.videoChangedPixels > 50, `frames 1 s apart differ (${out.videoChangedPixels} pixels)`);
         assert.deepEqual(out.canvasSize, [480, 270], "the canvas keeps the frame");
-        assert.deepEqual(errors.filter((e) => /GPU error|panicked/.test(e)), [], "no GPU errors");
+        assert.deepEqual(
+          errors.filter((e) => /GPU error|panicked/.test(e)),
+          [],
+          "no GPU errors",
+        );
       } finally {
         await browser.close();
       }

@@ -59,7 +59,11 @@ test("saving over MCP does not follow a link planted at <file>.<pid>.tmp", { tim
     assert.ok(lstatSync(project).isFile() && !lstatSync(project).isSymbolicLink(), "the project is a file of its own");
     const saved = JSON.parse(readFileSync(project, "utf8"));
     assert.ok(JSON.stringify(saved).includes(elementId) && JSON.stringify(saved).includes("Kept"), "the change was saved");
-    assert.deepEqual(readdirSync(dir).filter((f) => f.endsWith(".tmp") && f !== `p.json.${pid}.tmp`), [], "no temporary file left");
+    assert.deepEqual(
+      readdirSync(dir).filter((f) => f.endsWith(".tmp") && f !== `p.json.${pid}.tmp`),
+      [],
+      "no temporary file left",
+    );
   } finally {
     await client.close();
   }
@@ -98,7 +102,11 @@ test("neuralcut export does not follow a link planted at <path>.part", { timeout
   assert.equal(JSON.parse(r.stdout).bytes, lstatSync(out).size);
   assert.deepEqual(JSON.parse(r.stdout).missing, []);
   nearColour(frameAt(out, 0.5).px(80, 45), [128, 128, 128], 24, "ffmpeg, 0.5 s, the grey picture"); // the picture, not a black frame
-  assert.deepEqual(readdirSync(dir).filter((f) => f.endsWith(".part") && f !== "out.webm.part"), [], "no partial file left");
+  assert.deepEqual(
+    readdirSync(dir).filter((f) => f.endsWith(".part") && f !== "out.webm.part"),
+    [],
+    "no partial file left",
+  );
 });
 
 test("writeFileAtomicSync replaces a link at the target itself and never writes through it", async () => {

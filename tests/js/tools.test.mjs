@@ -21,35 +21,85 @@ function partial(expected, actual) {
 
 const demoTimeline = {
   tracks: [
-    { trackId: "t10", type: "text", elements: [{ elementId: "e20", ref: "text-1", type: "text", name: "Hello world", start: 0, end: 3, duration: 3, text: "Hello world", position: "top", textStyle: { fontSize: 80, color: "#ffffff", fontWeight: "bold" } }] },
-    { trackId: "t11", type: "effect", elements: [{ elementId: "e21", ref: "effect-1", type: "effect", name: "Sepia", start: 4, end: 8, duration: 4, effectType: "sepia", params: { intensity: 60 } }] },
-    { trackId: "t12", type: "overlay", elements: [
-      { elementId: "e22", ref: "clip-1", type: "image", assetId: "a4", name: "logo.png", start: 1, end: 4, duration: 3 },
-      { elementId: "e23", ref: "sticker-1", type: "sticker", name: "Star", start: 5, end: 7, duration: 2, stickerId: "emoji:star", position: "top-right" },
-    ] },
-    { trackId: "t13", type: "main", name: "Main", elements: [
-      { elementId: "e24", ref: "clip-2", type: "video", assetId: "a1", name: "intro.mp4", start: 0, end: 8, duration: 8, trimStart: 1 },
-      { elementId: "e25", ref: "clip-3", type: "video", assetId: "a2", name: "broll.mp4", start: 8, end: 14, duration: 6 },
-    ] },
-    { trackId: "t14", type: "audio", elements: [{ elementId: "e26", ref: "clip-4", type: "audio", assetId: "a3", name: "music.mp3", start: 0, end: 12, duration: 12, volume: 0.8 }] },
+    {
+      trackId: "t10",
+      type: "text",
+      elements: [
+        {
+          elementId: "e20",
+          ref: "text-1",
+          type: "text",
+          name: "Hello world",
+          start: 0,
+          end: 3,
+          duration: 3,
+          text: "Hello world",
+          position: "top",
+          textStyle: { fontSize: 80, color: "#ffffff", fontWeight: "bold" },
+        },
+      ],
+    },
+    {
+      trackId: "t11",
+      type: "effect",
+      elements: [
+        { elementId: "e21", ref: "effect-1", type: "effect", name: "Sepia", start: 4, end: 8, duration: 4, effectType: "sepia", params: { intensity: 60 } },
+      ],
+    },
+    {
+      trackId: "t12",
+      type: "overlay",
+      elements: [
+        { elementId: "e22", ref: "clip-1", type: "image", assetId: "a4", name: "logo.png", start: 1, end: 4, duration: 3 },
+        { elementId: "e23", ref: "sticker-1", type: "sticker", name: "Star", start: 5, end: 7, duration: 2, stickerId: "emoji:star", position: "top-right" },
+      ],
+    },
+    {
+      trackId: "t13",
+      type: "main",
+      name: "Main",
+      elements: [
+        { elementId: "e24", ref: "clip-2", type: "video", assetId: "a1", name: "intro.mp4", start: 0, end: 8, duration: 8, trimStart: 1 },
+        { elementId: "e25", ref: "clip-3", type: "video", assetId: "a2", name: "broll.mp4", start: 8, end: 14, duration: 6 },
+      ],
+    },
+    {
+      trackId: "t14",
+      type: "audio",
+      elements: [{ elementId: "e26", ref: "clip-4", type: "audio", assetId: "a3", name: "music.mp3", start: 0, end: 12, duration: 12, volume: 0.8 }],
+    },
   ],
   duration: 14,
 };
 
 // One successful call per tool on the demo fixture, with its exact output.
 const successes = [
-  ["list_project_assets", { filter: "unused" }, { assets: [
-    { id: "a5", name: "voiceover.wav", type: "audio", duration: 8, usedInTimeline: false },
-    { id: "a6", name: "photo.jpg", type: "image", usedInTimeline: false },
-    { id: "a7", name: "outro.mp4", type: "video", duration: 4, usedInTimeline: false },
-  ] }],
+  [
+    "list_project_assets",
+    { filter: "unused" },
+    {
+      assets: [
+        { id: "a5", name: "voiceover.wav", type: "audio", duration: 8, usedInTimeline: false },
+        { id: "a6", name: "photo.jpg", type: "image", usedInTimeline: false },
+        { id: "a7", name: "outro.mp4", type: "video", duration: 4, usedInTimeline: false },
+      ],
+    },
+  ],
   ["list_timeline", undefined, demoTimeline],
-  ["split", { times: [2.5] }, { success: true, affectedElements: ["e20", "e22", "e24", "e26"], newElements: [
-    { elementId: "e30", splitFrom: "e20", trackId: "t10", start: 2.5, end: 3 },
-    { elementId: "e31", splitFrom: "e22", trackId: "t12", start: 2.5, end: 4 },
-    { elementId: "e32", splitFrom: "e24", trackId: "t13", start: 2.5, end: 8 },
-    { elementId: "e33", splitFrom: "e26", trackId: "t14", start: 2.5, end: 12 },
-  ] }],
+  [
+    "split",
+    { times: [2.5] },
+    {
+      success: true,
+      affectedElements: ["e20", "e22", "e24", "e26"],
+      newElements: [
+        { elementId: "e30", splitFrom: "e20", trackId: "t10", start: 2.5, end: 3 },
+        { elementId: "e31", splitFrom: "e22", trackId: "t12", start: 2.5, end: 4 },
+        { elementId: "e32", splitFrom: "e24", trackId: "t13", start: 2.5, end: 8 },
+        { elementId: "e33", splitFrom: "e26", trackId: "t14", start: 2.5, end: 12 },
+      ],
+    },
+  ],
   ["delete_timeline_elements", { elementIds: ["e25"] }, { success: true, deletedElements: ["e25"] }],
   ["move_timeline_elements", { elementIds: ["e23"], start: 12 }, { success: true, movedElements: [{ elementId: "e23", trackId: "t12", start: 12, end: 14 }] }],
   ["add_text", { text: "Day one", start: 0, end: 2, position: "bottom", style: "subtitle" }, { elementId: "e30", trackId: "t31" }],
@@ -61,27 +111,90 @@ const successes = [
   ["add_sticker", { stickerId: "flags:us", start: 1, end: 3, position: "top-left" }, null],
   ["list_stickers", { query: "france" }, { stickers: [{ id: "flags:FR", name: "France", provider: "flags" }], total: 1 }],
   ["list_effects", { query: "vintage" }, { effects: [{ id: "sepia", name: "Sepia", description: "Warm brown vintage tone." }] }],
-  ["get_effect", { effectType: "vignette" }, { id: "vignette", name: "Vignette", description: "Darkens the edges of the frame toward the corners.", params: [
-    { key: "radius", label: "Radius", type: "number", default: 75, min: 10, max: 100, step: 1, description: "Where darkening starts, in percent of the centre-to-corner distance. Number between 10 and 100, step 1. Default: 75" },
-    { key: "softness", label: "Softness", type: "number", default: 35, min: 5, max: 80, step: 1, description: "Width of the fade from clear to dark, in percent. Number between 5 and 80, step 1. Default: 35" },
-  ] }],
+  [
+    "get_effect",
+    { effectType: "vignette" },
+    {
+      id: "vignette",
+      name: "Vignette",
+      description: "Darkens the edges of the frame toward the corners.",
+      params: [
+        {
+          key: "radius",
+          label: "Radius",
+          type: "number",
+          default: 75,
+          min: 10,
+          max: 100,
+          step: 1,
+          description: "Where darkening starts, in percent of the centre-to-corner distance. Number between 10 and 100, step 1. Default: 75",
+        },
+        {
+          key: "softness",
+          label: "Softness",
+          type: "number",
+          default: 35,
+          min: 5,
+          max: 80,
+          step: 1,
+          description: "Width of the fade from clear to dark, in percent. Number between 5 and 80, step 1. Default: 35",
+        },
+      ],
+    },
+  ],
   ["apply_effect", { effectType: "blur", start: 0, end: 4, params: { intensity: 30 } }, { elementId: "e30", trackId: "t11", appliedParams: { intensity: 30 } }],
   ["update_effect", { elementId: "e21", params: { intensity: 40 } }, { success: true, elementId: "e21", appliedParams: { intensity: 40 } }],
-  ["batch", { steps: [{ tool: "split", args: { times: [5] } }, { tool: "list_effects", args: { query: "blur" } }] }, null],
+  [
+    "batch",
+    {
+      steps: [
+        { tool: "split", args: { times: [5] } },
+        { tool: "list_effects", args: { query: "blur" } },
+      ],
+    },
+    null,
+  ],
   ["get_element", { elementId: "clip-1" }, null],
-  ["update_clip", { elementIds: ["clip-1"], scale: 0.5, position: { anchor: "top-right", margin: 40 } }, { success: true, elements: [
-    { elementId: "e22", position: { x: 650, y: -230 }, scale: { x: 0.5, y: 0.5 }, rotation: 0, opacity: 1, blendMode: "normal", hidden: false },
-  ] }],
-  ["duplicate_elements", { elementIds: ["e23"], offset: 3 }, { success: true, elements: [{ elementId: "e30", sourceId: "e23", trackId: "t12", start: 8, end: 10 }] }],
+  [
+    "update_clip",
+    { elementIds: ["clip-1"], scale: 0.5, position: { anchor: "top-right", margin: 40 } },
+    {
+      success: true,
+      elements: [{ elementId: "e22", position: { x: 650, y: -230 }, scale: { x: 0.5, y: 0.5 }, rotation: 0, opacity: 1, blendMode: "normal", hidden: false }],
+    },
+  ],
+  [
+    "duplicate_elements",
+    { elementIds: ["e23"], offset: 3 },
+    { success: true, elements: [{ elementId: "e30", sourceId: "e23", trackId: "t12", start: 8, end: 10 }] },
+  ],
   ["update_track", { trackId: "t14", muted: true }, { success: true, trackId: "t14", type: "audio", muted: true }],
   ["move_track", { trackId: "t12", above: "t10" }, { success: true, trackId: "t12", index: 0, tracks: ["t12", "t10", "t11", "t13", "t14"] }],
   ["list_animatable_properties", { elementId: "e26" }, null],
   ["list_keyframes", { elementId: "e20" }, { elementId: "e20", duration: 3, properties: [] }],
-  ["upsert_keyframe", { elementId: "text-1", property: "opacity", time: 0.5, value: 1 }, { success: true, elementId: "e20", property: "opacity",
-    keyframe: { keyframeId: "k30", time: 0.5, value: 1, interpolation: "linear" }, keyframes: [{ keyframeId: "k30", time: 0.5, value: 1, interpolation: "linear" }] }],
+  [
+    "upsert_keyframe",
+    { elementId: "text-1", property: "opacity", time: 0.5, value: 1 },
+    {
+      success: true,
+      elementId: "e20",
+      property: "opacity",
+      keyframe: { keyframeId: "k30", time: 0.5, value: 1, interpolation: "linear" },
+      keyframes: [{ keyframeId: "k30", time: 0.5, value: 1, interpolation: "linear" }],
+    },
+  ],
 ];
 
-const readOnly = new Set(["list_project_assets", "list_timeline", "list_effects", "get_effect", "list_stickers", "get_element", "list_animatable_properties", "list_keyframes"]);
+const readOnly = new Set([
+  "list_project_assets",
+  "list_timeline",
+  "list_effects",
+  "get_effect",
+  "list_stickers",
+  "get_element",
+  "list_animatable_properties",
+  "list_keyframes",
+]);
 
 for (const [tool, args, expected] of successes) {
   test(`${tool} succeeds through callTool`, async () => {
@@ -108,10 +221,21 @@ for (const [tool, args, expected] of successes) {
 test("add_sticker and batch place what list_timeline then shows", async () => {
   const editor = await editorOn();
   const sticker = await editor.callTool("add_sticker", { stickerId: "flags:us", start: 1, end: 3, position: "top-left" });
-  const batch = await editor.callTool("batch", { steps: [{ tool: "split", args: { times: [5] } }, { tool: "list_effects", args: { query: "blur" } }] });
+  const batch = await editor.callTool("batch", {
+    steps: [
+      { tool: "split", args: { times: [5] } },
+      { tool: "list_effects", args: { query: "blur" } },
+    ],
+  });
   assert.equal(batch.success, true);
-  assert.deepEqual(batch.results.map((r) => r.tool), ["split", "list_effects"]);
-  assert.deepEqual(batch.results[1].result.effects.map((e) => e.id), ["blur"]);
+  assert.deepEqual(
+    batch.results.map((r) => r.tool),
+    ["split", "list_effects"],
+  );
+  assert.deepEqual(
+    batch.results[1].result.effects.map((e) => e.id),
+    ["blur"],
+  );
   const { tracks } = await editor.callTool("list_timeline");
   const placed = tracks.find((t) => t.trackId === sticker.trackId).elements.find((e) => e.elementId === sticker.elementId);
   partial({ type: "sticker", stickerId: "flags:us", start: 1, end: 3, position: "top-left" }, placed);
@@ -126,7 +250,11 @@ test("list_effects lists the seven effects", async () => {
 
 // The spec's error strings, one or more per tool; each failed call must change nothing.
 const failures = [
-  ["list_project_assets", { filter: "all", bogus: 1 }, { error: 'unknown argument "bogus" for list_project_assets; expected: filter, type', code: "UNKNOWN_ARGUMENT" }],
+  [
+    "list_project_assets",
+    { filter: "all", bogus: 1 },
+    { error: 'unknown argument "bogus" for list_project_assets; expected: filter, type', code: "UNKNOWN_ARGUMENT" },
+  ],
   ["list_timeline", {}, { error: "No active timeline", code: "NO_ACTIVE_TIMELINE" }, "no_timeline"],
   ["load_asset_context", { assetId: "missing" }, { error: "Asset not found", code: "ASSET_NOT_FOUND" }],
   ["split", { times: [] }, { error: "Invalid split times", code: "INVALID_SPLIT_TIMES" }],
@@ -134,14 +262,22 @@ const failures = [
   ["delete_timeline_elements", { elementIds: [] }, { error: "Invalid element ids", code: "INVALID_ELEMENT_IDS" }],
   ["delete_timeline_elements", { elementIds: ["e25", "e99"] }, { error: "Timeline elements not found: e99", code: "ELEMENTS_NOT_FOUND" }],
   ["move_timeline_elements", { elementIds: ["e22"], start: 0, targetTrackId: "t99" }, { error: "Target track not found: t99", code: "TARGET_TRACK_NOT_FOUND" }],
-  ["move_timeline_elements", { elementIds: ["e26"], start: 0, targetTrackId: "t13" }, { error: "Target track t13 is a main track and cannot hold audio elements", code: "INCOMPATIBLE_TRACK" }],
+  [
+    "move_timeline_elements",
+    { elementIds: ["e26"], start: 0, targetTrackId: "t13" },
+    { error: "Target track t13 is a main track and cannot hold audio elements", code: "INCOMPATIBLE_TRACK" },
+  ],
   ["add_text", { text: "", start: 0, end: 2, position: "top" }, { error: "Text is required", code: "TEXT_REQUIRED" }],
   ["add_text", { text: "a", start: 3, end: 1, position: "top" }, { error: "Invalid time range", code: "INVALID_TIME_RANGE" }],
   ["update_text", { trackId: "t10", elementId: "e99", text: "x" }, { error: "Text element not found", code: "TEXT_ELEMENT_NOT_FOUND" }],
   ["update_text", { trackId: "t12", elementId: "e22", text: "x" }, { error: "Element is not text", code: "ELEMENT_NOT_TEXT" }],
   ["add_media_to_timeline", { assetId: "a99", startTime: 0, trackType: "main" }, { error: "Asset not found", code: "ASSET_NOT_FOUND" }],
   ["add_media_to_timeline", { assetId: "a3", startTime: 0, trackType: "main" }, { error: "Invalid track type for asset", code: "INVALID_TRACK_TYPE" }],
-  ["add_media_to_timeline", { assetId: "a7", startTime: 0, trackType: "overlay", duration: 5 }, { error: "Duration exceeds source duration", code: "DURATION_EXCEEDS_SOURCE" }],
+  [
+    "add_media_to_timeline",
+    { assetId: "a7", startTime: 0, trackType: "overlay", duration: 5 },
+    { error: "Duration exceeds source duration", code: "DURATION_EXCEEDS_SOURCE" },
+  ],
   ["update_timeline_element_timing", { elementId: "e25", end: 14, duration: 3 }, { error: "Conflicting timing values", code: "CONFLICTING_TIMING_VALUES" }],
   ["update_timeline_element_timing", { elementId: "e99", start: 1 }, { error: "Timeline element not found: e99", code: "TIMELINE_ELEMENT_NOT_FOUND" }],
   ["update_timeline_element_timing", { elementId: "e22", start: 4.5 }, { error: "Element e23 on track t12 is in the way (5s to 7s)", code: "OVERLAP" }],
@@ -153,7 +289,11 @@ const failures = [
   ["list_effects", { query: 3 }, { error: 'Argument "query" must be a string', code: "INVALID_ARGUMENT", argument: "query" }],
   ["get_effect", { effectType: "" }, { error: "Invalid effect type", code: "INVALID_EFFECT_TYPE" }],
   ["get_effect", { effectType: "nope" }, { error: "Effect not found: nope", code: "EFFECT_NOT_FOUND" }],
-  ["apply_effect", { effectType: "blur", start: 0, end: 1, params: { intensity: 101 } }, { error: "Parameter 'intensity' must be <= 100", code: "PARAMETER_OUT_OF_RANGE" }],
+  [
+    "apply_effect",
+    { effectType: "blur", start: 0, end: 1, params: { intensity: 101 } },
+    { error: "Parameter 'intensity' must be <= 100", code: "PARAMETER_OUT_OF_RANGE" },
+  ],
   ["apply_effect", { effectType: "blur", start: 0, end: 1, params: { foo: 1 } }, { error: "Unknown parameter: foo", code: "UNKNOWN_PARAMETER" }],
   ["apply_effect", { effectType: "blur", start: 0, end: 1 }, { error: "No active timeline", code: "NO_ACTIVE_TIMELINE" }, "no_timeline"],
   ["update_effect", { elementId: "e20", params: { intensity: 1 } }, { error: "Element is not an effect", code: "ELEMENT_NOT_EFFECT" }],
@@ -162,10 +302,23 @@ const failures = [
   ["redo", {}, { error: "Nothing to redo", code: "NOTHING_TO_REDO" }],
   ["batch", { steps: [] }, { error: "Invalid batch steps", code: "INVALID_BATCH_STEPS" }],
   ["batch", { steps: [{ tool: "undo", args: {} }] }, { error: "Tool undo cannot run inside batch", code: "NOT_IN_BATCH", step: 0, tool: "undo" }],
-  ["batch", { steps: [{ tool: "split", args: { times: [5] } }, { tool: "delete_timeline_elements", args: { elementIds: ["e99"] } }] }, { error: "Timeline elements not found: e99", code: "ELEMENTS_NOT_FOUND", step: 1, tool: "delete_timeline_elements" }],
+  [
+    "batch",
+    {
+      steps: [
+        { tool: "split", args: { times: [5] } },
+        { tool: "delete_timeline_elements", args: { elementIds: ["e99"] } },
+      ],
+    },
+    { error: "Timeline elements not found: e99", code: "ELEMENTS_NOT_FOUND", step: 1, tool: "delete_timeline_elements" },
+  ],
   ["remove_keyframe", { elementId: "e20", property: "opacity", time: 0 }, { error: "Keyframe not found: opacity at 0s", code: "KEYFRAME_NOT_FOUND" }],
-  ["update_keyframe_curve", { elementId: "e20", property: "opacity", time: 0, easing: "ease-in" }, { error: "Keyframe not found: opacity at 0s", code: "KEYFRAME_NOT_FOUND" }],
-  ["update_clip", { elementIds: ["e22"], opacity: 2 }, { error: "Property \"opacity\" must be from 0 to 1", code: "PROPERTY_OUT_OF_RANGE" }],
+  [
+    "update_keyframe_curve",
+    { elementId: "e20", property: "opacity", time: 0, easing: "ease-in" },
+    { error: "Keyframe not found: opacity at 0s", code: "KEYFRAME_NOT_FOUND" },
+  ],
+  ["update_clip", { elementIds: ["e22"], opacity: 2 }, { error: 'Property "opacity" must be from 0 to 1', code: "PROPERTY_OUT_OF_RANGE" }],
 ];
 
 for (const [tool, args, expected, fixtureName] of failures) {
@@ -182,7 +335,10 @@ for (const [tool, args, expected, fixtureName] of failures) {
 
 test("every tool is covered by a success or a failure case above", () => {
   const covered = new Set([...successes.map((s) => s[0]), ...failures.map((f) => f[0])]);
-  assert.deepEqual(TOOL_NAMES.filter((t) => !covered.has(t)), []);
+  assert.deepEqual(
+    TOOL_NAMES.filter((t) => !covered.has(t)),
+    [],
+  );
 });
 
 // tests/cases/*.json through the package, with the checks tests/tool_cases.rs makes natively
@@ -194,7 +350,11 @@ const ajv = new Ajv2020({ strict: false, allErrors: true });
 const outputValidators = new Map(pkg.TOOL_CATALOG.map((t) => [t.name, ajv.compile(t.outputSchema)]));
 const errorForm = ajv.compile({
   type: "object",
-  properties: { error: { type: "string", minLength: 1 }, code: { type: "string", pattern: "^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$" }, hint: { type: "string", minLength: 1 } },
+  properties: {
+    error: { type: "string", minLength: 1 },
+    code: { type: "string", pattern: "^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$" },
+    hint: { type: "string", minLength: 1 },
+  },
   required: ["error", "code"],
 });
 const readOnlyTools = new Set(pkg.TOOL_CATALOG.filter((t) => t.annotations.readOnlyHint).map((t) => t.name));
@@ -261,9 +421,29 @@ function savedElements(project) {
 // The saved fields list_timeline shows (src/tools/listing.rs), as LISTED_FIELDS in tests/tool_cases.rs.
 // Not shown: trimEnd, retime (only its rate is listed), x, y, style, the transform, animations, locked, unmodelled fields.
 const LISTED_FIELDS = new Set([
-  "id", "type", "assetId", "name", "start", "duration", "hidden", "trimStart", "volume", "muted", "content",
-  "position", "fontSize", "fontFamily", "color", "fontWeight", "fontStyle", "textAlign", "textDecoration", "background",
-  "stickerId", "effectType", "params",
+  "id",
+  "type",
+  "assetId",
+  "name",
+  "start",
+  "duration",
+  "hidden",
+  "trimStart",
+  "volume",
+  "muted",
+  "content",
+  "position",
+  "fontSize",
+  "fontFamily",
+  "color",
+  "fontWeight",
+  "fontStyle",
+  "textAlign",
+  "textDecoration",
+  "background",
+  "stickerId",
+  "effectType",
+  "params",
 ]);
 
 /** After a successful edit, the rule of tests/tool_cases.rs's check_unnamed_elements: an element
@@ -279,12 +459,15 @@ function unnamedElementProblems(beforeProject, afterProject, named, wholeTimelin
     const fields = named?.[id];
     if (fields === null) continue; // gone: checked with the named fields
     if (fields === undefined && !wholeTimeline) {
-      problems.push(`element ${id}, which the case does not name, changed: before ${JSON.stringify(was ?? "absent")}, after ${JSON.stringify(now ?? "absent")}`);
+      problems.push(
+        `element ${id}, which the case does not name, changed: before ${JSON.stringify(was ?? "absent")}, after ${JSON.stringify(now ?? "absent")}`,
+      );
       continue;
     }
     if (!was || !now) continue; // new or gone: the named fields (or the stated timeline) say what it is
     const isNamed = (k) => (fields !== undefined && k in fields) || (wholeTimeline && LISTED_FIELDS.has(k));
-    if (was.track !== now.track && !isNamed("trackId") && !wholeTimeline) problems.push(`element ${id} moved from ${was.track} to ${now.track}, and the case names no trackId`);
+    if (was.track !== now.track && !isNamed("trackId") && !wholeTimeline)
+      problems.push(`element ${id} moved from ${was.track} to ${now.track}, and the case names no trackId`);
     for (const k of new Set([...Object.keys(was.element), ...Object.keys(now.element)])) {
       if (!isNamed(k) && !same(was.element[k], now.element[k])) {
         problems.push(`element ${id}.${k} changed (${JSON.stringify(was.element[k])} to ${JSON.stringify(now.element[k])}), and the case does not name it`);
@@ -392,7 +575,9 @@ async function runCase(spec, c) {
   if (c.undoLabels !== undefined) assert.deepEqual(after.history.undo, c.undoLabels);
 }
 
-const caseFiles = readdirSync(new URL("../cases/", import.meta.url)).filter((f) => f.endsWith(".json")).sort();
+const caseFiles = readdirSync(new URL("../cases/", import.meta.url))
+  .filter((f) => f.endsWith(".json"))
+  .sort();
 for (const file of caseFiles) {
   const spec = JSON.parse(readFileSync(new URL(`../cases/${file}`, import.meta.url), "utf8"));
   const cases = spec.cases.filter((c) => (c.fixture ?? spec.fixture ?? "demo") !== "none");

@@ -29,7 +29,10 @@ test("the shipped tool maps name every tool of the catalog", async () => {
   const { createEditor } = await import(join(root, "dist", "index.js"));
   const editor = await createEditor();
   for (const { name } of editor.tools()) {
-    const base = name.split("_").map((w) => w[0].toUpperCase() + w.slice(1)).join("");
+    const base = name
+      .split("_")
+      .map((w) => w[0].toUpperCase() + w.slice(1))
+      .join("");
     assert.match(generated, new RegExp(`\\b${name}: ${base}Args;`), name);
     assert.match(generated, new RegExp(`\\b${name}: ${base}Result;`), name);
   }
@@ -39,12 +42,14 @@ test("the shipped tool maps name every tool of the catalog", async () => {
 // the project and asset JSON, frame rates, tool errors, every tool's arguments and result) are
 // generated into js/generated/tools.ts from the Rust types; a hand-written copy of one drifts.
 /** The names a TypeScript source declares as types (a `type X` in an import list is a use). */
-const declaredTypes = (src) => [...src.matchAll(/^\s*(?:export\s+)?(?:declare\s+)?(?:interface|type)\s+(\w+)\s*(?:<[^>]*>)?\s*(?:=|\{|extends\b)/gm)].map((m) => m[1]);
+const declaredTypes = (src) =>
+  [...src.matchAll(/^\s*(?:export\s+)?(?:declare\s+)?(?:interface|type)\s+(\w+)\s*(?:<[^>]*>)?\s*(?:=|\{|extends\b)/gm)].map((m) => m[1]);
 
 test("no file in js/ declares again a type the generated typings declare", () => {
   const generated = readFileSync(join(root, "js", "generated", "tools.ts"), "utf8");
   const names = new Set([...generated.matchAll(/^export (?:interface|type) (\w+)/gm)].map((m) => m[1]));
-  for (const name of ["Frame", "MediaFrameLayer", "FrameLayer", "AudioPlan", "BlendMode", "ProjectJson", "AssetJson", "FrameRate", "ToolErrorResult"]) assert.ok(names.has(name), `${name} is generated`);
+  for (const name of ["Frame", "MediaFrameLayer", "FrameLayer", "AudioPlan", "BlendMode", "ProjectJson", "AssetJson", "FrameRate", "ToolErrorResult"])
+    assert.ok(names.has(name), `${name} is generated`);
   const copies = [];
   const walk = (dir) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -61,7 +66,11 @@ test("no file in js/ declares again a type the generated typings declare", () =>
   walk(join(root, "js"));
   assert.deepEqual(copies, []);
   assert.deepEqual(declaredTypes("import {\n  type Frame,\n} from './generated/tools.js';"), []);
-  assert.deepEqual(declaredTypes("export interface Frame {\n  x: number;\n}\ntype AudioPlan<T> = T;\ninterface AssetJson extends X {}"), ["Frame", "AudioPlan", "AssetJson"]);
+  assert.deepEqual(declaredTypes("export interface Frame {\n  x: number;\n}\ntype AudioPlan<T> = T;\ninterface AssetJson extends X {}"), [
+    "Frame",
+    "AudioPlan",
+    "AssetJson",
+  ]);
 });
 
 test("the renderer's frame types are the generated ones, and the compositor's API is typed", () => {

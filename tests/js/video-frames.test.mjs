@@ -53,15 +53,44 @@ async function inPage({ check }) {
   await out.finalize();
   const clip = new Blob([out.target.buffer], { type: "video/webm" });
 
-  const visual = { "transform.positionX": 0, "transform.positionY": 0, "transform.scaleX": 1, "transform.scaleY": 1, "transform.rotate": 0, opacity: 1, blendMode: "normal", volume: 0, muted: true };
+  const visual = {
+    "transform.positionX": 0,
+    "transform.positionY": 0,
+    "transform.scaleX": 1,
+    "transform.scaleY": 1,
+    "transform.rotate": 0,
+    opacity: 1,
+    blendMode: "normal",
+    volume: 0,
+    muted: true,
+  };
   const scene = {
     settings: { fps: { numerator: 10, denominator: 1 }, canvasSize: { width: 160, height: 90 } },
     assets: [{ id: "m-clip", name: "clip.webm", type: "video", width: 160, height: 90, duration: 3, fps: { numerator: 10, denominator: 1 } }],
     tracks: {
       overlay: [],
-      main: { id: "t-main", name: "Main Track", type: "video", hidden: false, muted: false, elements: [
-        { id: "clip", type: "video", name: "clip", mediaId: "m-clip", startTime: 0, duration: 3 * S, trimStart: 0, trimEnd: 0, sourceDuration: 3 * S, hidden: false, params: visual },
-      ] },
+      main: {
+        id: "t-main",
+        name: "Main Track",
+        type: "video",
+        hidden: false,
+        muted: false,
+        elements: [
+          {
+            id: "clip",
+            type: "video",
+            name: "clip",
+            mediaId: "m-clip",
+            startTime: 0,
+            duration: 3 * S,
+            trimStart: 0,
+            trimEnd: 0,
+            sourceDuration: 3 * S,
+            hidden: false,
+            params: visual,
+          },
+        ],
+      },
       audio: [],
     },
   };
@@ -89,7 +118,13 @@ async function inPage({ check }) {
     const garbage = new SequentialVideoFrames(() => ({ file: new Blob([new Uint8Array(4096).fill(7)]) }), info);
     const unreadable = await garbage.frame({ kind: "media", mediaType: "video", elementId: "g", assetId: "m-x", sourceTime: 0 });
     const unreadableFiles = garbage.files;
-    const noSource = await new SequentialVideoFrames(() => undefined, info).frame({ kind: "media", mediaType: "video", elementId: "n", assetId: "m-y", sourceTime: 0 });
+    const noSource = await new SequentialVideoFrames(() => undefined, info).frame({
+      kind: "media",
+      mediaType: "video",
+      elementId: "n",
+      assetId: "m-y",
+      sourceTime: 0,
+    });
     // A URL that is gone (404) is left to the renderer at once, not retried.
     const goneFrames = new SequentialVideoFrames(() => ({ url: `${location.origin}/tests/fixtures/media/no-such-file.webm` }), info);
     const t0 = performance.now();
@@ -132,7 +167,22 @@ async function inPage({ check }) {
     const afterDispose = many.files;
     frames.dispose();
     garbage.dispose();
-    return { filesOpen, returned, afterDispose, unreadableFiles, got, image, unreadable, noSource, gone, goneMs, dead, deadMs, open: [before, afterSweep, frames.open], reopened };
+    return {
+      filesOpen,
+      returned,
+      afterDispose,
+      unreadableFiles,
+      got,
+      image,
+      unreadable,
+      noSource,
+      gone,
+      goneMs,
+      dead,
+      deadMs,
+      open: [before, afterSweep, frames.open],
+      reopened,
+    };
   }
 
   if (check === "same-as-seek") {
@@ -164,7 +214,14 @@ async function inPage({ check }) {
     // Counts the seeks of every video element in the page.
     const d = Object.getOwnPropertyDescriptor(HTMLMediaElement.prototype, "currentTime");
     let seeks = 0;
-    Object.defineProperty(HTMLMediaElement.prototype, "currentTime", { configurable: true, get: d.get, set(v) { seeks++; d.set.call(this, v); } });
+    Object.defineProperty(HTMLMediaElement.prototype, "currentTime", {
+      configurable: true,
+      get: d.get,
+      set(v) {
+        seeks++;
+        d.set.call(this, v);
+      },
+    });
     const r = await exportVideo(editor, { format: "webm" });
     const exportSeeks = seeks;
     // The counter does count: a frame drawn by a renderer told to seek elements seeks; one that

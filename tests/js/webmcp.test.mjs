@@ -71,11 +71,16 @@ batch                          no  yes no  no  yes`;
  * open world), consequential if destructive or open world, untrusted as the table says; MCP's
  * own three as they are. */
 const EXPECTED_HINTS = Object.fromEntries(
-  TABLE.trim().split("\n").map((line) => {
-    const [name, ...cols] = line.trim().split(/\s+/);
-    const [ro, de, id, ow, un] = cols.map((c) => c === "yes");
-    return [name, { readOnlyHint: ro && !ow, consequentialHint: de || ow, untrustedContentHint: un, destructiveHint: de, idempotentHint: id, openWorldHint: ow }];
-  }),
+  TABLE.trim()
+    .split("\n")
+    .map((line) => {
+      const [name, ...cols] = line.trim().split(/\s+/);
+      const [ro, de, id, ow, un] = cols.map((c) => c === "yes");
+      return [
+        name,
+        { readOnlyHint: ro && !ow, consequentialHint: de || ow, untrustedContentHint: un, destructiveHint: de, idempotentHint: id, openWorldHint: ow },
+      ];
+    }),
 );
 
 const pick = (a) => ({ readOnlyHint: a.readOnlyHint, consequentialHint: a.consequentialHint, untrustedContentHint: a.untrustedContentHint });
@@ -86,7 +91,10 @@ test("registers every tool with name, title, description, schemas and annotation
   const controller = new AbortController();
   const reg = await registerWebMcpTools(editor, { modelContext: ctx, signal: controller.signal });
   const catalog = editor.tools();
-  assert.deepEqual(reg.names, catalog.map((t) => t.name));
+  assert.deepEqual(
+    reg.names,
+    catalog.map((t) => t.name),
+  );
   assert.deepEqual(reg.names, Object.keys(EXPECTED_HINTS), "the tools of docs/tools.md's table, in its order");
   assert.deepEqual([...ctx.tools.keys()], reg.names);
   for (const t of catalog) {
@@ -219,7 +227,11 @@ const CALLS = {
 
 test("every tool whose answer carries the project's names or texts is marked untrustedContentHint", async () => {
   const catalog = (await createEditor()).tools().map((t) => t.name);
-  assert.deepEqual(catalog.filter((n) => !(n in CALLS)), [], "every tool has a call here");
+  assert.deepEqual(
+    catalog.filter((n) => !(n in CALLS)),
+    [],
+    "every tool has a call here",
+  );
   const carrying = [];
   for (const name of catalog) {
     const editor = await createEditor({ project: craftedProject() });
@@ -238,7 +250,11 @@ test("every tool whose answer carries the project's names or texts is marked unt
   assert.deepEqual(carrying, ["list_project_assets", "list_timeline", "list_stickers", "get_element", "update_track", "undo", "redo", "batch"]);
   const hints = Object.fromEntries((await createEditor()).tools().map((t) => [t.name, webMcpAnnotations(t).untrustedContentHint]));
   assert.deepEqual(hints, Object.fromEntries(Object.entries(EXPECTED_HINTS).map(([n, h]) => [n, h.untrustedContentHint])));
-  assert.deepEqual(carrying.filter((n) => !EXPECTED_HINTS[n].untrustedContentHint), [], "each of them is marked");
+  assert.deepEqual(
+    carrying.filter((n) => !EXPECTED_HINTS[n].untrustedContentHint),
+    [],
+    "each of them is marked",
+  );
   assert.equal(hints.load_asset_context, true);
   assert.equal(webMcpAnnotations(HOST_TOOL_CATALOG.find((t) => t.name === "render_preview")).untrustedContentHint, true, "a picture of the user's media");
   assert.equal(hints.split, false, "ids and times only");
@@ -334,7 +350,15 @@ test("in Chromium through the @mcp-b/global polyfill: registers, calls two tools
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
     headless: true,
-    args: ["--no-sandbox", "--disable-gpu-sandbox", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-quic"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu-sandbox",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--disable-quic",
+    ],
   });
   try {
     const page = await browser.newPage();
@@ -355,7 +379,12 @@ test("in Chromium through the @mcp-b/global polyfill: registers, calls two tools
     assert.equal(out.mcpListed.title, editorTools.find((t) => t.name === "delete_element").title);
     assert.deepEqual(
       Object.fromEntries(["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"].map((k) => [k, out.mcpListed.annotations[k]])),
-      Object.fromEntries(["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"].map((k) => [k, editorTools.find((t) => t.name === "delete_element").annotations[k]])),
+      Object.fromEntries(
+        ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"].map((k) => [
+          k,
+          editorTools.find((t) => t.name === "delete_element").annotations[k],
+        ]),
+      ),
     );
     // And WebMCP's own hints, from the registry, as far as the polyfill keeps them: readOnlyHint and
     // untrustedContentHint (it has no consequentialHint; destructiveHint says it there).
@@ -386,7 +415,16 @@ test("in Chromium's own WebMCP (--enable-features=WebMCP): every tool registers 
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
     headless: true,
-    args: ["--enable-features=WebMCP", "--no-sandbox", "--disable-gpu-sandbox", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-quic"],
+    args: [
+      "--enable-features=WebMCP",
+      "--no-sandbox",
+      "--disable-gpu-sandbox",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--disable-quic",
+    ],
   });
   try {
     const page = await browser.newPage();
@@ -399,7 +437,10 @@ test("in Chromium's own WebMCP (--enable-features=WebMCP): every tool registers 
     assert.deepEqual(errors, []);
     assert.equal(out.native, true, "Chromium's own model context, no polyfill");
     const editorTools = (await createEditor()).tools();
-    assert.deepEqual(out.registered, editorTools.map((t) => t.name));
+    assert.deepEqual(
+      out.registered,
+      editorTools.map((t) => t.name),
+    );
     assert.deepEqual(out.tools.map((t) => t.name).sort(), editorTools.map((t) => t.name).sort());
     // Chromium keeps readOnlyHint, consequentialHint and untrustedContentHint: all three reach it.
     for (const t of editorTools) {
@@ -407,9 +448,21 @@ test("in Chromium's own WebMCP (--enable-features=WebMCP): every tool registers 
       assert.equal(native.title, t.title);
       assert.deepEqual(pick(native.annotations), pick(webMcpAnnotations(t)), t.name);
     }
-    assert.deepEqual(pick(out.tools.find((t) => t.name === "delete_timeline_elements").annotations), { readOnlyHint: false, consequentialHint: true, untrustedContentHint: false });
-    assert.deepEqual(pick(out.tools.find((t) => t.name === "list_project_assets").annotations), { readOnlyHint: true, consequentialHint: false, untrustedContentHint: true });
-    assert.deepEqual(pick(out.tools.find((t) => t.name === "load_asset_context").annotations), { readOnlyHint: false, consequentialHint: true, untrustedContentHint: true });
+    assert.deepEqual(pick(out.tools.find((t) => t.name === "delete_timeline_elements").annotations), {
+      readOnlyHint: false,
+      consequentialHint: true,
+      untrustedContentHint: false,
+    });
+    assert.deepEqual(pick(out.tools.find((t) => t.name === "list_project_assets").annotations), {
+      readOnlyHint: true,
+      consequentialHint: false,
+      untrustedContentHint: true,
+    });
+    assert.deepEqual(pick(out.tools.find((t) => t.name === "load_asset_context").annotations), {
+      readOnlyHint: false,
+      consequentialHint: true,
+      untrustedContentHint: true,
+    });
     assert.ok(out.timeline.structuredContent.tracks.length > 0);
     assert.equal(out.split.structuredContent.success, true);
     const before = out.timeline.structuredContent.tracks.flatMap((t) => t.elements).length;

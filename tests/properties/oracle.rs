@@ -169,7 +169,8 @@ fn move_elements(before: &Value, args: &Value) -> Option<Value> {
         Some(t) => Some(ts.iter().position(|x| x["id"] == *t)?),
     };
     let delta = start - found.iter().map(|f| int(&f.3, "start")).min()?;
-    let mut placed: Vec<Vec<Value>> = ts.iter().map(|t| t["elements"].as_array().unwrap().iter().filter(|e| !moved.contains(&s(&e["id"]))).cloned().collect()).collect();
+    let mut placed: Vec<Vec<Value>> =
+        ts.iter().map(|t| t["elements"].as_array().unwrap().iter().filter(|e| !moved.contains(&s(&e["id"]))).cloned().collect()).collect();
     for (ti, _, _, e) in &found {
         let to = target.unwrap_or(*ti);
         if !accepts(ts[to]["type"].as_str()?, e["type"].as_str()?) {
@@ -229,14 +230,22 @@ fn timing(before: &Value, args: &Value) -> Option<Value> {
 
 fn set_trim(e: &mut Value, key: &str, v: i64) {
     let o = e.as_object_mut().unwrap();
-    if v == 0 { o.remove(key) } else { o.insert(key.into(), json!(v)) };
+    if v == 0 {
+        o.remove(key)
+    } else {
+        o.insert(key.into(), json!(v))
+    };
 }
 
 /// Keys as (time, value) pairs of every channel of `animations`, by path (colour channels apart).
 fn keys(animations: &Value) -> Vec<(String, i64, Value)> {
     let mut out = Vec::new();
     for (path, data) in animations.as_object().into_iter().flatten() {
-        let channels: Vec<(String, &Value)> = if data.get("keys").is_some() { vec![(path.clone(), data)] } else { data.as_object().unwrap().iter().map(|(c, v)| (format!("{path}.{c}"), v)).collect() };
+        let channels: Vec<(String, &Value)> = if data.get("keys").is_some() {
+            vec![(path.clone(), data)]
+        } else {
+            data.as_object().unwrap().iter().map(|(c, v)| (format!("{path}.{c}"), v)).collect()
+        };
         for (name, ch) in channels {
             for k in ch["keys"].as_array().into_iter().flatten() {
                 out.push((name.clone(), int(k, "time"), k["value"].clone()));
@@ -249,7 +258,8 @@ fn keys(animations: &Value) -> Vec<(String, i64, Value)> {
 /// A piece of a keyed element covering `[from, to)` of it (element time) keeps the keys strictly
 /// inside that range, moved to its own time; keys on its edges may be added (boundary keys).
 fn inner_keys_kept(original: &Value, piece: &Value, from: i64, to: i64) -> Problem {
-    let want: Vec<(String, i64, Value)> = keys(&original["animations"]).into_iter().filter(|k| k.1 > from && k.1 < to).map(|(p, t, v)| (p, t - from, v)).collect();
+    let want: Vec<(String, i64, Value)> =
+        keys(&original["animations"]).into_iter().filter(|k| k.1 > from && k.1 < to).map(|(p, t, v)| (p, t - from, v)).collect();
     let got: Vec<(String, i64, Value)> = keys(&piece["animations"]).into_iter().filter(|k| k.1 > 0 && k.1 < to - from).collect();
     ensure!(want == got, "keys of {} inside {from}..{to}: expected {want:?}, got {got:?}", piece["id"]);
     Ok(())
@@ -269,7 +279,8 @@ fn mark_animations(p: &mut Value, marked: &BTreeSet<String>) {
 /// split: every element is cut at each time strictly inside it; the left piece keeps the id and
 /// each right piece gets a new one; video and audio pieces keep playing the same source.
 fn split(before: &Value, args: &Value, after: &Value, ok: bool) -> Problem {
-    let times: Option<Vec<i64>> = args["times"].as_array().filter(|t| !t.is_empty()).and_then(|t| t.iter().map(|v| v.as_f64().filter(|f| f.is_finite()).map(ticks)).collect());
+    let times: Option<Vec<i64>> =
+        args["times"].as_array().filter(|t| !t.is_empty()).and_then(|t| t.iter().map(|v| v.as_f64().filter(|f| f.is_finite()).map(ticks)).collect());
     let empty = index(before).is_empty();
     let Some(times) = times.filter(|_| !empty) else {
         ensure!(!ok, "split {args} is invalid by the spec (no times, or no content) but succeeded");
@@ -285,7 +296,8 @@ fn split(before: &Value, args: &Value, after: &Value, ok: bool) -> Problem {
     for (t, at) in expected["timeline"]["tracks"].as_array_mut().unwrap().iter_mut().zip(tracks(after)) {
         let mut pieces = Vec::new();
         // New pieces are told apart by where they start: take their ids from the result.
-        let new_at: HashMap<i64, String> = at["elements"].as_array().unwrap().iter().filter(|e| !before_ids.contains(&s(&e["id"]))).map(|e| (int(e, "start"), s(&e["id"]))).collect();
+        let new_at: HashMap<i64, String> =
+            at["elements"].as_array().unwrap().iter().filter(|e| !before_ids.contains(&s(&e["id"]))).map(|e| (int(e, "start"), s(&e["id"]))).collect();
         for e in t["elements"].as_array().unwrap() {
             let (s0, e0) = (int(e, "start"), end(e));
             let mut cuts: Vec<i64> = times.iter().copied().filter(|c| *c > s0 && *c < e0).collect();
@@ -327,7 +339,8 @@ fn split(before: &Value, args: &Value, after: &Value, ok: bool) -> Problem {
 fn duplicate(before: &Value, args: &Value, after: &Value) -> Problem {
     let originals = ids(&args["elementIds"]).ok_or("duplicate_elements succeeded without ids")?;
     let (bi, ai) = (index(before), index(after));
-    let found: Vec<&(usize, String, String, Value)> = originals.iter().map(|id| bi.get(id)).collect::<Option<_>>().ok_or("duplicate_elements succeeded with a missing id")?;
+    let found: Vec<&(usize, String, String, Value)> =
+        originals.iter().map(|id| bi.get(id)).collect::<Option<_>>().ok_or("duplicate_elements succeeded with a missing id")?;
     let first = found.iter().map(|f| int(&f.3, "start")).min().unwrap();
     let shift = match opt_ticks(&args["startTime"]) {
         Ok(Some(at)) => at - first,
@@ -453,7 +466,9 @@ fn keyframes(tool: &str, before: &Value, args: &Value, after: &Value) -> Problem
     let (_, _, _, now) = &ai[id];
     let path = args["property"].as_str().unwrap_or_default();
     let at = ticks(args["time"].as_f64().unwrap_or(-1.0));
-    let of = |e: &Value| -> Vec<(String, i64, Value)> { keys(&e["animations"]).into_iter().filter(|k| k.0 == path || k.0.starts_with(&format!("{path}."))).collect() };
+    let of = |e: &Value| -> Vec<(String, i64, Value)> {
+        keys(&e["animations"]).into_iter().filter(|k| k.0 == path || k.0.starts_with(&format!("{path}."))).collect()
+    };
     let (old, new) = (of(was), of(now));
     let scalar = !matches!(path, "color" | "volume");
     match tool {
@@ -465,7 +480,10 @@ fn keyframes(tool: &str, before: &Value, args: &Value, after: &Value) -> Problem
                 want.push((at, args["value"].clone()));
                 want.sort_by_key(|k| k.0);
                 let got: Vec<(i64, Value)> = new.iter().map(|k| (k.1, k.2.clone())).collect();
-                ensure!(want.len() == got.len() && want.iter().zip(&got).all(|(a, b)| a.0 == b.0 && close(&a.1, &b.1)), "upsert_keyframe {args}: expected keys {want:?}, got {got:?}");
+                ensure!(
+                    want.len() == got.len() && want.iter().zip(&got).all(|(a, b)| a.0 == b.0 && close(&a.1, &b.1)),
+                    "upsert_keyframe {args}: expected keys {want:?}, got {got:?}"
+                );
             }
         }
         "remove_keyframe" => {

@@ -26,9 +26,29 @@ fn saved_elements(project: &Option<Value>) -> HashMap<String, (String, Value)> {
 /// Not shown: trimEnd, retime (only its rate is listed), x, y, style, the transform (scaleX,
 /// scaleY, rotate, opacity, blendMode), animations, locked and the fields kept without modelling.
 const LISTED_FIELDS: &[&str] = &[
-    "id", "type", "assetId", "name", "start", "duration", "hidden", "trimStart", "volume", "muted", "content",
-    "position", "fontSize", "fontFamily", "color", "fontWeight", "fontStyle", "textAlign", "textDecoration", "background",
-    "stickerId", "effectType", "params",
+    "id",
+    "type",
+    "assetId",
+    "name",
+    "start",
+    "duration",
+    "hidden",
+    "trimStart",
+    "volume",
+    "muted",
+    "content",
+    "position",
+    "fontSize",
+    "fontFamily",
+    "color",
+    "fontWeight",
+    "fontStyle",
+    "textAlign",
+    "textDecoration",
+    "background",
+    "stickerId",
+    "effectType",
+    "params",
 ];
 
 /// After a successful edit: an element the case does not name is exactly as before, by id, track
@@ -72,5 +92,9 @@ pub fn check_unnamed_elements(before: &Option<Value>, after: &Option<Value>, nam
             problems.push(format!("element {id}.{k} changed ({} to {}), and the case does not name it", show(was), show(now)));
         }
     }
-    if problems.is_empty() { Ok(()) } else { Err(problems.join("\n    ")) }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems.join("\n    "))
+    }
 }

@@ -188,9 +188,8 @@ fn blur_cost_does_not_grow_with_sigma() {
 #[test]
 fn nothing_panics_on_any_size_or_parameter() {
     let mut fx = FastEffects::new();
-    let every: Vec<Effect> = (0..7)
-        .flat_map(|i| [0.0, 1.0].map(|f| if i == 0 { Effect::Blur { intensity: 100.0 * f as f32 } } else { effect(i, &[f, f]) }))
-        .collect();
+    let every: Vec<Effect> =
+        (0..7).flat_map(|i| [0.0, 1.0].map(|f| if i == 0 { Effect::Blur { intensity: 100.0 * f as f32 } } else { effect(i, &[f, f]) })).collect();
     for (w, h) in [(0, 0), (0, 5), (5, 0), (1, 1), (1, 2), (2, 1), (1, 9000), (9000, 1), (3, 40_000), (16, 16)] {
         let mut px = vec![200u8; w * h * 4];
         for e in &every {

@@ -29,7 +29,18 @@ extern "C" {
     /// WebGL2's `texSubImage2D` from any picture it takes (ImageData, bitmap, canvas, video,
     /// VideoFrame, image): its top-left `width × height` (WebGL2's sub-rectangle upload).
     #[wasm_bindgen(method, catch, js_name = texSubImage2D)]
-    fn tex_sub_image_picture(this: &Uploader, target: u32, level: i32, x: i32, y: i32, width: i32, height: i32, format: u32, ty: u32, source: &JsValue) -> Result<(), JsValue>;
+    fn tex_sub_image_picture(
+        this: &Uploader,
+        target: u32,
+        level: i32,
+        x: i32,
+        y: i32,
+        width: i32,
+        height: i32,
+        format: u32,
+        ty: u32,
+        source: &JsValue,
+    ) -> Result<(), JsValue>;
 }
 
 /// The texture unit and the uniform-buffer binding point of a WGSL `@group(g) @binding(b)`.
@@ -43,7 +54,12 @@ pub(crate) fn texture(gl: &Gl, width: u32, height: u32) -> Result<WebGlTexture, 
     let texture = gl.create_texture().ok_or("WebGL2 made no texture (context lost?)")?;
     gl.bind_texture(Gl::TEXTURE_2D, Some(&texture));
     gl.tex_storage_2d(Gl::TEXTURE_2D, 1, Gl::RGBA8, width as i32, height as i32);
-    for (name, value) in [(Gl::TEXTURE_MIN_FILTER, Gl::LINEAR), (Gl::TEXTURE_MAG_FILTER, Gl::LINEAR), (Gl::TEXTURE_WRAP_S, Gl::CLAMP_TO_EDGE), (Gl::TEXTURE_WRAP_T, Gl::CLAMP_TO_EDGE)] {
+    for (name, value) in [
+        (Gl::TEXTURE_MIN_FILTER, Gl::LINEAR),
+        (Gl::TEXTURE_MAG_FILTER, Gl::LINEAR),
+        (Gl::TEXTURE_WRAP_S, Gl::CLAMP_TO_EDGE),
+        (Gl::TEXTURE_WRAP_T, Gl::CLAMP_TO_EDGE),
+    ] {
         gl.tex_parameteri(Gl::TEXTURE_2D, name, value as i32);
     }
     Ok(texture)
@@ -161,7 +177,9 @@ impl GlRenderer {
         let read_fbo = gl.create_framebuffer().ok_or("WebGL2 made no framebuffer")?;
         let param = |name| gl.get_parameter(name).ok();
         let texture = param(Gl::MAX_TEXTURE_SIZE).and_then(|v| v.as_f64()).unwrap_or(2048.0) as u32;
-        let viewport = param(Gl::MAX_VIEWPORT_DIMS).map(|v| js_sys::Array::from(&v)).map_or(texture, |a| (a.get(0).as_f64().unwrap_or(0.0).min(a.get(1).as_f64().unwrap_or(0.0))) as u32);
+        let viewport = param(Gl::MAX_VIEWPORT_DIMS)
+            .map(|v| js_sys::Array::from(&v))
+            .map_or(texture, |a| (a.get(0).as_f64().unwrap_or(0.0).min(a.get(1).as_f64().unwrap_or(0.0))) as u32);
         let max_size = texture.min(viewport.max(1));
         Ok(GlRenderer { gl, vertex, programs: Vec::new(), uniforms, fbo, read_fbo, frame: None, output: Tex::Source, max_size })
     }
@@ -191,7 +209,14 @@ impl GlRenderer {
             old.delete(&self.gl);
         }
         let gl = &self.gl;
-        self.frame = Some(Frame { width, height, source: texture(gl, width, height)?, work_a: texture(gl, width, height)?, work_b: texture(gl, width, height)?, reduced: Vec::new() });
+        self.frame = Some(Frame {
+            width,
+            height,
+            source: texture(gl, width, height)?,
+            work_a: texture(gl, width, height)?,
+            work_b: texture(gl, width, height)?,
+            reduced: Vec::new(),
+        });
         self.output = Tex::Source;
         Ok(())
     }

@@ -20,10 +20,8 @@ async fn open_webgpu(canvas: Option<&Canvas>) -> Result<Opened, String> {
     if gpu.is_undefined() || gpu.is_null() {
         return Err("WebGPU is not available in this browser (no navigator.gpu)".into());
     }
-    let instance = wgpu::Instance::new(wgpu::InstanceDescriptor {
-        backends: wgpu::Backends::BROWSER_WEBGPU,
-        ..wgpu::InstanceDescriptor::new_without_display_handle()
-    });
+    let instance =
+        wgpu::Instance::new(wgpu::InstanceDescriptor { backends: wgpu::Backends::BROWSER_WEBGPU, ..wgpu::InstanceDescriptor::new_without_display_handle() });
     let adapter = instance.request_adapter(&Default::default()).await.map_err(|e| format!("no WebGPU adapter: {e}"))?;
     let (device, queue) = request_device(&adapter).await?;
     let surface = match canvas {

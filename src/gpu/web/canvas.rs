@@ -61,7 +61,11 @@ impl Canvas {
             Canvas::Element(c) => c.get_context_with_context_options("webgl2", &options),
             Canvas::Offscreen(c) => c.get_context_with_context_options("webgl2", &options),
         };
-        context.ok().flatten().and_then(|c| c.dyn_into().ok()).ok_or_else(|| "no WebGL2 context on this canvas (WebGL2 unavailable, or the canvas has another context)".into())
+        context
+            .ok()
+            .flatten()
+            .and_then(|c| c.dyn_into().ok())
+            .ok_or_else(|| "no WebGL2 context on this canvas (WebGL2 unavailable, or the canvas has another context)".into())
     }
 
     fn set_size(&self, width: u32, height: u32) {
@@ -85,7 +89,6 @@ pub(super) struct Presenter {
     configured: bool,
     canvas: Canvas,
 }
-
 
 impl Presenter {
     /// Chooses a plain (non-sRGB) 8-bit format the canvas offers, and opaque alpha when it can.

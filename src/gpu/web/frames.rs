@@ -129,7 +129,8 @@ impl WasmEffectRenderer {
         let picture = if source.is_null() || source.is_undefined() {
             None
         } else {
-            let picture = Picture::from_js(&source).ok_or_else(|| err("a layer source must be an ImageBitmap, ImageData, canvas, video, VideoFrame or image"))?;
+            let picture =
+                Picture::from_js(&source).ok_or_else(|| err("a layer source must be an ImageBitmap, ImageData, canvas, video, VideoFrame or image"))?;
             let (sw, sh) = picture.size();
             let max = self.engine.max_size();
             if sw == 0 || sh == 0 || sw > max || sh > max {

@@ -55,9 +55,8 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     let (name, sticker_id) = match ctx.sticker(sticker_id) {
         Some(s) => (s.name.clone(), s.id.clone()),
         None => {
-            let s = stickers::resolve(sticker_id).ok_or_else(|| {
-                ToolError::sticker_not_found().with_hint("Call list_stickers to find sticker ids (provider:value, such as flags:US).")
-            })?;
+            let s = stickers::resolve(sticker_id)
+                .ok_or_else(|| ToolError::sticker_not_found().with_hint("Call list_stickers to find sticker ids (provider:value, such as flags:US)."))?;
             (s.name.to_string(), s.id)
         }
     };

@@ -1,18 +1,18 @@
 //! Tools that add or change one element: add_text, update_text, add_media_to_timeline,
 //! add_sticker, set_volume.
 
-pub mod add_text;
-pub mod update_text;
 pub mod add_media_to_timeline;
-pub mod set_volume;
 pub mod add_sticker;
+pub mod add_text;
+pub mod set_volume;
+pub mod update_text;
 
 use serde_json::{json, Value};
 
-use super::{Output, edit_error, timeline_mut, Arg, Ctx, ToolError};
+use super::{edit_error, timeline_mut, Arg, Ctx, Output, ToolError};
 use crate::edits;
-use crate::stickers;
 use crate::model::{AssetType, Canvas, Element, ElementType, TrackType};
+use crate::stickers;
 use crate::time::TICKS_PER_SECOND;
 
 /// How long an image stays on screen when add_media_to_timeline is given no duration.

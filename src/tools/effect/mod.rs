@@ -6,7 +6,7 @@ pub mod update_effect;
 
 use serde_json::{json, Map, Value};
 
-use super::{Output, edit_error, timeline_mut, Ctx, ToolError};
+use super::{edit_error, timeline_mut, Ctx, Output, ToolError};
 use crate::edits;
 use crate::effects::ParamError;
 use crate::model::{Element, ElementType, TrackType};

@@ -8,11 +8,24 @@ pub static DEF: ToolDef = ToolDef {
     name: "update_effect",
     title: text!("Update effect"),
     summary: text!("Change effect {elementId}"),
-    description: text!("Change some parameters of an effect element (elementId from list_timeline); parameters not given keep their values. Returns the full merged params."),
+    description: text!(
+        "Change some parameters of an effect element (elementId from list_timeline); parameters not given keep their values. Returns the full merged params."
+    ),
     types: Types::of::<Arguments, Returns>(),
     kind: Kind::Edit,
     annotations: CHANGE,
-    errors: list!(&["Invalid element id", "params is required and must be a non-empty object", "No active timeline", "Timeline element not found: <id>", "Element is not an effect", "Effect not found: <type>", "Unknown parameter: <key>", "Parameter '<key>' must be >= <min>", "Parameter '<key>' must be <= <max>", "Invalid effect parameters"]),
+    errors: list!(&[
+        "Invalid element id",
+        "params is required and must be a non-empty object",
+        "No active timeline",
+        "Timeline element not found: <id>",
+        "Element is not an effect",
+        "Effect not found: <type>",
+        "Unknown parameter: <key>",
+        "Parameter '<key>' must be >= <min>",
+        "Parameter '<key>' must be <= <max>",
+        "Invalid effect parameters"
+    ]),
     example: text!(r#"{"elementId":"e9","params":{"intensity":40}}"#),
     run: typed!(run),
 };

@@ -47,7 +47,7 @@ pub struct Returns {
 }
 
 pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
-    let id = args.element_id.id( ToolError::invalid_element_id)?;
+    let id = args.element_id.id(ToolError::invalid_element_id)?;
     let tl = ctx.timeline()?;
     let (ti, _, e) = find(tl, id)?;
     let e = e.clone();
@@ -99,7 +99,10 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     if e.kind == ElementType::Text {
         o.insert("text".into(), e.content.clone().unwrap_or_default().into());
         let mut style = Map::new();
-        style.insert("fontSize".into(), json!({ "value": crate::effects::number(e.font_size.unwrap_or_else(|| crate::opencut::font_px(15.0, canvas_h))), "unit": "px" }));
+        style.insert(
+            "fontSize".into(),
+            json!({ "value": crate::effects::number(e.font_size.unwrap_or_else(|| crate::opencut::font_px(15.0, canvas_h))), "unit": "px" }),
+        );
         let strings = [
             ("fontFamily", &e.font_family, "Arial"),
             ("fontWeight", &e.font_weight, "normal"),

@@ -63,7 +63,8 @@ fn out_of_range(property: &str, range: &str) -> ToolError {
 }
 
 fn unsupported(e: &Element, property: &str) -> ToolError {
-    ToolError::new(ErrorCode::PropertyNotSupported,
+    ToolError::new(
+        ErrorCode::PropertyNotSupported,
         format!("Element {} is {} {} element and has no {property}", e.id, article(e.kind.as_str()), e.kind.as_str()),
     )
     .with("property", property)
@@ -121,7 +122,9 @@ fn position(arg: &Arg) -> Result<Option<Position>, ToolError> {
                     let a = anchor(a.as_str().ok_or_else(bad)?)?;
                     let margin = match o.get("margin") {
                         None | Some(Value::Null) => None,
-                        Some(m) => Some(m.as_f64().filter(|n| n.is_finite() && *n >= 0.0).ok_or_else(|| out_of_range("position.margin", "a number of pixels >= 0"))?),
+                        Some(m) => {
+                            Some(m.as_f64().filter(|n| n.is_finite() && *n >= 0.0).ok_or_else(|| out_of_range("position.margin", "a number of pixels >= 0"))?)
+                        }
                     };
                     Ok(Some(Position::Anchor(a, margin)))
                 }
@@ -163,8 +166,20 @@ fn anchored(anchor: &str, margin: f64, half: (f64, f64), canvas: Canvas) -> (f64
     // An element too big to fit inside the margins is centred on that axis.
     let dx = (canvas.width as f64 / 2.0 - margin - half.0).max(0.0);
     let dy = (canvas.height as f64 / 2.0 - margin - half.1).max(0.0);
-    let x = if anchor.ends_with("left") { -dx } else if anchor.ends_with("right") { dx } else { 0.0 };
-    let y = if anchor.starts_with("top") { -dy } else if anchor.starts_with("bottom") { dy } else { 0.0 };
+    let x = if anchor.ends_with("left") {
+        -dx
+    } else if anchor.ends_with("right") {
+        dx
+    } else {
+        0.0
+    };
+    let y = if anchor.starts_with("top") {
+        -dy
+    } else if anchor.starts_with("bottom") {
+        dy
+    } else {
+        0.0
+    };
     (x.round(), y.round())
 }
 

@@ -102,7 +102,7 @@ enum ClipScale {
 }
 
 pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
-    let ids = args.element_ids.id_list( ToolError::invalid_element_ids)?;
+    let ids = args.element_ids.id_list(ToolError::invalid_element_ids)?;
     let position = position(&args.position)?;
     let scale = match args.scale.get() {
         None => None,
@@ -113,13 +113,20 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
             let f = |k: &str| -> Result<Option<f64>, ToolError> {
                 match o.get(k) {
                     None => Ok(None),
-                    Some(v) => v.as_f64().filter(|n| n.is_finite() && *n >= 0.01).map(Some).ok_or_else(|| out_of_range("scale", "a factor >= 0.01, or {\"x\": factor, \"y\": factor}")),
+                    Some(v) => v
+                        .as_f64()
+                        .filter(|n| n.is_finite() && *n >= 0.01)
+                        .map(Some)
+                        .ok_or_else(|| out_of_range("scale", "a factor >= 0.01, or {\"x\": factor, \"y\": factor}")),
                 }
             };
             Some((f("x")?, f("y")?))
         }
         Some(v) => {
-            let n = v.as_f64().filter(|n| n.is_finite() && *n >= 0.01).ok_or_else(|| out_of_range("scale", "a factor >= 0.01, or {\"x\": factor, \"y\": factor}"))?;
+            let n = v
+                .as_f64()
+                .filter(|n| n.is_finite() && *n >= 0.01)
+                .ok_or_else(|| out_of_range("scale", "a factor >= 0.01, or {\"x\": factor, \"y\": factor}"))?;
             Some((Some(n), Some(n)))
         }
     };
@@ -143,7 +150,15 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
         }
     };
     let (muted, hidden) = (flag(&args.muted, "muted")?, flag(&args.hidden, "hidden")?);
-    if position.is_none() && scale.is_none() && rotation.is_none() && opacity.is_none() && volume.is_none() && blend.is_none() && muted.is_none() && hidden.is_none() {
+    if position.is_none()
+        && scale.is_none()
+        && rotation.is_none()
+        && opacity.is_none()
+        && volume.is_none()
+        && blend.is_none()
+        && muted.is_none()
+        && hidden.is_none()
+    {
         return Err(ToolError::new(ErrorCode::NoProperties, "update_clip needs at least one property to change")
             .with_hint("Give position, scale, rotation, opacity, blendMode, volume, muted or hidden."));
     }

@@ -59,7 +59,7 @@ struct ParamOption {
 }
 
 pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
-    let kind = args.effect_type.id( ToolError::invalid_effect_type)?;
+    let kind = args.effect_type.id(ToolError::invalid_effect_type)?;
     let def = ctx.effects.find(kind).ok_or_else(|| ToolError::effect_not_found(kind))?;
     let params: Vec<Value> = def
         .params

@@ -42,11 +42,6 @@ struct EffectEntry {
 
 pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     let query = args.query.string("query")?.unwrap_or("");
-    let list: Vec<Value> = ctx
-        .effects
-        .search(query)
-        .into_iter()
-        .map(|e| json!({ "id": e.id, "name": e.name, "description": e.description }))
-        .collect();
+    let list: Vec<Value> = ctx.effects.search(query).into_iter().map(|e| json!({ "id": e.id, "name": e.name, "description": e.description })).collect();
     Ok(json!({ "effects": list }).into())
 }

@@ -53,13 +53,7 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     let filter = args.filter.choice("filter", &FILTERS)?.unwrap_or("all");
     let kind = args.r#type.choice("type", &TYPES)?.unwrap_or("all");
     let project = ctx.project()?;
-    let used: HashSet<&str> = ctx
-        .timeline
-        .iter()
-        .flat_map(|t| t.tracks.iter())
-        .flat_map(|t| t.elements.iter())
-        .filter_map(|e| e.asset_id.as_deref())
-        .collect();
+    let used: HashSet<&str> = ctx.timeline.iter().flat_map(|t| t.tracks.iter()).flat_map(|t| t.elements.iter()).filter_map(|e| e.asset_id.as_deref()).collect();
     let assets: Vec<Value> = project
         .assets
         .iter()

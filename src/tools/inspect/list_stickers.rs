@@ -51,10 +51,9 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     let query = args.query.string("query")?.unwrap_or("");
     let limit = match args.limit.get() {
         None => STICKER_LIMIT,
-        Some(v) => v
-            .as_u64()
-            .filter(|n| (1..=MAX_STICKER_LIMIT).contains(n))
-            .ok_or_else(|| ToolError::invalid_argument("limit", "a whole number from 1 to 500"))?,
+        Some(v) => {
+            v.as_u64().filter(|n| (1..=MAX_STICKER_LIMIT).contains(n)).ok_or_else(|| ToolError::invalid_argument("limit", "a whole number from 1 to 500"))?
+        }
     } as usize;
     let project = ctx.project()?;
     let q = query.trim().to_lowercase();

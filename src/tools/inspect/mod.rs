@@ -1,10 +1,10 @@
 //! Read-only tools: list_project_assets, list_timeline, list_stickers, list_effects, get_effect.
 
-pub mod list_project_assets;
-pub mod list_timeline;
-pub mod list_stickers;
-pub mod list_effects;
 pub mod get_effect;
+pub mod list_effects;
+pub mod list_project_assets;
+pub mod list_stickers;
+pub mod list_timeline;
 
 use std::collections::HashSet;
 

@@ -48,7 +48,7 @@ struct Animatable {
 }
 
 pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
-    let id = args.element_id.id( ToolError::invalid_element_id)?;
+    let id = args.element_id.id(ToolError::invalid_element_id)?;
     let (_, _, e) = find(ctx.timeline()?, id)?;
     let props: Vec<Value> = animation::properties(e.kind)
         .into_iter()

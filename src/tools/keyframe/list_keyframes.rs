@@ -37,7 +37,7 @@ pub struct Returns {
 }
 
 pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
-    let id = args.element_id.id( ToolError::invalid_element_id)?;
+    let id = args.element_id.id(ToolError::invalid_element_id)?;
     let only = args.property.string("property")?;
     let (_, _, e) = find(ctx.timeline()?, id)?;
     let mut all = summary(e);

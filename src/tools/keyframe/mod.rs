@@ -5,9 +5,9 @@
 
 pub mod list_animatable_properties;
 pub mod list_keyframes;
-pub mod upsert_keyframe;
 pub mod remove_keyframe;
 pub mod update_keyframe_curve;
+pub mod upsert_keyframe;
 
 use crate::error_code::ErrorCode;
 use serde_json::{json, Map, Value};
@@ -55,7 +55,7 @@ fn keyframe_not_found(id: &str) -> ToolError {
 }
 
 fn property_arg(property: &Arg) -> Result<&str, ToolError> {
-    property.id( || ToolError::invalid_argument("property", "a property path from list_animatable_properties, such as opacity"))
+    property.id(|| ToolError::invalid_argument("property", "a property path from list_animatable_properties, such as opacity"))
 }
 
 fn keys_of(channel: &Value) -> Vec<&Map<String, Value>> {
@@ -116,10 +116,8 @@ pub fn summary(e: &Element) -> Value {
 /// A time in seconds from the element's start, within its length.
 fn key_time(time: &Arg, e: &Element) -> Result<i64, ToolError> {
     let bad = || {
-        ToolError::new(ErrorCode::InvalidKeyframeTime,
-            format!("Keyframe time must be from 0 to {} (seconds from the element's start)", seconds(e.duration)),
-        )
-        .with_hint("Keyframe times are relative to the element: 0 is its first frame.")
+        ToolError::new(ErrorCode::InvalidKeyframeTime, format!("Keyframe time must be from 0 to {} (seconds from the element's start)", seconds(e.duration)))
+            .with_hint("Keyframe times are relative to the element: 0 is its first frame.")
     };
     match time.get().and_then(Value::as_f64).and_then(seconds_to_ticks) {
         Some(t) if (0..=e.duration).contains(&t) => Ok(t),
@@ -224,7 +222,10 @@ fn target_key<'a>(ctx: &'a Ctx, args: KeyArgs) -> Result<(usize, usize, &'a Elem
         (Some(k), None) => (Some(k), None),
         (None, Some(t)) => (None, Some(t)),
         _ => {
-            return Err(ToolError::new(ErrorCode::InvalidKeyframe, "Give exactly one of keyframeId (from list_keyframes) or time (seconds from the element's start)"))
+            return Err(ToolError::new(
+                ErrorCode::InvalidKeyframe,
+                "Give exactly one of keyframeId (from list_keyframes) or time (seconds from the element's start)",
+            ))
         }
     };
     let data = e.animations.as_ref().and_then(|a| a.get(path));

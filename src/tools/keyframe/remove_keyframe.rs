@@ -45,7 +45,8 @@ pub struct Returns {
 }
 
 pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
-    let (ti, ei, e, path, time) = target_key(ctx, KeyArgs { element_id: &args.element_id, property: &args.property, keyframe_id: &args.keyframe_id, time: &args.time })?;
+    let (ti, ei, e, path, time) =
+        target_key(ctx, KeyArgs { element_id: &args.element_id, property: &args.property, keyframe_id: &args.keyframe_id, time: &args.time })?;
     let mut e = e.clone();
     let mut anims = e.animations.take().unwrap_or_default();
     let data = anims.get_mut(&path).expect("the key was found in it");

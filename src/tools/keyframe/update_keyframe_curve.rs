@@ -72,7 +72,8 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     if interp.is_none() && easing.is_none() && right.is_none() && left.is_none() {
         return Err(ToolError::new(ErrorCode::NoCurveChange, "update_keyframe_curve needs interpolation, easing, rightHandle or leftHandle"));
     }
-    let (ti, ei, e, path, time) = target_key(ctx, KeyArgs { element_id: &args.element_id, property: &args.property, keyframe_id: &args.keyframe_id, time: &args.time })?;
+    let (ti, ei, e, path, time) =
+        target_key(ctx, KeyArgs { element_id: &args.element_id, property: &args.property, keyframe_id: &args.keyframe_id, time: &args.time })?;
     let mut e = e.clone();
     let mut anims = e.animations.take().unwrap_or_default();
     let data = anims.get_mut(&path).expect("the key was found in it");
@@ -126,10 +127,16 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
         }
     });
     if no_next {
-        return Err(ToolError::new(ErrorCode::NoNextKeyframe, format!("The keyframe at {}s is the last of {path}: easing and rightHandle shape the curve to the next keyframe", seconds(time))));
+        return Err(ToolError::new(
+            ErrorCode::NoNextKeyframe,
+            format!("The keyframe at {}s is the last of {path}: easing and rightHandle shape the curve to the next keyframe", seconds(time)),
+        ));
     }
     if no_prev {
-        return Err(ToolError::new(ErrorCode::NoPreviousKeyframe, format!("The keyframe at {}s is the first of {path}: leftHandle shapes the curve from the previous keyframe", seconds(time))));
+        return Err(ToolError::new(
+            ErrorCode::NoPreviousKeyframe,
+            format!("The keyframe at {}s is the first of {path}: leftHandle shapes the curve from the previous keyframe", seconds(time)),
+        ));
     }
     e.animations = Some(anims);
     let keys = path_keys(&e, &path, &e.animations.as_ref().expect("set above")[path.as_str()]);

@@ -48,7 +48,7 @@ pub struct Returns {
 }
 
 pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
-    let id = args.element_id.id( ToolError::invalid_element_id)?;
+    let id = args.element_id.id(ToolError::invalid_element_id)?;
     let path = property_arg(&args.property)?;
     let interp = args.interpolation.choice("interpolation", &INTERPOLATIONS)?;
     let (ti, ei, e) = find(ctx.timeline()?, id)?;

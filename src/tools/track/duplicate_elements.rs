@@ -53,10 +53,14 @@ struct Copy {
 }
 
 pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
-    let ids = args.element_ids.id_list( ToolError::invalid_element_ids)?;
+    let ids = args.element_ids.id_list(ToolError::invalid_element_ids)?;
     let offset = match args.offset.get() {
         None => None,
-        Some(v) => Some(v.as_f64().and_then(|s| crate::time::seconds_to_ticks(s.abs()).map(|t| if s < 0.0 { -t } else { t })).ok_or_else(|| ToolError::invalid_argument("offset", "a number of seconds"))?),
+        Some(v) => Some(
+            v.as_f64()
+                .and_then(|s| crate::time::seconds_to_ticks(s.abs()).map(|t| if s < 0.0 { -t } else { t }))
+                .ok_or_else(|| ToolError::invalid_argument("offset", "a number of seconds"))?,
+        ),
     };
     let start = match args.start_time.seconds() {
         Ok(s) => s,
@@ -73,8 +77,7 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
         return Err(ToolError::elements_not_found(&missing));
     }
     let found: Vec<(usize, usize)> = found.into_iter().flatten().collect();
-    let originals: Vec<(usize, crate::model::Element)> =
-        found.iter().map(|&(ti, ei)| (ti, tl.tracks[ti].elements[ei].as_ref().clone())).collect();
+    let originals: Vec<(usize, crate::model::Element)> = found.iter().map(|&(ti, ei)| (ti, tl.tracks[ti].elements[ei].as_ref().clone())).collect();
     let earliest = originals.iter().map(|(_, e)| e.start).min().unwrap_or(0);
     let latest = originals.iter().map(|(_, e)| e.end()).max().unwrap_or(0);
     // By default the copies follow the originals, as a paste after the selection would.

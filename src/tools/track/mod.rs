@@ -1,8 +1,8 @@
 //! update_track, move_track and duplicate_elements.
 
-pub mod update_track;
-pub mod move_track;
 pub mod duplicate_elements;
+pub mod move_track;
+pub mod update_track;
 
 use crate::error_code::ErrorCode;
 use serde_json::{json, Value};

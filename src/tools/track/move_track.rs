@@ -44,10 +44,12 @@ pub struct Returns {
 }
 
 pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
-    let id = args.track_id.id( invalid_track_id)?;
+    let id = args.track_id.id(invalid_track_id)?;
     let index = match args.index.get() {
         None => None,
-        Some(v) => Some(v.as_u64().ok_or_else(|| ToolError::invalid_argument("index", "a whole number >= 0 (a position in list_timeline's track order)"))? as usize),
+        Some(v) => {
+            Some(v.as_u64().ok_or_else(|| ToolError::invalid_argument("index", "a whole number >= 0 (a position in list_timeline's track order)"))? as usize)
+        }
     };
     let above = args.above.string("above")?;
     let below = args.below.string("below")?;
@@ -58,7 +60,10 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     let from = tl.track_index(id).ok_or_else(|| track_not_found(id))?;
     let kind = tl.tracks[from].kind;
     let Some((lo, hi)) = allowed(tl, kind) else {
-        return Err(ToolError::new(ErrorCode::InvalidTrackPosition, format!("Track {id} is the main track, which stays between the visual and the audio tracks")));
+        return Err(ToolError::new(
+            ErrorCode::InvalidTrackPosition,
+            format!("Track {id} is the main track, which stays between the visual and the audio tracks"),
+        ));
     };
     // The position counted in the list as it is now; the track is then taken out and put there.
     let to = match (index, above, below) {
@@ -69,7 +74,11 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
                 return Err(ToolError::new(ErrorCode::InvalidTrackPosition, "A track cannot move above or below itself"));
             }
             let at = if at > from { at - 1 } else { at };
-            if above.is_some() { at } else { at + 1 }
+            if above.is_some() {
+                at
+            } else {
+                at + 1
+            }
         }
         _ => unreachable!("exactly one was checked"),
     };

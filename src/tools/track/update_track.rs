@@ -47,7 +47,7 @@ pub struct Returns {
 }
 
 pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
-    let id = args.track_id.id( invalid_track_id)?;
+    let id = args.track_id.id(invalid_track_id)?;
     let flag = |arg: &Arg, key: &str| -> Result<Option<bool>, ToolError> {
         match arg.get() {
             None => Ok(None),
@@ -69,7 +69,10 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     let kind = tl.tracks[ti].kind;
     // OpenCut's track flags: video tracks have both, audio only muted, the others only hidden.
     if muted.is_some() && !matches!(kind, TrackType::Main | TrackType::Overlay | TrackType::Audio) {
-        return Err(ToolError::new(ErrorCode::TrackFlagNotSupported, format!("Track {id} is {} {} track, which cannot be muted (it makes no sound)", article(kind.as_str()), kind.as_str())));
+        return Err(ToolError::new(
+            ErrorCode::TrackFlagNotSupported,
+            format!("Track {id} is {} {} track, which cannot be muted (it makes no sound)", article(kind.as_str()), kind.as_str()),
+        ));
     }
     if hidden.is_some() && kind == TrackType::Audio {
         return Err(ToolError::new(ErrorCode::TrackFlagNotSupported, format!("Track {id} is an audio track, which cannot be hidden (mute it instead)")));
