@@ -139,7 +139,7 @@ const CLIENT_KEY = "neuralcut-demo-client";
 function clientId() {
   let id = sessionStorage.getItem(CLIENT_KEY);
   if (!id || !/^[A-Za-z0-9_-]{16,128}$/.test(id)) {
-    id = "demo_" + Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, "0")).join("");
+    id = `demo_${Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, "0")).join("")}`;
     sessionStorage.setItem(CLIENT_KEY, id);
   }
   return id;

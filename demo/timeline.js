@@ -12,7 +12,6 @@ const LABEL_WIDTH = 128;
 /** Pixels a press must travel before it becomes a drag (a click below that). */
 const DRAG_THRESHOLD = 3;
 /** Width of the trim handles at each end of a block. */
-const HANDLE_PX = 7;
 
 export function createTimelineView({ container, info, editor, clock, selection, zoomButtons, onError = () => {} }) {
   let zoom = 1;
@@ -72,7 +71,7 @@ export function createTimelineView({ container, info, editor, clock, selection, 
   /** Runs one tool for a gesture; an error is shown and the view redrawn as it was. */
   async function commit(tool, args) {
     const out = await editor.callTool(tool, args);
-    if (out && out.error) {
+    if (out?.error) {
       onError(tool, out);
       render();
     }

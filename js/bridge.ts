@@ -52,7 +52,9 @@ export interface BridgeHost {
   /** engine.addAssets (media_import in bridge mode): adds one fetched file to the host's media
    * library and returns its asset id (default: `editor.addAsset`). */
   addAsset?(options: AddAssetOptions & { file: File }): string | Promise<string>;
+  // biome-ignore lint/suspicious/noConfusingVoidType: a host's undo may return nothing or whether it undid
   undo?(): boolean | void;
+  // biome-ignore lint/suspicious/noConfusingVoidType: as undo
   redo?(): boolean | void;
 }
 

@@ -74,7 +74,7 @@ export function parseCli(argv: string[]): Cli {
   let options = true;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
-    const valueOf = (name: string) => {
+    const valueFor = (name: string) => {
       const v = a === name ? argv[++i] : a.slice(name.length + 1);
       if (v === undefined || v === "") throw new UsageError(`${name} needs a ${name === "--width" ? "number" : "file path"}`);
       return v;
@@ -85,11 +85,11 @@ export function parseCli(argv: string[]): Cli {
     else if (options && a === "--save") out.save = true;
     else if (options && a === "--json") out.json = true;
     else if (options && a === "--keep-going") out.keepGoing = true;
-    else if (options && (a === "--project" || a.startsWith("--project="))) out.project = valueOf("--project");
-    else if (options && (a === "--save-as" || a.startsWith("--save-as="))) out.saveAs = valueOf("--save-as");
-    else if (options && a === "-o") out.output = valueOf("-o");
-    else if (options && (a === "--output" || a.startsWith("--output="))) out.output = valueOf("--output");
-    else if (options && (a === "--width" || a.startsWith("--width="))) out.width = valueOf("--width");
+    else if (options && (a === "--project" || a.startsWith("--project="))) out.project = valueFor("--project");
+    else if (options && (a === "--save-as" || a.startsWith("--save-as="))) out.saveAs = valueFor("--save-as");
+    else if (options && a === "-o") out.output = valueFor("-o");
+    else if (options && (a === "--output" || a.startsWith("--output="))) out.output = valueFor("--output");
+    else if (options && (a === "--width" || a.startsWith("--width="))) out.width = valueFor("--width");
     else if (options && a.startsWith("--") && a.length > 2) throw new UsageError(`unknown option ${JSON.stringify(a)}`);
     else if (out.verb === undefined) out.verb = a;
     else out.positional.push(a);

@@ -20,6 +20,7 @@ import type {
 } from "./types.js";
 
 /** The arguments parameter of `callTool`: optional when every argument of the tool is. */
+// biome-ignore lint/complexity/noBannedTypes: `{} extends T` asks whether T has no required key
 export type ToolArgsParam<N extends ToolName> = {} extends ToolArgsMap[N] ? [args?: ToolArgsMap[N]] : [args: ToolArgsMap[N]];
 
 /** What `callTool(name)` resolves to: the tool's result or an error value. */

@@ -71,7 +71,7 @@ export class Canvas2DCompositor implements Compositor {
     if (source) this.#slots[slot] = source as Source;
     let picture: CanvasImageSource | undefined = this.#slots[slot];
     if (!picture) throw new NeuralCutError("NO_SOURCE", `no picture kept for layer ${slot}`);
-    if (effects && effects.length) {
+    if (effects?.length) {
       const [sw, sh] = sizeOf(picture as Source);
       const scratch = this.#scratchOf(sw, sh);
       scratch.globalCompositeOperation = "copy";

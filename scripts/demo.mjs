@@ -92,7 +92,7 @@ export function importMap() {
     if (typeof target !== "string" || !target.endsWith(".js")) continue;
     const inDist = relative(join(root, "dist"), resolve(root, target));
     if (inDist.startsWith("..") || !existsSync(join(distDir, inDist))) continue;
-    imports[key === "." ? pkg.name : `${pkg.name}/${key.slice(2)}`] = "/dist/" + inDist.split(sep).join("/");
+    imports[key === "." ? pkg.name : `${pkg.name}/${key.slice(2)}`] = `/dist/${inDist.split(sep).join("/")}`;
   }
   // neuralcut/bridge draws ui.screenshot with modern-screenshot (one self-contained file).
   if (existsSync(SCREENSHOT_MODULE)) imports["modern-screenshot"] = VENDOR_SCREENSHOT;
@@ -111,7 +111,7 @@ function fileFor(pathname) {
   }
   if (decoded.includes("\0")) return null;
   const [base, rest] = decoded.startsWith("/dist/") ? [distDir, decoded.slice(6)] : [demoDir, decoded.slice(1)];
-  const file = resolve(base, rest.endsWith("/") || rest === "" ? rest + "index.html" : rest);
+  const file = resolve(base, rest.endsWith("/") || rest === "" ? `${rest}index.html` : rest);
   return file.startsWith(base + sep) ? file : null;
 }
 
@@ -178,7 +178,7 @@ export async function startDemoServer({ port = DEFAULT_PORT, apiKey, models, ups
   const server = createServer(async (req, res) => {
     try {
       const url = new URL(req.url ?? "/", "http://127.0.0.1");
-      if (url.pathname === PROXY_PATH || url.pathname.startsWith(PROXY_PATH + "/")) {
+      if (url.pathname === PROXY_PATH || url.pathname.startsWith(`${PROXY_PATH}/`)) {
         if (proxy) return proxy(req, res);
         res.writeHead(503, { "content-type": "application/json" });
         return res.end(JSON.stringify({ error: "No GEMINI_API_KEY is configured on the demo server", code: "no_key" }));

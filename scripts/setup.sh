@@ -55,6 +55,19 @@ install_rust_target() {
   fi
 }
 
+install_rust_components() {
+  # rustfmt and clippy for scripts/lint.sh (rustup's default profile has both).
+  local c
+  for c in rustfmt clippy; do
+    if rustup component list --installed 2>/dev/null | grep -q "^$c"; then
+      say "Rust component $c present"
+    else
+      say "adding Rust component $c"
+      rustup component add "$c"
+    fi
+  done
+}
+
 install_wasm_bindgen() {
   # The CLI must be exactly the version of the wasm-bindgen crate in Cargo.lock.
   local want have
@@ -82,6 +95,7 @@ case "$mode" in
   all)
     install_apt
     install_rust_target
+    install_rust_components
     install_wasm_bindgen
     install_npm
     ;;

@@ -254,6 +254,7 @@ proptest! {
 /// - s = 1/4: x = 33 750 + 1 875 = 35 625, v = 0.421875 + 0.140625 + 0.015625 = 0.578125.
 /// - s = 3/4: x = 120 000 - 35 625 = 84 375 (the curve's time is symmetric about s = 1/2),
 ///   v = 0.140625 + 0.421875 + 0.421875 = 0.984375.
+///
 /// Split at 60 000 (de Casteljau at s = 1/2): left half (0, 0) (30 000, 0.5) (45 000, 0.75)
 /// (60 000, 0.875), right half (60 000, 0.875) (75 000, 1) (90 000, 1) (120 000, 1), all whole
 /// ticks. The left piece at 35 625 is its s = 1/2, the original s = 1/4: 0.578125; the right piece

@@ -120,7 +120,7 @@ fn raw_string_len(s: &[u8]) -> Option<usize> {
     if s.get(start + hashes) != Some(&b'"') {
         return None;
     }
-    let close: Vec<u8> = std::iter::once(b'"').chain(std::iter::repeat(b'#').take(hashes)).collect();
+    let close: Vec<u8> = std::iter::once(b'"').chain(std::iter::repeat_n(b'#', hashes)).collect();
     let body = start + hashes + 1;
     let end = s[body..].windows(close.len()).position(|w| w == close.as_slice())?;
     Some(body + end + close.len())

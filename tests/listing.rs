@@ -31,6 +31,7 @@ fn element() -> impl Strategy<Value = (usize, i64, i64, i64, Option<String>, Opt
 }
 
 /// A project with an overlay, a text, an audio and the main track, holding `elements` in order.
+#[allow(clippy::type_complexity)] // (track, start, duration, trim, name, volume): a fixture row
 fn project(elements: &[(usize, i64, i64, i64, Option<String>, Option<f64>)], track_name: &str) -> Value {
     let mut tracks = vec![
         json!({ "id": "t1", "type": "overlay", "name": track_name, "elements": [] }),

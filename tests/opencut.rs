@@ -29,7 +29,7 @@ fn loaded(name: &str) -> Editor {
 }
 
 fn tracks(ed: &Editor) -> Value {
-    let scene = opencut::scene(&ed).unwrap();
+    let scene = opencut::scene(ed).unwrap();
     assert_eq!(scene.as_object().unwrap().len(), 1, "toOpenCutScene gives {{ tracks }} only");
     scene["tracks"].clone()
 }

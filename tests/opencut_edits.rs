@@ -43,7 +43,7 @@ fn track(tracks: &Value, id: &str) -> Value {
 
 /// Writing the scene, reading it back into a fresh editor and writing again changes nothing.
 fn assert_round_trips(ed: &Editor) {
-    let written = opencut::scene(&ed).unwrap();
+    let written = opencut::scene(ed).unwrap();
     let mut again = Editor::new();
     let mut scene = fixture("v31");
     scene["tracks"] = written["tracks"].clone();

@@ -172,9 +172,10 @@ struct Param {
 }
 
 /// The effects and their numeric parameters (key, min, max), written out from the design's
-/// "Effects" table (/work/shared/design.md), not read from get_effect: a wrongly published range
+/// "Effects" table (shared/design.md), not read from get_effect: a wrongly published range
 /// must not move the bound it is judged by. `the_effect_table_is_what_the_tools_publish`
 /// compares the two.
+#[allow(clippy::type_complexity)] // (effect, [(parameter, min, max)]), as the table reads
 const EFFECTS: &[(&str, &[(&str, f64, f64)])] = &[
     ("blur", &[("intensity", 0.0, 100.0)]),
     ("brightness-contrast", &[("brightness", -1.0, 1.0), ("contrast", 0.0, 3.0)]),

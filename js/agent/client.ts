@@ -120,7 +120,7 @@ function randomClientId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(18));
   let s = "";
   for (const b of bytes) s += String.fromCharCode(b);
-  return "nc_" + btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return `nc_${btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")}`;
 }
 
 const abortable = (ms: number, signal?: AbortSignal) =>
@@ -172,7 +172,7 @@ export function createProxyClient(options: ProxyClientOptions): ProxyClient {
   const clientId = options.clientId ?? randomClientId();
   if (!CLIENT_ID.test(clientId)) throw new TypeError("clientId must be 16-128 characters of A-Z a-z 0-9 _ -");
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
-  const root = options.proxyUrl.endsWith("/") ? options.proxyUrl : options.proxyUrl + "/";
+  const root = options.proxyUrl.endsWith("/") ? options.proxyUrl : `${options.proxyUrl}/`;
   const base = typeof location !== "undefined" ? new URL(root, location.href) : new URL(root);
   const retries = Math.max(0, Math.floor(options.retry?.retries ?? 3));
   const baseDelayMs = Math.max(0, options.retry?.baseDelayMs ?? 1000);
@@ -211,7 +211,7 @@ export function createProxyClient(options: ProxyClientOptions): ProxyClient {
     let json: Record<string, unknown> | undefined;
     try {
       json = (await res.json()) as Record<string, unknown>;
-    } catch (e) {
+    } catch {
       if (signal?.aborted) throw abortReason(signal);
       json = undefined;
     }
@@ -333,7 +333,7 @@ export function createProxyClient(options: ProxyClientOptions): ProxyClient {
         let chunk: ReadableStreamReadResult<string>;
         try {
           chunk = await reader.read();
-        } catch (e) {
+        } catch {
           if (signal?.aborted) throw abortReason(signal);
           throw broke();
         }

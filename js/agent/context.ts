@@ -87,11 +87,11 @@ const FALLBACK: Record<string, string> = { video: "video/mp4", audio: "audio/mpe
 /** The MIME type to upload an asset with: the Blob's own, else from the name, else by asset type. */
 export function mimeTypeFor(asset: AssetJson, blob: Blob, hint?: string): string {
   const own = (blob.type || "").split(";")[0].trim().toLowerCase();
-  if (own.startsWith(asset.type + "/")) return own;
+  if (own.startsWith(`${asset.type}/`)) return own;
   const fromName = (name?: string) => {
     const ext = /\.([a-z0-9]+)(?:[?#].*)?$/i.exec(name ?? "")?.[1]?.toLowerCase();
     const t = ext ? EXTENSIONS[ext] : undefined;
-    return t && t.startsWith(asset.type + "/") ? t : undefined;
+    return t?.startsWith(`${asset.type}/`) ? t : undefined;
   };
   return fromName(asset.name) ?? fromName(hint) ?? FALLBACK[asset.type] ?? "application/octet-stream";
 }

@@ -240,7 +240,7 @@ export function createAgent(options: AgentOptions): Agent {
     try {
       limits = await client.limits(signal);
       return limits;
-    } catch (e) {
+    } catch {
       if (signal.aborted) throw abortReason(signal);
       // Unknown for now (asked again next message): the proxy's historical defaults.
       return { ...DEFAULT_PROXY_LIMITS };
@@ -530,7 +530,7 @@ export function createAgent(options: AgentOptions): Agent {
     signal?.addEventListener("abort", onAbort, { once: true });
     const grouped = options.group !== false && typeof editor.beginGroup === "function";
     const before = snapshot(editor);
-    if (grouped) editor.beginGroup(`Assistant: ${label.length > 60 ? label.slice(0, 59) + "…" : label}`);
+    if (grouped) editor.beginGroup(`Assistant: ${label.length > 60 ? `${label.slice(0, 59)}…` : label}`);
     let ok = false;
     try {
       const answer = await run(s, text, controller.signal, mentions);

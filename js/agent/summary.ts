@@ -19,11 +19,11 @@ export function formatTime(seconds: number): string {
 
 function quote(v: unknown): string {
   const s = String(v).replace(/\s+/g, " ").trim();
-  return `“${s.length > 40 ? s.slice(0, 39) + "…" : s}”`;
+  return `“${s.length > 40 ? `${s.slice(0, 39)}…` : s}”`;
 }
 
 function short(v: unknown): string {
-  if (typeof v === "string") return v.length > 48 ? v.slice(0, 47) + "…" : v;
+  if (typeof v === "string") return v.length > 48 ? `${v.slice(0, 47)}…` : v;
   if (typeof v === "number" || typeof v === "boolean") return String(v);
   if (Array.isArray(v)) return v.map(short).join(", ");
   return JSON.stringify(v)?.slice(0, 48) ?? "";

@@ -247,7 +247,7 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
   /** Sends one request to the page; resolves to its reply (id not yet mapped back). */
   function toPage(method: string, params: Record<string, unknown>): Promise<BridgeReply> {
     return new Promise((done) => {
-      if (!page || page.readyState !== 1) {
+      if (page?.readyState !== 1) {
         done(
           errorReply(
             null,

@@ -244,7 +244,7 @@ export class NeuralCutAgentPanel extends Base {
       "proxyUrl",
       "agent",
     ] as const) {
-      if (Object.prototype.hasOwnProperty.call(this, key)) {
+      if (Object.hasOwn(this, key)) {
         const value = (this as unknown as Record<string, unknown>)[key];
         delete (this as unknown as Record<string, unknown>)[key];
         (this as unknown as Record<string, unknown>)[key] = value;

@@ -36,7 +36,7 @@ interface NodeServer {
 }
 
 // Built-in module names go through a variable so the type checker does not look for typings.
-const builtin = (name: string): Promise<any> => import("node:" + name);
+const builtin = (name: string): Promise<any> => import(`node:${name}`);
 
 /** Wraps a Node request body as a web ReadableStream, pulled as the handler reads. */
 function bodyStream(req: NodeRequestLike): ReadableStream<Uint8Array> {

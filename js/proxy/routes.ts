@@ -41,7 +41,7 @@ function base64url(bytes: Uint8Array): string {
 }
 
 async function userKey(user: string): Promise<string> {
-  return base64url(new Uint8Array(await crypto.subtle.digest("SHA-256", te.encode("neuralcut-user:" + user))).slice(0, 16));
+  return base64url(new Uint8Array(await crypto.subtle.digest("SHA-256", te.encode(`neuralcut-user:${user}`))).slice(0, 16));
 }
 
 function parseExpiry(file: { expirationTime?: unknown }): number {
@@ -165,6 +165,7 @@ export function createHandler({ cfg, sealer, budgets, upstream }: RouteDeps): Ge
       } catch {
         displayName = rawName;
       }
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it removes
       displayName = displayName.replace(/[\u0000-\u001f\u007f]/g, "").slice(0, 200) || "asset";
     }
     const reservation = await budgets.startUpload(caller.key, total);
@@ -384,7 +385,7 @@ export function createHandler({ cfg, sealer, budgets, upstream }: RouteDeps): Ge
   };
 
   async function who(request: Request, info: ProxyRequestInfo, requestId: string): Promise<string | null> {
-    if (!cfg.authorize) return "addr:" + (clientAddress(request, info, cfg.trustedProxyHops) ?? "unknown");
+    if (!cfg.authorize) return `addr:${clientAddress(request, info, cfg.trustedProxyHops) ?? "unknown"}`;
     try {
       const user = await cfg.authorize(request, info);
       return typeof user === "string" && user !== "" ? user : null;
@@ -412,7 +413,7 @@ export function createHandler({ cfg, sealer, budgets, upstream }: RouteDeps): Ge
       return json(400, { error: "Bad URL", code: wireCode("BAD_REQUEST") }, caller0);
     }
     if (cfg.basePath) {
-      if (path !== cfg.basePath && !path.startsWith(cfg.basePath + "/")) path = "";
+      if (path !== cfg.basePath && !path.startsWith(`${cfg.basePath}/`)) path = "";
       else path = path.slice(cfg.basePath.length) || "/";
     }
     const route = Object.hasOwn(routes, path) ? routes[path] : undefined;

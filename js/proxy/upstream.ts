@@ -40,8 +40,9 @@ export class UpstreamClient {
     s = s.replace(/[\w.+-]+@[\w-]+(\.[\w-]+)+/g, "[email]");
     s = s.replace(/\b[\w-]*\.googleapis\.com\b/gi, "[host]");
     s = s.replace(/\b\d{6,}\b/g, "[number]");
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it replaces
     s = s.replace(/[\u0000-\u001f]/g, " ");
-    return s.length > 300 ? s.slice(0, 300) + "…" : s;
+    return s.length > 300 ? `${s.slice(0, 300)}…` : s;
   }
 
   private headers(extra: Record<string, string>): Headers {

@@ -54,8 +54,7 @@ pub use write::write_scene;
 pub const STASH: &str = "opencut";
 /// Id prefix of the assets that stand for OpenCut library audio.
 pub const LIBRARY_ASSET_PREFIX: &str = "library:";
-/// Error code of a refused scene.
-
+/// A refused scene: where in it and what is wrong.
 fn scene_error(path: &str, what: impl Display) -> ProjectError {
     ProjectError { code: ErrorCode::InvalidScene, message: format!("Invalid OpenCut scene at {path}: {what}") }
 }

@@ -338,7 +338,7 @@ fn read_element(v: &Value, base: &str, track_type: &str, r: &mut Reader) -> Resu
     };
     let (start, duration) = (time("startTime", 0, None)?, time("duration", 1, None)?);
     let (trim_start, trim_end) = (time("trimStart", 0, Some(0))?, time("trimEnd", 0, Some(0))?);
-    if start.checked_add(duration).map_or(true, |end| end > crate::time::MAX_SECONDS as i64 * TICKS_PER_SECOND) {
+    if start.checked_add(duration).is_none_or(|end| end > crate::time::MAX_SECONDS as i64 * TICKS_PER_SECOND) {
         return Err(err(path, "startTime + duration is past the longest timeline NeuralCut holds"));
     }
     let mut e = Element::new(id, kind, start, duration);
@@ -460,7 +460,7 @@ fn read_element(v: &Value, base: &str, track_type: &str, r: &mut Reader) -> Resu
 /// OpenCut's `retime` ({ rate, maintainPitch? }), when NeuralCut can hold it.
 fn read_retime(v: &Value) -> Option<Retime> {
     let r: Retime = serde_json::from_value(v.clone()).ok()?;
-    let pitch_ok = v.get("maintainPitch").map_or(true, Value::is_boolean);
+    let pitch_ok = v.get("maintainPitch").is_none_or(Value::is_boolean);
     (r.is_valid() && pitch_ok).then_some(r)
 }
 

@@ -291,7 +291,7 @@ test("Stop reaches a running host tool through its signal", async () => {
   let signalSeen;
   const slow = {
     ...probe([], (signal) => new Promise((_, reject) => signal.addEventListener("abort", () => reject(signal.reason)))),
-    call(args, { signal } = {}) {
+    call(_args, { signal } = {}) {
       signalSeen = signal;
       return new Promise((_, reject) => signal.addEventListener("abort", () => reject(signal.reason)));
     },
@@ -390,10 +390,9 @@ test("editor.group and beginGroup/endGroup: one step, named; an empty group reco
 // ---- plans and questions ------------------------------------------------------------------------
 
 test("submit_plan: edits wait while the plan awaits approval; approved, they run; rejected, the turn's edits are refused with PLAN_REJECTED and the feedback", async () => {
-  let plans = [];
-  let timelineWhileAsked;
+  const plans = [];
   let decide;
-  const onPlan = (plan, { signal }) => {
+  const onPlan = (plan) => {
     plans.push(plan);
     return new Promise((resolve) => {
       decide = resolve;
@@ -413,7 +412,7 @@ test("submit_plan: edits wait while the plan awaits approval; approved, they run
   );
   const sending = agent.send("Cut the end.");
   await until(() => decide, "the plan");
-  timelineWhileAsked = clips(editor);
+  const timelineWhileAsked = clips(editor);
   assert.deepEqual(timelineWhileAsked, [[0, 10]], "no edit while the plan waits");
   assert.deepEqual(of(events, "plan"), [{ type: "plan", steps: ["Split at 5", "Delete the end"], summary: "Cut the end" }]);
   decide({ decision: "approve" });

@@ -74,7 +74,7 @@ test("a 200-message session with three tool calls per message works from the fir
   const last = JSON.parse(fetchLog.filter((r) => /\/(generate|stream)$/.test(r.url)).at(-1).body);
   const modelTurns = last.contents.filter((c) => c.role === "model");
   assert.equal(modelTurns.at(-1).parts[1].thoughtSignature, "sig-a-200");
-  assert.ok(modelTurns.every((m) => m.parts.every((p) => !p.functionCall || p.functionCall.name !== "add_text" || p.thoughtSignature)));
+  assert.ok(modelTurns.every((m) => m.parts.every((p) => p.functionCall?.name !== "add_text" || p.thoughtSignature)));
 });
 
 test("a model turn with 150 parallel function calls runs, and its 150 responses go back", async () => {
@@ -103,7 +103,7 @@ test("a model turn with 150 parallel function calls runs, and its 150 responses 
 test("an expired file handle is healed: the cache entry is dropped, the asset uploaded again with consent, the request retried", async () => {
   const asked = [];
   const { assetId, agent, editor, fetchLog } = await setup(proxy, {
-    agentOptions: { allowUploads: false, confirm: (r) => (asked.push(r.kind + ":" + r.name), true) },
+    agentOptions: { allowUploads: false, confirm: (r) => (asked.push(`${r.kind}:${r.name}`), true) },
   });
   const first = await agent.callTool("load_asset_context", { assetId });
   assert.equal(first.status, "loaded");

@@ -15,7 +15,6 @@ import {
   responses,
   assertValidConversation,
   KEY,
-  MODEL,
   browserFetch,
   noWait,
   media,
@@ -262,7 +261,7 @@ test("load_asset_context: failures map to the spec's error with safe details", a
 
 test("an asset given by url is fetched by the page and uploaded through the proxy", async () => {
   const served = await import("node:http").then(({ createServer }) => {
-    const s = createServer((req, res) => {
+    const s = createServer((_req, res) => {
       res.writeHead(200, { "content-type": "audio/mpeg" });
       res.end(Buffer.alloc(2048, 7));
     });

@@ -109,7 +109,7 @@ test("neuralcut mcp and the CLI: host tools refuse an unknown argument and a non
   const child = spawn(process.execPath, [CLI, "run", "-"], { stdio: ["pipe", "pipe", "pipe"] });
   let out = "";
   child.stdout.on("data", (c) => (out += c));
-  child.stdin.end(lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+  child.stdin.end(`${lines.map((l) => JSON.stringify(l)).join("\n")}\n`);
   await new Promise((done) => child.on("close", done));
   const printed = out
     .trim()

@@ -5,7 +5,6 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { request as httpRequest } from "node:http";
 
-import { serveGeminiProxy } from "../../dist/proxy/node.js";
 import { createGeminiProxy, DEFAULT_LIMITS } from "../../dist/proxy/index.js";
 import { startFakeGemini, modelTurn } from "./fake-gemini.mjs";
 import { KEY, ORIGIN, SECRET, MODEL, TOKENS, authorize, bytes, hello, startProxy, requester, assertNoLeak } from "./proxy-helpers.mjs";
@@ -351,7 +350,7 @@ test("Gemini's 5xx text, the key and the upstream URL reach no client", async ()
     await status(json.handle);
   });
   assert.ok(seen.length > 50, `checked ${seen.length} answers`);
-  assertNoLeak(assert, seen, [KEY, fake.url, "Internal error", "db-shard-7", "127.0.0.1:" + new URL(fake.url).port]);
+  assertNoLeak(assert, seen, [KEY, fake.url, "Internal error", "db-shard-7", `127.0.0.1:${new URL(fake.url).port}`]);
   for (const line of logLines) assert.ok(!line.includes(KEY) && !line.includes(fake.url), line);
   assert.ok(
     logLines.some((l) => l.includes("db-shard-7")),

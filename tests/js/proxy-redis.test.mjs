@@ -184,12 +184,7 @@ test("the Redis keys hold no user id or token", async () => {
 });
 
 /** The budget key of a user, as the proxy hashes it. */
-const userKey = (user) =>
-  createHash("sha256")
-    .update("neuralcut-user:" + user)
-    .digest()
-    .subarray(0, 16)
-    .toString("base64url");
+const userKey = (user) => createHash("sha256").update(`neuralcut-user:${user}`).digest().subarray(0, 16).toString("base64url");
 const used = (n) => ({ ...modelTurn([{ text: "ok" }]), usageMetadata: { promptTokenCount: n - 1, candidatesTokenCount: 1, totalTokenCount: n } });
 
 test("30 parallel 1M-token calls over two instances sharing Redis: reserved atomically, at most two get through", async () => {

@@ -5,7 +5,6 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 
-import { serveGeminiProxy } from "../../dist/proxy/node.js";
 import { createGeminiProxy, createTokenAuthorizer, DEFAULT_LIMITS, DEFAULT_MODELS } from "../../dist/proxy/index.js";
 import { startFakeGemini, modelTurn, call } from "./fake-gemini.mjs";
 import { KEY, ORIGIN, SECRET, MODEL, TOKENS, authorize, bytes, hello, startProxy, requester, assertNoLeak } from "./proxy-helpers.mjs";
@@ -332,7 +331,7 @@ test("upstream failures: 5xx is generic with a request id, 4xx keeps Gemini's me
   assert.ok(!r.text.includes("Internal error"), r.text);
   // The detail went to the operator's log, under the same request id, without key or URL.
   const line = logLines.find((l) => l.includes(r.json.requestId) && l.includes("500"));
-  assert.ok(line && line.includes("Internal error"), `log: ${logLines.join("\n")}`);
+  assert.ok(line?.includes("Internal error"), `log: ${logLines.join("\n")}`);
   fake.failNext("generate", 400, {
     error: {
       code: 400,

@@ -85,7 +85,7 @@ const softLight = (b, s) => {
   return b + (2 * s - 1) * (d - b);
 };
 const SEPARABLE = {
-  normal: (b, s) => s,
+  normal: (_b, s) => s,
   darken: Math.min,
   multiply: (b, s) => b * s,
   "color-burn": (b, s) => (b >= 1 ? 1 : s <= 0 ? 0 : 1 - Math.min(1, (1 - b) / s)),

@@ -430,7 +430,7 @@ test("in Chromium's own WebMCP (--enable-features=WebMCP): every tool registers 
     const page = await browser.newPage();
     const errors = [];
     page.on("pageerror", (e) => errors.push(e.message));
-    await page.goto(url + "native");
+    await page.goto(`${url}native`);
     await page.waitForFunction(() => window.result !== undefined, null, { timeout: 60_000 });
     const out = await page.evaluate(() => window.result);
     assert.equal(out.failure, undefined, out.failure);

@@ -41,7 +41,7 @@ pub struct ContextRecord {
 
 impl ContextRecord {
     fn usable(&self, now: f64) -> bool {
-        self.status != ContextStatus::Failed && self.expires_at.map_or(true, |t| t > now)
+        self.status != ContextStatus::Failed && self.expires_at.is_none_or(|t| t > now)
     }
 }
 
@@ -72,6 +72,7 @@ pub struct ProviderReport {
 
 /// The next step of a load_asset_context call.
 #[derive(Clone, Debug, PartialEq)]
+#[allow(clippy::large_enum_variant)] // one per call, returned at once: boxing would only add an allocation
 pub enum ContextStep {
     /// Answered from the cache.
     Done(Value),

@@ -83,7 +83,7 @@ fn number_in(arg: &Arg, key: &str, min: f64, max: Option<f64>, range: &str) -> R
     match arg.get() {
         None => Ok(None),
         Some(v) => match v.as_f64() {
-            Some(n) if n.is_finite() && n >= min && max.map_or(true, |m| n <= m) => Ok(Some(n)),
+            Some(n) if n.is_finite() && n >= min && max.is_none_or(|m| n <= m) => Ok(Some(n)),
             _ => Err(out_of_range(key, range)),
         },
     }

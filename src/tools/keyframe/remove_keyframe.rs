@@ -54,8 +54,8 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
         list.remove(i);
     });
     // OpenCut drops a channel with no keys left (and a colour with any channel empty).
-    let empty = |v: &Value| v.get("keys").and_then(Value::as_array).map_or(true, |k| k.is_empty());
-    let gone = if data.get("keys").is_some() { empty(data) } else { COMPONENTS.iter().any(|c| data.get(*c).map_or(true, empty)) };
+    let empty = |v: &Value| v.get("keys").and_then(Value::as_array).is_none_or(|k| k.is_empty());
+    let gone = if data.get("keys").is_some() { empty(data) } else { COMPONENTS.iter().any(|c| data.get(*c).is_none_or(empty)) };
     if gone {
         anims.remove(&path);
     }

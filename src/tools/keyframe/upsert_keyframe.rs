@@ -70,7 +70,7 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
                 .value
                 .get()
                 .and_then(Value::as_f64)
-                .filter(|v| v.is_finite() && prop.min.map_or(true, |m| *v >= m) && prop.max.map_or(true, |m| *v <= m))
+                .filter(|v| v.is_finite() && prop.min.is_none_or(|m| *v >= m) && prop.max.is_none_or(|m| *v <= m))
                 .ok_or_else(|| out_of_range(&range))?;
             let channel = anims.entry(path).or_insert_with(|| json!({ "keys": [] }));
             if !channel.is_object() || channel.get("keys").is_none() {
