@@ -168,9 +168,9 @@ function retryAfter(res: Response, json: Record<string, unknown> | undefined): n
 }
 
 export function createProxyClient(options: ProxyClientOptions): ProxyClient {
-  if (typeof options?.proxyUrl !== "string" || options.proxyUrl === "") throw new TypeError("proxyUrl is required");
+  if (typeof options?.proxyUrl !== "string" || options.proxyUrl === "") throw new NeuralCutError("INVALID_OPTIONS", "proxyUrl is required");
   const clientId = options.clientId ?? randomClientId();
-  if (!CLIENT_ID.test(clientId)) throw new TypeError("clientId must be 16-128 characters of A-Z a-z 0-9 _ -");
+  if (!CLIENT_ID.test(clientId)) throw new NeuralCutError("INVALID_OPTIONS", "clientId must be 16-128 characters of A-Z a-z 0-9 _ -");
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   const root = options.proxyUrl.endsWith("/") ? options.proxyUrl : `${options.proxyUrl}/`;
   const base = typeof location !== "undefined" ? new URL(root, location.href) : new URL(root);
@@ -257,7 +257,7 @@ export function createProxyClient(options: ProxyClientOptions): ProxyClient {
             headers: { "content-type": xhr.getResponseHeader("content-type") ?? "application/json", "retry-after": xhr.getResponseHeader("retry-after") ?? "" },
           }),
         );
-      xhr.onerror = () => reject(new TypeError("network error"));
+      xhr.onerror = () => reject(new NeuralCutError("UNREACHABLE", "network error"));
       const onAbort = () => xhr.abort();
       xhr.onabort = () => reject(abortReason(signal));
       signal?.addEventListener("abort", onAbort, { once: true });

@@ -118,12 +118,12 @@ async function assetBytes(source: AssetSource, doFetch: typeof fetch, signal?: A
     try {
       res = await doFetch(source.url, { signal });
     } catch {
-      throw new Error("the asset URL could not be fetched");
+      throw new NeuralCutError("CONTEXT_LOAD_FAILED", "the asset URL could not be fetched");
     }
-    if (!res.ok) throw new Error(`the asset URL answered HTTP ${res.status}`);
+    if (!res.ok) throw new NeuralCutError("CONTEXT_LOAD_FAILED", `the asset URL answered HTTP ${res.status}`);
     return res.blob();
   }
-  throw new Error("the asset has no file or url to upload (pass file or url to addAsset)");
+  throw new NeuralCutError("NO_SOURCE", "the asset has no file or url to upload (pass file or url to addAsset)");
 }
 
 /** "2.9 MB" */
@@ -226,14 +226,14 @@ export function createGeminiContextProvider(options: GeminiContextOptions & { fe
         await sleep(pollIntervalMs, signal);
         st = await client.status(st.handle, signal);
       }
-      if (st.state === "FAILED") throw new Error(`Gemini could not process the file${st.details ? `: ${st.details}` : ""}`);
+      if (st.state === "FAILED") throw new NeuralCutError("CONTEXT_LOAD_FAILED", `Gemini could not process the file${st.details ? `: ${st.details}` : ""}`);
       if (st.mimeType) mimeTypes.set(st.handle, st.mimeType);
       if (st.expiresAt) expiries.set(st.handle, st.expiresAt);
       const known = previous && previous.fileUri === st.handle ? previous.summary : undefined;
       if (st.state === "ACTIVE" && !known && options.summarize !== false) summary = await summarize(st.handle, signal);
     } catch (e) {
-      if ((e as { name?: string })?.name === "AbortError" || signal?.aborted) throw new Error("cancelled by the user");
-      throw new Error(safeMessage(e));
+      if ((e as { name?: string })?.name === "AbortError" || signal?.aborted) throw new NeuralCutError("CANCELLED", "cancelled by the user");
+      throw new NeuralCutError("CONTEXT_LOAD_FAILED", safeMessage(e));
     }
     const report: ProviderReport = { fileUri: st.handle, status: st.state === "ACTIVE" ? "active" : "processing" };
     if (st.expiresAt) report.expiresAt = st.expiresAt;

@@ -37,6 +37,7 @@ import { PERMISSIONS, type Agent, type AgentErrorCode, type AgentEvent, type Age
 import { createUsageCounter } from "./usage.js";
 import { TOOL_SUMMARIES as TOOL_SUMMARIES_MAP } from "../generated/tools.js";
 import type { ToolInfo } from "../types.js";
+import { NeuralCutError } from "../errors.js";
 
 export { createProxyClient, ProxyError, responseText, DEFAULT_PROXY_LIMITS, isRetryable } from "./client.js";
 export type {
@@ -115,7 +116,7 @@ const newSession = (contents: Content[] = []): Session => ({ contents, busy: fal
 export function createAgent(options: AgentOptions): Agent {
   const { editor } = options;
   if (!editor || typeof editor.callToolUntyped !== "function" || typeof editor.tools !== "function")
-    throw new TypeError("createAgent needs an editor from createEditor()");
+    throw new NeuralCutError("INVALID_OPTIONS", "createAgent needs an editor from createEditor()");
   const model = options.model ?? DEFAULT_MODEL;
   const maxSteps = Math.max(1, Math.floor(options.maxSteps ?? 12));
   const maxDestructive = Math.max(0, Math.floor(options.maxDestructiveCalls ?? 25));
@@ -145,7 +146,8 @@ export function createAgent(options: AgentOptions): Agent {
   let limits: ProxyLimitsInfo | undefined;
   const active = createActiveTools();
   const streaming = options.stream !== false;
-  if (options.permission !== undefined && !PERMISSIONS.includes(options.permission)) throw new TypeError(`permission must be one of ${PERMISSIONS.join(", ")}`);
+  if (options.permission !== undefined && !PERMISSIONS.includes(options.permission))
+    throw new NeuralCutError("INVALID_OPTIONS", `permission must be one of ${PERMISSIONS.join(", ")}`);
   let permission: PermissionMode = options.permission ?? "ask";
   const usage = createUsageCounter(emit);
   const bounds = Array.isArray(options.history) ? undefined : options.history;
@@ -565,7 +567,7 @@ export function createAgent(options: AgentOptions): Agent {
 
   return {
     send(text, sendOptions = {}) {
-      if (typeof text !== "string" || text.trim() === "") throw new TypeError("send takes a non-empty message");
+      if (typeof text !== "string" || text.trim() === "") throw new NeuralCutError("INVALID_ARGUMENT", "send takes a non-empty message");
       const mentions = checkMentions(sendOptions.mentions);
       return runMessage(text, text, sendOptions, mentions);
     },
@@ -593,7 +595,7 @@ export function createAgent(options: AgentOptions): Agent {
     running: () => session.busy,
     permission: () => permission,
     setPermission(mode) {
-      if (!PERMISSIONS.includes(mode)) throw new TypeError(`permission must be one of ${PERMISSIONS.join(", ")}`);
+      if (!PERMISSIONS.includes(mode)) throw new NeuralCutError("INVALID_OPTIONS", `permission must be one of ${PERMISSIONS.join(", ")}`);
       if (mode === permission) return;
       permission = mode;
       emit({ type: "permission", mode });

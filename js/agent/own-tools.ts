@@ -5,6 +5,7 @@ import { defineHostTool, toolError, type HostTool } from "../host-tools.js";
 import { abortReason } from "./client.js";
 import { BUILT_IN_SKILLS, type Skill } from "./skills/index.js";
 import type { AgentEvent, AgentOptions, Plan, Question } from "./types.js";
+import { NeuralCutError } from "../errors.js";
 
 /** Tools that wait for the user: they run one at a time, like edits (the panel draws them as cards of their own). */
 export const INTERACTIVE_TOOLS: ReadonlySet<string> = new Set(["submit_plan", "ask_user"]);
@@ -19,7 +20,7 @@ function skills(host: Skill[] = []): Skill[] {
   const out = new Map<string, Skill>();
   for (const k of [...BUILT_IN_SKILLS, ...host]) {
     if (!k || typeof k.name !== "string" || !k.name || typeof k.body !== "string")
-      throw new TypeError("a skill is { name, description, body } with a non-empty name and a markdown body");
+      throw new NeuralCutError("INVALID_OPTIONS", "a skill is { name, description, body } with a non-empty name and a markdown body");
     out.set(k.name, { name: k.name, description: typeof k.description === "string" ? k.description : "", body: k.body });
   }
   return [...out.values()];

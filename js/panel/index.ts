@@ -32,6 +32,7 @@ import { PERMISSION_MODES, storedPermission, storePermission } from "./permissio
 import { openSessionStore, titleFrom, type TranscriptItem } from "./sessions.js";
 import { RunEnd, type Run } from "./undo-run.js";
 import { buildView, PLACEHOLDER, type PanelUI } from "./view.js";
+import { NeuralCutError } from "../errors.js";
 
 export { openSessionStore, titleFrom } from "./sessions.js";
 export type { CardStatus, SessionRecord, SessionStore, TranscriptItem } from "./sessions.js";
@@ -197,7 +198,8 @@ export class NeuralCutAgentPanel extends Base {
     return storedPermission(this.#projectId);
   }
   set permission(mode: PermissionMode) {
-    if (!PERMISSION_MODES.some((m) => m.mode === mode)) throw new TypeError(`permission must be ask, allow or readonly, not ${String(mode)}`);
+    if (!PERMISSION_MODES.some((m) => m.mode === mode))
+      throw new NeuralCutError("INVALID_OPTIONS", `permission must be ask, allow or readonly, not ${String(mode)}`);
     storePermission(this.#projectId, mode);
     if (this.#built) this.#ui.permission.value = mode;
     this.#applyPermission();

@@ -207,8 +207,12 @@ test("permission modes: ask confirms each edit, allow runs edits without asking,
   );
   agent.setPermission("readonly");
   assert.equal(of(events, "permission").length, 2, "no event when the mode stays");
-  assert.throws(() => agent.setPermission("sometimes"), TypeError);
-  assert.throws(() => createAgent({ editor, proxyUrl: proxy.url, permission: "maybe" }), TypeError);
+  assert.throws(() => agent.setPermission("sometimes"), {
+    name: "NeuralCutError",
+    code: "INVALID_OPTIONS",
+    message: "permission must be one of ask, allow, readonly",
+  });
+  assert.throws(() => createAgent({ editor, proxyUrl: proxy.url, permission: "maybe" }), { name: "NeuralCutError", code: "INVALID_OPTIONS" });
   const ro = await setup({ agentOptions: { permission: "readonly" } });
   assert.equal(ro.agent.permission(), "readonly");
 });
