@@ -71,12 +71,27 @@ export class Budgets {
     return { key, amount, ttl };
   }
 
-  /** Takes `want`, or what is left when less is (the last call admitted takes the rest). */
+  /**
+   * Takes `want`. When less is left, the call takes the rest under the limit (a racer that took
+   * it first makes this add refuse: the store checks the limit atomically), then the remainder
+   * of its worst case beyond the limit. So the counter holds every call in flight at its worst
+   * case, a refund frees only what a call did not use, and the day ends at most one call's worst
+   * case over the budget. (Taking only the rest let a refund of an earlier call open room that
+   * the rest-takers had already spent: 3 of 30 parallel 1M calls through a 2M budget.)
+   */
   private async takeUpTo(key: string, want: number, ttl: number, limit: number, name: keyof ProxyBudgets): Promise<Taken> {
     const now = await this.add(key, 0, ttl);
     if (now.value >= limit) throw new BudgetError(name, key.startsWith("g:") ? "global" : "user", limit, now.resetAt);
-    // A racer that took the rest first makes this add refuse: the store checks the limit atomically.
-    return this.take(key, Math.min(want, limit - now.value), ttl, limit, name);
+    const left = limit - now.value;
+    const taken = await this.take(key, Math.min(want, left), ttl, limit, name);
+    if (want <= left) return taken;
+    try {
+      await this.add(key, want - left, ttl);
+    } catch (e) {
+      await this.giveBack([taken]);
+      throw e;
+    }
+    return { key, amount: want, ttl };
   }
 
   /** Adds `amount`; when the store fails, owes it. Never throws. */

@@ -3,11 +3,10 @@
 // filled past its size. Real HTTP on 127.0.0.1 against the fake Gemini.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { createHash } from "node:crypto";
 
 import { MemoryStore } from "../../dist/proxy/index.js";
 import { startFakeGemini, modelTurn } from "./fake-gemini.mjs";
-import { KEY, ORIGIN, TOKENS, hello, startProxy, requester } from "./proxy-helpers.mjs";
+import { KEY, ORIGIN, TOKENS, hello, startProxy, requester, userKey } from "./proxy-helpers.mjs";
 
 let fake;
 const seen = [];
@@ -16,8 +15,6 @@ const { generate, req } = requester(() => base, seen);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const DAY = 24 * 3600_000;
 
-/** The budget key of a user, as the proxy hashes it (the store never sees the id). */
-const userKey = (user) => createHash("sha256").update(`neuralcut-user:${user}`).digest().subarray(0, 16).toString("base64url");
 /** A counter's value, read without creating it. */
 const counter = async (store, key) => (await store.add(key, 0, DAY)).value;
 

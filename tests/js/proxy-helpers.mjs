@@ -1,8 +1,11 @@
 // Shared by the proxy tests: users with bearer tokens, a proxy on 127.0.0.1 in front of the fake
 // Gemini, and a request helper that keeps every response for the "nothing leaks" checks.
+import { createHash } from "node:crypto";
 import { serveGeminiProxy } from "../../dist/proxy/node.js";
 
 export const KEY = "AIzaFAKE-proxy-test-key-0123456789";
+/** The budget key of a user, as the proxy hashes it (the store never sees the id). */
+export const userKey = (user) => createHash("sha256").update(`neuralcut-user:${user}`).digest().subarray(0, 16).toString("base64url");
 export const ORIGIN = "http://127.0.0.1:5173";
 export const SECRET = "proxy-test-secret-0123456789abcdef0123456789";
 export const MODEL = "gemini-2.5-flash";

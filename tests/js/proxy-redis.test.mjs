@@ -4,7 +4,6 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,7 +13,7 @@ import { createClient } from "@redis/client";
 
 import { createRedisStore, MemoryStore } from "../../dist/proxy/index.js";
 import { startFakeGemini, modelTurn } from "./fake-gemini.mjs";
-import { KEY, ORIGIN, TOKENS, bytes, hello, startProxy, requester, assertNoLeak } from "./proxy-helpers.mjs";
+import { KEY, ORIGIN, TOKENS, bytes, hello, startProxy, requester, assertNoLeak, userKey } from "./proxy-helpers.mjs";
 
 let server;
 let port;
@@ -183,8 +182,6 @@ test("the Redis keys hold no user id or token", async () => {
   assertNoLeak(assert, seen, [KEY, fake.url]);
 });
 
-/** The budget key of a user, as the proxy hashes it. */
-const userKey = (user) => createHash("sha256").update(`neuralcut-user:${user}`).digest().subarray(0, 16).toString("base64url");
 const used = (n) => ({ ...modelTurn([{ text: "ok" }]), usageMetadata: { promptTokenCount: n - 1, candidatesTokenCount: 1, totalTokenCount: n } });
 
 test("30 parallel 1M-token calls over two instances sharing Redis: reserved atomically, at most two get through", async () => {
