@@ -272,8 +272,9 @@ export async function docInspect(session: Session): Promise<Record<string, unkno
 }
 
 /** Runs the tool `name` of the session's catalog. Never throws: a panic inside the engine comes
- * back as an INTERNAL error value (the engine has been rebuilt by then). */
-export async function runTool(session: Session, catalog: readonly ToolInfo[], name: string, args: unknown): Promise<Outcome> {
+ * back as an INTERNAL error value (the engine has been rebuilt by then). `signal` (the request's
+ * cancellation) stops a command_batch before its next step. */
+export async function runTool(session: Session, catalog: readonly ToolInfo[], name: string, args: unknown, signal?: AbortSignal): Promise<Outcome> {
   try {
     switch (name) {
       case COMMAND_LIST_TOOL.name:
@@ -281,7 +282,7 @@ export async function runTool(session: Session, catalog: readonly ToolInfo[], na
       case COMMAND_RUN_TOOL.name:
         return await commandRun(session, catalog, args);
       case COMMAND_BATCH_TOOL.name:
-        return await commandBatch(session, catalog, args);
+        return await commandBatch(session, catalog, args, signal);
       case DOC_INSPECT_TOOL.name:
         return strict(name, args, []) ?? { ok: true, result: await docInspect(session) };
       default:
@@ -331,7 +332,7 @@ async function commandRun(session: Session, catalog: readonly ToolInfo[], args: 
   return runCommand(session, catalog, id, params === undefined ? {} : params);
 }
 
-async function commandBatch(session: Session, catalog: readonly ToolInfo[], args: unknown): Promise<Outcome> {
+async function commandBatch(session: Session, catalog: readonly ToolInfo[], args: unknown, signal?: AbortSignal): Promise<Outcome> {
   const bad = strict(COMMAND_BATCH_TOOL.name, args, ["steps", "stop_on_error"]);
   if (bad) return bad;
   const { steps, stop_on_error } = (args ?? {}) as Record<string, unknown>;
@@ -361,6 +362,8 @@ async function commandBatch(session: Session, catalog: readonly ToolInfo[], args
     // Each step is one synchronous engine call; between steps the event loop turns, so requests
     // and cancellations that arrived meanwhile are read (an await alone runs only microtasks).
     if (i > 0) await setImmediate();
+    // Cancelled (notifications/cancelled): the steps done stay done, the rest never run.
+    if (signal?.aborted) break;
     const out = await runCommand(session, catalog, step.id, step.params === undefined ? {} : step.params);
     if (out.ok) {
       completed++;

@@ -204,7 +204,7 @@ export function createNeuralCutMcpServer(editor: NeuralCutEditor, options: Neura
         const progressToken = request.params._meta?.progressToken;
         return shaped(await options.exportJobs.call(name, args, { signal: extra.signal, progressToken, notify: (n) => extra.sendNotification(n) }));
       }
-      const out = await runTool(session, catalog, name, args);
+      const out = await runTool(session, catalog, name, args, extra.signal);
       return shaped(out, out.ok ? committed(before) : []);
     }),
   );

@@ -208,6 +208,44 @@ test("a ping and a tools/list sent while a long command_batch runs are answered 
   }
 });
 
+test("a cancelled command_batch stops before its next step: the steps done stay done, the rest never run", async () => {
+  const server = new RawServer();
+  try {
+    await server.initialize();
+    // 10,000 splits of the demo's first clip (0 to 6 s), each a step of its own; the marker the
+    // worker answers shows it has read the batch and started it.
+    const steps = Array.from({ length: 10_000 }, (_, i) => ({ id: "split", params: { times: [0.01 + (i * 5.9) / 10_000] } }));
+    server.write(
+      { jsonrpc: "2.0", id: "batch", method: "tools/call", params: { name: "command_batch", arguments: { steps } } },
+      { jsonrpc: "2.0", id: "started", method: "resources/templates/list" },
+    );
+    await server.next((r) => r.id === "started");
+    server.write({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: "batch", reason: "test" } });
+    // Requests are answered between steps, so one reading says nothing: read the main track until
+    // two readings half a second apart agree (a batch that went on would only settle at its end).
+    let n = 0;
+    const mainCount = async () => {
+      const r = await server.request(`list-${n++}`, "tools/call", { name: "list_timeline", arguments: {} });
+      return r.result.structuredContent.tracks.find((t) => t.type === "main").elements.length;
+    };
+    let [before, now] = [-1, await mainCount()];
+    for (const started = Date.now(); now !== before && Date.now() - started < 60_000; ) {
+      await new Promise((r) => setTimeout(r, 500));
+      [before, now] = [now, await mainCount()];
+    }
+    // The demo's main track holds clip.webm and still.jpg; each split that ran added one piece.
+    assert.ok(now > 2, `some steps ran before the cancel: ${now}`);
+    assert.ok(now < 2 + steps.length, `the batch stopped: ${now - 2} of ${steps.length} splits ran`);
+    assert.equal(
+      server.replies.find((r) => r.id === "batch"),
+      undefined,
+      "a cancelled request gets no answer",
+    );
+  } finally {
+    await server.close();
+  }
+});
+
 test("a ping sent while one long engine call runs (a batch of 10,000 splits) is answered before the call ends", async () => {
   const server = new RawServer();
   try {
