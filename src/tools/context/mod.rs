@@ -171,3 +171,23 @@ fn failed(cache: &mut ContextCache, asset_id: &str, file_uri: &str, now: f64, de
     );
     ToolError::context_failed().with("details", detail)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(status: ContextStatus, expires_at: Option<f64>) -> ContextRecord {
+        ContextRecord { asset_id: "a1".into(), provider: "gemini".into(), file_uri: "files/x".into(), status, created_at: 0.0, expires_at, summary: None }
+    }
+
+    /// A file the provider says expires at `t` is gone at `t` itself: the cache must not hand it
+    /// out at that instant (cargo-mutants found `t > now` replaceable by `t >= now`).
+    #[test]
+    fn a_record_is_usable_strictly_before_it_expires_and_never_when_failed() {
+        assert!(record(ContextStatus::Active, Some(1000.0)).usable(999.0));
+        assert!(!record(ContextStatus::Active, Some(1000.0)).usable(1000.0));
+        assert!(!record(ContextStatus::Active, Some(1000.0)).usable(1001.0));
+        assert!(record(ContextStatus::Processing, None).usable(1e15), "no expiry: usable");
+        assert!(!record(ContextStatus::Failed, None).usable(0.0));
+    }
+}
