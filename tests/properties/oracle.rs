@@ -127,7 +127,8 @@ pub fn check(tool: &str, args: &Value, before: &Value, after: &Value, ok: bool) 
         "move_timeline_elements" => verdict(tool, args, ok, move_elements(before, args), after),
         "split" => split(before, args, after, ok),
         "update_timeline_element_timing" => {
-            // Keys past a shorter end are cut (with a boundary key): the others must stay.
+            // Keys past a shorter end are cut (with a boundary key): the others must stay, their handles
+            // normalised (see `timing`).
             let mut expected = timing(before, args);
             let cut = expected.as_ref().and_then(|e| index(e).into_iter().find(|(_, x)| x.3["animations"] == "(cut)"));
             let mut after = after.clone();
@@ -219,7 +220,11 @@ fn timing(before: &Value, args: &Value) -> Option<Value> {
         }
         set_trim(&mut new, "trimEnd", left);
     }
-    if new_duration < int(&e, "duration") && e.get("animations").is_some() {
+    // Any change of duration runs OpenCut's clampAnimationsToDuration, which cuts the keys past a
+    // shorter end (with a boundary key) and normalises every channel on the way, so a handle a
+    // later key made too long is clamped into its segment: key times and values inside stay, the
+    // handles may not (a seed that grew a clip with such a handle is kept in the regressions).
+    if new_duration != int(&e, "duration") && e.get("animations").is_some() {
         new["animations"] = json!("(cut)");
     }
     let ts = tracks(before);
@@ -568,7 +573,7 @@ fn oracle_op() -> impl Strategy<Value = Op> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(256), ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(256), rng_seed: crate::seed(), ..ProptestConfig::default() })]
 
     /// Every call of move, split, timing, duplicate, update_clip and the keyframe tools against the
     /// oracle written from the spec (tests/properties/oracle.rs): the timeline it must leave, and
