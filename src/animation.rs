@@ -6,9 +6,10 @@
 //! [`value_at`]`(element, property, local_ticks)` is the value OpenCut's renderer uses for
 //! `property` (an OpenCut param path such as `transform.positionX`, `opacity`, `volume`, `color`)
 //! at `local_ticks` from the element's start: the animated value when the path has a channel, else
-//! the element's own value, else OpenCut's default. `None` when the element has no such property.
-//! Values are in OpenCut's param units: canvas pixels from the centre, scale factors, degrees,
-//! opacity 0–1, volume in dB, colours as hex strings.
+//! the element's own value, else the property's default (crate::properties names every property,
+//! its unit and default). `None` when the element has no such property. Values are in the
+//! properties' units: canvas pixels from the centre, scale factors, degrees, opacity 0–1, volume
+//! in dB, colours as hex strings.
 //!
 //! Port of OpenCut's animation/interpolation.ts, bezier.ts and resolve.ts (cf5e79e): keys sorted
 //! by time; before the first key and after the last, `extrapolation` (`hold` by default, or
@@ -21,110 +22,13 @@
 
 use serde_json::{Map, Value};
 
-use crate::model::{Element, ElementType};
+use crate::model::Element;
 
-/// How a property's values are written.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PropertyKind {
-    Number,
-    Color,
-}
-
-/// One animatable property of OpenCut's params registry.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Property {
-    /// OpenCut's param key and animation path.
-    pub path: &'static str,
-    pub kind: PropertyKind,
-    pub unit: &'static str,
-    pub min: Option<f64>,
-    pub max: Option<f64>,
-    pub description: &'static str,
-}
-
-const fn num(path: &'static str, unit: &'static str, min: Option<f64>, max: Option<f64>, description: &'static str) -> Property {
-    Property { path, kind: PropertyKind::Number, unit, min, max, description }
-}
-
-const VISUAL: [Property; 6] = [
-    num("transform.positionX", "px", Some(-100000.0), None, "Horizontal offset of the element's centre from the canvas centre (+ is right)"),
-    num("transform.positionY", "px", Some(-100000.0), None, "Vertical offset of the element's centre from the canvas centre (+ is down)"),
-    num("transform.scaleX", "factor", Some(0.01), None, "Horizontal scale over the size fitted to the canvas"),
-    num("transform.scaleY", "factor", Some(0.01), None, "Vertical scale over the size fitted to the canvas"),
-    num("transform.rotate", "degrees", Some(-360.0), Some(360.0), "Clockwise rotation"),
-    num("opacity", "0-1", Some(0.0), Some(1.0), "0 is invisible, 1 opaque"),
-];
-
-const VOLUME: Property = num("volume", "dB", Some(-60.0), Some(20.0), "Loudness change; 0 dB plays as recorded, -60 is silent");
-
-const TEXT: [Property; 7] = [
-    Property { path: "color", kind: PropertyKind::Color, unit: "hex colour", min: None, max: None, description: "Text colour" },
-    Property {
-        path: "background.color",
-        kind: PropertyKind::Color,
-        unit: "hex colour",
-        min: None,
-        max: None,
-        description: "Background box colour (drawn when the background is on)",
-    },
-    num("background.paddingX", "px", Some(0.0), None, "Horizontal padding of the background box"),
-    num("background.paddingY", "px", Some(0.0), None, "Vertical padding of the background box"),
-    num("background.offsetX", "px", None, None, "Horizontal offset of the background box"),
-    num("background.offsetY", "px", None, None, "Vertical offset of the background box"),
-    num("background.cornerRadius", "%", Some(0.0), Some(100.0), "Corner rounding of the background box"),
-];
-
-/// The properties OpenCut draws animated for an element of `kind` (animation/types.ts
-/// `ANIMATION_PROPERTY_PATHS`, less the text sizes OpenCut does not draw animated).
-pub fn properties(kind: ElementType) -> Vec<&'static Property> {
-    let mut out: Vec<&'static Property> = Vec::new();
-    if matches!(kind, ElementType::Video | ElementType::Image | ElementType::Text | ElementType::Sticker) {
-        out.extend(VISUAL.iter());
-    }
-    if kind.has_volume() {
-        out.push(&VOLUME);
-    }
-    if kind == ElementType::Text {
-        out.extend(TEXT.iter());
-    }
-    out
-}
-
-/// The animatable property `path` of an element of `kind`.
-pub fn property(kind: ElementType, path: &str) -> Option<&'static Property> {
-    properties(kind).into_iter().find(|p| p.path == path)
-}
-
-/// A value an element keeps in OpenCut's params that NeuralCut does not model, from the params it
-/// was read with.
-fn stashed(e: &Element, key: &str) -> Option<Value> {
-    e.extra.get(crate::opencut::STASH)?.get("params")?.get(key).cloned()
-}
-
-fn stashed_f64(e: &Element, key: &str, default: f64) -> f64 {
-    stashed(e, key).and_then(|v| v.as_f64()).unwrap_or(default)
-}
-
-/// The element's own (unanimated) value of `path`, in OpenCut's units; `None` when it has no
-/// such property.
+/// The element's own (unanimated) value of the keyframable property `path`, the default where
+/// it sets none; `None` when it has no such property (crate::properties).
 pub fn base_value(e: &Element, path: &str) -> Option<Value> {
-    let prop = property(e.kind, path)?;
-    let n = |v: f64| Some(crate::effects::number(v));
-    match prop.path {
-        "transform.positionX" => n(e.x.unwrap_or(0.0)),
-        "transform.positionY" => n(e.y.unwrap_or(0.0)),
-        "transform.scaleX" => n(e.scale_x.unwrap_or(1.0)),
-        "transform.scaleY" => n(e.scale_y.unwrap_or(1.0)),
-        "transform.rotate" => n(e.rotate.unwrap_or(0.0)),
-        "opacity" => n(e.opacity.unwrap_or(1.0)),
-        "volume" => n(crate::opencut::linear_to_db(e.volume.unwrap_or(1.0))),
-        "color" => Some(Value::from(e.color.clone().unwrap_or_else(|| "#ffffff".into()))),
-        "background.color" => Some(e.background.clone().map(Value::from).or_else(|| stashed(e, "background.color")).unwrap_or_else(|| "#000000".into())),
-        "background.paddingX" => n(stashed_f64(e, path, 30.0)),
-        "background.paddingY" => n(stashed_f64(e, path, 42.0)),
-        "background.cornerRadius" | "background.offsetX" | "background.offsetY" => n(stashed_f64(e, path, 0.0)),
-        _ => None,
-    }
+    // Keyframable properties never default by canvas size, so any height gives the same value.
+    crate::properties::animatable_of(e.kind, path).map(|p| p.value(e, 0))
 }
 
 /// The value of `property` at `local_ticks` from the element's start, as OpenCut renders it (see

@@ -5,13 +5,11 @@
 //! `hidden` only stops drawing, and `volume` (dB, keyframable) is gain `10^(dB/20)` with −60 dB
 //! silent.
 
+use crate::model::{Element, ElementType, Project};
+use crate::properties::db_to_gain;
+use crate::time::{seconds_to_ticks, ticks_to_seconds};
 use schemars::JsonSchema;
 use serde::Serialize;
-use serde_json::Value;
-
-use crate::model::{Element, ElementType, Project};
-use crate::opencut::{db_to_linear, STASH};
-use crate::time::{seconds_to_ticks, ticks_to_seconds};
 
 /// The audible clips over `[from, to)`.
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
@@ -47,14 +45,13 @@ pub struct AudioClip {
 
 /// Whether a video element's own sound is on (OpenCut's `isSourceAudioEnabled`, absent = on).
 fn source_audio(el: &Element) -> bool {
-    let stashed = el.extra.get(STASH).and_then(|s| s.get("isSourceAudioEnabled"));
-    !matches!(el.extra.get("isSourceAudioEnabled").or(stashed), Some(Value::Bool(false)))
+    el.source_audio != Some(false)
 }
 
 /// The linear gain of `el` at `local` ticks from its start.
 fn gain(el: &Element, local: i64) -> f64 {
     let db = crate::animation::value_at(el, "volume", local).and_then(|v| v.as_f64()).filter(|v| v.is_finite()).unwrap_or(0.0);
-    db_to_linear(db)
+    db_to_gain(db)
 }
 
 /// The clips of `project` heard over ticks `[from, to)`, gains sampled every `step` ticks.

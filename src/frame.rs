@@ -8,8 +8,8 @@
 //! elements act on everything composited below them. docs/render.md lists where this differs
 //! from OpenCut.
 //!
-//! Every value that OpenCut can animate is read through [`param_at`], so a keyframe evaluator can
-//! take its place without touching the rest.
+//! Every element property is read through crate::properties (keyframes applied), so the frame
+//! shows what the tools set and nothing is read from a host's own format.
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -19,7 +19,6 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::model::{Element, ElementType, Project, TrackType};
-use crate::opencut::STASH;
 use crate::time::{seconds_to_ticks, ticks_to_seconds};
 
 /// One frame: the canvas and its layers, bottom first.
@@ -231,82 +230,60 @@ impl JsonSchema for BlendModeName {
     }
 }
 
-/// The value of one of an element's params at `local_ticks` from its start: NeuralCut's own field
-/// where the model has one (position, font size in pixels, colour, text style), else OpenCut's
-/// `params` carried with an imported element. `None` is "not set" (the caller uses OpenCut's
-/// default). A property with keyframes is evaluated at `local_ticks` by the animation module,
-/// as OpenCut's renderer evaluates it, so a frame shows the animated value.
-pub fn param_at(el: &Element, key: &str, local_ticks: i64) -> Option<Value> {
-    if el.animations.as_ref().is_some_and(|a| a.contains_key(key)) {
-        if let Some(v) = crate::animation::value_at(el, key, local_ticks) {
-            return Some(v);
+/// One element's properties at one time, read through crate::properties: the keyframed value
+/// where a property has keyframes, else the element's own, else the property's default.
+#[derive(Clone, Copy)]
+struct At<'a> {
+    el: &'a Element,
+    /// Ticks from the element's start.
+    t: i64,
+    canvas_height: u32,
+}
+
+impl At<'_> {
+    fn value(&self, path: &str) -> Option<Value> {
+        crate::properties::value_at(self.el, path, self.t, self.canvas_height)
+    }
+
+    fn default(&self, path: &str) -> Value {
+        crate::properties::find(path).map_or(Value::Null, |p| p.default_value(self.canvas_height))
+    }
+
+    /// A number; the default when it is not a finite number.
+    fn num(&self, path: &str) -> f64 {
+        let finite = |v: Option<Value>| v.and_then(|v| v.as_f64()).filter(|v| v.is_finite());
+        finite(self.value(path)).or_else(|| finite(Some(self.default(path)))).unwrap_or(0.0)
+    }
+
+    fn text(&self, path: &str) -> String {
+        match self.value(path) {
+            Some(Value::String(s)) => s,
+            _ => self.default(path).as_str().unwrap_or_default().to_string(),
         }
     }
-    let own = |v: &Option<String>| v.as_ref().map(|s| Value::String(s.clone()));
-    let modelled = match key {
-        "transform.positionX" => el.x.map(Value::from),
-        "transform.positionY" => el.y.map(Value::from),
-        "fontSize" => el.font_size.map(Value::from),
-        "content" => own(&el.content),
-        "color" => own(&el.color),
-        "fontFamily" => own(&el.font_family),
-        "fontWeight" => own(&el.font_weight),
-        "fontStyle" => own(&el.font_style),
-        "textAlign" => own(&el.text_align),
-        "textDecoration" => own(&el.text_decoration),
-        "background.enabled" if el.kind == ElementType::Text && is_native(el) => Some(el.background.is_some().into()),
-        "background.color" => own(&el.background),
-        _ => None,
-    };
-    modelled.or_else(|| opencut_params(el).and_then(|p| p.get(key)).cloned())
-}
 
-/// Whether the element was made by NeuralCut's tools (no OpenCut params to fall back on).
-fn is_native(el: &Element) -> bool {
-    opencut_params(el).is_none()
-}
-
-fn stash(el: &Element) -> Option<&Map<String, Value>> {
-    el.extra.get(STASH).and_then(Value::as_object)
-}
-
-fn opencut_params(el: &Element) -> Option<&Map<String, Value>> {
-    stash(el).and_then(|s| s.get("params")).and_then(Value::as_object)
-}
-
-/// A numeric param, OpenCut's default when missing, mistyped or not finite.
-fn num(el: &Element, key: &str, t: i64, default: f64) -> f64 {
-    param_at(el, key, t).and_then(|v| v.as_f64()).filter(|v| v.is_finite()).unwrap_or(default)
-}
-
-fn text(el: &Element, key: &str, t: i64, default: &str) -> String {
-    match param_at(el, key, t) {
-        Some(Value::String(s)) => s,
-        _ => default.to_string(),
+    fn flag(&self, path: &str) -> bool {
+        self.value(path).and_then(|v| v.as_bool()).unwrap_or(false)
     }
 }
 
-fn flag(el: &Element, key: &str, t: i64) -> bool {
-    param_at(el, key, t).and_then(|v| v.as_bool()).unwrap_or(false)
-}
-
-fn transform(el: &Element, t: i64) -> Transform {
+fn transform(at: At) -> Transform {
     Transform {
-        x: num(el, "transform.positionX", t, 0.0),
-        y: num(el, "transform.positionY", t, 0.0),
-        scale_x: num(el, "transform.scaleX", t, 1.0),
-        scale_y: num(el, "transform.scaleY", t, 1.0),
-        rotation: num(el, "transform.rotate", t, 0.0),
+        x: at.num("transform.positionX"),
+        y: at.num("transform.positionY"),
+        scale_x: at.num("transform.scaleX"),
+        scale_y: at.num("transform.scaleY"),
+        rotation: at.num("transform.rotate"),
     }
 }
 
-fn opacity(el: &Element, t: i64) -> f64 {
-    num(el, "opacity", t, 1.0).clamp(0.0, 1.0)
+fn opacity(at: At) -> f64 {
+    at.num("opacity").clamp(0.0, 1.0)
 }
 
 /// OpenCut's blend mode; an unknown one draws as normal.
-fn blend_mode(el: &Element, t: i64) -> String {
-    let mode = text(el, "blendMode", t, "normal");
+fn blend_mode(at: At) -> String {
+    let mode = at.text("blendMode");
     if BLEND_MODES.contains(&mode.as_str()) {
         mode
     } else {
@@ -390,6 +367,7 @@ pub fn frame_at(project: &Project, tick: i64) -> Frame {
                 continue;
             }
             let local = tick - el.start;
+            let at = At { el, t: local, canvas_height: canvas.height };
             let skip = |frame: &mut Frame, reason: String| frame.skipped.push(Skipped { element_id: el.id.to_string(), reason });
             match el.kind {
                 ElementType::Video | ElementType::Image => {
@@ -398,7 +376,7 @@ pub fn frame_at(project: &Project, tick: i64) -> Frame {
                         skip(&mut frame, format!("unknown asset \"{asset_id}\""));
                         continue;
                     };
-                    let tr = transform(el, local);
+                    let tr = transform(at);
                     let (sw, sh) = (asset.width, asset.height);
                     let (source_time, source_tick) = if el.kind == ElementType::Video {
                         let mut src = el.trim_start.saturating_add(el.source_ticks(local));
@@ -424,8 +402,8 @@ pub fn frame_at(project: &Project, tick: i64) -> Frame {
                         source_height: sh,
                         placement: sw.zip(sh).map(|(w, h)| place(cw, ch, w as f64, h as f64, &tr)),
                         transform: tr,
-                        opacity: opacity(el, local),
-                        blend_mode: blend_mode(el, local),
+                        opacity: opacity(at),
+                        blend_mode: blend_mode(at),
                         effects: clip_effects(el),
                     }));
                 }
@@ -438,7 +416,7 @@ pub fn frame_at(project: &Project, tick: i64) -> Frame {
                     let sh = size_of(el.extra.get("intrinsicHeight")).or_else(|| size_of(entry.and_then(|s| s.extra.get("height"))));
                     let graphic = sticker_id.starts_with("graphic:");
                     let (sw, sh) = if graphic { (Some(GRAPHIC_SOURCE_SIZE), Some(GRAPHIC_SOURCE_SIZE)) } else { (sw, sh) };
-                    let tr = transform(el, local);
+                    let tr = transform(at);
                     frame.layers.push(Layer::Media(MediaLayer {
                         element_id: el.id.to_string(),
                         track_id: track.id.clone(),
@@ -446,19 +424,19 @@ pub fn frame_at(project: &Project, tick: i64) -> Frame {
                         asset_id: None,
                         url: entry.and_then(|s| s.url.clone()),
                         sticker_id: Some(sticker_id),
-                        fill: graphic.then(|| text(el, "fill", local, "#ffffff")),
+                        fill: graphic.then(|| at.text("fill")),
                         source_time: None,
                         source_tick: None,
                         source_width: sw,
                         source_height: sh,
                         placement: sw.zip(sh).map(|(w, h)| place(cw, ch, w as f64, h as f64, &tr)),
                         transform: tr,
-                        opacity: opacity(el, local),
-                        blend_mode: blend_mode(el, local),
+                        opacity: opacity(at),
+                        blend_mode: blend_mode(at),
                         effects: clip_effects(el),
                     }));
                 }
-                ElementType::Text => frame.layers.push(Layer::Text(text_layer(el, &track.id, local, cw, ch))),
+                ElementType::Text => frame.layers.push(Layer::Text(text_layer(at, &track.id, cw, ch))),
                 ElementType::Effect => {
                     let effect_type = el.effect_type.clone().unwrap_or_default();
                     let Some(def) = crate::effects::find(&effect_type) else {
@@ -477,39 +455,39 @@ pub fn frame_at(project: &Project, tick: i64) -> Frame {
     frame
 }
 
-fn text_layer(el: &Element, track_id: &str, t: i64, cw: f64, ch: f64) -> TextLayer {
-    // OpenCut's unit (fontSize 15 = 1/6 of the canvas height); the model holds pixels.
-    let font_size = num(el, "fontSize", t, crate::opencut::font_px(15.0, ch as u32)).max(0.0);
-    let ratio = crate::opencut::font_opencut(font_size, ch as u32) / 15.0;
-    let background = flag(el, "background.enabled", t).then(|| TextBackground {
-        color: text(el, "background.color", t, "#000000"),
-        padding_x: num(el, "background.paddingX", t, 30.0).max(0.0) * ratio,
-        padding_y: num(el, "background.paddingY", t, 42.0).max(0.0) * ratio,
-        offset_x: num(el, "background.offsetX", t, 0.0),
-        offset_y: num(el, "background.offsetY", t, 0.0),
-        corner_radius: num(el, "background.cornerRadius", t, 0.0).clamp(0.0, 100.0),
+fn text_layer(at: At, track_id: &str, cw: f64, ch: f64) -> TextLayer {
+    let font_size = at.num("fontSize").max(0.0);
+    // The box's padding is given at the default font size and grows with the font.
+    let ratio = font_size / crate::properties::default_font_size(at.canvas_height);
+    let background = at.flag("background.enabled").then(|| TextBackground {
+        color: at.text("background.color"),
+        padding_x: at.num("background.paddingX").max(0.0) * ratio,
+        padding_y: at.num("background.paddingY").max(0.0) * ratio,
+        offset_x: at.num("background.offsetX"),
+        offset_y: at.num("background.offsetY"),
+        corner_radius: at.num("background.cornerRadius").clamp(0.0, 100.0),
     });
-    let tr = transform(el, t);
+    let tr = transform(at);
     TextLayer {
-        element_id: el.id.to_string(),
+        element_id: at.el.id.to_string(),
         track_id: track_id.to_string(),
-        content: text(el, "content", t, "Default text"),
-        font_family: text(el, "fontFamily", t, "Arial"),
+        content: at.text("content"),
+        font_family: at.text("fontFamily"),
         font_size,
-        font_weight: text(el, "fontWeight", t, "normal"),
-        font_style: text(el, "fontStyle", t, "normal"),
-        color: text(el, "color", t, "#ffffff"),
-        text_align: text(el, "textAlign", t, "center"),
-        text_decoration: text(el, "textDecoration", t, "none"),
-        letter_spacing: num(el, "letterSpacing", t, 0.0),
-        line_height: num(el, "lineHeight", t, 1.2),
+        font_weight: at.text("fontWeight"),
+        font_style: at.text("fontStyle"),
+        color: at.text("color"),
+        text_align: at.text("textAlign"),
+        text_decoration: at.text("textDecoration"),
+        letter_spacing: at.num("letterSpacing"),
+        line_height: at.num("lineHeight"),
         background,
         anchor_x: cw / 2.0 + tr.x,
         anchor_y: ch / 2.0 + tr.y,
         transform: tr,
-        opacity: opacity(el, t),
-        blend_mode: blend_mode(el, t),
-        effects: clip_effects(el),
+        opacity: opacity(at),
+        blend_mode: blend_mode(at),
+        effects: clip_effects(at.el),
     }
 }
 

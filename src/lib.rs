@@ -11,6 +11,7 @@ pub mod frame;
 pub mod history;
 pub mod model;
 pub mod opencut;
+pub mod properties;
 pub mod sort;
 pub mod stickers;
 pub mod time;

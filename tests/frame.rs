@@ -5,7 +5,7 @@
 
 use neuralcut::frame::{Frame, Layer, MediaLayer, TextLayer};
 use neuralcut::opencut;
-use neuralcut::Editor;
+use neuralcut::{Editor, NewAsset};
 use serde_json::{json, Value};
 
 const S: i64 = 120_000;
@@ -223,9 +223,10 @@ fn timelines_the_tools_build_place_text_and_stickers_at_their_named_positions() 
     assert_eq!(t.font_size, 44.0);
     let bg = t.background.clone().unwrap();
     assert_eq!(bg.color, "rgba(0,0,0,0.6)");
-    // Padding scales with the font as OpenCut stores it: 44 px is fontSize 3.67 (two decimals),
-    // so 30 × 3.67 / 15.
-    assert!(close(bg.padding_x, 30.0 * 3.67 / 15.0), "{}", bg.padding_x);
+    // Padding is given at the default font size (a sixth of the canvas, 180 px) and grows with
+    // the font: 30 × 44 / 180. OpenCut, which stores the size as 3.67 of its unit (two decimals),
+    // draws 30 × 3.67 / 15, 0.007 px more (docs/render.md).
+    assert!(close(bg.padding_x, 30.0 * 44.0 / 180.0), "{}", bg.padding_x);
     assert_eq!(f.layers.len(), 2, "{:?}", f.layers);
 }
 
@@ -280,4 +281,43 @@ fn keyframes_made_by_the_tools_are_evaluated_at_the_frame_time() {
     assert!(close(at(4.0).placement.unwrap().center_x, 1360.0));
     // Without keyframes the static param stays (the untouched video).
     assert_eq!(media_layer(&frame(&ed, 2.0), "v1").opacity, 1.0);
+}
+
+/// What update_clip sets is what the frame draws, on an element the tools made and on one read
+/// from OpenCut: the frame read the transform, opacity and blend mode of a tool-made element
+/// from OpenCut's params (it has none, so always the defaults) and those of an imported one from
+/// the params it was read with, so no update_clip change ever reached the picture (issue 31).
+#[test]
+fn what_update_clip_sets_is_what_the_frame_draws() {
+    let mut native = Editor::new();
+    let logo = NewAsset { name: "logo.png".into(), kind: "image".into(), width: Some(1080), height: Some(1080), ..NewAsset::default() };
+    let asset = native.add_asset(logo).unwrap();
+    native.call_tool("add_media_to_timeline", &json!({ "assetId": asset, "trackType": "main", "startTime": 0, "duration": 5 })).unwrap();
+    let native_id = media_ids(&frame(&native, 1.0))[0].clone();
+    for (mut ed, id) in [(native, native_id), (loaded(&scene()), "pip".to_string())] {
+        let before = media_layer(&frame(&ed, 1.0), &id).clone();
+        let args = json!({ "elementIds": [id], "position": { "x": -200, "y": 100 }, "scale": 0.5, "rotation": -45, "opacity": 0.75, "blendMode": "multiply" });
+        let out = ed.call_tool("update_clip", &args).unwrap();
+        assert_eq!(out["success"], json!(true), "{out}");
+        let after = media_layer(&frame(&ed, 1.0), &id).clone();
+        let t = &after.transform;
+        assert_eq!((t.x, t.y, t.scale_x, t.scale_y, t.rotation), (-200.0, 100.0, 0.5, 0.5, -45.0), "{id}");
+        assert_eq!((after.opacity, after.blend_mode.as_str()), (0.75, "multiply"), "{id}");
+        // 1080² fitted to 1080 high, × 0.5: a 540 px square centred 200 px left of and 100 px below the centre.
+        let p = after.placement.clone().unwrap();
+        assert_eq!((p.center_x, p.center_y, p.width, p.height, p.rotation), (760.0, 640.0, 540.0, 540.0, -45.0), "{id}");
+        // Nothing else about the layer changed.
+        let unchanged = MediaLayer {
+            transform: before.transform.clone(),
+            placement: before.placement.clone(),
+            opacity: before.opacity,
+            blend_mode: before.blend_mode.clone(),
+            ..after.clone()
+        };
+        assert_eq!(unchanged, before, "{id}");
+    }
+}
+
+fn media_ids(f: &Frame) -> Vec<String> {
+    f.layers.iter().filter_map(|l| if let Layer::Media(m) = l { Some(m.element_id.clone()) } else { None }).collect()
 }

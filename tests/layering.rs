@@ -236,6 +236,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("sort", 0),
     ("error_code", 0),
     ("model", 0),
+    ("properties", 0),
     ("animation", 0),
     ("edits", 0),
     ("history", 0),
@@ -251,14 +252,7 @@ const LAYERS: &[(&str, u8)] = &[
 ];
 
 /// (file, the module above it that it names): the upward imports that remain, each to be removed.
-const KNOWN_UPWARD: &[(&str, &str)] = &[
-    ("src/animation.rs", "opencut"),
-    ("src/audio.rs", "opencut"),
-    ("src/frame.rs", "opencut"),
-    ("src/editor.rs", "tools"),
-    ("src/tools/element/get_element.rs", "opencut"),
-    ("src/tools/element/mod.rs", "opencut"),
-];
+const KNOWN_UPWARD: &[(&str, &str)] = &[("src/editor.rs", "tools")];
 
 fn layer(module: &str) -> Option<u8> {
     LAYERS.iter().find(|(m, _)| *m == module).map(|(_, l)| *l)

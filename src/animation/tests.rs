@@ -1,6 +1,7 @@
 //! The evaluator and the cuts against hand-computed values.
 
 use super::*;
+use crate::model::ElementType;
 use serde_json::json;
 
 fn clip(animations: Value) -> Element {

@@ -176,6 +176,32 @@ pub struct Element {
     pub opacity: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub blend_mode: Option<String>,
+    /// The rest of a text's style (pixels; line height a multiple of the font size) and of its
+    /// background box (paddings and offsets in pixels at the default font size, corner radius in
+    /// percent), `background_color` being the box colour kept while the box is off. Absent means
+    /// the default of crate::properties.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub letter_spacing: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line_height: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub background_color: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub background_padding_x: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub background_padding_y: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub background_offset_x: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub background_offset_y: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub background_corner_radius: Option<f64>,
+    /// A graphic sticker's fill colour.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fill: Option<String>,
+    /// Whether a video's own sound plays (absent is on).
+    #[serde(default, rename = "isSourceAudioEnabled", skip_serializing_if = "Option::is_none")]
+    pub source_audio: Option<bool>,
     /// Keyframes exactly as OpenCut v30+ stores them: property path → channel (see
     /// [`crate::animation`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -222,6 +248,16 @@ impl Element {
             rotate: None,
             opacity: None,
             blend_mode: None,
+            letter_spacing: None,
+            line_height: None,
+            background_color: None,
+            background_padding_x: None,
+            background_padding_y: None,
+            background_offset_x: None,
+            background_offset_y: None,
+            background_corner_radius: None,
+            fill: None,
+            source_audio: None,
             animations: None,
             extra: Map::new(),
         }

@@ -59,6 +59,19 @@ pub struct Mapped {
     pub rotate: Option<f64>,
     pub opacity: Option<f64>,
     pub blend_mode: Option<String>,
+    /// [`TEXT_NUMBERS`], in that order.
+    pub text_numbers: [Option<f64>; 7],
+    pub background_color: Option<String>,
+    pub fill: Option<String>,
+}
+
+/// The numeric text params NeuralCut holds as they are (read only when present).
+const TEXT_NUMBERS: [&str; 7] =
+    ["letterSpacing", "lineHeight", "background.paddingX", "background.paddingY", "background.offsetX", "background.offsetY", "background.cornerRadius"];
+
+/// The element's fields for [`TEXT_NUMBERS`].
+fn text_numbers(e: &Element) -> [Option<f64>; 7] {
+    [e.letter_spacing, e.line_height, e.background_padding_x, e.background_padding_y, e.background_offset_x, e.background_offset_y, e.background_corner_radius]
 }
 
 /// A value NeuralCut cannot hold: the params key and what is wrong.
@@ -107,7 +120,14 @@ pub fn read(kind: &str, p: &Map<String, Value>, canvas_height: u32) -> Result<Ma
         m.font_style = Some(text(p, "fontStyle", "normal").to_string());
         m.text_align = Some(text(p, "textAlign", "center").to_string());
         m.text_decoration = Some(text(p, "textDecoration", "none").to_string());
-        m.background = flag(p, "background.enabled", false).then(|| text(p, "background.color", "#000000").to_string());
+        let boxed = flag(p, "background.enabled", false);
+        m.background = boxed.then(|| text(p, "background.color", "#000000").to_string());
+        // The colour of a box that is off, so keyframing it starts from what OpenCut shows.
+        m.background_color = (!boxed).then(|| p.get("background.color").and_then(Value::as_str).map(str::to_string)).flatten();
+        m.text_numbers = TEXT_NUMBERS.map(|key| p.get(key).and_then(Value::as_f64));
+    }
+    if kind == "graphic" {
+        m.fill = p.get("fill").and_then(Value::as_str).map(str::to_string);
     }
     Ok(m)
 }
@@ -133,6 +153,17 @@ impl Mapped {
         e.rotate = self.rotate;
         e.opacity = self.opacity;
         e.blend_mode = self.blend_mode;
+        [
+            e.letter_spacing,
+            e.line_height,
+            e.background_padding_x,
+            e.background_padding_y,
+            e.background_offset_x,
+            e.background_offset_y,
+            e.background_corner_radius,
+        ] = self.text_numbers;
+        e.background_color = self.background_color;
+        e.fill = self.fill;
     }
 }
 
@@ -188,6 +219,21 @@ pub fn write(kind: &str, e: &Element, p: &mut Map<String, Value>, canvas_height:
         if let Some(c) = &e.background {
             set(p, "background.color", c.as_str().into());
         }
+    }
+    if kind == "text" && e.background.is_none() {
+        if let Some(c) = e.background_color.as_ref().filter(|c| Some(*c) != was.background_color.as_ref()) {
+            set(p, "background.color", c.as_str().into());
+        }
+    }
+    if kind == "text" {
+        for ((key, now), before) in TEXT_NUMBERS.into_iter().zip(text_numbers(e)).zip(was.text_numbers) {
+            if let Some(v) = now.filter(|v| Some(*v) != before) {
+                set(p, key, number(v));
+            }
+        }
+    }
+    if let Some(f) = e.fill.as_ref().filter(|f| kind == "graphic" && Some(*f) != was.fill.as_ref()) {
+        set(p, "fill", f.as_str().into());
     }
     changed
 }

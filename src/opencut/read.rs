@@ -15,7 +15,7 @@ use crate::time::TICKS_PER_SECOND;
 
 /// Names NeuralCut's element serialises itself. An OpenCut field of the same name that is not
 /// mapped onto it waits in the stash instead of `extra`, so the two never collide.
-const ELEMENT_FIELDS: [&str; 35] = [
+const ELEMENT_FIELDS: [&str; 45] = [
     "id",
     "type",
     "name",
@@ -49,6 +49,16 @@ const ELEMENT_FIELDS: [&str; 35] = [
     "rotate",
     "opacity",
     "blendMode",
+    "letterSpacing",
+    "lineHeight",
+    "backgroundColor",
+    "backgroundPaddingX",
+    "backgroundPaddingY",
+    "backgroundOffsetX",
+    "backgroundOffsetY",
+    "backgroundCornerRadius",
+    "fill",
+    "isSourceAudioEnabled",
     "animations",
     STASH,
 ];
@@ -426,6 +436,10 @@ fn read_element(v: &Value, base: &str, track_type: &str, r: &mut Reader) -> Resu
                 }
             }
             e.asset_id = Some(asset.id.as_str().into());
+            if let (true, Some(on)) = (t == "video", o.get("isSourceAudioEnabled").and_then(Value::as_bool)) {
+                e.source_audio = Some(on);
+                handled.push("isSourceAudioEnabled");
+            }
         }
         "text" => {}
         "sticker" => {
@@ -500,6 +514,13 @@ mod tests {
             "textAlign": "left", "textDecoration": "underline", "retime": { "rate": 2 }, "scaleX": 1, "scaleY": 1,
             "rotate": 1, "opacity": 1, "blendMode": "normal", "animations": {},
         });
+        // A second object: one json! of every field passes the macro recursion limit.
+        let more = json!({
+            "letterSpacing": 1, "lineHeight": 1, "backgroundColor": "#000", "backgroundPaddingX": 1, "backgroundPaddingY": 1,
+            "backgroundOffsetX": 1, "backgroundOffsetY": 1, "backgroundCornerRadius": 1, "fill": "#fff", "isSourceAudioEnabled": true,
+        });
+        let mut all = all;
+        all.as_object_mut().unwrap().extend(more.as_object().unwrap().clone());
         let e: Element = serde_json::from_value(all.clone()).unwrap();
         let Element {
             id: _,
@@ -535,6 +556,16 @@ mod tests {
             rotate: _,
             opacity: _,
             blend_mode: _,
+            letter_spacing: _,
+            line_height: _,
+            background_color: _,
+            background_padding_x: _,
+            background_padding_y: _,
+            background_offset_x: _,
+            background_offset_y: _,
+            background_corner_radius: _,
+            fill: _,
+            source_audio: _,
             animations: _,
             extra,
         } = &e;

@@ -10,9 +10,9 @@ use crate::time::FrameRate;
 pub const FONT_SIZE_SCALE_REFERENCE: f64 = 90.0;
 /// OpenCut's default text size (its own unit).
 pub const DEFAULT_FONT_SIZE: f64 = 15.0;
-/// OpenCut volumes are decibels of gain (0 = unchanged); NeuralCut's are linear, 0 to 1. This is
-/// the level written for silence, and anything at or below it reads as silence.
-pub const SILENT_DB: f64 = -60.0;
+/// OpenCut stores volume in decibels, as NeuralCut's `volume` property does (crate::properties);
+/// the element's field is linear gain.
+pub use crate::properties::{db_to_gain as db_to_linear, gain_to_db as linear_to_db};
 
 /// OpenCut text size → NeuralCut pixels at `canvas_height`.
 pub fn font_px(opencut: f64, canvas_height: u32) -> f64 {
@@ -27,29 +27,6 @@ pub fn font_opencut(px: f64, canvas_height: u32) -> f64 {
 
 /// OpenCut's loudest volume, in decibels (linear 10, [`crate::model::MAX_VOLUME`]).
 pub const MAX_DB: f64 = 20.0;
-
-/// OpenCut decibels → NeuralCut linear volume. Boosts above 0 dB stay above 1, as OpenCut
-/// plays them.
-pub fn db_to_linear(db: f64) -> f64 {
-    if db <= SILENT_DB {
-        0.0
-    } else {
-        10f64.powf(db / 20.0)
-    }
-}
-
-/// NeuralCut linear volume → OpenCut decibels, to two decimals.
-pub fn linear_to_db(v: f64) -> f64 {
-    if v <= db_to_linear_floor() {
-        SILENT_DB
-    } else {
-        (20.0 * v.log10() * 100.0).round() / 100.0
-    }
-}
-
-fn db_to_linear_floor() -> f64 {
-    10f64.powf(SILENT_DB / 20.0)
-}
 
 /// An integer number of ticks: a JSON integer, or a float with no fraction (what a JS number
 /// that went through a float-only path looks like).
@@ -149,7 +126,7 @@ mod tests {
         assert_eq!(db_to_linear(20.0), 10.0);
         assert_eq!(db_to_linear(-60.0), 0.0);
         assert_eq!(linear_to_db(1.0), 0.0);
-        assert_eq!(linear_to_db(0.0), SILENT_DB);
+        assert_eq!(linear_to_db(0.0), crate::properties::SILENT_DB);
         assert_eq!(linear_to_db(0.5), -6.02);
     }
 

@@ -151,8 +151,8 @@ impl Writer<'_> {
                     let source = asset.and_then(|a| a.duration_ticks()).unwrap_or_else(|| e.source_span());
                     o.insert("sourceDuration".into(), source.into());
                 }
-                if native && kind == "video" {
-                    o.insert("isSourceAudioEnabled".into(), true.into());
+                if kind == "video" && (native || e.source_audio.is_some()) {
+                    o.insert("isSourceAudioEnabled".into(), e.source_audio.unwrap_or(true).into());
                 }
                 if let Some(r) = &e.retime {
                     let mut v = serde_json::to_value(r).unwrap_or_default();

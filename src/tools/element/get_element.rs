@@ -82,16 +82,12 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
         );
     }
     let mut props = Map::new();
-    for p in animation::properties(e.kind) {
+    for p in properties::animatable(e.kind) {
         let value = animation::base_value(&e, p.path).unwrap_or(Value::Null);
         props.insert(p.path.into(), prop(value, Some(p.unit)));
     }
-    if is_visual(e.kind) {
-        props.insert("blendMode".into(), prop(e.blend_mode.clone().unwrap_or_else(|| "normal".into()).into(), None));
-        props.insert("hidden".into(), prop(e.hidden.unwrap_or(false).into(), None));
-    }
-    if e.kind.has_volume() {
-        props.insert("muted".into(), prop(e.muted.unwrap_or(false).into(), None));
+    for p in ["blendMode", "hidden", "muted"].into_iter().filter_map(|path| properties::of(e.kind, path)) {
+        props.insert(p.path.into(), prop(p.value(&e, canvas_h), None));
     }
     if !props.is_empty() {
         o.insert("properties".into(), Value::Object(props));
@@ -99,19 +95,9 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     if e.kind == ElementType::Text {
         o.insert("text".into(), e.content.clone().unwrap_or_default().into());
         let mut style = Map::new();
-        style.insert(
-            "fontSize".into(),
-            json!({ "value": crate::effects::number(e.font_size.unwrap_or_else(|| crate::opencut::font_px(15.0, canvas_h))), "unit": "px" }),
-        );
-        let strings = [
-            ("fontFamily", &e.font_family, "Arial"),
-            ("fontWeight", &e.font_weight, "normal"),
-            ("fontStyle", &e.font_style, "normal"),
-            ("textAlign", &e.text_align, "center"),
-            ("textDecoration", &e.text_decoration, "none"),
-        ];
-        for (key, v, default) in strings {
-            style.insert(key.into(), v.clone().unwrap_or_else(|| default.into()).into());
+        for p in ["fontSize", "fontFamily", "fontWeight", "fontStyle", "textAlign", "textDecoration"].into_iter().filter_map(properties::find) {
+            let value = p.value(&e, canvas_h);
+            style.insert(p.path.into(), if p.unit.is_empty() { value } else { json!({ "value": value, "unit": p.unit }) });
         }
         style.insert("background".into(), e.background.clone().map_or(Value::Bool(false), Value::from));
         o.insert("textStyle".into(), Value::Object(style));

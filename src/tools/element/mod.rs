@@ -11,7 +11,7 @@ use super::refs::Refs;
 use super::{seconds, timeline_mut, Arg, Ctx, Output, ToolError};
 use crate::animation;
 use crate::model::{Canvas, Element, ElementType, Timeline};
-use crate::opencut::{db_to_linear, linear_to_db};
+use crate::properties::{self, db_to_gain, is_visual};
 
 /// OpenCut's blend modes (params/registry.ts): the frame's list.
 pub use crate::frame::BLEND_MODES;
@@ -36,10 +36,6 @@ pub(super) fn reference(ctx: &mut Ctx, e: &Element) -> String {
             refs.of(&e.id, e.kind)
         }
     }
-}
-
-pub(super) fn is_visual(kind: ElementType) -> bool {
-    matches!(kind, ElementType::Video | ElementType::Image | ElementType::Text | ElementType::Sticker)
 }
 
 /// The element `id` (already resolved from a reference), or "Timeline element not found".
@@ -188,22 +184,23 @@ fn default_margin(canvas: Canvas) -> f64 {
     (0.05 * canvas.width.min(canvas.height) as f64).round()
 }
 
-/// What update_clip reports for one element: the properties it has, in OpenCut's units.
+/// What update_clip reports for one element: the properties it has, in their units
+/// (crate::properties).
 fn clip_summary(e: &Element) -> Value {
+    let v = |path: &str| properties::find(path).map_or(Value::Null, |p| p.value(e, 0));
     let mut o = Map::new();
     o.insert("elementId".into(), e.id.as_str().into());
-    let n = crate::effects::number;
     if is_visual(e.kind) {
-        o.insert("position".into(), json!({ "x": n(e.x.unwrap_or(0.0)), "y": n(e.y.unwrap_or(0.0)) }));
-        o.insert("scale".into(), json!({ "x": n(e.scale_x.unwrap_or(1.0)), "y": n(e.scale_y.unwrap_or(1.0)) }));
-        o.insert("rotation".into(), n(e.rotate.unwrap_or(0.0)));
-        o.insert("opacity".into(), n(e.opacity.unwrap_or(1.0)));
-        o.insert("blendMode".into(), e.blend_mode.clone().unwrap_or_else(|| "normal".into()).into());
-        o.insert("hidden".into(), e.hidden.unwrap_or(false).into());
+        o.insert("position".into(), json!({ "x": v("transform.positionX"), "y": v("transform.positionY") }));
+        o.insert("scale".into(), json!({ "x": v("transform.scaleX"), "y": v("transform.scaleY") }));
+        o.insert("rotation".into(), v("transform.rotate"));
+        o.insert("opacity".into(), v("opacity"));
+        o.insert("blendMode".into(), v("blendMode"));
+        o.insert("hidden".into(), v("hidden"));
     }
     if e.kind.has_volume() {
-        o.insert("volume".into(), n(linear_to_db(e.volume.unwrap_or(1.0))));
-        o.insert("muted".into(), e.muted.unwrap_or(false).into());
+        o.insert("volume".into(), v("volume"));
+        o.insert("muted".into(), v("muted"));
     }
     Value::Object(o)
 }

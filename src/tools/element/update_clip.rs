@@ -207,7 +207,7 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
             e.muted = Some(m);
         }
         if let Some(db) = volume {
-            e.volume = Some(db_to_linear(db));
+            e.volume = Some(db_to_gain(db));
         }
         match &position {
             None => {}

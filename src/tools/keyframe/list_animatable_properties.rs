@@ -50,7 +50,7 @@ struct Animatable {
 pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     let id = args.element_id.id(ToolError::invalid_element_id)?;
     let (_, _, e) = find(ctx.timeline()?, id)?;
-    let props: Vec<Value> = animation::properties(e.kind)
+    let props: Vec<Value> = properties::animatable(e.kind)
         .into_iter()
         .map(|p| {
             let mut o = json!({

@@ -14,8 +14,9 @@ use serde_json::{json, Map, Value};
 
 use super::element::find;
 use super::{seconds, timeline_mut, Arg, Ctx, Output, ToolError};
-use crate::animation::{self, PropertyKind};
+use crate::animation;
 use crate::model::Element;
+use crate::properties::{self, PropertyKind};
 use crate::time::seconds_to_ticks;
 
 const COMPONENTS: [&str; 4] = ["r", "g", "b", "a"];
@@ -41,7 +42,7 @@ fn interpolation(key: &Map<String, Value>) -> &'static str {
 }
 
 fn not_animatable(e: &Element, property: &str) -> ToolError {
-    let list: Vec<&str> = animation::properties(e.kind).iter().map(|p| p.path).collect();
+    let list: Vec<&str> = properties::animatable(e.kind).iter().map(|p| p.path).collect();
     let message = if list.is_empty() {
         format!("Property \"{property}\" cannot be animated: {} elements have no animatable properties", e.kind.as_str())
     } else {
@@ -210,7 +211,7 @@ fn target_key<'a>(ctx: &'a Ctx, args: KeyArgs) -> Result<(usize, usize, &'a Elem
     let id = args.element_id.id(ToolError::invalid_element_id)?;
     let path = property_arg(args.property)?;
     let (ti, ei, e) = find(ctx.timeline()?, id)?;
-    if animation::property(e.kind, path).is_none() && !e.animations.as_ref().is_some_and(|a| a.contains_key(path)) {
+    if properties::animatable_of(e.kind, path).is_none() && !e.animations.as_ref().is_some_and(|a| a.contains_key(path)) {
         return Err(not_animatable(e, path));
     }
     let key_id = args.keyframe_id.string("keyframeId")?;

@@ -52,7 +52,7 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     let path = property_arg(&args.property)?;
     let interp = args.interpolation.choice("interpolation", &INTERPOLATIONS)?;
     let (ti, ei, e) = find(ctx.timeline()?, id)?;
-    let prop = animation::property(e.kind, path).ok_or_else(|| not_animatable(e, path))?;
+    let prop = properties::animatable_of(e.kind, path).ok_or_else(|| not_animatable(e, path))?;
     let time = key_time(&args.time, e)?;
     let range = match (prop.min, prop.max) {
         (Some(a), Some(b)) => format!("a number from {a} to {b} ({})", prop.unit),
@@ -78,6 +78,7 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
             }
             upsert_scalar(channel.as_object_mut().expect("an object"), time, v, interp, &mut new_id)
         }
+        PropertyKind::Text | PropertyKind::Flag => return Err(not_animatable(&e, path)),
         PropertyKind::Color => {
             let text = args.value.get().and_then(Value::as_str).unwrap_or("");
             let rgba = animation::parse_color(text).ok_or_else(|| out_of_range("a colour: #rrggbb, #rrggbbaa, rgb(r, g, b) or rgba(r, g, b, a)"))?;

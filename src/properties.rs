@@ -1,0 +1,306 @@
+//! Every element property, named once: its public path, value kind, unit, default, range, which
+//! element types have it, whether it can be keyframed, and the model field that holds it.
+//!
+//! The tools (get_element, update_clip, the keyframe tools), the frame, the audio plan and the
+//! animation evaluator all read a property through this table, so a property added here is seen
+//! by all of them. The paths are the public names an agent uses (`transform.scaleX`, `opacity`);
+//! they are also OpenCut's param keys, which the OpenCut adapter maps onto these fields.
+//!
+//! Units are NeuralCut's own: positions and sizes in canvas pixels, rotation in degrees, opacity
+//! 0–1. Volume is the one property with two faces: the element stores linear gain (its `volume`
+//! field, set_volume's 0–1), and the property `volume` that keyframes, get_element and update_clip
+//! speak is decibels, because a fade is drawn in dB; [`gain_to_db`] and [`db_to_gain`] are the one
+//! conversion.
+
+use serde_json::Value;
+
+use crate::effects::number;
+use crate::model::{Element, ElementType};
+
+/// How a property's values are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PropertyKind {
+    Number,
+    /// A CSS colour string (`#rrggbb`, `#rrggbbaa`, `rgb()`…).
+    Color,
+    Text,
+    Flag,
+}
+
+/// What a property reads as when the element does not set it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Default {
+    Number(f64),
+    Text(&'static str),
+    Flag(bool),
+    /// A sixth of the canvas height: the default text size.
+    FontSize,
+}
+
+/// Which element types have a property.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// Drawn elements: video, image, text, sticker.
+    Visual,
+    /// Elements that make sound: video and audio.
+    Audible,
+    Text,
+    Sticker,
+}
+
+impl Scope {
+    pub fn covers(self, kind: ElementType) -> bool {
+        match self {
+            Scope::Visual => is_visual(kind),
+            Scope::Audible => kind.has_volume(),
+            Scope::Text => kind == ElementType::Text,
+            Scope::Sticker => kind == ElementType::Sticker,
+        }
+    }
+}
+
+/// Whether elements of `kind` are drawn (and so have a transform, opacity, blend mode, hidden).
+pub fn is_visual(kind: ElementType) -> bool {
+    matches!(kind, ElementType::Video | ElementType::Image | ElementType::Text | ElementType::Sticker)
+}
+
+/// One element property.
+#[derive(Clone, Copy, Debug)]
+pub struct Property {
+    /// The public path (also OpenCut's param key and animation path).
+    pub path: &'static str,
+    pub kind: PropertyKind,
+    /// `""` for values without one (names, flags).
+    pub unit: &'static str,
+    pub default: Default,
+    pub min: Option<f64>,
+    pub max: Option<f64>,
+    pub animatable: bool,
+    pub scope: Scope,
+    pub description: &'static str,
+    /// The element's own value, in this property's unit; `None` when it does not set it.
+    get: fn(&Element) -> Option<Value>,
+}
+
+impl Property {
+    /// Whether elements of `kind` have this property.
+    pub fn applies(&self, kind: ElementType) -> bool {
+        self.scope.covers(kind)
+    }
+
+    /// The default at this canvas height.
+    pub fn default_value(&self, canvas_height: u32) -> Value {
+        match self.default {
+            Default::Number(n) => number(n),
+            Default::Text(s) => s.into(),
+            Default::Flag(b) => b.into(),
+            Default::FontSize => number(default_font_size(canvas_height)),
+        }
+    }
+
+    /// The element's own value, `None` when it does not set it.
+    pub fn own(&self, e: &Element) -> Option<Value> {
+        (self.get)(e)
+    }
+
+    /// The element's value, or the default (no keyframes applied).
+    pub fn value(&self, e: &Element, canvas_height: u32) -> Value {
+        self.own(e).unwrap_or_else(|| self.default_value(canvas_height))
+    }
+}
+
+/// The default text size in pixels: a sixth of the canvas height.
+pub fn default_font_size(canvas_height: u32) -> f64 {
+    canvas_height as f64 / 6.0
+}
+
+/// The quietest volume, in dB: this and below is silence.
+pub const SILENT_DB: f64 = -60.0;
+
+/// dB → linear gain. At or below [`SILENT_DB`] is 0; boosts above 0 dB stay above 1.
+pub fn db_to_gain(db: f64) -> f64 {
+    if db <= SILENT_DB {
+        0.0
+    } else {
+        10f64.powf(db / 20.0)
+    }
+}
+
+/// Linear gain → dB, to two decimals ([`SILENT_DB`] for silence).
+pub fn gain_to_db(gain: f64) -> f64 {
+    if gain <= 10f64.powf(SILENT_DB / 20.0) {
+        SILENT_DB
+    } else {
+        (20.0 * gain.log10() * 100.0).round() / 100.0
+    }
+}
+
+fn num(v: Option<f64>) -> Option<Value> {
+    v.map(number)
+}
+
+fn text(v: &Option<String>) -> Option<Value> {
+    v.as_deref().map(Value::from)
+}
+
+const fn prop(path: &'static str, kind: PropertyKind, unit: &'static str, default: Default, scope: Scope, get: fn(&Element) -> Option<Value>) -> Property {
+    Property { path, kind, unit, default, min: None, max: None, animatable: false, scope, description: "", get }
+}
+
+const fn range(mut p: Property, min: Option<f64>, max: Option<f64>) -> Property {
+    p.min = min;
+    p.max = max;
+    p
+}
+
+/// Keyframable, with the description list_animatable_properties shows.
+const fn animated(mut p: Property, description: &'static str) -> Property {
+    p.animatable = true;
+    p.description = description;
+    p
+}
+
+use PropertyKind as K;
+use Scope as S;
+
+/// Every property, in the order the tools list them: the transform, opacity, volume, the text
+/// colours and box (the keyframable ones, in OpenCut's order), then the rest.
+pub const PROPERTIES: &[Property] = &[
+    animated(
+        range(prop("transform.positionX", K::Number, "px", Default::Number(0.0), S::Visual, |e| num(e.x)), Some(-100000.0), None),
+        "Horizontal offset of the element's centre from the canvas centre (+ is right)",
+    ),
+    animated(
+        range(prop("transform.positionY", K::Number, "px", Default::Number(0.0), S::Visual, |e| num(e.y)), Some(-100000.0), None),
+        "Vertical offset of the element's centre from the canvas centre (+ is down)",
+    ),
+    animated(
+        range(prop("transform.scaleX", K::Number, "factor", Default::Number(1.0), S::Visual, |e| num(e.scale_x)), Some(0.01), None),
+        "Horizontal scale over the size fitted to the canvas",
+    ),
+    animated(
+        range(prop("transform.scaleY", K::Number, "factor", Default::Number(1.0), S::Visual, |e| num(e.scale_y)), Some(0.01), None),
+        "Vertical scale over the size fitted to the canvas",
+    ),
+    animated(
+        range(prop("transform.rotate", K::Number, "degrees", Default::Number(0.0), S::Visual, |e| num(e.rotate)), Some(-360.0), Some(360.0)),
+        "Clockwise rotation",
+    ),
+    animated(range(prop("opacity", K::Number, "0-1", Default::Number(1.0), S::Visual, |e| num(e.opacity)), Some(0.0), Some(1.0)), "0 is invisible, 1 opaque"),
+    animated(
+        range(prop("volume", K::Number, "dB", Default::Number(0.0), S::Audible, |e| num(e.volume.map(gain_to_db))), Some(SILENT_DB), Some(20.0)),
+        "Loudness change; 0 dB plays as recorded, -60 is silent",
+    ),
+    animated(prop("color", K::Color, "hex colour", Default::Text("#ffffff"), S::Text, |e| text(&e.color)), "Text colour"),
+    animated(
+        prop("background.color", K::Color, "hex colour", Default::Text("#000000"), S::Text, |e| text(&e.background).or_else(|| text(&e.background_color))),
+        "Background box colour (drawn when the background is on)",
+    ),
+    animated(
+        range(prop("background.paddingX", K::Number, "px", Default::Number(30.0), S::Text, |e| num(e.background_padding_x)), Some(0.0), None),
+        "Horizontal padding of the background box",
+    ),
+    animated(
+        range(prop("background.paddingY", K::Number, "px", Default::Number(42.0), S::Text, |e| num(e.background_padding_y)), Some(0.0), None),
+        "Vertical padding of the background box",
+    ),
+    animated(
+        prop("background.offsetX", K::Number, "px", Default::Number(0.0), S::Text, |e| num(e.background_offset_x)),
+        "Horizontal offset of the background box",
+    ),
+    animated(
+        prop("background.offsetY", K::Number, "px", Default::Number(0.0), S::Text, |e| num(e.background_offset_y)),
+        "Vertical offset of the background box",
+    ),
+    animated(
+        range(prop("background.cornerRadius", K::Number, "%", Default::Number(0.0), S::Text, |e| num(e.background_corner_radius)), Some(0.0), Some(100.0)),
+        "Corner rounding of the background box",
+    ),
+    prop("blendMode", K::Text, "", Default::Text("normal"), S::Visual, |e| text(&e.blend_mode)),
+    prop("hidden", K::Flag, "", Default::Flag(false), S::Visual, |e| e.hidden.map(Value::from)),
+    prop("muted", K::Flag, "", Default::Flag(false), S::Audible, |e| e.muted.map(Value::from)),
+    prop("content", K::Text, "", Default::Text("Default text"), S::Text, |e| text(&e.content)),
+    prop("fontSize", K::Number, "px", Default::FontSize, S::Text, |e| num(e.font_size)),
+    prop("fontFamily", K::Text, "", Default::Text("Arial"), S::Text, |e| text(&e.font_family)),
+    prop("fontWeight", K::Text, "", Default::Text("normal"), S::Text, |e| text(&e.font_weight)),
+    prop("fontStyle", K::Text, "", Default::Text("normal"), S::Text, |e| text(&e.font_style)),
+    prop("textAlign", K::Text, "", Default::Text("center"), S::Text, |e| text(&e.text_align)),
+    prop("textDecoration", K::Text, "", Default::Text("none"), S::Text, |e| text(&e.text_decoration)),
+    prop("letterSpacing", K::Number, "px", Default::Number(0.0), S::Text, |e| num(e.letter_spacing)),
+    prop("lineHeight", K::Number, "× font size", Default::Number(1.2), S::Text, |e| num(e.line_height)),
+    prop("background.enabled", K::Flag, "", Default::Flag(false), S::Text, |e| Some(e.background.is_some().into())),
+    // A graphic's fill (OpenCut's shapes travel as stickers `graphic:<definitionId>`).
+    prop("fill", K::Color, "hex colour", Default::Text("#ffffff"), S::Sticker, |e| text(&e.fill)),
+];
+
+/// The property at `path`, whatever the element type.
+pub fn find(path: &str) -> Option<&'static Property> {
+    PROPERTIES.iter().find(|p| p.path == path)
+}
+
+/// The property `path` of an element of `kind`.
+pub fn of(kind: ElementType, path: &str) -> Option<&'static Property> {
+    find(path).filter(|p| p.applies(kind))
+}
+
+/// The keyframable properties of an element of `kind`, in table order.
+pub fn animatable(kind: ElementType) -> Vec<&'static Property> {
+    PROPERTIES.iter().filter(|p| p.animatable && p.applies(kind)).collect()
+}
+
+/// The keyframable property `path` of an element of `kind`.
+pub fn animatable_of(kind: ElementType, path: &str) -> Option<&'static Property> {
+    of(kind, path).filter(|p| p.animatable)
+}
+
+/// The element's value of `path` at `local_ticks` from its start: the keyframed value where the
+/// property has keyframes, else its own, else the default. `None` when it has no such property.
+pub fn value_at(e: &Element, path: &str, local_ticks: i64, canvas_height: u32) -> Option<Value> {
+    let p = of(e.kind, path)?;
+    if p.animatable {
+        return crate::animation::value_at(e, path, local_ticks);
+    }
+    Some(p.value(e, canvas_height))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_path_is_named_once() {
+        for (i, p) in PROPERTIES.iter().enumerate() {
+            assert!(PROPERTIES[..i].iter().all(|q| q.path != p.path), "{} twice", p.path);
+        }
+    }
+
+    #[test]
+    fn defaults_have_the_kind_of_their_property() {
+        for p in PROPERTIES {
+            let v = p.default_value(1080);
+            let ok = match p.kind {
+                PropertyKind::Number => v.is_number(),
+                PropertyKind::Color | PropertyKind::Text => v.is_string(),
+                PropertyKind::Flag => v.is_boolean(),
+            };
+            assert!(ok, "{}: default {v}", p.path);
+            if let (Some(min), Some(n)) = (p.min, v.as_f64()) {
+                assert!(n >= min, "{}", p.path);
+            }
+            if let (Some(max), Some(n)) = (p.max, v.as_f64()) {
+                assert!(n <= max, "{}", p.path);
+            }
+        }
+    }
+
+    #[test]
+    fn a_volume_goes_to_db_and_back() {
+        for gain in [0.0, 0.001, 0.25, 0.5, 1.0, 2.0, 10.0] {
+            let back = db_to_gain(gain_to_db(gain));
+            assert!((back - gain).abs() <= gain * 0.0003 + 0.001, "{gain} → {back}");
+        }
+        assert_eq!(gain_to_db(0.0), SILENT_DB);
+        assert_eq!(db_to_gain(SILENT_DB), 0.0);
+        assert_eq!(gain_to_db(1.0), 0.0);
+    }
+}
