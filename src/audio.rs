@@ -99,7 +99,7 @@ pub fn audio_plan(project: &Project, from: i64, to: i64, step: i64) -> AudioPlan
     plan
 }
 
-impl crate::Editor {
+impl crate::editor::Document {
     /// The audio plan over `[from, to)` seconds, gains every `step` seconds; `None` without a
     /// project. A non-finite time, `to` before `from` or a step that is not positive is an error.
     pub fn audio_plan(&self, from: f64, to: f64, step: f64) -> Result<Option<AudioPlan>, crate::ApiError> {

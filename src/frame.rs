@@ -491,12 +491,21 @@ fn text_layer(at: At, track_id: &str, cw: f64, ch: f64) -> TextLayer {
     }
 }
 
-impl crate::Editor {
+impl crate::editor::Document {
     /// The frame at `seconds` (rounded to the nearest tick); `None` without a project. A
     /// non-finite or out-of-range time is an error.
     pub fn frame_at(&self, seconds: f64) -> Result<Option<Frame>, crate::ApiError> {
         let tick = seconds_to_ticks(seconds)
             .ok_or_else(|| crate::ApiError::new(crate::ErrorCode::InvalidSeconds, format!("seconds must be a finite number of seconds, got {seconds}")))?;
         Ok(self.project().map(|p| frame_at(p, tick)))
+    }
+
+    /// The effect elements active at `seconds`, bottom to top (crate::effects::active::effects_at).
+    /// Empty when there is no project or timeline. Seconds are rounded to the nearest tick; a
+    /// non-finite or out-of-range value is an error.
+    pub fn active_effects(&self, seconds: f64) -> Result<Vec<crate::effects::active::ActiveEffect>, crate::ApiError> {
+        let tick = seconds_to_ticks(seconds)
+            .ok_or_else(|| crate::ApiError::new(crate::ErrorCode::InvalidSeconds, format!("seconds must be a finite number of seconds, got {seconds}")))?;
+        Ok(self.project().and_then(|p| p.timeline.as_ref()).map(|tl| crate::effects::active::effects_at(tl, tick)).unwrap_or_default())
     }
 }

@@ -17,10 +17,10 @@ pub mod stickers;
 pub mod time;
 pub mod tools;
 
-pub use editor::{ApiError, AssetOptions, Editor, FpsOption, NewAsset};
+pub use editor::{ApiError, AssetOptions, Document, FpsOption, NewAsset};
 pub use error_code::ErrorCode;
 pub use time::TICKS_PER_SECOND;
-pub use tools::ToolError;
+pub use tools::{Editor, ToolError};
 
 // The boundary: the engine's wasm-bindgen API, compiled only for WebAssembly with the `engine`
 // feature (the separate effects module is built with `effects` alone).

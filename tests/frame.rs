@@ -321,3 +321,17 @@ fn what_update_clip_sets_is_what_the_frame_draws() {
 fn media_ids(f: &Frame) -> Vec<String> {
     f.layers.iter().filter_map(|l| if let Layer::Media(m) = l { Some(m.element_id.clone()) } else { None }).collect()
 }
+
+#[test]
+fn active_effects_use_seconds_and_the_tools() {
+    let mut ed = Editor::new();
+    assert_eq!(ed.active_effects(1.0), Ok(vec![]));
+    let out = ed.call_tool("apply_effect", &json!({"effectType": "sepia", "start": 1, "end": 2, "params": {"intensity": 40}})).unwrap();
+    let at = ed.active_effects(1.5).unwrap();
+    assert_eq!(at.len(), 1);
+    assert_eq!(Value::String(at[0].element_id.clone()), out["elementId"]);
+    assert_eq!(Value::Object(at[0].params.clone()), json!({"intensity": 40}));
+    assert_eq!((at[0].start, at[0].end), (1.0, 2.0));
+    assert!(ed.active_effects(2.0).unwrap().is_empty());
+    assert!(ed.active_effects(f64::NAN).is_err());
+}

@@ -50,15 +50,6 @@ pub fn effects_at(timeline: &Timeline, tick: i64) -> Vec<ActiveEffect> {
     out
 }
 
-/// The effect elements active at `seconds` on an editor's timeline, bottom to top (see
-/// [`effects_at`]). Empty when there is no project or timeline. Seconds are rounded to the nearest
-/// tick; a non-finite or out-of-range value is an error.
-pub fn active_effects(editor: &crate::Editor, seconds: f64) -> Result<Vec<ActiveEffect>, crate::ApiError> {
-    let tick = crate::time::seconds_to_ticks(seconds)
-        .ok_or_else(|| crate::ApiError::new(crate::ErrorCode::InvalidSeconds, format!("seconds must be a finite number of seconds, got {seconds}")))?;
-    Ok(editor.project().and_then(|p| p.timeline.as_ref()).map(|tl| effects_at(tl, tick)).unwrap_or_default())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -96,19 +87,5 @@ mod tests {
         // Missing params take their defaults, in declaration order.
         assert_eq!(Value::Object(at[0].params.clone()), json!({"radius": 40, "softness": 35}));
         assert_eq!(at[0].start, ticks_to_seconds(50));
-    }
-
-    #[test]
-    fn editor_effects_at_uses_seconds_and_the_tools() {
-        let mut ed = crate::Editor::new();
-        assert_eq!(active_effects(&ed, 1.0), Ok(vec![]));
-        let out = ed.call_tool("apply_effect", &json!({"effectType": "sepia", "start": 1, "end": 2, "params": {"intensity": 40}})).unwrap();
-        let at = active_effects(&ed, 1.5).unwrap();
-        assert_eq!(at.len(), 1);
-        assert_eq!(Value::String(at[0].element_id.clone()), out["elementId"]);
-        assert_eq!(Value::Object(at[0].params.clone()), json!({"intensity": 40}));
-        assert_eq!((at[0].start, at[0].end), (1.0, 2.0));
-        assert!(active_effects(&ed, 2.0).unwrap().is_empty());
-        assert!(active_effects(&ed, f64::NAN).is_err());
     }
 }

@@ -19,6 +19,7 @@ mod listing;
 pub mod refs;
 pub mod registry;
 pub mod schema;
+mod session;
 mod track;
 pub mod typescript;
 
@@ -32,6 +33,7 @@ use crate::time::ticks_to_seconds;
 pub use args::{Arg, Args};
 pub use error::{ToolError, ToolErrorJson, SPEC_MESSAGES};
 pub use listing::ListingCache;
+pub use session::Editor;
 
 pub use crate::model::IdGen;
 

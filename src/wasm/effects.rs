@@ -11,7 +11,7 @@ impl WasmEditor {
     /// Throws INVALID_SECONDS for a non-finite or out-of-range time.
     #[wasm_bindgen(js_name = effectsAtJson)]
     pub fn effects_at_json(&self, seconds: f64) -> Result<String, JsValue> {
-        let active = crate::effects::active::active_effects(&self.inner, seconds)?;
+        let active = self.inner.active_effects(seconds)?;
         serde_json::to_string(&active).map_err(|e| api_error(ErrorCode::Internal, &e.to_string()))
     }
 }
