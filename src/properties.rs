@@ -80,6 +80,8 @@ pub struct Property {
     pub description: &'static str,
     /// The element's own value, in this property's unit; `None` when it does not set it.
     get: fn(&Element) -> Option<Value>,
+    /// Sets (or, with `None`, clears) the element's own value; a value of the wrong kind clears.
+    set: fn(&mut Element, Option<Value>),
 }
 
 impl Property {
@@ -101,6 +103,21 @@ impl Property {
     /// The element's own value, `None` when it does not set it.
     pub fn own(&self, e: &Element) -> Option<Value> {
         (self.get)(e)
+    }
+
+    /// Sets the element's own value in this property's unit (`None` clears it, so the default
+    /// applies); a value of the wrong kind clears it too.
+    pub fn set(&self, e: &mut Element, value: Option<Value>) {
+        (self.set)(e, value)
+    }
+
+    /// Whether `v` is a value of this property's kind.
+    pub fn accepts(&self, v: &Value) -> bool {
+        match self.kind {
+            PropertyKind::Number => v.as_f64().is_some(),
+            PropertyKind::Color | PropertyKind::Text => v.is_string(),
+            PropertyKind::Flag => v.is_boolean(),
+        }
     }
 
     /// The element's value, or the default (no keyframes applied).
@@ -143,9 +160,58 @@ fn text(v: &Option<String>) -> Option<Value> {
     v.as_deref().map(Value::from)
 }
 
-const fn prop(path: &'static str, kind: PropertyKind, unit: &'static str, default: Default, scope: Scope, get: fn(&Element) -> Option<Value>) -> Property {
-    Property { path, kind, unit, default, min: None, max: None, animatable: false, scope, description: "", get }
+fn to_num(v: Option<Value>) -> Option<f64> {
+    v.and_then(|v| v.as_f64())
 }
+
+fn to_text(v: Option<Value>) -> Option<String> {
+    v.and_then(|v| v.as_str().map(str::to_string))
+}
+
+fn to_flag(v: Option<Value>) -> Option<bool> {
+    v.and_then(|v| v.as_bool())
+}
+
+/// The getter and setter of a plain `Option<f64>`, `Option<String>` or `Option<bool>` field.
+macro_rules! field {
+    (num $f:ident) => {
+        (|e: &Element| num(e.$f), |e: &mut Element, v: Option<Value>| e.$f = to_num(v))
+    };
+    (text $f:ident) => {
+        (|e: &Element| text(&e.$f), |e: &mut Element, v: Option<Value>| e.$f = to_text(v))
+    };
+    (flag $f:ident) => {
+        (|e: &Element| e.$f.map(Value::from), |e: &mut Element, v: Option<Value>| e.$f = to_flag(v))
+    };
+}
+
+type Access = (fn(&Element) -> Option<Value>, fn(&mut Element, Option<Value>));
+
+const fn prop(path: &'static str, kind: PropertyKind, unit: &'static str, default: Default, scope: Scope, (get, set): Access) -> Property {
+    Property { path, kind, unit, default, min: None, max: None, animatable: false, scope, description: "", get, set }
+}
+
+/// The box colour: `background` while the box is on, `background_color` while it is off.
+const BACKGROUND_COLOR: Access = (
+    |e| text(&e.background).or_else(|| text(&e.background_color)),
+    |e, v| match &mut e.background {
+        Some(on) => *on = to_text(v).unwrap_or_else(|| "#000000".into()),
+        None => e.background_color = to_text(v),
+    },
+);
+
+/// Whether the box is drawn: turning it on takes the colour kept while it was off.
+const BACKGROUND_ENABLED: Access = (
+    |e| Some(e.background.is_some().into()),
+    |e, v| match (to_flag(v).unwrap_or(false), e.background.is_some()) {
+        (true, false) => e.background = Some(e.background_color.take().unwrap_or_else(|| "#000000".into())),
+        (false, true) => e.background_color = e.background.take(),
+        _ => {}
+    },
+);
+
+/// Volume in dB over the element's linear gain.
+const VOLUME: Access = (|e| num(e.volume.map(gain_to_db)), |e, v| e.volume = to_num(v).map(db_to_gain));
 
 const fn range(mut p: Property, min: Option<f64>, max: Option<f64>) -> Property {
     p.min = min;
@@ -167,70 +233,70 @@ use Scope as S;
 /// colours and box (the keyframable ones, in OpenCut's order), then the rest.
 pub const PROPERTIES: &[Property] = &[
     animated(
-        range(prop("transform.positionX", K::Number, "px", Default::Number(0.0), S::Visual, |e| num(e.x)), Some(-100000.0), None),
+        range(prop("transform.positionX", K::Number, "px", Default::Number(0.0), S::Visual, field!(num x)), Some(-100000.0), None),
         "Horizontal offset of the element's centre from the canvas centre (+ is right)",
     ),
     animated(
-        range(prop("transform.positionY", K::Number, "px", Default::Number(0.0), S::Visual, |e| num(e.y)), Some(-100000.0), None),
+        range(prop("transform.positionY", K::Number, "px", Default::Number(0.0), S::Visual, field!(num y)), Some(-100000.0), None),
         "Vertical offset of the element's centre from the canvas centre (+ is down)",
     ),
     animated(
-        range(prop("transform.scaleX", K::Number, "factor", Default::Number(1.0), S::Visual, |e| num(e.scale_x)), Some(0.01), None),
+        range(prop("transform.scaleX", K::Number, "factor", Default::Number(1.0), S::Visual, field!(num scale_x)), Some(0.01), None),
         "Horizontal scale over the size fitted to the canvas",
     ),
     animated(
-        range(prop("transform.scaleY", K::Number, "factor", Default::Number(1.0), S::Visual, |e| num(e.scale_y)), Some(0.01), None),
+        range(prop("transform.scaleY", K::Number, "factor", Default::Number(1.0), S::Visual, field!(num scale_y)), Some(0.01), None),
         "Vertical scale over the size fitted to the canvas",
     ),
     animated(
-        range(prop("transform.rotate", K::Number, "degrees", Default::Number(0.0), S::Visual, |e| num(e.rotate)), Some(-360.0), Some(360.0)),
+        range(prop("transform.rotate", K::Number, "degrees", Default::Number(0.0), S::Visual, field!(num rotate)), Some(-360.0), Some(360.0)),
         "Clockwise rotation",
     ),
-    animated(range(prop("opacity", K::Number, "0-1", Default::Number(1.0), S::Visual, |e| num(e.opacity)), Some(0.0), Some(1.0)), "0 is invisible, 1 opaque"),
+    animated(range(prop("opacity", K::Number, "0-1", Default::Number(1.0), S::Visual, field!(num opacity)), Some(0.0), Some(1.0)), "0 is invisible, 1 opaque"),
     animated(
-        range(prop("volume", K::Number, "dB", Default::Number(0.0), S::Audible, |e| num(e.volume.map(gain_to_db))), Some(SILENT_DB), Some(20.0)),
+        range(prop("volume", K::Number, "dB", Default::Number(0.0), S::Audible, VOLUME), Some(SILENT_DB), Some(20.0)),
         "Loudness change; 0 dB plays as recorded, -60 is silent",
     ),
-    animated(prop("color", K::Color, "hex colour", Default::Text("#ffffff"), S::Text, |e| text(&e.color)), "Text colour"),
+    animated(prop("color", K::Color, "hex colour", Default::Text("#ffffff"), S::Text, field!(text color)), "Text colour"),
     animated(
-        prop("background.color", K::Color, "hex colour", Default::Text("#000000"), S::Text, |e| text(&e.background).or_else(|| text(&e.background_color))),
+        prop("background.color", K::Color, "hex colour", Default::Text("#000000"), S::Text, BACKGROUND_COLOR),
         "Background box colour (drawn when the background is on)",
     ),
     animated(
-        range(prop("background.paddingX", K::Number, "px", Default::Number(30.0), S::Text, |e| num(e.background_padding_x)), Some(0.0), None),
+        range(prop("background.paddingX", K::Number, "px", Default::Number(30.0), S::Text, field!(num background_padding_x)), Some(0.0), None),
         "Horizontal padding of the background box",
     ),
     animated(
-        range(prop("background.paddingY", K::Number, "px", Default::Number(42.0), S::Text, |e| num(e.background_padding_y)), Some(0.0), None),
+        range(prop("background.paddingY", K::Number, "px", Default::Number(42.0), S::Text, field!(num background_padding_y)), Some(0.0), None),
         "Vertical padding of the background box",
     ),
     animated(
-        prop("background.offsetX", K::Number, "px", Default::Number(0.0), S::Text, |e| num(e.background_offset_x)),
+        prop("background.offsetX", K::Number, "px", Default::Number(0.0), S::Text, field!(num background_offset_x)),
         "Horizontal offset of the background box",
     ),
     animated(
-        prop("background.offsetY", K::Number, "px", Default::Number(0.0), S::Text, |e| num(e.background_offset_y)),
+        prop("background.offsetY", K::Number, "px", Default::Number(0.0), S::Text, field!(num background_offset_y)),
         "Vertical offset of the background box",
     ),
     animated(
-        range(prop("background.cornerRadius", K::Number, "%", Default::Number(0.0), S::Text, |e| num(e.background_corner_radius)), Some(0.0), Some(100.0)),
+        range(prop("background.cornerRadius", K::Number, "%", Default::Number(0.0), S::Text, field!(num background_corner_radius)), Some(0.0), Some(100.0)),
         "Corner rounding of the background box",
     ),
-    prop("blendMode", K::Text, "", Default::Text("normal"), S::Visual, |e| text(&e.blend_mode)),
-    prop("hidden", K::Flag, "", Default::Flag(false), S::Visual, |e| e.hidden.map(Value::from)),
-    prop("muted", K::Flag, "", Default::Flag(false), S::Audible, |e| e.muted.map(Value::from)),
-    prop("content", K::Text, "", Default::Text("Default text"), S::Text, |e| text(&e.content)),
-    prop("fontSize", K::Number, "px", Default::FontSize, S::Text, |e| num(e.font_size)),
-    prop("fontFamily", K::Text, "", Default::Text("Arial"), S::Text, |e| text(&e.font_family)),
-    prop("fontWeight", K::Text, "", Default::Text("normal"), S::Text, |e| text(&e.font_weight)),
-    prop("fontStyle", K::Text, "", Default::Text("normal"), S::Text, |e| text(&e.font_style)),
-    prop("textAlign", K::Text, "", Default::Text("center"), S::Text, |e| text(&e.text_align)),
-    prop("textDecoration", K::Text, "", Default::Text("none"), S::Text, |e| text(&e.text_decoration)),
-    prop("letterSpacing", K::Number, "px", Default::Number(0.0), S::Text, |e| num(e.letter_spacing)),
-    prop("lineHeight", K::Number, "× font size", Default::Number(1.2), S::Text, |e| num(e.line_height)),
-    prop("background.enabled", K::Flag, "", Default::Flag(false), S::Text, |e| Some(e.background.is_some().into())),
+    prop("blendMode", K::Text, "", Default::Text("normal"), S::Visual, field!(text blend_mode)),
+    prop("hidden", K::Flag, "", Default::Flag(false), S::Visual, field!(flag hidden)),
+    prop("muted", K::Flag, "", Default::Flag(false), S::Audible, field!(flag muted)),
+    prop("content", K::Text, "", Default::Text("Default text"), S::Text, field!(text content)),
+    prop("fontSize", K::Number, "px", Default::FontSize, S::Text, field!(num font_size)),
+    prop("fontFamily", K::Text, "", Default::Text("Arial"), S::Text, field!(text font_family)),
+    prop("fontWeight", K::Text, "", Default::Text("normal"), S::Text, field!(text font_weight)),
+    prop("fontStyle", K::Text, "", Default::Text("normal"), S::Text, field!(text font_style)),
+    prop("textAlign", K::Text, "", Default::Text("center"), S::Text, field!(text text_align)),
+    prop("textDecoration", K::Text, "", Default::Text("none"), S::Text, field!(text text_decoration)),
+    prop("letterSpacing", K::Number, "px", Default::Number(0.0), S::Text, field!(num letter_spacing)),
+    prop("lineHeight", K::Number, "× font size", Default::Number(1.2), S::Text, field!(num line_height)),
+    prop("background.enabled", K::Flag, "", Default::Flag(false), S::Text, BACKGROUND_ENABLED),
     // A graphic's fill (OpenCut's shapes travel as stickers `graphic:<definitionId>`).
-    prop("fill", K::Color, "hex colour", Default::Text("#ffffff"), S::Sticker, |e| text(&e.fill)),
+    prop("fill", K::Color, "hex colour", Default::Text("#ffffff"), S::Sticker, field!(text fill)),
 ];
 
 /// The property at `path`, whatever the element type.

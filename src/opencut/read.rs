@@ -381,9 +381,8 @@ fn read_element(v: &Value, base: &str, track_type: &str, r: &mut Reader) -> Resu
         stash.insert("params".into(), Value::Object(p.clone()));
     }
     let empty = Map::new();
-    let mapped =
-        super::params::read(t, params.unwrap_or(&empty), r.canvas_height).map_err(|(key, what)| err(&format!("{base}.params.{key} (\"{}\")", e.id), what))?;
-    mapped.apply_to(&mut e);
+    super::params::read(t, params.unwrap_or(&empty), r.canvas_height, &mut e)
+        .map_err(|(key, what)| err(&format!("{base}.params.{key} (\"{}\")", e.id), what))?;
     // v30+ animations are modelled (the keyframe tools edit them); anything else under that
     // name (not an object) waits in the stash.
     if let Some(Value::Object(a)) = o.get("animations") {
