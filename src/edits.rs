@@ -147,7 +147,7 @@ pub fn split(tl: &mut Timeline, times: &[i64], mut new_id: impl FnMut(char) -> S
 
 /// Splits `left` (a copy of the element) at `t`; `right` starts as another copy, and both
 /// without the element's `animations`, which are divided between them.
-fn cut_at(left: &mut Element, right: &mut Element, animations: Option<Map<String, Value>>, t: i64, new_id: &mut impl FnMut(char) -> String) {
+pub(crate) fn cut_at(left: &mut Element, right: &mut Element, animations: Option<Map<String, Value>>, t: i64, new_id: &mut impl FnMut(char) -> String) {
     let offset = t - left.start;
     if let Some(animations) = animations {
         // Key times count from each piece's own start (OpenCut's splitAnimationsAtTime).

@@ -44,6 +44,8 @@ error_codes! {
     InvalidSplitTimes = "INVALID_SPLIT_TIMES",
     /// The timeline has no elements to act on.
     NoTimelineContent = "NO_TIMELINE_CONTENT",
+    /// cut_ranges' ranges are missing, empty, or not spans of at least one tick.
+    InvalidRanges = "INVALID_RANGES",
     /// elementIds is missing, empty or holds something other than ids.
     InvalidElementIds = "INVALID_ELEMENT_IDS",
     /// elementId is missing or not an id.

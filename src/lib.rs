@@ -12,6 +12,7 @@ pub mod history;
 pub mod model;
 pub mod opencut;
 pub mod properties;
+pub mod ranges;
 pub mod sort;
 pub mod stickers;
 pub mod time;

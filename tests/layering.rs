@@ -239,6 +239,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("properties", 0),
     ("animation", 0),
     ("edits", 0),
+    ("ranges", 0),
     ("history", 0),
     ("effects", 0),
     ("stickers", 0),

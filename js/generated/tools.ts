@@ -124,6 +124,43 @@ export interface DeleteTimelineElementsResult {
   deletedElements: string[];
 }
 
+/** Arguments of `cut_ranges`: Cut out time ranges */
+export interface CutRangesArgs {
+  /** Timeline spans to remove, seconds, each start < end */
+  ranges: {
+    start: number;
+    end: number;
+  }[];
+  /** Close the gaps by moving later elements left (default true) */
+  ripple?: boolean;
+  /** Only these tracks (ids from list_timeline); default every track */
+  trackIds?: string[];
+}
+
+/** Result of `cut_ranges`. */
+export interface CutRangesResult {
+  success: boolean;
+  /** The spans removed, joined and in order, seconds */
+  ranges: {
+    start: number;
+    end: number;
+  }[];
+  /** Seconds of timeline time removed */
+  removedDuration: number;
+  /** Elements removed whole */
+  removedElements: string[];
+  /** Elements that lost part of their time (they keep their id) */
+  shortenedElements: string[];
+  /** New elements: the parts after the first of an element a span cut through */
+  newElements: {
+    elementId: string;
+    splitFrom: string;
+    trackId: string;
+  }[];
+  /** How many elements moved left (ripple) */
+  shiftedElements: number;
+}
+
 /** Arguments of `move_timeline_elements`: Move timeline elements */
 export interface MoveTimelineElementsArgs {
   /** Element ids from list_timeline */
@@ -662,6 +699,7 @@ export interface ToolArgsMap {
   load_asset_context: LoadAssetContextArgs;
   split: SplitArgs;
   delete_timeline_elements: DeleteTimelineElementsArgs;
+  cut_ranges: CutRangesArgs;
   move_timeline_elements: MoveTimelineElementsArgs;
   add_text: AddTextArgs;
   update_text: UpdateTextArgs;
@@ -697,6 +735,7 @@ export interface ToolResultMap {
   load_asset_context: LoadAssetContextResult;
   split: SplitResult;
   delete_timeline_elements: DeleteTimelineElementsResult;
+  cut_ranges: CutRangesResult;
   move_timeline_elements: MoveTimelineElementsResult;
   add_text: AddTextResult;
   update_text: UpdateTextResult;
@@ -735,6 +774,7 @@ export const TOOL_NAMES: readonly ToolName[] = [
   "load_asset_context",
   "split",
   "delete_timeline_elements",
+  "cut_ranges",
   "move_timeline_elements",
   "add_text",
   "update_text",
@@ -784,6 +824,7 @@ export const TOOL_ERRORS: Readonly<Record<ToolName, readonly string[]>> = {
   load_asset_context: ["Asset not found","Unsupported asset type","Failed to load asset context"],
   split: ["Invalid split times","No timeline content"],
   delete_timeline_elements: ["Invalid element ids","Timeline elements not found: <ids>","No timeline content"],
+  cut_ranges: ["Invalid ranges","Track not found: <id>","Invalid track id","No timeline content"],
   move_timeline_elements: ["Invalid element ids","Invalid start time","Timeline elements not found: <ids>","Target track not found: <id>","Target track <id> is <a type> track and cannot hold <type> elements","Element <id> on track <id> is in the way (<start>s to <end>s)","No timeline content"],
   add_text: ["Text is required","Invalid time range"],
   update_text: ["Text element not found","Element is not text","Invalid time range","Text is required","Element <id> on track <id> is in the way (<start>s to <end>s)"],
@@ -1621,6 +1662,147 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
       "readOnlyHint": false,
       "destructiveHint": true,
       "idempotentHint": true,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "cut_ranges",
+    "title": "Cut out time ranges",
+    "description": "Remove spans of timeline time (seconds) from every track, or from the tracks in trackIds, in one undo step: elements a span cuts through are divided at its edges as split divides them and the parts inside go; the first part left keeps the element's id. With ripple (the default) everything after a span moves left by its length on those tracks, so no gap is left and picture, sound, captions and effects stay in sync; ripple false leaves the gaps. Overlapping or touching ranges are joined. This is how silences or filler words are removed: find them (detect_silences, a transcript), then cut them. Example: {\"ranges\":[{\"start\":4.2,\"end\":5.0},{\"start\":9,\"end\":9.6}]}.",
+    "inputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "ranges": {
+          "type": "array",
+          "minItems": 1,
+          "items": {
+            "type": "object",
+            "properties": {
+              "start": {
+                "type": "number",
+                "minimum": 0
+              },
+              "end": {
+                "type": "number",
+                "minimum": 0
+              }
+            },
+            "required": [
+              "start",
+              "end"
+            ],
+            "additionalProperties": false,
+            "description": "One span of timeline time."
+          },
+          "description": "Timeline spans to remove, seconds, each start < end"
+        },
+        "ripple": {
+          "type": "boolean",
+          "description": "Close the gaps by moving later elements left (default true)"
+        },
+        "trackIds": {
+          "type": "array",
+          "minItems": 1,
+          "items": {
+            "type": "string",
+            "minLength": 1
+          },
+          "description": "Only these tracks (ids from list_timeline); default every track"
+        }
+      },
+      "required": [
+        "ranges"
+      ],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "success": {
+          "type": "boolean"
+        },
+        "ranges": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "start": {
+                "type": "number"
+              },
+              "end": {
+                "type": "number"
+              }
+            },
+            "required": [
+              "start",
+              "end"
+            ]
+          },
+          "description": "The spans removed, joined and in order, seconds"
+        },
+        "removedDuration": {
+          "type": "number",
+          "description": "Seconds of timeline time removed"
+        },
+        "removedElements": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          },
+          "description": "Elements removed whole"
+        },
+        "shortenedElements": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          },
+          "description": "Elements that lost part of their time (they keep their id)"
+        },
+        "newElements": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "elementId": {
+                "type": "string"
+              },
+              "splitFrom": {
+                "type": "string"
+              },
+              "trackId": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "elementId",
+              "splitFrom",
+              "trackId"
+            ]
+          },
+          "description": "New elements: the parts after the first of an element a span cut through"
+        },
+        "shiftedElements": {
+          "type": "integer",
+          "minimum": 0,
+          "description": "How many elements moved left (ripple)"
+        }
+      },
+      "required": [
+        "success",
+        "ranges",
+        "removedDuration",
+        "removedElements",
+        "shortenedElements",
+        "newElements",
+        "shiftedElements"
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "idempotentHint": false,
       "openWorldHint": false
     }
   },
@@ -5292,6 +5474,7 @@ export const TOOL_SUMMARIES: Readonly<Record<ToolName | HostToolName, string>> =
   load_asset_context: "Watch asset {assetId}",
   split: "Split at {times:time}",
   delete_timeline_elements: "Delete {elementIds:n element}",
+  cut_ranges: "Cut out {ranges:n range}",
   move_timeline_elements: "Move {elementIds:n element} to {start:time}[ on track {targetTrackId}]",
   add_text: "Add text {text:q} at {start:time}",
   update_text: "Edit text {elementId}[ to {text:q}]",

@@ -169,6 +169,7 @@ pub static TOOLS: &[&ToolDef] = &[
     &context::load_asset_context::DEF,
     &cut::split::DEF,
     &cut::delete_timeline_elements::DEF,
+    &cut::cut_ranges::DEF,
     &arrange::move_timeline_elements::DEF,
     &create::add_text::DEF,
     &create::update_text::DEF,

@@ -9,8 +9,8 @@ export const REMOVE_SILENCES: Skill = {
 2. Call \`transcribe_video\` with its \`assetId\`. The segments give where speech is, in timeline seconds; a silence is a gap between one segment's \`end\` and the next one's \`start\`.
 3. Keep gaps shorter than 0.6 s (natural pauses). For each longer gap, keep 0.15 s of air on both sides: the cut runs from \`end + 0.15\` to \`nextStart - 0.15\`.
 4. Before cutting more than five ranges, call \`submit_plan\` with one step per range (for example "Cut 00:12.40 to 00:15.10 (2.7 s pause)") when you have it, and wait for the answer.
-5. Work from the LAST range to the first, so the times you still need do not move: call \`split\` with \`{ "times": [<cut start>, <cut end>] }\`, then \`list_timeline\` to find the element that now lies exactly inside the range, and \`delete_timeline_elements\` with its id. Deleting leaves a gap (nothing ripples): close it with \`move_timeline_elements\` \`{ "elementIds": [<every element of that track after the cut>], "start": <cut start> }\`, which keeps their offsets to each other. A cut with its delete and move can go in one \`batch\`.
+5. Call \`cut_ranges\` once with every range: \`{ "ranges": [{ "start": <cut start>, "end": <cut end>}, ...] }\`. It removes them from every track in one undo step and closes the gaps (ripple), so captions, overlays, music and effects move with the footage and stay in sync.
 6. Never cut inside a segment: speech would be clipped.
-7. Call \`list_timeline\` at the end and tell the user how many pauses you removed and how much shorter the clip is. Text and overlays above the cuts do not move by themselves: say so if there are any.
+7. Call \`list_timeline\` at the end and tell the user how many pauses you removed and how much shorter the clip is (\`removedDuration\` of cut_ranges).
 `,
 };

@@ -1,5 +1,6 @@
-//! split, delete_timeline_elements and the deprecated delete_element.
+//! split, delete_timeline_elements, cut_ranges and the deprecated delete_element.
 
+pub mod cut_ranges;
 pub mod delete_element;
 pub mod delete_timeline_elements;
 pub mod split;

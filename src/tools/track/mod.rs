@@ -11,11 +11,11 @@ use super::{edit_error, seconds, timeline_mut, Ctx, Output, ToolError};
 use crate::edits;
 use crate::model::{Timeline, TrackType};
 
-fn track_not_found(id: &str) -> ToolError {
+pub(crate) fn track_not_found(id: &str) -> ToolError {
     ToolError::new(ErrorCode::TrackNotFound, format!("Track not found: {id}")).with_hint("Call list_timeline to get the current track ids.")
 }
 
-fn invalid_track_id() -> ToolError {
+pub(crate) fn invalid_track_id() -> ToolError {
     ToolError::new(ErrorCode::InvalidTrackId, "Invalid track id")
 }
 

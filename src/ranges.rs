@@ -1,0 +1,137 @@
+//! Removing spans of time from a timeline: the edit under cut_ranges, which silence and filler
+//! removal compose (detect, then cut).
+//!
+//! Each element a span cuts through is divided at the span's edges exactly as `split` divides it
+//! (trims, retime, keyframes), the pieces inside a span go, and the first piece left keeps the
+//! element's id. With ripple, every element after a span moves left by the length of the spans
+//! before it, as OpenCut's ripple shifts the elements that start at or after a freed interval
+//! (apps/web/src/ripple/shift.ts at cf5e79e); the shift is the same on every track it touches, so
+//! picture, sound, captions and effects stay in sync.
+
+use std::sync::Arc;
+
+use crate::model::{Element, Timeline};
+
+/// A span of timeline ticks, `start` < `end`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Span {
+    pub start: i64,
+    pub end: i64,
+}
+
+impl Span {
+    pub fn ticks(self) -> i64 {
+        self.end - self.start
+    }
+}
+
+/// Sorts spans and joins those that overlap or touch.
+pub fn merge(mut spans: Vec<Span>) -> Vec<Span> {
+    spans.sort_unstable();
+    let mut out: Vec<Span> = Vec::with_capacity(spans.len());
+    for s in spans {
+        match out.last_mut() {
+            Some(last) if s.start <= last.end => last.end = last.end.max(s.end),
+            _ => out.push(s),
+        }
+    }
+    out
+}
+
+/// What [`cut`] did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CutReport {
+    /// Elements no piece of which is left.
+    pub removed: Vec<String>,
+    /// Elements that lost part of their time and kept the rest (under their own id).
+    pub shortened: Vec<String>,
+    /// Pieces left after a span cut an element in two or more: (new id, the element it came from,
+    /// track id).
+    pub pieces: Vec<(String, String, String)>,
+    /// Elements whose start moved (ripple).
+    pub shifted: usize,
+}
+
+/// Removes `spans` (merged, see [`merge`]) from the tracks at `tracks`; with `ripple`, closes
+/// the gaps they leave. `new_id(prefix)` names new pieces (`'e'`) and boundary keyframes (`'k'`).
+pub fn cut(tl: &mut Timeline, spans: &[Span], tracks: &[usize], ripple: bool, mut new_id: impl FnMut(char) -> String) -> CutReport {
+    let mut report = CutReport::default();
+    // The ripple shift of a time outside every span: the length of the spans before it.
+    let shift = |t: i64| if ripple { spans.iter().take_while(|s| s.end <= t).map(|s| s.ticks()).sum::<i64>() } else { 0 };
+    for &ti in tracks {
+        let touched = tl.tracks[ti].elements.iter().any(|e| shift(e.start) != 0 || spans.iter().any(|s| s.start < e.end() && e.start < s.end));
+        if !touched {
+            continue;
+        }
+        let track_id = tl.tracks[ti].id.clone();
+        let track = tl.track_mut(ti);
+        let mut kept: Vec<Arc<Element>> = Vec::with_capacity(track.elements.len());
+        for original in std::mem::take(&mut track.elements) {
+            let inside: Vec<&Span> = spans.iter().filter(|s| s.start < original.end() && original.start < s.end).collect();
+            if inside.is_empty() {
+                let by = shift(original.start);
+                if by == 0 {
+                    kept.push(original);
+                } else {
+                    let mut e = (*original).clone();
+                    e.start -= by;
+                    report.shifted += 1;
+                    kept.push(Arc::new(e));
+                }
+                continue;
+            }
+            let pieces = surviving_pieces(&original, &inside, &mut new_id);
+            if pieces.is_empty() {
+                report.removed.push(original.id.to_string());
+                continue;
+            }
+            report.shortened.push(original.id.to_string());
+            for (k, mut piece) in pieces.into_iter().enumerate() {
+                if k > 0 {
+                    piece.id = new_id('e').into();
+                    report.pieces.push((piece.id.to_string(), original.id.to_string(), track_id.clone()));
+                }
+                let by = shift(piece.start);
+                if by != 0 {
+                    piece.start -= by;
+                    report.shifted += 1;
+                }
+                kept.push(Arc::new(piece));
+            }
+        }
+        track.elements = kept;
+    }
+    report
+}
+
+/// The parts of `e` outside `spans` (those that overlap it, in order), each cut as `split` cuts.
+fn surviving_pieces(e: &Element, spans: &[&Span], new_id: &mut impl FnMut(char) -> String) -> Vec<Element> {
+    let mut edges: Vec<i64> = spans.iter().flat_map(|s| [s.start, s.end]).filter(|t| *t > e.start && *t < e.end()).collect();
+    edges.dedup();
+    let mut pieces = Vec::with_capacity(edges.len() + 1);
+    let mut left = e.clone();
+    for t in edges {
+        let animations = left.animations.take();
+        let mut right = left.clone();
+        crate::edits::cut_at(&mut left, &mut right, animations, t, new_id);
+        pieces.push(std::mem::replace(&mut left, right));
+    }
+    pieces.push(left);
+    pieces.retain(|p| !spans.iter().any(|s| s.start <= p.start && p.end() <= s.end));
+    pieces
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn span(start: i64, end: i64) -> Span {
+        Span { start, end }
+    }
+
+    #[test]
+    fn spans_that_overlap_or_touch_are_joined() {
+        assert_eq!(merge(vec![span(5, 8), span(0, 2), span(2, 3), span(7, 9)]), vec![span(0, 3), span(5, 9)]);
+        assert_eq!(merge(vec![]), vec![]);
+    }
+}
