@@ -120,6 +120,7 @@ const SUCCESSES = [
   ["list_timeline", {}],
   ["split", { times: [2.5] }],
   ["delete_timeline_elements", { elementIds: ["e25"] }],
+  ["cut_ranges", { ranges: [{ start: 2, end: 3 }] }],
   ["move_timeline_elements", { elementIds: ["e23"], start: 12 }],
   ["add_text", { text: "Day one", start: 0, end: 2, position: "bottom", style: "subtitle" }],
   ["update_text", { trackId: "t10", elementId: "e20", text: "Bye" }],

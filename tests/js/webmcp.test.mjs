@@ -41,6 +41,7 @@ list_timeline                  yes no  yes no  yes
 load_asset_context             yes no  yes yes yes
 split                          no  no  yes no  no
 delete_timeline_elements       no  yes yes no  no
+cut_ranges                     no  yes no  no  no
 move_timeline_elements         no  yes yes no  no
 add_text                       no  no  no  no  no
 update_text                    no  yes yes no  no
@@ -197,6 +198,7 @@ const CALLS = {
   load_asset_context: { assetId: "a1" },
   split: { times: [1] },
   delete_timeline_elements: { elementIds: ["e27"] },
+  cut_ranges: { ranges: [{ start: 0.5, end: 1 }] },
   move_timeline_elements: { elementIds: ["e22"], start: 0.5 },
   add_text: { text: "hello", start: 9, end: 9.5, position: "center" },
   update_text: { trackId: "t10", elementId: "e20", start: 0.1 },

@@ -11,6 +11,6 @@ export const REMOVE_SILENCES: Skill = {
 4. Before cutting more than five ranges, call \`submit_plan\` with one step per range (for example "Cut 00:12.40 to 00:15.10 (2.7 s pause)") when you have it, and wait for the answer.
 5. Call \`cut_ranges\` once with every range: \`{ "ranges": [{ "start": <cut start>, "end": <cut end>}, ...] }\`. It removes them from every track in one undo step and closes the gaps (ripple), so captions, overlays, music and effects move with the footage and stay in sync.
 6. Never cut inside a segment: speech would be clipped.
-7. Call \`list_timeline\` at the end and tell the user how many pauses you removed and how much shorter the clip is (\`removedDuration\` of cut_ranges).
+7. Call \`list_timeline\` at the end and tell the user how many pauses you removed and how much shorter the clip is (cut_ranges reports the seconds it removed).
 `,
 };
