@@ -104,7 +104,15 @@ const successes = [
   [
     "cut_ranges",
     { ranges: [{ start: 4, end: 8 }], trackIds: ["t11", "t12"] },
-    { success: true, ranges: [{ start: 4, end: 8 }], removedDuration: 4, removedElements: ["e21", "e23"], shortenedElements: [], newElements: [], shiftedElements: 0 },
+    {
+      success: true,
+      ranges: [{ start: 4, end: 8 }],
+      removedDuration: 4,
+      removedElements: ["e21", "e23"],
+      shortenedElements: [],
+      newElements: [],
+      shiftedElements: 0,
+    },
   ],
   ["move_timeline_elements", { elementIds: ["e23"], start: 12 }, { success: true, movedElements: [{ elementId: "e23", trackId: "t12", start: 12, end: 14 }] }],
   ["add_text", { text: "Day one", start: 0, end: 2, position: "bottom", style: "subtitle" }, { elementId: "e30", trackId: "t31" }],
