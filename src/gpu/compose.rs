@@ -9,10 +9,8 @@
 //! finished picture is handed to the renderer as its source, so its `present` and read-back
 //! show it.
 
-use std::num::NonZeroU64;
-
 use super::uniforms::Layer;
-use super::{Renderer, WORK_FORMAT};
+use super::{linear_clamp_sampler, sampler_entry, shader_module, texture_entry, uniform_entry, Renderer, WORK_FORMAT};
 use crate::effects::reference::Effect;
 use crate::frame::BLEND_MODES;
 
@@ -140,58 +138,19 @@ pub struct Compositor {
 
 impl Compositor {
     pub fn new(device: &wgpu::Device) -> Compositor {
-        let tex_entry = |binding| wgpu::BindGroupLayoutEntry {
-            binding,
-            visibility: wgpu::ShaderStages::FRAGMENT,
-            ty: wgpu::BindingType::Texture {
-                sample_type: wgpu::TextureSampleType::Float { filterable: true },
-                view_dimension: wgpu::TextureViewDimension::D2,
-                multisampled: false,
-            },
-            count: None,
-        };
         let layout0 = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("composite backdrop"),
-            entries: &[
-                tex_entry(0),
-                wgpu::BindGroupLayoutEntry {
-                    binding: 1,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
-                    count: None,
-                },
-                wgpu::BindGroupLayoutEntry {
-                    binding: 2,
-                    // The quad's vertex stage places the corners from it too.
-                    visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
-                    ty: wgpu::BindingType::Buffer {
-                        ty: wgpu::BufferBindingType::Uniform,
-                        has_dynamic_offset: false,
-                        min_binding_size: NonZeroU64::new(LAYER_SIZE),
-                    },
-                    count: None,
-                },
-            ],
+            // The quad's vertex stage places the corners from the uniform too.
+            entries: &[texture_entry(0), sampler_entry(1), uniform_entry(2, wgpu::ShaderStages::VERTEX_FRAGMENT, false, LAYER_SIZE)],
         });
-        let layout1 = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: Some("composite layer"), entries: &[tex_entry(0)] });
+        let layout1 = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: Some("composite layer"), entries: &[texture_entry(0)] });
         let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some("composite"),
             bind_group_layouts: &[Some(&layout0), Some(&layout1)],
             immediate_size: 0,
         });
-        let module = |label: &str, source: &str| {
-            device.create_shader_module(wgpu::ShaderModuleDescriptor { label: Some(label), source: wgpu::ShaderSource::Wgsl(source.into()) })
-        };
-        let (vertex, fragment) = (module("fullscreen", FULLSCREEN), module("composite", COMPOSITE));
-        let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
-            label: Some("layer"),
-            address_mode_u: wgpu::AddressMode::ClampToEdge,
-            address_mode_v: wgpu::AddressMode::ClampToEdge,
-            address_mode_w: wgpu::AddressMode::ClampToEdge,
-            mag_filter: wgpu::FilterMode::Linear,
-            min_filter: wgpu::FilterMode::Linear,
-            ..Default::default()
-        });
+        let (vertex, fragment) = (shader_module(device, "fullscreen", FULLSCREEN), shader_module(device, "composite", COMPOSITE));
+        let sampler = linear_clamp_sampler(device, "layer");
         let uniform = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("composite uniform"),
             size: LAYER_SIZE,

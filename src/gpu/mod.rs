@@ -41,6 +41,53 @@ fn shader_module(device: &wgpu::Device, label: &str, source: &str) -> wgpu::Shad
     device.create_shader_module(wgpu::ShaderModuleDescriptor { label: Some(label), source: wgpu::ShaderSource::Wgsl(source.into()) })
 }
 
+/// A bind group entry for a filterable 2D texture the fragment stage samples.
+fn texture_entry(binding: u32) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::FRAGMENT,
+        ty: wgpu::BindingType::Texture {
+            sample_type: wgpu::TextureSampleType::Float { filterable: true },
+            view_dimension: wgpu::TextureViewDimension::D2,
+            multisampled: false,
+        },
+        count: None,
+    }
+}
+
+/// A bind group entry for the fragment stage's filtering sampler.
+fn sampler_entry(binding: u32) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::FRAGMENT,
+        ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+        count: None,
+    }
+}
+
+/// A bind group entry for a uniform buffer of at least `size` bytes.
+fn uniform_entry(binding: u32, visibility: wgpu::ShaderStages, has_dynamic_offset: bool, size: u64) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility,
+        ty: wgpu::BindingType::Buffer { ty: wgpu::BufferBindingType::Uniform, has_dynamic_offset, min_binding_size: std::num::NonZeroU64::new(size) },
+        count: None,
+    }
+}
+
+/// The sampler every pass and layer reads its picture with: linear, clamped to the edge.
+fn linear_clamp_sampler(device: &wgpu::Device, label: &str) -> wgpu::Sampler {
+    device.create_sampler(&wgpu::SamplerDescriptor {
+        label: Some(label),
+        address_mode_u: wgpu::AddressMode::ClampToEdge,
+        address_mode_v: wgpu::AddressMode::ClampToEdge,
+        address_mode_w: wgpu::AddressMode::ClampToEdge,
+        mag_filter: wgpu::FilterMode::Linear,
+        min_filter: wgpu::FilterMode::Linear,
+        ..Default::default()
+    })
+}
+
 /// A texture in the working format that passes read, draw into, and copy both ways: every
 /// intermediate picture of the effects chain and the compositor is one of these.
 pub(crate) fn work_texture(device: &wgpu::Device, label: &str, width: u32, height: u32) -> wgpu::Texture {

@@ -3,7 +3,7 @@
 use std::num::NonZeroU64;
 
 use super::plan::{pixel_shader, plan, Pipeline, Plan, Tex, UNIFORM_SIZE};
-use super::{shader_module, work_texture, WORK_FORMAT};
+use super::{linear_clamp_sampler, sampler_entry, shader_module, texture_entry, uniform_entry, work_texture, WORK_FORMAT};
 use crate::effects::reference::{Effect, RgbaImage};
 
 const FULLSCREEN: &str = include_str!("../../shaders/fullscreen.wgsl");
@@ -73,47 +73,12 @@ impl Renderer {
     pub fn new(device: wgpu::Device, queue: wgpu::Queue) -> Renderer {
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("effect"),
-            entries: &[
-                wgpu::BindGroupLayoutEntry {
-                    binding: 0,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Texture {
-                        sample_type: wgpu::TextureSampleType::Float { filterable: true },
-                        view_dimension: wgpu::TextureViewDimension::D2,
-                        multisampled: false,
-                    },
-                    count: None,
-                },
-                wgpu::BindGroupLayoutEntry {
-                    binding: 1,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
-                    count: None,
-                },
-                wgpu::BindGroupLayoutEntry {
-                    binding: 2,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Buffer {
-                        ty: wgpu::BufferBindingType::Uniform,
-                        has_dynamic_offset: true,
-                        min_binding_size: NonZeroU64::new(UNIFORM_SIZE),
-                    },
-                    count: None,
-                },
-            ],
+            entries: &[texture_entry(0), sampler_entry(1), uniform_entry(2, wgpu::ShaderStages::FRAGMENT, true, UNIFORM_SIZE)],
         });
         let pipeline_layout =
             device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor { label: Some("effect"), bind_group_layouts: &[Some(&layout)], immediate_size: 0 });
         let vertex = shader_module(&device, "fullscreen", FULLSCREEN);
-        let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
-            label: Some("linear clamp"),
-            address_mode_u: wgpu::AddressMode::ClampToEdge,
-            address_mode_v: wgpu::AddressMode::ClampToEdge,
-            address_mode_w: wgpu::AddressMode::ClampToEdge,
-            mag_filter: wgpu::FilterMode::Linear,
-            min_filter: wgpu::FilterMode::Linear,
-            ..Default::default()
-        });
+        let sampler = linear_clamp_sampler(&device, "linear clamp");
         let align = device.limits().min_uniform_buffer_offset_alignment as u64;
         let stride = UNIFORM_SIZE.div_ceil(align) * align;
         let uniform_slots = 8;
