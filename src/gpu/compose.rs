@@ -10,7 +10,7 @@
 //! show it.
 
 use super::uniforms::Layer;
-use super::{linear_clamp_sampler, sampler_entry, shader_module, texture_entry, uniform_entry, Renderer, WORK_FORMAT};
+use super::{linear_clamp_sampler, render_pass, sampler_entry, shader_module, texture_entry, uniform_entry, Renderer, WORK_FORMAT};
 use crate::effects::reference::Effect;
 use crate::frame::BLEND_MODES;
 
@@ -248,19 +248,8 @@ impl Compositor {
         self.opaque = background[3] >= 1.0;
         let [r, g, b, a] = background;
         let mut encoder = device.create_command_encoder(&Default::default());
-        encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("background"),
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: &pictures.picture.view,
-                depth_slice: None,
-                resolve_target: None,
-                ops: wgpu::Operations { load: wgpu::LoadOp::Clear(wgpu::Color { r, g, b, a }), store: wgpu::StoreOp::Store },
-            })],
-            depth_stencil_attachment: None,
-            timestamp_writes: None,
-            occlusion_query_set: None,
-            multiview_mask: None,
-        });
+        // A pass that only clears the picture to the background.
+        render_pass(&mut encoder, "background", &pictures.picture.view, wgpu::LoadOp::Clear(wgpu::Color { r, g, b, a }));
         fx.queue().submit([encoder.finish()]);
         Ok(())
     }
@@ -316,19 +305,7 @@ impl Compositor {
             // over the whole other target with blending off, so nothing there needs keeping.
             // SAFETY (DontCare): every pixel of that target is written before anything reads it.
             let load = if over { wgpu::LoadOp::Load } else { wgpu::LoadOp::DontCare(unsafe { wgpu::LoadOpDontCare::enabled() }) };
-            let mut rp = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some("composite"),
-                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view: &target.view,
-                    depth_slice: None,
-                    resolve_target: None,
-                    ops: wgpu::Operations { load, store: wgpu::StoreOp::Store },
-                })],
-                depth_stencil_attachment: None,
-                timestamp_writes: None,
-                occlusion_query_set: None,
-                multiview_mask: None,
-            });
+            let mut rp = render_pass(&mut encoder, "composite", &target.view, load);
             rp.set_pipeline(&pipeline);
             // Group 0 holds the uniform; for "over" it is bound through the other target, as the
             // picture cannot be sampled while it is drawn into (the quad reads no backdrop).

@@ -88,6 +88,24 @@ fn linear_clamp_sampler(device: &wgpu::Device, label: &str) -> wgpu::Sampler {
     })
 }
 
+/// A render pass drawing into one colour target, which it stores; `load` says what the target
+/// holds first.
+fn render_pass<'e>(encoder: &'e mut wgpu::CommandEncoder, label: &str, view: &wgpu::TextureView, load: wgpu::LoadOp<wgpu::Color>) -> wgpu::RenderPass<'e> {
+    encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+        label: Some(label),
+        color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+            view,
+            depth_slice: None,
+            resolve_target: None,
+            ops: wgpu::Operations { load, store: wgpu::StoreOp::Store },
+        })],
+        depth_stencil_attachment: None,
+        timestamp_writes: None,
+        occlusion_query_set: None,
+        multiview_mask: None,
+    })
+}
+
 /// A texture in the working format that passes read, draw into, and copy both ways: every
 /// intermediate picture of the effects chain and the compositor is one of these.
 pub(crate) fn work_texture(device: &wgpu::Device, label: &str, width: u32, height: u32) -> wgpu::Texture {

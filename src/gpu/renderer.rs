@@ -3,7 +3,7 @@
 use std::num::NonZeroU64;
 
 use super::plan::{pixel_shader, plan, Pipeline, Plan, Tex, UNIFORM_SIZE};
-use super::{linear_clamp_sampler, sampler_entry, shader_module, texture_entry, uniform_entry, work_texture, WORK_FORMAT};
+use super::{linear_clamp_sampler, render_pass, sampler_entry, shader_module, texture_entry, uniform_entry, work_texture, WORK_FORMAT};
 use crate::effects::reference::{Effect, RgbaImage};
 
 const FULLSCREEN: &str = include_str!("../../shaders/fullscreen.wgsl");
@@ -257,19 +257,8 @@ impl Renderer {
         let load = wgpu::LoadOp::DontCare(unsafe { wgpu::LoadOpDontCare::enabled() });
         let mut encoder = self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("effects") });
         for (i, pass) in plan.passes.iter().enumerate() {
-            let mut rp = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some(if pass.pipeline == Pipeline::Blur { "blur" } else { "pixel" }),
-                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view: &frame.slot(pass.dst).view,
-                    depth_slice: None,
-                    resolve_target: None,
-                    ops: wgpu::Operations { load, store: wgpu::StoreOp::Store },
-                })],
-                depth_stencil_attachment: None,
-                timestamp_writes: None,
-                occlusion_query_set: None,
-                multiview_mask: None,
-            });
+            let label = if pass.pipeline == Pipeline::Blur { "blur" } else { "pixel" };
+            let mut rp = render_pass(&mut encoder, label, &frame.slot(pass.dst).view, load);
             rp.set_pipeline(self.pipeline(&pass.pipeline));
             rp.set_bind_group(0, &frame.slot(pass.src).bind_group, &[(i as u64 * self.stride) as u32]);
             rp.draw(0..3, 0..1);
@@ -315,19 +304,7 @@ impl Renderer {
         let frame = self.frame.as_ref().ok_or("no frame to present")?;
         let mut encoder = self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("present") });
         {
-            let mut rp = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some("present"),
-                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view: target,
-                    depth_slice: None,
-                    resolve_target: None,
-                    ops: wgpu::Operations { load: wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT), store: wgpu::StoreOp::Store },
-                })],
-                depth_stencil_attachment: None,
-                timestamp_writes: None,
-                occlusion_query_set: None,
-                multiview_mask: None,
-            });
+            let mut rp = render_pass(&mut encoder, "present", target, wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT));
             rp.set_pipeline(self.pipeline(&which));
             rp.set_bind_group(0, &frame.slot(self.output).bind_group, &[0]);
             rp.draw(0..3, 0..1);
