@@ -230,6 +230,39 @@ impl Arg {
     }
 }
 
+/// An [`Arg`] whose schema is a non-empty string (an id, a property path, a text), the most
+/// common argument. Read like any `Arg`: the tool still names a missing or bad value.
+#[derive(Clone, Debug, Default)]
+pub struct NonEmpty(Arg);
+
+impl<'de> Deserialize<'de> for NonEmpty {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<NonEmpty, D::Error> {
+        Arg::deserialize(d).map(NonEmpty)
+    }
+}
+
+impl std::ops::Deref for NonEmpty {
+    type Target = Arg;
+
+    fn deref(&self) -> &Arg {
+        &self.0
+    }
+}
+
+impl schemars::JsonSchema for NonEmpty {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "NonEmpty".into()
+    }
+
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({ "type": "string", "minLength": 1 })
+    }
+}
+
 pub fn one_of(choices: &[&str]) -> String {
     format!("one of: {}", choices.join(", "))
 }

@@ -83,7 +83,7 @@ pub(crate) use {list, text, typed};
 pub mod prelude {
     pub(crate) use super::{list, text, typed};
     pub use super::{Annotations, Kind, ToolDef, Types, ADD, BATCH, CHANGE, HISTORY, LISTING, NOT_FOUND_IDS, READ};
-    pub use crate::tools::args::Arg;
+    pub use crate::tools::args::{Arg, NonEmpty};
     pub use crate::tools::schema::*;
     pub use schemars::JsonSchema;
     pub use serde::Deserialize;

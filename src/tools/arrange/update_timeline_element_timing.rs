@@ -20,8 +20,7 @@ pub static DEF: ToolDef = ToolDef {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Arguments {
     /// Element id from list_timeline
-    #[schemars(with = "String", length(min = 1))]
-    element_id: Arg,
+    element_id: NonEmpty,
     /// New start (moves the element), in timeline seconds
     #[schemars(with = "Option<f64>", range(min = 0))]
     start: Arg,

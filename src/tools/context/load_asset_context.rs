@@ -20,8 +20,7 @@ pub static DEF: ToolDef = ToolDef {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Arguments {
     /// Asset id from list_project_assets
-    #[schemars(with = "String", length(min = 1))]
-    pub asset_id: Arg,
+    pub asset_id: NonEmpty,
 }
 
 #[derive(JsonSchema)]

@@ -20,8 +20,7 @@ pub static DEF: ToolDef = ToolDef {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Arguments {
     /// Asset id from list_project_assets
-    #[schemars(with = "String", length(min = 1))]
-    asset_id: Arg,
+    asset_id: NonEmpty,
     /// Where it starts, in timeline seconds
     #[schemars(with = "f64", range(min = 0))]
     start_time: Arg,

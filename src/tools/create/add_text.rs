@@ -20,8 +20,7 @@ pub static DEF: ToolDef = ToolDef {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Arguments {
     /// The text to show
-    #[schemars(with = "String", length(min = 1))]
-    text: Arg,
+    text: NonEmpty,
     /// When it appears, in timeline seconds
     #[schemars(with = "f64", range(min = 0))]
     start: Arg,

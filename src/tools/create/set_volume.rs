@@ -20,11 +20,9 @@ pub static DEF: ToolDef = ToolDef {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Arguments {
     /// Track id from list_timeline
-    #[schemars(with = "String", length(min = 1))]
-    track_id: Arg,
+    track_id: NonEmpty,
     /// Video or audio element id
-    #[schemars(with = "String", length(min = 1))]
-    element_id: Arg,
+    element_id: NonEmpty,
     /// 0 is silent, 1 is full volume
     #[schemars(with = "f64", range(min = 0, max = 1))]
     volume: Arg,

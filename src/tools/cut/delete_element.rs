@@ -20,11 +20,9 @@ pub static DEF: ToolDef = ToolDef {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Arguments {
     /// Track id from list_timeline
-    #[schemars(with = "String", length(min = 1))]
-    track_id: Arg,
+    track_id: NonEmpty,
     /// Element id from list_timeline
-    #[schemars(with = "String", length(min = 1))]
-    element_id: Arg,
+    element_id: NonEmpty,
 }
 
 #[derive(JsonSchema)]

@@ -21,8 +21,7 @@ pub static DEF: ToolDef = ToolDef {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Arguments {
     /// Effect id from list_effects
-    #[schemars(with = "String", length(min = 1))]
-    effect_type: Arg,
+    effect_type: NonEmpty,
     /// Effect start, in timeline seconds
     #[schemars(with = "f64", range(min = 0))]
     start: Arg,

@@ -34,8 +34,7 @@ pub static DEF: ToolDef = ToolDef {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Arguments {
     /// Effect element id from list_timeline
-    #[schemars(with = "String", length(min = 1))]
-    element_id: Arg,
+    element_id: NonEmpty,
     /// Effect parameters by key (see get_effect)
     #[schemars(with = "BTreeMap<String, ParamValue>")]
     params: Arg,

@@ -20,8 +20,7 @@ pub static DEF: ToolDef = ToolDef {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Arguments {
     /// Effect id from list_effects
-    #[schemars(with = "String", length(min = 1))]
-    effect_type: Arg,
+    effect_type: NonEmpty,
 }
 
 #[derive(JsonSchema)]

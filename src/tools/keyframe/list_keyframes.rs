@@ -20,8 +20,7 @@ pub static DEF: ToolDef = ToolDef {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Arguments {
     /// Element id or ref from list_timeline
-    #[schemars(with = "String", length(min = 1))]
-    element_id: Arg,
+    element_id: NonEmpty,
     /// Only this property (default: every animated one)
     #[schemars(with = "Option<String>")]
     property: Arg,

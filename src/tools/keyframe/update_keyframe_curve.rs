@@ -20,11 +20,9 @@ pub static DEF: ToolDef = ToolDef {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Arguments {
     /// Element id or ref from list_timeline
-    #[schemars(with = "String", length(min = 1))]
-    element_id: Arg,
+    element_id: NonEmpty,
     /// Property path
-    #[schemars(with = "String", length(min = 1))]
-    property: Arg,
+    property: NonEmpty,
     /// Keyframe id from list_keyframes
     #[schemars(with = "Option<String>", length(min = 1))]
     keyframe_id: Arg,

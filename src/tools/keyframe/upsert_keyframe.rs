@@ -20,11 +20,9 @@ pub static DEF: ToolDef = ToolDef {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Arguments {
     /// Element id or ref from list_timeline
-    #[schemars(with = "String", length(min = 1))]
-    element_id: Arg,
+    element_id: NonEmpty,
     /// Property path from list_animatable_properties, such as opacity or transform.positionX
-    #[schemars(with = "String", length(min = 1))]
-    property: Arg,
+    property: NonEmpty,
     /// Seconds from the element's start (0 to its duration)
     #[schemars(with = "f64", range(min = 0))]
     time: Arg,

@@ -20,8 +20,7 @@ pub static DEF: ToolDef = ToolDef {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Arguments {
     /// Track id from list_timeline
-    #[schemars(with = "String", length(min = 1))]
-    track_id: Arg,
+    track_id: NonEmpty,
     /// New position in list_timeline's track order (0 is in front)
     #[schemars(with = "Option<i64>", range(min = 0))]
     index: Arg,

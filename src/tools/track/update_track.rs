@@ -21,8 +21,7 @@ pub static DEF: ToolDef = ToolDef {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Arguments {
     /// Track id from list_timeline
-    #[schemars(with = "String", length(min = 1))]
-    track_id: Arg,
+    track_id: NonEmpty,
     /// Silence the track (main, overlay, audio)
     #[schemars(with = "Option<bool>")]
     muted: Arg,
