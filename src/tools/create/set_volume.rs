@@ -16,24 +16,23 @@ pub static DEF: ToolDef = ToolDef {
     run: typed!(run),
 };
 
-#[derive(Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Arguments {
-    /// Track id from list_timeline
-    track_id: NonEmpty,
-    /// Video or audio element id
-    element_id: NonEmpty,
-    /// 0 is silent, 1 is full volume
-    #[schemars(with = "f64", range(min = 0, max = 1))]
-    volume: Arg,
+arguments! {
+    pub struct Arguments {
+        /// Track id from list_timeline
+        track_id: NonEmpty,
+        /// Video or audio element id
+        element_id: NonEmpty,
+        /// 0 is silent, 1 is full volume
+        #[schemars(with = "f64", range(min = 0, max = 1))]
+        volume: Arg,
+    }
 }
 
-#[derive(JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[allow(dead_code)]
-pub struct Returns {
-    success: bool,
-    volume: f64,
+returns! {
+    pub struct Returns {
+        success: bool,
+        volume: f64,
+    }
 }
 
 pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {

@@ -16,33 +16,32 @@ pub static DEF: ToolDef = ToolDef {
     run: typed!(run),
 };
 
-#[derive(Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Arguments {
-    /// Track id from list_timeline
-    track_id: NonEmpty,
-    /// Text element id from list_timeline
-    element_id: NonEmpty,
-    /// New text
-    #[schemars(with = "Option<String>", length(min = 1))]
-    text: Arg,
-    /// New start, in timeline seconds
-    #[schemars(with = "Option<f64>", range(min = 0))]
-    start: Arg,
-    /// New end, in timeline seconds
-    #[schemars(with = "Option<f64>", range(min = 0))]
-    end: Arg,
-    /// New position
-    #[schemars(with = "Option<String>", extend("enum" = TEXT_POSITIONS))]
-    position: Arg,
+arguments! {
+    pub struct Arguments {
+        /// Track id from list_timeline
+        track_id: NonEmpty,
+        /// Text element id from list_timeline
+        element_id: NonEmpty,
+        /// New text
+        #[schemars(with = "Option<String>", length(min = 1))]
+        text: Arg,
+        /// New start, in timeline seconds
+        #[schemars(with = "Option<f64>", range(min = 0))]
+        start: Arg,
+        /// New end, in timeline seconds
+        #[schemars(with = "Option<f64>", range(min = 0))]
+        end: Arg,
+        /// New position
+        #[schemars(with = "Option<String>", extend("enum" = TEXT_POSITIONS))]
+        position: Arg,
+    }
 }
 
-#[derive(JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[allow(dead_code)]
-pub struct Returns {
-    success: bool,
-    element_id: String,
+returns! {
+    pub struct Returns {
+        success: bool,
+        element_id: String,
+    }
 }
 
 pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {

@@ -16,20 +16,19 @@ pub static DEF: ToolDef = ToolDef {
     run: typed!(run),
 };
 
-#[derive(Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Arguments {
-    /// Track id from list_timeline
-    track_id: NonEmpty,
-    /// Element id from list_timeline
-    element_id: NonEmpty,
+arguments! {
+    pub struct Arguments {
+        /// Track id from list_timeline
+        track_id: NonEmpty,
+        /// Element id from list_timeline
+        element_id: NonEmpty,
+    }
 }
 
-#[derive(JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[allow(dead_code)]
-pub struct Returns {
-    success: bool,
+returns! {
+    pub struct Returns {
+        success: bool,
+    }
 }
 
 pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {

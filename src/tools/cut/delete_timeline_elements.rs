@@ -16,20 +16,19 @@ pub static DEF: ToolDef = ToolDef {
     run: typed!(run),
 };
 
-#[derive(Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Arguments {
-    /// Element ids from list_timeline
-    #[schemars(with = "Vec<String>", length(min = 1), inner(length(min = 1)))]
-    element_ids: Arg,
+arguments! {
+    pub struct Arguments {
+        /// Element ids from list_timeline
+        #[schemars(with = "Vec<String>", length(min = 1), inner(length(min = 1)))]
+        element_ids: Arg,
+    }
 }
 
-#[derive(JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[allow(dead_code)]
-pub struct Returns {
-    success: bool,
-    deleted_elements: Vec<String>,
+returns! {
+    pub struct Returns {
+        success: bool,
+        deleted_elements: Vec<String>,
+    }
 }
 
 pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
