@@ -95,6 +95,17 @@ pub fn timeline_mut(timeline: &mut Option<Timeline>) -> Result<&mut Timeline, To
     timeline.as_mut().ok_or_else(ToolError::no_active_timeline)
 }
 
+/// Where each of `ids` is, as (track, element) indices in order, or "Timeline elements not found"
+/// naming every id that is not on the timeline.
+pub(crate) fn locate_all(tl: &Timeline, ids: &[String]) -> Result<Vec<(usize, usize)>, ToolError> {
+    let found = crate::edits::locate(tl, ids);
+    let missing: Vec<String> = ids.iter().zip(&found).filter(|(_, f)| f.is_none()).map(|(id, _)| id.clone()).collect();
+    if !missing.is_empty() {
+        return Err(ToolError::elements_not_found(&missing));
+    }
+    Ok(found.into_iter().flatten().collect())
+}
+
 pub type ToolFn = fn(&mut Ctx, Args) -> Result<Output, ToolError>;
 
 /// A tool's output as JSON text. Tools serialise once, straight to text, because the text is what

@@ -61,12 +61,7 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     if tl.is_empty() {
         return Err(ToolError::no_timeline_content());
     }
-    let found = edits::locate(tl, &ids);
-    let missing: Vec<String> = ids.iter().zip(&found).filter(|(_, f)| f.is_none()).map(|(id, _)| id.clone()).collect();
-    if !missing.is_empty() {
-        return Err(ToolError::elements_not_found(&missing));
-    }
-    let found: Vec<(usize, usize)> = found.into_iter().flatten().collect();
+    let found = locate_all(tl, &ids)?;
     let element = |&(ti, ei): &(usize, usize)| -> &Element { &tl.tracks[ti].elements[ei] };
     let target_index = match target {
         None => None,

@@ -69,12 +69,7 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     }
     let target = args.track_id.string("trackId")?;
     let tl = timeline_mut(&mut ctx.timeline)?;
-    let found = edits::locate(tl, &ids);
-    let missing: Vec<String> = ids.iter().zip(&found).filter(|(_, f)| f.is_none()).map(|(id, _)| id.clone()).collect();
-    if !missing.is_empty() {
-        return Err(ToolError::elements_not_found(&missing));
-    }
-    let found: Vec<(usize, usize)> = found.into_iter().flatten().collect();
+    let found = locate_all(tl, &ids)?;
     let originals: Vec<(usize, crate::model::Element)> = found.iter().map(|&(ti, ei)| (ti, tl.tracks[ti].elements[ei].as_ref().clone())).collect();
     let earliest = originals.iter().map(|(_, e)| e.start).min().unwrap_or(0);
     let latest = originals.iter().map(|(_, e)| e.end()).max().unwrap_or(0);
