@@ -10,7 +10,9 @@
 //! show it.
 
 use super::uniforms::Layer;
-use super::{linear_clamp_sampler, render_pass, sampler_entry, shader_module, texture_entry, uniform_entry, Renderer, WORK_FORMAT};
+use super::{
+    fullscreen_pipeline, linear_clamp_sampler, render_pass, sampler_entry, shader_module, texture_entry, uniform_buffer, uniform_entry, Renderer, WORK_FORMAT,
+};
 use crate::effects::reference::Effect;
 use crate::frame::BLEND_MODES;
 
@@ -151,12 +153,7 @@ impl Compositor {
         });
         let (vertex, fragment) = (shader_module(device, "fullscreen", FULLSCREEN), shader_module(device, "composite", COMPOSITE));
         let sampler = linear_clamp_sampler(device, "layer");
-        let uniform = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("composite uniform"),
-            size: LAYER_SIZE,
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
+        let uniform = uniform_buffer(device, "composite uniform", LAYER_SIZE);
         Compositor {
             layout0,
             layout1,
@@ -191,23 +188,8 @@ impl Compositor {
 
     /// composite.wgsl's full-screen pass with `MODE` set to `mode`.
     fn layer_pipeline(&self, device: &wgpu::Device, mode: BlendMode) -> wgpu::RenderPipeline {
-        let constants = [("MODE", mode.0 as f64)];
-        device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-            label: Some(BLEND_MODES[mode.0 as usize]),
-            layout: Some(&self.pipeline_layout),
-            vertex: wgpu::VertexState { module: &self.vertex, entry_point: Some("vs_main"), compilation_options: Default::default(), buffers: &[] },
-            primitive: wgpu::PrimitiveState::default(),
-            depth_stencil: None,
-            multisample: wgpu::MultisampleState::default(),
-            fragment: Some(wgpu::FragmentState {
-                module: &self.fragment,
-                entry_point: Some("fs_main"),
-                compilation_options: wgpu::PipelineCompilationOptions { constants: &constants, ..Default::default() },
-                targets: &[Some(wgpu::ColorTargetState { format: WORK_FORMAT, blend: None, write_mask: wgpu::ColorWrites::ALL })],
-            }),
-            multiview_mask: None,
-            cache: None,
-        })
+        let label = BLEND_MODES[mode.0 as usize];
+        fullscreen_pipeline(device, label, &self.pipeline_layout, &self.vertex, &self.fragment, &[("MODE", mode.0 as f64)], WORK_FORMAT)
     }
 
     fn source_group(&self, device: &wgpu::Device, view: &wgpu::TextureView) -> wgpu::BindGroup {

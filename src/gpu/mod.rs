@@ -88,6 +88,45 @@ fn linear_clamp_sampler(device: &wgpu::Device, label: &str) -> wgpu::Sampler {
     })
 }
 
+/// A uniform buffer of `size` bytes that the queue writes into.
+fn uniform_buffer(device: &wgpu::Device, label: &str, size: u64) -> wgpu::Buffer {
+    device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some(label),
+        size,
+        usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    })
+}
+
+/// A pipeline of one full-screen triangle (`vs_main` of `vertex`) running `fs_main` of
+/// `fragment` with its override `constants`, writing `format` with blending off.
+fn fullscreen_pipeline(
+    device: &wgpu::Device,
+    label: &str,
+    layout: &wgpu::PipelineLayout,
+    vertex: &wgpu::ShaderModule,
+    fragment: &wgpu::ShaderModule,
+    constants: &[(&str, f64)],
+    format: wgpu::TextureFormat,
+) -> wgpu::RenderPipeline {
+    device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        label: Some(label),
+        layout: Some(layout),
+        vertex: wgpu::VertexState { module: vertex, entry_point: Some("vs_main"), compilation_options: Default::default(), buffers: &[] },
+        primitive: wgpu::PrimitiveState::default(),
+        depth_stencil: None,
+        multisample: wgpu::MultisampleState::default(),
+        fragment: Some(wgpu::FragmentState {
+            module: fragment,
+            entry_point: Some("fs_main"),
+            compilation_options: wgpu::PipelineCompilationOptions { constants, ..Default::default() },
+            targets: &[Some(wgpu::ColorTargetState { format, blend: None, write_mask: wgpu::ColorWrites::ALL })],
+        }),
+        multiview_mask: None,
+        cache: None,
+    })
+}
+
 /// A render pass drawing into one colour target, which it stores; `load` says what the target
 /// holds first.
 fn render_pass<'e>(encoder: &'e mut wgpu::CommandEncoder, label: &str, view: &wgpu::TextureView, load: wgpu::LoadOp<wgpu::Color>) -> wgpu::RenderPass<'e> {

@@ -3,7 +3,10 @@
 use std::num::NonZeroU64;
 
 use super::plan::{pixel_shader, plan, Pipeline, Plan, Tex, UNIFORM_SIZE};
-use super::{linear_clamp_sampler, render_pass, sampler_entry, shader_module, texture_entry, uniform_entry, work_texture, WORK_FORMAT};
+use super::{
+    fullscreen_pipeline, linear_clamp_sampler, render_pass, sampler_entry, shader_module, texture_entry, uniform_buffer, uniform_entry, work_texture,
+    WORK_FORMAT,
+};
 use crate::effects::reference::{Effect, RgbaImage};
 
 const FULLSCREEN: &str = include_str!("../../shaders/fullscreen.wgsl");
@@ -82,7 +85,7 @@ impl Renderer {
         let align = device.limits().min_uniform_buffer_offset_alignment as u64;
         let stride = UNIFORM_SIZE.div_ceil(align) * align;
         let uniform_slots = 8;
-        let uniforms = Self::uniform_buffer(&device, stride * uniform_slots);
+        let uniforms = uniform_buffer(&device, "effect uniforms", stride * uniform_slots);
         Renderer {
             device,
             queue,
@@ -100,37 +103,13 @@ impl Renderer {
         }
     }
 
-    fn uniform_buffer(device: &wgpu::Device, size: u64) -> wgpu::Buffer {
-        device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("effect uniforms"),
-            size,
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        })
-    }
-
     fn make_pipeline(&self, which: &Pipeline) -> wgpu::RenderPipeline {
         let (label, module, format) = match which {
             Pipeline::Blur => ("blur", shader_module(&self.device, "blur", BLUR), WORK_FORMAT),
             Pipeline::Pixel(key) => ("pixel", shader_module(&self.device, "pixel", &pixel_shader(key)), WORK_FORMAT),
             Pipeline::Present(format) => ("present", shader_module(&self.device, "copy", COPY), *format),
         };
-        self.device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-            label: Some(label),
-            layout: Some(&self.pipeline_layout),
-            vertex: wgpu::VertexState { module: &self.vertex, entry_point: Some("vs_main"), compilation_options: Default::default(), buffers: &[] },
-            primitive: wgpu::PrimitiveState::default(),
-            depth_stencil: None,
-            multisample: wgpu::MultisampleState::default(),
-            fragment: Some(wgpu::FragmentState {
-                module: &module,
-                entry_point: Some("fs_main"),
-                compilation_options: Default::default(),
-                targets: &[Some(wgpu::ColorTargetState { format, blend: None, write_mask: wgpu::ColorWrites::ALL })],
-            }),
-            multiview_mask: None,
-            cache: None,
-        })
+        fullscreen_pipeline(&self.device, label, &self.pipeline_layout, &self.vertex, &module, &[], format)
     }
 
     fn pipeline(&self, which: &Pipeline) -> &wgpu::RenderPipeline {
@@ -281,7 +260,7 @@ impl Renderer {
         }
         if plan.passes.len() as u64 > self.uniform_slots {
             self.uniform_slots = (plan.passes.len() as u64).next_power_of_two();
-            self.uniforms = Self::uniform_buffer(&self.device, self.stride * self.uniform_slots);
+            self.uniforms = uniform_buffer(&self.device, "effect uniforms", self.stride * self.uniform_slots);
             for slot in frame.slots_mut() {
                 slot.bind_group = self.bind_group(&slot.view);
             }
