@@ -8,6 +8,9 @@ import { fileURLToPath } from "node:url";
 
 import { chromium } from "playwright-core";
 
+// Built by `npm run build`, which every benchmark needs first.
+import { CHROMIUM_FLAGS } from "../dist/render-headless.js";
+
 export const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const argv = process.argv.slice(2);
 
@@ -21,16 +24,7 @@ export function launchChromium(flags = []) {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
     headless: true,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu-sandbox",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--disable-quic",
-      ...flags,
-    ],
+    args: [...CHROMIUM_FLAGS, "--disable-quic", ...flags],
   });
 }
 
