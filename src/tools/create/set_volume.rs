@@ -40,12 +40,11 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     let track_id = args.track_id.id(ToolError::element_not_found)?;
     let element_id = args.element_id.id(ToolError::element_not_found)?;
     let tl = timeline_mut(&mut ctx.timeline)?;
-    let ti = tl.track_index(track_id).ok_or_else(ToolError::element_not_found)?;
-    let current = tl.tracks[ti].elements.iter().find(|e| e.id == element_id).ok_or_else(ToolError::element_not_found)?;
+    let (ti, current) = element_on_track(tl, track_id, element_id, ToolError::element_not_found)?;
     if !current.kind.has_volume() {
         return Err(ToolError::no_volume());
     }
-    let mut e = (**current).clone();
+    let mut e = current.clone();
     e.volume = Some(volume);
     edits::replace(tl, ti, e).map_err(edit_error)?;
     Ok(json!({ "success": true, "volume": crate::effects::number(volume) }).into())

@@ -53,12 +53,11 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     let position = args.position.choice("position", &TEXT_POSITIONS)?;
     let canvas = ctx.settings().canvas;
     let tl = timeline_mut(&mut ctx.timeline)?;
-    let ti = tl.track_index(track_id).ok_or_else(ToolError::text_element_not_found)?;
-    let current = tl.tracks[ti].elements.iter().find(|e| e.id == element_id).ok_or_else(ToolError::text_element_not_found)?;
+    let (ti, current) = element_on_track(tl, track_id, element_id, ToolError::text_element_not_found)?;
     if current.kind != ElementType::Text {
         return Err(ToolError::not_text());
     }
-    let mut e = (**current).clone();
+    let mut e = current.clone();
     // Start and end are the text's in and out points: each one given moves that edge only.
     let new_start = start.unwrap_or(e.start);
     let new_end = end.unwrap_or(e.end());

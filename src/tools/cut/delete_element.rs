@@ -35,10 +35,7 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     let track_id = args.track_id.id(ToolError::element_not_found)?;
     let element_id = args.element_id.id(ToolError::element_not_found)?;
     let tl = timeline_mut(&mut ctx.timeline)?;
-    let ti = tl.track_index(track_id).ok_or_else(ToolError::element_not_found)?;
-    if !tl.tracks[ti].elements.iter().any(|e| e.id == element_id) {
-        return Err(ToolError::element_not_found());
-    }
+    let (ti, _) = element_on_track(tl, track_id, element_id, ToolError::element_not_found)?;
     tl.track_mut(ti).elements.retain(|e| e.id != element_id);
     Ok(json!({ "success": true }).into())
 }
