@@ -232,26 +232,28 @@ fn main() {
         },
     );
 
-    println!("neuralcut engine bench: {TRACKS} tracks x {PER_TRACK} elements, median of {runs} runs");
-    println!("{:<44} {:>12} {:>14}", "operation", "median", "vs deep copy");
-    let row = |name: &str, us: f64| println!("{name:<44} {us:>9.1} µs {:>13.3}x", us / copy_us);
-    row("baseline: deep copy of the timeline", copy_us);
-    row("split at one time crossing every track", split_us);
-    row("move 50 elements", move_us);
-    row("move 1 element", one_move_us);
-    row("delete 100 elements", delete_us);
-    row("list_timeline, cold (JSON text, as JS gets it)", list_us);
-    row("list_timeline, cold, clips of 1.26 s", list_fraction_us);
-    row("list_timeline after a 1-element edit (cached)", list_warm_us);
-    row("list_timeline (parsed into a serde Value)", list_value_us);
-    row("undo + redo of the split", undo_split_us);
-    row("undo + redo of the one-element move", undo_one_us);
-    println!("split of one element with N opacity keyframes, median of {key_runs} runs");
-    println!("{:<44} {:>12} {:>14}", "operation", "median", "vs clone");
-    let keyrow = |name: &str, us: f64| println!("{name:<44} {us:>9.1} µs {:>13.3}x", us / clone_100k_us);
-    keyrow("baseline: clone of the 100 000-key element", clone_100k_us);
-    keyrow("split, 10 000 keys", split_10k_us);
-    keyrow("split, 100 000 keys", split_100k_us);
+    table(
+        &format!("neuralcut engine bench: {TRACKS} tracks x {PER_TRACK} elements, median of {runs} runs"),
+        "vs deep copy",
+        &[
+            ("baseline: deep copy of the timeline", copy_us),
+            ("split at one time crossing every track", split_us),
+            ("move 50 elements", move_us),
+            ("move 1 element", one_move_us),
+            ("delete 100 elements", delete_us),
+            ("list_timeline, cold (JSON text, as JS gets it)", list_us),
+            ("list_timeline, cold, clips of 1.26 s", list_fraction_us),
+            ("list_timeline after a 1-element edit (cached)", list_warm_us),
+            ("list_timeline (parsed into a serde Value)", list_value_us),
+            ("undo + redo of the split", undo_split_us),
+            ("undo + redo of the one-element move", undo_one_us),
+        ],
+    );
+    table(
+        &format!("split of one element with N opacity keyframes, median of {key_runs} runs"),
+        "vs clone",
+        &[("baseline: clone of the 100 000-key element", clone_100k_us), ("split, 10 000 keys", split_10k_us), ("split, 100 000 keys", split_100k_us)],
+    );
     println!("100 000 keys / 10 000 keys: {:.2}x (linear: 10x)", split_100k_us / split_10k_us);
     let full = copy_bytes as f64 * 1000.0;
     println!(
@@ -260,4 +262,14 @@ fn main() {
         full / (1024.0 * 1024.0),
         100.0 * history_bytes as f64 / full
     );
+}
+
+/// A table of medians under `title`, each row against the first, the baseline.
+fn table(title: &str, versus: &str, rows: &[(&str, f64)]) {
+    println!("{title}");
+    println!("{:<44} {:>12} {:>14}", "operation", "median", versus);
+    let baseline = rows[0].1;
+    for (name, us) in rows {
+        println!("{name:<44} {us:>9.1} µs {:>13.3}x", us / baseline);
+    }
 }

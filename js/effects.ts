@@ -215,6 +215,15 @@ function checkFrame(source: EffectSource | null | undefined, width: number, heig
   if (sw < width || sh < height) throw new NeuralCutError("SOURCE_TOO_SMALL", `source is ${sw}x${sh}, smaller than the requested ${width}x${height}`);
 }
 
+/** What every backend's `render` checks first: the frame and the effects, and that a call
+ * without a source can draw the last frame again (`last`: its size, 0×0 before any). */
+function checkRender({ source, width, height, effects }: RenderOptions, maxSize: number, last: readonly [number, number]): void {
+  checkFrame(source, width, height, maxSize);
+  validate(effects);
+  if (source == null && (last[0] !== width || last[1] !== height))
+    throw new NeuralCutError("INVALID_OPTIONS", `no source given and no earlier ${width}x${height} frame to reuse`);
+}
+
 function checkRegion(region: { x: number; y: number; width: number; height: number } | undefined): void {
   // Whole, non-negative numbers only: the wasm boundary would wrap -1 and truncate 0.5.
   if (region && ![region.x, region.y, region.width, region.height].every((v) => Number.isInteger(v) && v >= 0 && v <= 0xffffffff)) {
@@ -280,13 +289,11 @@ function cpuRenderer(canvas: HTMLCanvasElement | OffscreenCanvas | undefined, ba
     upload: "pixels",
     canvas,
     maxSize,
-    render({ source, width, height, effects }: RenderOptions) {
+    render(options: RenderOptions) {
       alive();
-      checkFrame(source, width, height, maxSize);
-      validate(effects);
+      checkRender(options, maxSize, size);
+      const { source, width, height, effects } = options;
       if (source == null) {
-        if (size[0] !== width || size[1] !== height)
-          throw new NeuralCutError("INVALID_OPTIONS", `no source given and no earlier ${width}x${height} frame to reuse`);
         pending = pending.catch(() => {}).then(() => finish(width, height, effects));
         return;
       }
@@ -451,12 +458,10 @@ export async function createEffectRenderer(options: CreateEffectRendererOptions 
     upload,
     canvas,
     maxSize,
-    render({ source, width, height, effects }: RenderOptions) {
+    render(options: RenderOptions) {
       alive();
-      checkFrame(source, width, height, maxSize);
-      validate(effects);
-      if (source == null && (frame[0] !== width || frame[1] !== height))
-        throw new NeuralCutError("INVALID_OPTIONS", `no source given and no earlier ${width}x${height} frame to reuse`);
+      checkRender(options, maxSize, frame);
+      const { source, width, height, effects } = options;
       try {
         inner.render(source == null ? null : staged(source, width, height), width, height, effects);
       } catch (e) {

@@ -17,6 +17,17 @@ import type { ProjectJson } from "./types.js";
 /** Node's process, read without @types/node. */
 const proc = (globalThis as unknown as { process: { env: Record<string, string | undefined>; cwd(): string } }).process;
 
+/** The flags every headless Chromium of the project starts with (this module's, the benchmarks'
+ * and the browser tests'): no sandbox (containers), no first-run work and no network of its own. */
+export const CHROMIUM_FLAGS: readonly string[] = [
+  "--no-sandbox",
+  "--disable-gpu-sandbox",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
 /** Where Chromium is looked for when no path is given (NEURALCUT_CHROMIUM, CHROMIUM_PATH). */
 export const CHROMIUM_CANDIDATES = [
   "/usr/bin/chromium",
@@ -172,15 +183,7 @@ export async function startHeadlessHost(
     browser = await playwright.chromium.launch({
       executablePath,
       headless: true,
-      args: [
-        "--no-sandbox",
-        "--disable-gpu-sandbox",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--autoplay-policy=no-user-gesture-required",
-      ],
+      args: [...CHROMIUM_FLAGS, "--autoplay-policy=no-user-gesture-required"],
     });
   } catch (e) {
     await files.close();

@@ -22,25 +22,21 @@
 // --backends keeps only those runs (default: all four); "cpu" is both CPU runs.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer } from "node:http";
 import { homedir } from "node:os";
-import { dirname, extname, join, normalize } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 
-import { chromium } from "playwright-core";
 import { ARTEFACTS } from "./artefacts.mjs";
+import { argv, installOpencut, launchChromium, option, root, serve } from "./bench-common.mjs";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const dist = process.env.NEURALCUT_DIST ?? join(root, "dist");
 const benchDir = join(root, ".bench");
-const argv = process.argv.slice(2);
 const QUICK = argv.includes("--quick");
-const FRAMES = (argv.includes("--frames") && Number(argv[argv.indexOf("--frames") + 1])) || (QUICK ? 5 : 7);
+const FRAMES = Number(option("--frames")) || (QUICK ? 5 : 7);
 // A frame slower than this (its warm-up, in ms) gets only SLOW_FRAMES measured frames.
 const SLOW_MS = QUICK ? 1000 : 1500;
 const SLOW_FRAMES = 3;
-const BACKENDS = argv.includes("--backends") ? argv[argv.indexOf("--backends") + 1].split(",") : ["webgpu", "webgl2", "cpu"];
+const BACKENDS = option("--backends")?.split(",") ?? ["webgpu", "webgl2", "cpu"];
 const WEBGPU_FLAGS = ["--enable-unsafe-webgpu", "--use-webgpu-adapter=swiftshader"];
 /** The runs: a backend in a browser. The CPU path runs twice: with WebGPU on SwiftShader, and with WebGPU off (WebGL2 only). */
 const RUNS = [
@@ -107,38 +103,12 @@ function sizes() {
 // ---------------------------------------------------------------------------------------------
 // Frame times
 
-async function installOpencut() {
-  const pkg = join(benchDir, "opencut", "node_modules", "opencut-wasm");
-  if (!existsSync(join(pkg, "opencut_wasm_bg.wasm"))) {
-    mkdirSync(join(benchDir, "opencut"), { recursive: true });
-    sh("npm", ["install", "--no-save", "--no-package-lock", "--prefix", join(benchDir, "opencut"), "opencut-wasm@0.2.10"]);
-  }
-  return pkg;
-}
-
-const TYPES = { ".js": "text/javascript", ".wasm": "application/wasm", ".html": "text/html" };
-
 /** Serves dist/ at / and opencut-wasm at /opencut/ on 127.0.0.1. */
-function serve(opencut) {
-  const server = createServer((req, res) => {
-    let path = normalize(decodeURIComponent(new URL(req.url, "http://x").pathname)).replace(/^(\.\.[/\\])+/, "");
-    let base = dist;
-    if (path.startsWith("/opencut/")) {
-      base = opencut;
-      path = path.slice("/opencut".length);
-    }
-    if (path === "/") {
-      res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><title>effects bench</title>");
-      return;
-    }
-    try {
-      const body = readFileSync(join(base, path));
-      res.writeHead(200, { "content-type": TYPES[extname(path)] ?? "application/octet-stream" }).end(body);
-    } catch {
-      res.writeHead(404).end();
-    }
+function serveDist(opencut) {
+  return serve({
+    page: "<!doctype html><title>effects bench</title>",
+    file: (path) => (path.startsWith("/opencut/") ? join(opencut, path.slice("/opencut".length)) : join(dist, path)),
   });
-  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve({ url: `http://127.0.0.1:${server.address().port}`, server })));
 }
 
 /** Runs in the page. */
@@ -305,25 +275,12 @@ async function benchPage({ backend, frames, slowMs, slowFrames, sizes, what }) {
 
 async function frameTimes() {
   // opencut-wasm is only timed in the GPU runs.
-  const opencut = RUNS.some((r) => r.backend !== "cpu") ? await installOpencut() : join(benchDir, "none");
-  const { url, server } = await serve(opencut);
+  const opencut = RUNS.some((r) => r.backend !== "cpu") ? installOpencut() : join(benchDir, "none");
+  const { origin: url, server } = await serveDist(opencut);
   const results = [];
   try {
     for (const { backend, flags, browser: browserKind } of RUNS) {
-      const browser = await chromium.launch({
-        executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-        headless: true,
-        args: [
-          "--no-sandbox",
-          "--disable-gpu-sandbox",
-          "--no-first-run",
-          "--disable-background-networking",
-          "--disable-component-update",
-          "--disable-sync",
-          "--disable-quic",
-          ...flags,
-        ],
-      });
+      const browser = await launchChromium(flags);
       try {
         // One page each: SwiftShader's WebGPU breaks buffer read-back in a page once a WebGPU
         // canvas was drawn on, which opencut-wasm does.

@@ -15,45 +15,32 @@
 //
 //   node scripts/bench-export.mjs [--seconds N]   (default 10)
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, appendFileSync } from "node:fs";
-import { createServer } from "node:http";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync, appendFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, extname, join, normalize } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 
-import { chromium } from "playwright-core";
+import { launchChromium, option, root, serve } from "./bench-common.mjs";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const argv = process.argv.slice(2);
-const SECONDS = (argv.includes("--seconds") && Number(argv[argv.indexOf("--seconds") + 1])) || 10;
+const SECONDS = Number(option("--seconds")) || 10;
 const SAMPLES = 30;
-const TYPES = { ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm", ".html": "text/html" };
 
 if (!existsSync(join(root, "dist", "export.js"))) throw new Error("dist/export.js is missing: run npm run build first");
 const hasFfmpeg = spawnSync("ffmpeg", ["-version"]).status === 0;
 const work = mkdtempSync(join(tmpdir(), "neuralcut-bench-export-"));
 const raw = join(work, "frames.rgba");
 
-const server = createServer(async (req, res) => {
-  const path = normalize(decodeURIComponent(new URL(req.url, "http://x").pathname));
-  if (path === "/") {
-    const map = { imports: { mediabunny: "/node_modules/mediabunny/dist/bundles/mediabunny.min.mjs" } };
-    return res.writeHead(200, { "content-type": "text/html" }).end(`<!doctype html><script type="importmap">${JSON.stringify(map)}</script>`);
-  }
-  if (path === "/frames" && req.method === "PUT") {
+const map = { imports: { mediabunny: "/node_modules/mediabunny/dist/bundles/mediabunny.min.mjs" } };
+const { origin, server } = await serve({
+  page: `<!doctype html><script type="importmap">${JSON.stringify(map)}</script>`,
+  file: (path) => join(root, path),
+  special: async (path, req, res) => {
+    if (path !== "/frames" || req.method !== "PUT") return false;
     // The sample frames, appended as raw RGBA for ffmpeg.
     for await (const c of req) appendFileSync(raw, c);
-    return res.writeHead(204).end();
-  }
-  try {
-    const body = readFileSync(join(root, path));
-    res.writeHead(200, { "content-type": TYPES[extname(path)] ?? "application/octet-stream" }).end(body);
-  } catch {
-    res.writeHead(404).end();
-  }
+    res.writeHead(204).end();
+    return true;
+  },
 });
-await new Promise((r) => server.listen(0, "127.0.0.1", r));
-const origin = `http://127.0.0.1:${server.address().port}`;
 
 /** Runs in the page. */
 async function measure({ W, H, seconds, samples }) {
@@ -287,11 +274,7 @@ async function measure({ W, H, seconds, samples }) {
 }
 
 const results = {};
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-  headless: true,
-  args: ["--no-sandbox", "--disable-gpu-sandbox", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-});
+const browser = await launchChromium();
 try {
   for (const [W, H] of [
     [1280, 720],

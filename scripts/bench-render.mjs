@@ -16,56 +16,36 @@
 // any GPU compositor pays there for a full-frame layer.
 //
 //   node scripts/bench-render.mjs [--frames N] [--backends webgpu,webgl2,auto]
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer } from "node:http";
-import { dirname, extname, join, normalize } from "node:path";
-import { fileURLToPath } from "node:url";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 
-import { chromium } from "playwright-core";
+import { installOpencut, launchChromium, option, root, serve } from "./bench-common.mjs";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const dist = process.env.NEURALCUT_DIST ?? join(root, "dist");
-const argv = process.argv.slice(2);
-const FRAMES = (argv.includes("--frames") && Number(argv[argv.indexOf("--frames") + 1])) || 5;
+const FRAMES = Number(option("--frames")) || 5;
 // --backends webgpu,webgl2,auto (default: all three)
-const BACKENDS = argv.includes("--backends") ? argv[argv.indexOf("--backends") + 1].split(",") : ["webgpu", "webgl2", "auto"];
-const TYPES = { ".js": "text/javascript", ".wasm": "application/wasm" };
+const BACKENDS = option("--backends")?.split(",") ?? ["webgpu", "webgl2", "auto"];
 
 if (!existsSync(join(dist, "render.js"))) throw new Error(`${dist}/render.js is missing: run npm run build first`);
 
-const opencut = join(root, ".bench", "opencut", "node_modules", "opencut-wasm");
-if (!existsSync(join(opencut, "opencut_wasm_bg.wasm"))) {
-  try {
-    execFileSync("npm", ["install", "--no-save", "--no-package-lock", "--prefix", join(root, ".bench", "opencut"), "opencut-wasm@0.2.10"], {
-      stdio: "inherit",
-    });
-  } catch (e) {
-    console.log(`[bench] opencut-wasm could not be installed (${e.message.split("\n")[0]}); measuring without it`);
-  }
+let opencut = join(root, ".bench", "opencut", "node_modules", "opencut-wasm");
+try {
+  opencut = installOpencut();
+} catch (e) {
+  console.log(`[bench] opencut-wasm could not be installed (${e.message.split("\n")[0]}); measuring without it`);
 }
 
-const server = createServer(async (req, res) => {
-  const path = normalize(decodeURIComponent(new URL(req.url, "http://x").pathname));
+const mediabunny = join(root, "node_modules", "mediabunny", "dist", "bundles", "mediabunny.min.mjs");
+const { origin, server } = await serve({
   // The import map resolves mediabunny, which the renderer's video decoding loads.
-  if (path === "/")
-    return res
-      .writeHead(200, { "content-type": "text/html" })
-      .end(`<!doctype html><script type="importmap">{"imports":{"mediabunny":"/mediabunny.js"}}</script>`);
-  if (path === "/mediabunny.js")
-    return res
-      .writeHead(200, { "content-type": "text/javascript" })
-      .end(readFileSync(join(root, "node_modules", "mediabunny", "dist", "bundles", "mediabunny.min.mjs")));
-  try {
-    const file = path.startsWith("/opencut/") ? join(opencut, path.slice("/opencut/".length)) : join(dist, path.replace(/^\/dist\//, ""));
-    const body = readFileSync(file);
-    res.writeHead(200, { "content-type": TYPES[extname(path)] ?? "application/octet-stream" }).end(body);
-  } catch {
-    res.writeHead(404).end();
-  }
+  page: `<!doctype html><script type="importmap">{"imports":{"mediabunny":"/mediabunny.js"}}</script>`,
+  file: (path) =>
+    path === "/mediabunny.js"
+      ? mediabunny
+      : path.startsWith("/opencut/")
+        ? join(opencut, path.slice("/opencut/".length))
+        : join(dist, path.replace(/^\/dist\//, "")),
 });
-await new Promise((r) => server.listen(0, "127.0.0.1", r));
-const origin = `http://127.0.0.1:${server.address().port}`;
 
 /** Runs in the page: builds the timeline and times neuralcut and Canvas2D ("ours") or opencut-wasm. */
 async function measure({ base, backend, frames, sizes, what }) {
@@ -242,19 +222,7 @@ async function measure({ base, backend, frames, sizes, what }) {
           c2d.restore();
         } else if (l.kind === "text") {
           c2d.save();
-          c2d.font = `bold ${l.fontSize}px ${l.fontFamily}`;
-          c2d.textAlign = "center";
-          c2d.textBaseline = "middle";
-          const w = c2d.measureText(l.content).width;
-          c2d.fillStyle = l.background.color;
-          c2d.fillRect(
-            l.anchorX - w / 2 - l.background.paddingX,
-            l.anchorY - l.fontSize * 0.6 - l.background.paddingY,
-            w + 2 * l.background.paddingX,
-            l.fontSize * 1.2 + 2 * l.background.paddingY,
-          );
-          c2d.fillStyle = l.color;
-          c2d.fillText(l.content, l.anchorX, l.anchorY);
+          drawText(c2d, l);
           c2d.restore();
         }
       }
@@ -265,6 +233,23 @@ async function measure({ base, backend, frames, sizes, what }) {
     r.destroy();
   }
   return out;
+
+  /** A text layer with its background box, as Canvas2D draws it for both comparisons. */
+  function drawText(g, l) {
+    g.font = `bold ${l.fontSize}px ${l.fontFamily}`;
+    g.textAlign = "center";
+    g.textBaseline = "middle";
+    const w = g.measureText(l.content).width;
+    g.fillStyle = l.background.color;
+    g.fillRect(
+      l.anchorX - w / 2 - l.background.paddingX,
+      l.anchorY - l.fontSize * 0.6 - l.background.paddingY,
+      w + 2 * l.background.paddingX,
+      l.fontSize * 1.2 + 2 * l.background.paddingY,
+    );
+    g.fillStyle = l.color;
+    g.fillText(l.content, l.anchorX, l.anchorY);
+  }
 
   /** opencut-wasm's compositor: the same layers as textures (text rasterised frame-sized, as OpenCut does), uploaded once. */
   async function opencutFrame(W, H, frame, pictures, time) {
@@ -299,20 +284,7 @@ async function measure({ base, backend, frames, sizes, what }) {
         transform = { centerX: p.centerX, centerY: p.centerY, width: p.width, height: p.height, rotationDegrees: p.rotation, flipX: p.flipX, flipY: p.flipY };
       } else if (l.kind === "text") {
         const c = new OffscreenCanvas(W, H);
-        const g = c.getContext("2d");
-        g.font = `bold ${l.fontSize}px ${l.fontFamily}`;
-        g.textAlign = "center";
-        g.textBaseline = "middle";
-        const w = g.measureText(l.content).width;
-        g.fillStyle = l.background.color;
-        g.fillRect(
-          l.anchorX - w / 2 - l.background.paddingX,
-          l.anchorY - l.fontSize * 0.6 - l.background.paddingY,
-          w + 2 * l.background.paddingX,
-          l.fontSize * 1.2 + 2 * l.background.paddingY,
-        );
-        g.fillStyle = l.color;
-        g.fillText(l.content, l.anchorX, l.anchorY);
+        drawText(c.getContext("2d"), l);
         glue.uploadTexture({ id, source: c, width: W, height: H });
         transform = { centerX: W / 2, centerY: H / 2, width: W, height: H, rotationDegrees: 0, flipX: false, flipY: false };
       } else continue;
@@ -385,19 +357,7 @@ for (const [backend, flags] of [
   ["webgl2", []],
   ["auto", ["--enable-unsafe-webgpu", "--use-webgpu-adapter=swiftshader"]],
 ].filter(([b]) => BACKENDS.includes(b))) {
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    headless: true,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu-sandbox",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      ...flags,
-    ],
-  });
+  const browser = await launchChromium(flags);
   try {
     // One page each: SwiftShader's WebGPU breaks buffer read-back in a page once a WebGPU canvas
     // was drawn on, which opencut-wasm does.

@@ -187,7 +187,26 @@ export function createProxyClient(options: ProxyClientOptions): ProxyClient {
     return got && typeof got === "object" ? { ...got } : {};
   }
 
-  async function once<T>(
+  /** Runs `attempt` until it succeeds: a retryable error is tried again after a doubling backoff
+   * with jitter (or the proxy's retry-after), at most `retries` times and never after a wait over
+   * `maxDelayMs`. */
+  async function retrying<T>(endpoint: string, signal: AbortSignal | undefined, attempt: () => Promise<T>): Promise<T> {
+    for (let n = 0; ; n++) {
+      if (signal?.aborted) throw abortReason(signal);
+      try {
+        return await attempt();
+      } catch (e) {
+        if (!isRetryable(e) || n >= retries) throw e;
+        const delayMs = Math.round(e.retryAfterMs ?? baseDelayMs * 2 ** n * (0.75 + Math.random() * 0.5));
+        if (delayMs > maxDelayMs) throw e;
+        options.onRetry?.({ error: e, attempt: n + 1, delayMs, endpoint });
+        await sleep(delayMs, signal);
+      }
+    }
+  }
+
+  /** One call of the proxy, retried (`retrying`). */
+  async function request<T>(
     method: "GET" | "POST",
     endpoint: string,
     body: BodyInit | undefined,
@@ -195,28 +214,35 @@ export function createProxyClient(options: ProxyClientOptions): ProxyClient {
     signal?: AbortSignal,
     onProgress?: (f: number) => void,
   ): Promise<T> {
-    let res: Response;
-    try {
-      const all = { ...(await hostHeaders()), ...headers, "x-neuralcut-client": clientId };
-      const url = new URL(endpoint, base);
-      // Upload progress needs XMLHttpRequest: only in a page, and only with the page's own fetch.
-      res =
-        onProgress && body instanceof Blob && !options.fetch && typeof XMLHttpRequest === "function"
-          ? await xhrUpload(url, body, all, signal, onProgress)
-          : await doFetch(url, { method, headers: all, body, signal });
-    } catch (e) {
-      if ((e as { name?: string })?.name === "AbortError" || signal?.aborted) throw signal?.aborted ? abortReason(signal) : e;
-      throw new ProxyError(`the Gemini proxy could not be reached (${endpoint})`, 0, "UNREACHABLE");
-    }
-    let json: Record<string, unknown> | undefined;
-    try {
-      json = (await res.json()) as Record<string, unknown>;
-    } catch {
-      if (signal?.aborted) throw abortReason(signal);
-      json = undefined;
-    }
-    if (!res.ok || !json) throw refusal(res, json, endpoint);
-    return json as T;
+    return retrying(endpoint, signal, async () => {
+      let res: Response;
+      try {
+        const all = { ...(await hostHeaders()), ...headers, "x-neuralcut-client": clientId };
+        const url = new URL(endpoint, base);
+        // Upload progress needs XMLHttpRequest: only in a page, and only with the page's own fetch.
+        res =
+          onProgress && body instanceof Blob && !options.fetch && typeof XMLHttpRequest === "function"
+            ? await xhrUpload(url, body, all, signal, onProgress)
+            : await doFetch(url, { method, headers: all, body, signal });
+      } catch (e) {
+        unreachable(e, endpoint, signal);
+      }
+      let json: Record<string, unknown> | undefined;
+      try {
+        json = (await res.json()) as Record<string, unknown>;
+      } catch {
+        if (signal?.aborted) throw abortReason(signal);
+        json = undefined;
+      }
+      if (!res.ok || !json) throw refusal(res, json, endpoint);
+      return json as T;
+    });
+  }
+
+  /** A fetch that threw: an abort stays what it was, anything else is UNREACHABLE. */
+  function unreachable(e: unknown, endpoint: string, signal: AbortSignal | undefined): never {
+    if ((e as { name?: string })?.name === "AbortError" || signal?.aborted) throw signal?.aborted ? abortReason(signal) : e;
+    throw new ProxyError(`the Gemini proxy could not be reached (${endpoint})`, 0, "UNREACHABLE");
   }
 
   /** The error of a refused request, from its JSON body (or its status alone). */
@@ -265,66 +291,32 @@ export function createProxyClient(options: ProxyClientOptions): ProxyClient {
     });
   }
 
-  async function request<T>(
-    method: "GET" | "POST",
-    endpoint: string,
-    body: BodyInit | undefined,
-    headers: Record<string, string>,
-    signal?: AbortSignal,
-    onProgress?: (f: number) => void,
-  ): Promise<T> {
-    for (let attempt = 0; ; attempt++) {
-      if (signal?.aborted) throw abortReason(signal);
-      try {
-        return await once<T>(method, endpoint, body, headers, signal, onProgress);
-      } catch (e) {
-        if (!isRetryable(e) || attempt >= retries) throw e;
-        const backoff = baseDelayMs * 2 ** attempt * (0.75 + Math.random() * 0.5);
-        const delayMs = Math.round(e.retryAfterMs ?? backoff);
-        if (delayMs > maxDelayMs) throw e;
-        options.onRetry?.({ error: e, attempt: attempt + 1, delayMs, endpoint });
-        await sleep(delayMs, signal);
-      }
-    }
-  }
-
   /** Opens `stream` (retried like any request until its first byte), then yields its events. */
   async function* streamEvents(req: GenerateRequest, signal?: AbortSignal): AsyncGenerator<GenerateResponse, void, undefined> {
     const body = JSON.stringify(req);
-    let res: Response | undefined;
-    for (let attempt = 0; !res; attempt++) {
-      if (signal?.aborted) throw abortReason(signal);
+    const res = await retrying("stream", signal, async () => {
+      let r: Response;
       try {
-        let r: Response;
-        try {
-          r = await doFetch(new URL("stream", base), {
-            method: "POST",
-            headers: { ...(await hostHeaders()), ...jsonHeaders, accept: "text/event-stream", "x-neuralcut-client": clientId },
-            body,
-            signal,
-          });
-        } catch (e) {
-          if ((e as { name?: string })?.name === "AbortError" || signal?.aborted) throw signal?.aborted ? abortReason(signal) : e;
-          throw new ProxyError("the Gemini proxy could not be reached (stream)", 0, "UNREACHABLE");
-        }
-        if (!r.ok || !r.body) {
-          let json: Record<string, unknown> | undefined;
-          try {
-            json = (await r.json()) as Record<string, unknown>;
-          } catch {
-            if (signal?.aborted) throw abortReason(signal);
-          }
-          throw refusal(r, json, "stream");
-        }
-        res = r;
+        r = await doFetch(new URL("stream", base), {
+          method: "POST",
+          headers: { ...(await hostHeaders()), ...jsonHeaders, accept: "text/event-stream", "x-neuralcut-client": clientId },
+          body,
+          signal,
+        });
       } catch (e) {
-        if (!isRetryable(e) || attempt >= retries) throw e;
-        const delayMs = Math.round(e.retryAfterMs ?? baseDelayMs * 2 ** attempt * (0.75 + Math.random() * 0.5));
-        if (delayMs > maxDelayMs) throw e;
-        options.onRetry?.({ error: e, attempt: attempt + 1, delayMs, endpoint: "stream" });
-        await sleep(delayMs, signal);
+        unreachable(e, "stream", signal);
       }
-    }
+      if (!r.ok || !r.body) {
+        let json: Record<string, unknown> | undefined;
+        try {
+          json = (await r.json()) as Record<string, unknown>;
+        } catch {
+          if (signal?.aborted) throw abortReason(signal);
+        }
+        throw refusal(r, json, "stream");
+      }
+      return r;
+    });
     const broke = () => new ProxyError("the Gemini proxy refused stream (502: Gemini's answer broke off; try again)", 502, "UPSTREAM_ERROR");
     const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
     let buffer = "";

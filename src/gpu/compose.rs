@@ -9,10 +9,10 @@
 //! finished picture is handed to the renderer as its source, so its `present` and read-back
 //! show it.
 
-use std::num::NonZeroU64;
-
 use super::uniforms::Layer;
-use super::{Renderer, WORK_FORMAT};
+use super::{
+    fullscreen_pipeline, linear_clamp_sampler, render_pass, sampler_entry, shader_module, texture_entry, uniform_buffer, uniform_entry, Renderer, WORK_FORMAT,
+};
 use crate::effects::reference::Effect;
 use crate::frame::BLEND_MODES;
 
@@ -140,64 +140,20 @@ pub struct Compositor {
 
 impl Compositor {
     pub fn new(device: &wgpu::Device) -> Compositor {
-        let tex_entry = |binding| wgpu::BindGroupLayoutEntry {
-            binding,
-            visibility: wgpu::ShaderStages::FRAGMENT,
-            ty: wgpu::BindingType::Texture {
-                sample_type: wgpu::TextureSampleType::Float { filterable: true },
-                view_dimension: wgpu::TextureViewDimension::D2,
-                multisampled: false,
-            },
-            count: None,
-        };
         let layout0 = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("composite backdrop"),
-            entries: &[
-                tex_entry(0),
-                wgpu::BindGroupLayoutEntry {
-                    binding: 1,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
-                    count: None,
-                },
-                wgpu::BindGroupLayoutEntry {
-                    binding: 2,
-                    // The quad's vertex stage places the corners from it too.
-                    visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
-                    ty: wgpu::BindingType::Buffer {
-                        ty: wgpu::BufferBindingType::Uniform,
-                        has_dynamic_offset: false,
-                        min_binding_size: NonZeroU64::new(LAYER_SIZE),
-                    },
-                    count: None,
-                },
-            ],
+            // The quad's vertex stage places the corners from the uniform too.
+            entries: &[texture_entry(0), sampler_entry(1), uniform_entry(2, wgpu::ShaderStages::VERTEX_FRAGMENT, false, LAYER_SIZE)],
         });
-        let layout1 = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: Some("composite layer"), entries: &[tex_entry(0)] });
+        let layout1 = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: Some("composite layer"), entries: &[texture_entry(0)] });
         let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some("composite"),
             bind_group_layouts: &[Some(&layout0), Some(&layout1)],
             immediate_size: 0,
         });
-        let module = |label: &str, source: &str| {
-            device.create_shader_module(wgpu::ShaderModuleDescriptor { label: Some(label), source: wgpu::ShaderSource::Wgsl(source.into()) })
-        };
-        let (vertex, fragment) = (module("fullscreen", FULLSCREEN), module("composite", COMPOSITE));
-        let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
-            label: Some("layer"),
-            address_mode_u: wgpu::AddressMode::ClampToEdge,
-            address_mode_v: wgpu::AddressMode::ClampToEdge,
-            address_mode_w: wgpu::AddressMode::ClampToEdge,
-            mag_filter: wgpu::FilterMode::Linear,
-            min_filter: wgpu::FilterMode::Linear,
-            ..Default::default()
-        });
-        let uniform = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("composite uniform"),
-            size: LAYER_SIZE,
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
+        let (vertex, fragment) = (shader_module(device, "fullscreen", FULLSCREEN), shader_module(device, "composite", COMPOSITE));
+        let sampler = linear_clamp_sampler(device, "layer");
+        let uniform = uniform_buffer(device, "composite uniform", LAYER_SIZE);
         Compositor {
             layout0,
             layout1,
@@ -232,23 +188,8 @@ impl Compositor {
 
     /// composite.wgsl's full-screen pass with `MODE` set to `mode`.
     fn layer_pipeline(&self, device: &wgpu::Device, mode: BlendMode) -> wgpu::RenderPipeline {
-        let constants = [("MODE", mode.0 as f64)];
-        device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-            label: Some(BLEND_MODES[mode.0 as usize]),
-            layout: Some(&self.pipeline_layout),
-            vertex: wgpu::VertexState { module: &self.vertex, entry_point: Some("vs_main"), compilation_options: Default::default(), buffers: &[] },
-            primitive: wgpu::PrimitiveState::default(),
-            depth_stencil: None,
-            multisample: wgpu::MultisampleState::default(),
-            fragment: Some(wgpu::FragmentState {
-                module: &self.fragment,
-                entry_point: Some("fs_main"),
-                compilation_options: wgpu::PipelineCompilationOptions { constants: &constants, ..Default::default() },
-                targets: &[Some(wgpu::ColorTargetState { format: WORK_FORMAT, blend: None, write_mask: wgpu::ColorWrites::ALL })],
-            }),
-            multiview_mask: None,
-            cache: None,
-        })
+        let label = BLEND_MODES[mode.0 as usize];
+        fullscreen_pipeline(device, label, &self.pipeline_layout, &self.vertex, &self.fragment, &[("MODE", mode.0 as f64)], WORK_FORMAT)
     }
 
     fn source_group(&self, device: &wgpu::Device, view: &wgpu::TextureView) -> wgpu::BindGroup {
@@ -289,19 +230,8 @@ impl Compositor {
         self.opaque = background[3] >= 1.0;
         let [r, g, b, a] = background;
         let mut encoder = device.create_command_encoder(&Default::default());
-        encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("background"),
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: &pictures.picture.view,
-                depth_slice: None,
-                resolve_target: None,
-                ops: wgpu::Operations { load: wgpu::LoadOp::Clear(wgpu::Color { r, g, b, a }), store: wgpu::StoreOp::Store },
-            })],
-            depth_stencil_attachment: None,
-            timestamp_writes: None,
-            occlusion_query_set: None,
-            multiview_mask: None,
-        });
+        // A pass that only clears the picture to the background.
+        render_pass(&mut encoder, "background", &pictures.picture.view, wgpu::LoadOp::Clear(wgpu::Color { r, g, b, a }));
         fx.queue().submit([encoder.finish()]);
         Ok(())
     }
@@ -357,19 +287,7 @@ impl Compositor {
             // over the whole other target with blending off, so nothing there needs keeping.
             // SAFETY (DontCare): every pixel of that target is written before anything reads it.
             let load = if over { wgpu::LoadOp::Load } else { wgpu::LoadOp::DontCare(unsafe { wgpu::LoadOpDontCare::enabled() }) };
-            let mut rp = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some("composite"),
-                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view: &target.view,
-                    depth_slice: None,
-                    resolve_target: None,
-                    ops: wgpu::Operations { load, store: wgpu::StoreOp::Store },
-                })],
-                depth_stencil_attachment: None,
-                timestamp_writes: None,
-                occlusion_query_set: None,
-                multiview_mask: None,
-            });
+            let mut rp = render_pass(&mut encoder, "composite", &target.view, load);
             rp.set_pipeline(&pipeline);
             // Group 0 holds the uniform; for "over" it is bound through the other target, as the
             // picture cannot be sampled while it is drawn into (the quad reads no backdrop).

@@ -3,7 +3,10 @@
 use std::num::NonZeroU64;
 
 use super::plan::{pixel_shader, plan, Pipeline, Plan, Tex, UNIFORM_SIZE};
-use super::{shader_module, work_texture, WORK_FORMAT};
+use super::{
+    fullscreen_pipeline, linear_clamp_sampler, render_pass, sampler_entry, shader_module, texture_entry, uniform_buffer, uniform_entry, work_texture,
+    WORK_FORMAT,
+};
 use crate::effects::reference::{Effect, RgbaImage};
 
 const FULLSCREEN: &str = include_str!("../../shaders/fullscreen.wgsl");
@@ -73,51 +76,16 @@ impl Renderer {
     pub fn new(device: wgpu::Device, queue: wgpu::Queue) -> Renderer {
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("effect"),
-            entries: &[
-                wgpu::BindGroupLayoutEntry {
-                    binding: 0,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Texture {
-                        sample_type: wgpu::TextureSampleType::Float { filterable: true },
-                        view_dimension: wgpu::TextureViewDimension::D2,
-                        multisampled: false,
-                    },
-                    count: None,
-                },
-                wgpu::BindGroupLayoutEntry {
-                    binding: 1,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
-                    count: None,
-                },
-                wgpu::BindGroupLayoutEntry {
-                    binding: 2,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Buffer {
-                        ty: wgpu::BufferBindingType::Uniform,
-                        has_dynamic_offset: true,
-                        min_binding_size: NonZeroU64::new(UNIFORM_SIZE),
-                    },
-                    count: None,
-                },
-            ],
+            entries: &[texture_entry(0), sampler_entry(1), uniform_entry(2, wgpu::ShaderStages::FRAGMENT, true, UNIFORM_SIZE)],
         });
         let pipeline_layout =
             device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor { label: Some("effect"), bind_group_layouts: &[Some(&layout)], immediate_size: 0 });
         let vertex = shader_module(&device, "fullscreen", FULLSCREEN);
-        let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
-            label: Some("linear clamp"),
-            address_mode_u: wgpu::AddressMode::ClampToEdge,
-            address_mode_v: wgpu::AddressMode::ClampToEdge,
-            address_mode_w: wgpu::AddressMode::ClampToEdge,
-            mag_filter: wgpu::FilterMode::Linear,
-            min_filter: wgpu::FilterMode::Linear,
-            ..Default::default()
-        });
+        let sampler = linear_clamp_sampler(&device, "linear clamp");
         let align = device.limits().min_uniform_buffer_offset_alignment as u64;
         let stride = UNIFORM_SIZE.div_ceil(align) * align;
         let uniform_slots = 8;
-        let uniforms = Self::uniform_buffer(&device, stride * uniform_slots);
+        let uniforms = uniform_buffer(&device, "effect uniforms", stride * uniform_slots);
         Renderer {
             device,
             queue,
@@ -135,37 +103,13 @@ impl Renderer {
         }
     }
 
-    fn uniform_buffer(device: &wgpu::Device, size: u64) -> wgpu::Buffer {
-        device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("effect uniforms"),
-            size,
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        })
-    }
-
     fn make_pipeline(&self, which: &Pipeline) -> wgpu::RenderPipeline {
         let (label, module, format) = match which {
             Pipeline::Blur => ("blur", shader_module(&self.device, "blur", BLUR), WORK_FORMAT),
             Pipeline::Pixel(key) => ("pixel", shader_module(&self.device, "pixel", &pixel_shader(key)), WORK_FORMAT),
             Pipeline::Present(format) => ("present", shader_module(&self.device, "copy", COPY), *format),
         };
-        self.device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-            label: Some(label),
-            layout: Some(&self.pipeline_layout),
-            vertex: wgpu::VertexState { module: &self.vertex, entry_point: Some("vs_main"), compilation_options: Default::default(), buffers: &[] },
-            primitive: wgpu::PrimitiveState::default(),
-            depth_stencil: None,
-            multisample: wgpu::MultisampleState::default(),
-            fragment: Some(wgpu::FragmentState {
-                module: &module,
-                entry_point: Some("fs_main"),
-                compilation_options: Default::default(),
-                targets: &[Some(wgpu::ColorTargetState { format, blend: None, write_mask: wgpu::ColorWrites::ALL })],
-            }),
-            multiview_mask: None,
-            cache: None,
-        })
+        fullscreen_pipeline(&self.device, label, &self.pipeline_layout, &self.vertex, &module, &[], format)
     }
 
     fn pipeline(&self, which: &Pipeline) -> &wgpu::RenderPipeline {
@@ -292,19 +236,8 @@ impl Renderer {
         let load = wgpu::LoadOp::DontCare(unsafe { wgpu::LoadOpDontCare::enabled() });
         let mut encoder = self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("effects") });
         for (i, pass) in plan.passes.iter().enumerate() {
-            let mut rp = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some(if pass.pipeline == Pipeline::Blur { "blur" } else { "pixel" }),
-                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view: &frame.slot(pass.dst).view,
-                    depth_slice: None,
-                    resolve_target: None,
-                    ops: wgpu::Operations { load, store: wgpu::StoreOp::Store },
-                })],
-                depth_stencil_attachment: None,
-                timestamp_writes: None,
-                occlusion_query_set: None,
-                multiview_mask: None,
-            });
+            let label = if pass.pipeline == Pipeline::Blur { "blur" } else { "pixel" };
+            let mut rp = render_pass(&mut encoder, label, &frame.slot(pass.dst).view, load);
             rp.set_pipeline(self.pipeline(&pass.pipeline));
             rp.set_bind_group(0, &frame.slot(pass.src).bind_group, &[(i as u64 * self.stride) as u32]);
             rp.draw(0..3, 0..1);
@@ -327,7 +260,7 @@ impl Renderer {
         }
         if plan.passes.len() as u64 > self.uniform_slots {
             self.uniform_slots = (plan.passes.len() as u64).next_power_of_two();
-            self.uniforms = Self::uniform_buffer(&self.device, self.stride * self.uniform_slots);
+            self.uniforms = uniform_buffer(&self.device, "effect uniforms", self.stride * self.uniform_slots);
             for slot in frame.slots_mut() {
                 slot.bind_group = self.bind_group(&slot.view);
             }
@@ -350,19 +283,7 @@ impl Renderer {
         let frame = self.frame.as_ref().ok_or("no frame to present")?;
         let mut encoder = self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("present") });
         {
-            let mut rp = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some("present"),
-                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view: target,
-                    depth_slice: None,
-                    resolve_target: None,
-                    ops: wgpu::Operations { load: wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT), store: wgpu::StoreOp::Store },
-                })],
-                depth_stencil_attachment: None,
-                timestamp_writes: None,
-                occlusion_query_set: None,
-                multiview_mask: None,
-            });
+            let mut rp = render_pass(&mut encoder, "present", target, wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT));
             rp.set_pipeline(self.pipeline(&which));
             rp.set_bind_group(0, &frame.slot(self.output).bind_group, &[0]);
             rp.draw(0..3, 0..1);

@@ -28,7 +28,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::effects::EffectSet;
-use crate::model::{Asset, Project, Settings, Sticker, Timeline};
+use crate::model::{Asset, Element, Project, Settings, Sticker, Timeline};
 use crate::time::ticks_to_seconds;
 pub use args::{Arg, Args};
 pub use error::{ToolError, ToolErrorJson, SPEC_MESSAGES};
@@ -95,6 +95,30 @@ impl<'a> Ctx<'a> {
 /// `ctx.ids` at the same time.
 pub fn timeline_mut(timeline: &mut Option<Timeline>) -> Result<&mut Timeline, ToolError> {
     timeline.as_mut().ok_or_else(ToolError::no_active_timeline)
+}
+
+/// Where each of `ids` is, as (track, element) indices in order, or "Timeline elements not found"
+/// naming every id that is not on the timeline.
+pub(crate) fn locate_all(tl: &Timeline, ids: &[String]) -> Result<Vec<(usize, usize)>, ToolError> {
+    let found = crate::edits::locate(tl, ids);
+    let missing: Vec<String> = ids.iter().zip(&found).filter(|(_, f)| f.is_none()).map(|(id, _)| id.clone()).collect();
+    if !missing.is_empty() {
+        return Err(ToolError::elements_not_found(&missing));
+    }
+    Ok(found.into_iter().flatten().collect())
+}
+
+/// The index of the track `track_id` and its element `element_id`, or `not_found()` when the
+/// track or the element on it is missing.
+pub(crate) fn element_on_track<'t>(
+    tl: &'t Timeline,
+    track_id: &str,
+    element_id: &str,
+    not_found: fn() -> ToolError,
+) -> Result<(usize, &'t Element), ToolError> {
+    let ti = tl.track_index(track_id).ok_or_else(not_found)?;
+    let e = tl.tracks[ti].elements.iter().find(|e| e.id == element_id).ok_or_else(not_found)?;
+    Ok((ti, e))
 }
 
 pub type ToolFn = fn(&mut Ctx, Args) -> Result<Output, ToolError>;

@@ -77,13 +77,36 @@ macro_rules! typed {
         Some(|ctx, args| crate::tools::args::call(ctx, args, $run))
     };
 }
-pub(crate) use {list, text, typed};
+/// A tool's argument type, `pub struct Arguments { ... }`, with what every one has: camelCase
+/// names, and a closed schema (`deny_unknown_fields`: `additionalProperties: false`), as
+/// `Args::strict` refuses any other key.
+macro_rules! arguments {
+    ($(#[$meta:meta])* pub struct Arguments { $($fields:tt)* }) => {
+        #[derive(serde::Deserialize, schemars::JsonSchema)]
+        #[serde(rename_all = "camelCase", deny_unknown_fields)]
+        $(#[$meta])*
+        pub struct Arguments { $($fields)* }
+    };
+}
+/// A tool's result type (`pub struct Returns { ... }`) or a part of one: camelCase names, read
+/// only for its schema, never built (`run` writes its output with `json!`, and
+/// tests/tool_cases.rs checks that output against this schema).
+macro_rules! returns {
+    ($(#[$meta:meta])* $vis:vis struct $name:ident { $($fields:tt)* }) => {
+        #[derive(schemars::JsonSchema)]
+        #[serde(rename_all = "camelCase")]
+        #[allow(dead_code)]
+        $(#[$meta])*
+        $vis struct $name { $($fields)* }
+    };
+}
+pub(crate) use {arguments, list, returns, text, typed};
 
 /// What a tool module needs to write its definition and types.
 pub mod prelude {
-    pub(crate) use super::{list, text, typed};
+    pub(crate) use super::{arguments, list, returns, text, typed};
     pub use super::{Annotations, Kind, ToolDef, Types, ADD, BATCH, CHANGE, HISTORY, LISTING, NOT_FOUND_IDS, READ};
-    pub use crate::tools::args::Arg;
+    pub use crate::tools::args::{Arg, NonEmpty};
     pub use crate::tools::schema::*;
     pub use schemars::JsonSchema;
     pub use serde::Deserialize;

@@ -7,7 +7,7 @@ use std::fmt::Write;
 
 use serde_json::{Map, Value};
 
-use super::registry::{self, HOST_TOOLS, TOOLS};
+use super::registry::{self, ToolDef, HOST_TOOLS, TOOLS};
 
 /// Where the generated file lives, relative to the crate root.
 pub const TYPINGS_PATH: &str = "js/generated/tools.ts";
@@ -134,25 +134,44 @@ fn declaration(out: &mut String, name: &str, schema: &Value) {
     }
 }
 
+/// Each tool's `<Name>Args` and `<Name>Result` declarations (`of` words their comments), then the
+/// two maps (name, suffix, doc comment) that name them by tool.
+fn tool_types<'a>(out: &mut String, tools: impl Iterator<Item = &'a ToolDef> + Clone, of: &str, maps: [(&str, &str, &str); 2]) {
+    for tool in tools.clone() {
+        let base = pascal(tool.name);
+        let _ = writeln!(out, "/** Arguments of {of}`{}`: {} */", tool.name, tool.title);
+        declaration(out, &format!("{base}Args"), &tool.input_schema());
+        let _ = writeln!(out, "/** Result of {of}`{}`. */", tool.name);
+        declaration(out, &format!("{base}Result"), &tool.output_schema());
+    }
+    for (map, suffix, doc) in maps {
+        let _ = writeln!(out, "{doc}export interface {map} {{");
+        for tool in tools.clone() {
+            let _ = writeln!(out, "  {}: {}{suffix};", tool.name, pascal(tool.name));
+        }
+        out.push_str("}\n\n");
+    }
+}
+
+/// The body of an errors record, each tool's messages by name, and its closing brace.
+fn error_entries<'a>(out: &mut String, tools: impl Iterator<Item = &'a ToolDef>) {
+    for tool in tools {
+        let errors = serde_json::to_string(tool.errors).expect("strings serialise");
+        let _ = writeln!(out, "  {}: {errors},", tool.name);
+    }
+    out.push_str("};\n\n");
+}
+
 /// The whole generated module.
 pub fn typings() -> String {
     let mut out = String::new();
     out.push_str("// Generated from the tool registry's JSON Schemas by src/tools/typescript.rs.\n");
     out.push_str("// Do not edit: run `npm run typings` after changing a schema.\n\n");
-    for tool in TOOLS {
-        let base = pascal(tool.name);
-        let _ = writeln!(out, "/** Arguments of `{}`: {} */", tool.name, tool.title);
-        declaration(&mut out, &format!("{base}Args"), &tool.input_schema());
-        let _ = writeln!(out, "/** Result of `{}`. */", tool.name);
-        declaration(&mut out, &format!("{base}Result"), &tool.output_schema());
-    }
-    for (map, suffix, what) in [("ToolArgsMap", "Args", "arguments"), ("ToolResultMap", "Result", "successful result")] {
-        let _ = writeln!(out, "/** Each tool's {what}, by tool name. */\nexport interface {map} {{");
-        for tool in TOOLS {
-            let _ = writeln!(out, "  {}: {}{suffix};", tool.name, pascal(tool.name));
-        }
-        out.push_str("}\n\n");
-    }
+    let maps = [
+        ("ToolArgsMap", "Args", "/** Each tool's arguments, by tool name. */\n"),
+        ("ToolResultMap", "Result", "/** Each tool's successful result, by tool name. */\n"),
+    ];
+    tool_types(&mut out, TOOLS.iter().copied(), "", maps);
     out.push_str("/** The name of a tool. */\nexport type ToolName = keyof ToolArgsMap;\n\n");
     out.push_str("/** Every tool name, in catalog order. */\nexport const TOOL_NAMES: readonly ToolName[] = [\n");
     for tool in TOOLS {
@@ -170,11 +189,7 @@ pub fn typings() -> String {
     out.push_str("];\n\n");
     out.push_str("/** The error messages each tool can return (the spec's strings; `<x>` marks a filled-in part). */\n");
     out.push_str("export const TOOL_ERRORS: Readonly<Record<ToolName, readonly string[]>> = {\n");
-    for tool in TOOLS {
-        let errors = serde_json::to_string(tool.errors).expect("strings serialise");
-        let _ = writeln!(out, "  {}: {errors},", tool.name);
-    }
-    out.push_str("};\n\n");
+    error_entries(&mut out, TOOLS.iter().copied());
     let common = serde_json::to_string(registry::COMMON_ERRORS).expect("strings serialise");
     let _ = writeln!(out, "/** Errors any tool can return besides its own (argument checks, references, no timeline). */\nexport const COMMON_TOOL_ERRORS: readonly string[] = {common};\n");
     out.push_str("export { ERROR_CODES, type ErrorCode } from \"./error-codes.js\";\n\n");
@@ -305,28 +320,11 @@ fn fold_tags(defs: &mut Map<String, Value>) {
 /// engine's so that `ToolName` stays the engine's own.
 fn host_typings(out: &mut String) {
     out.push_str("// Host tools: answered by the JS side (registry::HOST_TOOLS), offered where they can run.\n\n");
-    for tool in HOST_TOOLS {
-        let base = pascal(tool.name);
-        let _ = writeln!(out, "/** Arguments of the host tool `{}`: {} */", tool.name, tool.title);
-        declaration(out, &format!("{base}Args"), &tool.input_schema());
-        let _ = writeln!(out, "/** Result of the host tool `{}`. */", tool.name);
-        declaration(out, &format!("{base}Result"), &tool.output_schema());
-    }
-    for (map, suffix) in [("HostToolArgsMap", "Args"), ("HostToolResultMap", "Result")] {
-        let _ = writeln!(out, "export interface {map} {{");
-        for tool in HOST_TOOLS {
-            let _ = writeln!(out, "  {}: {}{suffix};", tool.name, pascal(tool.name));
-        }
-        out.push_str("}\n\n");
-    }
+    tool_types(out, HOST_TOOLS.iter(), "the host tool ", [("HostToolArgsMap", "Args", ""), ("HostToolResultMap", "Result", "")]);
     out.push_str("/** The name of a host tool. */\nexport type HostToolName = keyof HostToolArgsMap;\n\n");
     out.push_str("/** The error messages each host tool can return (`<x>` marks a filled-in part). */\n");
     out.push_str("export const HOST_TOOL_ERRORS: Readonly<Record<HostToolName, readonly string[]>> = {\n");
-    for tool in HOST_TOOLS {
-        let errors = serde_json::to_string(tool.errors).expect("strings serialise");
-        let _ = writeln!(out, "  {}: {errors},", tool.name);
-    }
-    out.push_str("};\n\n");
+    error_entries(out, HOST_TOOLS.iter());
     out.push_str(
         "/** A host tool's catalog entry; `untrustedContentHint` marks output that carries text made by users or models. */\n\
          export interface HostToolInfo extends Omit<ToolInfo, \"name\" | \"annotations\"> {\n  name: HostToolName;\n  \

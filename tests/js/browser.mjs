@@ -7,6 +7,8 @@ import { after, before } from "node:test";
 
 import { chromium } from "playwright-core";
 
+import { CHROMIUM_FLAGS } from "../../dist/render-headless.js";
+
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 /** Launches headless Chromium (playwright gives it a fresh temporary profile); `extraArgs` e.g.
@@ -15,16 +17,7 @@ export function launchChromium(extraArgs = []) {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu-sandbox",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--disable-quic",
-      ...extraArgs,
-    ],
+    args: [...CHROMIUM_FLAGS, "--disable-quic", ...extraArgs],
   });
 }
 

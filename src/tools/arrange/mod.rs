@@ -5,6 +5,6 @@ pub mod update_timeline_element_timing;
 
 use serde_json::{json, Value};
 
-use super::{edit_error, seconds, timeline_mut, Ctx, Output, ToolError};
+use super::{edit_error, locate_all, seconds, timeline_mut, Ctx, Output, ToolError};
 use crate::edits::{self, Move};
 use crate::model::Element;

@@ -16,36 +16,34 @@ pub static DEF: ToolDef = ToolDef {
     run: typed!(run),
 };
 
-#[derive(Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Arguments {
-    /// Element ids from list_timeline
-    #[schemars(with = "Vec<String>", length(min = 1), inner(length(min = 1)))]
-    element_ids: Arg,
-    /// New start of the earliest element, in timeline seconds
-    #[schemars(with = "f64", range(min = 0))]
-    start: Arg,
-    /// Track to move them all to (default: each stays on its track)
-    #[schemars(with = "Option<String>", length(min = 1))]
-    target_track_id: Arg,
+arguments! {
+    pub struct Arguments {
+        /// Element ids from list_timeline
+        #[schemars(with = "Vec<String>", length(min = 1), inner(length(min = 1)))]
+        element_ids: Arg,
+        /// New start of the earliest element, in timeline seconds
+        #[schemars(with = "f64", range(min = 0))]
+        start: Arg,
+        /// Track to move them all to (default: each stays on its track)
+        #[schemars(with = "Option<String>", length(min = 1))]
+        target_track_id: Arg,
+    }
 }
 
-#[derive(JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[allow(dead_code)]
-pub struct Returns {
-    success: bool,
-    moved_elements: List<Moved>,
+returns! {
+    pub struct Returns {
+        success: bool,
+        moved_elements: List<Moved>,
+    }
 }
 
-#[derive(JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[allow(dead_code)]
-struct Moved {
-    element_id: String,
-    track_id: String,
-    start: f64,
-    end: f64,
+returns! {
+    struct Moved {
+        element_id: String,
+        track_id: String,
+        start: f64,
+        end: f64,
+    }
 }
 
 pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
@@ -63,12 +61,7 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     if tl.is_empty() {
         return Err(ToolError::no_timeline_content());
     }
-    let found = edits::locate(tl, &ids);
-    let missing: Vec<String> = ids.iter().zip(&found).filter(|(_, f)| f.is_none()).map(|(id, _)| id.clone()).collect();
-    if !missing.is_empty() {
-        return Err(ToolError::elements_not_found(&missing));
-    }
-    let found: Vec<(usize, usize)> = found.into_iter().flatten().collect();
+    let found = locate_all(tl, &ids)?;
     let element = |&(ti, ei): &(usize, usize)| -> &Element { &tl.tracks[ti].elements[ei] };
     let target_index = match target {
         None => None,

@@ -16,33 +16,31 @@ pub static DEF: ToolDef = ToolDef {
     run: typed!(run),
 };
 
-#[derive(Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Arguments {
-    /// Element id from list_timeline
-    #[schemars(with = "String", length(min = 1))]
-    element_id: Arg,
-    /// New start (moves the element), in timeline seconds
-    #[schemars(with = "Option<f64>", range(min = 0))]
-    start: Arg,
-    /// New end (resizes it), in timeline seconds
-    #[schemars(with = "Option<f64>", range(min = 0))]
-    end: Arg,
-    /// New length in seconds (resizes it)
-    #[schemars(with = "Option<f64>", extend("exclusiveMinimum" = 0))]
-    duration: Arg,
+arguments! {
+    pub struct Arguments {
+        /// Element id from list_timeline
+        element_id: NonEmpty,
+        /// New start (moves the element), in timeline seconds
+        #[schemars(with = "Option<f64>", range(min = 0))]
+        start: Arg,
+        /// New end (resizes it), in timeline seconds
+        #[schemars(with = "Option<f64>", range(min = 0))]
+        end: Arg,
+        /// New length in seconds (resizes it)
+        #[schemars(with = "Option<f64>", extend("exclusiveMinimum" = 0))]
+        duration: Arg,
+    }
 }
 
-#[derive(JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[allow(dead_code)]
-pub struct Returns {
-    success: bool,
-    element_id: String,
-    track_id: String,
-    start: f64,
-    end: f64,
-    duration: f64,
+returns! {
+    pub struct Returns {
+        success: bool,
+        element_id: String,
+        track_id: String,
+        start: f64,
+        end: f64,
+        duration: f64,
+    }
 }
 
 pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {

@@ -16,24 +16,22 @@ pub static DEF: ToolDef = ToolDef {
     run: None,
 };
 
-#[derive(Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Arguments {
-    /// Asset id from list_project_assets
-    #[schemars(with = "String", length(min = 1))]
-    pub asset_id: Arg,
+arguments! {
+    pub struct Arguments {
+        /// Asset id from list_project_assets
+        pub asset_id: NonEmpty,
+    }
 }
 
-#[derive(JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[allow(dead_code)]
-pub struct Returns {
-    asset_id: String,
-    #[schemars(extend("enum" = ["loaded", "processing"]))]
-    status: String,
-    cached: bool,
-    #[schemars(extend("const" = crate::tools::context::PROVIDER))]
-    provider: String,
-    file_uri: Option<String>,
-    summary: Option<String>,
+returns! {
+    pub struct Returns {
+        asset_id: String,
+        #[schemars(extend("enum" = ["loaded", "processing"]))]
+        status: String,
+        cached: bool,
+        #[schemars(extend("const" = crate::tools::context::PROVIDER))]
+        provider: String,
+        file_uri: Option<String>,
+        summary: Option<String>,
+    }
 }

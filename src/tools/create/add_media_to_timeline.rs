@@ -16,29 +16,27 @@ pub static DEF: ToolDef = ToolDef {
     run: typed!(run),
 };
 
-#[derive(Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Arguments {
-    /// Asset id from list_project_assets
-    #[schemars(with = "String", length(min = 1))]
-    asset_id: Arg,
-    /// Where it starts, in timeline seconds
-    #[schemars(with = "f64", range(min = 0))]
-    start_time: Arg,
-    /// main or overlay for video and image, audio for audio
-    #[schemars(with = "String", extend("enum" = ["main", "overlay", "audio"]))]
-    track_type: Arg,
-    /// Length in seconds (default: the full source, or 5 s for images)
-    #[schemars(with = "Option<f64>", extend("exclusiveMinimum" = 0))]
-    duration: Arg,
+arguments! {
+    pub struct Arguments {
+        /// Asset id from list_project_assets
+        asset_id: NonEmpty,
+        /// Where it starts, in timeline seconds
+        #[schemars(with = "f64", range(min = 0))]
+        start_time: Arg,
+        /// main or overlay for video and image, audio for audio
+        #[schemars(with = "String", extend("enum" = ["main", "overlay", "audio"]))]
+        track_type: Arg,
+        /// Length in seconds (default: the full source, or 5 s for images)
+        #[schemars(with = "Option<f64>", extend("exclusiveMinimum" = 0))]
+        duration: Arg,
+    }
 }
 
-#[derive(JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[allow(dead_code)]
-pub struct Returns {
-    element_id: String,
-    track_id: String,
+returns! {
+    pub struct Returns {
+        element_id: String,
+        track_id: String,
+    }
 }
 
 pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {

@@ -16,29 +16,27 @@ pub static DEF: ToolDef = ToolDef {
     run: typed!(run),
 };
 
-#[derive(Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Arguments {
-    /// Sticker id from list_stickers, such as flags:US
-    #[schemars(with = "String", length(min = 1))]
-    sticker_id: Arg,
-    /// When it appears, in timeline seconds
-    #[schemars(with = "f64", range(min = 0))]
-    start: Arg,
-    /// When it disappears, in timeline seconds
-    #[schemars(with = "f64", range(min = 0))]
-    end: Arg,
-    /// Where in the frame
-    #[schemars(with = "String", extend("enum" = STICKER_POSITIONS))]
-    position: Arg,
+arguments! {
+    pub struct Arguments {
+        /// Sticker id from list_stickers, such as flags:US
+        sticker_id: NonEmpty,
+        /// When it appears, in timeline seconds
+        #[schemars(with = "f64", range(min = 0))]
+        start: Arg,
+        /// When it disappears, in timeline seconds
+        #[schemars(with = "f64", range(min = 0))]
+        end: Arg,
+        /// Where in the frame
+        #[schemars(with = "String", extend("enum" = STICKER_POSITIONS))]
+        position: Arg,
+    }
 }
 
-#[derive(JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[allow(dead_code)]
-pub struct Returns {
-    element_id: String,
-    track_id: String,
+returns! {
+    pub struct Returns {
+        element_id: String,
+        track_id: String,
+    }
 }
 
 pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {

@@ -16,32 +16,30 @@ pub static DEF: ToolDef = ToolDef {
     run: typed!(run),
 };
 
-#[derive(Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Arguments {
-    /// The text to show
-    #[schemars(with = "String", length(min = 1))]
-    text: Arg,
-    /// When it appears, in timeline seconds
-    #[schemars(with = "f64", range(min = 0))]
-    start: Arg,
-    /// When it disappears, in timeline seconds
-    #[schemars(with = "f64", range(min = 0))]
-    end: Arg,
-    /// Where in the frame
-    #[schemars(with = "String", extend("enum" = TEXT_POSITIONS))]
-    position: Arg,
-    /// Style preset (default plain)
-    #[schemars(with = "Option<String>", extend("enum" = TEXT_STYLES))]
-    style: Arg,
+arguments! {
+    pub struct Arguments {
+        /// The text to show
+        text: NonEmpty,
+        /// When it appears, in timeline seconds
+        #[schemars(with = "f64", range(min = 0))]
+        start: Arg,
+        /// When it disappears, in timeline seconds
+        #[schemars(with = "f64", range(min = 0))]
+        end: Arg,
+        /// Where in the frame
+        #[schemars(with = "String", extend("enum" = TEXT_POSITIONS))]
+        position: Arg,
+        /// Style preset (default plain)
+        #[schemars(with = "Option<String>", extend("enum" = TEXT_STYLES))]
+        style: Arg,
+    }
 }
 
-#[derive(JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[allow(dead_code)]
-pub struct Returns {
-    element_id: String,
-    track_id: String,
+returns! {
+    pub struct Returns {
+        element_id: String,
+        track_id: String,
+    }
 }
 
 pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {

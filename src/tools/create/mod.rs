@@ -9,7 +9,7 @@ pub mod update_text;
 
 use serde_json::{json, Value};
 
-use super::{edit_error, timeline_mut, Arg, Ctx, Output, ToolError};
+use super::{edit_error, element_on_track, timeline_mut, Arg, Ctx, Output, ToolError};
 use crate::edits;
 use crate::model::{AssetType, Canvas, Element, ElementType, TrackType};
 use crate::stickers;

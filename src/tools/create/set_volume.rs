@@ -16,26 +16,23 @@ pub static DEF: ToolDef = ToolDef {
     run: typed!(run),
 };
 
-#[derive(Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Arguments {
-    /// Track id from list_timeline
-    #[schemars(with = "String", length(min = 1))]
-    track_id: Arg,
-    /// Video or audio element id
-    #[schemars(with = "String", length(min = 1))]
-    element_id: Arg,
-    /// 0 is silent, 1 is full volume
-    #[schemars(with = "f64", range(min = 0, max = 1))]
-    volume: Arg,
+arguments! {
+    pub struct Arguments {
+        /// Track id from list_timeline
+        track_id: NonEmpty,
+        /// Video or audio element id
+        element_id: NonEmpty,
+        /// 0 is silent, 1 is full volume
+        #[schemars(with = "f64", range(min = 0, max = 1))]
+        volume: Arg,
+    }
 }
 
-#[derive(JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[allow(dead_code)]
-pub struct Returns {
-    success: bool,
-    volume: f64,
+returns! {
+    pub struct Returns {
+        success: bool,
+        volume: f64,
+    }
 }
 
 pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
@@ -43,12 +40,11 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     let track_id = args.track_id.id(ToolError::element_not_found)?;
     let element_id = args.element_id.id(ToolError::element_not_found)?;
     let tl = timeline_mut(&mut ctx.timeline)?;
-    let ti = tl.track_index(track_id).ok_or_else(ToolError::element_not_found)?;
-    let current = tl.tracks[ti].elements.iter().find(|e| e.id == element_id).ok_or_else(ToolError::element_not_found)?;
+    let (ti, current) = element_on_track(tl, track_id, element_id, ToolError::element_not_found)?;
     if !current.kind.has_volume() {
         return Err(ToolError::no_volume());
     }
-    let mut e = (**current).clone();
+    let mut e = current.clone();
     e.volume = Some(volume);
     edits::replace(tl, ti, e).map_err(edit_error)?;
     Ok(json!({ "success": true, "volume": crate::effects::number(volume) }).into())

@@ -16,35 +16,32 @@ pub static DEF: ToolDef = ToolDef {
     run: typed!(run),
 };
 
-#[derive(Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Arguments {
-    /// Track id from list_timeline
-    #[schemars(with = "String", length(min = 1))]
-    track_id: Arg,
-    /// Text element id from list_timeline
-    #[schemars(with = "String", length(min = 1))]
-    element_id: Arg,
-    /// New text
-    #[schemars(with = "Option<String>", length(min = 1))]
-    text: Arg,
-    /// New start, in timeline seconds
-    #[schemars(with = "Option<f64>", range(min = 0))]
-    start: Arg,
-    /// New end, in timeline seconds
-    #[schemars(with = "Option<f64>", range(min = 0))]
-    end: Arg,
-    /// New position
-    #[schemars(with = "Option<String>", extend("enum" = TEXT_POSITIONS))]
-    position: Arg,
+arguments! {
+    pub struct Arguments {
+        /// Track id from list_timeline
+        track_id: NonEmpty,
+        /// Text element id from list_timeline
+        element_id: NonEmpty,
+        /// New text
+        #[schemars(with = "Option<String>", length(min = 1))]
+        text: Arg,
+        /// New start, in timeline seconds
+        #[schemars(with = "Option<f64>", range(min = 0))]
+        start: Arg,
+        /// New end, in timeline seconds
+        #[schemars(with = "Option<f64>", range(min = 0))]
+        end: Arg,
+        /// New position
+        #[schemars(with = "Option<String>", extend("enum" = TEXT_POSITIONS))]
+        position: Arg,
+    }
 }
 
-#[derive(JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[allow(dead_code)]
-pub struct Returns {
-    success: bool,
-    element_id: String,
+returns! {
+    pub struct Returns {
+        success: bool,
+        element_id: String,
+    }
 }
 
 pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
@@ -56,12 +53,11 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     let position = args.position.choice("position", &TEXT_POSITIONS)?;
     let canvas = ctx.settings().canvas;
     let tl = timeline_mut(&mut ctx.timeline)?;
-    let ti = tl.track_index(track_id).ok_or_else(ToolError::text_element_not_found)?;
-    let current = tl.tracks[ti].elements.iter().find(|e| e.id == element_id).ok_or_else(ToolError::text_element_not_found)?;
+    let (ti, current) = element_on_track(tl, track_id, element_id, ToolError::text_element_not_found)?;
     if current.kind != ElementType::Text {
         return Err(ToolError::not_text());
     }
-    let mut e = (**current).clone();
+    let mut e = current.clone();
     // Start and end are the text's in and out points: each one given moves that edge only.
     let new_start = start.unwrap_or(e.start);
     let new_end = end.unwrap_or(e.end());

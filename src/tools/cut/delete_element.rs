@@ -16,32 +16,26 @@ pub static DEF: ToolDef = ToolDef {
     run: typed!(run),
 };
 
-#[derive(Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Arguments {
-    /// Track id from list_timeline
-    #[schemars(with = "String", length(min = 1))]
-    track_id: Arg,
-    /// Element id from list_timeline
-    #[schemars(with = "String", length(min = 1))]
-    element_id: Arg,
+arguments! {
+    pub struct Arguments {
+        /// Track id from list_timeline
+        track_id: NonEmpty,
+        /// Element id from list_timeline
+        element_id: NonEmpty,
+    }
 }
 
-#[derive(JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[allow(dead_code)]
-pub struct Returns {
-    success: bool,
+returns! {
+    pub struct Returns {
+        success: bool,
+    }
 }
 
 pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     let track_id = args.track_id.id(ToolError::element_not_found)?;
     let element_id = args.element_id.id(ToolError::element_not_found)?;
     let tl = timeline_mut(&mut ctx.timeline)?;
-    let ti = tl.track_index(track_id).ok_or_else(ToolError::element_not_found)?;
-    if !tl.tracks[ti].elements.iter().any(|e| e.id == element_id) {
-        return Err(ToolError::element_not_found());
-    }
+    let (ti, _) = element_on_track(tl, track_id, element_id, ToolError::element_not_found)?;
     tl.track_mut(ti).elements.retain(|e| e.id != element_id);
     Ok(json!({ "success": true }).into())
 }

@@ -16,20 +16,19 @@ pub static DEF: ToolDef = ToolDef {
     run: typed!(run),
 };
 
-#[derive(Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Arguments {
-    /// Element ids from list_timeline
-    #[schemars(with = "Vec<String>", length(min = 1), inner(length(min = 1)))]
-    element_ids: Arg,
+arguments! {
+    pub struct Arguments {
+        /// Element ids from list_timeline
+        #[schemars(with = "Vec<String>", length(min = 1), inner(length(min = 1)))]
+        element_ids: Arg,
+    }
 }
 
-#[derive(JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[allow(dead_code)]
-pub struct Returns {
-    success: bool,
-    deleted_elements: Vec<String>,
+returns! {
+    pub struct Returns {
+        success: bool,
+        deleted_elements: Vec<String>,
+    }
 }
 
 pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
@@ -38,11 +37,7 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     if tl.is_empty() {
         return Err(ToolError::no_timeline_content());
     }
-    let found = edits::locate(tl, &ids);
-    let missing: Vec<String> = ids.iter().zip(&found).filter(|(_, f)| f.is_none()).map(|(id, _)| id.clone()).collect();
-    if !missing.is_empty() {
-        return Err(ToolError::elements_not_found(&missing));
-    }
-    edits::remove_at(tl, &found.into_iter().flatten().collect::<Vec<_>>());
+    let found = locate_all(tl, &ids)?;
+    edits::remove_at(tl, &found);
     Ok(json!({ "success": true, "deletedElements": ids }).into())
 }

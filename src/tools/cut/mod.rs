@@ -7,6 +7,6 @@ pub mod split;
 
 use serde_json::{json, Value};
 
-use super::{seconds, timeline_mut, Ctx, Output, ToolError};
+use super::{element_on_track, locate_all, seconds, timeline_mut, Ctx, Output, ToolError};
 use crate::edits;
 use crate::time::seconds_to_ticks;

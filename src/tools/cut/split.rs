@@ -17,12 +17,12 @@ pub static DEF: ToolDef = ToolDef {
     run: typed!(run),
 };
 
-#[derive(Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Arguments {
-    /// Timeline seconds to cut at
-    #[schemars(with = "Vec<f64>", length(min = 1), inner(range(min = 0)))]
-    times: Arg,
+arguments! {
+    pub struct Arguments {
+        /// Timeline seconds to cut at
+        #[schemars(with = "Vec<f64>", length(min = 1), inner(range(min = 0)))]
+        times: Arg,
+    }
 }
 
 pub type Returns = SplitOutput<'static>;

@@ -17,30 +17,28 @@ pub static DEF: ToolDef = ToolDef {
     run: typed!(run),
 };
 
-#[derive(Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Arguments {
-    /// Effect id from list_effects
-    #[schemars(with = "String", length(min = 1))]
-    effect_type: Arg,
-    /// Effect start, in timeline seconds
-    #[schemars(with = "f64", range(min = 0))]
-    start: Arg,
-    /// Effect end, in timeline seconds
-    #[schemars(with = "f64", range(min = 0))]
-    end: Arg,
-    /// Effect parameters by key (see get_effect)
-    #[schemars(with = "Option<BTreeMap<String, ParamValue>>")]
-    params: Arg,
+arguments! {
+    pub struct Arguments {
+        /// Effect id from list_effects
+        effect_type: NonEmpty,
+        /// Effect start, in timeline seconds
+        #[schemars(with = "f64", range(min = 0))]
+        start: Arg,
+        /// Effect end, in timeline seconds
+        #[schemars(with = "f64", range(min = 0))]
+        end: Arg,
+        /// Effect parameters by key (see get_effect)
+        #[schemars(with = "Option<BTreeMap<String, ParamValue>>")]
+        params: Arg,
+    }
 }
 
-#[derive(JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[allow(dead_code)]
-pub struct Returns {
-    element_id: String,
-    track_id: String,
-    applied_params: AnyObject,
+returns! {
+    pub struct Returns {
+        element_id: String,
+        track_id: String,
+        applied_params: AnyObject,
+    }
 }
 
 pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {

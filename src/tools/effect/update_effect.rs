@@ -30,24 +30,22 @@ pub static DEF: ToolDef = ToolDef {
     run: typed!(run),
 };
 
-#[derive(Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Arguments {
-    /// Effect element id from list_timeline
-    #[schemars(with = "String", length(min = 1))]
-    element_id: Arg,
-    /// Effect parameters by key (see get_effect)
-    #[schemars(with = "BTreeMap<String, ParamValue>")]
-    params: Arg,
+arguments! {
+    pub struct Arguments {
+        /// Effect element id from list_timeline
+        element_id: NonEmpty,
+        /// Effect parameters by key (see get_effect)
+        #[schemars(with = "BTreeMap<String, ParamValue>")]
+        params: Arg,
+    }
 }
 
-#[derive(JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[allow(dead_code)]
-pub struct Returns {
-    success: bool,
-    element_id: String,
-    applied_params: AnyObject,
+returns! {
+    pub struct Returns {
+        success: bool,
+        element_id: String,
+        applied_params: AnyObject,
+    }
 }
 
 pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {

@@ -16,36 +16,36 @@ pub static DEF: ToolDef = ToolDef {
     run: typed!(run),
 };
 
-#[derive(Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Arguments {
-    /// Element ids or refs from list_timeline
-    #[schemars(with = "Vec<String>", length(min = 1), inner(length(min = 1)))]
-    element_ids: Arg,
-    /// An anchor name, {anchor, margin} (margin in pixels from the canvas edges; default 5% of the shorter side), or {x, y} in canvas pixels from the centre (+y down)
-    #[schemars(with = "Option<ClipPosition>")]
-    position: Arg,
-    /// Factor over the size fitted to the canvas: one number for both axes, or {x, y}
-    #[schemars(with = "Option<ClipScale>")]
-    scale: Arg,
-    /// Degrees, clockwise
-    #[schemars(with = "Option<f64>", range(min = -360, max = 360))]
-    rotation: Arg,
-    /// 0 invisible, 1 opaque
-    #[schemars(with = "Option<f64>", range(min = 0, max = 1))]
-    opacity: Arg,
-    /// How it mixes with what is below
-    #[schemars(with = "Option<String>", extend("enum" = BLEND_MODES))]
-    blend_mode: Arg,
-    /// Decibels; 0 plays as recorded, -60 is silent
-    #[schemars(with = "Option<f64>", range(min = -60, max = 20))]
-    volume: Arg,
-    /// Silence a video or audio element
-    #[schemars(with = "Option<bool>")]
-    muted: Arg,
-    /// Stop drawing a visual element
-    #[schemars(with = "Option<bool>")]
-    hidden: Arg,
+arguments! {
+    pub struct Arguments {
+        /// Element ids or refs from list_timeline
+        #[schemars(with = "Vec<String>", length(min = 1), inner(length(min = 1)))]
+        element_ids: Arg,
+        /// An anchor name, {anchor, margin} (margin in pixels from the canvas edges; default 5% of the shorter side), or {x, y} in canvas pixels from the centre (+y down)
+        #[schemars(with = "Option<ClipPosition>")]
+        position: Arg,
+        /// Factor over the size fitted to the canvas: one number for both axes, or {x, y}
+        #[schemars(with = "Option<ClipScale>")]
+        scale: Arg,
+        /// Degrees, clockwise
+        #[schemars(with = "Option<f64>", range(min = -360, max = 360))]
+        rotation: Arg,
+        /// 0 invisible, 1 opaque
+        #[schemars(with = "Option<f64>", range(min = 0, max = 1))]
+        opacity: Arg,
+        /// How it mixes with what is below
+        #[schemars(with = "Option<String>", extend("enum" = BLEND_MODES))]
+        blend_mode: Arg,
+        /// Decibels; 0 plays as recorded, -60 is silent
+        #[schemars(with = "Option<f64>", range(min = -60, max = 20))]
+        volume: Arg,
+        /// Silence a video or audio element
+        #[schemars(with = "Option<bool>")]
+        muted: Arg,
+        /// Stop drawing a visual element
+        #[schemars(with = "Option<bool>")]
+        hidden: Arg,
+    }
 }
 
 #[derive(JsonSchema)]

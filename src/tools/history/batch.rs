@@ -16,20 +16,19 @@ pub static DEF: ToolDef = ToolDef {
     run: None,
 };
 
-#[derive(Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Arguments {
-    /// Tool calls to run in order
-    #[schemars(with = "Vec<Step>", length(min = 1))]
-    pub steps: Arg,
+arguments! {
+    pub struct Arguments {
+        /// Tool calls to run in order
+        #[schemars(with = "Vec<Step>", length(min = 1))]
+        pub steps: Arg,
+    }
 }
 
-#[derive(JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[allow(dead_code)]
-pub struct Returns {
-    success: bool,
-    results: List<StepResult>,
+returns! {
+    pub struct Returns {
+        success: bool,
+        results: List<StepResult>,
+    }
 }
 
 #[derive(Deserialize, JsonSchema)]
@@ -43,10 +42,9 @@ pub struct Step {
     pub args: Arg,
 }
 
-#[derive(JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[allow(dead_code)]
-struct StepResult {
-    tool: String,
-    result: AnyObject,
+returns! {
+    struct StepResult {
+        tool: String,
+        result: AnyObject,
+    }
 }

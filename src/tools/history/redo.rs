@@ -19,12 +19,11 @@ pub static DEF: ToolDef = ToolDef {
 
 pub type Arguments = NoArgs;
 
-#[derive(JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[allow(dead_code)]
-pub struct Returns {
-    success: bool,
-    redone: String,
-    can_undo: Option<bool>,
-    can_redo: Option<bool>,
+returns! {
+    pub struct Returns {
+        success: bool,
+        redone: String,
+        can_undo: Option<bool>,
+        can_redo: Option<bool>,
+    }
 }

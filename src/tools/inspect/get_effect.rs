@@ -16,46 +16,42 @@ pub static DEF: ToolDef = ToolDef {
     run: typed!(run),
 };
 
-#[derive(Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Arguments {
-    /// Effect id from list_effects
-    #[schemars(with = "String", length(min = 1))]
-    effect_type: Arg,
+arguments! {
+    pub struct Arguments {
+        /// Effect id from list_effects
+        effect_type: NonEmpty,
+    }
 }
 
-#[derive(JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[allow(dead_code)]
-pub struct Returns {
-    id: String,
-    name: String,
-    description: String,
-    params: List<Param>,
+returns! {
+    pub struct Returns {
+        id: String,
+        name: String,
+        description: String,
+        params: List<Param>,
+    }
 }
 
-#[derive(JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[allow(dead_code)]
-struct Param {
-    key: String,
-    label: String,
-    #[schemars(extend("enum" = ["number", "boolean", "color", "select"]))]
-    r#type: String,
-    default: ParamValue,
-    min: Option<f64>,
-    max: Option<f64>,
-    step: Option<f64>,
-    options: Option<List<ParamOption>>,
-    description: String,
+returns! {
+    struct Param {
+        key: String,
+        label: String,
+        #[schemars(extend("enum" = ["number", "boolean", "color", "select"]))]
+        r#type: String,
+        default: ParamValue,
+        min: Option<f64>,
+        max: Option<f64>,
+        step: Option<f64>,
+        options: Option<List<ParamOption>>,
+        description: String,
+    }
 }
 
-#[derive(JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[allow(dead_code)]
-struct ParamOption {
-    value: Option<String>,
-    label: Option<String>,
+returns! {
+    struct ParamOption {
+        value: Option<String>,
+        label: Option<String>,
+    }
 }
 
 pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {

@@ -16,28 +16,26 @@ pub static DEF: ToolDef = ToolDef {
     run: typed!(run),
 };
 
-#[derive(Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Arguments {
-    /// Filter by name or keyword
-    #[schemars(with = "Option<String>")]
-    query: Arg,
+arguments! {
+    pub struct Arguments {
+        /// Filter by name or keyword
+        #[schemars(with = "Option<String>")]
+        query: Arg,
+    }
 }
 
-#[derive(JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[allow(dead_code)]
-pub struct Returns {
-    effects: List<EffectEntry>,
+returns! {
+    pub struct Returns {
+        effects: List<EffectEntry>,
+    }
 }
 
-#[derive(JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[allow(dead_code)]
-struct EffectEntry {
-    id: String,
-    name: String,
-    description: String,
+returns! {
+    struct EffectEntry {
+        id: String,
+        name: String,
+        description: String,
+    }
 }
 
 pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {

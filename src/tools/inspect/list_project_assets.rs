@@ -19,34 +19,32 @@ pub static DEF: ToolDef = ToolDef {
 const FILTERS: [&str; 3] = ["all", "used", "unused"];
 const TYPES: [&str; 4] = ["all", "video", "audio", "image"];
 
-#[derive(Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Arguments {
-    /// Which assets by timeline usage (default all)
-    #[schemars(with = "Option<String>", extend("enum" = FILTERS))]
-    filter: Arg,
-    /// Which asset type (default all)
-    #[schemars(with = "Option<String>", extend("enum" = TYPES))]
-    r#type: Arg,
+arguments! {
+    pub struct Arguments {
+        /// Which assets by timeline usage (default all)
+        #[schemars(with = "Option<String>", extend("enum" = FILTERS))]
+        filter: Arg,
+        /// Which asset type (default all)
+        #[schemars(with = "Option<String>", extend("enum" = TYPES))]
+        r#type: Arg,
+    }
 }
 
-#[derive(JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[allow(dead_code)]
-pub struct Returns {
-    assets: List<AssetEntry>,
+returns! {
+    pub struct Returns {
+        assets: List<AssetEntry>,
+    }
 }
 
-#[derive(JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[allow(dead_code)]
-struct AssetEntry {
-    id: String,
-    name: String,
-    #[schemars(extend("enum" = ["video", "audio", "image"]))]
-    r#type: String,
-    duration: Option<f64>,
-    used_in_timeline: bool,
+returns! {
+    struct AssetEntry {
+        id: String,
+        name: String,
+        #[schemars(extend("enum" = ["video", "audio", "image"]))]
+        r#type: String,
+        duration: Option<f64>,
+        used_in_timeline: bool,
+    }
 }
 
 pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {

@@ -16,35 +16,33 @@ pub static DEF: ToolDef = ToolDef {
     run: typed!(run),
 };
 
-#[derive(Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Arguments {
-    /// Filter by name, id, country code or region (default: all)
-    #[schemars(with = "Option<String>")]
-    query: Arg,
-    /// Most stickers to return (default 50)
-    #[schemars(with = "Option<i64>", range(min = 1, max = 500))]
-    limit: Arg,
+arguments! {
+    pub struct Arguments {
+        /// Filter by name, id, country code or region (default: all)
+        #[schemars(with = "Option<String>")]
+        query: Arg,
+        /// Most stickers to return (default 50)
+        #[schemars(with = "Option<i64>", range(min = 1, max = 500))]
+        limit: Arg,
+    }
 }
 
-#[derive(JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[allow(dead_code)]
-pub struct Returns {
-    stickers: List<StickerEntry>,
-    /// Every match, before limit
-    total: i64,
+returns! {
+    pub struct Returns {
+        stickers: List<StickerEntry>,
+        /// Every match, before limit
+        total: i64,
+    }
 }
 
-#[derive(JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[allow(dead_code)]
-struct StickerEntry {
-    /// The stickerId add_sticker takes
-    id: String,
-    name: String,
-    /// flags or shapes (OpenCut's), or the catalog id's prefix
-    provider: String,
+returns! {
+    struct StickerEntry {
+        /// The stickerId add_sticker takes
+        id: String,
+        name: String,
+        /// flags or shapes (OpenCut's), or the catalog id's prefix
+        provider: String,
+    }
 }
 
 pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {

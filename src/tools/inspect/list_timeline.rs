@@ -18,80 +18,76 @@ pub static DEF: ToolDef = ToolDef {
 
 pub type Arguments = NoArgs;
 
-#[derive(JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[allow(dead_code)]
-pub struct Returns {
-    tracks: List<TrackEntry>,
-    /// End of the last element, seconds
-    duration: f64,
+returns! {
+    pub struct Returns {
+        tracks: List<TrackEntry>,
+        /// End of the last element, seconds
+        duration: f64,
+    }
 }
 
-#[derive(JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[allow(dead_code)]
-struct TrackEntry {
-    track_id: String,
-    #[schemars(extend("enum" = ["main", "overlay", "audio", "text", "effect"]))]
-    r#type: String,
-    name: Option<String>,
-    /// The host does not draw this track
-    #[schemars(extend("const" = true))]
-    hidden: Option<bool>,
-    /// The host plays this track silent
-    #[schemars(extend("const" = true))]
-    muted: Option<bool>,
-    elements: List<ElementEntry>,
+returns! {
+    struct TrackEntry {
+        track_id: String,
+        #[schemars(extend("enum" = ["main", "overlay", "audio", "text", "effect"]))]
+        r#type: String,
+        name: Option<String>,
+        /// The host does not draw this track
+        #[schemars(extend("const" = true))]
+        hidden: Option<bool>,
+        /// The host plays this track silent
+        #[schemars(extend("const" = true))]
+        muted: Option<bool>,
+        elements: List<ElementEntry>,
+    }
 }
 
-#[derive(JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[allow(dead_code)]
-struct ElementEntry {
-    element_id: String,
-    /// Short stable name (clip-1, text-3, sticker-2, effect-1) that every tool takes in place of the elementId
-    r#ref: Option<String>,
-    r#type: String,
-    asset_id: Option<String>,
-    name: Option<String>,
-    start: f64,
-    end: f64,
-    duration: f64,
-    /// Source seconds skipped at the head; absent when 0
-    trim_start: Option<f64>,
-    /// Playback speed of a retimed video or audio clip (source seconds per timeline second); absent when 1
-    rate: Option<f64>,
-    /// Linear gain, 1 is unchanged; absent when 1. Above 1 is a host boost (up to 10, +20 dB)
-    volume: Option<f64>,
-    /// Not drawn; absent when shown
-    #[schemars(extend("const" = true))]
-    hidden: Option<bool>,
-    /// Silent; absent when audible
-    #[schemars(extend("const" = true))]
-    muted: Option<bool>,
-    text: Option<String>,
-    position: Option<String>,
-    sticker_id: Option<String>,
-    effect_type: Option<String>,
-    /// The text's look; absent fields are the host's defaults
-    text_style: Option<TextStyle>,
-    params: Option<AnyObject>,
+returns! {
+    struct ElementEntry {
+        element_id: String,
+        /// Short stable name (clip-1, text-3, sticker-2, effect-1) that every tool takes in place of the elementId
+        r#ref: Option<String>,
+        r#type: String,
+        asset_id: Option<String>,
+        name: Option<String>,
+        start: f64,
+        end: f64,
+        duration: f64,
+        /// Source seconds skipped at the head; absent when 0
+        trim_start: Option<f64>,
+        /// Playback speed of a retimed video or audio clip (source seconds per timeline second); absent when 1
+        rate: Option<f64>,
+        /// Linear gain, 1 is unchanged; absent when 1. Above 1 is a host boost (up to 10, +20 dB)
+        volume: Option<f64>,
+        /// Not drawn; absent when shown
+        #[schemars(extend("const" = true))]
+        hidden: Option<bool>,
+        /// Silent; absent when audible
+        #[schemars(extend("const" = true))]
+        muted: Option<bool>,
+        text: Option<String>,
+        position: Option<String>,
+        sticker_id: Option<String>,
+        effect_type: Option<String>,
+        /// The text's look; absent fields are the host's defaults
+        text_style: Option<TextStyle>,
+        params: Option<AnyObject>,
+    }
 }
 
-#[derive(JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[allow(dead_code)]
-struct TextStyle {
-    /// Pixels at the project canvas
-    font_size: Option<f64>,
-    font_family: Option<String>,
-    color: Option<String>,
-    font_weight: Option<String>,
-    font_style: Option<String>,
-    text_align: Option<String>,
-    text_decoration: Option<String>,
-    /// Box colour behind the text; absent when none
-    background: Option<String>,
+returns! {
+    struct TextStyle {
+        /// Pixels at the project canvas
+        font_size: Option<f64>,
+        font_family: Option<String>,
+        color: Option<String>,
+        font_weight: Option<String>,
+        font_style: Option<String>,
+        text_align: Option<String>,
+        text_decoration: Option<String>,
+        /// Box colour behind the text; absent when none
+        background: Option<String>,
+    }
 }
 
 pub fn run(ctx: &mut Ctx, _args: Arguments) -> Result<Output, ToolError> {

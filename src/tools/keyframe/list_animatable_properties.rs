@@ -16,12 +16,11 @@ pub static DEF: ToolDef = ToolDef {
     run: typed!(run),
 };
 
-#[derive(Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Arguments {
-    /// Element id or ref (clip-1) from list_timeline
-    #[schemars(with = "String", length(min = 1))]
-    element_id: Arg,
+arguments! {
+    pub struct Arguments {
+        /// Element id or ref (clip-1) from list_timeline
+        element_id: NonEmpty,
+    }
 }
 
 #[derive(JsonSchema)]

@@ -16,15 +16,14 @@ pub static DEF: ToolDef = ToolDef {
     run: typed!(run),
 };
 
-#[derive(Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Arguments {
-    /// Element id or ref from list_timeline
-    #[schemars(with = "String", length(min = 1))]
-    element_id: Arg,
-    /// Only this property (default: every animated one)
-    #[schemars(with = "Option<String>")]
-    property: Arg,
+arguments! {
+    pub struct Arguments {
+        /// Element id or ref from list_timeline
+        element_id: NonEmpty,
+        /// Only this property (default: every animated one)
+        #[schemars(with = "Option<String>")]
+        property: Arg,
+    }
 }
 
 #[derive(JsonSchema)]

@@ -16,33 +16,31 @@ pub static DEF: ToolDef = ToolDef {
     run: typed!(run),
 };
 
-#[derive(Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Arguments {
-    /// Element id or ref from list_timeline
-    #[schemars(with = "String", length(min = 1))]
-    element_id: Arg,
-    /// Property path
-    #[schemars(with = "String", length(min = 1))]
-    property: Arg,
-    /// Keyframe id from list_keyframes
-    #[schemars(with = "Option<String>", length(min = 1))]
-    keyframe_id: Arg,
-    /// Or the keyframe's time, seconds from the element's start
-    #[schemars(with = "Option<f64>", range(min = 0))]
-    time: Arg,
-    /// How the value moves to the next keyframe
-    #[schemars(with = "Option<String>", extend("enum" = INTERPOLATIONS))]
-    interpolation: Arg,
-    /// A ready-made curve to the next keyframe
-    #[schemars(with = "Option<String>", extend("enum" = EASINGS))]
-    easing: Arg,
-    /// Bezier handle towards the next keyframe (dt 0 to the gap)
-    #[schemars(with = "Option<Handle>")]
-    right_handle: Arg,
-    /// Bezier handle from the previous keyframe (dt minus the gap to 0)
-    #[schemars(with = "Option<Handle>")]
-    left_handle: Arg,
+arguments! {
+    pub struct Arguments {
+        /// Element id or ref from list_timeline
+        element_id: NonEmpty,
+        /// Property path
+        property: NonEmpty,
+        /// Keyframe id from list_keyframes
+        #[schemars(with = "Option<String>", length(min = 1))]
+        keyframe_id: Arg,
+        /// Or the keyframe's time, seconds from the element's start
+        #[schemars(with = "Option<f64>", range(min = 0))]
+        time: Arg,
+        /// How the value moves to the next keyframe
+        #[schemars(with = "Option<String>", extend("enum" = INTERPOLATIONS))]
+        interpolation: Arg,
+        /// A ready-made curve to the next keyframe
+        #[schemars(with = "Option<String>", extend("enum" = EASINGS))]
+        easing: Arg,
+        /// Bezier handle towards the next keyframe (dt 0 to the gap)
+        #[schemars(with = "Option<Handle>")]
+        right_handle: Arg,
+        /// Bezier handle from the previous keyframe (dt minus the gap to 0)
+        #[schemars(with = "Option<Handle>")]
+        left_handle: Arg,
+    }
 }
 
 #[derive(JsonSchema)]

@@ -16,24 +16,22 @@ pub static DEF: ToolDef = ToolDef {
     run: typed!(run),
 };
 
-#[derive(Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Arguments {
-    /// Element id or ref from list_timeline
-    #[schemars(with = "String", length(min = 1))]
-    element_id: Arg,
-    /// Property path from list_animatable_properties, such as opacity or transform.positionX
-    #[schemars(with = "String", length(min = 1))]
-    property: Arg,
-    /// Seconds from the element's start (0 to its duration)
-    #[schemars(with = "f64", range(min = 0))]
-    time: Arg,
-    /// The value there, in the property's unit; colours as #rrggbb
-    #[schemars(with = "NumberOrText")]
-    value: Arg,
-    /// How the value moves to the next keyframe (default linear)
-    #[schemars(with = "Option<String>", extend("enum" = INTERPOLATIONS))]
-    interpolation: Arg,
+arguments! {
+    pub struct Arguments {
+        /// Element id or ref from list_timeline
+        element_id: NonEmpty,
+        /// Property path from list_animatable_properties, such as opacity or transform.positionX
+        property: NonEmpty,
+        /// Seconds from the element's start (0 to its duration)
+        #[schemars(with = "f64", range(min = 0))]
+        time: Arg,
+        /// The value there, in the property's unit; colours as #rrggbb
+        #[schemars(with = "NumberOrText")]
+        value: Arg,
+        /// How the value moves to the next keyframe (default linear)
+        #[schemars(with = "Option<String>", extend("enum" = INTERPOLATIONS))]
+        interpolation: Arg,
+    }
 }
 
 #[derive(JsonSchema)]

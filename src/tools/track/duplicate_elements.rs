@@ -16,40 +16,38 @@ pub static DEF: ToolDef = ToolDef {
     run: typed!(run),
 };
 
-#[derive(Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Arguments {
-    /// Element ids or refs from list_timeline
-    #[schemars(with = "Vec<String>", length(min = 1), inner(length(min = 1)))]
-    element_ids: Arg,
-    /// Seconds added to each copy's start (default: right after the originals)
-    #[schemars(with = "Option<f64>")]
-    offset: Arg,
-    /// Where the earliest copy starts, in timeline seconds
-    #[schemars(with = "Option<f64>", range(min = 0))]
-    start_time: Arg,
-    /// Put every copy on this track
-    #[schemars(with = "Option<String>", length(min = 1))]
-    track_id: Arg,
+arguments! {
+    pub struct Arguments {
+        /// Element ids or refs from list_timeline
+        #[schemars(with = "Vec<String>", length(min = 1), inner(length(min = 1)))]
+        element_ids: Arg,
+        /// Seconds added to each copy's start (default: right after the originals)
+        #[schemars(with = "Option<f64>")]
+        offset: Arg,
+        /// Where the earliest copy starts, in timeline seconds
+        #[schemars(with = "Option<f64>", range(min = 0))]
+        start_time: Arg,
+        /// Put every copy on this track
+        #[schemars(with = "Option<String>", length(min = 1))]
+        track_id: Arg,
+    }
 }
 
-#[derive(JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[allow(dead_code)]
-pub struct Returns {
-    success: bool,
-    elements: List<Copy>,
+returns! {
+    pub struct Returns {
+        success: bool,
+        elements: List<Copy>,
+    }
 }
 
-#[derive(JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[allow(dead_code)]
-struct Copy {
-    element_id: String,
-    source_id: String,
-    track_id: String,
-    start: f64,
-    end: f64,
+returns! {
+    struct Copy {
+        element_id: String,
+        source_id: String,
+        track_id: String,
+        start: f64,
+        end: f64,
+    }
 }
 
 pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
@@ -71,12 +69,7 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     }
     let target = args.track_id.string("trackId")?;
     let tl = timeline_mut(&mut ctx.timeline)?;
-    let found = edits::locate(tl, &ids);
-    let missing: Vec<String> = ids.iter().zip(&found).filter(|(_, f)| f.is_none()).map(|(id, _)| id.clone()).collect();
-    if !missing.is_empty() {
-        return Err(ToolError::elements_not_found(&missing));
-    }
-    let found: Vec<(usize, usize)> = found.into_iter().flatten().collect();
+    let found = locate_all(tl, &ids)?;
     let originals: Vec<(usize, crate::model::Element)> = found.iter().map(|&(ti, ei)| (ti, tl.tracks[ti].elements[ei].as_ref().clone())).collect();
     let earliest = originals.iter().map(|(_, e)| e.start).min().unwrap_or(0);
     let latest = originals.iter().map(|(_, e)| e.end()).max().unwrap_or(0);

@@ -7,7 +7,7 @@ pub mod update_track;
 use crate::error_code::ErrorCode;
 use serde_json::{json, Value};
 
-use super::{edit_error, seconds, timeline_mut, Ctx, Output, ToolError};
+use super::{edit_error, locate_all, seconds, timeline_mut, Ctx, Output, ToolError};
 use crate::edits;
 use crate::model::{Timeline, TrackType};
 

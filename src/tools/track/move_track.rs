@@ -16,31 +16,29 @@ pub static DEF: ToolDef = ToolDef {
     run: typed!(run),
 };
 
-#[derive(Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Arguments {
-    /// Track id from list_timeline
-    #[schemars(with = "String", length(min = 1))]
-    track_id: Arg,
-    /// New position in list_timeline's track order (0 is in front)
-    #[schemars(with = "Option<i64>", range(min = 0))]
-    index: Arg,
-    /// Put it just above this track
-    #[schemars(with = "Option<String>", length(min = 1))]
-    above: Arg,
-    /// Put it just below this track
-    #[schemars(with = "Option<String>", length(min = 1))]
-    below: Arg,
+arguments! {
+    pub struct Arguments {
+        /// Track id from list_timeline
+        track_id: NonEmpty,
+        /// New position in list_timeline's track order (0 is in front)
+        #[schemars(with = "Option<i64>", range(min = 0))]
+        index: Arg,
+        /// Put it just above this track
+        #[schemars(with = "Option<String>", length(min = 1))]
+        above: Arg,
+        /// Put it just below this track
+        #[schemars(with = "Option<String>", length(min = 1))]
+        below: Arg,
+    }
 }
 
-#[derive(JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[allow(dead_code)]
-pub struct Returns {
-    success: bool,
-    track_id: String,
-    index: f64,
-    tracks: Vec<String>,
+returns! {
+    pub struct Returns {
+        success: bool,
+        track_id: String,
+        index: f64,
+        tracks: Vec<String>,
+    }
 }
 
 pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {

@@ -17,33 +17,31 @@ pub static DEF: ToolDef = ToolDef {
     run: typed!(run),
 };
 
-#[derive(Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Arguments {
-    /// Track id from list_timeline
-    #[schemars(with = "String", length(min = 1))]
-    track_id: Arg,
-    /// Silence the track (main, overlay, audio)
-    #[schemars(with = "Option<bool>")]
-    muted: Arg,
-    /// Stop drawing the track (not audio)
-    #[schemars(with = "Option<bool>")]
-    hidden: Arg,
-    /// New name
-    #[schemars(with = "Option<String>", length(min = 1, max = 100))]
-    name: Arg,
+arguments! {
+    pub struct Arguments {
+        /// Track id from list_timeline
+        track_id: NonEmpty,
+        /// Silence the track (main, overlay, audio)
+        #[schemars(with = "Option<bool>")]
+        muted: Arg,
+        /// Stop drawing the track (not audio)
+        #[schemars(with = "Option<bool>")]
+        hidden: Arg,
+        /// New name
+        #[schemars(with = "Option<String>", length(min = 1, max = 100))]
+        name: Arg,
+    }
 }
 
-#[derive(JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[allow(dead_code)]
-pub struct Returns {
-    success: bool,
-    track_id: String,
-    r#type: String,
-    name: Option<String>,
-    hidden: Option<bool>,
-    muted: Option<bool>,
+returns! {
+    pub struct Returns {
+        success: bool,
+        track_id: String,
+        r#type: String,
+        name: Option<String>,
+        hidden: Option<bool>,
+        muted: Option<bool>,
+    }
 }
 
 pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
