@@ -20,18 +20,18 @@ pub static DEF: ToolDef = ToolDef {
 
 const INVALID_RANGES: &str = "Invalid ranges";
 
-#[derive(Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Arguments {
-    /// Timeline spans to remove, seconds, each start < end
-    #[schemars(with = "Vec<Range>", length(min = 1))]
-    ranges: Arg,
-    /// Close the gaps by moving later elements left (default true)
-    #[schemars(with = "Option<bool>")]
-    ripple: Arg,
-    /// Only these tracks (ids from list_timeline); default every track
-    #[schemars(with = "Option<Vec<String>>", length(min = 1), inner(length(min = 1)))]
-    track_ids: Arg,
+arguments! {
+    pub struct Arguments {
+        /// Timeline spans to remove, seconds, each start < end
+        #[schemars(with = "Vec<Range>", length(min = 1))]
+        ranges: Arg,
+        /// Close the gaps by moving later elements left (default true)
+        #[schemars(with = "Option<bool>")]
+        ripple: Arg,
+        /// Only these tracks (ids from list_timeline); default every track
+        #[schemars(with = "Option<Vec<String>>", length(min = 1), inner(length(min = 1)))]
+        track_ids: Arg,
+    }
 }
 
 /// One span of timeline time.
@@ -45,10 +45,8 @@ struct Range {
     end: f64,
 }
 
-#[derive(JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[allow(dead_code)]
-pub struct Returns {
+returns! {
+    pub struct Returns {
     success: bool,
     /// The spans removed, joined and in order, seconds
     ranges: Vec<ReportedRange>,
@@ -62,25 +60,24 @@ pub struct Returns {
     new_elements: Vec<NewPiece>,
     /// How many elements moved left (ripple)
     shifted_elements: u32,
+    }
 }
 
-#[derive(JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[schemars(rename = "CutRangesRange")]
-#[allow(dead_code)]
-struct ReportedRange {
-    start: f64,
-    end: f64,
+returns! {
+    #[schemars(rename = "CutRangesRange")]
+    struct ReportedRange {
+        start: f64,
+        end: f64,
+    }
 }
 
-#[derive(JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[schemars(rename = "CutRangesPiece")]
-#[allow(dead_code)]
-struct NewPiece {
-    element_id: String,
-    split_from: String,
-    track_id: String,
+returns! {
+    #[schemars(rename = "CutRangesPiece")]
+    struct NewPiece {
+        element_id: String,
+        split_from: String,
+        track_id: String,
+    }
 }
 
 fn invalid_ranges() -> ToolError {
