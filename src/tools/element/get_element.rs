@@ -23,26 +23,25 @@ arguments! {
     }
 }
 
-#[derive(JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[allow(dead_code)]
-pub struct Returns {
-    element_id: String,
-    r#ref: String,
-    track_id: String,
-    r#type: String,
-    name: Option<String>,
-    start: f64,
-    end: f64,
-    duration: f64,
-    /// Video and audio: the source seconds played (start, end), trims and rate
-    source: Option<AnyObject>,
-    /// Property path → {value, unit}
-    properties: Option<AnyObject>,
-    text: Option<String>,
-    text_style: Option<AnyObject>,
-    params: Option<AnyObject>,
-    keyframes: Vec<AnyObject>,
+returns! {
+    pub struct Returns {
+        element_id: String,
+        r#ref: String,
+        track_id: String,
+        r#type: String,
+        name: Option<String>,
+        start: f64,
+        end: f64,
+        duration: f64,
+        /// Video and audio: the source seconds played (start, end), trims and rate
+        source: Option<AnyObject>,
+        /// Property path → {value, unit}
+        properties: Option<AnyObject>,
+        text: Option<String>,
+        text_style: Option<AnyObject>,
+        params: Option<AnyObject>,
+        keyframes: Vec<AnyObject>,
+    }
 }
 
 pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {

@@ -48,20 +48,18 @@ arguments! {
     }
 }
 
-#[derive(JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[allow(dead_code)]
-pub struct Returns {
-    success: bool,
-    elements: List<ClipEntry>,
-    warnings: Option<Vec<String>>,
+returns! {
+    pub struct Returns {
+        success: bool,
+        elements: List<ClipEntry>,
+        warnings: Option<Vec<String>>,
+    }
 }
 
-#[derive(JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[allow(dead_code)]
-struct ClipEntry {
-    element_id: String,
+returns! {
+    struct ClipEntry {
+        element_id: String,
+    }
 }
 
 // Where update_clip puts an element: one of three shapes.
@@ -164,14 +162,10 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     }
     let canvas = ctx.settings().canvas;
     let tl = ctx.timeline()?;
-    let found = crate::edits::locate(tl, &ids);
-    let missing: Vec<String> = ids.iter().zip(&found).filter(|(_, f)| f.is_none()).map(|(id, _)| id.clone()).collect();
-    if !missing.is_empty() {
-        return Err(ToolError::elements_not_found(&missing));
-    }
+    let found = crate::tools::locate_all(tl, &ids)?;
     let mut updated: Vec<((usize, usize), Element)> = Vec::with_capacity(ids.len());
     let mut warnings: Vec<String> = Vec::new();
-    for (ti, ei) in found.into_iter().flatten() {
+    for (ti, ei) in found {
         let mut e = tl.tracks[ti].elements[ei].as_ref().clone();
         let visual = is_visual(e.kind);
         let checks = [

@@ -23,27 +23,25 @@ arguments! {
     }
 }
 
-#[derive(JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[allow(dead_code)]
-pub struct Returns {
-    element_id: String,
-    r#type: String,
-    properties: List<Animatable>,
+returns! {
+    pub struct Returns {
+        element_id: String,
+        r#type: String,
+        properties: List<Animatable>,
+    }
 }
 
-#[derive(JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[allow(dead_code)]
-struct Animatable {
-    property: String,
-    r#type: String,
-    unit: String,
-    value: AnyValue,
-    animated: bool,
-    min: Option<f64>,
-    max: Option<f64>,
-    description: Option<String>,
+returns! {
+    struct Animatable {
+        property: String,
+        r#type: String,
+        unit: String,
+        value: AnyValue,
+        animated: bool,
+        min: Option<f64>,
+        max: Option<f64>,
+        description: Option<String>,
+    }
 }
 
 pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {

@@ -26,13 +26,12 @@ arguments! {
     }
 }
 
-#[derive(JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[allow(dead_code)]
-pub struct Returns {
-    element_id: String,
-    duration: f64,
-    properties: Vec<AnyObject>,
+returns! {
+    pub struct Returns {
+        element_id: String,
+        duration: f64,
+        properties: Vec<AnyObject>,
+    }
 }
 
 pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {

@@ -31,15 +31,14 @@ arguments! {
     }
 }
 
-#[derive(JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[allow(dead_code)]
-pub struct Returns {
-    success: bool,
-    element_id: String,
-    property: String,
-    removed_time: f64,
-    keyframes: AnyArray,
+returns! {
+    pub struct Returns {
+        success: bool,
+        element_id: String,
+        property: String,
+        removed_time: f64,
+        keyframes: AnyArray,
+    }
 }
 
 pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {

@@ -43,14 +43,13 @@ arguments! {
     }
 }
 
-#[derive(JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[allow(dead_code)]
-pub struct Returns {
-    success: bool,
-    element_id: String,
-    property: String,
-    keyframes: AnyArray,
+returns! {
+    pub struct Returns {
+        success: bool,
+        element_id: String,
+        property: String,
+        keyframes: AnyArray,
+    }
 }
 
 #[derive(Deserialize, JsonSchema)]

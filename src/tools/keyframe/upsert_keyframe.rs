@@ -34,15 +34,14 @@ arguments! {
     }
 }
 
-#[derive(JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[allow(dead_code)]
-pub struct Returns {
-    success: bool,
-    element_id: String,
-    property: String,
-    keyframe: AnyObject,
-    keyframes: AnyArray,
+returns! {
+    pub struct Returns {
+        success: bool,
+        element_id: String,
+        property: String,
+        keyframe: AnyObject,
+        keyframes: AnyArray,
+    }
 }
 
 pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
