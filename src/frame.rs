@@ -59,7 +59,8 @@ pub enum Layer {
 }
 
 /// Where a quad lands on the canvas: its centre and size in canvas pixels, rotation clockwise.
-#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+/// The GPU compositor draws it as it is (`gpu::compose::Quad`).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[schemars(rename = "FramePlacement")]
 pub struct Placement {

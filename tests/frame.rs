@@ -162,12 +162,12 @@ fn a_picture_in_picture_overlay_lands_where_opencut_puts_it() {
     let ed = loaded(&scene());
     let f = frame(&ed, 1.0);
     // The 4K video fits the 1080p canvas exactly: contain scale 0.5.
-    let v = media_layer(&f, "v1").placement.clone().unwrap();
+    let v = media_layer(&f, "v1").placement.unwrap();
     assert_eq!((v.center_x, v.center_y, v.width, v.height), (960.0, 540.0, 1920.0, 1080.0));
     // 1080² logo: contain scale min(1920/1080, 1080/1080) = 1, × 0.25 = 270 px square, centred
     // at (960 + 640, 540 − 300), rotated 30° clockwise, half opaque, screen blend.
     let pip = media_layer(&f, "pip");
-    let p = pip.placement.clone().unwrap();
+    let p = pip.placement.unwrap();
     assert_eq!((p.center_x, p.center_y, p.width, p.height, p.rotation), (1600.0, 240.0, 270.0, 270.0, 30.0));
     assert!(!p.flip_x && !p.flip_y);
     assert_eq!((pip.opacity, pip.blend_mode.as_str(), pip.media_type), (0.5, "screen", "image"));
@@ -176,7 +176,7 @@ fn a_picture_in_picture_overlay_lands_where_opencut_puts_it() {
     assert_eq!((pip.effects[0].effect_type.as_str(), Value::Object(pip.effects[0].params.clone())), ("blur", json!({"intensity": 10})));
     // Sticker: 640×480 intrinsic, contain = min(3, 2.25) = 2.25 → 1440×1080, × 0.5 → 720×540;
     // a negative scale flips instead of shrinking.
-    let s = media_layer(&f, "flag").placement.clone().unwrap();
+    let s = media_layer(&f, "flag").placement.unwrap();
     assert_eq!((s.center_x, s.center_y, s.width, s.height), (1660.0, 190.0, 720.0, 540.0));
     assert!(!s.flip_x && s.flip_y);
 }
@@ -304,12 +304,12 @@ fn what_update_clip_sets_is_what_the_frame_draws() {
         assert_eq!((t.x, t.y, t.scale_x, t.scale_y, t.rotation), (-200.0, 100.0, 0.5, 0.5, -45.0), "{id}");
         assert_eq!((after.opacity, after.blend_mode.as_str()), (0.75, "multiply"), "{id}");
         // 1080² fitted to 1080 high, × 0.5: a 540 px square centred 200 px left of and 100 px below the centre.
-        let p = after.placement.clone().unwrap();
+        let p = after.placement.unwrap();
         assert_eq!((p.center_x, p.center_y, p.width, p.height, p.rotation), (760.0, 640.0, 540.0, 540.0, -45.0), "{id}");
         // Nothing else about the layer changed.
         let unchanged = MediaLayer {
             transform: before.transform.clone(),
-            placement: before.placement.clone(),
+            placement: before.placement,
             opacity: before.opacity,
             blend_mode: before.blend_mode.clone(),
             ..after.clone()

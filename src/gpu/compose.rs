@@ -33,17 +33,9 @@ pub enum CompositePipeline {
     Over,
 }
 
-/// Where a layer's quad lands on the target, in target pixels (centre, size, clockwise degrees).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Quad {
-    pub center_x: f64,
-    pub center_y: f64,
-    pub width: f64,
-    pub height: f64,
-    pub rotation: f64,
-    pub flip_x: bool,
-    pub flip_y: bool,
-}
+/// Where a layer's quad lands on the target, in target pixels (centre, size, clockwise degrees):
+/// the frame's own placement, so the compositor draws exactly what `frame::place` computed.
+pub type Quad = crate::frame::Placement;
 
 impl Quad {
     /// A quad covering a `width × height` target.
