@@ -50,7 +50,7 @@ fn draw(fx: &mut Renderer, c: &mut Compositor, frame: &Frame, colour: &dyn Fn(&s
             Layer::Media(m) => {
                 let (w, h) = (m.source_width.unwrap(), m.source_height.unwrap());
                 c.upload(fx, slot, &solid(w, h, colour(&m.element_id)));
-                let p = m.placement.clone().unwrap();
+                let p = m.placement.unwrap();
                 let quad = Quad {
                     center_x: p.center_x,
                     center_y: p.center_y,
