@@ -1,6 +1,7 @@
 // The pictures and boxes of non-text layers the renderer draws itself: a graphic's shape, the
 // frame's background colour, and the contain fit of a media layer whose size only its picture tells.
 import type { Frame, FramePlacement, MediaFrameLayer } from "./generated/tools.js";
+import { placeLayerJson } from "./wasm/neuralcut_engine.js";
 
 const GRAPHIC_SIZE = 512;
 
@@ -21,20 +22,10 @@ export function parseColour(css: string): [number, number, number, number] {
   return [d[0] / 255, d[1] / 255, d[2] / 255, d[3] / 255];
 }
 
-/** OpenCut's contain fit for a source whose size only the picture tells (same rule as src/frame.rs `place`). */
+/** OpenCut's contain fit for a source whose size only the picture tells: src/frame.rs `place`,
+ * through the engine (loaded with the editor whose frame this is). */
 export function placeLayer(layer: MediaFrameLayer, frame: Frame, sw: number, sh: number): FramePlacement {
-  const contain = Math.min(frame.width / sw, frame.height / sh);
-  const w = sw * contain * layer.transform.scaleX;
-  const h = sh * contain * layer.transform.scaleY;
-  return {
-    centerX: frame.width / 2 + layer.transform.x,
-    centerY: frame.height / 2 + layer.transform.y,
-    width: Math.abs(w),
-    height: Math.abs(h),
-    rotation: layer.transform.rotation,
-    flipX: w < 0,
-    flipY: h < 0,
-  };
+  return JSON.parse(placeLayerJson(JSON.stringify(layer.transform), frame.width, frame.height, sw, sh)) as FramePlacement;
 }
 
 export function drawGraphic(definition: string, fill: string): OffscreenCanvas {

@@ -3,6 +3,7 @@
 // canvas where the only GPU is a software one (render-canvas2d.ts). Media come from the
 // sources the editor holds (`addAsset({ file | url })`) or from a host callback; text is
 // rasterised with the browser's fonts. Composition rules: docs/render.md.
+import { loadEngine } from "./engine.js";
 import { NeuralCutError } from "./errors.js";
 import type { EffectBackend } from "./effects.js";
 import { pictureSize as sizeOf } from "./media/picture-size.js";
@@ -148,6 +149,8 @@ const look = (layer: MediaFrameLayer | TextFrameLayer) => ({ opacity: layer.opac
 export async function createFrameRenderer(options: CreateFrameRendererOptions): Promise<FrameRenderer> {
   const { editor, canvas } = options;
   if (!editor || typeof editor.frameAt !== "function") throw new NeuralCutError("INVALID_OPTIONS", "createFrameRenderer needs { editor } (a NeuralCut editor)");
+  // Layers whose size only the picture tells are placed by the engine's own rule (frame::place).
+  await loadEngine();
   const { inner, backendReason, shown2d } = await chooseCompositor(options);
   const backend = inner.backend as RenderBackend;
   // Pictures a compositor that keeps sources holds (Canvas2D), by slot: closed when replaced.
