@@ -13,6 +13,7 @@ pub mod model;
 pub mod opencut;
 pub mod sort;
 pub mod stickers;
+pub mod text;
 pub mod time;
 pub mod tools;
 
