@@ -25,7 +25,7 @@ use crate::Editor;
 
 pub use options::StickerOptions;
 
-/// Installs the panic hook (and the lowercase of src/text.rs) once per instance. wasm32-unknown-unknown cannot unwind on stable
+/// Installs the panic hook (and the case mappings of src/text.rs) once per instance. wasm32-unknown-unknown cannot unwind on stable
 /// Rust (the release profile aborts), so instead of letting the abort trap as a bare
 /// `unreachable`, the hook throws a JS `Error` with code `INTERNAL` and the panic's message out
 /// of the call. The instance is left poisoned (borrow flags, shadow stack): js/engine.ts then
@@ -33,8 +33,8 @@ pub use options::StickerOptions;
 fn install_hooks() {
     static HOOK: Once = Once::new();
     HOOK.call_once(|| {
-        // The search tools' lowercasing of non-ASCII text (src/text.rs says why).
-        crate::text::set_host_lowercase(|s| String::from(js_sys::JsString::from(s).to_lower_case()));
+        // Case mappings of non-ASCII text (src/text.rs says why).
+        crate::text::set_host_case(|s| String::from(js_sys::JsString::from(s).to_lower_case()), |s| String::from(js_sys::JsString::from(s).to_upper_case()));
         std::panic::set_hook(Box::new(|info| {
             let payload = info.payload();
             let what = payload
