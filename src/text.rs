@@ -5,7 +5,9 @@
 //! - `lowercase` (the search tools) and `capitalize`: ASCII here; other text, in the wasm engine,
 //!   through JS's `String.prototype.toLowerCase`/`toUpperCase`, which the boundary installs
 //!   (`set_host_case`): the same locale-free Unicode mappings (SpecialCasing and Final_Sigma
-//!   included), without the standard library's case tables (about 12 KB raw each).
+//!   included), without the standard library's case tables (about 12 KB raw each). Each side
+//!   maps by its own Unicode version (Rust 1.95 and Node 20.20's ICU 78: both 17.0); a JS engine
+//!   on an older version leaves the case of letters assigned since then as it is.
 //! - `parse_finite_f64`: `str::parse::<f64>` through serde_json's number parser, which the engine
 //!   carries anyway, rather than core's (its 10 KB table of powers of five and its code).
 
