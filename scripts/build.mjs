@@ -4,7 +4,7 @@
 //   1. scripts/setup.sh build   Rust wasm32 target, wasm-bindgen CLI (exact crate version), npm ci
 //   2. for each wasm artefact:  cargo build --release --target wasm32-unknown-unknown [--features]
 //                               wasm-bindgen --target web  -> dist/wasm/<outName>.js/.d.ts/_bg.wasm
-//                               wasm-opt -Oz (npm binaryen)
+//                               wasm-opt -Oz [--converge] (npm binaryen)
 //   3. tsc                      js/**/*.ts -> dist/**/*.js + .d.ts
 //
 // Flags: --skip-setup (tools known present), --no-opt (skip wasm-opt, faster local iteration).
@@ -45,7 +45,7 @@ function size(file) {
 }
 
 /** Builds one wasm artefact into dist/wasm/. */
-function buildWasm({ outName, features, optLevel, rustflags, bindgenFlags = [], what }) {
+function buildWasm({ outName, features, optLevel, rustflags, bindgenFlags = [], wasmOpt = ["-Oz"], what }) {
   step(`${outName}: ${what}`);
   const featureArgs = features.length ? ["--no-default-features", "--features", features.join(",")] : [];
   // strip=false here: wasm-bindgen reads the target_features section; wasm-opt strips afterwards.
@@ -64,7 +64,7 @@ function buildWasm({ outName, features, optLevel, rustflags, bindgenFlags = [], 
     console.log("[build] skipping wasm-opt (--no-opt)");
   } else {
     console.log(`[build] before wasm-opt: ${size(wasm)}`);
-    run(bin("wasm-opt"), ["-Oz", "--strip-debug", "--strip-producers", relative(root, wasm), "-o", relative(root, wasm)]);
+    run(bin("wasm-opt"), [...wasmOpt, "--strip-debug", "--strip-producers", relative(root, wasm), "-o", relative(root, wasm)]);
   }
   console.log(`[build] ${relative(root, wasm)}: ${size(wasm)}`);
 }

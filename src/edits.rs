@@ -95,7 +95,7 @@ pub struct Cut {
 /// `new_id(prefix)` names new pieces (`'e'`) and the boundary keyframes of animated ones (`'k'`).
 pub fn split(tl: &mut Timeline, times: &[i64], mut new_id: impl FnMut(char) -> String) -> Vec<Cut> {
     let mut times = times.to_vec();
-    times.sort_unstable();
+    crate::sort::sort_keys(&mut times);
     times.dedup();
     let mut cuts = Vec::new();
     for ti in 0..tl.tracks.len() {
@@ -217,12 +217,14 @@ impl Hasher for FastHash {
 
 /// Removes the elements at `positions` (track index, element index), copying only their tracks.
 pub fn remove_at(tl: &mut Timeline, positions: &[(usize, usize)]) {
-    let mut sorted = positions.to_vec();
-    sorted.sort_unstable();
+    // (track, element) pairs as the engine's one sort instantiation takes them (a track index
+    // always fits in i64).
+    let mut sorted: Vec<(i64, usize)> = positions.iter().map(|&(ti, ei)| (ti as i64, ei)).collect();
+    crate::sort::sort_pairs(&mut sorted);
     sorted.dedup();
     // Back to front, so earlier indices stay valid.
     for &(ti, ei) in sorted.iter().rev() {
-        tl.track_mut(ti).elements.remove(ei);
+        tl.track_mut(ti as usize).elements.remove(ei);
     }
 }
 

@@ -15,6 +15,7 @@ pub mod properties;
 pub mod ranges;
 pub mod sort;
 pub mod stickers;
+pub mod text;
 pub mod time;
 pub mod tools;
 

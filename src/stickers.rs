@@ -54,8 +54,8 @@ fn shape(s: &(&'static str, &'static str, &'static [&'static str])) -> BuiltinSt
 /// Flags match on name, code or region ("europe", "South America"); shapes on name or keyword,
 /// as OpenCut's panel searches them.
 pub fn search(query: &str) -> Vec<BuiltinSticker> {
-    let q = query.trim().to_lowercase();
-    let hit = |s: &str| s.to_lowercase().contains(&q);
+    let q = crate::text::lowercase(query.trim());
+    let hit = |s: &str| crate::text::lowercase(s).contains(&q);
     let flags = countries().filter(|c| q.is_empty() || hit(c.0) || hit(c.1) || hit(c.2)).map(flag);
     let shapes = SHAPES.iter().filter(|s| q.is_empty() || hit(s.0) || hit(s.1) || s.2.iter().any(|k| hit(k))).map(shape);
     flags.chain(shapes).collect()

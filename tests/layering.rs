@@ -234,6 +234,7 @@ fn the_detector_finds_real_uses_and_ignores_comments_and_strings() {
 const LAYERS: &[(&str, u8)] = &[
     ("time", 0),
     ("sort", 0),
+    ("text", 0),
     ("error_code", 0),
     ("model", 0),
     ("properties", 0),

@@ -180,10 +180,12 @@ impl EffectSet {
 /// Effects whose id, name or keywords contain `query`, case-insensitively. An empty query
 /// matches everything.
 pub fn search(query: &str) -> Vec<&'static EffectDef> {
-    let q = query.trim().to_lowercase();
+    let q = crate::text::lowercase(query.trim());
     EFFECTS
         .iter()
-        .filter(|e| q.is_empty() || e.id.contains(&q) || e.name.to_lowercase().contains(&q) || e.keywords.iter().any(|k| k.contains(&q) || q.contains(k)))
+        .filter(|e| {
+            q.is_empty() || e.id.contains(&q) || crate::text::lowercase(e.name).contains(&q) || e.keywords.iter().any(|k| k.contains(&q) || q.contains(k))
+        })
         .collect()
 }
 

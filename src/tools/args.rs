@@ -26,7 +26,7 @@ impl<'a> Args<'a> {
         };
         if let Some(bad) = map.keys().find(|k| !accepted.contains(&k.as_str())) {
             let mut sorted = accepted.to_vec();
-            sorted.sort_unstable();
+            crate::sort::small_sort(&mut sorted);
             return Err(ToolError::unknown_argument(tool, bad, &sorted));
         }
         Ok(Args { map })

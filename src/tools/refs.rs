@@ -107,7 +107,8 @@ impl Refs {
             .flat_map(|t| t.elements.iter())
             .filter_map(|e| self.by_id.get(&e.id).filter(|(c, _)| *c == class).map(|(_, n)| (*n, e.id.as_str())))
             .collect();
-        found.sort_unstable();
+        // Numbers are unique within a class, so ordering by number alone is the full order.
+        crate::sort::stable_sort_by_key(&mut found, |&(n, _)| i64::from(n));
         found.into_iter().map(|(n, id)| format!("{}-{n} ({id})", CLASSES[class])).collect()
     }
 

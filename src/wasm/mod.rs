@@ -25,14 +25,16 @@ use crate::Editor;
 
 pub use options::StickerOptions;
 
-/// Installs the panic hook once per instance. wasm32-unknown-unknown cannot unwind on stable
+/// Installs the panic hook (and the case mappings of src/text.rs) once per instance. wasm32-unknown-unknown cannot unwind on stable
 /// Rust (the release profile aborts), so instead of letting the abort trap as a bare
 /// `unreachable`, the hook throws a JS `Error` with code `INTERNAL` and the panic's message out
 /// of the call. The instance is left poisoned (borrow flags, shadow stack): js/engine.ts then
 /// re-instantiates the module and replays the editor's committed changes (docs/mcp.md).
-fn install_panic_hook() {
+fn install_hooks() {
     static HOOK: Once = Once::new();
     HOOK.call_once(|| {
+        // Case mappings of non-ASCII text (src/text.rs says why).
+        crate::text::set_host_case(|s| String::from(js_sys::JsString::from(s).to_lower_case()), |s| String::from(js_sys::JsString::from(s).to_upper_case()));
         std::panic::set_hook(Box::new(|info| {
             let payload = info.payload();
             let what = payload
@@ -81,7 +83,7 @@ impl WasmEditor {
     /// Throws an `Error` with `code` INVALID_JSON, UNSUPPORTED_PROJECT or INVALID_PROJECT.
     #[wasm_bindgen(constructor)]
     pub fn new(project_json: Option<String>) -> Result<WasmEditor, JsValue> {
-        install_panic_hook();
+        install_hooks();
         let inner = match project_json {
             None => Editor::new(),
             Some(json) => Editor::from_json(&json)?,

@@ -143,6 +143,19 @@ test("addSticker feeds the add_sticker tool; misuse throws", async () => {
   throwsCode(() => editor.addSticker(undefined), "INVALID_STICKER");
 });
 
+// The wasm engine lowercases non-ASCII text with JS's toLowerCase (src/text.rs); these are the
+// strings src/text.rs's unit test gives str::to_lowercase.
+test("list_stickers matches non-ASCII names case-insensitively, as str::to_lowercase does", async () => {
+  const editor = await createEditor();
+  const names = { "test:angstrom": "ÅNGSTRÖM", "test:odysseus": "ὈΔΥΣΣΕΎΣ", "test:istanbul": "İSTANBUL", "test:kelvin": "Kelvin" };
+  for (const [id, name] of Object.entries(names)) editor.addSticker({ id, name });
+  const ids = async (query) => (await editor.callTool("list_stickers", { query })).stickers.map((s) => s.id);
+  assert.deepEqual(await ids("ångström"), ["test:angstrom"]);
+  assert.deepEqual(await ids("ὀδυσσεύς"), ["test:odysseus"]); // the final sigma
+  assert.deepEqual(await ids("i\u0307stanbul"), ["test:istanbul"]); // İ is i and a combining dot
+  assert.deepEqual(await ids("\u212Aelvin"), ["test:kelvin"]); // the Kelvin sign is k
+});
+
 test("createEditor rejects projects it cannot load with a code", async () => {
   const codes = [];
   for (const project of ["{", JSON.stringify({ format: "other", version: 1 }), { ...fixture("demo"), version: 99 }, 42]) {

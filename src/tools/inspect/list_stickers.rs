@@ -54,13 +54,13 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
         }
     } as usize;
     let project = ctx.project()?;
-    let q = query.trim().to_lowercase();
+    let q = crate::text::lowercase(query.trim());
     // The host's catalog first, then OpenCut's providers; a built-in the catalog also holds under
     // the same id is listed once.
     let catalog = project
         .stickers
         .iter()
-        .filter(|s| q.is_empty() || s.id.to_lowercase().contains(&q) || s.name.to_lowercase().contains(&q))
+        .filter(|s| q.is_empty() || crate::text::lowercase(&s.id).contains(&q) || crate::text::lowercase(&s.name).contains(&q))
         .map(|s| (s.id.clone(), s.name.as_str(), stickers::parse_id(&s.id).map_or("catalog", |(p, _)| p)));
     let builtin = stickers::search(query).into_iter().filter(|b| project.sticker(&b.id).is_none()).map(|b| (b.id, b.name, b.provider));
     let mut list = Vec::new();

@@ -1,0 +1,228 @@
+//! Text and number helpers that stand in for standard-library functions whose tables would
+//! weigh on the engine wasm (docs/package.md, "Where the engine's bytes are"), each with the
+//! same results:
+//!
+//! - `lowercase` (the search tools) and `capitalize`: ASCII here; other text, in the wasm engine,
+//!   through JS's `String.prototype.toLowerCase`/`toUpperCase`, which the boundary installs
+//!   (`set_host_case`): the same locale-free Unicode mappings (SpecialCasing and Final_Sigma
+//!   included), without the standard library's case tables (about 12 KB raw each). Each side
+//!   maps by its own Unicode version (Rust 1.95 and Node 20.20's ICU 78: both 17.0); a JS engine
+//!   on an older version leaves the case of letters assigned since then as it is.
+//! - `parse_finite_f64`: `str::parse::<f64>` through serde_json's number parser, which the engine
+//!   carries anyway, rather than core's (its 10 KB table of powers of five and its code).
+
+/// `s.to_lowercase()`.
+pub fn lowercase(s: &str) -> String {
+    if s.is_ascii() {
+        return s.to_ascii_lowercase();
+    }
+    host::lowercase(s)
+}
+
+/// `s` with its first character uppercased (`char::to_uppercase`), the rest as it is.
+pub fn capitalize(s: &str) -> String {
+    let mut chars = s.chars();
+    let Some(first) = chars.next() else { return String::new() };
+    let mut out = if first.is_ascii() { first.to_ascii_uppercase().to_string() } else { host::uppercase(&s[..first.len_utf8()]) };
+    out.push_str(chars.as_str());
+    out
+}
+
+/// `s.parse::<f64>().ok()` where that is finite; `None` where it fails or gives an infinity or
+/// NaN. Rust's float syntax (`+1`, `.5`, `1.`, `007`, `1E5`) is rewritten as JSON's and read by
+/// serde_json, whose `float_roundtrip` parser rounds correctly, as core's does.
+pub fn parse_finite_f64(s: &str) -> Option<f64> {
+    let (negative, rest) = match s.as_bytes().first() {
+        Some(b'-') => (true, &s[1..]),
+        Some(b'+') => (false, &s[1..]),
+        _ => (false, s),
+    };
+    let (mantissa, exponent) = match rest.find(['e', 'E']) {
+        Some(i) => (&rest[..i], Some(&rest[i + 1..])),
+        None => (rest, None),
+    };
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let digits = |d: &str| d.bytes().all(|c| c.is_ascii_digit());
+    if !digits(int) || !digits(frac) || (int.is_empty() && frac.is_empty()) {
+        return None;
+    }
+    let mut json = String::with_capacity(s.len() + 2);
+    if negative {
+        json.push('-');
+    }
+    let int = int.trim_start_matches('0');
+    json.push_str(if int.is_empty() { "0" } else { int });
+    if !frac.is_empty() {
+        json.push('.');
+        json.push_str(frac);
+    }
+    if let Some(e) = exponent {
+        let e_digits = e.strip_prefix(['+', '-']).unwrap_or(e);
+        if e_digits.is_empty() || !digits(e_digits) {
+            return None;
+        }
+        json.push('e');
+        json.push_str(e);
+    }
+    serde_json::from_str::<f64>(&json).ok().filter(|v| v.is_finite())
+}
+
+#[cfg(all(target_arch = "wasm32", feature = "engine"))]
+mod host {
+    use std::sync::OnceLock;
+
+    type Case = fn(&str) -> String;
+    static CASE: OnceLock<(Case, Case)> = OnceLock::new();
+
+    pub fn set(lower: Case, upper: Case) {
+        let _ = CASE.set((lower, upper));
+    }
+
+    fn get() -> &'static (Case, Case) {
+        CASE.get().expect("the wasm boundary installs the host's case mappings")
+    }
+
+    pub fn lowercase(s: &str) -> String {
+        (get().0)(s)
+    }
+
+    pub fn uppercase(s: &str) -> String {
+        (get().1)(s)
+    }
+}
+
+#[cfg(not(all(target_arch = "wasm32", feature = "engine")))]
+mod host {
+    pub fn lowercase(s: &str) -> String {
+        s.to_lowercase()
+    }
+
+    pub fn uppercase(s: &str) -> String {
+        s.to_uppercase()
+    }
+}
+
+/// Called once by the wasm boundary, before any editor exists: the host's lowercase and
+/// uppercase (`String.prototype.toLowerCase`, `toUpperCase`).
+#[cfg(all(target_arch = "wasm32", feature = "engine"))]
+pub fn set_host_case(lower: fn(&str) -> String, upper: fn(&str) -> String) {
+    host::set(lower, upper);
+}
+
+// Native only: proptest is a native dev-dependency (the wasm32 test build runs src/wasm's tests).
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn case_mappings_match_the_standard_library() {
+        // The cases tests/js/api.test.mjs gives JS's toLowerCase in the wasm engine.
+        assert_eq!(lowercase("ÅNGSTRÖM"), "ångström");
+        assert_eq!(lowercase("ὈΔΥΣΣΕΎΣ"), "ὀδυσσεύς");
+        assert_eq!(lowercase("İSTANBUL"), "i\u{307}stanbul");
+        assert_eq!(lowercase("\u{212A}elvin"), "kelvin");
+        for s in ["", "Brightness & Contrast", "ÅNGSTRÖM", "ὈΔΥΣΣΕΎΣ", "İstanbul", "\u{212A}elvin", "ß", "Σ", "ΑΣ b"] {
+            assert_eq!(lowercase(s), s.to_lowercase(), "{s}");
+        }
+        for s in ["", "blur", "brightness-contrast", "x", "éclat", "ßa", "ŉb", "ǆ", "1st"] {
+            let mut c = s.chars();
+            let std: String = c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default();
+            assert_eq!(capitalize(s), std, "{s}");
+        }
+    }
+
+    fn same_as_core(s: &str) {
+        let core = s.parse::<f64>().ok().filter(|v| v.is_finite());
+        assert_eq!(parse_finite_f64(s).map(f64::to_bits), core.map(f64::to_bits), "{s:?}");
+    }
+
+    #[test]
+    fn parse_finite_f64_matches_core_on_edge_cases() {
+        for s in [
+            "",
+            "+",
+            "-",
+            ".",
+            "-.",
+            "e5",
+            "1e",
+            "1e+",
+            "1e-",
+            "1.e5",
+            ".5e-3",
+            "+.5",
+            "-0",
+            "-0.0",
+            "+0",
+            "00",
+            "-00.000",
+            "007",
+            "1.",
+            "-1.",
+            "255",
+            "127.5",
+            " 1",
+            "1 ",
+            "1_0",
+            "0x10",
+            "inf",
+            "-inf",
+            "infinity",
+            "NaN",
+            "nan",
+            "1e400",
+            "-1e400",
+            "1e-400",
+            "-1e-400",
+            "0e99999999999999999999",
+            "1e99999999999999999999",
+            "1e-99999999999999999999",
+            "-0e-5",
+            "4.9e-324",
+            "2.4703282292062327e-324",
+            "2.4703282292062328e-324",
+            "1.7976931348623157e308",
+            "1.7976931348623158e308",
+            "1.7976931348623159e308",
+            "9007199254740993",
+            "18446744073709551615",
+            "18446744073709551616",
+            "-9223372036854775808",
+            "-9223372036854775809",
+            "-18446744073709551617",
+            "0.1",
+            "0.30000000000000004",
+            "1E5",
+            "1e+05",
+            "2.2250738585072011e-308",
+            "123456789012345678901234567890e-10",
+            "1..2",
+            "1.2.3",
+            "--1",
+            "+-1",
+            "1e5e5",
+            "١",
+        ] {
+            same_as_core(s);
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn parse_finite_f64_matches_core_on_float_syntax(s in r"[+-]?[0-9]{0,25}(\.[0-9]{0,25})?([eE][+-]?[0-9]{1,4})?") {
+            same_as_core(&s);
+        }
+
+        #[test]
+        fn parse_finite_f64_matches_core_on_printed_floats(bits in any::<u64>(), exp in any::<bool>()) {
+            let v = f64::from_bits(bits);
+            same_as_core(&if exp { format!("{v:e}") } else { format!("{v}") });
+        }
+
+        #[test]
+        fn parse_finite_f64_matches_core_on_any_text(s in r"[-+0-9.eE ]{0,12}|\PC{0,8}") {
+            same_as_core(&s);
+        }
+    }
+}
