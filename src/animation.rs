@@ -252,7 +252,8 @@ pub fn parse_color(s: &str) -> Option<[f64; 4]> {
         }
     } else {
         let inner = s.strip_prefix("rgba(").or_else(|| s.strip_prefix("rgb("))?.strip_suffix(')')?;
-        let parts: Vec<f64> = inner.split(',').map(|p| p.trim().parse::<f64>()).collect::<Result<_, _>>().ok()?;
+        // parse_finite_f64: parse::<f64> without core's tables; its infinities were refused below anyway.
+        let parts: Vec<f64> = inner.split(',').map(|p| crate::text::parse_finite_f64(p.trim())).collect::<Option<_>>()?;
         match parts[..] {
             [r, g, b] => [r / 255.0, g / 255.0, b / 255.0, 1.0],
             [r, g, b, a] => [r / 255.0, g / 255.0, b / 255.0, a],
@@ -353,7 +354,7 @@ fn time_value(t: f64) -> Value {
 /// where there is no neighbour). `extrapolation` is the channel's own, if it has one.
 fn normalized(extrapolation: Option<&Value>, mut keys: Vec<Map<String, Value>>) -> Map<String, Value> {
     let scalar = extrapolation.is_some() || keys.iter().any(|k| k.contains_key("segmentToNext"));
-    keys.sort_by(|a, b| key_time(a).total_cmp(&key_time(b)));
+    crate::sort::stable_sort_by_key(&mut keys, |k| crate::sort::total_order_key(key_time(k)));
     if scalar {
         let times: Vec<f64> = keys.iter().map(key_time).collect();
         for (i, k) in keys.iter_mut().enumerate() {

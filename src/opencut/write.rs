@@ -220,8 +220,7 @@ impl Writer<'_> {
             "text" => "Text".to_string(),
             "effect" => {
                 let t = e.effect_type.as_deref().unwrap_or("effect");
-                let mut c = t.chars();
-                c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
+                crate::text::capitalize(t)
             }
             "sticker" => {
                 let id = e.sticker_id.as_deref().unwrap_or("sticker");
