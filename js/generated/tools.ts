@@ -991,7 +991,8 @@ export interface FrameTransform {
   rotation: number;
 }
 
-/** Where a quad lands on the canvas: its centre and size in canvas pixels, rotation clockwise. */
+/** Where a quad lands on the canvas: its centre and size in canvas pixels, rotation clockwise.
+ * The GPU compositor draws it as it is (`gpu::compose::Quad`). */
 export interface FramePlacement {
   centerX: number;
   centerY: number;
