@@ -613,9 +613,8 @@ fn start_editor(layout: &[(usize, f64)]) -> Editor {
 }
 
 /// The random seed of both property tests: fixed, so a CI run replays the cases every run has
-/// passed, and `PROPTEST_RNG_SEED=<n>` explores others. Random seeds found two disagreements with
-/// the spec oracle in duplicate_elements' and timing's edge cases this session (one fixed in the
-/// oracle, one open: docs/testing.md); a flaky CI would hide which change broke what.
+/// passed, and `PROPTEST_RNG_SEED=<n>` explores others (docs/testing.md lists what other seeds
+/// found in the oracle and in the tools); a flaky CI would hide which change broke what.
 fn seed() -> proptest::test_runner::RngSeed {
     let fixed = std::env::var("PROPTEST_RNG_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or(20_261_202);
     proptest::test_runner::RngSeed::Fixed(fixed)

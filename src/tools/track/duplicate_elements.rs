@@ -86,8 +86,12 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
         None => None,
         Some(t) => Some(tl.tracks[tl.track_index(t).ok_or_else(|| ToolError::target_track_not_found(t))?].id.clone()),
     };
-    let mut out = Vec::with_capacity(originals.len());
-    for (ti, original) in originals {
+    let report = |copy: &str, source: &str, track: &str, (cs, ce): (i64, i64)| json!({ "elementId": copy, "sourceId": source, "trackId": track, "start": seconds(cs), "end": seconds(ce) });
+    let mut out: Vec<Option<Value>> = vec![None; originals.len()];
+    // Copies whose own track is busy are placed after every copy that stays: in list order, one
+    // could take the free slot of a later copy's own track.
+    let mut displaced = Vec::new();
+    for (n, (ti, original)) in originals.into_iter().enumerate() {
         let mut copy = original.clone();
         copy.id = ctx.ids.next('e').into();
         copy.start = original.start + shift;
@@ -98,7 +102,7 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
             }
         }
         let new_id = copy.id.clone();
-        let (cs, ce) = (copy.start, copy.end());
+        let span = (copy.start, copy.end());
         let placed = match &target_track {
             Some(t) => {
                 let at = tl.track_index(t).expect("found above");
@@ -111,23 +115,22 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
             }
             None => {
                 let own = tl.track_index(&tl_track_id(tl, ti, &original.id)).unwrap_or(ti);
-                if tl.tracks[own].first_overlap(cs, ce, &|_| false).is_none() {
-                    edits::insert(tl, own, copy).map_err(edit_error)?;
-                    own
-                } else {
-                    let kind = tl.tracks[own].kind;
-                    let ids = &mut ctx.ids;
-                    edits::place(tl, kind, copy, || ids.next('t')).map_err(edit_error)?
+                if tl.tracks[own].first_overlap(span.0, span.1, &|_| false).is_some() {
+                    displaced.push((n, tl.tracks[own].kind, copy, original.id));
+                    continue;
                 }
+                edits::insert(tl, own, copy).map_err(edit_error)?;
+                own
             }
         };
-        out.push(json!({
-            "elementId": new_id.as_str(),
-            "sourceId": original.id.as_str(),
-            "trackId": tl.tracks[placed].id,
-            "start": seconds(cs),
-            "end": seconds(ce),
-        }));
+        out[n] = Some(report(new_id.as_str(), original.id.as_str(), &tl.tracks[placed].id, span));
     }
+    for (n, kind, copy, source) in displaced {
+        let (new_id, span) = (copy.id.clone(), (copy.start, copy.end()));
+        let ids = &mut ctx.ids;
+        let placed = edits::place(tl, kind, copy, || ids.next('t')).map_err(edit_error)?;
+        out[n] = Some(report(new_id.as_str(), source.as_str(), &tl.tracks[placed].id, span));
+    }
+    let out: Vec<Value> = out.into_iter().flatten().collect();
     Ok(json!({ "success": true, "elements": out }).into())
 }
