@@ -134,4 +134,66 @@ mod tests {
         assert_eq!(merge(vec![span(5, 8), span(0, 2), span(2, 3), span(7, 9)]), vec![span(0, 3), span(5, 9)]);
         assert_eq!(merge(vec![]), vec![]);
     }
+
+    fn clip(id: &str, start: i64, duration: i64, trim_start: i64, trim_end: i64) -> Element {
+        let mut e = Element::new(id.into(), crate::model::ElementType::Video, start, duration);
+        (e.trim_start, e.trim_end) = (trim_start, trim_end);
+        e
+    }
+
+    fn timeline(tracks: Vec<Vec<Element>>) -> Timeline {
+        let mut tl = Timeline::with_main("t0".into());
+        tl.tracks[0] = Arc::new(crate::model::Track::new("t0".into(), crate::model::TrackType::Main));
+        for (i, elements) in tracks.into_iter().enumerate() {
+            if i > 0 {
+                tl.tracks.push(Arc::new(crate::model::Track::new(format!("t{i}"), crate::model::TrackType::Overlay)));
+            }
+            Arc::make_mut(&mut tl.tracks[i]).elements = elements.into_iter().map(Arc::new).collect();
+        }
+        tl
+    }
+
+    fn ids() -> impl FnMut(char) -> String {
+        let mut n = 100;
+        move |p| {
+            n += 1;
+            format!("{p}{n}")
+        }
+    }
+
+    /// A span that starts before a clip and another inside it: the part between keeps the
+    /// source it played (trims moved by what was cut off each end), as split would leave it.
+    #[test]
+    fn a_clip_cut_by_a_span_over_its_head_and_one_inside_keeps_its_source() {
+        // [5, 10) playing source [20, 25) of 40: spans [0, 6) and [8, 9) leave [6, 8) and [9, 10).
+        // Its opacity is keyframed, so each cut made names two boundary keys (split_animations):
+        // the cuts at 6, 8 and 9 take k101 to k106 and the last part is e107; a cut at an edge
+        // outside the clip (0) would be one cut too many.
+        let mut animated = clip("e1", 5, 5, 20, 15);
+        let keys = serde_json::json!({ "opacity": { "keys": [
+            { "id": "a", "time": 0, "value": 0, "segmentToNext": "linear" },
+            { "id": "b", "time": 5, "value": 1, "segmentToNext": "linear" }
+        ] } });
+        animated.animations = keys.as_object().cloned();
+        let mut tl = timeline(vec![vec![animated]]);
+        let report = cut(&mut tl, &[span(0, 6), span(8, 9)], &[0], false, ids());
+        let got: Vec<(String, i64, i64, i64, i64)> =
+            tl.tracks[0].elements.iter().map(|e| (e.id.to_string(), e.start, e.duration, e.trim_start, e.trim_end)).collect();
+        assert_eq!(got, vec![("e1".to_string(), 6, 2, 21, 17), ("e107".to_string(), 9, 1, 24, 15)]);
+        assert_eq!((report.shortened, report.removed.len(), report.shifted), (vec!["e1".to_string()], 0, 0));
+    }
+
+    /// A track no span reaches and nothing on it shifts is left as it was, not copied (history
+    /// shares untouched tracks); an element ending where a span starts is not cut.
+    #[test]
+    fn a_track_the_spans_do_not_reach_is_not_copied() {
+        let mut tl = timeline(vec![vec![clip("e1", 0, 4, 0, 0)], vec![clip("e2", 0, 2, 0, 0), clip("e3", 9, 1, 0, 0)]]);
+        let before = tl.clone();
+        cut(&mut tl, &[span(4, 9)], &[0, 1], false, ids());
+        assert!(Arc::ptr_eq(&before.tracks[0], &tl.tracks[0]), "the element that ends where the span starts is untouched");
+        assert!(Arc::ptr_eq(&before.tracks[1], &tl.tracks[1]), "nothing of track 1 is inside the span");
+        cut(&mut tl, &[span(4, 9)], &[0, 1], true, ids());
+        assert!(Arc::ptr_eq(&before.tracks[0], &tl.tracks[0]), "nothing of track 0 moves");
+        assert_eq!(tl.tracks[1].elements[1].start, 4, "e3 moves left by the span");
+    }
 }

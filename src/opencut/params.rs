@@ -191,4 +191,66 @@ mod tests {
         assert!(!write("text", &e, &mut out, 1080), "nothing changed");
         assert_eq!(out, params);
     }
+
+    /// Which NeuralCut fields an element of each OpenCut type reads from its params: every key
+    /// of the table present (with values unlike the defaults), and none. A type reading a key it
+    /// does not have (an audio clip's opacity, a text's volume) would change its saved form.
+    #[test]
+    fn each_type_reads_exactly_its_own_params() {
+        let mut every = Map::new();
+        for p in PROPERTIES {
+            let v = match p.kind {
+                crate::properties::PropertyKind::Number => json!(7),
+                crate::properties::PropertyKind::Color => json!("#123456"),
+                crate::properties::PropertyKind::Text => json!("x"),
+                crate::properties::PropertyKind::Flag => json!(true),
+            };
+            every.insert(p.path.into(), v);
+        }
+        let fields = |kind: &str, t: ElementType, params: &Map<String, Value>| -> Vec<String> {
+            let mut e = Element::new("e1".into(), t, 0, 1);
+            read(kind, params, 1080, &mut e).unwrap();
+            let saved = serde_json::to_value(&e).unwrap();
+            let mut keys: Vec<String> =
+                saved.as_object().unwrap().keys().filter(|k| !matches!(k.as_str(), "id" | "type" | "start" | "duration")).cloned().collect();
+            keys.sort();
+            keys
+        };
+        let visual = ["x", "y", "scaleX", "scaleY", "rotate", "opacity", "blendMode"];
+        let text = [
+            "content",
+            "fontSize",
+            "color",
+            "fontWeight",
+            "background",
+            "fontFamily",
+            "fontStyle",
+            "textAlign",
+            "textDecoration",
+            "letterSpacing",
+            "lineHeight",
+            "backgroundPaddingX",
+            "backgroundPaddingY",
+            "backgroundOffsetX",
+            "backgroundOffsetY",
+            "backgroundCornerRadius",
+        ];
+        let sorted = |parts: &[&[&str]]| -> Vec<String> {
+            let mut v: Vec<String> = parts.iter().flat_map(|p| p.iter().map(|s| s.to_string())).collect();
+            v.sort();
+            v
+        };
+        let cases: [(&str, ElementType, Vec<String>, Vec<String>); 6] = [
+            ("video", ElementType::Video, sorted(&[&visual, &["volume", "muted"]]), sorted(&[&["volume", "muted"]])),
+            ("image", ElementType::Image, sorted(&[&visual]), vec![]),
+            ("audio", ElementType::Audio, sorted(&[&["volume", "muted"]]), sorted(&[&["volume", "muted"]])),
+            ("text", ElementType::Text, sorted(&[&visual, &text]), sorted(&[&["x", "y"], &text[..9]]).into_iter().filter(|k| k != "background").collect()),
+            ("sticker", ElementType::Sticker, sorted(&[&visual]), sorted(&[&["x", "y"]])),
+            ("graphic", ElementType::Sticker, sorted(&[&visual, &["fill"]]), sorted(&[&["x", "y"]])),
+        ];
+        for (kind, t, all, none) in cases {
+            assert_eq!(fields(kind, t, &every), all, "{kind}, every key given");
+            assert_eq!(fields(kind, t, &Map::new()), none, "{kind}, no params");
+        }
+    }
 }
