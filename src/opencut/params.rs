@@ -253,4 +253,15 @@ mod tests {
             assert_eq!(fields(kind, t, &Map::new()), none, "{kind}, no params");
         }
     }
+
+    /// OpenCut's bounds, at the bound: +20 dB is its loudest volume and loads; a font size must
+    /// be above 0.
+    #[test]
+    fn volume_and_font_size_are_refused_just_past_their_bounds() {
+        let read_one = |kind: &str, t: ElementType, params: Value| read(kind, params.as_object().unwrap(), 1080, &mut Element::new("e".into(), t, 0, 1));
+        assert!(read_one("audio", ElementType::Audio, json!({ "volume": 20 })).is_ok());
+        assert_eq!(read_one("audio", ElementType::Audio, json!({ "volume": 20.01 })).unwrap_err().0, "volume");
+        assert!(read_one("text", ElementType::Text, json!({ "fontSize": 0.01 })).is_ok());
+        assert_eq!(read_one("text", ElementType::Text, json!({ "fontSize": 0 })).unwrap_err().0, "fontSize");
+    }
 }
