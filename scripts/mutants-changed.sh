@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Mutation-tests what changed since a base commit (docs/testing.md, "Mutation testing"): the
 # mutants of the mutation-tested sources (src/tools, src/edits.rs, src/history.rs,
-# src/model/validate.rs) that a change touches, with the tests that exercise them.
+# src/model/validate.rs, src/ranges.rs, src/opencut/params.rs) that a change touches, with the
+# tests that exercise them.
 #
 #   scripts/mutants-changed.sh [BASE]          mutants on changed lines (cargo mutants --in-diff)
 #   scripts/mutants-changed.sh --files [BASE]  every mutant of each changed file
@@ -19,7 +20,7 @@ if [ "${1:-}" = "--files" ]; then
   shift
 fi
 base=${1:-main}
-sources=(src/tools src/edits.rs src/history.rs src/model/validate.rs)
+sources=(src/tools src/edits.rs src/history.rs src/model/validate.rs src/ranges.rs src/opencut/params.rs)
 out=${MUTANTS_OUT:-/tmp/mutants-changed}
 
 args=()
@@ -52,4 +53,4 @@ fi
 export PROPTEST_CASES=${PROPTEST_CASES:-64} PROPTEST_MAX_SHRINK_ITERS=32 CARGO_PROFILE_DEV_DEBUG=0
 exec nice -n 15 cargo mutants -j 1 --timeout 90 -o "$out" "${args[@]}" -- \
   --lib --test tool_cases --test properties --test validate --test invariants \
-  --test listing --test docs --test opencut --test opencut_edits -- --skip effects::fast
+  --test listing --test docs --test opencut --test opencut_edits --test cut_ranges --test frame -- --skip effects::fast
