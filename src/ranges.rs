@@ -183,6 +183,23 @@ mod tests {
         assert_eq!((report.shortened, report.removed.len(), report.shifted), (vec!["e1".to_string()], 0, 0));
     }
 
+    /// Spans that start where a clip starts and end where it ends cut it only at their inner
+    /// edges: four cuts (6, 7, 8, 9) name k101 to k108, so the second piece left is e109.
+    #[test]
+    fn spans_flush_with_a_clips_edges_cut_only_inside_it() {
+        let mut animated = clip("e1", 5, 5, 20, 15);
+        let keys = serde_json::json!({ "opacity": { "keys": [
+            { "id": "a", "time": 0, "value": 0, "segmentToNext": "linear" },
+            { "id": "b", "time": 5, "value": 1, "segmentToNext": "linear" }
+        ] } });
+        animated.animations = keys.as_object().cloned();
+        let mut tl = timeline(vec![vec![animated]]);
+        cut(&mut tl, &[span(5, 6), span(7, 8), span(9, 10)], &[0], false, ids());
+        let got: Vec<(String, i64, i64, i64, i64)> =
+            tl.tracks[0].elements.iter().map(|e| (e.id.to_string(), e.start, e.duration, e.trim_start, e.trim_end)).collect();
+        assert_eq!(got, vec![("e1".to_string(), 6, 1, 21, 18), ("e109".to_string(), 8, 1, 23, 16)]);
+    }
+
     /// A track no span reaches and nothing on it shifts is left as it was, not copied (history
     /// shares untouched tracks); an element ending where a span starts is not cut.
     #[test]
