@@ -141,6 +141,21 @@ mod tests {
         e
     }
 
+    /// `e` with a linear opacity fade over its first 5 ticks.
+    fn faded(mut e: Element) -> Element {
+        let keys = serde_json::json!({ "opacity": { "keys": [
+            { "id": "a", "time": 0, "value": 0, "segmentToNext": "linear" },
+            { "id": "b", "time": 5, "value": 1, "segmentToNext": "linear" }
+        ] } });
+        e.animations = keys.as_object().cloned();
+        e
+    }
+
+    /// The first track's elements: id, start, duration, trims.
+    fn pieces(tl: &Timeline) -> Vec<(String, i64, i64, i64, i64)> {
+        tl.tracks[0].elements.iter().map(|e| (e.id.to_string(), e.start, e.duration, e.trim_start, e.trim_end)).collect()
+    }
+
     fn timeline(tracks: Vec<Vec<Element>>) -> Timeline {
         let mut tl = Timeline::with_main("t0".into());
         tl.tracks[0] = Arc::new(crate::model::Track::new("t0".into(), crate::model::TrackType::Main));
@@ -169,16 +184,10 @@ mod tests {
         // Its opacity is keyframed, so each cut made names two boundary keys (split_animations):
         // the cuts at 6, 8 and 9 take k101 to k106 and the last part is e107; a cut at an edge
         // outside the clip (0) would be one cut too many.
-        let mut animated = clip("e1", 5, 5, 20, 15);
-        let keys = serde_json::json!({ "opacity": { "keys": [
-            { "id": "a", "time": 0, "value": 0, "segmentToNext": "linear" },
-            { "id": "b", "time": 5, "value": 1, "segmentToNext": "linear" }
-        ] } });
-        animated.animations = keys.as_object().cloned();
+        let animated = faded(clip("e1", 5, 5, 20, 15));
         let mut tl = timeline(vec![vec![animated]]);
         let report = cut(&mut tl, &[span(0, 6), span(8, 9)], &[0], false, ids());
-        let got: Vec<(String, i64, i64, i64, i64)> =
-            tl.tracks[0].elements.iter().map(|e| (e.id.to_string(), e.start, e.duration, e.trim_start, e.trim_end)).collect();
+        let got = pieces(&tl);
         assert_eq!(got, vec![("e1".to_string(), 6, 2, 21, 17), ("e107".to_string(), 9, 1, 24, 15)]);
         assert_eq!((report.shortened, report.removed.len(), report.shifted), (vec!["e1".to_string()], 0, 0));
     }
@@ -187,16 +196,10 @@ mod tests {
     /// edges: four cuts (6, 7, 8, 9) name k101 to k108, so the second piece left is e109.
     #[test]
     fn spans_flush_with_a_clips_edges_cut_only_inside_it() {
-        let mut animated = clip("e1", 5, 5, 20, 15);
-        let keys = serde_json::json!({ "opacity": { "keys": [
-            { "id": "a", "time": 0, "value": 0, "segmentToNext": "linear" },
-            { "id": "b", "time": 5, "value": 1, "segmentToNext": "linear" }
-        ] } });
-        animated.animations = keys.as_object().cloned();
+        let animated = faded(clip("e1", 5, 5, 20, 15));
         let mut tl = timeline(vec![vec![animated]]);
         cut(&mut tl, &[span(5, 6), span(7, 8), span(9, 10)], &[0], false, ids());
-        let got: Vec<(String, i64, i64, i64, i64)> =
-            tl.tracks[0].elements.iter().map(|e| (e.id.to_string(), e.start, e.duration, e.trim_start, e.trim_end)).collect();
+        let got = pieces(&tl);
         assert_eq!(got, vec![("e1".to_string(), 6, 1, 21, 18), ("e109".to_string(), 8, 1, 23, 16)]);
     }
 

@@ -22,6 +22,7 @@ import WebSocket from "ws";
 
 import { startDemoServer } from "../../scripts/demo.mjs";
 import { png } from "./mcp-media.mjs";
+import { CHROMIUM_FLAGS } from "../../dist/render-headless.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const dist = process.env.NEURALCUT_DIST ?? join(root, "dist");
@@ -138,17 +139,7 @@ before(async () => {
     executablePath: CHROMIUM,
     headless: true,
     viewport: VIEWPORT,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu-sandbox",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--disable-quic",
-      "--enable-unsafe-webgpu",
-      "--use-webgpu-adapter=swiftshader",
-    ],
+    args: [...CHROMIUM_FLAGS, "--disable-quic", "--enable-unsafe-webgpu", "--use-webgpu-adapter=swiftshader"],
   });
   page = browser.pages()[0] ?? (await browser.newPage());
   page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));

@@ -13,6 +13,7 @@ import { chromium } from "playwright-core";
 
 import { startDemoServer } from "../../scripts/demo.mjs";
 import { call, modelTurn, startFakeGemini } from "./fake-gemini.mjs";
+import { CHROMIUM_FLAGS } from "../../dist/render-headless.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const SHOTS = join(root, "test-results", "demo");
@@ -95,17 +96,7 @@ async function launch() {
     executablePath: CHROMIUM,
     headless: true,
     viewport: { width: 1280, height: 800 },
-    args: [
-      "--no-sandbox",
-      "--disable-gpu-sandbox",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--disable-quic",
-      "--enable-unsafe-webgpu",
-      "--use-webgpu-adapter=swiftshader",
-    ],
+    args: [...CHROMIUM_FLAGS, "--disable-quic", "--enable-unsafe-webgpu", "--use-webgpu-adapter=swiftshader"],
   });
 }
 

@@ -19,6 +19,7 @@ import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 
 import { serveDir } from "./browser.mjs";
+import { CHROMIUM_FLAGS } from "../../dist/render-headless.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const dist = process.env.NEURALCUT_DIST ?? join(root, "dist");
@@ -31,16 +32,7 @@ export function launchChromium(extra = []) {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
     headless: true,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu-sandbox",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--disable-quic",
-      ...extra,
-    ],
+    args: [...CHROMIUM_FLAGS, "--disable-quic", ...extra],
   });
 }
 

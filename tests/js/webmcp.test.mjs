@@ -10,6 +10,7 @@ import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 
 import { chromium } from "playwright-core";
+import { CHROMIUM_FLAGS } from "../../dist/render-headless.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const dist = process.env.NEURALCUT_DIST ?? join(root, "dist");
@@ -352,15 +353,7 @@ test("in Chromium through the @mcp-b/global polyfill: registers, calls two tools
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
     headless: true,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu-sandbox",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--disable-quic",
-    ],
+    args: [...CHROMIUM_FLAGS, "--disable-quic"],
   });
   try {
     const page = await browser.newPage();
@@ -417,16 +410,7 @@ test("in Chromium's own WebMCP (--enable-features=WebMCP): every tool registers 
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
     headless: true,
-    args: [
-      "--enable-features=WebMCP",
-      "--no-sandbox",
-      "--disable-gpu-sandbox",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--disable-quic",
-    ],
+    args: ["--enable-features=WebMCP", ...CHROMIUM_FLAGS, "--disable-quic"],
   });
   try {
     const page = await browser.newPage();
