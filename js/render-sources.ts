@@ -40,6 +40,20 @@ function once(target: EventTarget, event: string, timeoutMs = 10_000): Promise<v
  * video elements, VideoFrames or bitmaps made straight from them, and the picture must be
  * captured before the element seeks again.
  */
+/** Resolves once `v` presents its next frame (at most 250 ms), or after one task where the
+ * browser has no requestVideoFrameCallback. */
+function presentedFrame(v: HTMLVideoElement): Promise<void> {
+  const rvfc = (v as HTMLVideoElement & { requestVideoFrameCallback?: (cb: () => void) => number }).requestVideoFrameCallback;
+  if (typeof rvfc !== "function") return new Promise((resolve) => setTimeout(resolve, 0));
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, 250);
+    rvfc.call(v, () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
 export function stage(
   source: CanvasImageSource & ({ videoWidth: number; videoHeight: number } | { displayWidth: number; displayHeight: number }),
 ): ImageBitmap {
@@ -159,13 +173,17 @@ export function createLayerSources(options: Pick<CreateFrameRendererOptions, "ed
     const target = videoTargetTime(time, fps, v.duration);
     if (Math.abs(v.currentTime - target) > 1e-4 || v.readyState < 2) {
       const seeked = once(v, "seeked");
-      v.currentTime = target;
-      await seeked;
       // Chromium can fire "seeked" before the new picture reaches what drawImage reads: a stale
       // frame was drawn twice in 2,100 seeks of a loaded machine (four busy loops on two cores),
-      // none in 1,800 with one task's wait first (a throwaway page seeking tests/fixtures/media/
-      // bars-per-second.mp4 and probing the bar colour; the render tests failed about 1 in 10 runs).
-      await new Promise((resolve) => setTimeout(resolve, 0));
+      // none in 1,800 with one task's wait first, and still once in a fresh-clone CI run on a
+      // machine busy with three other jobs (video-frames.test: the seek drew frame 5 at 0 s).
+      // So the picture is awaited as the page presents it (requestVideoFrameCallback, which
+      // fires for a paused element's seek too), with one task's wait where it is missing and a
+      // bound in case no frame is presented.
+      const presented = presentedFrame(v);
+      v.currentTime = target;
+      await seeked;
+      await presented;
     }
     if (v.readyState < 2) await once(v, "loadeddata");
     return stage(v);
