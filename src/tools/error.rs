@@ -199,3 +199,16 @@ impl ToolError {
         Value::Object(obj)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    /// A Rust caller (`?` into `Box<dyn Error>`, a log line) reads the spec's message, nothing
+    /// more: the code and hint travel in the JSON form.
+    #[test]
+    fn display_is_the_message() {
+        let e = super::ToolError::invalid_split_times().with_hint("Pass seconds");
+        assert_eq!(e.to_string(), "Invalid split times");
+        let boxed: Box<dyn std::error::Error> = Box::new(super::ToolError::no_timeline_content());
+        assert_eq!(boxed.to_string(), "No timeline content");
+    }
+}
