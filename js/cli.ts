@@ -11,6 +11,7 @@ import { UsageError } from "./errors.js";
 import { commandList, runTool, sessionCatalog, toolErrors, type Outcome } from "./mcp/core.js";
 import { openSession, saveSession, writeAtomic, type Session } from "./mcp/session.js";
 import { headlessRenderPreview } from "./render-headless.js";
+import { sessionSilences } from "./detect-silences-node.js";
 import type { ToolInfo } from "./types.js";
 
 const USAGE = `usage: neuralcut [options] <command> [arguments]
@@ -275,7 +276,7 @@ async function main(argv: string[]): Promise<number> {
     projectDir: cli.project ? dirname(resolve(cli.project)) : undefined,
     paths: session.paths,
   });
-  session.hostTools = [preview.tool];
+  session.hostTools = [preview.tool, sessionSilences(session.editor, cli.project ? dirname(resolve(cli.project)) : undefined, session.paths)];
   const catalog = sessionCatalog(session.editor, session.hostTools);
   let status: number;
   try {

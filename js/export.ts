@@ -29,7 +29,7 @@ import {
 import { asNeuralCutError, NeuralCutError } from "./errors.js";
 import { URL_SOURCE_OPTIONS } from "./media/url-options.js";
 import { createFrameRenderer, type FrameRenderer, type RenderableEditor, type CreateFrameRendererOptions } from "./render.js";
-import type { AudioPlan, Frame, ProjectJson } from "./generated/tools.js";
+import { TICKS_PER_SECOND, type AudioPlan, type Frame, type ProjectJson } from "./generated/tools.js";
 
 export type ExportFormat = "mp4" | "webm";
 export type ExportQuality = "low" | "medium" | "high" | "very-high";
@@ -107,7 +107,6 @@ export interface ExportResult {
   missing: { elementId: string; reason: string }[];
 }
 
-const TICKS_PER_SECOND = 120_000;
 const SAMPLE_RATE = 48_000;
 const CHANNELS = 2;
 /** Audio is mixed and muxed in windows this long, interleaved with the video. */

@@ -144,6 +144,90 @@ const small = await createEditor();
 const tEffects = await median(() => small.callTool("list_effects"), { runs: 1001, warmup: 100 });
 row("list_effects round trip (callTool)", ms(tEffects), "—", "—", "µs, reported", tEffects < 1);
 
+// 7. detect_silences' meter (src/silence.rs, the engine's wasm) over an hour of 48 kHz mono,
+// pushed a second at a time as the page's decoder hands it over, vs reading the same samples in
+// JS (a sum of squares): the compute a page spends beyond decoding.
+const { SilenceMeter } = await import(new URL("dist/wasm/neuralcut_engine.js", root));
+const RATE = 48_000;
+const second = Float32Array.from({ length: RATE }, (_, i) => (i < RATE / 2 ? 0.5 * Math.sin((2 * Math.PI * 440 * i) / RATE) : 0));
+const HOUR = 3600;
+const tMeter = await median(
+  () => {
+    const m = new SilenceMeter(RATE, 1, -40);
+    for (let s = 0; s < HOUR; s++) m.push(second);
+    const found = m.silences(0.4).length / 2; // [start, end, …]
+    m.free();
+    if (found !== HOUR) throw new Error(`meter: ${found} silences`);
+  },
+  { runs: 5, warmup: 1 },
+);
+const tRead = await median(
+  () => {
+    let sum = 0;
+    for (let s = 0; s < HOUR; s++) for (let i = 0; i < RATE; i++) sum += second[i] * second[i];
+    if (!(sum > 0)) throw new Error("read");
+  },
+  { runs: 5, warmup: 1 },
+);
+row(
+  "detect_silences meter, 1 h of 48 kHz mono",
+  `${ms(tMeter)} (${Math.round((HOUR * 1000) / tMeter)}× real time)`,
+  `a JS sum of squares: ${ms(tRead)}`,
+  `${(tMeter / tRead).toFixed(2)}×`,
+  "< 2 s, ≥ 500× real time",
+  tMeter < 2000 && (HOUR * 1000) / tMeter >= 500,
+);
+
+// 8. The whole tool in Node on a 10-minute 48 kHz 16-bit WAV: mediabunny's PCM decoding plus the
+// meter, as `neuralcut mcp` runs it.
+{
+  const { mkdtempSync, writeFileSync, rmSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const { join } = await import("node:path");
+  const { detectSilencesTool, fileAudio } = await import(new URL("dist/detect-silences.js", root));
+  const dir = mkdtempSync(join(tmpdir(), "nc-bench-"));
+  const MINUTES = 10;
+  const pcm = Buffer.alloc(RATE * 60 * MINUTES * 2);
+  for (let i = 0; i < RATE * 60 * MINUTES; i++) pcm.writeInt16LE(Math.round(second[i % RATE] * 32767), i * 2);
+  const header = Buffer.alloc(44);
+  header.write("RIFF", 0);
+  header.writeUInt32LE(36 + pcm.length, 4);
+  header.write("WAVEfmt ", 8);
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20);
+  header.writeUInt16LE(1, 22);
+  header.writeUInt32LE(RATE, 24);
+  header.writeUInt32LE(RATE * 2, 28);
+  header.writeUInt16LE(2, 32);
+  header.writeUInt16LE(16, 34);
+  header.write("data", 36);
+  header.writeUInt32LE(pcm.length, 40);
+  const wav = join(dir, "ten-minutes.wav");
+  writeFileSync(wav, Buffer.concat([header, pcm]));
+  const ed = await createEditor();
+  ed.addAsset({ id: "wav", name: "ten-minutes.wav", type: "audio", duration: MINUTES * 60 });
+  const tool = detectSilencesTool(
+    ed,
+    fileAudio(() => wav),
+  );
+  const tTool = await median(
+    async () => {
+      const out = await tool.call({ assetId: "wav", minDuration: 0.4 });
+      if (out.silences?.length !== MINUTES * 60) throw new Error(`tool: ${JSON.stringify(out).slice(0, 200)}`);
+    },
+    { runs: 3, warmup: 1 },
+  );
+  rmSync(dir, { recursive: true, force: true });
+  row(
+    "detect_silences tool, 10 min 48 kHz WAV (Node)",
+    `${ms(tTool)} (${Math.round((MINUTES * 60 * 1000) / tTool)}× real time)`,
+    `the meter alone, pro rata: ${ms((tMeter * MINUTES * 60) / HOUR)}`,
+    `${(tTool / ((tMeter * MINUTES * 60) / HOUR)).toFixed(1)}×`,
+    "reported",
+    true,
+  );
+}
+
 console.log(`NeuralCut bench (Node ${process.version}, ${new Date().toISOString()})\n`);
 const cols = ["what", "value", "baseline", "ratio", "goal", "met"];
 const width = cols.map((c) => Math.max(c.length, ...rows.map((r) => String(r[c]).length)));

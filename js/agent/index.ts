@@ -38,6 +38,7 @@ import { createUsageCounter } from "./usage.js";
 import { TOOL_SUMMARIES as TOOL_SUMMARIES_MAP } from "../generated/tools.js";
 import type { ToolInfo } from "../types.js";
 import { NeuralCutError } from "../errors.js";
+import { detectSilencesTool } from "../detect-silences.js";
 
 export { createProxyClient, ProxyError, responseText, DEFAULT_PROXY_LIMITS, isRetryable } from "./client.js";
 export type {
@@ -195,6 +196,7 @@ export function createAgent(options: AgentOptions): Agent {
       isDeadFile: async (_e, fileUri, signal) => handles.isGone(fileUri, signal),
       maxOutputTokens: () => limits?.maxOutputTokens,
     }),
+    detectSilencesTool(editor),
     ...createOwnTools(options, emit, turn),
     ...(options.tools ?? []),
   ];

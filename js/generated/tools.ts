@@ -3818,6 +3818,32 @@ export interface TranscribeVideoResult {
   }[];
 }
 
+/** Arguments of the host tool `detect_silences`: Detect silences */
+export interface DetectSilencesArgs {
+  /** Video or audio asset id from list_project_assets (source seconds); optional when the project has exactly one */
+  assetId?: string;
+  /** A video or audio element id from list_timeline instead (timeline seconds, through its trim and speed) */
+  elementId?: string;
+  /** The shortest pause to report, in seconds of the time base (default 0.5) */
+  minDuration?: number;
+  /** Loudness at or below which audio counts as silent, in dBFS (default -40) */
+  thresholdDb?: number;
+}
+
+/** Result of the host tool `detect_silences`. */
+export interface DetectSilencesResult {
+  assetId: string;
+  elementId?: string;
+  /** timeline: seconds on the timeline (elementId given); source: seconds into the asset */
+  timeBase: "timeline" | "source";
+  /** Seconds of audio measured, in the time base */
+  duration: number;
+  silences: {
+    start: number;
+    end: number;
+  }[];
+}
+
 /** Arguments of the host tool `render_preview`: Render a preview frame */
 export interface RenderPreviewArgs {
   /** Timeline time in seconds */
@@ -4124,6 +4150,7 @@ export interface UiControlResult { [key: string]: unknown }
 export interface HostToolArgsMap {
   media_import: MediaImportArgs;
   transcribe_video: TranscribeVideoArgs;
+  detect_silences: DetectSilencesArgs;
   render_preview: RenderPreviewArgs;
   export_video: ExportVideoArgs;
   jobs_list: JobsListArgs;
@@ -4145,6 +4172,7 @@ export interface HostToolArgsMap {
 export interface HostToolResultMap {
   media_import: MediaImportResult;
   transcribe_video: TranscribeVideoResult;
+  detect_silences: DetectSilencesResult;
   render_preview: RenderPreviewResult;
   export_video: ExportVideoResult;
   jobs_list: JobsListResult;
@@ -4170,6 +4198,7 @@ export type HostToolName = keyof HostToolArgsMap;
 export const HOST_TOOL_ERRORS: Readonly<Record<HostToolName, readonly string[]>> = {
   media_import: ["paths must be a non-empty array of absolute file paths","Path must be absolute: <path>","File not found: <path>","Unsupported media format: <path> (supported: <formats>)","Cannot add <path>: <why>"],
   transcribe_video: ["assetId is required","Asset not found","Unsupported asset type","Asset is still processing","Failed to transcribe","Cancelled by the user","<key> must be a non-empty string"],
+  detect_silences: ["assetId or elementId is required","Give assetId or elementId, not both","Asset not found","Element not found","Unsupported asset type","<key> must be a non-empty string","minDuration must be a number of seconds > 0","thresholdDb must be a number from -120 to 0","Failed to decode audio","Cancelled by the user"],
   render_preview: ["time must be a number of seconds >= 0","width must be a whole number from 16 to 1920","no Chromium at <path> (set NEURALCUT_CHROMIUM ...)","render_preview failed: <why>"],
   export_video: ["path must be an absolute file path","Path must be absolute: <path>","Folder not found: <folder>","format must be \"mp4\" or \"webm\", got <format>","Cannot tell the format from <path>: name it .mp4 or .webm, or give format","<start|end> must be a number of seconds, 0 or more","end (<end>) must be after start (<start>)","width must be a whole number of pixels from 16 to 7680","wait must be a boolean","Job <job> is already exporting to <path>","<why the export failed>","The export was cancelled"],
   jobs_list: [],
@@ -4384,6 +4413,94 @@ export const HOST_TOOL_CATALOG: readonly HostToolInfo[] = [
       "idempotentHint": true,
       "openWorldHint": true,
       "untrustedContentHint": true
+    }
+  },
+  {
+    "name": "detect_silences",
+    "title": "Detect silences",
+    "description": "Find the pauses in a video or audio asset's sound, measured from its decoded audio (every channel's loudness in 10 ms windows, at or below thresholdDb for at least minDuration seconds). Give assetId for source seconds, or elementId for timeline seconds (the part the element plays, through its trim and speed). Edits nothing: to remove the pauses, pass them to cut_ranges.",
+    "inputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "assetId": {
+          "type": "string",
+          "minLength": 1,
+          "description": "Video or audio asset id from list_project_assets (source seconds); optional when the project has exactly one"
+        },
+        "elementId": {
+          "type": "string",
+          "minLength": 1,
+          "description": "A video or audio element id from list_timeline instead (timeline seconds, through its trim and speed)"
+        },
+        "minDuration": {
+          "type": "number",
+          "exclusiveMinimum": 0,
+          "description": "The shortest pause to report, in seconds of the time base (default 0.5)"
+        },
+        "thresholdDb": {
+          "type": "number",
+          "minimum": -120,
+          "maximum": 0,
+          "description": "Loudness at or below which audio counts as silent, in dBFS (default -40)"
+        }
+      },
+      "required": [],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "assetId": {
+          "type": "string"
+        },
+        "elementId": {
+          "type": "string"
+        },
+        "timeBase": {
+          "type": "string",
+          "enum": [
+            "timeline",
+            "source"
+          ],
+          "description": "timeline: seconds on the timeline (elementId given); source: seconds into the asset"
+        },
+        "duration": {
+          "type": "number",
+          "description": "Seconds of audio measured, in the time base"
+        },
+        "silences": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "start": {
+                "type": "number"
+              },
+              "end": {
+                "type": "number"
+              }
+            },
+            "required": [
+              "start",
+              "end"
+            ]
+          }
+        }
+      },
+      "required": [
+        "assetId",
+        "timeBase",
+        "duration",
+        "silences"
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": true,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
     }
   },
   {
@@ -5504,6 +5621,7 @@ export const TOOL_SUMMARIES: Readonly<Record<ToolName | HostToolName, string>> =
   batch: "Run {steps:n step}",
   media_import: "Import {paths:n file}",
   transcribe_video: "Transcribe[ {assetId}]",
+  detect_silences: "Find silences[ in {elementId}][ in {assetId}]",
   render_preview: "Preview the frame at {time:time}",
   export_video: "Export to {path}",
   jobs_list: "List export jobs",

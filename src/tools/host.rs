@@ -90,6 +90,48 @@ pub mod transcribe_video {
     }
 }
 
+/// detect_silences.
+pub mod detect_silences {
+    use super::*;
+
+    #[derive(Deserialize, JsonSchema)]
+    #[serde(rename_all = "camelCase", deny_unknown_fields)]
+    pub struct Arguments {
+        /// Video or audio asset id from list_project_assets (source seconds); optional when the project has exactly one
+        #[schemars(length(min = 1))]
+        asset_id: Option<String>,
+        /// A video or audio element id from list_timeline instead (timeline seconds, through its trim and speed)
+        #[schemars(length(min = 1))]
+        element_id: Option<String>,
+        /// The shortest pause to report, in seconds of the time base (default 0.5)
+        #[schemars(extend("exclusiveMinimum" = 0))]
+        min_duration: Option<f64>,
+        /// Loudness at or below which audio counts as silent, in dBFS (default -40)
+        #[schemars(range(min = -120, max = 0))]
+        threshold_db: Option<f64>,
+    }
+
+    #[derive(JsonSchema)]
+    #[serde(rename_all = "camelCase")]
+    pub struct Returns {
+        asset_id: String,
+        element_id: Option<String>,
+        /// timeline: seconds on the timeline (elementId given); source: seconds into the asset
+        #[schemars(extend("enum" = ["timeline", "source"]))]
+        time_base: String,
+        /// Seconds of audio measured, in the time base
+        duration: f64,
+        silences: List<Span>,
+    }
+
+    #[derive(JsonSchema)]
+    #[serde(rename_all = "camelCase")]
+    pub struct Span {
+        start: f64,
+        end: f64,
+    }
+}
+
 /// render_preview.
 pub mod render_preview {
     use super::*;

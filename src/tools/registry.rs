@@ -255,6 +255,18 @@ pub static HOST_TOOLS: &[ToolDef] = &[
         run: None,
     },
     ToolDef {
+        name: "detect_silences",
+        title: text!("Detect silences"),
+        summary: text!("Find silences[ in {elementId}][ in {assetId}]"),
+        description: text!("Find the pauses in a video or audio asset's sound, measured from its decoded audio (every channel's loudness in 10 ms windows, at or below thresholdDb for at least minDuration seconds). Give assetId for source seconds, or elementId for timeline seconds (the part the element plays, through its trim and speed). Edits nothing: to remove the pauses, pass them to cut_ranges."),
+        types: Types::of::<host::detect_silences::Arguments, host::detect_silences::Returns>(),
+        kind: Kind::Host,
+        annotations: READ,
+        errors: list!(&["assetId or elementId is required", "Give assetId or elementId, not both", "Asset not found", "Element not found", "Unsupported asset type", "<key> must be a non-empty string", "minDuration must be a number of seconds > 0", "thresholdDb must be a number from -120 to 0", "Failed to decode audio", "Cancelled by the user"]),
+        example: "",
+        run: None,
+    },
+    ToolDef {
         name: "render_preview",
         title: text!("Render a preview frame"),
         summary: text!("Preview the frame at {time:time}"),

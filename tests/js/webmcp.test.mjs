@@ -85,6 +85,9 @@ const EXPECTED_HINTS = Object.fromEntries(
     }),
 );
 
+/** Host tools WebMCP registers after the engine's for any page editor. */
+const PAGE_HOST_TOOLS = ["detect_silences"];
+
 const pick = (a) => ({ readOnlyHint: a.readOnlyHint, consequentialHint: a.consequentialHint, untrustedContentHint: a.untrustedContentHint });
 
 test("registers every tool with name, title, description, schemas and annotations; execute runs the engine", async () => {
@@ -93,11 +96,9 @@ test("registers every tool with name, title, description, schemas and annotation
   const controller = new AbortController();
   const reg = await registerWebMcpTools(editor, { modelContext: ctx, signal: controller.signal });
   const catalog = editor.tools();
-  assert.deepEqual(
-    reg.names,
-    catalog.map((t) => t.name),
-  );
-  assert.deepEqual(reg.names, Object.keys(EXPECTED_HINTS), "the tools of docs/tools.md's table, in its order");
+  // The engine's tools, then the host tools a page editor answers (detect_silences reads its files).
+  assert.deepEqual(reg.names, [...catalog.map((t) => t.name), ...PAGE_HOST_TOOLS]);
+  assert.deepEqual(reg.names.slice(0, catalog.length), Object.keys(EXPECTED_HINTS), "the tools of docs/tools.md's table, in its order");
   assert.deepEqual([...ctx.tools.keys()], reg.names);
   for (const t of catalog) {
     const registered = ctx.tools.get(t.name);
@@ -109,6 +110,7 @@ test("registers every tool with name, title, description, schemas and annotation
   // The hints from the registry: destructive tools and the upload are consequential, listings and
   // summaries untrusted, the upload not a plain read.
   const hints = (name) => ctx.tools.get(name).annotations;
+  assert.deepEqual(pick(hints("detect_silences")), { readOnlyHint: true, consequentialHint: false, untrustedContentHint: false });
   assert.deepEqual(pick(hints("delete_element")), { readOnlyHint: false, consequentialHint: true, untrustedContentHint: false });
   assert.deepEqual(pick(hints("list_timeline")), { readOnlyHint: true, consequentialHint: false, untrustedContentHint: true });
   assert.deepEqual(pick(hints("list_project_assets")), { readOnlyHint: true, consequentialHint: false, untrustedContentHint: true });
@@ -157,7 +159,7 @@ test("falls back to navigator.modelContext, and unregisters through unregisterTo
   const idl = { registerTool: (t) => void names.add(t.name), unregisterTool: (n) => void names.delete(n) };
   const controller = new AbortController();
   await registerWebMcpTools(editor, { modelContext: idl, signal: controller.signal });
-  assert.equal(names.size, editor.tools().length);
+  assert.equal(names.size, editor.tools().length + PAGE_HOST_TOOLS.length);
   controller.abort();
   assert.equal(names.size, 0);
 });
@@ -366,8 +368,8 @@ test("in Chromium through the @mcp-b/global polyfill: registers, calls two tools
     assert.deepEqual(errors, []);
     const editorTools = (await createEditor()).tools();
     const names = editorTools.map((t) => t.name);
-    assert.deepEqual(out.registered, names);
-    assert.deepEqual([...out.listed].sort(), [...names].sort());
+    assert.deepEqual(out.registered, [...names, ...PAGE_HOST_TOOLS]);
+    assert.deepEqual([...out.listed].sort(), [...names, ...PAGE_HOST_TOOLS].sort());
     assert.equal(out.described.title, "List timeline");
     assert.equal(out.described.annotations.readOnlyHint, true);
     // The polyfill's MCP listing keeps all four hints and the output schema.
@@ -423,11 +425,8 @@ test("in Chromium's own WebMCP (--enable-features=WebMCP): every tool registers 
     assert.deepEqual(errors, []);
     assert.equal(out.native, true, "Chromium's own model context, no polyfill");
     const editorTools = (await createEditor()).tools();
-    assert.deepEqual(
-      out.registered,
-      editorTools.map((t) => t.name),
-    );
-    assert.deepEqual(out.tools.map((t) => t.name).sort(), editorTools.map((t) => t.name).sort());
+    assert.deepEqual(out.registered, [...editorTools.map((t) => t.name), ...PAGE_HOST_TOOLS]);
+    assert.deepEqual(out.tools.map((t) => t.name).sort(), [...editorTools.map((t) => t.name), ...PAGE_HOST_TOOLS].sort());
     // Chromium keeps readOnlyHint, consequentialHint and untrustedContentHint: all three reach it.
     for (const t of editorTools) {
       const native = out.tools.find((n) => n.name === t.name);
