@@ -9,6 +9,7 @@ import { errorResult, successResult, type ToolResult } from "./tool-result.js";
 import type { ToolInfo } from "./types.js";
 import { renderPreviewTool, type PreviewRenderer } from "./render-preview.js";
 import { detectSilencesTool } from "./detect-silences.js";
+import { detectScenesTool } from "./detect-scenes.js";
 import { infoOf, outcomeOf, toolResultOf, type HostTool } from "./host-tools.js";
 
 /** What a WebMCP tool's `execute` resolves to: an MCP CallToolResult. */
@@ -123,7 +124,7 @@ export async function registerWebMcpTools(editor: NeuralCutEditor, options: Regi
     );
   }
   // Tools answered in the page go through the one host-tool contract (js/host-tools.ts).
-  const hostTools: HostTool[] = [detectSilencesTool(editor), ...(options.renderer ? [renderPreviewTool(options.renderer)] : [])];
+  const hostTools: HostTool[] = [detectSilencesTool(editor), detectScenesTool(editor), ...(options.renderer ? [renderPreviewTool(options.renderer)] : [])];
   let catalog: ToolInfo[] = [...editor.tools(), ...hostTools.map(infoOf)];
   if (options.tools) {
     const wanted = new Set(options.tools);

@@ -184,7 +184,8 @@ row(
   const { mkdtempSync, writeFileSync, rmSync } = await import("node:fs");
   const { tmpdir } = await import("node:os");
   const { join } = await import("node:path");
-  const { detectSilencesTool, fileAudio } = await import(new URL("dist/detect-silences.js", root));
+  const { detectSilencesTool } = await import(new URL("dist/detect-silences.js", root));
+  const { fileMedia } = await import(new URL("dist/media/target.js", root));
   const dir = mkdtempSync(join(tmpdir(), "nc-bench-"));
   const MINUTES = 10;
   const pcm = Buffer.alloc(RATE * 60 * MINUTES * 2);
@@ -208,7 +209,7 @@ row(
   ed.addAsset({ id: "wav", name: "ten-minutes.wav", type: "audio", duration: MINUTES * 60 });
   const tool = detectSilencesTool(
     ed,
-    fileAudio(() => wav),
+    fileMedia(() => wav),
   );
   const tTool = await median(
     async () => {

@@ -290,7 +290,7 @@ error_codes! {
     AssetProcessing = "ASSET_PROCESSING",
     /// Transcription failed (the details say where).
     TranscribeFailed = "TRANSCRIBE_FAILED",
-    /// detect_silences could not decode the media's audio (the details say why).
+    /// detect_silences or detect_scenes could not decode the media (the details say why).
     DecodeFailed = "DECODE_FAILED",
     /// media_import could not read or add a file.
     MediaUnreadable = "MEDIA_UNREADABLE",

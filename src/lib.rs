@@ -13,6 +13,7 @@ pub mod model;
 pub mod opencut;
 pub mod properties;
 pub mod ranges;
+pub mod scenes;
 pub mod silence;
 pub mod sort;
 pub mod stickers;

@@ -39,6 +39,7 @@ import { TOOL_SUMMARIES as TOOL_SUMMARIES_MAP } from "../generated/tools.js";
 import type { ToolInfo } from "../types.js";
 import { NeuralCutError } from "../errors.js";
 import { detectSilencesTool } from "../detect-silences.js";
+import { detectScenesTool } from "../detect-scenes.js";
 
 export { createProxyClient, ProxyError, responseText, DEFAULT_PROXY_LIMITS, isRetryable } from "./client.js";
 export type {
@@ -197,6 +198,7 @@ export function createAgent(options: AgentOptions): Agent {
       maxOutputTokens: () => limits?.maxOutputTokens,
     }),
     detectSilencesTool(editor),
+    detectScenesTool(editor),
     ...createOwnTools(options, emit, turn),
     ...(options.tools ?? []),
   ];

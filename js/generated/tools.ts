@@ -3844,6 +3844,30 @@ export interface DetectSilencesResult {
   }[];
 }
 
+/** Arguments of the host tool `detect_scenes`: Detect scene cuts */
+export interface DetectScenesArgs {
+  /** Video asset id from list_project_assets (source seconds); optional when the project has exactly one */
+  assetId?: string;
+  /** A video element id from list_timeline instead (timeline seconds, through its trim and speed) */
+  elementId?: string;
+  /** How different a frame must be from the one before to start a new shot, from 0 to 1 (default 0.1: a tenth of the full range per pixel on average); lower finds subtler cuts */
+  threshold?: number;
+}
+
+/** Result of the host tool `detect_scenes`. */
+export interface DetectScenesResult {
+  assetId: string;
+  elementId?: string;
+  /** timeline: seconds on the timeline (elementId given); source: seconds into the asset */
+  timeBase: "timeline" | "source";
+  /** The video's frame rate (frames per second of the source) */
+  fps: number;
+  /** Seconds measured, in the time base */
+  duration: number;
+  /** Where each new shot starts: the time of its first frame */
+  cuts: number[];
+}
+
 /** Arguments of the host tool `render_preview`: Render a preview frame */
 export interface RenderPreviewArgs {
   /** Timeline time in seconds */
@@ -4151,6 +4175,7 @@ export interface HostToolArgsMap {
   media_import: MediaImportArgs;
   transcribe_video: TranscribeVideoArgs;
   detect_silences: DetectSilencesArgs;
+  detect_scenes: DetectScenesArgs;
   render_preview: RenderPreviewArgs;
   export_video: ExportVideoArgs;
   jobs_list: JobsListArgs;
@@ -4173,6 +4198,7 @@ export interface HostToolResultMap {
   media_import: MediaImportResult;
   transcribe_video: TranscribeVideoResult;
   detect_silences: DetectSilencesResult;
+  detect_scenes: DetectScenesResult;
   render_preview: RenderPreviewResult;
   export_video: ExportVideoResult;
   jobs_list: JobsListResult;
@@ -4199,6 +4225,7 @@ export const HOST_TOOL_ERRORS: Readonly<Record<HostToolName, readonly string[]>>
   media_import: ["paths must be a non-empty array of absolute file paths","Path must be absolute: <path>","File not found: <path>","Unsupported media format: <path> (supported: <formats>)","Cannot add <path>: <why>"],
   transcribe_video: ["assetId is required","Asset not found","Unsupported asset type","Asset is still processing","Failed to transcribe","Cancelled by the user","<key> must be a non-empty string"],
   detect_silences: ["assetId or elementId is required","Give assetId or elementId, not both","Asset not found","Element not found","Unsupported asset type","<key> must be a non-empty string","minDuration must be a number of seconds > 0","thresholdDb must be a number from -120 to 0","Failed to decode audio","Cancelled by the user"],
+  detect_scenes: ["assetId or elementId is required","Give assetId or elementId, not both","Asset not found","Element not found","Unsupported asset type","<key> must be a non-empty string","threshold must be a number above 0, at most 1","Failed to decode video","Cancelled by the user"],
   render_preview: ["time must be a number of seconds >= 0","width must be a whole number from 16 to 1920","no Chromium at <path> (set NEURALCUT_CHROMIUM ...)","render_preview failed: <why>"],
   export_video: ["path must be an absolute file path","Path must be absolute: <path>","Folder not found: <folder>","format must be \"mp4\" or \"webm\", got <format>","Cannot tell the format from <path>: name it .mp4 or .webm, or give format","<start|end> must be a number of seconds, 0 or more","end (<end>) must be after start (<start>)","width must be a whole number of pixels from 16 to 7680","wait must be a boolean","Job <job> is already exporting to <path>","<why the export failed>","The export was cancelled"],
   jobs_list: [],
@@ -4494,6 +4521,83 @@ export const HOST_TOOL_CATALOG: readonly HostToolInfo[] = [
         "timeBase",
         "duration",
         "silences"
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": true,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "detect_scenes",
+    "title": "Detect scene cuts",
+    "description": "Find the hard cuts in a video asset, measured from its decoded frames: a cut is a frame that differs from the one before by at least threshold and far more than the frames before it did, so fades, pans and motion inside a shot are not cuts. Give assetId for source seconds, or elementId for timeline seconds (the part the element plays, through its trim and speed). Each cut is the time of the new shot's first frame. Edits nothing: to cut there, call split.",
+    "inputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "assetId": {
+          "type": "string",
+          "minLength": 1,
+          "description": "Video asset id from list_project_assets (source seconds); optional when the project has exactly one"
+        },
+        "elementId": {
+          "type": "string",
+          "minLength": 1,
+          "description": "A video element id from list_timeline instead (timeline seconds, through its trim and speed)"
+        },
+        "threshold": {
+          "type": "number",
+          "exclusiveMinimum": 0,
+          "maximum": 1,
+          "description": "How different a frame must be from the one before to start a new shot, from 0 to 1 (default 0.1: a tenth of the full range per pixel on average); lower finds subtler cuts"
+        }
+      },
+      "required": [],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "assetId": {
+          "type": "string"
+        },
+        "elementId": {
+          "type": "string"
+        },
+        "timeBase": {
+          "type": "string",
+          "enum": [
+            "timeline",
+            "source"
+          ],
+          "description": "timeline: seconds on the timeline (elementId given); source: seconds into the asset"
+        },
+        "fps": {
+          "type": "number",
+          "description": "The video's frame rate (frames per second of the source)"
+        },
+        "duration": {
+          "type": "number",
+          "description": "Seconds measured, in the time base"
+        },
+        "cuts": {
+          "type": "array",
+          "items": {
+            "type": "number"
+          },
+          "description": "Where each new shot starts: the time of its first frame"
+        }
+      },
+      "required": [
+        "assetId",
+        "timeBase",
+        "fps",
+        "duration",
+        "cuts"
       ]
     },
     "annotations": {
@@ -5622,6 +5726,7 @@ export const TOOL_SUMMARIES: Readonly<Record<ToolName | HostToolName, string>> =
   media_import: "Import {paths:n file}",
   transcribe_video: "Transcribe[ {assetId}]",
   detect_silences: "Find silences[ in {elementId}][ in {assetId}]",
+  detect_scenes: "Find scene cuts[ in {elementId}][ in {assetId}]",
   render_preview: "Preview the frame at {time:time}",
   export_video: "Export to {path}",
   jobs_list: "List export jobs",

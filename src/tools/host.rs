@@ -132,6 +132,41 @@ pub mod detect_silences {
     }
 }
 
+/// detect_scenes.
+pub mod detect_scenes {
+    use super::*;
+
+    #[derive(Deserialize, JsonSchema)]
+    #[serde(rename_all = "camelCase", deny_unknown_fields)]
+    pub struct Arguments {
+        /// Video asset id from list_project_assets (source seconds); optional when the project has exactly one
+        #[schemars(length(min = 1))]
+        asset_id: Option<String>,
+        /// A video element id from list_timeline instead (timeline seconds, through its trim and speed)
+        #[schemars(length(min = 1))]
+        element_id: Option<String>,
+        /// How different a frame must be from the one before to start a new shot, from 0 to 1 (default 0.1: a tenth of the full range per pixel on average); lower finds subtler cuts
+        #[schemars(extend("exclusiveMinimum" = 0), range(max = 1))]
+        threshold: Option<f64>,
+    }
+
+    #[derive(JsonSchema)]
+    #[serde(rename_all = "camelCase")]
+    pub struct Returns {
+        asset_id: String,
+        element_id: Option<String>,
+        /// timeline: seconds on the timeline (elementId given); source: seconds into the asset
+        #[schemars(extend("enum" = ["timeline", "source"]))]
+        time_base: String,
+        /// The video's frame rate (frames per second of the source)
+        fps: f64,
+        /// Seconds measured, in the time base
+        duration: f64,
+        /// Where each new shot starts: the time of its first frame
+        cuts: Vec<f64>,
+    }
+}
+
 /// render_preview.
 pub mod render_preview {
     use super::*;

@@ -267,6 +267,18 @@ pub static HOST_TOOLS: &[ToolDef] = &[
         run: None,
     },
     ToolDef {
+        name: "detect_scenes",
+        title: text!("Detect scene cuts"),
+        summary: text!("Find scene cuts[ in {elementId}][ in {assetId}]"),
+        description: text!("Find the hard cuts in a video asset, measured from its decoded frames: a cut is a frame that differs from the one before by at least threshold and far more than the frames before it did, so fades, pans and motion inside a shot are not cuts. Give assetId for source seconds, or elementId for timeline seconds (the part the element plays, through its trim and speed). Each cut is the time of the new shot's first frame. Edits nothing: to cut there, call split."),
+        types: Types::of::<host::detect_scenes::Arguments, host::detect_scenes::Returns>(),
+        kind: Kind::Host,
+        annotations: READ,
+        errors: list!(&["assetId or elementId is required", "Give assetId or elementId, not both", "Asset not found", "Element not found", "Unsupported asset type", "<key> must be a non-empty string", "threshold must be a number above 0, at most 1", "Failed to decode video", "Cancelled by the user"]),
+        example: "",
+        run: None,
+    },
+    ToolDef {
         name: "render_preview",
         title: text!("Render a preview frame"),
         summary: text!("Preview the frame at {time:time}"),

@@ -13,6 +13,7 @@ mod effects;
 mod frame;
 mod opencut;
 mod options;
+mod scenes;
 mod silence;
 #[cfg(test)]
 mod tests;

@@ -12,7 +12,8 @@ import { join } from "node:path";
 import { after, test } from "node:test";
 
 import { createEditor } from "../../dist/index.js";
-import { detectSilencesTool, fileAudio } from "../../dist/detect-silences.js";
+import { detectSilencesTool } from "../../dist/detect-silences.js";
+import { fileMedia } from "../../dist/media/target.js";
 import { serveAndLaunch } from "./browser.mjs";
 import { callOk, connectMcp } from "./mcp-client.mjs";
 import { root } from "./helpers.mjs";
@@ -75,7 +76,7 @@ async function editorWithMedia() {
     ids,
     tool: detectSilencesTool(
       editor,
-      fileAudio((id) => files[id]),
+      fileMedia((id) => files[id]),
     ),
   };
 }
@@ -170,7 +171,7 @@ test("bad calls are refused with the tool's words, and nothing is read", async (
   const aac = tones("tone.m4a", { rate: 48000, seconds: 1, channels: ["1"] }, ["-c:a", "aac"]);
   const node = detectSilencesTool(
     editor,
-    fileAudio((id) => ({ mono: aac, stereo: join(dir, "gone.wav") })[id]),
+    fileMedia((id) => ({ mono: aac, stereo: join(dir, "gone.wav") })[id]),
   );
   const undecodable = await node.call({ assetId: "mono" });
   assert.equal(undecodable.code, "DECODE_FAILED");

@@ -128,13 +128,13 @@ test("neuralcut mcp and the CLI: host tools refuse an unknown argument and a non
   }
 });
 
-test("the agent's host tools (transcribe_video, detect_silences, skills, plan, question) check as the engine does", async () => {
+test("the agent's host tools (transcribe_video, detect_silences, detect_scenes, skills, plan, question) check as the engine does", async () => {
   const { notObject, expectUnknown } = await rustShapes();
   const editor = await createEditor();
   // No request is made: every call below is refused before one could be.
   const agent = createAgent({ editor, proxyUrl: "http://127.0.0.1:9/", onPlan: () => ({ decision: "approve" }), askUser: () => "yes" });
   const names = agent.hostTools.map((t) => t.name).sort();
-  assert.deepEqual(names, ["ask_user", "detect_silences", "list_skills", "load_skill", "submit_plan", "transcribe_video"]);
+  assert.deepEqual(names, ["ask_user", "detect_scenes", "detect_silences", "list_skills", "load_skill", "submit_plan", "transcribe_video"]);
   for (const tool of agent.hostTools) {
     same(await tool.call({ bogus: 1 }), expectUnknown(tool.name, hostAccepted(tool.name)), `${tool.name} unknown argument`);
     same(await tool.call("oops"), notObject, `${tool.name} "oops"`);

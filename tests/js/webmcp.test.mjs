@@ -86,7 +86,7 @@ const EXPECTED_HINTS = Object.fromEntries(
 );
 
 /** Host tools WebMCP registers after the engine's for any page editor. */
-const PAGE_HOST_TOOLS = ["detect_silences"];
+const PAGE_HOST_TOOLS = ["detect_silences", "detect_scenes"];
 
 const pick = (a) => ({ readOnlyHint: a.readOnlyHint, consequentialHint: a.consequentialHint, untrustedContentHint: a.untrustedContentHint });
 
@@ -96,7 +96,7 @@ test("registers every tool with name, title, description, schemas and annotation
   const controller = new AbortController();
   const reg = await registerWebMcpTools(editor, { modelContext: ctx, signal: controller.signal });
   const catalog = editor.tools();
-  // The engine's tools, then the host tools a page editor answers (detect_silences reads its files).
+  // The engine's tools, then the host tools a page editor answers (they read its files).
   assert.deepEqual(reg.names, [...catalog.map((t) => t.name), ...PAGE_HOST_TOOLS]);
   assert.deepEqual(reg.names.slice(0, catalog.length), Object.keys(EXPECTED_HINTS), "the tools of docs/tools.md's table, in its order");
   assert.deepEqual([...ctx.tools.keys()], reg.names);
@@ -110,7 +110,7 @@ test("registers every tool with name, title, description, schemas and annotation
   // The hints from the registry: destructive tools and the upload are consequential, listings and
   // summaries untrusted, the upload not a plain read.
   const hints = (name) => ctx.tools.get(name).annotations;
-  assert.deepEqual(pick(hints("detect_silences")), { readOnlyHint: true, consequentialHint: false, untrustedContentHint: false });
+  for (const name of PAGE_HOST_TOOLS) assert.deepEqual(pick(hints(name)), { readOnlyHint: true, consequentialHint: false, untrustedContentHint: false }, name);
   assert.deepEqual(pick(hints("delete_element")), { readOnlyHint: false, consequentialHint: true, untrustedContentHint: false });
   assert.deepEqual(pick(hints("list_timeline")), { readOnlyHint: true, consequentialHint: false, untrustedContentHint: true });
   assert.deepEqual(pick(hints("list_project_assets")), { readOnlyHint: true, consequentialHint: false, untrustedContentHint: true });
