@@ -11,7 +11,7 @@ import { UsageError } from "./errors.js";
 import { commandList, runTool, sessionCatalog, toolErrors, type Outcome } from "./mcp/core.js";
 import { openSession, saveSession, writeAtomic, type Session } from "./mcp/session.js";
 import { headlessRenderPreview } from "./render-headless.js";
-import { sessionSilences } from "./detect-silences-node.js";
+import { sessionMediaTools } from "./media-tools-node.js";
 import type { ToolInfo } from "./types.js";
 
 const USAGE = `usage: neuralcut [options] <command> [arguments]
@@ -276,7 +276,8 @@ async function main(argv: string[]): Promise<number> {
     projectDir: cli.project ? dirname(resolve(cli.project)) : undefined,
     paths: session.paths,
   });
-  session.hostTools = [preview.tool, sessionSilences(session.editor, cli.project ? dirname(resolve(cli.project)) : undefined, session.paths)];
+  const media = sessionMediaTools(session.editor, { projectDir: cli.project ? dirname(resolve(cli.project)) : undefined, paths: session.paths });
+  session.hostTools = [preview.tool, ...media.tools];
   const catalog = sessionCatalog(session.editor, session.hostTools);
   let status: number;
   try {
@@ -287,6 +288,7 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   } finally {
     await preview.close();
+    await media.close();
   }
   // What was committed is saved even when a later step failed (each step is its own change).
   const target = cli.saveAs ?? (cli.save ? cli.project : undefined);

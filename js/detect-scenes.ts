@@ -1,7 +1,8 @@
 // detect_scenes: the hard cuts in a video asset, measured from its decoded frames. mediabunny
 // decodes (WebCodecs), each frame goes to the engine's meter (src/scenes.rs, `SceneMeter`) in the
-// decoder's own layout, which shrinks it to 64 × 36 and compares it with the frame before. It needs a page (WebCodecs and a 2D canvas):
-// the in-page agent and WebMCP offer it. docs/scenes.md.
+// decoder's own layout, which shrinks it to 64 × 36 and compares it with the frame before. It
+// needs WebCodecs: the in-page agent and WebMCP run it in their page, `neuralcut mcp` and the CLI
+// in their headless Chromium (js/media-tools-node.ts). docs/scenes.md.
 import type { Source } from "mediabunny";
 import type { DetectScenesArgs, DetectScenesResult } from "./generated/tools.js";
 import { defineHostTool, toolError, type HostTool } from "./host-tools.js";
@@ -75,15 +76,22 @@ export async function measureScenes(
   }
 }
 
+/** A checked detect_scenes call: what to measure and the threshold, or the tool's error value. */
+export function scenesRequest(editor: MediaEditor, args: Partial<DetectScenesArgs> & Record<string, unknown>) {
+  const target = mediaTarget(editor, args, "detect_scenes", ["video"]);
+  if ("error" in target) return target;
+  const threshold = args.threshold ?? DEFAULT_SCENE_THRESHOLD;
+  if (typeof threshold !== "number" || !Number.isFinite(threshold) || threshold <= 0 || threshold > 1)
+    return toolError("threshold must be a number above 0, at most 1", "INVALID_ARGUMENT", { argument: "threshold" });
+  return { ...target, threshold };
+}
+
 /** detect_scenes as a host tool over an editor; `open` defaults to the page's sources. */
 export function detectScenesTool(editor: MediaEditor, open: OpenMedia = pageMedia(editor)): HostTool {
   return defineHostTool("detect_scenes", async (args: Partial<DetectScenesArgs> & Record<string, unknown>, { signal }) => {
-    const target = mediaTarget(editor, args, "detect_scenes", ["video"]);
-    if ("error" in target) return target;
-    const threshold = args.threshold ?? DEFAULT_SCENE_THRESHOLD;
-    if (typeof threshold !== "number" || !Number.isFinite(threshold) || threshold <= 0 || threshold > 1)
-      return toolError("threshold must be a number above 0, at most 1", "INVALID_ARGUMENT", { argument: "threshold" });
-    const { asset, elementId, span } = target;
+    const request = scenesRequest(editor, args);
+    if ("error" in request) return request;
+    const { asset, elementId, span, threshold } = request;
     const mediabunny = await import("mediabunny");
     const source = open(asset.id, mediabunny);
     if (typeof source === "string") return toolError("Failed to decode video", "DECODE_FAILED", { details: source });

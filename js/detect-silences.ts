@@ -20,14 +20,14 @@ export async function measureSilences(
   span: { from: number; to: number },
   settings: { minDuration: number; thresholdDb: number },
   signal?: AbortSignal,
-): Promise<{ silences: { start: number; end: number }[]; duration: number } | { failed: string } | { cancelled: true }> {
+): Promise<{ silences: { start: number; end: number }[]; duration: number } | { failed: string; undecodable?: true } | { cancelled: true }> {
   const { ALL_FORMATS, AudioSampleSink, Input } = mediabunny;
   const input = new Input({ source, formats: ALL_FORMATS });
   let meter: SilenceMeter | undefined;
   try {
     const track = await input.getPrimaryAudioTrack();
     if (!track) return { failed: "the media has no audio track" };
-    if (!(await track.canDecode())) return { failed: `this runtime cannot decode its ${track.codec ?? "unknown"} audio` };
+    if (!(await track.canDecode())) return { failed: `this runtime cannot decode its ${track.codec ?? "unknown"} audio`, undecodable: true };
     let first: number | undefined;
     let buffer = new Float32Array(0);
     for await (const sample of new AudioSampleSink(track).samples(span.from, span.to)) {
@@ -65,19 +65,25 @@ export async function measureSilences(
   }
 }
 
+/** A checked detect_silences call: what to measure and how, or the tool's error value. */
+export function silencesRequest(editor: MediaEditor, args: Partial<DetectSilencesArgs> & Record<string, unknown>) {
+  const target = mediaTarget(editor, args, "detect_silences", ["video", "audio"]);
+  if ("error" in target) return target;
+  const minDuration = args.minDuration ?? DEFAULT_MIN_DURATION;
+  if (typeof minDuration !== "number" || !Number.isFinite(minDuration) || minDuration <= 0)
+    return toolError("minDuration must be a number of seconds > 0", "INVALID_ARGUMENT", { argument: "minDuration" });
+  const thresholdDb = args.thresholdDb ?? DEFAULT_THRESHOLD_DB;
+  if (typeof thresholdDb !== "number" || !Number.isFinite(thresholdDb) || thresholdDb < -120 || thresholdDb > 0)
+    return toolError("thresholdDb must be a number from -120 to 0", "INVALID_ARGUMENT", { argument: "thresholdDb" });
+  return { ...target, minDuration, thresholdDb };
+}
+
 /** detect_silences as a host tool over an editor; `open` defaults to the page's sources. */
 export function detectSilencesTool(editor: MediaEditor, open: OpenMedia = pageMedia(editor)): HostTool {
   return defineHostTool("detect_silences", async (args: Partial<DetectSilencesArgs> & Record<string, unknown>, { signal }) => {
-    const target = mediaTarget(editor, args, "detect_silences", ["video", "audio"]);
-    if ("error" in target) return target;
-    const minDuration = args.minDuration ?? DEFAULT_MIN_DURATION;
-    if (typeof minDuration !== "number" || !Number.isFinite(minDuration) || minDuration <= 0)
-      return toolError("minDuration must be a number of seconds > 0", "INVALID_ARGUMENT", { argument: "minDuration" });
-    const thresholdDb = args.thresholdDb ?? DEFAULT_THRESHOLD_DB;
-    if (typeof thresholdDb !== "number" || !Number.isFinite(thresholdDb) || thresholdDb < -120 || thresholdDb > 0)
-      return toolError("thresholdDb must be a number from -120 to 0", "INVALID_ARGUMENT", { argument: "thresholdDb" });
-
-    const { asset, elementId, span } = target;
+    const request = silencesRequest(editor, args);
+    if ("error" in request) return request;
+    const { asset, elementId, span, minDuration, thresholdDb } = request;
     const mediabunny = await import("mediabunny");
     const source = open(asset.id, mediabunny);
     if (typeof source === "string") return toolError("Failed to decode audio", "DECODE_FAILED", { details: source });
@@ -91,7 +97,8 @@ export function detectSilencesTool(editor: MediaEditor, open: OpenMedia = pageMe
       signal,
     );
     if ("cancelled" in measured) return toolError("Cancelled by the user", "CANCELLED");
-    if ("failed" in measured) return toolError("Failed to decode audio", "DECODE_FAILED", { details: measured.failed });
+    if ("failed" in measured)
+      return toolError("Failed to decode audio", "DECODE_FAILED", { details: measured.failed, ...(measured.undecodable ? { undecodable: true } : {}) });
     const silences = measured.silences
       .map((s) => (span ? { start: span.toTimeline(s.start), end: span.toTimeline(s.end) } : s))
       .map((s) => ({ start: round(s.start), end: round(s.end) }))

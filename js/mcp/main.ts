@@ -17,7 +17,7 @@ import { UsageError } from "../errors.js";
 import { createNeuralCutMcpServer } from "./server.js";
 import { openSession, saveSession, type Session } from "./session.js";
 import { headlessRenderPreview } from "../render-headless.js";
-import { sessionSilences } from "../detect-silences-node.js";
+import { sessionMediaTools } from "../media-tools-node.js";
 import { createExportJobs } from "./export-tools.js";
 import { LineTransport } from "./transport.js";
 import { relayToWorker } from "./relay.js";
@@ -122,8 +122,8 @@ export async function runMcp(argv: string[]): Promise<void> {
     projectDir: args.project ? dirname(resolve(args.project)) : undefined,
     paths: session.paths,
   });
-  // detect_silences decodes the session's local files in Node (PCM; other codecs fail clearly).
-  const silences = sessionSilences(session.editor, args.project ? dirname(resolve(args.project)) : undefined, session.paths);
+  // detect_silences and detect_scenes: a WAV in Node, anything else in headless Chromium on first use.
+  const media = sessionMediaTools(session.editor, { projectDir: args.project ? dirname(resolve(args.project)) : undefined, paths: session.paths });
   // export_video runs the package's exportVideo in headless Chromium, started on first use.
   const exportJobs = createExportJobs(session, { projectDir: args.project ? dirname(resolve(args.project)) : undefined });
   const server = createNeuralCutMcpServer(session.editor, {
@@ -131,7 +131,7 @@ export async function runMcp(argv: string[]): Promise<void> {
     savePath,
     version: packageVersion(),
     paths: session.paths,
-    hostTools: [preview.tool, silences],
+    hostTools: [preview.tool, ...media.tools],
     // The unlisted panic tool of the tests (docs/mcp.md, "Panics"); never on by default.
     testOnlyPanic: process.env.NEURALCUT_TEST_ONLY_PANIC === "1",
   });
@@ -144,5 +144,6 @@ export async function runMcp(argv: string[]): Promise<void> {
   process.stderr.write(`neuralcut mcp: serving ${args.demo ? "the demo project" : args.project ? resolve(args.project) : "an empty project"} on stdio\n`);
   await closed;
   await preview.close();
+  await media.close();
   await exportJobs.close();
 }

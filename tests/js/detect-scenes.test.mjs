@@ -1,7 +1,8 @@
 // detect_scenes on video ffmpeg makes here: hard cuts at known frames (VP8 in WebM and H.264 in
 // MP4, decoded by WebCodecs in Chromium) found within one frame, in source seconds and, for a
 // trimmed and retimed element, in timeline seconds computed by hand; no cut inside a steady
-// shot, a fade or a pan; refusals; Node's clear refusal (no WebCodecs).
+// shot, a fade or a pan; refusals; Node's clear refusal (no WebCodecs); `neuralcut mcp` with the
+// official SDK client, which runs the tool in its headless Chromium.
 //
 // Needs `npm run build` first, ffmpeg (scripts/setup.sh) and Chromium.
 import assert from "node:assert/strict";
@@ -15,6 +16,7 @@ import { createEditor } from "../../dist/index.js";
 import { detectScenesTool } from "../../dist/detect-scenes.js";
 import { fileMedia } from "../../dist/media/target.js";
 import { serveAndLaunch } from "./browser.mjs";
+import { callOk, connectMcp } from "./mcp-client.mjs";
 import { root } from "./helpers.mjs";
 
 const dir = mkdtempSync(join(tmpdir(), "nc-scenes-"));
@@ -123,7 +125,7 @@ test("Chromium: hard cuts within one frame (VP8 and H.264), none in a steady sho
   assert.deepEqual(out.bad, { error: "threshold must be a number above 0, at most 1", code: "INVALID_ARGUMENT", argument: "threshold" });
 });
 
-test("refusals: an audio asset, an unknown element, both ids; Node cannot decode video and says so", async () => {
+test("refusals: an audio asset, an unknown element, both ids; the tool itself in Node cannot decode video and says so", async () => {
   const editor = await createEditor();
   editor.addAsset({ id: "song", name: "song.wav", type: "audio", duration: 2 });
   editor.addAsset({ id: "clip", name: "cuts.webm", type: "video", duration: 3.5, width: 320, height: 180 });
@@ -155,4 +157,22 @@ test("refusals: an audio asset, an unknown element, both ids; Node cannot decode
   assert.equal(node.code, "DECODE_FAILED");
   assert.match(node.details, /cannot decode its vp8 video/);
   assert.equal(JSON.stringify(editor.project()), before);
+});
+
+test("neuralcut mcp: detect_scenes on an imported WebM runs in headless Chromium (official SDK client)", async () => {
+  const { client } = await connectMcp([]);
+  try {
+    const listed = (await client.listTools()).tools.find((t) => t.name === "detect_scenes");
+    assert.equal(listed.annotations.readOnlyHint, true);
+    const { assets } = await callOk(client, "media_import", { paths: [join(dir, "cuts.webm")] });
+    const out = await callOk(client, "detect_scenes", { assetId: assets[0].id });
+    assert.equal(out.fps, FPS);
+    near(out.cuts, CUTS, "mcp");
+    // A bad call is answered before any browser: the tool's own words.
+    const bad = await client.callTool({ name: "detect_scenes", arguments: { assetId: assets[0].id, threshold: 0 } });
+    assert.equal(bad.isError, true);
+    assert.equal(bad.content[0].text, "threshold must be a number above 0, at most 1");
+  } finally {
+    await client.close();
+  }
 });

@@ -182,7 +182,7 @@ test("bad calls are refused with the tool's words, and nothing is read", async (
   assert.equal(JSON.stringify(editor.project()), before, "the project is as it was");
 });
 
-test("neuralcut mcp: detect_silences on an imported WAV, by asset and by element (official SDK client)", async () => {
+test("neuralcut mcp: detect_silences on an imported WAV (in Node), by asset and by element, and on Opus (in headless Chromium), with the official SDK client", async () => {
   const { client } = await connectMcp([]);
   try {
     const listed = (await client.listTools()).tools.find((t) => t.name === "detect_silences");
@@ -200,6 +200,10 @@ test("neuralcut mcp: detect_silences on an imported WAV, by asset and by element
       SPEECH_SILENCES.map(([a, b]) => [a + 5, b + 5]),
       "mcp, element at 5 s",
     );
+    // Opus needs WebCodecs: the session runs the same tool in its headless Chromium.
+    const opus = tones("speech-mcp.webm", { rate: 48000, seconds: 4.5, channels: [SPEECH] }, ["-c:a", "libopus", "-b:a", "64k"]);
+    const imported = await callOk(client, "media_import", { paths: [opus] });
+    near((await callOk(client, "detect_silences", { assetId: imported.assets[0].id })).silences, SPEECH_SILENCES, "mcp, opus in headless Chromium");
   } finally {
     await client.close();
   }

@@ -64,7 +64,7 @@ function same(actual, expected, where) {
 
 test("neuralcut mcp and the CLI: host tools refuse an unknown argument and a non-object with the engine's words", async () => {
   const { notObject, expectUnknown } = await rustShapes();
-  const hostNames = ["media_import", "render_preview", "detect_silences", "export_video", "jobs_list", "jobs_cancel"];
+  const hostNames = ["media_import", "render_preview", "detect_silences", "detect_scenes", "export_video", "jobs_list", "jobs_cancel"];
   const steps = [
     { id: "list_timeline", params: { bogus: 1 } },
     ...hostNames.flatMap((id) => [

@@ -41,10 +41,10 @@ test("the core tools are listed after the engine's, with titles, strict schemas 
   const client = await connect();
   try {
     const { tools } = await client.listTools();
-    // Engine tools, media_import, the core tools, then render_preview (the compositor's), detect_silences and the export tools.
+    // Engine tools, media_import, the core tools, then render_preview (the compositor's), detect_silences, detect_scenes and the export tools.
     const names = tools.map((t) => t.name);
     const at = names.indexOf("media_import") + 1;
-    assert.deepEqual(names.slice(at), [...CORE, "render_preview", "detect_silences", "export_video", "jobs_list", "jobs_cancel"]);
+    assert.deepEqual(names.slice(at), [...CORE, "render_preview", "detect_silences", "detect_scenes", "export_video", "jobs_list", "jobs_cancel"]);
     for (const t of tools.filter((t) => CORE.includes(t.name))) {
       assert.ok(t.title && t.description, t.name);
       assert.equal(t.inputSchema.additionalProperties, false, t.name);

@@ -58,7 +58,17 @@ test("lists every engine tool and media_import, in catalog order, with titles, s
     const catalog = editor.tools();
     assert.deepEqual(
       tools.map((t) => t.name),
-      [...catalog.map((t) => t.name), "media_import", ...CORE_TOOLS, "render_preview", "detect_silences", "export_video", "jobs_list", "jobs_cancel"],
+      [
+        ...catalog.map((t) => t.name),
+        "media_import",
+        ...CORE_TOOLS,
+        "render_preview",
+        "detect_silences",
+        "detect_scenes",
+        "export_video",
+        "jobs_list",
+        "jobs_cancel",
+      ],
     );
     assert.deepEqual(
       (await client.listTools()).tools.map((t) => t.name),
@@ -186,10 +196,11 @@ test("every engine tool's result passes the SDK client's outputSchema check", as
       ...CORE_TOOLS,
       "render_preview",
       "detect_silences",
+      "detect_scenes",
       "export_video",
       "jobs_list",
       "jobs_cancel",
-    ]); // core tools: mcp-core.test.mjs; export tools: export-mcp.test.mjs; detect_silences: detect-silences.test.mjs
+    ]); // core tools: mcp-core.test.mjs; export tools: export-mcp.test.mjs; detect_silences, detect_scenes: detect-*.test.mjs
     assert.deepEqual(
       tools.map((t) => t.name).filter((n) => !covered.has(n)),
       [],
