@@ -29,6 +29,7 @@ Commands:
                                    the first failure unless --keep-going
   import <paths...>                import media files (media_import; relative paths allowed)
   render-frame <seconds> -o <file.png> [--width <px>]
+  render-frame --times <s,s,...> -o <file.png> [--width <px>]
                                    draw the frame at a time with the package's compositor in
                                    headless Chromium (render_preview) into a PNG; prints what
                                    was drawn
@@ -46,6 +47,7 @@ Options (anywhere on the line):
   --json                tools: print JSON
   --keep-going          run: go on after a failing line
   -o, --output <file>   render-frame: the PNG to write
+  --times <s,s,...>     render-frame: up to 16 times, drawn as one labelled contact sheet
   --width <px>          render-frame: image width, 16 to 1920 (default 960; the height keeps
                         the project's aspect)
   -h, --help            this text
@@ -67,6 +69,7 @@ interface Cli {
   help: boolean;
   output?: string;
   width?: string;
+  times?: string;
 }
 
 /** Splits the command line: options anywhere, `--` ends them. */
@@ -77,7 +80,8 @@ export function parseCli(argv: string[]): Cli {
     const a = argv[i];
     const valueFor = (name: string) => {
       const v = a === name ? argv[++i] : a.slice(name.length + 1);
-      if (v === undefined || v === "") throw new UsageError(`${name} needs a ${name === "--width" ? "number" : "file path"}`);
+      if (v === undefined || v === "")
+        throw new UsageError(`${name} needs ${name === "--width" ? "a number" : name === "--times" ? "times in seconds, comma-separated" : "a file path"}`);
       return v;
     };
     if (options && a === "--") options = false;
@@ -91,6 +95,7 @@ export function parseCli(argv: string[]): Cli {
     else if (options && a === "-o") out.output = valueFor("-o");
     else if (options && (a === "--output" || a.startsWith("--output="))) out.output = valueFor("--output");
     else if (options && (a === "--width" || a.startsWith("--width="))) out.width = valueFor("--width");
+    else if (options && (a === "--times" || a.startsWith("--times="))) out.times = valueFor("--times");
     else if (options && a.startsWith("--") && a.length > 2) throw new UsageError(`unknown option ${JSON.stringify(a)}`);
     else if (out.verb === undefined) out.verb = a;
     else out.positional.push(a);
@@ -220,7 +225,7 @@ async function runScript(session: Session, catalog: readonly ToolInfo[], text: s
 /** Where the command word is: the first argument that is neither an option nor an option's value. */
 function verbIndex(argv: string[]): number {
   for (let i = 0; i < argv.length; i++) {
-    if (["--project", "--save-as", "-o", "--output", "--width", "--start", "--end", "--format"].includes(argv[i])) i++;
+    if (["--project", "--save-as", "-o", "--output", "--width", "--times", "--start", "--end", "--format"].includes(argv[i])) i++;
     else if (argv[i] === "--") return i + 1 < argv.length ? i + 1 : -1;
     else if (!argv[i].startsWith("-")) return i;
   }
@@ -260,8 +265,10 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`neuralcut: unknown command ${JSON.stringify(verb)}\n\n${USAGE}\n`);
     return 2;
   }
-  if ((cli.output !== undefined || cli.width !== undefined) && verb !== "render-frame") {
-    process.stderr.write(`neuralcut: ${cli.output !== undefined ? "-o" : "--width"} is for render-frame only\n\n${USAGE}\n`);
+  if ((cli.output !== undefined || cli.width !== undefined || cli.times !== undefined) && verb !== "render-frame") {
+    process.stderr.write(
+      `neuralcut: ${cli.output !== undefined ? "-o" : cli.width !== undefined ? "--width" : "--times"} is for render-frame only\n\n${USAGE}\n`,
+    );
     return 2;
   }
   let session: Session;
@@ -377,9 +384,18 @@ async function runVerb(
     }
     case "render-frame": {
       atMost(1);
-      const seconds = positional[0] === undefined ? NaN : Number(positional[0]);
-      if (positional[0] === undefined || positional[0].trim() === "" || !Number.isFinite(seconds)) {
-        throw new UsageError("render-frame needs a time in seconds (render-frame 2.5 -o frame.png)");
+      let when: { time: number } | { times: number[] };
+      if (cli.times !== undefined) {
+        if (positional.length) throw new UsageError("render-frame takes a time or --times, not both");
+        const times = cli.times.split(",").map((t) => (t.trim() === "" ? NaN : Number(t)));
+        if (!times.every(Number.isFinite)) throw new UsageError(`--times takes seconds separated by commas, not ${JSON.stringify(cli.times)}`);
+        when = { times };
+      } else {
+        const seconds = positional[0] === undefined ? NaN : Number(positional[0]);
+        if (positional[0] === undefined || positional[0].trim() === "" || !Number.isFinite(seconds)) {
+          throw new UsageError("render-frame needs a time in seconds (render-frame 2.5 -o frame.png) or --times");
+        }
+        when = { time: seconds };
       }
       if (!cli.output) throw new UsageError("render-frame needs -o <file.png>");
       let width: number | undefined;
@@ -387,7 +403,7 @@ async function runVerb(
         width = Number(cli.width);
         if (cli.width.trim() === "" || !Number.isFinite(width)) throw new UsageError(`--width takes a number of pixels, not ${JSON.stringify(cli.width)}`);
       }
-      const out = await preview.render({ time: seconds, ...(width !== undefined ? { width } : {}) });
+      const out = await preview.render({ ...when, ...(width !== undefined ? { width } : {}) });
       if (!out.ok) return reportFailure(out);
       const target = resolve(cli.output);
       try {

@@ -10,8 +10,7 @@ import { asNeuralCutError, NeuralCutError } from "./errors.js";
 import { startHeadlessFileServer, type HostRequest, type MediaGrant } from "./headless-files.js";
 import type { FileResponse } from "./media/send-file.js";
 import { resultOf, type HostTool, type Outcome } from "./host-tools.js";
-import { base64, describePreview, previewArgs, RENDER_PREVIEW_TOOL, type PreviewArgs } from "./render-preview.js";
-import type { Frame } from "./generated/tools.js";
+import { base64, explainMissing, previewArgs, RENDER_PREVIEW_TOOL, type PreviewArgs, type PreviewDescription } from "./render-preview.js";
 import type { ProjectJson } from "./types.js";
 
 /** Node's process, read without @types/node. */
@@ -69,7 +68,7 @@ export interface HeadlessRendererOptions {
 
 export interface HeadlessPreview {
   png: Uint8Array;
-  description: ReturnType<typeof describePreview>;
+  description: PreviewDescription;
 }
 
 export interface HeadlessRenderer {
@@ -81,23 +80,13 @@ export interface HeadlessRenderer {
   close(): Promise<void>;
 }
 
-/** Runs in the page: keeps one editor and one renderer, reloading the project when it changed. */
-async function pageRender({
-  base,
-  project,
-  media,
-  time,
-  width,
-}: {
-  base: string;
-  project: string;
-  media: Record<string, string>;
-  time: number;
-  width: number;
-}) {
+/** Runs in the page: keeps one editor and one renderer, reloading the project when it changed;
+ * the picture and its description are render-preview.ts's, as in a host's own page. */
+async function pageRender({ base, project, media, args }: { base: string; project: string; media: Record<string, string>; args: PreviewArgs }) {
   const w = window as unknown as { __nc?: { editor: unknown; json: string; renderer: unknown; media: Record<string, string> } };
   const { createEditor } = await import(`${base}dist/index.js`);
   const { createFrameRenderer } = await import(`${base}dist/render.js`);
+  const { renderPreviewImage } = await import(`${base}dist/render-preview.js`);
   if (!w.__nc || w.__nc.json !== project) {
     (w.__nc?.editor as { dispose?: () => void } | undefined)?.dispose?.();
     const editor = await createEditor({ project });
@@ -112,12 +101,10 @@ async function pageRender({
     });
   }
   w.__nc.media = media;
-  const r = w.__nc.renderer as { render(t: number, o: { width: number }): Promise<Record<string, unknown>>; toBlob(): Promise<Blob> };
-  const out = await r.render(time, { width });
-  const bytes = new Uint8Array(await (await r.toBlob()).arrayBuffer());
+  const { description, png: bytes } = await renderPreviewImage(w.__nc.renderer, args);
   let s = "";
   for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return { out, png: btoa(s) };
+  return { description: description as PreviewDescription, png: btoa(s) };
 }
 
 /** Headless Chromium and the gate on 127.0.0.1 its pages load from (js/headless-files.ts): the
@@ -276,10 +263,8 @@ export async function createHeadlessRenderer(options: HeadlessRendererOptions = 
   const render = (project: ProjectJson, media: ReadonlyMap<string, string>, args: PreviewArgs): Promise<HeadlessPreview> =>
     hosts.use(async ({ page, base, serveMedia }) => {
       const { urls, refused } = await serveMedia(media, true);
-      const { out, png } = await page.evaluate(pageRender, { base, project: JSON.stringify(project), media: urls, time: args.time, width: args.width });
-      const o = out as { frame: Frame; width: number; height: number; missing: { elementId: string; reason: string }[] };
-      const missing = explainRefused(o.missing, project, refused);
-      return { png: Uint8Array.from(atob(png), (c) => c.charCodeAt(0)), description: describePreview(o.frame, o.width, o.height, missing) };
+      const { description, png } = await page.evaluate(pageRender, { base, project: JSON.stringify(project), media: urls, args });
+      return { png: Uint8Array.from(atob(png), (c) => c.charCodeAt(0)), description: explainMissing(description, (m) => explainRefused(m, project, refused)) };
     });
 
   return {

@@ -3870,28 +3870,50 @@ export interface DetectScenesResult {
 
 /** Arguments of the host tool `render_preview`: Render a preview frame */
 export interface RenderPreviewArgs {
-  /** Timeline time in seconds */
-  time: number;
-  /** Image width in pixels (default 960; height keeps the project's aspect) */
+  /** Timeline time in seconds (or give times) */
+  time?: number;
+  /** Up to 16 timeline times in seconds: one contact sheet, the frames in a grid in this order, each labelled with its timecode */
+  times?: number[];
+  /** Image width in pixels, of the frame or the whole sheet (default 960; height keeps the project's aspect) */
   width?: number;
 }
 
 /** Result of the host tool `render_preview`. */
 export interface RenderPreviewResult {
-  time: number;
+  /** The frame's time (time given) */
+  time?: number;
+  /** The sheet's times (times given) */
+  times?: number[];
   width: number;
   height: number;
   canvas?: {
     width?: number;
     height?: number;
   };
-  layers: {
+  /** What the frame draws, bottom first (time given) */
+  layers?: {
     elementId: string;
     kind: string;
   }[];
   notDrawn?: {
     elementId?: string;
     reason?: string;
+  }[];
+  /** Each sheet cell: its time, where it is on the sheet, and what it draws (times given) */
+  frames?: {
+    time: number;
+    x: number;
+    y: number;
+    width: number;
+    height: number;
+    layers: {
+      elementId: string;
+      kind: string;
+    }[];
+    notDrawn?: {
+      elementId?: string;
+      reason?: string;
+    }[];
   }[];
 }
 
@@ -4226,7 +4248,7 @@ export const HOST_TOOL_ERRORS: Readonly<Record<HostToolName, readonly string[]>>
   transcribe_video: ["assetId is required","Asset not found","Unsupported asset type","Asset is still processing","Failed to transcribe","Cancelled by the user","<key> must be a non-empty string"],
   detect_silences: ["assetId or elementId is required","Give assetId or elementId, not both","Asset not found","Element not found","Unsupported asset type","<key> must be a non-empty string","minDuration must be a number of seconds > 0","thresholdDb must be a number from -120 to 0","Failed to decode audio","Cancelled by the user"],
   detect_scenes: ["assetId or elementId is required","Give assetId or elementId, not both","Asset not found","Element not found","Unsupported asset type","<key> must be a non-empty string","threshold must be a number above 0, at most 1","Failed to decode video","Cancelled by the user"],
-  render_preview: ["time must be a number of seconds >= 0","width must be a whole number from 16 to 1920","no Chromium at <path> (set NEURALCUT_CHROMIUM ...)","render_preview failed: <why>"],
+  render_preview: ["time must be a number of seconds >= 0","Give time or times, not both","times must be 1 to 16 numbers of seconds >= 0","width must be a whole number from 16 to 1920","no Chromium at <path> (set NEURALCUT_CHROMIUM ...)","render_preview failed: <why>"],
   export_video: ["path must be an absolute file path","Path must be absolute: <path>","Folder not found: <folder>","format must be \"mp4\" or \"webm\", got <format>","Cannot tell the format from <path>: name it .mp4 or .webm, or give format","<start|end> must be a number of seconds, 0 or more","end (<end>) must be after start (<start>)","width must be a whole number of pixels from 16 to 7680","wait must be a boolean","Job <job> is already exporting to <path>","<why the export failed>","The export was cancelled"],
   jobs_list: [],
   jobs_cancel: ["job must be a job id from jobs_list","Job not found: <job>","Job <job> is not running (<state>)"],
@@ -4610,7 +4632,7 @@ export const HOST_TOOL_CATALOG: readonly HostToolInfo[] = [
   {
     "name": "render_preview",
     "title": "Render a preview frame",
-    "description": "Render the picture at a time (timeline seconds) and return it as a PNG image, with a short JSON description of what was drawn (layers bottom first, anything that could not be drawn). Read-only. Use it after an edit to check the result; undo if it looks wrong.",
+    "description": "Render the picture at a time (timeline seconds) and return it as a PNG image, with a short JSON description of what was drawn (layers bottom first, anything that could not be drawn). With times (up to 16) instead, return one contact sheet: the frames in a grid, each labelled with its timecode, and where each sits on the sheet. Read-only. Use it after an edit to check the result (a sheet to see a whole sequence at once); undo if it looks wrong.",
     "inputSchema": {
       "$schema": "https://json-schema.org/draft/2020-12/schema",
       "type": "object",
@@ -4618,18 +4640,26 @@ export const HOST_TOOL_CATALOG: readonly HostToolInfo[] = [
         "time": {
           "type": "number",
           "minimum": 0,
-          "description": "Timeline time in seconds"
+          "description": "Timeline time in seconds (or give times)"
+        },
+        "times": {
+          "type": "array",
+          "maxItems": 16,
+          "items": {
+            "type": "number",
+            "minimum": 0
+          },
+          "minItems": 1,
+          "description": "Up to 16 timeline times in seconds: one contact sheet, the frames in a grid in this order, each labelled with its timecode"
         },
         "width": {
           "type": "integer",
           "minimum": 16,
           "maximum": 1920,
-          "description": "Image width in pixels (default 960; height keeps the project's aspect)"
+          "description": "Image width in pixels, of the frame or the whole sheet (default 960; height keeps the project's aspect)"
         }
       },
-      "required": [
-        "time"
-      ],
+      "required": [],
       "additionalProperties": false
     },
     "outputSchema": {
@@ -4637,7 +4667,15 @@ export const HOST_TOOL_CATALOG: readonly HostToolInfo[] = [
       "type": "object",
       "properties": {
         "time": {
-          "type": "number"
+          "type": "number",
+          "description": "The frame's time (time given)"
+        },
+        "times": {
+          "type": "array",
+          "items": {
+            "type": "number"
+          },
+          "description": "The sheet's times (times given)"
         },
         "width": {
           "type": "integer"
@@ -4672,7 +4710,8 @@ export const HOST_TOOL_CATALOG: readonly HostToolInfo[] = [
               "elementId",
               "kind"
             ]
-          }
+          },
+          "description": "What the frame draws, bottom first (time given)"
         },
         "notDrawn": {
           "type": "array",
@@ -4687,13 +4726,75 @@ export const HOST_TOOL_CATALOG: readonly HostToolInfo[] = [
               }
             }
           }
+        },
+        "frames": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "time": {
+                "type": "number"
+              },
+              "x": {
+                "type": "integer"
+              },
+              "y": {
+                "type": "integer"
+              },
+              "width": {
+                "type": "integer"
+              },
+              "height": {
+                "type": "integer"
+              },
+              "layers": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "properties": {
+                    "elementId": {
+                      "type": "string"
+                    },
+                    "kind": {
+                      "type": "string"
+                    }
+                  },
+                  "required": [
+                    "elementId",
+                    "kind"
+                  ]
+                }
+              },
+              "notDrawn": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "properties": {
+                    "elementId": {
+                      "type": "string"
+                    },
+                    "reason": {
+                      "type": "string"
+                    }
+                  }
+                }
+              }
+            },
+            "required": [
+              "time",
+              "x",
+              "y",
+              "width",
+              "height",
+              "layers"
+            ]
+          },
+          "description": "Each sheet cell: its time, where it is on the sheet, and what it draws (times given)"
         }
       },
       "required": [
-        "time",
         "width",
-        "height",
-        "layers"
+        "height"
       ]
     },
     "annotations": {
@@ -5727,7 +5828,7 @@ export const TOOL_SUMMARIES: Readonly<Record<ToolName | HostToolName, string>> =
   transcribe_video: "Transcribe[ {assetId}]",
   detect_silences: "Find silences[ in {elementId}][ in {assetId}]",
   detect_scenes: "Find scene cuts[ in {elementId}][ in {assetId}]",
-  render_preview: "Preview the frame at {time:time}",
+  render_preview: "Preview[ the frame at {time:time}][ {times:n frame} as a contact sheet]",
   export_video: "Export to {path}",
   jobs_list: "List export jobs",
   jobs_cancel: "Cancel export {job}",

@@ -174,10 +174,13 @@ pub mod render_preview {
     #[derive(Deserialize, JsonSchema)]
     #[serde(rename_all = "camelCase", deny_unknown_fields)]
     pub struct Arguments {
-        /// Timeline time in seconds
+        /// Timeline time in seconds (or give times)
         #[schemars(range(min = 0))]
-        time: f64,
-        /// Image width in pixels (default 960; height keeps the project's aspect)
+        time: Option<f64>,
+        /// Up to 16 timeline times in seconds: one contact sheet, the frames in a grid in this order, each labelled with its timecode
+        #[schemars(length(min = 1, max = 16), inner(range(min = 0)))]
+        times: Option<Vec<f64>>,
+        /// Image width in pixels, of the frame or the whole sheet (default 960; height keeps the project's aspect)
         #[schemars(range(min = 16, max = 1920))]
         width: Option<i64>,
     }
@@ -185,10 +188,28 @@ pub mod render_preview {
     #[derive(JsonSchema)]
     #[serde(rename_all = "camelCase")]
     pub struct Returns {
-        time: f64,
+        /// The frame's time (time given)
+        time: Option<f64>,
+        /// The sheet's times (times given)
+        times: Option<Vec<f64>>,
         width: i64,
         height: i64,
         canvas: Option<Canvas>,
+        /// What the frame draws, bottom first (time given)
+        layers: Option<List<Layer>>,
+        not_drawn: Option<List<NotDrawn>>,
+        /// Each sheet cell: its time, where it is on the sheet, and what it draws (times given)
+        frames: Option<List<SheetFrame>>,
+    }
+
+    #[derive(JsonSchema)]
+    #[serde(rename_all = "camelCase")]
+    pub struct SheetFrame {
+        time: f64,
+        x: i64,
+        y: i64,
+        width: i64,
+        height: i64,
         layers: List<Layer>,
         not_drawn: Option<List<NotDrawn>>,
     }

@@ -281,13 +281,13 @@ pub static HOST_TOOLS: &[ToolDef] = &[
     ToolDef {
         name: "render_preview",
         title: text!("Render a preview frame"),
-        summary: text!("Preview the frame at {time:time}"),
-        description: text!("Render the picture at a time (timeline seconds) and return it as a PNG image, with a short JSON description of what was drawn (layers bottom first, anything that could not be drawn). Read-only. Use it after an edit to check the result; undo if it looks wrong."),
+        summary: text!("Preview[ the frame at {time:time}][ {times:n frame} as a contact sheet]"),
+        description: text!("Render the picture at a time (timeline seconds) and return it as a PNG image, with a short JSON description of what was drawn (layers bottom first, anything that could not be drawn). With times (up to 16) instead, return one contact sheet: the frames in a grid, each labelled with its timecode, and where each sits on the sheet. Read-only. Use it after an edit to check the result (a sheet to see a whole sequence at once); undo if it looks wrong."),
         types: Types::of::<host::render_preview::Arguments, host::render_preview::Returns>(),
         kind: Kind::Host,
         // A picture of the user's media and text.
         annotations: LISTING,
-        errors: list!(&["time must be a number of seconds >= 0", "width must be a whole number from 16 to 1920", "no Chromium at <path> (set NEURALCUT_CHROMIUM ...)", "render_preview failed: <why>"]),
+        errors: list!(&["time must be a number of seconds >= 0", "Give time or times, not both", "times must be 1 to 16 numbers of seconds >= 0", "width must be a whole number from 16 to 1920", "no Chromium at <path> (set NEURALCUT_CHROMIUM ...)", "render_preview failed: <why>"]),
         example: "",
         run: None,
     },

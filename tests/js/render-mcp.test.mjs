@@ -172,6 +172,83 @@ test("render_preview returns an image/png of the frame and a short description",
   }
 });
 
+test("render_preview with times: one labelled contact sheet, each cell its frame, over MCP and render-frame --times", { timeout: 180_000 }, async () => {
+  // Four shots a second each: red, green, blue, yellow.
+  const colours = [
+    [255, 0, 0],
+    [0, 255, 0],
+    [0, 0, 255],
+    [255, 255, 0],
+  ];
+  const paths = colours.map((c, i) => {
+    const p = join(dir, `shot${i}.png`);
+    writeFileSync(
+      p,
+      rgbPng(64, 36, () => c),
+    );
+    return p;
+  });
+  const project = "sheet.json";
+  const client = await connect(["--project", join(dir, project), "--save"]);
+  let d;
+  try {
+    await client.listTools();
+    const { assets } = await call(client, "media_import", { paths });
+    for (const [i, a] of assets.entries()) await call(client, "add_media_to_timeline", { assetId: a.id, startTime: i, trackType: "main", duration: 1 });
+    const times = [3.5, 0.5, 1.5, 2.5];
+    const r = await client.callTool({ name: "render_preview", arguments: { times, width: 400 } });
+    assert.notEqual(r.isError, true, JSON.stringify(r.content));
+    d = r.structuredContent;
+    assert.deepEqual(JSON.parse(r.content[1].text), d);
+    // Two columns of 200 px, two rows of 113 (200 × 9 / 16, rounded); the cells in the order given.
+    assert.deepEqual(d.times, times);
+    assert.deepEqual(d.canvas, { width: 1920, height: 1080 });
+    assert.deepEqual(
+      d.frames.map((f) => [f.time, f.x, f.y, f.width, f.height, f.layers.map((l) => l.kind)]),
+      [
+        [3.5, 0, 0, 200, 113, ["image"]],
+        [0.5, 200, 0, 200, 113, ["image"]],
+        [1.5, 0, 113, 200, 113, ["image"]],
+        [2.5, 200, 113, 200, 113, ["image"]],
+      ],
+    );
+    assert.deepEqual([d.width, d.height], [400, 226]);
+    const sheet = decodePng(Buffer.from(r.content[0].data, "base64"));
+    assert.deepEqual([sheet.width, sheet.height], [400, 226]);
+    const want = [colours[3], colours[0], colours[1], colours[2]];
+    for (const [i, f] of d.frames.entries()) {
+      assert.ok(near(sheet.px(f.x + 100, f.y + 40), want[i]), `cell ${i} at ${f.time}: ${sheet.px(f.x + 100, f.y + 40)}`);
+      // The label: a dark strip along the bottom with white text at its left.
+      let white = 0;
+      let dark = 0;
+      for (let y = f.y + 96; y < f.y + 111; y++) {
+        for (let x = f.x + 2; x < f.x + 70; x++) {
+          const p = sheet.px(x, y);
+          if (Math.min(...p) > 200) white++;
+          if (Math.max(...p) < 110) dark++;
+        }
+      }
+      assert.ok(white > 15 && dark > 100, `cell ${i}: label ${white} white, ${dark} dark`);
+    }
+    const both = await client.callTool({ name: "render_preview", arguments: { time: 1, times: [1] } });
+    assert.equal(both.isError, true);
+    assert.equal(both.content[0].text, "Give time or times, not both");
+    const many = await client.callTool({ name: "render_preview", arguments: { times: Array.from({ length: 17 }, (_, i) => i / 10) } });
+    assert.equal(many.isError, true);
+    assert.equal(many.content[0].text, "times must be 1 to 16 numbers of seconds >= 0");
+  } finally {
+    await client.close();
+  }
+  const out = await cli(["--project", project, "render-frame", "--times", "3.5,0.5,1.5,2.5", "--width", "400", "-o", "sheet.png"]);
+  assert.equal(out.code, 0, out.stderr);
+  const printed = JSON.parse(out.stdout);
+  assert.deepEqual({ ...printed, path: undefined }, { ...d, path: undefined });
+  assert.deepEqual(readFileSync(join(dir, "sheet.png")).subarray(0, 8), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+  const usage = await cli(["--project", project, "render-frame", "1", "--times", "1,2", "-o", "x.png"]);
+  assert.equal(usage.code, 2);
+  assert.match(usage.stderr, /a time or --times, not both/);
+});
+
 test("render_preview without Chromium says how to get it", { timeout: 60_000 }, async () => {
   const client = await connect([], { NEURALCUT_CHROMIUM: join(dir, "no-such-chromium") });
   try {
@@ -372,7 +449,7 @@ test("render_preview through command_run and command_batch: the picture comes wi
     ]) {
       await assert.rejects(
         client.callTool(request),
-        (e) => e.code === -32602 && /^MCP error -32602: unknown argument "colour" for render_preview; expected: time, width$/.test(e.message),
+        (e) => e.code === -32602 && /^MCP error -32602: unknown argument "colour" for render_preview; expected: time, times, width$/.test(e.message),
       );
     }
     const bad = await client.callTool({ name: "command_run", arguments: { id: "render_preview", params: { time: -2 } } });
