@@ -186,8 +186,8 @@ pub trait Read {
 
 impl<T: Read> Arg<T> {
     /// The value as its declared type: an `Option` one reads absence as `None`, any other refuses it.
-    // Always inline, as are the `of`s and the readers below: each is a few instructions at its
-    // call site, as the untyped reads were, where a copy per declared type cost the engine 1.8 KB
+    // Always inline, as are the `of`s and most readers below: each is a few instructions at its
+    // call site, as the untyped reads were, where a copy per declared type cost the engine 1.7 KB
     // gzipped (-Oz inlines a function with two callers only when told).
     #[inline(always)]
     pub fn read(&self) -> Result<T::Out<'_>, Bad> {
@@ -467,7 +467,8 @@ fn id_list(value: Option<&Value>, err: fn() -> ToolError) -> Result<Vec<String>,
 impl Arg<f64> {
     /// A required time in seconds, converted to ticks; `Bad` when absent or not a finite number in
     /// range.
-    #[inline(always)]
+    // Out of line, as the optional one: five tools read a required time.
+    #[inline(never)]
     pub fn seconds(&self) -> Result<i64, Bad> {
         ticks(self.get())?.ok_or(Bad)
     }
@@ -476,7 +477,6 @@ impl Arg<f64> {
 impl Arg<Option<f64>> {
     /// An optional time in seconds, converted to ticks; `Bad` when given but not a finite number
     /// in range.
-    #[inline(always)]
     pub fn seconds(&self) -> Result<Option<i64>, Bad> {
         ticks(self.get())
     }
