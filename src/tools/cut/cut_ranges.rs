@@ -113,7 +113,10 @@ fn spans(raw: Option<&Value>) -> Result<Vec<Span>, ToolError> {
 
 pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     let spans = ranges::merge(spans(args.ranges.get())?);
-    let ripple = args.ripple.read().map_err(|_| ToolError::invalid_argument("ripple", "true or false"))?.unwrap_or(true);
+    let ripple = match args.ripple.read() {
+        Ok(ripple) => ripple.unwrap_or(true),
+        Err(Bad) => return Err(ToolError::invalid_argument("ripple", "true or false")),
+    };
     let tl = timeline_mut(&mut ctx.timeline)?;
     if tl.is_empty() {
         return Err(ToolError::no_timeline_content());

@@ -28,13 +28,13 @@ arguments! {
 pub type Returns = SplitOutput<'static>;
 
 pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
-    let times = args
-        .times
-        .items()
-        .ok()
-        .and_then(|raw| raw.map(|s| s.and_then(seconds_to_ticks).filter(|t| *t >= 0)).collect::<Option<Vec<i64>>>())
-        .filter(|t| !t.is_empty())
-        .ok_or_else(ToolError::invalid_split_times)?;
+    let mut times = Vec::new();
+    for s in args.times.items().map_err(|_| ToolError::invalid_split_times())? {
+        times.push(s.and_then(seconds_to_ticks).filter(|t| *t >= 0).ok_or_else(ToolError::invalid_split_times)?);
+    }
+    if times.is_empty() {
+        return Err(ToolError::invalid_split_times());
+    }
     let tl = timeline_mut(&mut ctx.timeline)?;
     if tl.is_empty() {
         return Err(ToolError::no_timeline_content());

@@ -146,7 +146,10 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     let rotation = number_in(&args.rotation, "rotation", -360.0, Some(360.0), "from -360 to 360 (degrees, clockwise)")?;
     let opacity = number_in(&args.opacity, "opacity", 0.0, Some(1.0), "from 0 to 1")?;
     let volume = number_in(&args.volume, "volume", -60.0, Some(20.0), "from -60 to 20 (dB; 0 plays as recorded)")?;
-    let blend = args.blend_mode.read().map_err(|_| out_of_range("blendMode", &crate::tools::args::one_of(&BLEND_MODES)))?;
+    let blend = match args.blend_mode.read() {
+        Ok(blend) => blend,
+        Err(Bad) => return Err(out_of_range("blendMode", &crate::tools::args::one_of(&BLEND_MODES))),
+    };
     let flag = |arg: &Arg<Option<bool>>, key: &str| arg.read().map_err(|_| out_of_range(key, "true or false"));
     let (muted, hidden) = (flag(&args.muted, "muted")?, flag(&args.hidden, "hidden")?);
     if position.is_none()
