@@ -3,11 +3,12 @@
 //! readers return, or [`Bad`], leaving the choice of message to the tool, so the spec's own
 //! strings win over serde's.
 
-use serde::de::{self, Deserialize, DeserializeOwned, DeserializeSeed, Deserializer, SeqAccess, Visitor};
 use std::marker::PhantomData;
 
+use serde::de::{self, Deserialize, DeserializeOwned, DeserializeSeed, Deserializer, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
+use super::schema::{AnyObject, NumberOrText, ParamValue};
 use super::{Ctx, Output, ToolError};
 use crate::time::seconds_to_ticks;
 
@@ -261,8 +262,6 @@ impl<T: Read> Read for Vec<T> {
         v.as_array()?.iter().map(T::of).collect()
     }
 }
-
-use super::schema::{AnyObject, NumberOrText, ParamValue};
 
 impl Read for AnyObject {
     type Out<'a> = &'a Map<String, Value>;
