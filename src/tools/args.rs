@@ -1,10 +1,14 @@
 //! Reading tool arguments: strict keys first, then the tool's `Arguments` type deserialized from
-//! them. A field whose bad value has a spec message is an [`Arg`], which takes any JSON; its typed
-//! getters leave the choice of message to the tool, so the spec's own strings win over serde's.
+//! them. Each field is an [`Arg<T>`], which takes any JSON: `T` is its schema and the type its
+//! readers return, or [`Bad`], leaving the choice of message to the tool, so the spec's own
+//! strings win over serde's.
+
+use std::marker::PhantomData;
 
 use serde::de::{self, Deserialize, DeserializeOwned, DeserializeSeed, Deserializer, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
+use super::schema::{AnyObject, NumberOrText, ParamValue};
 use super::{Ctx, Output, ToolError};
 use crate::time::seconds_to_ticks;
 
@@ -149,20 +153,55 @@ impl<'de> Deserializer<'de> for Slot<'de> {
     }
 }
 
-/// One argument as given: any JSON, `null` the same as absent. Deserializing it never fails, so
-/// the tool decides what a bad value is called. Boxed, so a field is one pointer: the derived code
-/// moves fields around, and unboxed values made it twice as large.
-#[derive(Clone, Debug, Default)]
-pub struct Arg(Option<Box<Value>>);
+/// One argument as given, any JSON (`null` the same as absent), read as its declared type `T`:
+/// the field's type is its schema (`T`'s, plus the field's bounds) and what [`Arg::read`] returns
+/// (`T`'s [`Read`]), so the two cannot drift. Deserializing it never fails, so the tool decides
+/// what a bad value is called. Boxed, so a field is one pointer: the derived code moves fields
+/// around, and unboxed values made it twice as large. `T` is only a marker: every `Arg<T>`
+/// deserializes through the one `Option<Box<Value>>` path, so typing a field adds no
+/// deserializing code to the wasm.
+pub struct Arg<T>(Option<Box<Value>>, PhantomData<fn() -> T>);
 
-impl<'de> Deserialize<'de> for Arg {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Arg, D::Error> {
-        Option::<Box<Value>>::deserialize(d).map(Arg)
+impl<'de, T> Deserialize<'de> for Arg<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Arg<T>, D::Error> {
+        Option::<Box<Value>>::deserialize(d).map(|v| Arg(v, PhantomData))
     }
 }
 
-impl Arg {
-    /// The value as given, `None` when absent or `null`.
+/// A value that is absent when required, or of another JSON type than declared; the tool picks
+/// the spec message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bad;
+
+/// How a declared argument type is read from JSON. `of` checks the JSON type only (and a choice's
+/// set); bounds and blank strings are the tool's to check, with its own messages.
+pub trait Read {
+    type Out<'a>;
+    /// The value as this type, `None` when it is JSON of another type.
+    fn of(v: &Value) -> Option<Self::Out<'_>>;
+    /// What leaving it out reads as: `None` when it is required.
+    fn absent<'a>() -> Option<Self::Out<'a>> {
+        None
+    }
+}
+
+impl<T: Read> Arg<T> {
+    /// The value as its declared type: an `Option` one reads absence as `None`, any other refuses it.
+    // Always inline, as are the `of`s and most readers below: each is a few instructions at its
+    // call site, as the untyped reads were, where a copy per declared type cost the engine 1.7 KB
+    // gzipped (-Oz inlines a function with two callers only when told).
+    #[inline(always)]
+    pub fn read(&self) -> Result<T::Out<'_>, Bad> {
+        match self.get() {
+            None => T::absent().ok_or(Bad),
+            Some(v) => T::of(v).ok_or(Bad),
+        }
+    }
+}
+
+impl<T> Arg<T> {
+    /// The value as given, `None` when absent or `null`: for a value the tool parses part by
+    /// part, each part with its own message.
     pub fn get(&self) -> Option<&Value> {
         self.0.as_deref()
     }
@@ -170,107 +209,98 @@ impl Arg {
     pub fn is_some(&self) -> bool {
         self.0.is_some()
     }
+}
 
-    /// A required non-empty string, or `err`.
-    pub fn id(&self, err: fn() -> ToolError) -> Result<&str, ToolError> {
-        match self.get() {
-            Some(Value::String(s)) if !s.trim().is_empty() => Ok(s.as_str()),
-            _ => Err(err()),
-        }
+impl<T: Read> Read for Option<T> {
+    type Out<'a> = Option<T::Out<'a>>;
+    #[inline(always)]
+    fn of(v: &Value) -> Option<Self::Out<'_>> {
+        T::of(v).map(Some)
     }
-
-    /// A required array of non-empty strings with at least one entry, deduplicated in order.
-    pub fn id_list(&self, err: fn() -> ToolError) -> Result<Vec<String>, ToolError> {
-        let Some(Value::Array(items)) = self.get() else { return Err(err()) };
-        let mut out: Vec<String> = Vec::with_capacity(items.len());
-        for item in items {
-            match item {
-                Value::String(s) if !s.trim().is_empty() => {
-                    if !out.iter().any(|o| o == s) {
-                        out.push(s.clone());
-                    }
-                }
-                _ => return Err(err()),
-            }
-        }
-        if out.is_empty() {
-            return Err(err());
-        }
-        Ok(out)
-    }
-
-    /// An optional time in seconds, converted to ticks. `Err(())` when present but not a finite
-    /// number in range; the caller picks the message.
-    #[allow(clippy::result_unit_err)] // the tool, not this reader, knows which spec message applies
-    pub fn seconds(&self) -> Result<Option<i64>, ()> {
-        match self.get() {
-            None => Ok(None),
-            Some(v) => v.as_f64().and_then(seconds_to_ticks).map(Some).ok_or(()),
-        }
-    }
-
-    /// An optional string that must be one of `choices`; `key` names it in the error.
-    pub fn choice(&self, key: &str, choices: &[&'static str]) -> Result<Option<&'static str>, ToolError> {
-        match self.get() {
-            None => Ok(None),
-            Some(Value::String(s)) => {
-                choices.iter().find(|c| **c == s.as_str()).copied().map(Some).ok_or_else(|| ToolError::invalid_argument(key, &one_of(choices)))
-            }
-            Some(_) => Err(ToolError::invalid_argument(key, &one_of(choices))),
-        }
-    }
-
-    /// An optional string of any content; `key` names it in the error.
-    pub fn string(&self, key: &str) -> Result<Option<&str>, ToolError> {
-        match self.get() {
-            None => Ok(None),
-            Some(Value::String(s)) => Ok(Some(s.as_str())),
-            Some(_) => Err(ToolError::invalid_argument(key, "a string")),
-        }
+    #[inline(always)]
+    fn absent<'a>() -> Option<Self::Out<'a>> {
+        Some(None)
     }
 }
 
-/// An [`Arg`] whose schema is a non-empty string (an id, a property path, a text), the most
-/// common argument. Read like any `Arg`: the tool still names a missing or bad value. The wasm
-/// keeps no schemas, so there it is `Arg` itself: a type of its own cost the engine 2.4 KB
-/// (270 bytes gzipped) of deserializing code.
-#[cfg(target_arch = "wasm32")]
-pub type NonEmpty = Arg;
-
-// There the argument types still derive `JsonSchema` (`Types::of` asks for it), so `Arg` needs
-// an impl; it is never called. Natively `Arg` has none: a field must say its schema.
-#[cfg(target_arch = "wasm32")]
-impl schemars::JsonSchema for Arg {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "NonEmpty".into()
-    }
-
-    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        schemars::json_schema!({ "type": "string", "minLength": 1 })
+impl Read for f64 {
+    type Out<'a> = f64;
+    #[inline(always)]
+    fn of(v: &Value) -> Option<f64> {
+        v.as_f64()
     }
 }
 
-#[cfg(not(target_arch = "wasm32"))]
-#[derive(Clone, Debug, Default)]
-pub struct NonEmpty(Arg);
-
-#[cfg(not(target_arch = "wasm32"))]
-impl<'de> Deserialize<'de> for NonEmpty {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<NonEmpty, D::Error> {
-        Arg::deserialize(d).map(NonEmpty)
+impl Read for i64 {
+    type Out<'a> = i64;
+    #[inline(always)]
+    fn of(v: &Value) -> Option<i64> {
+        v.as_i64()
     }
 }
 
-#[cfg(not(target_arch = "wasm32"))]
-impl std::ops::Deref for NonEmpty {
-    type Target = Arg;
-
-    fn deref(&self) -> &Arg {
-        &self.0
+impl Read for bool {
+    type Out<'a> = bool;
+    #[inline(always)]
+    fn of(v: &Value) -> Option<bool> {
+        v.as_bool()
     }
 }
 
-#[cfg(not(target_arch = "wasm32"))]
+impl Read for String {
+    type Out<'a> = &'a str;
+    #[inline(always)]
+    fn of(v: &Value) -> Option<&str> {
+        v.as_str()
+    }
+}
+
+impl<T: Read> Read for Vec<T> {
+    type Out<'a> = Vec<T::Out<'a>>;
+    #[inline(always)]
+    fn of(v: &Value) -> Option<Self::Out<'_>> {
+        v.as_array()?.iter().map(T::of).collect()
+    }
+}
+
+impl Read for AnyObject {
+    type Out<'a> = &'a Map<String, Value>;
+    #[inline(always)]
+    fn of(v: &Value) -> Option<&Map<String, Value>> {
+        v.as_object()
+    }
+}
+
+/// Effect parameters: the effect checks each value by its key, with its own messages.
+impl Read for std::collections::BTreeMap<String, ParamValue> {
+    type Out<'a> = &'a Map<String, Value>;
+    #[inline(always)]
+    fn of(v: &Value) -> Option<&Map<String, Value>> {
+        v.as_object()
+    }
+}
+
+/// Read by the property's kind: a number, or a colour's text.
+impl Read for NumberOrText {
+    type Out<'a> = &'a Value;
+    #[inline(always)]
+    fn of(v: &Value) -> Option<&Value> {
+        (v.is_number() || v.is_string()).then_some(v)
+    }
+}
+
+/// A string that is not empty (an id, a property path, a text), the most common argument. Read
+/// as `&str`; the tool names a blank one (`Arg::id`).
+pub struct NonEmpty;
+
+impl Read for NonEmpty {
+    type Out<'a> = &'a str;
+    #[inline(always)]
+    fn of(v: &Value) -> Option<&str> {
+        v.as_str()
+    }
+}
+
 impl schemars::JsonSchema for NonEmpty {
     fn schema_name() -> std::borrow::Cow<'static, str> {
         "NonEmpty".into()
@@ -282,6 +312,230 @@ impl schemars::JsonSchema for NonEmpty {
 
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
         schemars::json_schema!({ "type": "string", "minLength": 1 })
+    }
+}
+
+/// A fixed set of strings, such as `TEXT_POSITIONS`.
+pub trait Choices {
+    const ALL: &'static [&'static str];
+}
+
+/// Declares [`Choices`] types: `choices! { Positions = POSITIONS; }`.
+macro_rules! choices {
+    ($($(#[$meta:meta])* $name:ident = $all:expr;)*) => {$(
+        $(#[$meta])*
+        pub struct $name;
+        impl $crate::tools::args::Choices for $name {
+            const ALL: &'static [&'static str] = &$all;
+        }
+    )*};
+}
+pub(crate) use choices;
+
+/// One of `C::ALL`: schema `{type: string, enum}`, read as the matching `&'static str`.
+pub struct Choice<C>(PhantomData<C>);
+
+impl<C: Choices> Read for Choice<C> {
+    type Out<'a> = &'static str;
+    #[inline(always)]
+    fn of(v: &Value) -> Option<&'static str> {
+        pick(v, C::ALL)
+    }
+}
+
+/// Out of line and not generic: one copy for every set of choices.
+#[inline(never)]
+fn pick(v: &Value, all: &'static [&'static str]) -> Option<&'static str> {
+    let s = v.as_str()?;
+    all.iter().find(|c| **c == s).copied()
+}
+
+/// A choice as given (`None` when absent), or the error naming `key` and the choices. Out of line
+/// and not generic, as `pick`.
+#[inline(never)]
+fn choose(v: Option<&Value>, key: &str, all: &'static [&'static str]) -> Result<Option<&'static str>, ToolError> {
+    match v {
+        None => Ok(None),
+        Some(v) => pick(v, all).map(Some).ok_or_else(|| ToolError::invalid_argument(key, &one_of(all))),
+    }
+}
+
+impl<C: Choices> schemars::JsonSchema for Choice<C> {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Choice".into()
+    }
+
+    fn schema_id() -> std::borrow::Cow<'static, str> {
+        C::ALL.join("|").into()
+    }
+
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({ "type": "string", "enum": C::ALL })
+    }
+}
+
+/// `Arg<T>`'s schema is `T`'s, as `#[schemars(with = "T")]` would write it. The two hidden methods
+/// are forwarded as schemars' own `transparent` derive does: they make an `Option` field optional.
+impl<T: schemars::JsonSchema> schemars::JsonSchema for Arg<T> {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        T::schema_name()
+    }
+
+    fn schema_id() -> std::borrow::Cow<'static, str> {
+        T::schema_id()
+    }
+
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        generator.subschema_for::<T>()
+    }
+
+    fn _schemars_private_non_optional_json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        T::_schemars_private_non_optional_json_schema(generator)
+    }
+
+    fn _schemars_private_is_option() -> bool {
+        T::_schemars_private_is_option()
+    }
+}
+
+impl Arg<NonEmpty> {
+    /// A required non-empty string, or `err`.
+    pub fn id(&self, err: fn() -> ToolError) -> Result<&str, ToolError> {
+        match self.get().and_then(NonEmpty::of) {
+            Some(s) if !s.trim().is_empty() => Ok(s),
+            _ => Err(err()),
+        }
+    }
+}
+
+impl<T: Read> Arg<Vec<T>> {
+    /// Each item as `T`, `None` for one of another JSON type; `Bad` when absent or not an array.
+    /// Lazily, so the tool collects its own type in one pass.
+    #[inline(always)]
+    pub fn items(&self) -> Result<impl Iterator<Item = Option<T::Out<'_>>>, Bad> {
+        Ok(self.get().and_then(Value::as_array).ok_or(Bad)?.iter().map(T::of))
+    }
+}
+
+impl Arg<Vec<NonEmpty>> {
+    /// A required array of non-empty strings with at least one entry, deduplicated in order.
+    #[inline(always)]
+    pub fn id_list(&self, err: fn() -> ToolError) -> Result<Vec<String>, ToolError> {
+        id_list(self.get(), err)
+    }
+}
+
+impl Arg<Option<Vec<NonEmpty>>> {
+    /// As [`Arg::id_list`] when given.
+    #[inline(always)]
+    pub fn id_list(&self, err: fn() -> ToolError) -> Result<Option<Vec<String>>, ToolError> {
+        match self.get() {
+            None => Ok(None),
+            v => id_list(v, err).map(Some),
+        }
+    }
+}
+
+fn id_list(value: Option<&Value>, err: fn() -> ToolError) -> Result<Vec<String>, ToolError> {
+    let Some(Value::Array(items)) = value else { return Err(err()) };
+    let mut out: Vec<String> = Vec::with_capacity(items.len());
+    for item in items {
+        match item {
+            Value::String(s) if !s.trim().is_empty() => {
+                if !out.iter().any(|o| o == s) {
+                    out.push(s.clone());
+                }
+            }
+            _ => return Err(err()),
+        }
+    }
+    if out.is_empty() {
+        return Err(err());
+    }
+    Ok(out)
+}
+
+impl Arg<f64> {
+    /// A required time in seconds, converted to ticks; `Bad` when absent or not a finite number in
+    /// range.
+    // Out of line, as the optional one: five tools read a required time.
+    #[inline(never)]
+    pub fn seconds(&self) -> Result<i64, Bad> {
+        ticks(self.get())?.ok_or(Bad)
+    }
+}
+
+impl Arg<Option<f64>> {
+    /// An optional time in seconds, converted to ticks; `Bad` when given but not a finite number
+    /// in range.
+    pub fn seconds(&self) -> Result<Option<i64>, Bad> {
+        ticks(self.get())
+    }
+}
+
+/// Seconds (read as `f64`, as declared) to ticks, for both the above: one copy.
+#[inline(never)]
+fn ticks(v: Option<&Value>) -> Result<Option<i64>, Bad> {
+    match v {
+        None => Ok(None),
+        Some(v) => f64::of(v).and_then(seconds_to_ticks).map(Some).ok_or(Bad),
+    }
+}
+
+impl<C: Choices> Arg<Choice<C>> {
+    /// A required choice; `key` names it in the error.
+    #[inline(always)]
+    pub fn choice(&self, key: &str) -> Result<&'static str, ToolError> {
+        // Absent reads as null, which is no choice: `Ok` is always `Some`.
+        choose(Some(self.get().unwrap_or(&Value::Null)), key, C::ALL).map(Option::unwrap_or_default)
+    }
+}
+
+impl<C: Choices> Arg<Option<Choice<C>>> {
+    /// An optional choice; `key` names it in the error.
+    #[inline(always)]
+    pub fn choice(&self, key: &str) -> Result<Option<&'static str>, ToolError> {
+        choose(self.get(), key, C::ALL)
+    }
+}
+
+impl Arg<Option<String>> {
+    /// An optional string of any content; `key` names it in the error.
+    #[inline(always)]
+    pub fn string(&self, key: &str) -> Result<Option<&str>, ToolError> {
+        string(self.get(), key, "a string")
+    }
+}
+
+impl Arg<Option<NonEmpty>> {
+    /// An optional string, empty or not (the tool finds no track named ""); `key` names it in the
+    /// error.
+    #[inline(always)]
+    pub fn string(&self, key: &str) -> Result<Option<&str>, ToolError> {
+        string(self.get(), key, "a string")
+    }
+
+    /// As `string`, the error saying the value is `what`.
+    #[inline(always)]
+    pub fn string_as(&self, key: &str, what: &str) -> Result<Option<&str>, ToolError> {
+        string(self.get(), key, what)
+    }
+}
+
+/// An optional string (read as `String` reads it), for both the above: one copy.
+#[inline(never)]
+fn string<'a>(v: Option<&'a Value>, key: &str, what: &str) -> Result<Option<&'a str>, ToolError> {
+    match v {
+        None => Ok(None),
+        Some(v) => String::of(v).map(Some).ok_or_else(|| ToolError::invalid_argument(key, what)),
     }
 }
 
@@ -297,8 +551,8 @@ mod tests {
     #[derive(serde::Deserialize)]
     #[serde(rename_all = "camelCase", deny_unknown_fields)]
     struct Two {
-        first_id: Arg,
-        times: Arg,
+        first_id: Arg<NonEmpty>,
+        times: Arg<Vec<f64>>,
     }
 
     fn parse(v: Value) -> Result<Two, ToolError> {
@@ -308,18 +562,32 @@ mod tests {
     #[test]
     fn fields_come_by_name_whatever_the_order() {
         let two = parse(json!({ "times": [1, 2.5], "firstId": "e1" })).unwrap();
-        assert_eq!(two.first_id.get(), Some(&json!("e1")));
-        assert_eq!(two.times.get(), Some(&json!([1, 2.5])));
+        assert_eq!(two.first_id.read(), Ok("e1"));
+        assert_eq!(two.times.read(), Ok(vec![1.0, 2.5]));
     }
 
     #[test]
     fn missing_and_null_are_absent_and_any_value_is_taken() {
         let two = parse(json!({ "firstId": null })).unwrap();
         assert!(!two.first_id.is_some() && !two.times.is_some());
-        let two = parse(json!({ "firstId": { "x": [true] }, "times": "soon" })).unwrap();
+        assert_eq!(two.times.read(), Err(Bad));
+        let two = parse(json!({ "firstId": { "x": [true] }, "times": ["soon"] })).unwrap();
         assert_eq!(two.first_id.id(ToolError::invalid_element_id).unwrap_err().message, "Invalid element id");
-        assert_eq!(two.times.seconds(), Err(()));
+        assert_eq!(two.times.read(), Err(Bad));
+        assert_eq!(two.times.get(), Some(&json!(["soon"])));
         assert!(parse(Value::Null).is_ok());
+    }
+
+    #[test]
+    fn an_optional_type_reads_absence_as_none() {
+        #[derive(serde::Deserialize)]
+        struct One {
+            at: Arg<Option<f64>>,
+        }
+        let one: One = Args::strict("t", &["at"], &json!({})).unwrap().parse().unwrap();
+        assert_eq!((one.at.read(), one.at.seconds()), (Ok(None), Ok(None)));
+        let one: One = Args::strict("t", &["at"], &json!({ "at": 1e300 })).unwrap().parse().unwrap();
+        assert_eq!((one.at.read(), one.at.seconds()), (Ok(Some(1e300)), Err(Bad)));
     }
 
     #[test]

@@ -16,6 +16,8 @@ pub mod host;
 mod inspect;
 pub(crate) mod keyframe;
 mod listing;
+#[cfg(test)]
+mod reads;
 pub mod refs;
 pub mod registry;
 pub mod schema;

@@ -80,12 +80,29 @@ macro_rules! typed {
 /// A tool's argument type, `pub struct Arguments { ... }`, with what every one has: camelCase
 /// names, and a closed schema (`deny_unknown_fields`: `additionalProperties: false`), as
 /// `Args::strict` refuses any other key.
+///
+/// Each field is an `Arg<T>`: `T` gives its schema and the type `run` reads. In tests the macro
+/// adds one that reads the tool's example and every case's arguments through those fields and
+/// checks each against the schema's declared type (`tools::reads`).
 macro_rules! arguments {
-    ($(#[$meta:meta])* pub struct Arguments { $($fields:tt)* }) => {
+    ($(#[$meta:meta])* pub struct Arguments { $($(#[$fmeta:meta])* $fvis:vis $field:ident: $ty:ty),* $(,)? }) => {
         #[derive(serde::Deserialize, schemars::JsonSchema)]
         #[serde(rename_all = "camelCase", deny_unknown_fields)]
         $(#[$meta])*
-        pub struct Arguments { $($fields)* }
+        pub struct Arguments { $($(#[$fmeta])* $fvis $field: $ty),* }
+
+        #[cfg(test)]
+        impl crate::tools::reads::Fields for Arguments {
+            fn reads(&self) -> Vec<bool> {
+                vec![$(self.$field.read().is_ok()),*]
+            }
+        }
+
+        #[cfg(test)]
+        #[test]
+        fn arguments_read_as_their_schema_says() {
+            crate::tools::reads::check::<Arguments>(&DEF);
+        }
     };
 }
 /// A tool's result type (`pub struct Returns { ... }`) or a part of one: camelCase names, read
@@ -106,7 +123,8 @@ pub(crate) use {arguments, list, returns, text, typed};
 pub mod prelude {
     pub(crate) use super::{arguments, list, returns, text, typed};
     pub use super::{Annotations, Kind, ToolDef, Types, ADD, BATCH, CHANGE, HISTORY, LISTING, NOT_FOUND_IDS, READ};
-    pub use crate::tools::args::{Arg, NonEmpty};
+    pub(crate) use crate::tools::args::choices;
+    pub use crate::tools::args::{Arg, Bad, Choice, NonEmpty, Read};
     pub use crate::tools::schema::*;
     pub use schemars::JsonSchema;
     pub use serde::Deserialize;

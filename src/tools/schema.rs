@@ -7,12 +7,12 @@
 //! the argument type's serde field names, read through its `Deserialize` impl, which costs the
 //! wasm a few bytes where the schemas would cost kilobytes.
 //!
-//! The run functions receive their argument type deserialized (`tools::args`): a field whose bad
-//! value has a spec message is an `Arg`, which takes any JSON, with its schema type named by
-//! `#[schemars(with = ...)]`. Most write their output with `json!`, so the result types are read
-//! for their shape and never built (`#[allow(dead_code)]`); `tests/tool_cases.rs` checks every
-//! output against its result type's schema, so a type that drifts from what its tool writes fails
-//! there.
+//! The run functions receive their argument type deserialized (`tools::args`): each field is an
+//! `Arg<T>`, which takes any JSON, with `T` both its schema and the type `run` reads it as (the
+//! tool names a bad value with its spec message; `tools::reads` checks the two agree on the case
+//! files). Most write their output with `json!`, so the result types are read for their shape and
+//! never built (`#[allow(dead_code)]`); `tests/tool_cases.rs` checks every output against its
+//! result type's schema, so a type that drifts from what its tool writes fails there.
 
 use std::borrow::Cow;
 

@@ -194,11 +194,12 @@ fn run_batch(ctx: &mut Ctx, args: Args) -> Result<Output, ToolError> {
             return Err(fail(invalid(), ""));
         }
         let step: batch::Step = Args::strict("batch step", &["tool", "args"], step).and_then(|a| a.parse()).map_err(|e| fail(e, ""))?;
-        let name = step.tool.get().and_then(Value::as_str).unwrap_or("");
+        let name = step.tool.read().unwrap_or("");
         let def = registry::find(name).ok_or_else(|| fail(ToolError::unknown_tool(name, &registry::names()), name))?;
         if !matches!(def.kind, Kind::Read | Kind::Edit) {
             return Err(fail(ToolError::new(ErrorCode::NotInBatch, format!("Tool {name} cannot run inside batch")), name));
         }
+        // As given: `Args::strict` refuses a non-object with the shared message.
         let raw = step.args.get().unwrap_or(&Value::Null);
         let tool_args = Args::strict(def.name, def.args(), raw).map_err(|e| fail(e, name))?;
         outputs.push((def.name, run_in(ctx, def, tool_args).map_err(|e| fail(e, name))?));

@@ -19,14 +19,13 @@ pub static DEF: ToolDef = ToolDef {
 arguments! {
     pub struct Arguments {
         /// Element ids from list_timeline
-        #[schemars(with = "Vec<String>", length(min = 1), inner(length(min = 1)))]
-        element_ids: Arg,
+        #[schemars(length(min = 1))]
+        element_ids: Arg<Vec<NonEmpty>>,
         /// New start of the earliest element, in timeline seconds
-        #[schemars(with = "f64", range(min = 0))]
-        start: Arg,
+        #[schemars(range(min = 0))]
+        start: Arg<f64>,
         /// Track to move them all to (default: each stays on its track)
-        #[schemars(with = "Option<String>", length(min = 1))]
-        target_track_id: Arg,
+        target_track_id: Arg<Option<NonEmpty>>,
     }
 }
 
@@ -49,14 +48,10 @@ returns! {
 pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     let ids = args.element_ids.id_list(ToolError::invalid_element_ids)?;
     let start = match args.start.seconds() {
-        Ok(Some(t)) if t >= 0 => t,
+        Ok(t) if t >= 0 => t,
         _ => return Err(ToolError::invalid_start()),
     };
-    let target = match args.target_track_id.get() {
-        None => None,
-        Some(Value::String(s)) => Some(s.as_str()),
-        Some(_) => return Err(ToolError::invalid_argument("targetTrackId", "a track id string")),
-    };
+    let target = args.target_track_id.string_as("targetTrackId", "a track id string")?;
     let tl = timeline_mut(&mut ctx.timeline)?;
     if tl.is_empty() {
         return Err(ToolError::no_timeline_content());

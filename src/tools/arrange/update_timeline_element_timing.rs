@@ -19,16 +19,16 @@ pub static DEF: ToolDef = ToolDef {
 arguments! {
     pub struct Arguments {
         /// Element id from list_timeline
-        element_id: NonEmpty,
+        element_id: Arg<NonEmpty>,
         /// New start (moves the element), in timeline seconds
-        #[schemars(with = "Option<f64>", range(min = 0))]
-        start: Arg,
+        #[schemars(range(min = 0))]
+        start: Arg<Option<f64>>,
         /// New end (resizes it), in timeline seconds
-        #[schemars(with = "Option<f64>", range(min = 0))]
-        end: Arg,
+        #[schemars(range(min = 0))]
+        end: Arg<Option<f64>>,
         /// New length in seconds (resizes it)
-        #[schemars(with = "Option<f64>", extend("exclusiveMinimum" = 0))]
-        duration: Arg,
+        #[schemars(extend("exclusiveMinimum" = 0))]
+        duration: Arg<Option<f64>>,
     }
 }
 
@@ -51,17 +51,17 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     let start = match args.start.seconds() {
         Ok(Some(t)) if t < 0 => return Err(ToolError::invalid_start()),
         Ok(v) => v,
-        Err(()) => return Err(ToolError::invalid_start()),
+        Err(Bad) => return Err(ToolError::invalid_start()),
     };
     let end = match args.end.seconds() {
         Ok(Some(t)) if t < 0 => return Err(ToolError::invalid_end()),
         Ok(v) => v,
-        Err(()) => return Err(ToolError::invalid_end()),
+        Err(Bad) => return Err(ToolError::invalid_end()),
     };
     let duration = match args.duration.seconds() {
         Ok(Some(t)) if t <= 0 => return Err(ToolError::invalid_duration()),
         Ok(v) => v,
-        Err(()) => return Err(ToolError::invalid_duration()),
+        Err(Bad) => return Err(ToolError::invalid_duration()),
     };
     let project_assets = ctx.project().ok();
     let tl = timeline_mut(&mut ctx.timeline)?;

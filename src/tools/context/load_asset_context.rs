@@ -19,7 +19,7 @@ pub static DEF: ToolDef = ToolDef {
 arguments! {
     pub struct Arguments {
         /// Asset id from list_project_assets
-        pub asset_id: NonEmpty,
+        pub asset_id: Arg<NonEmpty>,
     }
 }
 

@@ -16,19 +16,22 @@ pub static DEF: ToolDef = ToolDef {
     run: typed!(run),
 };
 
+choices! {
+    TrackTypes = ["main", "overlay", "audio"];
+}
+
 arguments! {
     pub struct Arguments {
         /// Asset id from list_project_assets
-        asset_id: NonEmpty,
+        asset_id: Arg<NonEmpty>,
         /// Where it starts, in timeline seconds
-        #[schemars(with = "f64", range(min = 0))]
-        start_time: Arg,
+        #[schemars(range(min = 0))]
+        start_time: Arg<f64>,
         /// main or overlay for video and image, audio for audio
-        #[schemars(with = "String", extend("enum" = ["main", "overlay", "audio"]))]
-        track_type: Arg,
+        track_type: Arg<Choice<TrackTypes>>,
         /// Length in seconds (default: the full source, or 5 s for images)
-        #[schemars(with = "Option<f64>", extend("exclusiveMinimum" = 0))]
-        duration: Arg,
+        #[schemars(extend("exclusiveMinimum" = 0))]
+        duration: Arg<Option<f64>>,
     }
 }
 
@@ -42,19 +45,19 @@ returns! {
 pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     let asset_id = args.asset_id.id(ToolError::asset_not_found)?;
     let start = match args.start_time.seconds() {
-        Ok(Some(t)) if t >= 0 => t,
+        Ok(t) if t >= 0 => t,
         _ => return Err(ToolError::invalid_start()),
     };
-    let track_type = match args.track_type.get().and_then(Value::as_str) {
-        Some("main") => TrackType::Main,
-        Some("overlay") => TrackType::Overlay,
-        Some("audio") => TrackType::Audio,
+    let track_type = match args.track_type.read() {
+        Ok("main") => TrackType::Main,
+        Ok("overlay") => TrackType::Overlay,
+        Ok("audio") => TrackType::Audio,
         _ => return Err(ToolError::invalid_track_type().with_hint("trackType is main or overlay for video and image, audio for audio.")),
     };
     let duration = match args.duration.seconds() {
         Ok(Some(d)) if d <= 0 => return Err(ToolError::invalid_duration()),
         Ok(d) => d,
-        Err(()) => return Err(ToolError::invalid_duration()),
+        Err(Bad) => return Err(ToolError::invalid_duration()),
     };
     ctx.project()?;
     let asset = ctx.asset(asset_id).ok_or_else(|| ToolError::asset_not_found().with_hint("Call list_project_assets to get asset ids."))?;

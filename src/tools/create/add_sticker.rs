@@ -19,16 +19,15 @@ pub static DEF: ToolDef = ToolDef {
 arguments! {
     pub struct Arguments {
         /// Sticker id from list_stickers, such as flags:US
-        sticker_id: NonEmpty,
+        sticker_id: Arg<NonEmpty>,
         /// When it appears, in timeline seconds
-        #[schemars(with = "f64", range(min = 0))]
-        start: Arg,
+        #[schemars(range(min = 0))]
+        start: Arg<f64>,
         /// When it disappears, in timeline seconds
-        #[schemars(with = "f64", range(min = 0))]
-        end: Arg,
+        #[schemars(range(min = 0))]
+        end: Arg<f64>,
         /// Where in the frame
-        #[schemars(with = "String", extend("enum" = STICKER_POSITIONS))]
-        position: Arg,
+        position: Arg<Choice<StickerPositions>>,
     }
 }
 
@@ -42,10 +41,7 @@ returns! {
 pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     let sticker_id = args.sticker_id.id(ToolError::sticker_not_found)?;
     let (start, end) = range(&args.start, &args.end, ToolError::invalid_range)?;
-    let position = args
-        .position
-        .choice("position", &STICKER_POSITIONS)?
-        .ok_or_else(|| ToolError::invalid_argument("position", &crate::tools::args::one_of(&STICKER_POSITIONS)))?;
+    let position = args.position.choice("position")?;
     // Like add_media_to_timeline: with no project, say so rather than "Sticker not found".
     ctx.project()?;
     // The host's catalog first (its ids as registered), then OpenCut's built-in providers, which

@@ -19,19 +19,17 @@ pub static DEF: ToolDef = ToolDef {
 arguments! {
     pub struct Arguments {
         /// The text to show
-        text: NonEmpty,
+        text: Arg<NonEmpty>,
         /// When it appears, in timeline seconds
-        #[schemars(with = "f64", range(min = 0))]
-        start: Arg,
+        #[schemars(range(min = 0))]
+        start: Arg<f64>,
         /// When it disappears, in timeline seconds
-        #[schemars(with = "f64", range(min = 0))]
-        end: Arg,
+        #[schemars(range(min = 0))]
+        end: Arg<f64>,
         /// Where in the frame
-        #[schemars(with = "String", extend("enum" = TEXT_POSITIONS))]
-        position: Arg,
+        position: Arg<Choice<TextPositions>>,
         /// Style preset (default plain)
-        #[schemars(with = "Option<String>", extend("enum" = TEXT_STYLES))]
-        style: Arg,
+        style: Arg<Option<Choice<TextStyles>>>,
     }
 }
 
@@ -43,13 +41,10 @@ returns! {
 }
 
 pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
-    let text = required_text(&args.text)?.ok_or_else(ToolError::text_required)?;
+    let text = args.text.id(ToolError::text_required)?;
     let (start, end) = range(&args.start, &args.end, ToolError::invalid_range)?;
-    let position = args
-        .position
-        .choice("position", &TEXT_POSITIONS)?
-        .ok_or_else(|| ToolError::invalid_argument("position", &crate::tools::args::one_of(&TEXT_POSITIONS)))?;
-    let style = args.style.choice("style", &TEXT_STYLES)?.unwrap_or("plain");
+    let position = args.position.choice("position")?;
+    let style = args.style.choice("style")?.unwrap_or("plain");
     let canvas = ctx.settings().canvas;
     let tl = timeline_mut(&mut ctx.timeline)?;
     let id = ctx.ids.next('e');

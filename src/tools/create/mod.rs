@@ -9,6 +9,7 @@ pub mod update_text;
 
 use serde_json::{json, Value};
 
+use super::args::NonEmpty;
 use super::{edit_error, element_on_track, timeline_mut, Arg, Ctx, Output, ToolError};
 use crate::edits;
 use crate::model::{AssetType, Canvas, Element, ElementType, TrackType};
@@ -22,10 +23,16 @@ pub const TEXT_POSITIONS: [&str; 3] = ["top", "center", "bottom"];
 pub const TEXT_STYLES: [&str; 4] = ["plain", "subtitle", "hook", "label"];
 pub const STICKER_POSITIONS: [&str; 5] = ["top-left", "top-right", "center", "bottom-left", "bottom-right"];
 
+crate::tools::args::choices! {
+    TextPositions = TEXT_POSITIONS;
+    TextStyles = TEXT_STYLES;
+    StickerPositions = STICKER_POSITIONS;
+}
+
 /// A required `[start, end)` range in seconds with `start >= 0` and `start < end`.
-fn range(start: &Arg, end: &Arg, err: fn() -> ToolError) -> Result<(i64, i64), ToolError> {
+fn range(start: &Arg<f64>, end: &Arg<f64>, err: fn() -> ToolError) -> Result<(i64, i64), ToolError> {
     match (start.seconds(), end.seconds()) {
-        (Ok(Some(s)), Ok(Some(e))) if s >= 0 && s < e => Ok((s, e)),
+        (Ok(s), Ok(e)) if s >= 0 && s < e => Ok((s, e)),
         _ => Err(err()),
     }
 }
@@ -79,11 +86,10 @@ fn text_name(text: &str) -> String {
     name
 }
 
-fn required_text(text: &Arg) -> Result<Option<&str>, ToolError> {
-    match text.get() {
-        None => Ok(None),
-        Some(Value::String(s)) if !s.trim().is_empty() => Ok(Some(s.as_str())),
-        Some(_) => Err(ToolError::text_required()),
+fn required_text(text: &Arg<Option<NonEmpty>>) -> Result<Option<&str>, ToolError> {
+    match text.read() {
+        Ok(t) if t.is_none_or(|s| !s.trim().is_empty()) => Ok(t),
+        _ => Err(ToolError::text_required()),
     }
 }
 

@@ -19,12 +19,12 @@ pub static DEF: ToolDef = ToolDef {
 arguments! {
     pub struct Arguments {
         /// Track id from list_timeline
-        track_id: NonEmpty,
+        track_id: Arg<NonEmpty>,
         /// Video or audio element id
-        element_id: NonEmpty,
+        element_id: Arg<NonEmpty>,
         /// 0 is silent, 1 is full volume
-        #[schemars(with = "f64", range(min = 0, max = 1))]
-        volume: Arg,
+        #[schemars(range(min = 0, max = 1))]
+        volume: Arg<f64>,
     }
 }
 

@@ -19,21 +19,19 @@ pub static DEF: ToolDef = ToolDef {
 arguments! {
     pub struct Arguments {
         /// Track id from list_timeline
-        track_id: NonEmpty,
+        track_id: Arg<NonEmpty>,
         /// Text element id from list_timeline
-        element_id: NonEmpty,
+        element_id: Arg<NonEmpty>,
         /// New text
-        #[schemars(with = "Option<String>", length(min = 1))]
-        text: Arg,
+        text: Arg<Option<NonEmpty>>,
         /// New start, in timeline seconds
-        #[schemars(with = "Option<f64>", range(min = 0))]
-        start: Arg,
+        #[schemars(range(min = 0))]
+        start: Arg<Option<f64>>,
         /// New end, in timeline seconds
-        #[schemars(with = "Option<f64>", range(min = 0))]
-        end: Arg,
+        #[schemars(range(min = 0))]
+        end: Arg<Option<f64>>,
         /// New position
-        #[schemars(with = "Option<String>", extend("enum" = TEXT_POSITIONS))]
-        position: Arg,
+        position: Arg<Option<Choice<TextPositions>>>,
     }
 }
 
@@ -50,7 +48,7 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     let text = required_text(&args.text)?;
     let start = args.start.seconds().ok().ok_or_else(ToolError::invalid_range)?;
     let end = args.end.seconds().ok().ok_or_else(ToolError::invalid_range)?;
-    let position = args.position.choice("position", &TEXT_POSITIONS)?;
+    let position = args.position.choice("position")?;
     let canvas = ctx.settings().canvas;
     let tl = timeline_mut(&mut ctx.timeline)?;
     let (ti, current) = element_on_track(tl, track_id, element_id, ToolError::text_element_not_found)?;

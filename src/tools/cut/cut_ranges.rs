@@ -23,14 +23,13 @@ const INVALID_RANGES: &str = "Invalid ranges";
 arguments! {
     pub struct Arguments {
         /// Timeline spans to remove, seconds, each start < end
-        #[schemars(with = "Vec<Range>", length(min = 1))]
-        ranges: Arg,
+        #[schemars(length(min = 1))]
+        ranges: Arg<Vec<Range>>,
         /// Close the gaps by moving later elements left (default true)
-        #[schemars(with = "Option<bool>")]
-        ripple: Arg,
+        ripple: Arg<Option<bool>>,
         /// Only these tracks (ids from list_timeline); default every track
-        #[schemars(with = "Option<Vec<String>>", length(min = 1), inner(length(min = 1)))]
-        track_ids: Arg,
+        #[schemars(length(min = 1))]
+        track_ids: Arg<Option<Vec<NonEmpty>>>,
     }
 }
 
@@ -85,6 +84,14 @@ fn invalid_ranges() -> ToolError {
         .with_hint("ranges is a non-empty list of {\"start\": s, \"end\": e} in timeline seconds, start < end (at least 1/120000 s apart).")
 }
 
+// Parsed item by item by `spans`; `read` checks only that each is an object.
+impl Read for Range {
+    type Out<'a> = &'a Value;
+    fn of(v: &Value) -> Option<&Value> {
+        v.is_object().then_some(v)
+    }
+}
+
 /// The ranges as ticks, each at least one tick long.
 fn spans(raw: Option<&Value>) -> Result<Vec<Span>, ToolError> {
     let Some(Value::Array(items)) = raw else { return Err(invalid_ranges()) };
@@ -106,21 +113,17 @@ fn spans(raw: Option<&Value>) -> Result<Vec<Span>, ToolError> {
 
 pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     let spans = ranges::merge(spans(args.ranges.get())?);
-    let ripple = match args.ripple.get() {
-        None => true,
-        Some(Value::Bool(b)) => *b,
-        Some(_) => return Err(ToolError::invalid_argument("ripple", "true or false")),
+    let ripple = match args.ripple.read() {
+        Ok(ripple) => ripple.unwrap_or(true),
+        Err(Bad) => return Err(ToolError::invalid_argument("ripple", "true or false")),
     };
     let tl = timeline_mut(&mut ctx.timeline)?;
     if tl.is_empty() {
         return Err(ToolError::no_timeline_content());
     }
-    let tracks: Vec<usize> = match args.track_ids.get() {
+    let tracks: Vec<usize> = match args.track_ids.id_list(crate::tools::track::invalid_track_id)? {
         None => (0..tl.tracks.len()).collect(),
-        Some(_) => {
-            let ids = args.track_ids.id_list(crate::tools::track::invalid_track_id)?;
-            ids.iter().map(|id| tl.track_index(id).ok_or_else(|| crate::tools::track::track_not_found(id))).collect::<Result<_, _>>()?
-        }
+        Some(ids) => ids.iter().map(|id| tl.track_index(id).ok_or_else(|| crate::tools::track::track_not_found(id))).collect::<Result<_, _>>()?,
     };
     let ids = &mut ctx.ids;
     let report = ranges::cut(tl, &spans, &tracks, ripple, |prefix| ids.next(prefix));

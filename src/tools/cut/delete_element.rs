@@ -19,9 +19,9 @@ pub static DEF: ToolDef = ToolDef {
 arguments! {
     pub struct Arguments {
         /// Track id from list_timeline
-        track_id: NonEmpty,
+        track_id: Arg<NonEmpty>,
         /// Element id from list_timeline
-        element_id: NonEmpty,
+        element_id: Arg<NonEmpty>,
     }
 }
 

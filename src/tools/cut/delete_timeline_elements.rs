@@ -19,8 +19,8 @@ pub static DEF: ToolDef = ToolDef {
 arguments! {
     pub struct Arguments {
         /// Element ids from list_timeline
-        #[schemars(with = "Vec<String>", length(min = 1), inner(length(min = 1)))]
-        element_ids: Arg,
+        #[schemars(length(min = 1))]
+        element_ids: Arg<Vec<NonEmpty>>,
     }
 }
 

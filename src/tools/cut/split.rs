@@ -20,21 +20,21 @@ pub static DEF: ToolDef = ToolDef {
 arguments! {
     pub struct Arguments {
         /// Timeline seconds to cut at
-        #[schemars(with = "Vec<f64>", length(min = 1), inner(range(min = 0)))]
-        times: Arg,
+        #[schemars(length(min = 1), inner(range(min = 0)))]
+        times: Arg<Vec<f64>>,
     }
 }
 
 pub type Returns = SplitOutput<'static>;
 
 pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
-    let Some(Value::Array(raw)) = args.times.get() else { return Err(ToolError::invalid_split_times()) };
-    let times = raw
-        .iter()
-        .map(|v| v.as_f64().and_then(seconds_to_ticks).filter(|t| *t >= 0))
-        .collect::<Option<Vec<i64>>>()
-        .filter(|t| !t.is_empty())
-        .ok_or_else(ToolError::invalid_split_times)?;
+    let mut times = Vec::new();
+    for s in args.times.items().map_err(|_| ToolError::invalid_split_times())? {
+        times.push(s.and_then(seconds_to_ticks).filter(|t| *t >= 0).ok_or_else(ToolError::invalid_split_times)?);
+    }
+    if times.is_empty() {
+        return Err(ToolError::invalid_split_times());
+    }
     let tl = timeline_mut(&mut ctx.timeline)?;
     if tl.is_empty() {
         return Err(ToolError::no_timeline_content());
@@ -59,6 +59,7 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
 pub struct SplitOutput<'a> {
     success: bool,
     affected_elements: Vec<&'a str>,
+    // `List` keeps the items' keys in field order (see `schema::List`); serde writes the `Vec`.
     #[schemars(with = "List<Piece<'static>>")]
     new_elements: Vec<Piece<'a>>,
 }
@@ -69,6 +70,7 @@ struct Piece<'a> {
     element_id: &'a str,
     split_from: &'a str,
     track_id: &'a str,
+    // Seconds as `seconds` writes them (a whole number without `.0`): a JSON number, a `Value` here.
     #[schemars(with = "f64")]
     start: Value,
     #[schemars(with = "f64")]

@@ -20,16 +20,15 @@ pub static DEF: ToolDef = ToolDef {
 arguments! {
     pub struct Arguments {
         /// Effect id from list_effects
-        effect_type: NonEmpty,
+        effect_type: Arg<NonEmpty>,
         /// Effect start, in timeline seconds
-        #[schemars(with = "f64", range(min = 0))]
-        start: Arg,
+        #[schemars(range(min = 0))]
+        start: Arg<f64>,
         /// Effect end, in timeline seconds
-        #[schemars(with = "f64", range(min = 0))]
-        end: Arg,
+        #[schemars(range(min = 0))]
+        end: Arg<f64>,
         /// Effect parameters by key (see get_effect)
-        #[schemars(with = "Option<BTreeMap<String, ParamValue>>")]
-        params: Arg,
+        params: Arg<Option<BTreeMap<String, ParamValue>>>,
     }
 }
 
@@ -45,20 +44,20 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     let kind = args.effect_type.id(ToolError::invalid_effect_type)?;
     let def = ctx.effects.find(kind).ok_or_else(|| ToolError::effect_not_found(kind))?;
     let start = match args.start.seconds() {
-        Ok(Some(t)) if t >= 0 => t,
+        Ok(t) if t >= 0 => t,
         _ => return Err(ToolError::invalid_start()),
     };
     let end = match args.end.seconds() {
-        Ok(Some(t)) if t >= 0 => t,
+        Ok(t) if t >= 0 => t,
         _ => return Err(ToolError::invalid_end()),
     };
     if start >= end {
         return Err(ToolError::invalid_range());
     }
-    let patch = match args.params.get() {
-        None => Map::new(),
-        Some(Value::Object(m)) => m.clone(),
-        Some(_) => return Err(ToolError::invalid_effect_params()),
+    let patch = match args.params.read() {
+        Ok(None) => Map::new(),
+        Ok(Some(m)) => m.clone(),
+        Err(Bad) => return Err(ToolError::invalid_effect_params()),
     };
     let params = def.merge_params(&def.defaults(), &patch).map_err(param_error)?;
     let tl = timeline_mut(&mut ctx.timeline)?;

@@ -33,10 +33,9 @@ pub static DEF: ToolDef = ToolDef {
 arguments! {
     pub struct Arguments {
         /// Effect element id from list_timeline
-        element_id: NonEmpty,
+        element_id: Arg<NonEmpty>,
         /// Effect parameters by key (see get_effect)
-        #[schemars(with = "BTreeMap<String, ParamValue>")]
-        params: Arg,
+        params: Arg<BTreeMap<String, ParamValue>>,
     }
 }
 
@@ -50,8 +49,8 @@ returns! {
 
 pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     let id = args.element_id.id(ToolError::invalid_element_id)?;
-    let patch = match args.params.get() {
-        Some(Value::Object(m)) if !m.is_empty() => m,
+    let patch = match args.params.read() {
+        Ok(m) if !m.is_empty() => m,
         _ => return Err(ToolError::params_required()),
     };
     let tl = timeline_mut(&mut ctx.timeline)?;

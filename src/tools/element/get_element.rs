@@ -19,7 +19,7 @@ pub static DEF: ToolDef = ToolDef {
 arguments! {
     pub struct Arguments {
         /// Element id or ref (clip-1) from list_timeline
-        element_id: NonEmpty,
+        element_id: Arg<NonEmpty>,
     }
 }
 

@@ -75,13 +75,11 @@ fn article(word: &str) -> &'static str {
     }
 }
 
-fn number_in(arg: &Arg, key: &str, min: f64, max: Option<f64>, range: &str) -> Result<Option<f64>, ToolError> {
-    match arg.get() {
-        None => Ok(None),
-        Some(v) => match v.as_f64() {
-            Some(n) if n.is_finite() && n >= min && max.is_none_or(|m| n <= m) => Ok(Some(n)),
-            _ => Err(out_of_range(key, range)),
-        },
+fn number_in(arg: &Arg<Option<f64>>, key: &str, min: f64, max: Option<f64>, range: &str) -> Result<Option<f64>, ToolError> {
+    match arg.read() {
+        Ok(None) => Ok(None),
+        Ok(Some(n)) if n.is_finite() && n >= min && max.is_none_or(|m| n <= m) => Ok(Some(n)),
+        _ => Err(out_of_range(key, range)),
     }
 }
 
@@ -94,10 +92,10 @@ enum Position {
 
 const POSITION_HELP: &str = "an anchor (top-left, top, top-right, left, center, right, bottom-left, bottom, bottom-right), {\"anchor\": …, \"margin\": px} or {\"x\": px, \"y\": px} from the canvas centre (each from -100000)";
 
-fn position(arg: &Arg) -> Result<Option<Position>, ToolError> {
+fn position(arg: Option<&Value>) -> Result<Option<Position>, ToolError> {
     let bad = || out_of_range("position", POSITION_HELP);
     let anchor = |s: &str| ANCHORS.iter().find(|a| **a == s).copied().ok_or_else(bad);
-    match arg.get() {
+    match arg {
         None => Ok(None),
         Some(Value::String(s)) => Ok(Some(Position::Anchor(anchor(s)?, None))),
         Some(Value::Object(o)) => {

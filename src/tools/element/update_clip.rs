@@ -16,35 +16,34 @@ pub static DEF: ToolDef = ToolDef {
     run: typed!(run),
 };
 
+choices! {
+    BlendModes = BLEND_MODES;
+}
+
 arguments! {
     pub struct Arguments {
         /// Element ids or refs from list_timeline
-        #[schemars(with = "Vec<String>", length(min = 1), inner(length(min = 1)))]
-        element_ids: Arg,
+        #[schemars(length(min = 1))]
+        element_ids: Arg<Vec<NonEmpty>>,
         /// An anchor name, {anchor, margin} (margin in pixels from the canvas edges; default 5% of the shorter side), or {x, y} in canvas pixels from the centre (+y down)
-        #[schemars(with = "Option<ClipPosition>")]
-        position: Arg,
+        position: Arg<Option<ClipPosition>>,
         /// Factor over the size fitted to the canvas: one number for both axes, or {x, y}
-        #[schemars(with = "Option<ClipScale>")]
-        scale: Arg,
+        scale: Arg<Option<ClipScale>>,
         /// Degrees, clockwise
-        #[schemars(with = "Option<f64>", range(min = -360, max = 360))]
-        rotation: Arg,
+        #[schemars(range(min = -360, max = 360))]
+        rotation: Arg<Option<f64>>,
         /// 0 invisible, 1 opaque
-        #[schemars(with = "Option<f64>", range(min = 0, max = 1))]
-        opacity: Arg,
+        #[schemars(range(min = 0, max = 1))]
+        opacity: Arg<Option<f64>>,
         /// How it mixes with what is below
-        #[schemars(with = "Option<String>", extend("enum" = BLEND_MODES))]
-        blend_mode: Arg,
+        blend_mode: Arg<Option<Choice<BlendModes>>>,
         /// Decibels; 0 plays as recorded, -60 is silent
-        #[schemars(with = "Option<f64>", range(min = -60, max = 20))]
-        volume: Arg,
+        #[schemars(range(min = -60, max = 20))]
+        volume: Arg<Option<f64>>,
         /// Silence a video or audio element
-        #[schemars(with = "Option<bool>")]
-        muted: Arg,
+        muted: Arg<Option<bool>>,
         /// Stop drawing a visual element
-        #[schemars(with = "Option<bool>")]
-        hidden: Arg,
+        hidden: Arg<Option<bool>>,
     }
 }
 
@@ -99,9 +98,25 @@ enum ClipScale {
     },
 }
 
+// Both are parsed part by part (`position`, the `scale` match in `run`), each part with its own
+// message; `read` checks only the JSON type (and an anchor's name).
+impl Read for ClipPosition {
+    type Out<'a> = &'a Value;
+    fn of(v: &Value) -> Option<&Value> {
+        v.as_str().map_or(v.is_object(), |s| ANCHORS.contains(&s)).then_some(v)
+    }
+}
+
+impl Read for ClipScale {
+    type Out<'a> = &'a Value;
+    fn of(v: &Value) -> Option<&Value> {
+        (v.is_number() || v.is_object()).then_some(v)
+    }
+}
+
 pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     let ids = args.element_ids.id_list(ToolError::invalid_element_ids)?;
-    let position = position(&args.position)?;
+    let position = position(args.position.get())?;
     let scale = match args.scale.get() {
         None => None,
         Some(Value::Object(o)) => {
@@ -131,22 +146,11 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     let rotation = number_in(&args.rotation, "rotation", -360.0, Some(360.0), "from -360 to 360 (degrees, clockwise)")?;
     let opacity = number_in(&args.opacity, "opacity", 0.0, Some(1.0), "from 0 to 1")?;
     let volume = number_in(&args.volume, "volume", -60.0, Some(20.0), "from -60 to 20 (dB; 0 plays as recorded)")?;
-    let blend = match args.blend_mode.get() {
-        None => None,
-        Some(v) => Some(
-            v.as_str()
-                .and_then(|s| BLEND_MODES.iter().find(|m| **m == s))
-                .copied()
-                .ok_or_else(|| out_of_range("blendMode", &crate::tools::args::one_of(&BLEND_MODES)))?,
-        ),
+    let blend = match args.blend_mode.read() {
+        Ok(blend) => blend,
+        Err(Bad) => return Err(out_of_range("blendMode", &crate::tools::args::one_of(&BLEND_MODES))),
     };
-    let flag = |arg: &Arg, key: &str| -> Result<Option<bool>, ToolError> {
-        match arg.get() {
-            None => Ok(None),
-            Some(Value::Bool(b)) => Ok(Some(*b)),
-            Some(_) => Err(out_of_range(key, "true or false")),
-        }
-    };
+    let flag = |arg: &Arg<Option<bool>>, key: &str| arg.read().map_err(|_| out_of_range(key, "true or false"));
     let (muted, hidden) = (flag(&args.muted, "muted")?, flag(&args.hidden, "hidden")?);
     if position.is_none()
         && scale.is_none()

@@ -19,8 +19,8 @@ pub static DEF: ToolDef = ToolDef {
 arguments! {
     pub struct Arguments {
         /// Tool calls to run in order
-        #[schemars(with = "Vec<Step>", length(min = 1))]
-        pub steps: Arg,
+        #[schemars(length(min = 1))]
+        pub steps: Arg<Vec<Step>>,
     }
 }
 
@@ -35,11 +35,17 @@ returns! {
 #[serde(deny_unknown_fields)]
 pub struct Step {
     /// Tool name
-    #[schemars(with = "String")]
-    pub tool: Arg,
+    pub tool: Arg<String>,
     /// That tool's arguments
-    #[schemars(with = "Option<AnyObject>")]
-    pub args: Arg,
+    pub args: Arg<Option<AnyObject>>,
+}
+
+// Each step is read by `run_batch` (`Editor`), which names the failing step.
+impl Read for Step {
+    type Out<'a> = &'a serde_json::Value;
+    fn of(v: &serde_json::Value) -> Option<&serde_json::Value> {
+        v.is_object().then_some(v)
+    }
 }
 
 returns! {

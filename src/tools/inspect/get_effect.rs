@@ -19,7 +19,7 @@ pub static DEF: ToolDef = ToolDef {
 arguments! {
     pub struct Arguments {
         /// Effect id from list_effects
-        effect_type: NonEmpty,
+        effect_type: Arg<NonEmpty>,
     }
 }
 

@@ -19,8 +19,7 @@ pub static DEF: ToolDef = ToolDef {
 arguments! {
     pub struct Arguments {
         /// Filter by name or keyword
-        #[schemars(with = "Option<String>")]
-        query: Arg,
+        query: Arg<Option<String>>,
     }
 }
 

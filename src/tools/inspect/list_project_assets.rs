@@ -19,14 +19,17 @@ pub static DEF: ToolDef = ToolDef {
 const FILTERS: [&str; 3] = ["all", "used", "unused"];
 const TYPES: [&str; 4] = ["all", "video", "audio", "image"];
 
+choices! {
+    Filters = FILTERS;
+    AssetTypes = TYPES;
+}
+
 arguments! {
     pub struct Arguments {
         /// Which assets by timeline usage (default all)
-        #[schemars(with = "Option<String>", extend("enum" = FILTERS))]
-        filter: Arg,
+        filter: Arg<Option<Choice<Filters>>>,
         /// Which asset type (default all)
-        #[schemars(with = "Option<String>", extend("enum" = TYPES))]
-        r#type: Arg,
+        r#type: Arg<Option<Choice<AssetTypes>>>,
     }
 }
 
@@ -48,8 +51,8 @@ returns! {
 }
 
 pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
-    let filter = args.filter.choice("filter", &FILTERS)?.unwrap_or("all");
-    let kind = args.r#type.choice("type", &TYPES)?.unwrap_or("all");
+    let filter = args.filter.choice("filter")?.unwrap_or("all");
+    let kind = args.r#type.choice("type")?.unwrap_or("all");
     let project = ctx.project()?;
     let used: HashSet<&str> = ctx.timeline.iter().flat_map(|t| t.tracks.iter()).flat_map(|t| t.elements.iter()).filter_map(|e| e.asset_id.as_deref()).collect();
     let assets: Vec<Value> = project

@@ -19,11 +19,10 @@ pub static DEF: ToolDef = ToolDef {
 arguments! {
     pub struct Arguments {
         /// Filter by name, id, country code or region (default: all)
-        #[schemars(with = "Option<String>")]
-        query: Arg,
+        query: Arg<Option<String>>,
         /// Most stickers to return (default 50)
-        #[schemars(with = "Option<i64>", range(min = 1, max = 500))]
-        limit: Arg,
+        #[schemars(range(min = 1, max = 500))]
+        limit: Arg<Option<i64>>,
     }
 }
 
@@ -47,11 +46,10 @@ returns! {
 
 pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     let query = args.query.string("query")?.unwrap_or("");
-    let limit = match args.limit.get() {
-        None => STICKER_LIMIT,
-        Some(v) => {
-            v.as_u64().filter(|n| (1..=MAX_STICKER_LIMIT).contains(n)).ok_or_else(|| ToolError::invalid_argument("limit", "a whole number from 1 to 500"))?
-        }
+    let limit = match args.limit.read() {
+        Ok(None) => STICKER_LIMIT,
+        Ok(Some(n)) if (1..=MAX_STICKER_LIMIT).contains(&n) => n as u64,
+        _ => return Err(ToolError::invalid_argument("limit", "a whole number from 1 to 500")),
     } as usize;
     let project = ctx.project()?;
     let q = crate::text::lowercase(query.trim());

@@ -16,4 +16,4 @@ use crate::stickers;
 
 /// How many stickers list_stickers returns when `limit` is not given, and at most.
 const STICKER_LIMIT: u64 = 50;
-const MAX_STICKER_LIMIT: u64 = 500;
+const MAX_STICKER_LIMIT: i64 = 500;

@@ -19,10 +19,9 @@ pub static DEF: ToolDef = ToolDef {
 arguments! {
     pub struct Arguments {
         /// Element id or ref from list_timeline
-        element_id: NonEmpty,
+        element_id: Arg<NonEmpty>,
         /// Only this property (default: every animated one)
-        #[schemars(with = "Option<String>")]
-        property: Arg,
+        property: Arg<Option<String>>,
     }
 }
 

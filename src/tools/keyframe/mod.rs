@@ -12,6 +12,7 @@ pub mod upsert_keyframe;
 use crate::error_code::ErrorCode;
 use serde_json::{json, Map, Value};
 
+use super::args::NonEmpty;
 use super::element::find;
 use super::{seconds, timeline_mut, Arg, Ctx, Output, ToolError};
 use crate::animation;
@@ -22,6 +23,11 @@ use crate::time::seconds_to_ticks;
 const COMPONENTS: [&str; 4] = ["r", "g", "b", "a"];
 pub const INTERPOLATIONS: [&str; 3] = ["linear", "hold", "bezier"];
 pub const EASINGS: [&str; 4] = ["linear", "ease-in", "ease-out", "ease-in-out"];
+
+crate::tools::args::choices! {
+    Interpolations = INTERPOLATIONS;
+    Easings = EASINGS;
+}
 
 /// OpenCut's `segmentToNext` for an interpolation, and back.
 fn segment(interpolation: &str) -> &'static str {
@@ -55,7 +61,7 @@ fn keyframe_not_found(id: &str) -> ToolError {
     ToolError::new(ErrorCode::KeyframeNotFound, format!("Keyframe not found: {id}")).with_hint("Call list_keyframes to get keyframe ids.")
 }
 
-fn property_arg(property: &Arg) -> Result<&str, ToolError> {
+fn property_arg(property: &Arg<NonEmpty>) -> Result<&str, ToolError> {
     property.id(|| ToolError::invalid_argument("property", "a property path from list_animatable_properties, such as opacity"))
 }
 
@@ -115,12 +121,12 @@ pub fn summary(e: &Element) -> Value {
 }
 
 /// A time in seconds from the element's start, within its length.
-fn key_time(time: &Arg, e: &Element) -> Result<i64, ToolError> {
+fn key_time(time: Option<f64>, e: &Element) -> Result<i64, ToolError> {
     let bad = || {
         ToolError::new(ErrorCode::InvalidKeyframeTime, format!("Keyframe time must be from 0 to {} (seconds from the element's start)", seconds(e.duration)))
             .with_hint("Keyframe times are relative to the element: 0 is its first frame.")
     };
-    match time.get().and_then(Value::as_f64).and_then(seconds_to_ticks) {
+    match time.and_then(seconds_to_ticks) {
         Some(t) if (0..=e.duration).contains(&t) => Ok(t),
         _ => Err(bad()),
     }
@@ -200,10 +206,10 @@ fn for_keys_at(data: &mut Value, time: i64, f: &mut dyn FnMut(&mut Vec<Value>, u
 
 /// The arguments that name one keyframe (remove_keyframe, update_keyframe_curve).
 struct KeyArgs<'a> {
-    element_id: &'a Arg,
-    property: &'a Arg,
-    keyframe_id: &'a Arg,
-    time: &'a Arg,
+    element_id: &'a Arg<NonEmpty>,
+    property: &'a Arg<NonEmpty>,
+    keyframe_id: &'a Arg<Option<NonEmpty>>,
+    time: &'a Arg<Option<f64>>,
 }
 
 /// The element, its animated path, and the time of the key the call names.
@@ -215,9 +221,9 @@ fn target_key<'a>(ctx: &'a Ctx, args: KeyArgs) -> Result<(usize, usize, &'a Elem
         return Err(not_animatable(e, path));
     }
     let key_id = args.keyframe_id.string("keyframeId")?;
-    let time = match args.time.get() {
-        None => None,
-        Some(_) => Some(key_time(args.time, e)?),
+    let time = match args.time.read() {
+        Ok(None) => None,
+        t => Some(key_time(t.ok().flatten(), e)?),
     };
     let (key_id, time) = match (key_id, time) {
         (Some(k), None) => (Some(k), None),
@@ -239,9 +245,9 @@ fn target_key<'a>(ctx: &'a Ctx, args: KeyArgs) -> Result<(usize, usize, &'a Elem
 }
 
 /// A handle argument `{dt, dv}`: dt in seconds, dv in the property's unit.
-fn handle_arg(arg: &Arg, key: &str) -> Result<Option<(f64, f64)>, ToolError> {
+fn handle_arg(arg: Option<&Value>, key: &str) -> Result<Option<(f64, f64)>, ToolError> {
     let bad = || ToolError::invalid_argument(key, "{\"dt\": seconds, \"dv\": value change}");
-    match arg.get() {
+    match arg {
         None => Ok(None),
         Some(Value::Object(o)) if o.keys().all(|k| k == "dt" || k == "dv") => {
             let dt = o.get("dt").and_then(Value::as_f64).filter(|v| v.is_finite()).ok_or_else(bad)?;

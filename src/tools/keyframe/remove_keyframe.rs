@@ -19,15 +19,14 @@ pub static DEF: ToolDef = ToolDef {
 arguments! {
     pub struct Arguments {
         /// Element id or ref from list_timeline
-        element_id: NonEmpty,
+        element_id: Arg<NonEmpty>,
         /// Property path
-        property: NonEmpty,
+        property: Arg<NonEmpty>,
         /// Keyframe id from list_keyframes
-        #[schemars(with = "Option<String>", length(min = 1))]
-        keyframe_id: Arg,
+        keyframe_id: Arg<Option<NonEmpty>>,
         /// Or the keyframe's time, seconds from the element's start
-        #[schemars(with = "Option<f64>", range(min = 0))]
-        time: Arg,
+        #[schemars(range(min = 0))]
+        time: Arg<Option<f64>>,
     }
 }
 

@@ -19,27 +19,22 @@ pub static DEF: ToolDef = ToolDef {
 arguments! {
     pub struct Arguments {
         /// Element id or ref from list_timeline
-        element_id: NonEmpty,
+        element_id: Arg<NonEmpty>,
         /// Property path
-        property: NonEmpty,
+        property: Arg<NonEmpty>,
         /// Keyframe id from list_keyframes
-        #[schemars(with = "Option<String>", length(min = 1))]
-        keyframe_id: Arg,
+        keyframe_id: Arg<Option<NonEmpty>>,
         /// Or the keyframe's time, seconds from the element's start
-        #[schemars(with = "Option<f64>", range(min = 0))]
-        time: Arg,
+        #[schemars(range(min = 0))]
+        time: Arg<Option<f64>>,
         /// How the value moves to the next keyframe
-        #[schemars(with = "Option<String>", extend("enum" = INTERPOLATIONS))]
-        interpolation: Arg,
+        interpolation: Arg<Option<Choice<Interpolations>>>,
         /// A ready-made curve to the next keyframe
-        #[schemars(with = "Option<String>", extend("enum" = EASINGS))]
-        easing: Arg,
+        easing: Arg<Option<Choice<Easings>>>,
         /// Bezier handle towards the next keyframe (dt 0 to the gap)
-        #[schemars(with = "Option<Handle>")]
-        right_handle: Arg,
+        right_handle: Arg<Option<Handle>>,
         /// Bezier handle from the previous keyframe (dt minus the gap to 0)
-        #[schemars(with = "Option<Handle>")]
-        left_handle: Arg,
+        left_handle: Arg<Option<Handle>>,
     }
 }
 
@@ -62,10 +57,18 @@ struct Handle {
     dv: f64,
 }
 
+// Parsed by `handle_arg`, part by part; `read` checks only that it is an object.
+impl Read for Handle {
+    type Out<'a> = &'a Value;
+    fn of(v: &Value) -> Option<&Value> {
+        v.is_object().then_some(v)
+    }
+}
+
 pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
-    let interp = args.interpolation.choice("interpolation", &INTERPOLATIONS)?;
-    let easing = args.easing.choice("easing", &EASINGS)?;
-    let (right, left) = (handle_arg(&args.right_handle, "rightHandle")?, handle_arg(&args.left_handle, "leftHandle")?);
+    let interp = args.interpolation.choice("interpolation")?;
+    let easing = args.easing.choice("easing")?;
+    let (right, left) = (handle_arg(args.right_handle.get(), "rightHandle")?, handle_arg(args.left_handle.get(), "leftHandle")?);
     if interp.is_none() && easing.is_none() && right.is_none() && left.is_none() {
         return Err(ToolError::new(ErrorCode::NoCurveChange, "update_keyframe_curve needs interpolation, easing, rightHandle or leftHandle"));
     }

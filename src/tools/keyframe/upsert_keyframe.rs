@@ -19,18 +19,16 @@ pub static DEF: ToolDef = ToolDef {
 arguments! {
     pub struct Arguments {
         /// Element id or ref from list_timeline
-        element_id: NonEmpty,
+        element_id: Arg<NonEmpty>,
         /// Property path from list_animatable_properties, such as opacity or transform.positionX
-        property: NonEmpty,
+        property: Arg<NonEmpty>,
         /// Seconds from the element's start (0 to its duration)
-        #[schemars(with = "f64", range(min = 0))]
-        time: Arg,
+        #[schemars(range(min = 0))]
+        time: Arg<f64>,
         /// The value there, in the property's unit; colours as #rrggbb
-        #[schemars(with = "NumberOrText")]
-        value: Arg,
+        value: Arg<NumberOrText>,
         /// How the value moves to the next keyframe (default linear)
-        #[schemars(with = "Option<String>", extend("enum" = INTERPOLATIONS))]
-        interpolation: Arg,
+        interpolation: Arg<Option<Choice<Interpolations>>>,
     }
 }
 
@@ -47,10 +45,10 @@ returns! {
 pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     let id = args.element_id.id(ToolError::invalid_element_id)?;
     let path = property_arg(&args.property)?;
-    let interp = args.interpolation.choice("interpolation", &INTERPOLATIONS)?;
+    let interp = args.interpolation.choice("interpolation")?;
     let (ti, ei, e) = find(ctx.timeline()?, id)?;
     let prop = properties::animatable_of(e.kind, path).ok_or_else(|| not_animatable(e, path))?;
-    let time = key_time(&args.time, e)?;
+    let time = key_time(args.time.read().ok(), e)?;
     let range = match (prop.min, prop.max) {
         (Some(a), Some(b)) => format!("a number from {a} to {b} ({})", prop.unit),
         (Some(a), None) => format!("a number >= {a} ({})", prop.unit),

@@ -19,17 +19,15 @@ pub static DEF: ToolDef = ToolDef {
 arguments! {
     pub struct Arguments {
         /// Element ids or refs from list_timeline
-        #[schemars(with = "Vec<String>", length(min = 1), inner(length(min = 1)))]
-        element_ids: Arg,
+        #[schemars(length(min = 1))]
+        element_ids: Arg<Vec<NonEmpty>>,
         /// Seconds added to each copy's start (default: right after the originals)
-        #[schemars(with = "Option<f64>")]
-        offset: Arg,
+        offset: Arg<Option<f64>>,
         /// Where the earliest copy starts, in timeline seconds
-        #[schemars(with = "Option<f64>", range(min = 0))]
-        start_time: Arg,
+        #[schemars(range(min = 0))]
+        start_time: Arg<Option<f64>>,
         /// Put every copy on this track
-        #[schemars(with = "Option<String>", length(min = 1))]
-        track_id: Arg,
+        track_id: Arg<Option<NonEmpty>>,
     }
 }
 
@@ -52,17 +50,18 @@ returns! {
 
 pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     let ids = args.element_ids.id_list(ToolError::invalid_element_ids)?;
-    let offset = match args.offset.get() {
-        None => None,
-        Some(v) => Some(
-            v.as_f64()
-                .and_then(|s| crate::time::seconds_to_ticks(s.abs()).map(|t| if s < 0.0 { -t } else { t }))
+    let offset = match args.offset.read() {
+        Ok(None) => None,
+        Ok(Some(s)) => Some(
+            crate::time::seconds_to_ticks(s.abs())
+                .map(|t| if s < 0.0 { -t } else { t })
                 .ok_or_else(|| ToolError::invalid_argument("offset", "a number of seconds"))?,
         ),
+        Err(Bad) => return Err(ToolError::invalid_argument("offset", "a number of seconds")),
     };
     let start = match args.start_time.seconds() {
         Ok(s) => s,
-        Err(()) => return Err(ToolError::invalid_start()),
+        Err(Bad) => return Err(ToolError::invalid_start()),
     };
     if offset.is_some() && start.is_some() {
         return Err(ToolError::new(ErrorCode::ConflictingPlacement, "Give offset or startTime, not both"));

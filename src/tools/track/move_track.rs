@@ -19,16 +19,14 @@ pub static DEF: ToolDef = ToolDef {
 arguments! {
     pub struct Arguments {
         /// Track id from list_timeline
-        track_id: NonEmpty,
+        track_id: Arg<NonEmpty>,
         /// New position in list_timeline's track order (0 is in front)
-        #[schemars(with = "Option<i64>", range(min = 0))]
-        index: Arg,
+        #[schemars(range(min = 0))]
+        index: Arg<Option<i64>>,
         /// Put it just above this track
-        #[schemars(with = "Option<String>", length(min = 1))]
-        above: Arg,
+        above: Arg<Option<NonEmpty>>,
         /// Put it just below this track
-        #[schemars(with = "Option<String>", length(min = 1))]
-        below: Arg,
+        below: Arg<Option<NonEmpty>>,
     }
 }
 
@@ -43,11 +41,10 @@ returns! {
 
 pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     let id = args.track_id.id(invalid_track_id)?;
-    let index = match args.index.get() {
-        None => None,
-        Some(v) => {
-            Some(v.as_u64().ok_or_else(|| ToolError::invalid_argument("index", "a whole number >= 0 (a position in list_timeline's track order)"))? as usize)
-        }
+    let index = match args.index.read() {
+        Ok(None) => None,
+        Ok(Some(i)) if i >= 0 => Some(i as usize),
+        _ => return Err(ToolError::invalid_argument("index", "a whole number >= 0 (a position in list_timeline's track order)")),
     };
     let above = args.above.string("above")?;
     let below = args.below.string("below")?;

@@ -20,16 +20,14 @@ pub static DEF: ToolDef = ToolDef {
 arguments! {
     pub struct Arguments {
         /// Track id from list_timeline
-        track_id: NonEmpty,
+        track_id: Arg<NonEmpty>,
         /// Silence the track (main, overlay, audio)
-        #[schemars(with = "Option<bool>")]
-        muted: Arg,
+        muted: Arg<Option<bool>>,
         /// Stop drawing the track (not audio)
-        #[schemars(with = "Option<bool>")]
-        hidden: Arg,
+        hidden: Arg<Option<bool>>,
         /// New name
-        #[schemars(with = "Option<String>", length(min = 1, max = 100))]
-        name: Arg,
+        #[schemars(length(min = 1, max = 100))]
+        name: Arg<Option<String>>,
     }
 }
 
@@ -46,18 +44,12 @@ returns! {
 
 pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     let id = args.track_id.id(invalid_track_id)?;
-    let flag = |arg: &Arg, key: &str| -> Result<Option<bool>, ToolError> {
-        match arg.get() {
-            None => Ok(None),
-            Some(Value::Bool(b)) => Ok(Some(*b)),
-            Some(_) => Err(ToolError::invalid_argument(key, "true or false")),
-        }
-    };
+    let flag = |arg: &Arg<Option<bool>>, key: &str| arg.read().map_err(|_| ToolError::invalid_argument(key, "true or false"));
     let (muted, hidden) = (flag(&args.muted, "muted")?, flag(&args.hidden, "hidden")?);
-    let name = match args.name.get() {
-        None => None,
-        Some(Value::String(s)) if !s.trim().is_empty() && s.chars().count() <= 100 => Some(s.trim().to_string()),
-        Some(_) => return Err(ToolError::invalid_argument("name", "a non-empty string of at most 100 characters")),
+    let name = match args.name.read() {
+        Ok(None) => None,
+        Ok(Some(s)) if !s.trim().is_empty() && s.chars().count() <= 100 => Some(s.trim().to_string()),
+        _ => return Err(ToolError::invalid_argument("name", "a non-empty string of at most 100 characters")),
     };
     if muted.is_none() && hidden.is_none() && name.is_none() {
         return Err(ToolError::new(ErrorCode::NoTrackChange, "update_track needs muted, hidden or name"));
