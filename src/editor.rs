@@ -64,12 +64,28 @@ pub struct AssetOptions {
 }
 
 /// A frame rate: `30`, or `{ numerator: 30000, denominator: 1001 }`.
-#[derive(serde::Deserialize, schemars::JsonSchema)]
+#[derive(schemars::JsonSchema)]
 #[serde(untagged)]
 #[schemars(inline)]
 pub enum FpsOption {
     Whole(u32),
     Rational { numerator: u32, denominator: u32 },
+}
+
+/// What `#[serde(untagged)]` derived (a whole `u32`, else an object of the two fields, else its
+/// one message) without buffering the value through serde's `Content`, the last user of it in
+/// the engine wasm: 5.9 KB raw, 2.5 KB gzipped.
+impl<'de> serde::Deserialize<'de> for FpsOption {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let v = serde_json::Value::deserialize(d)?;
+        if let Some(n) = v.as_u64().and_then(|n| u32::try_from(n).ok()) {
+            return Ok(FpsOption::Whole(n));
+        }
+        match v.is_object().then(|| FrameRate::deserialize(v)) {
+            Some(Ok(FrameRate { numerator, denominator })) => Ok(FpsOption::Rational { numerator, denominator }),
+            _ => Err(serde::de::Error::custom("data did not match any variant of untagged enum FpsOption")),
+        }
+    }
 }
 
 impl From<AssetOptions> for NewAsset {
@@ -260,5 +276,60 @@ impl Document {
         let before = std::mem::replace(project.timeline.as_mut().expect("checked above"), new);
         self.history.record(before, label);
         self.revision += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::FpsOption;
+    use serde_json::{json, Value};
+
+    /// The derive FpsOption's hand-written `Deserialize` replaced, as it was.
+    mod derived {
+        #[derive(serde::Deserialize, Debug, PartialEq)]
+        #[serde(untagged)]
+        pub enum FpsOption {
+            Whole(u32),
+            Rational { numerator: u32, denominator: u32 },
+        }
+    }
+    use derived::FpsOption as Derived;
+
+    #[test]
+    fn fps_option_reads_as_the_untagged_derive_did() {
+        let inputs = [
+            json!(30),
+            json!(0),
+            json!(4294967295u64),
+            json!(4294967296u64),
+            json!(-1),
+            json!(30.0),
+            json!(29.97),
+            json!("30"),
+            json!(null),
+            json!(true),
+            json!({ "numerator": 30000, "denominator": 1001 }),
+            json!({ "numerator": 1, "denominator": 2, "extra": 3 }),
+            json!({ "numerator": 30 }),
+            json!({ "numerator": -1, "denominator": 1 }),
+            json!({ "numerator": 1.5, "denominator": 1 }),
+            json!({}),
+            json!([30000, 1001]),
+            json!([1]),
+            json!([1, 2, 3]),
+        ];
+        for v in inputs {
+            let ours = serde_json::from_value::<FpsOption>(v.clone()).map(|f| match f {
+                FpsOption::Whole(n) => Derived::Whole(n),
+                FpsOption::Rational { numerator, denominator } => Derived::Rational { numerator, denominator },
+            });
+            let derived = serde_json::from_value::<Derived>(v.clone());
+            assert_eq!(ours.map_err(|e| e.to_string()), derived.map_err(|e| e.to_string()), "{v}");
+            // And through a JSON text, as a native caller may read it.
+            let text = v.to_string();
+            let ours: Result<Value, String> = serde_json::from_str::<FpsOption>(&text).map(|_| Value::Null).map_err(|e| e.to_string());
+            let derived: Result<Value, String> = serde_json::from_str::<Derived>(&text).map(|_| Value::Null).map_err(|e| e.to_string());
+            assert_eq!(ours.is_ok(), derived.is_ok(), "{text}");
+        }
     }
 }

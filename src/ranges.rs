@@ -27,7 +27,9 @@ impl Span {
 
 /// Sorts spans and joins those that overlap or touch.
 pub fn merge(mut spans: Vec<Span>) -> Vec<Span> {
-    spans.sort_unstable();
+    // By start only, through the engine's one sort (src/sort.rs): spans that start together join
+    // into the same span whatever their order (a second quicksort instantiation: 3.7 KB raw, 0.7 KB gzipped).
+    crate::sort::stable_sort_by_key(&mut spans, |s| s.start);
     let mut out: Vec<Span> = Vec::with_capacity(spans.len());
     for s in spans {
         match out.last_mut() {
@@ -133,6 +135,10 @@ mod tests {
     fn spans_that_overlap_or_touch_are_joined() {
         assert_eq!(merge(vec![span(5, 8), span(0, 2), span(2, 3), span(7, 9)]), vec![span(0, 3), span(5, 9)]);
         assert_eq!(merge(vec![]), vec![]);
+        // Spans that start together, longer first or shorter first.
+        let spans = vec![span(4, 9), span(0, 1), span(4, 5), span(9, 10), span(0, 3), span(12, 13), span(12, 14)];
+        assert_eq!(merge(spans), vec![span(0, 3), span(4, 10), span(12, 14)]);
+        assert_eq!(merge(vec![span(3, 4), span(3, 6), span(1, 2)]), vec![span(1, 2), span(3, 6)]);
     }
 
     fn clip(id: &str, start: i64, duration: i64, trim_start: i64, trim_end: i64) -> Element {

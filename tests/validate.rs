@@ -130,6 +130,66 @@ fn a_field_of_the_wrong_shape_is_invalid() {
     assert_eq!(code, "INVALID_PROJECT");
 }
 
+/// serde's own message for each field of the wrong shape, a missing required field and an object
+/// that is not one, at every level of the project (the reader of src/model/read.rs must keep
+/// them, and keep unknown keys and their order).
+#[test]
+fn shape_errors_carry_serdes_message() {
+    type Change = fn(&mut Value);
+    let cases: [(Change, &str); 24] = [
+        (|p| p["nextId"] = json!(-1), "invalid value: integer `-1`, expected u64"),
+        (|p| p["settings"] = json!(3), "invalid type: integer `3`, expected struct Settings"),
+        (|p| p["settings"] = json!(null), "invalid type: null, expected struct Settings"),
+        (|p| p["settings"]["fps"] = json!(30), "invalid type: integer `30`, expected struct FrameRate"),
+        (|p| p["settings"]["canvas"] = json!({ "width": 1.5, "height": 2 }), "invalid type: floating point `1.5`, expected u32"),
+        (|p| p["assets"] = json!({}), "invalid type: map, expected a sequence"),
+        (|p| p["assets"][0] = json!("a1"), "invalid type: string \"a1\", expected struct Asset"),
+        (|p| drop(p["assets"][0].as_object_mut().unwrap().remove("name")), "missing field `name`"),
+        (|p| p["assets"][0]["type"] = json!("gif"), "unknown variant `gif`, expected one of `video`, `audio`, `image`"),
+        (|p| p["assets"][0]["duration"] = json!("10"), "invalid type: string \"10\", expected f64"),
+        (|p| p["stickers"][0] = json!([]), "invalid type: sequence, expected struct Sticker"),
+        (|p| p["stickers"][0]["url"] = json!(true), "invalid type: boolean `true`, expected a string"),
+        (|p| p["timeline"] = json!(7), "invalid type: integer `7`, expected struct Timeline"),
+        (|p| p["timeline"] = json!({}), "missing field `tracks`"),
+        (|p| p["timeline"]["tracks"] = json!(null), "invalid type: null, expected a sequence"),
+        (|p| p["timeline"]["tracks"][0] = json!(-2), "invalid type: integer `-2`, expected struct Track"),
+        (|p| drop(p["timeline"]["tracks"][0].as_object_mut().unwrap().remove("type")), "missing field `type`"),
+        (|p| p["timeline"]["tracks"][0]["hidden"] = json!("no"), "invalid type: string \"no\", expected a boolean"),
+        (|p| *element(p, 3, 0).get_mut("start").unwrap() = json!("soon"), "invalid type: string \"soon\", expected i64"),
+        (|p| *element(p, 3, 0) = json!(2.5), "invalid type: floating point `2.5`, expected struct Element"),
+        (|p| drop(element(p, 3, 0).as_object_mut().unwrap().remove("duration")), "missing field `duration`"),
+        (|p| element(p, 3, 0)["trimEnd"] = json!(null), "invalid type: null, expected i64"),
+        (|p| element(p, 3, 0)["retime"] = json!({ "maintainPitch": true }), "missing field `rate`"),
+        (|p| element(p, 3, 0)["params"] = json!([1]), "invalid type: sequence, expected a map"),
+    ];
+    for (change, message) in cases {
+        assert_invalid(with(change), &format!("Invalid project: {message}"));
+    }
+}
+
+#[test]
+fn unknown_keys_are_kept_in_their_order_at_every_level() {
+    let p = with(|p| {
+        for at in ["", "/settings", "/assets/0", "/stickers/0", "/timeline", "/timeline/tracks/0"] {
+            let v = p.pointer_mut(at).unwrap();
+            v["zeta"] = json!(1);
+            v["alpha"] = json!({ "b": 2, "a": [3] });
+        }
+        element(p, 3, 0)["zeta"] = json!(null);
+        element(p, 3, 0)["alpha"] = json!("x");
+        element(p, 3, 0)["retime"] = json!({ "rate": 1, "zeta": 1, "alpha": 2 });
+    });
+    let loaded: Value = serde_json::from_str(&Project::from_json(&p.to_string()).unwrap().to_json()).unwrap();
+    let keys = |v: &Value| v.as_object().unwrap().keys().filter(|k| ["zeta", "alpha"].contains(&k.as_str())).cloned().collect::<Vec<_>>();
+    for v in [&loaded, &loaded["settings"], &loaded["assets"][0], &loaded["stickers"][0], &loaded["timeline"], &loaded["timeline"]["tracks"][0]] {
+        assert_eq!(keys(v), ["zeta", "alpha"]);
+        assert_eq!(v["alpha"], json!({ "b": 2, "a": [3] }));
+    }
+    let e = &loaded["timeline"]["tracks"][3]["elements"][0];
+    assert_eq!((keys(e), &e["zeta"], &e["alpha"]), (vec!["zeta".to_string(), "alpha".to_string()], &json!(null), &json!("x")));
+    assert_eq!(keys(&e["retime"]), ["zeta", "alpha"]);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Settings, assets and stickers
 

@@ -1,6 +1,7 @@
 //! The project: settings, the media library (assets, stickers) and one active timeline, with its
 //! versioned JSON form.
 
+mod read;
 mod timeline;
 mod validate;
 
@@ -29,7 +30,7 @@ pub struct Canvas {
 }
 
 /// The project's frame rate and canvas, and any other settings the host stores (kept as they are).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 #[schemars(rename = "ProjectSettings")]
 pub struct Settings {
     #[serde(default)]
@@ -81,7 +82,7 @@ impl AssetType {
 }
 
 /// A media file known to the project (its bytes stay with the host), as the project stores it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 #[schemars(rename = "AssetJson")]
 pub struct Asset {
     pub id: String,
@@ -109,7 +110,7 @@ impl Asset {
 }
 
 /// An entry of the sticker catalog (`provider:value` ids such as `flags:us`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 #[schemars(rename = "StickerJson")]
 pub struct Sticker {
     pub id: String,
@@ -122,7 +123,7 @@ pub struct Sticker {
 
 /// A saved project, as `editor.project()` returns it and `createEditor({ project })` takes it
 /// (times in ticks). `timeline` is null for a project with no active scene.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[schemars(rename = "ProjectJson")]
 pub struct Project {
@@ -180,7 +181,7 @@ impl Project {
 
     pub fn from_value(value: Value) -> Result<Project, ProjectError> {
         validate::check_header(&value)?;
-        let mut project: Project = serde_json::from_value(value).map_err(|e| ProjectError::shape(e.to_string()))?;
+        let mut project = read::project(value).map_err(|e| ProjectError::shape(e.to_string()))?;
         validate::check_project(&mut project)?;
         project.next_id = project.next_id.max(validate::next_free_id(&project));
         Ok(project)

@@ -97,7 +97,7 @@ fn is_zero(v: &i64) -> bool {
 /// `repr(C)` keeps the fields in the order written, so the ones list_timeline and the edits read
 /// for every element (id to volume) share the first two cache lines; Rust's own layout spread them
 /// over five, and a cold listing of 10 000 elements spent most of its time waiting on memory.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[repr(C)]
 pub struct Element {
@@ -308,7 +308,7 @@ impl Element {
 
 /// OpenCut's `RetimeConfig`: a constant playback rate for a video or audio clip. Source time at
 /// clip time `t` is `trimStart + t · rate`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Retime {
     /// Written as a whole number when it is one (`2`, not `2.0`), as OpenCut's JSON has it.
@@ -363,7 +363,7 @@ fn round_ticks(t: f64) -> i64 {
 }
 
 /// A track: elements sorted by start, never overlapping.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Track {
     pub id: String,
     #[serde(rename = "type")]
@@ -407,7 +407,7 @@ impl Track {
 }
 
 /// The active timeline (OpenCut's scene): tracks from the top of the picture down, audio last.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Timeline {
     pub tracks: Vec<Arc<Track>>,
     #[serde(flatten)]

@@ -10,7 +10,6 @@
 //! as they are unless they need escaping; times are written from ticks, exactly. The text is
 //! byte for byte what serde_json would write (a test checks the times; the tool cases, the rest).
 
-use std::collections::HashMap;
 use std::sync::{Arc, Weak};
 
 use serde::Serialize;
@@ -20,11 +19,13 @@ use super::Output;
 use crate::model::{Element, ElementType, Timeline, Track};
 use crate::time::{ticks_to_seconds, TICKS_PER_SECOND};
 
-/// Track texts by track allocation. The `Weak` keeps the allocation (not the track) alive, so an
-/// address in the map cannot be reused by another track while its entry exists.
+/// Track texts by track allocation, in the timeline's track order. The `Weak` keeps the allocation
+/// (not the track) alive, so its address cannot be reused by another track while its entry exists.
+/// A list, not a `HashMap` by address: a timeline has tens of tracks, and the map was 2.3 KB of
+/// wasm (0.9 KB gzipped).
 #[derive(Clone, Debug, Default)]
 pub struct ListingCache {
-    tracks: HashMap<usize, (Weak<Track>, Box<str>)>,
+    tracks: Vec<(Weak<Track>, Box<str>)>,
     /// The readable references (`clip-1`); a cached track text holds its elements' references,
     /// which never change, so the two stay in step.
     pub refs: Refs,
@@ -37,19 +38,18 @@ pub fn list(tl: &Timeline, cache: Option<&mut ListingCache>) -> Output {
         let texts: Vec<Box<str>> = tl.tracks.iter().map(|t| track_text(t, &mut refs)).collect();
         return join(texts.iter().map(|t| &**t), tl.end());
     };
-    let mut fresh = HashMap::with_capacity(tl.tracks.len());
+    let mut fresh = Vec::with_capacity(tl.tracks.len());
     for track in &tl.tracks {
-        let key = Arc::as_ptr(track) as usize;
-        let text = match cache.tracks.remove(&key) {
+        let cached = cache.tracks.iter().position(|(weak, _)| std::ptr::eq(weak.as_ptr(), Arc::as_ptr(track)));
+        let text = match cached.map(|i| cache.tracks.swap_remove(i)) {
             Some((weak, text)) if weak.upgrade().is_some_and(|t| Arc::ptr_eq(&t, track)) => text,
             _ => track_text(track, &mut cache.refs),
         };
-        fresh.insert(key, (Arc::downgrade(track), text));
+        fresh.push((Arc::downgrade(track), text));
     }
     // Entries of tracks no longer in the timeline go now, with their allocations.
     cache.tracks = fresh;
-    let texts = tl.tracks.iter().map(|t| &*cache.tracks[&(Arc::as_ptr(t) as usize)].1);
-    join(texts, tl.end())
+    join(cache.tracks.iter().map(|(_, text)| &**text), tl.end())
 }
 
 /// `{"tracks":[…],"duration":…}` around the tracks' texts.

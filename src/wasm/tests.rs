@@ -121,6 +121,30 @@ fn the_context_handshake_refuses_unknown_tickets_and_types() {
     assert!(step["output"]["code"].is_string(), "{step}");
 }
 
+/// Two requests in flight finish in either order, each ticket once.
+#[wasm_bindgen_test]
+fn context_tickets_finish_in_any_order_and_only_once() {
+    let mut editor = WasmEditor::new(None).unwrap_or_else(|_| panic!("new editor"));
+    let ticket = |editor: &mut WasmEditor, name: &str| {
+        let id = editor.add_asset(js(&format!(r#"{{ "name": "{name}", "type": "video", "duration": 10 }}"#))).unwrap_or_else(|e| panic!("{:?}", error(e)));
+        let args = json!({ "assetId": id }).to_string();
+        let step: Value = serde_json::from_str(&editor.begin_context(&args, vec!["video".into()], 0.0).unwrap_or_else(|e| panic!("{:?}", error(e)))).unwrap();
+        assert_eq!(step["kind"], json!("fetch"), "{step}");
+        (id, step["ticket"].as_u64().expect("a ticket") as u32)
+    };
+    let (a, first) = ticket(&mut editor, "a.mp4");
+    let (b, second) = ticket(&mut editor, "b.mp4");
+    assert_ne!(first, second);
+    let report = |uri: &str| Some(json!({ "fileUri": uri, "status": "active" }).to_string());
+    let done = |out: String| serde_json::from_str::<Value>(&out).unwrap();
+    let out = done(editor.finish_context(second, report("files/b"), None, 1.0).unwrap_or_else(|e| panic!("{:?}", error(e))));
+    assert_eq!((&out["assetId"], &out["fileUri"]), (&json!(b), &json!("files/b")), "{out}");
+    let out = done(editor.finish_context(first, report("files/a"), None, 1.0).unwrap_or_else(|e| panic!("{:?}", error(e))));
+    assert_eq!((&out["assetId"], &out["fileUri"]), (&json!(a), &json!("files/a")), "{out}");
+    assert_eq!(thrown(editor.finish_context(first, report("files/a"), None, 2.0)).0, "UNKNOWN_CONTEXT_REQUEST");
+    assert_eq!(thrown(editor.finish_context(second, report("files/b"), None, 2.0)).0, "UNKNOWN_CONTEXT_REQUEST");
+}
+
 #[wasm_bindgen_test]
 fn opencut_scenes_cross_as_json_text() {
     let mut editor = WasmEditor::new(None).unwrap_or_else(|_| panic!("new editor"));

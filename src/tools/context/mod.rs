@@ -2,9 +2,10 @@
 //! the host which asset to hand to its context provider (Gemini, through the proxy), then records
 //! what the provider reported. The waiting happens in the host; the core never blocks.
 
+mod cache;
 pub mod load_asset_context;
 
-use std::collections::BTreeMap;
+pub use cache::ContextCache;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -44,9 +45,6 @@ impl ContextRecord {
         self.status != ContextStatus::Failed && self.expires_at.is_none_or(|t| t > now)
     }
 }
-
-/// Provider file references by asset id. Application state: not part of the project or history.
-pub type ContextCache = BTreeMap<String, ContextRecord>;
 
 /// What the host's provider is asked to do: make `asset` available, polling `previous` if it is
 /// still processing rather than uploading again.
@@ -152,23 +150,20 @@ pub fn finish(cache: &mut ContextCache, request: &ContextRequest, result: Result
         summary: report.summary.or_else(|| reused.and_then(|p| p.summary.clone())),
     };
     let out = output(&record, reused.is_some());
-    cache.insert(asset_id, record);
+    cache.insert(record);
     Ok(out)
 }
 
 fn failed(cache: &mut ContextCache, asset_id: &str, file_uri: &str, now: f64, detail: &str) -> ToolError {
-    cache.insert(
-        asset_id.to_string(),
-        ContextRecord {
-            asset_id: asset_id.to_string(),
-            provider: PROVIDER.to_string(),
-            file_uri: file_uri.to_string(),
-            status: ContextStatus::Failed,
-            created_at: now,
-            expires_at: None,
-            summary: None,
-        },
-    );
+    cache.insert(ContextRecord {
+        asset_id: asset_id.to_string(),
+        provider: PROVIDER.to_string(),
+        file_uri: file_uri.to_string(),
+        status: ContextStatus::Failed,
+        created_at: now,
+        expires_at: None,
+        summary: None,
+    });
     ToolError::context_failed().with("details", detail)
 }
 
