@@ -7,8 +7,8 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
+use crate::animation::Animations;
 use crate::model::{Element, Timeline, Track, TrackType};
-use serde_json::{Map, Value};
 
 /// Why an edit could not be made.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -147,7 +147,7 @@ pub fn split(tl: &mut Timeline, times: &[i64], mut new_id: impl FnMut(char) -> S
 
 /// Splits `left` (a copy of the element) at `t`; `right` starts as another copy, and both
 /// without the element's `animations`, which are divided between them.
-pub(crate) fn cut_at(left: &mut Element, right: &mut Element, animations: Option<Map<String, Value>>, t: i64, new_id: &mut impl FnMut(char) -> String) {
+pub(crate) fn cut_at(left: &mut Element, right: &mut Element, animations: Option<Animations>, t: i64, new_id: &mut impl FnMut(char) -> String) {
     let offset = t - left.start;
     if let Some(animations) = animations {
         // Key times count from each piece's own start (OpenCut's splitAnimationsAtTime).

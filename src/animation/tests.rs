@@ -6,7 +6,7 @@ use serde_json::json;
 
 fn clip(animations: Value) -> Element {
     let mut e = Element::new("e1".into(), ElementType::Video, 0, 120_000);
-    e.animations = animations.as_object().cloned();
+    e.animations = animations.as_object().cloned().map(Animations::from_json);
     e
 }
 
@@ -95,12 +95,14 @@ fn colours_interpolate_per_linear_channel() {
     let mut e = Element::new("t".into(), ElementType::Text, 0, 120_000);
     e.color = Some("#ffffff".into());
     let ch = |a: f64, b: f64| json!({ "keys": [key("x", 0, a, "linear"), key("y", 100, b, "linear")] });
-    e.animations = json!({ "color": { "r": ch(1.0, 0.0), "g": ch(1.0, 0.0), "b": ch(1.0, 0.0), "a": ch(1.0, 1.0) } }).as_object().cloned();
+    e.animations =
+        json!({ "color": { "r": ch(1.0, 0.0), "g": ch(1.0, 0.0), "b": ch(1.0, 0.0), "a": ch(1.0, 1.0) } }).as_object().cloned().map(Animations::from_json);
     assert_eq!(value_at(&e, "color", 0), Some(json!("#ffffff")));
     assert_eq!(value_at(&e, "color", 100), Some(json!("#000000")));
     // Halfway in linear light is 0.5, which sRGB writes as 188 (0xbc).
     assert_eq!(value_at(&e, "color", 50), Some(json!("#bcbcbc")));
-    e.animations = json!({ "color": { "r": ch(1.0, 1.0), "g": ch(0.0, 0.0), "b": ch(0.0, 0.0), "a": ch(1.0, 0.0) } }).as_object().cloned();
+    e.animations =
+        json!({ "color": { "r": ch(1.0, 1.0), "g": ch(0.0, 0.0), "b": ch(0.0, 0.0), "a": ch(1.0, 0.0) } }).as_object().cloned().map(Animations::from_json);
     assert_eq!(value_at(&e, "color", 50), Some(json!("#ff000080")));
 }
 
@@ -117,10 +119,11 @@ fn malformed_channels_split_without_panicking() {
         "bad": 7,
         "color": { "r": 3, "g": { "keys": [] } },
     });
-    let (l, r) = split_animations(a.as_object().unwrap().clone(), 50, &mut id);
-    assert_eq!(l.unwrap()["opacity"]["keys"].as_array().unwrap().len(), 1, "no boundary key across a key without a number");
-    assert_eq!(r.unwrap()["opacity"]["keys"].as_array().unwrap().len(), 1);
-    assert_eq!(clamp_to_duration(a.as_object().unwrap().clone(), 0, &mut id), None, "nothing is left of an empty element");
+    let typed = || Animations::from_json(a.as_object().unwrap().clone());
+    let (l, r) = split_animations(typed(), 50, &mut id);
+    assert_eq!(l.unwrap().to_json()["opacity"]["keys"].as_array().unwrap().len(), 1, "no boundary key across a key without a number");
+    assert_eq!(r.unwrap().to_json()["opacity"]["keys"].as_array().unwrap().len(), 1);
+    assert_eq!(clamp_to_duration(typed(), 0, &mut id), None, "nothing is left of an empty element");
 }
 
 #[test]
