@@ -24,7 +24,7 @@
 mod model;
 mod split;
 
-pub use model::{number, Animation, Animations, Channel, Extrap, Extrapolation, Handle, Key, KeyValue, Part, Segment, Side};
+pub use model::{number, Animation, Animations, Channel, Extrap, Extrapolation, Handle, Key, KeyValue, Segment, Side};
 pub use split::{clamp_to_duration, split_animations, Halves};
 
 use serde_json::Value;
@@ -98,8 +98,8 @@ fn scalar_keys(keys: &[Key]) -> Vec<Point> {
                 time: k.time()?,
                 value: k.value()?.as_f64()?,
                 segment: k.segment().unwrap_or(Segment::Linear),
-                left: k.handle(Side::Left).map(Handle::get),
-                right: k.handle(Side::Right).map(Handle::get),
+                left: k.handle(Side::Left).and_then(Handle::get),
+                right: k.handle(Side::Right).and_then(Handle::get),
             })
         })
         .collect();

@@ -151,7 +151,7 @@ pub(crate) fn cut_at(left: &mut Element, right: &mut Element, animations: Option
     let offset = t - left.start;
     if let Some(animations) = animations {
         // Key times count from each piece's own start (OpenCut's splitAnimationsAtTime).
-        let (l, r) = crate::animation::split_animations(animations, offset, || new_id('k'));
+        let (l, r) = crate::animation::split_animations(animations, offset, &mut || new_id('k'));
         left.animations = l;
         right.animations = r;
     }
@@ -250,12 +250,12 @@ pub fn relocate(tl: &mut Timeline, moves: Vec<Move>) -> Result<(), EditError> {
 /// runs `clampAnimationsToDuration` on every duration change). Key times count from the
 /// element's start, so a change of start or trimStart alone leaves them as they are, as in
 /// OpenCut.
-pub fn fit_animations(e: &mut Element, old_duration: i64, new_id: impl FnMut() -> String) {
+pub fn fit_animations(e: &mut Element, old_duration: i64, mut new_id: impl FnMut() -> String) {
     if e.duration == old_duration {
         return;
     }
     if let Some(animations) = e.animations.take() {
-        e.animations = crate::animation::clamp_to_duration(animations, e.duration, new_id);
+        e.animations = crate::animation::clamp_to_duration(animations, e.duration, &mut new_id);
     }
 }
 

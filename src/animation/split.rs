@@ -1,7 +1,7 @@
 //! Cutting animations: OpenCut's `splitAnimationsAtTime` and `clampAnimationsToDuration`
 //! (animation/keyframes.ts at cf5e79e) on the typed model.
 
-use super::{bezier_at, discrete_at, number, scalar_keys, scalar_value, Animation, Animations, Channel, Extrapolation, Key, KeyValue, Part, Segment, Side};
+use super::{bezier_at, discrete_at, number, scalar_keys, scalar_value, Animation, Animations, Channel, Extrapolation, Handle, Key, KeyValue, Segment, Side};
 
 /// The left and right piece of a split; `None` where nothing animated is left.
 pub type Halves = (Option<Animations>, Option<Animations>);
@@ -20,9 +20,9 @@ pub type Halves = (Option<Animations>, Option<Animations>);
 /// The animations are taken by value and each key is moved into its piece, so a split costs one
 /// pass over the keys: copying every channel several times made a 100 000-key split take 0.76 s
 /// natively (8.5 times a clone of the element; `cargo bench --bench engine`).
-pub fn split_animations(animations: Animations, split: i64, mut new_id: impl FnMut() -> String) -> Halves {
+pub fn split_animations(animations: Animations, split: i64, new_id: &mut dyn FnMut() -> String) -> Halves {
     let (mut left, mut right) = (Animations::default(), Animations::default());
-    for (path, data) in animations {
+    for (path, data) in animations.into_paths() {
         let parts = match data {
             Animation::Raw(_) => continue,
             Animation::Channel(c) => {
@@ -42,13 +42,13 @@ pub fn split_animations(animations: Animations, split: i64, mut new_id: impl FnM
         let ids = (new_id(), new_id());
         let (mut lc, mut rc) = (Vec::new(), Vec::new());
         for (component, part) in parts {
-            let Part::Channel(channel) = part else { continue };
+            let Animation::Channel(channel) = part else { continue };
             let (l, r) = split_channel(channel, split, &ids);
             if let Some(l) = l {
-                lc.push((component.clone(), Part::Channel(l)));
+                lc.push((component.clone(), Animation::Channel(l)));
             }
             if let Some(r) = r {
-                rc.push((component, Part::Channel(r)));
+                rc.push((component, Animation::Channel(r)));
             }
         }
         if !lc.is_empty() {
@@ -64,7 +64,7 @@ pub fn split_animations(animations: Animations, split: i64, mut new_id: impl FnM
 /// OpenCut's `clampAnimationsToDuration`, applied whenever an element's duration changes: the
 /// left piece of a split at the new duration, so keys past the end go and a segment the end cuts
 /// through ends in a boundary key. `None` when nothing animated is left.
-pub fn clamp_to_duration(animations: Animations, duration: i64, new_id: impl FnMut() -> String) -> Option<Animations> {
+pub fn clamp_to_duration(animations: Animations, duration: i64, new_id: &mut dyn FnMut() -> String) -> Option<Animations> {
     if duration <= 0 {
         return None;
     }
@@ -84,7 +84,8 @@ fn normalized(extrapolation: Option<&Extrapolation>, keys: Vec<Key>) -> Channel 
 
 fn normalized_keys(extrapolation: Option<&Extrapolation>, mut keys: Vec<Key>) -> Vec<Key> {
     let scalar = extrapolation.is_some() || keys.iter().any(|k| k.segment().is_some());
-    crate::sort::stable_sort_by_key(&mut keys, |k| crate::sort::total_order_key(key_time(k)));
+    // A function pointer, as the keyframe tools sort keys: one copy of the sort in the wasm.
+    crate::sort::stable_sort_by_key(&mut keys, (|k| crate::sort::total_order_key(key_time(k))) as fn(&Key) -> i64);
     if scalar {
         let times: Vec<f64> = keys.iter().map(key_time).collect();
         for (i, k) in keys.iter_mut().enumerate() {
@@ -97,8 +98,8 @@ fn normalized_keys(extrapolation: Option<&Extrapolation>, mut keys: Vec<Key>) ->
             let prev = i.checked_sub(1).map(|p| times[p]);
             let next = times.get(i + 1).copied();
             let t = times[i];
-            let left = prev.and_then(|p| k.handle(Side::Left).map(|h| h.get()).map(|(dt, dv)| (dt.min(0.0).max(-(t - p).max(1.0)), dv)));
-            let right = next.and_then(|n| k.handle(Side::Right).map(|h| h.get()).map(|(dt, dv)| (dt.max(0.0).min((n - t).max(1.0)), dv)));
+            let left = prev.and_then(|p| k.handle(Side::Left).and_then(Handle::get).map(|(dt, dv)| (dt.min(0.0).max(-(t - p).max(1.0)), dv)));
+            let right = next.and_then(|n| k.handle(Side::Right).and_then(Handle::get).map(|(dt, dv)| (dt.max(0.0).min((n - t).max(1.0)), dv)));
             k.set_handle(Side::Left, left);
             k.set_handle(Side::Right, right);
         }

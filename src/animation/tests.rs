@@ -144,7 +144,7 @@ fn the_evaluator_reads_a_model_built_without_json() {
     let mut b = Key::new("b", 90.0, KeyValue::number(1.0));
     b.set_handle(Side::Left, Some((-30.0, 0.0)));
     let mut e = clip(json!({}));
-    e.animations = Some([("opacity".to_string(), Animation::Channel(Channel::with_keys(vec![a, b], None)))].into_iter().collect());
+    e.animations = Some(Animations::from_paths(vec![("opacity".to_string(), Animation::Channel(Channel::with_keys(vec![a, b], None)))]));
     // Flat handles at both ends: a smoothstep-like ease, exactly 0.5 halfway by symmetry.
     assert!((at(&e, "opacity", 45) - 0.5).abs() < 1e-6);
     assert!(at(&e, "opacity", 10) < 0.1, "eases in");
@@ -171,7 +171,7 @@ fn edits_move_fields_as_a_json_map_does() {
     let text = r#"{"id":"a","time":0,"value":1,"segmentToNext":"bezier","rightHandle":{"dt":5,"dv":1},"tangentMode":"auto","leftHandle":{"dt":-5,"dv":0}}"#;
     let mut map: Map<String, Value> = serde_json::from_str(text).unwrap();
     let anims = Animations::from_json(json!({ "p": { "keys": [map.clone()] } }).as_object().unwrap().clone());
-    let Some(Animation::Channel(mut c)) = anims.into_iter().next().map(|(_, a)| a) else { panic!("a channel") };
+    let Some(Animation::Channel(mut c)) = anims.into_paths().into_iter().next().map(|(_, a)| a) else { panic!("a channel") };
     let k = &mut c.keys_mut()[0];
     k.set_handle(Side::Right, None);
     map.remove("rightHandle");
@@ -181,6 +181,6 @@ fn edits_move_fields_as_a_json_map_does() {
     map.insert("tangentMode".into(), json!("flat"));
     k.set_handle(Side::Right, Some((3.0, 0.5)));
     map.insert("rightHandle".into(), json!({ "dt": 3, "dv": 0.5 }));
-    let written = Animations::from_iter([("p".to_string(), Animation::Channel(c))]).to_json();
+    let written = Animations::from_paths(vec![("p".to_string(), Animation::Channel(c))]).to_json();
     assert_eq!(serde_json::to_string(&written["p"]["keys"][0]).unwrap(), serde_json::to_string(&map).unwrap());
 }

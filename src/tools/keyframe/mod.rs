@@ -76,7 +76,7 @@ fn path_keys(e: &Element, path: &str, data: &Animation) -> Vec<Value> {
                     "interpolation": interpolation(k),
                 });
                 for (name, side) in [("leftHandle", Side::Left), ("rightHandle", Side::Right)] {
-                    if let Some((dt, dv)) = k.handle(side).map(Handle::get) {
+                    if let Some((dt, dv)) = k.handle(side).and_then(Handle::get) {
                         o[name] = json!({ "dt": seconds(dt.round() as i64), "dv": crate::effects::number(dv) });
                     }
                 }
@@ -152,28 +152,27 @@ fn upsert_scalar(channel: &mut Channel, time: i64, value: f64, interp: Option<&s
             id
         }
     };
-    crate::sort::stable_sort_by_key(list, |k| k.ticks().unwrap_or(0));
+    crate::sort::stable_sort_by_key(list, (|k| k.ticks().unwrap_or(0)) as fn(&Key) -> i64);
     id
 }
 
-/// The channels of an animated path: itself, or a colour's four.
-fn channels(data: &Animation) -> Vec<&Channel> {
-    match data {
-        Animation::Channel(c) => vec![c],
-        _ => COMPONENTS.iter().filter_map(|c| data.part(c)).collect(),
-    }
-}
-
-/// The time of the key `key_id` (or of the key at `time`) in an animated path.
+/// The time of the key `key_id` (or of the key at `time`) in an animated path (a colour's four
+/// channels in turn).
 fn locate_key(data: &Animation, key_id: Option<&str>, time: Option<i64>) -> Option<i64> {
-    channels(data).into_iter().flat_map(Channel::keys).find_map(|k| {
-        let t = k.ticks()?;
-        let hit = match key_id {
-            Some(id) => k.id() == Some(id),
-            None => Some(t) == time,
-        };
-        hit.then_some(t)
-    })
+    let found = |c: &Channel| {
+        c.keys().iter().find_map(|k| {
+            let t = k.ticks()?;
+            let hit = match key_id {
+                Some(id) => k.id() == Some(id),
+                None => Some(t) == time,
+            };
+            hit.then_some(t)
+        })
+    };
+    match data {
+        Animation::Channel(c) => found(c),
+        _ => COMPONENTS.iter().find_map(|name| data.part(name).and_then(found)),
+    }
 }
 
 /// Applies `f` to every key at `time` of a path (all four channels of a colour).

@@ -99,29 +99,31 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
             if linear {
                 k.set_handle(Side::Right, None);
             } else {
-                k.set_handle_numbers(Side::Right, Number::from((out_x * span).round() as i64), Number::from(0));
+                k.set_handle_numbers(Side::Right, Some(Number::from((out_x * span).round() as i64)), Some(Number::from(0)));
             }
             let n = &mut list[i + 1];
             if linear {
                 n.set_handle(Side::Left, None);
             } else {
-                n.set_handle_numbers(Side::Left, Number::from(-((1.0 - in_x) * span).round() as i64), Number::from(0));
+                n.set_handle_numbers(Side::Left, Some(Number::from(-((1.0 - in_x) * span).round() as i64)), Some(Number::from(0)));
             }
         }
         if let Some(i_) = interp {
             list[i].set_segment(segment(i_));
         }
-        // handle_arg took finite values only.
-        let dv_of = |dv: f64| animation::number(dv).unwrap_or_else(|| Number::from(0));
         if let Some((dt, dv)) = right {
             match next_time {
-                Some(next) => list[i].set_handle_numbers(Side::Right, Number::from(dt.clamp(0.0, (next - time) as f64).round() as i64), dv_of(dv)),
+                Some(next) => {
+                    list[i].set_handle_numbers(Side::Right, Some(Number::from(dt.clamp(0.0, (next - time) as f64).round() as i64)), animation::number(dv))
+                }
                 None => no_next = true,
             }
         }
         if let Some((dt, dv)) = left {
             match prev_time {
-                Some(prev) => list[i].set_handle_numbers(Side::Left, Number::from(dt.clamp(-((time - prev) as f64), 0.0).round() as i64), dv_of(dv)),
+                Some(prev) => {
+                    list[i].set_handle_numbers(Side::Left, Some(Number::from(dt.clamp(-((time - prev) as f64), 0.0).round() as i64)), animation::number(dv))
+                }
                 None => no_prev = true,
             }
         }

@@ -1,7 +1,6 @@
 //! upsert_keyframe (Add or change keyframe): its definition, argument and result types, and run function.
 
 use super::*;
-use crate::animation::Part;
 use crate::tools::registry::prelude::*;
 
 pub static DEF: ToolDef = ToolDef {
@@ -83,7 +82,7 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
             let rgba = animation::parse_color(text).ok_or_else(|| out_of_range("a colour: #rrggbb, #rrggbbaa, rgb(r, g, b) or rgba(r, g, b, a)"))?;
             let data = anims.get_or_insert_with(path, || Animation::Group(Vec::new()));
             if !COMPONENTS.iter().all(|c| data.part(c).is_some()) {
-                *data = Animation::Group(COMPONENTS.iter().map(|c| (c.to_string(), Part::Channel(Channel::new()))).collect());
+                *data = Animation::Group(COMPONENTS.iter().map(|c| (c.to_string(), Animation::Channel(Channel::new()))).collect());
             }
             let mut first = String::new();
             for (i, c) in COMPONENTS.iter().enumerate() {

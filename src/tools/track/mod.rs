@@ -8,7 +8,7 @@ use crate::error_code::ErrorCode;
 use serde_json::{json, Value};
 
 use super::{edit_error, locate_all, seconds, timeline_mut, Ctx, Output, ToolError};
-use crate::animation::{Animation, Channel, Part};
+use crate::animation::Animation;
 use crate::edits;
 use crate::model::{Timeline, TrackType};
 
@@ -46,18 +46,11 @@ fn tl_track_id(tl: &Timeline, _was: usize, element: &str) -> String {
 
 /// Gives the keys of an animated path (each channel of a colour) new ids.
 fn renumber_keys(data: &mut Animation, new_id: &mut dyn FnMut() -> String) {
-    let mut renumber = |c: &mut Channel| {
-        for k in c.keys_in_place().into_iter().flatten().filter(|k| k.has_id()) {
-            k.set_id(new_id());
-        }
-    };
-    match data {
-        Animation::Channel(c) => renumber(c),
-        Animation::Group(parts) => parts.iter_mut().for_each(|(_, p)| {
-            if let Part::Channel(c) = p {
-                renumber(c);
+    data.each_channel(&mut |c| {
+        if let Some(keys) = c.keys_in_place() {
+            for k in keys.iter_mut().filter(|k| k.has_id()) {
+                k.set_id(new_id());
             }
-        }),
-        Animation::Raw(_) => {}
-    }
+        }
+    });
 }
