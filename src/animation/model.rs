@@ -8,6 +8,11 @@
 //! back byte-identical. Edits follow the serde_json map (preserve_order) the tools once edited
 //! directly, so every output stays the same: a changed field keeps its place, a new one goes last,
 //! a removed one is swapped with the last (`swap_remove`).
+//!
+//! What is kept raw also stays out of the evaluator and the tools, where reading the JSON
+//! directly once saw part of it: a `keys` list holding anything but objects reads as no keys, a
+//! key value other than a number, string or flag as no value, an id that is not a string as none.
+//! OpenCut writes none of these.
 
 mod json;
 
