@@ -73,7 +73,7 @@ pub fn audio_plan(project: &Project, from: i64, to: i64, step: i64) -> AudioPlan
             let Some(asset_id) = el.asset_id.as_deref() else { continue };
             let first = from.max(el.start);
             let last = to.min(el.end());
-            let animated = el.animations.as_ref().is_some_and(|a| a.contains_key("volume"));
+            let animated = el.animations.as_ref().is_some_and(|a| a.contains("volume"));
             let gains = if animated {
                 let n = (last - first + step - 1) / step + 1;
                 (0..n).map(|i| gain(el, (first + i * step).min(last) - el.start)).collect()

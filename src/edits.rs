@@ -7,8 +7,8 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
+use crate::animation::Animations;
 use crate::model::{Element, Timeline, Track, TrackType};
-use serde_json::{Map, Value};
 
 /// Why an edit could not be made.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -147,11 +147,11 @@ pub fn split(tl: &mut Timeline, times: &[i64], mut new_id: impl FnMut(char) -> S
 
 /// Splits `left` (a copy of the element) at `t`; `right` starts as another copy, and both
 /// without the element's `animations`, which are divided between them.
-pub(crate) fn cut_at(left: &mut Element, right: &mut Element, animations: Option<Map<String, Value>>, t: i64, new_id: &mut impl FnMut(char) -> String) {
+pub(crate) fn cut_at(left: &mut Element, right: &mut Element, animations: Option<Animations>, t: i64, new_id: &mut impl FnMut(char) -> String) {
     let offset = t - left.start;
     if let Some(animations) = animations {
         // Key times count from each piece's own start (OpenCut's splitAnimationsAtTime).
-        let (l, r) = crate::animation::split_animations(animations, offset, || new_id('k'));
+        let (l, r) = crate::animation::split_animations(animations, offset, &mut || new_id('k'));
         left.animations = l;
         right.animations = r;
     }
@@ -250,12 +250,12 @@ pub fn relocate(tl: &mut Timeline, moves: Vec<Move>) -> Result<(), EditError> {
 /// runs `clampAnimationsToDuration` on every duration change). Key times count from the
 /// element's start, so a change of start or trimStart alone leaves them as they are, as in
 /// OpenCut.
-pub fn fit_animations(e: &mut Element, old_duration: i64, new_id: impl FnMut() -> String) {
+pub fn fit_animations(e: &mut Element, old_duration: i64, mut new_id: impl FnMut() -> String) {
     if e.duration == old_duration {
         return;
     }
     if let Some(animations) = e.animations.take() {
-        e.animations = crate::animation::clamp_to_duration(animations, e.duration, new_id);
+        e.animations = crate::animation::clamp_to_duration(animations, e.duration, &mut new_id);
     }
 }
 

@@ -325,7 +325,7 @@ pub fn value_at(e: &Element, path: &str, local_ticks: i64, canvas_height: u32) -
     let p = of(e.kind, path)?;
     // Only a property with a channel goes to the evaluator (which looks the property up again
     // for its base); the frame reads some twenty properties per layer, most of them unanimated.
-    if p.animatable && e.animations.as_ref().is_some_and(|a| a.contains_key(path)) {
+    if p.animatable && e.animations.as_ref().is_some_and(|a| a.contains(path)) {
         return crate::animation::value_at(e, path, local_ticks);
     }
     Some(p.value(e, canvas_height))

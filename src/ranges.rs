@@ -153,7 +153,7 @@ mod tests {
             { "id": "a", "time": 0, "value": 0, "segmentToNext": "linear" },
             { "id": "b", "time": 5, "value": 1, "segmentToNext": "linear" }
         ] } });
-        e.animations = keys.as_object().cloned();
+        e.animations = keys.as_object().cloned().map(crate::animation::Animations::from_json);
         e
     }
 

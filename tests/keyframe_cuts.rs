@@ -111,14 +111,21 @@ fn elements(ed: &Editor) -> Vec<Element> {
     tl.tracks.iter().flat_map(|t| t.elements.iter().map(|e| (**e).clone())).collect()
 }
 
+/// The element's animations as the project JSON holds them.
+fn json_of(e: &Element) -> Map<String, Value> {
+    e.animations.as_ref().map(|a| a.to_json()).unwrap_or_default()
+}
+
 fn key_times(e: &Element, path: &str) -> Vec<f64> {
-    let Some(data) = e.animations.as_ref().and_then(|a| a.get(path)) else { return vec![] };
+    let anims = json_of(e);
+    let Some(data) = anims.get(path) else { return vec![] };
     let channel = if path == "color" { &data["r"] } else { data };
     channel["keys"].as_array().map(|k| k.iter().filter_map(|k| k["time"].as_f64()).collect()).unwrap_or_default()
 }
 
 fn range(e: &Element, path: &str) -> f64 {
-    let Some(c) = e.animations.as_ref().and_then(|a| a.get(path)) else { return 0.0 };
+    let anims = json_of(e);
+    let Some(c) = anims.get(path) else { return 0.0 };
     let Some(keys) = c["keys"].as_array() else { return 1.0 };
     let mut vals = vec![];
     for k in keys {
@@ -149,11 +156,12 @@ fn same_values(parent: &Element, piece: &Element, offset: i64) -> Result<(), Tes
         let own = key_times(piece, path);
         let (first, final_) = (own.first().copied().unwrap_or(0.0), own.last().copied().unwrap_or(0.0));
         let linear = |side: &str| {
-            let data = piece.animations.as_ref().and_then(|a| a.get(*path));
+            let anims = json_of(piece);
+            let data = anims.get(*path);
             let channel = data.map(|d| if *path == "color" { &d["r"] } else { d });
             channel.is_some_and(|c| c["extrapolation"][side] == "linear")
         };
-        prop_assert_eq!(keeps, piece.animations.as_ref().is_some_and(|a| a.contains_key(*path)), "{} kept on {}", path, piece.id);
+        prop_assert_eq!(keeps, piece.animations.as_ref().is_some_and(|a| a.contains(path)), "{} kept on {}", path, piece.id);
         let tolerance = 1e-3 * range(parent, path) + 1e-9;
         let samples = 64;
         for s in 0..=samples {
@@ -210,7 +218,7 @@ proptest! {
         }
         // Boundary keys take ids from the project's counter.
         for piece in &pieces {
-            for data in piece.animations.iter().flat_map(|a| a.values()) {
+            for data in json_of(piece).values() {
                 let text = data.to_string();
                 prop_assert!(!text.contains("\"id\":\"\""), "{}", text);
             }

@@ -132,6 +132,44 @@ fn elements_out_of_order_come_back_sorted_and_unknown_fields_pass_through() {
     assert_eq!(tracks(&again), scene["tracks"]);
 }
 
+/// Keyframes with parts NeuralCut's model does not read: an unknown field on a key, a channel and
+/// an extrapolation, a `segmentToNext` and a handle of shapes it does not know, floats written
+/// with a fraction, a path that is not a channel.
+fn odd_animations() -> Value {
+    json!({
+        "opacity": { "locked": true, "keys": [
+            { "id": "k-a", "time": 0, "value": 0.0, "segmentToNext": "bezier", "tangentMode": "auto", "rightHandle": { "dv": 0.25, "dt": 9000 }, "easing": { "preset": "snappy" } },
+            { "time": 30000, "id": "k-b", "value": 1, "segmentToNext": "smooth", "leftHandle": { "dt": -9000, "dv": 0, "weight": 2 } },
+            { "id": "k-c", "time": "later", "value": 0.5 }
+        ], "extrapolation": { "before": "linear", "after": "hold", "note": 1 } },
+        "color": { "r": { "keys": [] }, "g": { "keys": [] }, "b": { "keys": [] }, "a": { "keys": [] }, "space": "linear-srgb" },
+        "bindings": [1, 2.50]
+    })
+}
+
+#[test]
+fn animations_come_back_byte_identical_with_what_the_model_does_not_read() {
+    let mut scene = fixture("v31");
+    let text = |v: &Value| serde_json::to_string(v).unwrap();
+    let overlay = scene["tracks"]["overlay"].as_array_mut().unwrap();
+    let title = overlay.iter_mut().flat_map(|t| t["elements"].as_array_mut().unwrap().iter_mut()).find(|e| e["id"] == "t-title").unwrap();
+    title["animations"] = odd_animations();
+    let mut ed = Editor::new();
+    opencut::load_scene(&mut ed, &scene).unwrap();
+    let written = text(&element(&tracks(&ed), "t-title")["animations"]);
+    assert_eq!(written, text(&odd_animations()), "OpenCut's scene, byte for byte");
+    let again = Editor::from_json(&ed.project_json().unwrap()).unwrap();
+    assert_eq!(text(&element(&tracks(&again), "t-title")["animations"]), written, "through NeuralCut's project JSON");
+
+    // An edit changes what it edits; the parts the model does not read stay where they were.
+    call(&mut ed, "upsert_keyframe", json!({ "elementId": "t-title", "property": "opacity", "time": 0, "value": 0.5 }));
+    let mut expected = odd_animations();
+    expected["opacity"]["keys"][0]["value"] = json!(0.5);
+    // Keys are sorted by time again, a time that is not a number counting as 0 (as before).
+    expected["opacity"]["keys"].as_array_mut().unwrap().swap(1, 2);
+    assert_eq!(text(&element(&tracks(&ed), "t-title")["animations"]), text(&expected));
+}
+
 #[test]
 fn settings_and_assets_are_read() {
     let ed = loaded("ntsc-23976");

@@ -479,7 +479,8 @@ fn check_invariants(project_json: &str) {
 fn existing_key(ed: &Editor, id: &str, p: usize, t: f64) -> (String, String, f64) {
     let tl = ed.project().and_then(|p| p.timeline.as_ref()).expect("timeline");
     let found = tl.element(id).and_then(|(_, e)| {
-        let (path, data) = e.animations.as_ref()?.iter().next()?;
+        let anims = e.animations.as_ref()?.to_json();
+        let (path, data) = anims.iter().next()?;
         let channel = if data.get("keys").is_some() { data } else { data.get("r")? };
         let keys = channel["keys"].as_array()?;
         let key = keys.get(p % keys.len().saturating_sub(1).max(1))?;
@@ -494,7 +495,7 @@ fn existing_key(ed: &Editor, id: &str, p: usize, t: f64) -> (String, String, f64
 /// Whether the first animated property of element `id` has two keys or more.
 fn two_keys(ed: &Editor, id: &str) -> bool {
     let tl = ed.project().and_then(|p| p.timeline.as_ref()).expect("timeline");
-    tl.element(id).and_then(|(_, e)| e.animations.as_ref()?.values().next()?.get("keys")?.as_array().map(|k| k.len() >= 2)).unwrap_or(false)
+    tl.element(id).and_then(|(_, e)| e.animations.as_ref()?.to_json().values().next()?.get("keys")?.as_array().map(|k| k.len() >= 2)).unwrap_or(false)
 }
 
 /// An element that exists whenever the timeline has any (the keyframe ops need one to mean much).

@@ -2,11 +2,11 @@
 
 use super::*;
 use crate::model::ElementType;
-use serde_json::json;
+use serde_json::{json, Map};
 
 fn clip(animations: Value) -> Element {
     let mut e = Element::new("e1".into(), ElementType::Video, 0, 120_000);
-    e.animations = animations.as_object().cloned();
+    e.animations = animations.as_object().cloned().map(Animations::from_json);
     e
 }
 
@@ -95,12 +95,14 @@ fn colours_interpolate_per_linear_channel() {
     let mut e = Element::new("t".into(), ElementType::Text, 0, 120_000);
     e.color = Some("#ffffff".into());
     let ch = |a: f64, b: f64| json!({ "keys": [key("x", 0, a, "linear"), key("y", 100, b, "linear")] });
-    e.animations = json!({ "color": { "r": ch(1.0, 0.0), "g": ch(1.0, 0.0), "b": ch(1.0, 0.0), "a": ch(1.0, 1.0) } }).as_object().cloned();
+    e.animations =
+        json!({ "color": { "r": ch(1.0, 0.0), "g": ch(1.0, 0.0), "b": ch(1.0, 0.0), "a": ch(1.0, 1.0) } }).as_object().cloned().map(Animations::from_json);
     assert_eq!(value_at(&e, "color", 0), Some(json!("#ffffff")));
     assert_eq!(value_at(&e, "color", 100), Some(json!("#000000")));
     // Halfway in linear light is 0.5, which sRGB writes as 188 (0xbc).
     assert_eq!(value_at(&e, "color", 50), Some(json!("#bcbcbc")));
-    e.animations = json!({ "color": { "r": ch(1.0, 1.0), "g": ch(0.0, 0.0), "b": ch(0.0, 0.0), "a": ch(1.0, 0.0) } }).as_object().cloned();
+    e.animations =
+        json!({ "color": { "r": ch(1.0, 1.0), "g": ch(0.0, 0.0), "b": ch(0.0, 0.0), "a": ch(1.0, 0.0) } }).as_object().cloned().map(Animations::from_json);
     assert_eq!(value_at(&e, "color", 50), Some(json!("#ff000080")));
 }
 
@@ -117,10 +119,11 @@ fn malformed_channels_split_without_panicking() {
         "bad": 7,
         "color": { "r": 3, "g": { "keys": [] } },
     });
-    let (l, r) = split_animations(a.as_object().unwrap().clone(), 50, &mut id);
-    assert_eq!(l.unwrap()["opacity"]["keys"].as_array().unwrap().len(), 1, "no boundary key across a key without a number");
-    assert_eq!(r.unwrap()["opacity"]["keys"].as_array().unwrap().len(), 1);
-    assert_eq!(clamp_to_duration(a.as_object().unwrap().clone(), 0, &mut id), None, "nothing is left of an empty element");
+    let typed = || Animations::from_json(a.as_object().unwrap().clone());
+    let (l, r) = split_animations(typed(), 50, &mut id);
+    assert_eq!(l.unwrap().to_json()["opacity"]["keys"].as_array().unwrap().len(), 1, "no boundary key across a key without a number");
+    assert_eq!(r.unwrap().to_json()["opacity"]["keys"].as_array().unwrap().len(), 1);
+    assert_eq!(clamp_to_duration(typed(), 0, &mut id), None, "nothing is left of an empty element");
 }
 
 #[test]
@@ -131,4 +134,53 @@ fn colours_parse_and_format_round_trip() {
     assert_eq!(format_color(parse_color("rgba(0,0,0,0.6)").unwrap()), "#00000099");
     assert_eq!(parse_color("#12"), None);
     assert_eq!(parse_color("red"), None);
+}
+
+#[test]
+fn the_evaluator_reads_a_model_built_without_json() {
+    let mut a = Key::new("a", 0.0, KeyValue::number(0.0));
+    a.set_segment(Segment::Bezier);
+    a.set_handle(Side::Right, Some((30.0, 0.0)));
+    let mut b = Key::new("b", 90.0, KeyValue::number(1.0));
+    b.set_handle(Side::Left, Some((-30.0, 0.0)));
+    let mut e = clip(json!({}));
+    e.animations = Some(Animations::from_paths(vec![("opacity".to_string(), Animation::Channel(Channel::with_keys(vec![a, b], None)))]));
+    // Flat handles at both ends: a smoothstep-like ease, exactly 0.5 halfway by symmetry.
+    assert!((at(&e, "opacity", 45) - 0.5).abs() < 1e-6);
+    assert!(at(&e, "opacity", 10) < 0.1, "eases in");
+    assert_eq!(
+        serde_json::to_value(e.animations.as_ref().unwrap()).unwrap(),
+        json!({ "opacity": { "keys": [
+            { "id": "a", "time": 0, "value": 0, "segmentToNext": "bezier", "rightHandle": { "dt": 30, "dv": 0 } },
+            { "id": "b", "time": 90, "value": 1, "leftHandle": { "dt": -30, "dv": 0 } }
+        ] } })
+    );
+}
+
+#[test]
+fn the_project_json_comes_back_byte_identical() {
+    let text = r#"{"opacity":{"keys":[{"id":"a","time":0,"value":1.0,"segmentToNext":"linear","tangentMode":"flat","extra":[1]},{"value":-0.5,"time":12.5,"id":"b"}],"extrapolation":null},"color":{"a":{"keys":[]},"r":7},"v29":"kept"}"#;
+    let parsed: Animations = serde_json::from_str(text).unwrap();
+    assert_eq!(serde_json::to_string(&parsed).unwrap(), text);
+    assert!(parsed.get("opacity").is_some_and(|c| matches!(c, Animation::Channel(c) if c.is_scalar())));
+}
+
+#[test]
+fn edits_move_fields_as_a_json_map_does() {
+    // The tools once edited serde_json maps (preserve_order); the model keeps their field order.
+    let text = r#"{"id":"a","time":0,"value":1,"segmentToNext":"bezier","rightHandle":{"dt":5,"dv":1},"tangentMode":"auto","leftHandle":{"dt":-5,"dv":0}}"#;
+    let mut map: Map<String, Value> = serde_json::from_str(text).unwrap();
+    let anims = Animations::from_json(json!({ "p": { "keys": [map.clone()] } }).as_object().unwrap().clone());
+    let Some(Animation::Channel(mut c)) = anims.into_paths().into_iter().next().map(|(_, a)| a) else { panic!("a channel") };
+    let k = &mut c.keys_mut()[0];
+    k.set_handle(Side::Right, None);
+    map.remove("rightHandle");
+    k.set_value(KeyValue::number(2.0));
+    map.insert("value".into(), json!(2));
+    k.set_tangent("flat");
+    map.insert("tangentMode".into(), json!("flat"));
+    k.set_handle(Side::Right, Some((3.0, 0.5)));
+    map.insert("rightHandle".into(), json!({ "dt": 3, "dv": 0.5 }));
+    let written = Animations::from_paths(vec![("p".to_string(), Animation::Channel(c))]).to_json();
+    assert_eq!(serde_json::to_string(&written["p"]["keys"][0]).unwrap(), serde_json::to_string(&map).unwrap());
 }

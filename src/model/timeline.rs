@@ -202,10 +202,10 @@ pub struct Element {
     /// Whether a video's own sound plays (absent is on).
     #[serde(default, rename = "isSourceAudioEnabled", skip_serializing_if = "Option::is_none")]
     pub source_audio: Option<bool>,
-    /// Keyframes exactly as OpenCut v30+ stores them: property path → channel (see
-    /// [`crate::animation`]).
+    /// Keyframes, typed (property path → channel, [`crate::animation::Animations`]); read
+    /// and written in OpenCut v30+'s exact shape.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub animations: Option<Map<String, Value>>,
+    pub animations: Option<crate::animation::Animations>,
     /// Fields this engine does not model, kept and written back unchanged.
     #[serde(flatten)]
     pub extra: Map<String, Value>,

@@ -386,7 +386,7 @@ fn read_element(v: &Value, base: &str, track_type: &str, r: &mut Reader) -> Resu
     // v30+ animations are modelled (the keyframe tools edit them); anything else under that
     // name (not an object) waits in the stash.
     if let Some(Value::Object(a)) = o.get("animations") {
-        e.animations = Some(a.clone());
+        e.animations = Some(crate::animation::Animations::from_json(a.clone()));
         handled.push("animations");
     }
     if super::params::is_visual(t) {

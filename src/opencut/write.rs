@@ -197,7 +197,7 @@ impl Writer<'_> {
             }
         }
         if let Some(a) = &e.animations {
-            o.insert("animations".into(), Value::Object(a.clone()));
+            o.insert("animations".into(), Value::Object(a.to_json()));
         }
         for (k, v) in &e.extra {
             if k != STASH && !o.contains_key(k) {

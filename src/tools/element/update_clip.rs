@@ -233,7 +233,7 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
             ("volume", volume.is_some()),
         ]
         .into_iter()
-        .filter(|(path, given)| *given && e.animations.as_ref().is_some_and(|a| a.contains_key(*path)))
+        .filter(|(path, given)| *given && e.animations.as_ref().is_some_and(|a| a.contains(path)))
         .map(|(path, _)| path)
         .collect();
         if !animated.is_empty() {

@@ -55,7 +55,7 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
                 "type": if p.kind == PropertyKind::Color { "color" } else { "number" },
                 "unit": p.unit,
                 "value": animation::base_value(e, p.path).unwrap_or(Value::Null),
-                "animated": e.animations.as_ref().is_some_and(|a| a.contains_key(p.path)),
+                "animated": e.animations.as_ref().is_some_and(|a| a.contains(p.path)),
                 "description": p.description,
             });
             if let Some(min) = p.min {

@@ -10,12 +10,12 @@ pub mod update_keyframe_curve;
 pub mod upsert_keyframe;
 
 use crate::error_code::ErrorCode;
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 use super::args::NonEmpty;
 use super::element::find;
 use super::{seconds, timeline_mut, Arg, Ctx, Output, ToolError};
-use crate::animation;
+use crate::animation::{self, Animation, Channel, Handle, Key, KeyValue, Segment, Side};
 use crate::model::Element;
 use crate::properties::{self, PropertyKind};
 use crate::time::seconds_to_ticks;
@@ -30,19 +30,19 @@ crate::tools::args::choices! {
 }
 
 /// OpenCut's `segmentToNext` for an interpolation, and back.
-fn segment(interpolation: &str) -> &'static str {
+fn segment(interpolation: &str) -> Segment {
     match interpolation {
-        "hold" => "step",
-        "bezier" => "bezier",
-        _ => "linear",
+        "hold" => Segment::Step,
+        "bezier" => Segment::Bezier,
+        _ => Segment::Linear,
     }
 }
 
-fn interpolation(key: &Map<String, Value>) -> &'static str {
-    match key.get("segmentToNext").and_then(Value::as_str) {
-        Some("step") => "hold",
-        Some("bezier") => "bezier",
-        Some(_) => "linear",
+fn interpolation(key: &Key) -> &'static str {
+    match key.segment() {
+        Some(Segment::Step) => "hold",
+        Some(Segment::Bezier) => "bezier",
+        Some(Segment::Linear) => "linear",
         None => "hold",
     }
 }
@@ -65,27 +65,25 @@ fn property_arg(property: &Arg<NonEmpty>) -> Result<&str, ToolError> {
     property.id(|| ToolError::invalid_argument("property", "a property path from list_animatable_properties, such as opacity"))
 }
 
-fn keys_of(channel: &Value) -> Vec<&Map<String, Value>> {
-    channel.get("keys").and_then(Value::as_array).map(|a| a.iter().filter_map(Value::as_object).collect()).unwrap_or_default()
-}
-
 /// The keys of one animated path as the tools show them: id, time in seconds from the element's
 /// start, value (a colour composed from its channels), interpolation to the next key.
-fn path_keys(e: &Element, path: &str, data: &Value) -> Vec<Value> {
-    if data.get("keys").is_some() {
-        return keys_of(data)
-            .into_iter()
+fn path_keys(e: &Element, path: &str, data: &Animation) -> Vec<Value> {
+    let id = |k: &Key| k.id().map_or(Value::Null, Value::from);
+    if let Animation::Channel(c) = data {
+        return c
+            .keys()
+            .iter()
             .map(|k| {
-                let ticks = k.get("time").and_then(Value::as_i64).unwrap_or(0);
+                let ticks = k.ticks().unwrap_or(0);
                 let mut o = json!({
-                    "keyframeId": k.get("id").cloned().unwrap_or(Value::Null),
+                    "keyframeId": id(k),
                     "time": seconds(ticks),
-                    "value": k.get("value").cloned().unwrap_or(Value::Null),
+                    "value": k.value().map_or(Value::Null, KeyValue::to_value),
                     "interpolation": interpolation(k),
                 });
-                for h in ["leftHandle", "rightHandle"] {
-                    if let Some((dt, dv)) = k.get(h).and_then(|v| Some((v.get("dt")?.as_f64()?, v.get("dv")?.as_f64()?))) {
-                        o[h] = json!({ "dt": seconds(dt.round() as i64), "dv": crate::effects::number(dv) });
+                for (name, side) in [("leftHandle", Side::Left), ("rightHandle", Side::Right)] {
+                    if let Some((dt, dv)) = k.handle(side).and_then(Handle::get) {
+                        o[name] = json!({ "dt": seconds(dt.round() as i64), "dv": crate::effects::number(dv) });
                     }
                 }
                 o
@@ -93,13 +91,13 @@ fn path_keys(e: &Element, path: &str, data: &Value) -> Vec<Value> {
             .collect();
     }
     // A colour: one key per time of its red channel, the value composed from all four.
-    let Some(red) = data.get("r") else { return Vec::new() };
-    keys_of(red)
-        .into_iter()
+    let Some(red) = data.part("r") else { return Vec::new() };
+    red.keys()
+        .iter()
         .map(|k| {
-            let ticks = k.get("time").and_then(Value::as_i64).unwrap_or(0);
+            let ticks = k.ticks().unwrap_or(0);
             json!({
-                "keyframeId": k.get("id").cloned().unwrap_or(Value::Null),
+                "keyframeId": id(k),
                 "time": seconds(ticks),
                 "value": animation::value_at(e, path, ticks).unwrap_or(Value::Null),
                 "interpolation": interpolation(k),
@@ -114,7 +112,7 @@ pub fn summary(e: &Element) -> Value {
     Value::Array(
         anims
             .iter()
-            .filter(|(path, _)| !matches!(path.as_str(), "bindings" | "channels"))
+            .filter(|(path, _)| !matches!(*path, "bindings" | "channels"))
             .map(|(path, data)| json!({ "property": path, "keyframes": path_keys(e, path, data) }))
             .collect(),
     )
@@ -135,69 +133,68 @@ fn key_time(time: Option<f64>, e: &Element) -> Result<i64, ToolError> {
 /// Upserts one scalar key into `channel` as OpenCut's `upsertScalarChannelKey` does: a key at the
 /// same time takes the new value (and the interpolation when given), else a new key is added;
 /// keys stay sorted by time. Returns the key's id.
-fn upsert_scalar(channel: &mut Map<String, Value>, time: i64, value: f64, interp: Option<&str>, new_id: &mut dyn FnMut() -> String) -> String {
-    let keys = channel.entry("keys").or_insert_with(|| json!([]));
-    if !keys.is_array() {
-        *keys = json!([]);
-    }
-    let list = keys.as_array_mut().expect("made an array above");
-    let id = match list.iter_mut().filter_map(Value::as_object_mut).find(|k| k.get("time").and_then(Value::as_i64) == Some(time)) {
+fn upsert_scalar(channel: &mut Channel, time: i64, value: f64, interp: Option<&str>, new_id: &mut dyn FnMut() -> String) -> String {
+    let list = channel.keys_mut();
+    let id = match list.iter_mut().find(|k| k.ticks() == Some(time)) {
         Some(k) => {
-            k.insert("value".into(), crate::effects::number(value));
+            k.set_value(KeyValue::number(value));
             if let Some(i) = interp {
-                k.insert("segmentToNext".into(), segment(i).into());
+                k.set_segment(segment(i));
             }
-            k.entry("segmentToNext").or_insert_with(|| "linear".into());
-            k.entry("tangentMode").or_insert_with(|| "flat".into());
-            k.get("id").and_then(Value::as_str).unwrap_or_default().to_string()
+            if k.segment().is_none() {
+                k.set_segment(Segment::Linear);
+            }
+            if !k.has_tangent() {
+                k.set_tangent("flat");
+            }
+            k.id().unwrap_or_default().to_string()
         }
         None => {
             let id = new_id();
-            list.push(json!({
-                "id": id,
-                "time": time,
-                "value": crate::effects::number(value),
-                "segmentToNext": segment(interp.unwrap_or("linear")),
-                "tangentMode": "flat",
-            }));
+            let mut k = Key::new(&id, time as f64, KeyValue::number(value));
+            k.set_segment(segment(interp.unwrap_or("linear")));
+            k.set_tangent("flat");
+            list.push(k);
             id
         }
     };
-    crate::sort::stable_sort_by_key(list, |k| k.get("time").and_then(Value::as_i64).unwrap_or(0));
+    crate::sort::stable_sort_by_key(list, (|k| k.ticks().unwrap_or(0)) as fn(&Key) -> i64);
     id
 }
 
-/// The time of the key `key_id` (or of the key at `time`) in an animated path.
-fn locate_key(data: &Value, key_id: Option<&str>, time: Option<i64>) -> Option<i64> {
-    let leaf = if data.get("keys").is_some() { Some(data) } else { None };
-    let channels: Vec<&Value> = match leaf {
-        Some(d) => vec![d],
-        None => COMPONENTS.iter().filter_map(|c| data.get(*c)).collect(),
+/// The time of the key `key_id` (or of the key at `time`) in an animated path (a colour's four
+/// channels in turn).
+fn locate_key(data: &Animation, key_id: Option<&str>, time: Option<i64>) -> Option<i64> {
+    let found = |c: &Channel| {
+        c.keys().iter().find_map(|k| {
+            let t = k.ticks()?;
+            let hit = match key_id {
+                Some(id) => k.id() == Some(id),
+                None => Some(t) == time,
+            };
+            hit.then_some(t)
+        })
     };
-    channels.into_iter().flat_map(keys_of).find_map(|k| {
-        let t = k.get("time").and_then(Value::as_i64)?;
-        let hit = match key_id {
-            Some(id) => k.get("id").and_then(Value::as_str) == Some(id),
-            None => Some(t) == time,
-        };
-        hit.then_some(t)
-    })
+    match data {
+        Animation::Channel(c) => found(c),
+        _ => COMPONENTS.iter().find_map(|name| data.part(name).and_then(found)),
+    }
 }
 
 /// Applies `f` to every key at `time` of a path (all four channels of a colour).
-fn for_keys_at(data: &mut Value, time: i64, f: &mut dyn FnMut(&mut Vec<Value>, usize)) {
-    let mut apply = |channel: &mut Value| {
-        if let Some(list) = channel.get_mut("keys").and_then(Value::as_array_mut) {
-            if let Some(i) = list.iter().position(|k| k.get("time").and_then(Value::as_i64) == Some(time)) {
+fn for_keys_at(data: &mut Animation, time: i64, f: &mut dyn FnMut(&mut Vec<Key>, usize)) {
+    let mut apply = |channel: &mut Channel| {
+        if let Some(list) = channel.keys_in_place() {
+            if let Some(i) = list.iter().position(|k| k.ticks() == Some(time)) {
                 f(list, i);
             }
         }
     };
-    if data.get("keys").is_some() {
-        apply(data);
+    if let Animation::Channel(c) = data {
+        apply(c);
     } else {
         for c in COMPONENTS {
-            if let Some(ch) = data.get_mut(c) {
+            if let Some(ch) = data.part_mut(c) {
                 apply(ch);
             }
         }
@@ -217,7 +214,7 @@ fn target_key<'a>(ctx: &'a Ctx, args: KeyArgs) -> Result<(usize, usize, &'a Elem
     let id = args.element_id.id(ToolError::invalid_element_id)?;
     let path = property_arg(args.property)?;
     let (ti, ei, e) = find(ctx.timeline()?, id)?;
-    if properties::animatable_of(e.kind, path).is_none() && !e.animations.as_ref().is_some_and(|a| a.contains_key(path)) {
+    if properties::animatable_of(e.kind, path).is_none() && !e.animations.as_ref().is_some_and(|a| a.contains(path)) {
         return Err(not_animatable(e, path));
     }
     let key_id = args.keyframe_id.string("keyframeId")?;

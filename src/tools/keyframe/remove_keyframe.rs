@@ -50,8 +50,10 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
         list.remove(i);
     });
     // OpenCut drops a channel with no keys left (and a colour with any channel empty).
-    let empty = |v: &Value| v.get("keys").and_then(Value::as_array).is_none_or(|k| k.is_empty());
-    let gone = if data.get("keys").is_some() { empty(data) } else { COMPONENTS.iter().any(|c| data.get(*c).is_none_or(empty)) };
+    let gone = match data {
+        Animation::Channel(c) => c.keys().is_empty(),
+        _ => COMPONENTS.iter().any(|c| data.part(c).is_none_or(|ch| ch.keys().is_empty())),
+    };
     if gone {
         anims.remove(&path);
     }

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::tools::registry::prelude::*;
+use serde_json::Number;
 
 pub static DEF: ToolDef = ToolDef {
     name: "update_keyframe_curve",
@@ -80,8 +81,8 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     let mut no_next = false;
     let mut no_prev = false;
     for_keys_at(data, time, &mut |list, i| {
-        let next_time = list.get(i + 1).and_then(|k| k.get("time")).and_then(Value::as_i64);
-        let prev_time = i.checked_sub(1).and_then(|p| list[p].get("time")).and_then(Value::as_i64);
+        let next_time = list.get(i + 1).and_then(Key::ticks);
+        let prev_time = i.checked_sub(1).and_then(|p| list[p].ticks());
         if let Some(ease) = easing {
             let Some(next) = next_time else {
                 no_next = true;
@@ -97,31 +98,35 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
             };
             let linear = ease == "linear";
             let k = &mut list[i];
-            k["segmentToNext"] = if linear { "linear".into() } else { "bezier".into() };
+            k.set_segment(if linear { Segment::Linear } else { Segment::Bezier });
             if linear {
-                k.as_object_mut().map(|o| o.remove("rightHandle"));
+                k.set_handle(Side::Right, None);
             } else {
-                k["rightHandle"] = json!({ "dt": (out_x * span).round() as i64, "dv": 0 });
+                k.set_handle_numbers(Side::Right, Some(Number::from((out_x * span).round() as i64)), Some(Number::from(0)));
             }
             let n = &mut list[i + 1];
             if linear {
-                n.as_object_mut().map(|o| o.remove("leftHandle"));
+                n.set_handle(Side::Left, None);
             } else {
-                n["leftHandle"] = json!({ "dt": -((1.0 - in_x) * span).round() as i64, "dv": 0 });
+                n.set_handle_numbers(Side::Left, Some(Number::from(-((1.0 - in_x) * span).round() as i64)), Some(Number::from(0)));
             }
         }
         if let Some(i_) = interp {
-            list[i]["segmentToNext"] = segment(i_).into();
+            list[i].set_segment(segment(i_));
         }
         if let Some((dt, dv)) = right {
             match next_time {
-                Some(next) => list[i]["rightHandle"] = json!({ "dt": dt.clamp(0.0, (next - time) as f64).round() as i64, "dv": crate::effects::number(dv) }),
+                Some(next) => {
+                    list[i].set_handle_numbers(Side::Right, Some(Number::from(dt.clamp(0.0, (next - time) as f64).round() as i64)), animation::number(dv))
+                }
                 None => no_next = true,
             }
         }
         if let Some((dt, dv)) = left {
             match prev_time {
-                Some(prev) => list[i]["leftHandle"] = json!({ "dt": dt.clamp(-((time - prev) as f64), 0.0).round() as i64, "dv": crate::effects::number(dv) }),
+                Some(prev) => {
+                    list[i].set_handle_numbers(Side::Left, Some(Number::from(dt.clamp(-((time - prev) as f64), 0.0).round() as i64)), animation::number(dv))
+                }
                 None => no_prev = true,
             }
         }
@@ -139,7 +144,7 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
         ));
     }
     e.animations = Some(anims);
-    let keys = path_keys(&e, &path, &e.animations.as_ref().expect("set above")[path.as_str()]);
+    let keys = path_keys(&e, &path, e.animations.as_ref().and_then(|a| a.get(&path)).expect("set above"));
     let element_id = e.id.clone();
     timeline_mut(&mut ctx.timeline)?.track_mut(ti).elements[ei] = std::sync::Arc::new(e);
     Ok(json!({ "success": true, "elementId": element_id.as_str(), "property": path, "keyframes": keys }).into())

@@ -67,23 +67,24 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
                 .and_then(Value::as_f64)
                 .filter(|v| v.is_finite() && prop.min.is_none_or(|m| *v >= m) && prop.max.is_none_or(|m| *v <= m))
                 .ok_or_else(|| out_of_range(&range))?;
-            let channel = anims.entry(path).or_insert_with(|| json!({ "keys": [] }));
-            if !channel.is_object() || channel.get("keys").is_none() {
-                *channel = json!({ "keys": [] });
+            let data = anims.get_or_insert_with(path, || Animation::Channel(Channel::new()));
+            if !matches!(data, Animation::Channel(_)) {
+                *data = Animation::Channel(Channel::new());
             }
-            upsert_scalar(channel.as_object_mut().expect("an object"), time, v, interp, &mut new_id)
+            let Animation::Channel(channel) = data else { unreachable!("made a channel above") };
+            upsert_scalar(channel, time, v, interp, &mut new_id)
         }
         PropertyKind::Text | PropertyKind::Flag => return Err(not_animatable(&e, path)),
         PropertyKind::Color => {
             let text = args.value.get().and_then(Value::as_str).unwrap_or("");
             let rgba = animation::parse_color(text).ok_or_else(|| out_of_range("a colour: #rrggbb, #rrggbbaa, rgb(r, g, b) or rgba(r, g, b, a)"))?;
-            let data = anims.entry(path).or_insert_with(|| json!({}));
-            if !COMPONENTS.iter().all(|c| data.get(*c).is_some_and(Value::is_object)) {
-                *data = json!({ "r": { "keys": [] }, "g": { "keys": [] }, "b": { "keys": [] }, "a": { "keys": [] } });
+            let data = anims.get_or_insert_with(path, || Animation::Group(Vec::new()));
+            if !COMPONENTS.iter().all(|c| data.part(c).is_some()) {
+                *data = Animation::Group(COMPONENTS.iter().map(|c| (c.to_string(), Animation::Channel(Channel::new()))).collect());
             }
             let mut first = String::new();
             for (i, c) in COMPONENTS.iter().enumerate() {
-                let channel = data.get_mut(*c).and_then(Value::as_object_mut).expect("made above");
+                let channel = data.part_mut(c).expect("made above");
                 let kid = upsert_scalar(channel, time, rgba[i], interp, &mut new_id);
                 if i == 0 {
                     first = kid;
@@ -93,7 +94,7 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
         }
     };
     e.animations = Some(anims);
-    let keys = path_keys(&e, path, &e.animations.as_ref().expect("set above")[path]);
+    let keys = path_keys(&e, path, e.animations.as_ref().and_then(|a| a.get(path)).expect("set above"));
     let tl = timeline_mut(&mut ctx.timeline)?;
     let element_id = e.id.clone();
     tl.track_mut(ti).elements[ei] = std::sync::Arc::new(e);

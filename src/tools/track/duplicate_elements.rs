@@ -96,7 +96,7 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
         copy.start = original.start + shift;
         // Keyframes get ids of their own, as OpenCut's duplicate gives them.
         if let Some(anims) = copy.animations.as_mut() {
-            for data in anims.values_mut() {
+            for data in anims.iter_mut() {
                 renumber_keys(data, &mut || ctx.ids.next('k'));
             }
         }

@@ -8,6 +8,7 @@ use crate::error_code::ErrorCode;
 use serde_json::{json, Value};
 
 use super::{edit_error, locate_all, seconds, timeline_mut, Ctx, Output, ToolError};
+use crate::animation::Animation;
 use crate::edits;
 use crate::model::{Timeline, TrackType};
 
@@ -43,18 +44,13 @@ fn tl_track_id(tl: &Timeline, _was: usize, element: &str) -> String {
     tl.element(element).map(|(t, _)| t.id.clone()).unwrap_or_default()
 }
 
-fn renumber_keys(data: &mut Value, new_id: &mut dyn FnMut() -> String) {
-    if let Some(keys) = data.get_mut("keys").and_then(Value::as_array_mut) {
-        for k in keys.iter_mut().filter_map(Value::as_object_mut) {
-            if k.contains_key("id") {
-                k.insert("id".into(), new_id().into());
+/// Gives the keys of an animated path (each channel of a colour) new ids.
+fn renumber_keys(data: &mut Animation, new_id: &mut dyn FnMut() -> String) {
+    data.each_channel(&mut |c| {
+        if let Some(keys) = c.keys_in_place() {
+            for k in keys.iter_mut().filter(|k| k.has_id()) {
+                k.set_id(new_id());
             }
         }
-    } else if let Some(o) = data.as_object_mut() {
-        for v in o.values_mut() {
-            if v.get("keys").is_some() {
-                renumber_keys(v, new_id);
-            }
-        }
-    }
+    });
 }
