@@ -1,7 +1,9 @@
 // transcribe_video: the spec's secondary tool, served host-side. It transcribes an asset's speech
-// (Gemini audio understanding through the proxy by default, or a host-provided local transcriber
-// such as Whisper in a worker) and returns segments in timeline seconds for each placement of the
-// asset on the timeline. It edits nothing; captions are a flow of add_text calls.
+// (a host-provided local transcriber such as Whisper in a worker, or Gemini audio understanding
+// through the proxy) and returns segments, with word times when the transcriber gives them, in
+// timeline seconds for each placement of the asset or for one element (through trim and speed).
+// Word times are checked (in order, inside the media) before anyone sees them. It edits nothing;
+// captions are a flow of add_text calls.
 
 import { TICKS_PER_SECOND } from "../generated/tools.js";
 import { defineHostTool, hostToolInfo, toolError, type HostTool, type HostToolContext } from "../host-tools.js";
@@ -11,11 +13,19 @@ import type { AssetJson, AssetSource, ToolErrorResult } from "../types.js";
 import { responseText, type GenerateResponse, type ProxyClient } from "./client.js";
 import { taskConfig } from "./models.js";
 
-/** A segment in source seconds (what a transcriber returns). */
+/** A word in source seconds. */
+export interface SourceWord {
+  start: number;
+  end: number;
+  text: string;
+}
+
+/** A segment in source seconds (what a transcriber returns), its words when it has them. */
 export interface SourceSegment {
   start: number;
   end: number;
   text: string;
+  words?: SourceWord[];
 }
 
 /** A host-provided transcriber, e.g. Whisper running in a worker. */
@@ -62,8 +72,20 @@ const GEMINI_RESPONSE_SCHEMA = {
       type: "array",
       items: {
         type: "object",
-        properties: { start: { type: "number" }, end: { type: "number" }, text: { type: "string" } },
-        required: ["start", "end", "text"],
+        properties: {
+          start: { type: "number" },
+          end: { type: "number" },
+          text: { type: "string" },
+          words: {
+            type: "array",
+            items: {
+              type: "object",
+              properties: { start: { type: "number" }, end: { type: "number" }, text: { type: "string" } },
+              required: ["start", "end", "text"],
+            },
+          },
+        },
+        required: ["start", "end", "text", "words"],
       },
     },
   },
@@ -79,6 +101,7 @@ interface ElementJson {
   start: number;
   duration: number;
   trimStart?: number;
+  retime?: { rate?: number };
 }
 
 function placements(project: Record<string, unknown>, assetId: string): ElementJson[] {
@@ -88,40 +111,78 @@ function placements(project: Record<string, unknown>, assetId: string): ElementJ
 
 const round = (s: number) => Math.round(s * 1000) / 1000;
 
-/** Cleans a transcriber's segments: finite, ordered, inside the asset, bounded in number. */
+/** A timed piece of text (segment or word) inside the media: finite, non-empty, clamped to
+ * [0, duration]; undefined when it is none of that. */
+function timed(raw: unknown, duration: number | undefined, strict: boolean): SourceWord | undefined {
+  if (typeof raw !== "object" || raw === null) return undefined;
+  let { start, end, text } = raw as Record<string, unknown>;
+  if (typeof start !== "number" || typeof end !== "number" || typeof text !== "string" || !Number.isFinite(start) || !Number.isFinite(end)) return undefined;
+  start = Math.max(0, start);
+  if (duration !== undefined) end = Math.min(end as number, duration);
+  text = text.trim();
+  // A word may be instantaneous; a segment must last.
+  if ((strict ? (end as number) <= (start as number) : (end as number) < (start as number)) || text === "") return undefined;
+  return { start: start as number, end: end as number, text: text as string };
+}
+
+/** Cleans a transcriber's segments: finite, ordered, inside the asset, bounded in number; their
+ * words the same, in the order given (wordsInOrder says whether that order holds). */
 export function cleanSegments(raw: unknown, duration: number | undefined, max: number): SourceSegment[] {
   if (!Array.isArray(raw)) return [];
   const out: SourceSegment[] = [];
   for (const s of raw) {
-    if (typeof s !== "object" || s === null) continue;
-    let { start, end, text } = s as Record<string, unknown>;
-    if (typeof start !== "number" || typeof end !== "number" || typeof text !== "string" || !Number.isFinite(start) || !Number.isFinite(end)) continue;
-    start = Math.max(0, start);
-    if (duration !== undefined) end = Math.min(end as number, duration);
-    text = text.trim();
-    if ((end as number) <= (start as number) || text === "") continue;
-    out.push({ start: start as number, end: end as number, text: text as string });
+    const segment: SourceSegment | undefined = timed(s, duration, true);
+    if (!segment) continue;
+    const words = (s as { words?: unknown }).words;
+    if (Array.isArray(words)) segment.words = words.map((w) => timed(w, duration, false)).filter((w): w is SourceWord => w !== undefined);
+    out.push(segment);
   }
   out.sort((a, b) => a.start - b.start || a.end - b.end);
   return out.slice(0, max);
 }
 
-/** Maps source-time segments onto each placement's visible window, in timeline seconds. */
+/** Whether each segment's words start in order (a transcriber whose words run backwards is not
+ * usable for captions: the tool refuses its answer). The index of the first bad segment, or -1. */
+export function wordsOutOfOrder(segments: SourceSegment[]): number {
+  return segments.findIndex((s) => s.words?.some((w, i) => i > 0 && w.start < s.words![i - 1].start));
+}
+
+/** Maps source-time segments (and their words) onto each placement's visible window, in
+ * timeline seconds, through its trim and speed (OpenCut's retime: source = trimStart + clip ×
+ * rate); words outside the window are left out. */
 export function toTimeline(segments: SourceSegment[], elements: ElementJson[]): Array<SourceSegment & { elementId: string }> {
   const out: Array<SourceSegment & { elementId: string }> = [];
   for (const el of elements) {
+    const rate = el.retime?.rate && el.retime.rate > 0 ? el.retime.rate : 1;
     const from = (el.trimStart ?? 0) / TICKS_PER_SECOND;
-    const to = from + el.duration / TICKS_PER_SECOND;
+    const to = from + Math.round(el.duration * rate) / TICKS_PER_SECOND;
     const at = el.start / TICKS_PER_SECOND;
+    const place = (t: number) => round(at + (t - from) / rate);
+    const clip = <T extends SourceWord>(x: T) => ({ ...x, start: Math.max(x.start, from), end: Math.min(x.end, to) });
     for (const s of segments) {
-      const a = Math.max(s.start, from);
-      const b = Math.min(s.end, to);
+      const { start: a, end: b } = clip(s);
       if (b <= a) continue;
-      out.push({ start: round(at + (a - from)), end: round(at + (b - from)), text: s.text, elementId: el.id });
+      const mapped: SourceSegment & { elementId: string } = { start: place(a), end: place(b), text: s.text, elementId: el.id };
+      if (s.words) {
+        mapped.words = s.words
+          .filter((w) => w.end > from && w.start < to)
+          .map(clip)
+          .map((w) => ({ start: place(w.start), end: place(w.end), text: w.text }));
+      }
+      out.push(mapped);
     }
   }
   return out.sort((x, y) => x.start - y.start || x.end - y.end);
 }
+
+/** Source-time segments as the tool answers them: times to the millisecond. */
+const inSource = (segments: SourceSegment[]) =>
+  segments.map((s) => ({
+    start: round(s.start),
+    end: round(s.end),
+    text: s.text,
+    ...(s.words ? { words: s.words.map((w) => ({ start: round(w.start), end: round(w.end), text: w.text })) } : {}),
+  }));
 
 export function createTranscribeTool(options: TranscribeToolOptions): HostTool {
   const { editor, client, transcriber } = options;
@@ -148,8 +209,8 @@ export function createTranscribeTool(options: TranscribeToolOptions): HostTool {
       });
     }
     const prompt =
-      `Transcribe all speech in this ${asset.type}. Return JSON: { "language": BCP 47 tag, "segments": [{ "start": seconds, "end": seconds, "text": string }] }. ` +
-      `Times are seconds from the start of the file, as decimal numbers. One segment per sentence or short phrase, at most about 12 seconds each. ` +
+      `Transcribe all speech in this ${asset.type}. Return JSON: { "language": BCP 47 tag, "segments": [{ "start": seconds, "end": seconds, "text": string, "words": [{ "start": seconds, "end": seconds, "text": string }] }] }. ` +
+      `Times are seconds from the start of the file, as decimal numbers. One segment per sentence or short phrase, at most about 12 seconds each; each word of it with its own start and end, in spoken order. ` +
       // The language is the caller's argument, not our words: quoted.
       (language
         ? `The speech is in the language ${JSON.stringify(language.slice(0, 64))}; transcribe it in that language. `
@@ -207,10 +268,13 @@ export function createTranscribeTool(options: TranscribeToolOptions): HostTool {
     args: Partial<TranscribeVideoArgs> & Record<string, unknown>,
     callOptions: HostToolContext,
   ): Promise<TranscribeVideoResult | ToolErrorResult> {
-    const { assetId, language, modelId } = args as Record<string, unknown>;
-    for (const [k, v] of Object.entries({ assetId, language, modelId })) {
+    const { assetId, elementId, language, modelId, provider } = args as Record<string, unknown>;
+    for (const [k, v] of Object.entries({ assetId, elementId, language, modelId })) {
       if (v !== undefined && (typeof v !== "string" || v.trim() === "")) return fail(`${k} must be a non-empty string`, "INVALID_ARGUMENT", { argument: k });
     }
+    if (provider !== undefined && provider !== "local" && provider !== "gemini")
+      return fail("provider must be one of: local, gemini", "INVALID_ARGUMENT", { argument: "provider" });
+    if (assetId !== undefined && elementId !== undefined) return fail("Give assetId or elementId, not both", "INVALID_ARGUMENTS");
     let project: Record<string, unknown>;
     try {
       project = editor.project() as Record<string, unknown>;
@@ -219,7 +283,16 @@ export function createTranscribeTool(options: TranscribeToolOptions): HostTool {
     }
     const assets = (project.assets ?? []) as AssetJson[];
     let asset: AssetJson | undefined;
-    if (typeof assetId === "string") {
+    let element: ElementJson | undefined;
+    if (typeof elementId === "string") {
+      const tracks = ((project.timeline as { tracks?: Array<{ elements?: ElementJson[] }> } | null)?.tracks ?? []) as Array<{ elements?: ElementJson[] }>;
+      element = tracks.flatMap((t) => t.elements ?? []).find((e) => e.id === elementId);
+      if (!element) return fail("Element not found", "ELEMENT_NOT_FOUND", { hint: "Call list_timeline to get element ids." });
+      if ((element.type !== "video" && element.type !== "audio") || !element.assetId)
+        return fail("Unsupported asset type", "UNSUPPORTED_ASSET_TYPE", { hint: "transcribe_video takes a video or audio element." });
+      asset = assets.find((a) => a.id === element!.assetId);
+      if (!asset) return fail("Asset not found", "ASSET_NOT_FOUND", { hint: "Call list_project_assets to get asset ids." });
+    } else if (typeof assetId === "string") {
       asset = assets.find((a) => a.id === assetId);
       if (!asset) {
         const named = assets.filter((a) => a.name === assetId);
@@ -241,8 +314,9 @@ export function createTranscribeTool(options: TranscribeToolOptions): HostTool {
       return fail("Unsupported asset type", "UNSUPPORTED_ASSET_TYPE", { hint: "transcribe_video takes a video or audio asset." });
 
     let raw: Record<string, unknown>;
-    const provider = transcriber ? "local" : "gemini";
-    if (transcriber) {
+    const use = (provider as "local" | "gemini" | undefined) ?? (transcriber ? "local" : "gemini");
+    if (use === "local" && !transcriber) return fail("Failed to transcribe", "TRANSCRIBE_FAILED", { details: "no local transcriber configured" });
+    if (use === "local" && transcriber) {
       try {
         raw = {
           ...(await transcriber({
@@ -261,14 +335,18 @@ export function createTranscribeTool(options: TranscribeToolOptions): HostTool {
       if (typeof raw.error === "string") return raw as ToolErrorResult;
     }
     const segments = cleanSegments(raw?.segments, asset.duration, maxSegments);
-    const elements = placements(project, asset.id);
+    const backwards = wordsOutOfOrder(segments);
+    if (backwards >= 0) return fail("Failed to transcribe", "TRANSCRIBE_FAILED", { details: `the word times of segment ${backwards + 1} go backwards` });
+    const elements = element ? [element] : placements(project, asset.id);
     const lang = typeof raw?.language === "string" ? raw.language : language;
     return {
       assetId: asset.id,
-      provider,
+      ...(element ? { elementId: element.id } : {}),
+      provider: use,
       timeBase: elements.length ? "timeline" : "source",
       ...(lang ? { language: lang as string } : {}),
-      segments: elements.length ? toTimeline(segments, elements) : segments.map((s) => ({ start: round(s.start), end: round(s.end), text: s.text })),
+      text: segments.map((s) => s.text).join(" "),
+      segments: elements.length ? toTimeline(segments, elements) : inSource(segments),
     };
   }
 

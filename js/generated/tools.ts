@@ -3797,8 +3797,12 @@ export interface MediaImportResult {
 export interface TranscribeVideoArgs {
   /** Video or audio asset id from list_project_assets; optional when the timeline uses exactly one */
   assetId?: string;
+  /** A video or audio element id from list_timeline instead: only what it plays, in timeline seconds (through its trim and speed) */
+  elementId?: string;
   /** Spoken language as a BCP 47 tag (e.g. en, es-AR); detected when omitted */
   language?: string;
+  /** Who transcribes: local (the host's transcriber, e.g. Whisper in a worker) or gemini (through the proxy); the local one when the host has it */
+  provider?: "local" | "gemini";
   /** Transcription model: a Gemini model the proxy allows, or the local transcriber's model */
   modelId?: string;
 }
@@ -3806,15 +3810,25 @@ export interface TranscribeVideoArgs {
 /** Result of the host tool `transcribe_video`. */
 export interface TranscribeVideoResult {
   assetId: string;
+  /** The element transcribed (elementId given) */
+  elementId?: string;
   provider: "gemini" | "local";
   /** timeline: seconds on the timeline, per placement; source: seconds into the asset (it is not on the timeline) */
   timeBase: "timeline" | "source";
   language?: string;
+  /** The whole transcript of the asset, segment after segment */
+  text: string;
   segments: {
     start: number;
     end: number;
     text: string;
     elementId?: string;
+    /** Each word's times, when the transcriber gives them (words outside the element's span left out) */
+    words?: {
+      start: number;
+      end: number;
+      text: string;
+    }[];
   }[];
 }
 
@@ -4245,7 +4259,7 @@ export type HostToolName = keyof HostToolArgsMap;
 /** The error messages each host tool can return (`<x>` marks a filled-in part). */
 export const HOST_TOOL_ERRORS: Readonly<Record<HostToolName, readonly string[]>> = {
   media_import: ["paths must be a non-empty array of absolute file paths","Path must be absolute: <path>","File not found: <path>","Unsupported media format: <path> (supported: <formats>)","Cannot add <path>: <why>"],
-  transcribe_video: ["assetId is required","Asset not found","Unsupported asset type","Asset is still processing","Failed to transcribe","Cancelled by the user","<key> must be a non-empty string"],
+  transcribe_video: ["assetId is required","Give assetId or elementId, not both","Asset not found","Element not found","Unsupported asset type","provider must be one of: local, gemini","Asset is still processing","Failed to transcribe","Cancelled by the user","<key> must be a non-empty string"],
   detect_silences: ["assetId or elementId is required","Give assetId or elementId, not both","Asset not found","Element not found","Unsupported asset type","<key> must be a non-empty string","minDuration must be a number of seconds > 0","thresholdDb must be a number from -120 to 0","Failed to decode audio","Cancelled by the user"],
   detect_scenes: ["assetId or elementId is required","Give assetId or elementId, not both","Asset not found","Element not found","Unsupported asset type","<key> must be a non-empty string","threshold must be a number above 0, at most 1","Failed to decode video","Cancelled by the user"],
   render_preview: ["time must be a number of seconds >= 0","Give time or times, not both","times must be 1 to 16 numbers of seconds >= 0","width must be a whole number from 16 to 1920","no Chromium at <path> (set NEURALCUT_CHROMIUM ...)","render_preview failed: <why>"],
@@ -4374,7 +4388,7 @@ export const HOST_TOOL_CATALOG: readonly HostToolInfo[] = [
   {
     "name": "transcribe_video",
     "title": "Transcribe video",
-    "description": "Transcribe the speech of a video or audio asset into timed segments { start, end, text }. Times are timeline seconds for each placement of the asset (with its elementId), or source seconds when the asset is not on the timeline. Edits nothing: to caption, call add_text per segment. Secondary to load_asset_context for understanding content.",
+    "description": "Transcribe the speech of a video or audio asset into timed segments { start, end, text, words? }, words with their own times when the transcriber gives them (Gemini is asked for them). Times are timeline seconds for each placement of the asset (with its elementId), or for one element with elementId (only what it plays, through its trim and speed), or source seconds when the asset is not on the timeline. Edits nothing: to caption, call add_text per segment or per few words. Secondary to load_asset_context for understanding content.",
     "inputSchema": {
       "$schema": "https://json-schema.org/draft/2020-12/schema",
       "type": "object",
@@ -4384,10 +4398,23 @@ export const HOST_TOOL_CATALOG: readonly HostToolInfo[] = [
           "minLength": 1,
           "description": "Video or audio asset id from list_project_assets; optional when the timeline uses exactly one"
         },
+        "elementId": {
+          "type": "string",
+          "minLength": 1,
+          "description": "A video or audio element id from list_timeline instead: only what it plays, in timeline seconds (through its trim and speed)"
+        },
         "language": {
           "type": "string",
           "minLength": 1,
           "description": "Spoken language as a BCP 47 tag (e.g. en, es-AR); detected when omitted"
+        },
+        "provider": {
+          "type": "string",
+          "enum": [
+            "local",
+            "gemini"
+          ],
+          "description": "Who transcribes: local (the host's transcriber, e.g. Whisper in a worker) or gemini (through the proxy); the local one when the host has it"
         },
         "modelId": {
           "type": "string",
@@ -4404,6 +4431,10 @@ export const HOST_TOOL_CATALOG: readonly HostToolInfo[] = [
       "properties": {
         "assetId": {
           "type": "string"
+        },
+        "elementId": {
+          "type": "string",
+          "description": "The element transcribed (elementId given)"
         },
         "provider": {
           "type": "string",
@@ -4423,6 +4454,10 @@ export const HOST_TOOL_CATALOG: readonly HostToolInfo[] = [
         "language": {
           "type": "string"
         },
+        "text": {
+          "type": "string",
+          "description": "The whole transcript of the asset, segment after segment"
+        },
         "segments": {
           "type": "array",
           "items": {
@@ -4439,6 +4474,29 @@ export const HOST_TOOL_CATALOG: readonly HostToolInfo[] = [
               },
               "elementId": {
                 "type": "string"
+              },
+              "words": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "properties": {
+                    "start": {
+                      "type": "number"
+                    },
+                    "end": {
+                      "type": "number"
+                    },
+                    "text": {
+                      "type": "string"
+                    }
+                  },
+                  "required": [
+                    "start",
+                    "end",
+                    "text"
+                  ]
+                },
+                "description": "Each word's times, when the transcriber gives them (words outside the element's span left out)"
               }
             },
             "required": [
@@ -4453,6 +4511,7 @@ export const HOST_TOOL_CATALOG: readonly HostToolInfo[] = [
         "assetId",
         "provider",
         "timeBase",
+        "text",
         "segments"
       ]
     },

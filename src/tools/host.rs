@@ -59,9 +59,15 @@ pub mod transcribe_video {
         /// Video or audio asset id from list_project_assets; optional when the timeline uses exactly one
         #[schemars(length(min = 1))]
         asset_id: Option<String>,
+        /// A video or audio element id from list_timeline instead: only what it plays, in timeline seconds (through its trim and speed)
+        #[schemars(length(min = 1))]
+        element_id: Option<String>,
         /// Spoken language as a BCP 47 tag (e.g. en, es-AR); detected when omitted
         #[schemars(length(min = 1))]
         language: Option<String>,
+        /// Who transcribes: local (the host's transcriber, e.g. Whisper in a worker) or gemini (through the proxy); the local one when the host has it
+        #[schemars(extend("enum" = ["local", "gemini"]))]
+        provider: Option<String>,
         /// Transcription model: a Gemini model the proxy allows, or the local transcriber's model
         #[schemars(length(min = 1))]
         model_id: Option<String>,
@@ -71,12 +77,16 @@ pub mod transcribe_video {
     #[serde(rename_all = "camelCase")]
     pub struct Returns {
         asset_id: String,
+        /// The element transcribed (elementId given)
+        element_id: Option<String>,
         #[schemars(extend("enum" = ["gemini", "local"]))]
         provider: String,
         /// timeline: seconds on the timeline, per placement; source: seconds into the asset (it is not on the timeline)
         #[schemars(extend("enum" = ["timeline", "source"]))]
         time_base: String,
         language: Option<String>,
+        /// The whole transcript of the asset, segment after segment
+        text: String,
         segments: List<Segment>,
     }
 
@@ -87,6 +97,16 @@ pub mod transcribe_video {
         end: f64,
         text: String,
         element_id: Option<String>,
+        /// Each word's times, when the transcriber gives them (words outside the element's span left out)
+        words: Option<List<Word>>,
+    }
+
+    #[derive(JsonSchema)]
+    #[serde(rename_all = "camelCase")]
+    pub struct Word {
+        start: f64,
+        end: f64,
+        text: String,
     }
 }
 

@@ -573,7 +573,8 @@ test("list_skills and load_skill serve the built-in recipes and the host's; a lo
 
 test("every tool and argument a built-in skill names exists in the registry", () => {
   const tools = new Map([...TOOL_CATALOG, ...HOST_TOOL_CATALOG].map((t) => [t.name, t]));
-  // Argument names, nested ones included ({ "x", "y" } of a position).
+  // Argument and result field names, nested ones included ({ "x", "y" } of a position, a
+  // segment's `words`): a recipe names only fields some tool takes or returns.
   const args = new Set();
   const walk = (schema) => {
     if (!schema || typeof schema !== "object") return;
@@ -583,14 +584,17 @@ test("every tool and argument a built-in skill names exists in the registry", ()
     }
     for (const v of [schema.items, ...(schema.oneOf ?? []), ...(schema.anyOf ?? [])]) walk(v);
   };
-  for (const t of tools.values()) walk(t.inputSchema);
+  for (const t of tools.values()) {
+    walk(t.inputSchema);
+    walk(t.outputSchema);
+  }
   const skills = new Set(BUILT_IN_SKILLS.map((k) => k.name));
   assert.deepEqual([...skills], ["captions", "remove-silences", "vertical-short", "talking-head", "b-roll"]);
   for (const k of BUILT_IN_SKILLS) {
     const named = [...k.body.matchAll(/`([a-z][a-zA-Z_]*)`/g)].map((m) => m[1]);
     const toolNames = named.filter((n) => tools.has(n));
     assert.ok(toolNames.length >= 4, `${k.name} names the tools it uses`);
-    for (const n of named) assert.ok(tools.has(n) || args.has(n) || skills.has(n), `${k.name}: \`${n}\` is neither a tool, an argument nor a skill`);
+    for (const n of named) assert.ok(tools.has(n) || args.has(n) || skills.has(n), `${k.name}: \`${n}\` is neither a tool, a field nor a skill`);
     // snake_case words anywhere are tool names.
     for (const [w] of k.body.matchAll(/\b[a-z]+_[a-z_]+\b/g)) assert.ok(tools.has(w), `${k.name}: ${w} is not a tool`);
     // JSON arguments in the recipes belong to the tools.

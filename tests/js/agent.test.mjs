@@ -4,7 +4,7 @@ import { test, before, after, beforeEach } from "node:test";
 import assert from "node:assert/strict";
 
 import { createEditor } from "../../dist/index.js";
-import { createAgent, toGeminiSchema, AgentError } from "../../dist/agent/index.js";
+import { createAgent, createTranscribeTool, toGeminiSchema, AgentError } from "../../dist/agent/index.js";
 import { modelTurn, call } from "./fake-gemini.mjs";
 import {
   startStack,
@@ -311,11 +311,16 @@ test("transcribe_video through Gemini returns segments in timeline seconds for t
     provider: "gemini",
     timeBase: "timeline",
     language: "en",
+    text: "Hello there. General Kenobi.",
     segments: [
       { start: 3.5, end: 5, text: "Hello there.", elementId: el.id },
       { start: 5.5, end: 7, text: "General Kenobi.", elementId: el.id },
     ],
   });
+  // Gemini is asked for each word's times, in the response schema.
+  const schema = asked.generationConfig.responseJsonSchema.properties.segments.items;
+  assert.deepEqual(schema.required, ["start", "end", "text", "words"]);
+  assert.deepEqual(Object.keys(schema.properties.words.items.properties), ["start", "end", "text"]);
   assert.equal(editor.revision(), before, "transcribe_video edits nothing");
   assert.ok(asked.contents[0].parts[0].fileData.fileUri.startsWith(fake.url));
   assert.equal((await agent.callTool("transcribe_video", { assetId, bogus: 1 })).code, "UNKNOWN_ARGUMENT");
@@ -338,6 +343,97 @@ test("transcribe_video uses a host-provided local transcriber when given", async
   assert.equal(out.assetId, assetId);
   assert.deepEqual(out.segments, [{ start: 1, end: 2, text: "Hola.", elementId }]);
   assert.ok(seen[0].source.file instanceof Blob);
+});
+
+test("transcribe_video's words: in timeline seconds through trim and speed, outside the element left out; a backwards answer refused", async () => {
+  // A 10 s clip at 4 s, trimmed by 1 s, at 2x: it plays source 1-9 s in timeline 4-8 s.
+  const base = await createEditor();
+  const assetId = base.addAsset({ name: "talk.mp4", type: "video", duration: 10, file: media() });
+  await base.callTool("add_media_to_timeline", { assetId, startTime: 4, trackType: "main" });
+  const project = base.project();
+  const el = project.timeline.tracks.flatMap((t) => t.elements)[0];
+  Object.assign(el, { trimStart: 1 * 120000, duration: 4 * 120000, trimEnd: 1 * 120000, retime: { rate: 2 } });
+  const editor = await createEditor({ project });
+  let answer = {
+    language: "en",
+    segments: [
+      {
+        start: 0.2,
+        end: 2.2,
+        text: "Before it. Hello",
+        words: [
+          { start: 0.2, end: 0.6, text: "Before" },
+          { start: 0.6, end: 0.9, text: "it." },
+          { start: 1.5, end: 2.2, text: "Hello" },
+        ],
+      },
+      {
+        start: 8,
+        end: 9.6,
+        text: "Last words",
+        words: [
+          { start: 8, end: 8.8, text: "Last" },
+          { start: 9.1, end: 9.6, text: "words" },
+          { start: 11, end: 12, text: "ghost" },
+        ],
+      },
+    ],
+  };
+  const tool = createTranscribeTool({ editor, model: "m", transcriber: async () => answer });
+  const out = await tool.call({ elementId: el.id });
+  // By hand: timeline = 4 + (source - 1) / 2. "Before it." ends before the trim; "words" starts
+  // after the element's end (source 9); "ghost" is past the media.
+  assert.deepEqual(out, {
+    assetId,
+    elementId: el.id,
+    provider: "local",
+    timeBase: "timeline",
+    language: "en",
+    text: "Before it. Hello Last words",
+    segments: [
+      { start: 4, end: 4.6, text: "Before it. Hello", elementId: el.id, words: [{ start: 4.25, end: 4.6, text: "Hello" }] },
+      { start: 7.5, end: 8, text: "Last words", elementId: el.id, words: [{ start: 7.5, end: 7.9, text: "Last" }] },
+    ],
+  });
+  // Not placed: source seconds, every word inside the media.
+  const loose = await createEditor();
+  const looseId = loose.addAsset({ name: "talk.mp4", type: "video", duration: 10, file: media() });
+  const src = await createTranscribeTool({ editor: loose, model: "m", transcriber: async () => answer }).call({ assetId: looseId });
+  assert.equal(src.timeBase, "source");
+  assert.deepEqual(src.segments[1].words, [
+    { start: 8, end: 8.8, text: "Last" },
+    { start: 9.1, end: 9.6, text: "words" },
+  ]);
+  // Words that run backwards are not usable: refused, with which segment.
+  answer = {
+    segments: [
+      {
+        start: 1,
+        end: 3,
+        text: "a b",
+        words: [
+          { start: 2, end: 2.5, text: "b" },
+          { start: 1, end: 1.5, text: "a" },
+        ],
+      },
+    ],
+  };
+  const backwards = await tool.call({ elementId: el.id });
+  assert.deepEqual(backwards, { error: "Failed to transcribe", code: "TRANSCRIBE_FAILED", details: "the word times of segment 1 go backwards" });
+  // The arguments: one of assetId and elementId, a known provider, one that is configured.
+  assert.deepEqual(await tool.call({ assetId, elementId: el.id }), { error: "Give assetId or elementId, not both", code: "INVALID_ARGUMENTS" });
+  assert.deepEqual(await tool.call({ provider: "whisper" }), {
+    error: "provider must be one of: local, gemini",
+    code: "INVALID_ARGUMENT",
+    argument: "provider",
+  });
+  assert.equal((await tool.call({ elementId: "nope" })).code, "ELEMENT_NOT_FOUND");
+  const geminiOnly = createTranscribeTool({ editor, model: "m" });
+  assert.deepEqual(await geminiOnly.call({ provider: "local" }), {
+    error: "Failed to transcribe",
+    code: "TRANSCRIBE_FAILED",
+    details: "no local transcriber configured",
+  });
 });
 
 test("tool schemas are converted to Gemini's JSON Schema subset", () => {
