@@ -1,5 +1,5 @@
 // detect_scenes: the hard cuts in a video asset, measured from its decoded frames. mediabunny
-// decodes (WebCodecs), each frame goes to the engine's meter (src/scenes.rs, `SceneMeter`) in the
+// decodes (WebCodecs), each frame goes to the media module's meter (src/scenes.rs, `SceneMeter`) in the
 // decoder's own layout, which shrinks it to 64 × 36 and compares it with the frame before. It
 // needs WebCodecs: the in-page agent and WebMCP run it in their page, `neuralcut mcp` and the CLI
 // in their headless Chromium (js/media-tools-node.ts). docs/scenes.md.
@@ -7,7 +7,8 @@ import type { Source } from "mediabunny";
 import type { DetectScenesArgs, DetectScenesResult } from "./generated/tools.js";
 import { defineHostTool, toolError, type HostTool } from "./host-tools.js";
 import { mediaTarget, pageMedia, round, type MediaEditor, type Mediabunny, type OpenMedia } from "./media/target.js";
-import { SceneMeter } from "./wasm/neuralcut_engine.js";
+import { mediaMeters } from "./media-wasm.js";
+import type { SceneMeter } from "./wasm/neuralcut_media.js";
 
 export const DEFAULT_SCENE_THRESHOLD = 0.1;
 /** The size a frame of a layout the meter does not read is drawn at (its grid, src/scenes.rs). */
@@ -28,7 +29,8 @@ export async function measureScenes(
     const track = await input.getPrimaryVideoTrack();
     if (!track) return { failed: "the media has no video track" };
     if (!(await track.canDecode())) return { failed: `this runtime cannot decode its ${track.codec ?? "unknown"} video` };
-    meter = new SceneMeter(threshold);
+    const meters = await mediaMeters();
+    meter = new meters.SceneMeter(threshold);
     // The decoder's own pixels when the meter reads their layout (copying them costs about
     // nothing: 494 ms for 150 720p frames against 505 ms decoding alone); else each frame is
     // drawn small on a canvas (1,549 ms for the same frames), e.g. for a layout like I444.
@@ -44,7 +46,7 @@ export async function measureScenes(
         first ??= at;
         last = Math.min(span.to, sample.timestamp + sample.duration);
         const format = sample.format;
-        if (format && SceneMeter.reads(format)) {
+        if (format && meters.SceneMeter.reads(format)) {
           // Without a layout, copyTo packs the visible rectangle's planes tightly (WebCodecs).
           const { width, height } = sample.visibleRect;
           const size = sample.allocationSize();

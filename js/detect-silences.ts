@@ -1,5 +1,5 @@
 // detect_silences: the pauses in an asset's sound, measured from its decoded audio. mediabunny
-// decodes (WebCodecs in a page; PCM anywhere, Node included) and the engine's meter
+// decodes (WebCodecs in a page; PCM anywhere, Node included) and the media module's meter
 // (src/silence.rs, `SilenceMeter`) measures each chunk as it comes, so an hour of audio is never
 // held at once. One tool for every surface: the in-page agent, WebMCP and headless MCP differ
 // only in how an asset's bytes are opened (js/media/target.ts). mediabunny is imported on first
@@ -8,7 +8,8 @@ import type { Source } from "mediabunny";
 import type { DetectSilencesArgs, DetectSilencesResult } from "./generated/tools.js";
 import { defineHostTool, toolError, type HostTool } from "./host-tools.js";
 import { mediaTarget, pageMedia, round, type MediaEditor, type Mediabunny, type OpenMedia } from "./media/target.js";
-import { SilenceMeter } from "./wasm/neuralcut_engine.js";
+import { mediaMeters } from "./media-wasm.js";
+import type { SilenceMeter } from "./wasm/neuralcut_media.js";
 
 export const DEFAULT_MIN_DURATION = 0.5;
 export const DEFAULT_THRESHOLD_DB = -40;
@@ -25,6 +26,7 @@ export async function measureSilences(
   const input = new Input({ source, formats: ALL_FORMATS });
   let meter: SilenceMeter | undefined;
   try {
+    const meters = await mediaMeters();
     const track = await input.getPrimaryAudioTrack();
     if (!track) return { failed: "the media has no audio track" };
     if (!(await track.canDecode())) return { failed: `this runtime cannot decode its ${track.codec ?? "unknown"} audio`, undecodable: true };
@@ -40,7 +42,7 @@ export async function measureSilences(
         const keep = Math.min(sample.numberOfFrames, Math.round((span.to - sample.timestamp) * rate)) - skip;
         if (keep <= 0) continue;
         if (!meter) {
-          meter = new SilenceMeter(rate, channels, settings.thresholdDb);
+          meter = new meters.SilenceMeter(rate, channels, settings.thresholdDb);
           first = sample.timestamp + skip / rate;
         }
         if (buffer.length < keep * channels) buffer = new Float32Array(keep * channels);

@@ -17,6 +17,15 @@ export const ARTEFACTS = [
     bindgenFlags: ["--experimental-reset-state-function"],
     what: "timeline engine and agent tools",
   },
+  // The meters of detect_silences and detect_scenes (src/silence.rs, src/scenes.rs): loaded by
+  // those two tools on first use, never by a page that does not measure media.
+  {
+    outName: "neuralcut_media",
+    features: ["media"],
+    optLevel: "z",
+    wasmOpt: ["-Oz", "--converge"],
+    what: "media meters (detect_silences, detect_scenes)",
+  },
   // wasm SIMD for the effects module only: its CPU path (backend "cpu", src/effects/fast.rs) is
   // written to vectorise (docs/effects.md has the figures with and without). Every browser with
   // WebGPU or WebGL2 has had wasm SIMD since 2021.

@@ -9,7 +9,7 @@ echo "[lint] cargo fmt --check"
 cargo fmt --check
 echo "[lint] cargo clippy (native, every target, the gpu feature)"
 cargo clippy --quiet --all-targets --features gpu -- -D warnings
-echo "[lint] cargo clippy (wasm32: the engine and effects modules)"
-cargo clippy --quiet --target wasm32-unknown-unknown --lib --features engine,effects-webgl -- -D warnings
+echo "[lint] cargo clippy (wasm32: the engine, effects and media modules)"
+cargo clippy --quiet --target wasm32-unknown-unknown --lib --features engine,effects-webgl,media -- -D warnings
 echo "[lint] biome ci (TypeScript, tests, scripts, demo)"
 node_modules/.bin/biome ci --colors=off .

@@ -31,6 +31,10 @@ pub use tools::{Editor, ToolError};
 #[cfg(all(target_arch = "wasm32", feature = "engine"))]
 pub mod wasm;
 
+// The boundary: the media meters' wasm-bindgen API (`neuralcut_media`), built with `media` alone.
+#[cfg(all(target_arch = "wasm32", feature = "media"))]
+pub mod media_wasm;
+
 // The boundary: the wgpu effects renderer (native for tests, and the browser effects module).
 #[cfg(any(feature = "gpu", feature = "effects"))]
 pub mod gpu;

@@ -13,8 +13,6 @@ mod effects;
 mod frame;
 mod opencut;
 mod options;
-mod scenes;
-mod silence;
 #[cfg(test)]
 mod tests;
 

@@ -3,8 +3,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::api_error;
-use crate::error_code::ErrorCode;
+use super::invalid;
 use crate::scenes::{PixelFormat, SceneMeter as Meter};
 
 #[wasm_bindgen]
@@ -17,9 +16,7 @@ impl SceneMeter {
     /// Throws INVALID_ARGUMENT for a threshold outside (0, 1].
     #[wasm_bindgen(constructor)]
     pub fn new(threshold: f64) -> Result<SceneMeter, JsValue> {
-        Meter::new(threshold)
-            .map(|inner| SceneMeter { inner })
-            .map_err(|_| api_error(ErrorCode::InvalidArgument, "threshold must be a number above 0, at most 1"))
+        Meter::new(threshold).map(|inner| SceneMeter { inner }).map_err(|_| invalid("threshold must be a number above 0, at most 1"))
     }
 
     /// Whether frames in WebCodecs' pixel format `format` can be pushed as they are (I420, I420A,

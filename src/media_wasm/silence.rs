@@ -3,8 +3,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::api_error;
-use crate::error_code::ErrorCode;
+use super::invalid;
 use crate::silence::{MeterError, SilenceMeter as Meter};
 
 #[wasm_bindgen]
@@ -19,14 +18,11 @@ impl SilenceMeter {
     #[wasm_bindgen(constructor)]
     pub fn new(sample_rate: f64, channels: u32, threshold_db: f64) -> Result<SilenceMeter, JsValue> {
         Meter::new(sample_rate, channels as usize, threshold_db).map(|inner| SilenceMeter { inner }).map_err(|e| {
-            api_error(
-                ErrorCode::InvalidArgument,
-                match e {
-                    MeterError::SampleRate => "sampleRate must be from 1 to 1000000",
-                    MeterError::Channels => "channels must be from 1 to 32",
-                    MeterError::Threshold => "thresholdDb must be a number of dB at or below 0",
-                },
-            )
+            invalid(match e {
+                MeterError::SampleRate => "sampleRate must be from 1 to 1000000",
+                MeterError::Channels => "channels must be from 1 to 32",
+                MeterError::Threshold => "thresholdDb must be a number of dB at or below 0",
+            })
         })
     }
 
