@@ -38,6 +38,7 @@ import { createUsageCounter } from "./usage.js";
 import { TOOL_SUMMARIES as TOOL_SUMMARIES_MAP } from "../generated/tools.js";
 import type { ToolInfo } from "../types.js";
 import { NeuralCutError } from "../errors.js";
+import { checkTimeline, findingsNote } from "./check.js";
 import { detectSilencesTool } from "../detect-silences.js";
 import { detectScenesTool } from "../detect-scenes.js";
 
@@ -67,6 +68,7 @@ export { toFunctionDeclarations, toGeminiSchema } from "./schema.js";
 export { createTranscribeTool, cleanSegments, toTimeline, TRANSCRIBE_INPUT_SCHEMA, TRANSCRIBE_OUTPUT_SCHEMA } from "./transcribe.js";
 export type { HostTool, LocalTranscriber, SourceSegment, TranscribeToolOptions } from "./transcribe.js";
 export { summarizeCall, fillSummary, formatTime } from "./summary.js";
+export type { Finding } from "./check.js";
 export { BUILT_IN_SKILLS } from "./skills/index.js";
 export type { Skill } from "./skills/index.js";
 export { TOOL_SUMMARIES } from "../generated/tools.js";
@@ -481,6 +483,9 @@ export function createAgent(options: AgentOptions): Agent {
     const count: Allowance = { destructive: 0, removed: 0 };
     let callCounter = 0;
     let lastText = "";
+    // The end-of-run check runs once, and only when this run changed the timeline.
+    const startRevision = editor.revision();
+    let checked = options.checkTimeline === false;
     for (let step = 1; step <= maxSteps; step++) {
       const response = await callModel(s, signal, limits ?? lim);
       const content = response.candidates?.[0]?.content;
@@ -498,7 +503,15 @@ export function createAgent(options: AgentOptions): Agent {
         emit({ type: "text", text: stepText });
       }
       const parts = content.parts.filter((p) => p.functionCall && typeof p.functionCall.name === "string");
-      if (parts.length === 0) return { text: stepText, steps: step };
+      if (parts.length === 0) {
+        if (checked || editor.revision() === startRevision || step === maxSteps) return { text: stepText, steps: step };
+        checked = true;
+        const findings = await checkTimeline(editor);
+        if (findings) emit({ type: "check", findings: structuredClone(findings) });
+        if (!findings?.length) return { text: stepText, steps: step };
+        pushUser(s, [{ text: findingsNote(findings) }]);
+        continue;
+      }
       delete turn.planRejected;
       const calls: Call[] = parts.map((part) => {
         const fc = part.functionCall!;

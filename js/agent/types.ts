@@ -1,6 +1,7 @@
 // The agent's public types: its options, its events, what confirm / onPlan / askUser are asked,
 // what a run changed, and the Agent itself. index.ts re-exports them; the panel imports them.
 import type { ToolInfo } from "../types.js";
+import type { Finding } from "./check.js";
 import type { Content, FunctionDeclaration, ProxyClient, ProxyHeaders, RetryOptions } from "./client.js";
 import type { GeminiContextProvider } from "./context.js";
 import type { Mention } from "./data.js";
@@ -72,6 +73,9 @@ export type AgentEvent =
   | { type: "progress"; kind: "upload" | "transcription"; assetId: string; fraction: number }
   /** Stop was pressed: the run ended, its edits so far are kept. */
   | { type: "stopped" }
+  /** What check_timeline found after a run that edited (an empty list: nothing); the model is
+   * sent the findings once to fix them. */
+  | { type: "check"; findings: Finding[] }
   | ({ type: "run_summary" } & RunChanges)
   | { type: "done"; text: string; steps: number; changes: RunChanges };
 
@@ -139,6 +143,9 @@ export interface AgentOptions {
   permission?: PermissionMode;
   /** Make each message's edits one undo step (editor.beginGroup/endGroup). true. */
   group?: boolean;
+  /** Run check_timeline when a message's run changed the timeline, report its findings (a
+   * `check` event) and send them to the model once to fix. true. */
+  checkTimeline?: boolean;
   /** Offers submit_plan to the model; resolves with the user's decision. Without it the tool is not declared. */
   onPlan?: (plan: Plan, options: { signal: AbortSignal }) => PlanDecision | Promise<PlanDecision>;
   /** Offers ask_user to the model; resolves with the user's answer. Without it the tool is not declared. */

@@ -20,6 +20,7 @@ import {
 } from "../agent/index.js";
 import { INTERACTIVE_TOOLS } from "../agent/own-tools.js";
 import { snapshot } from "../agent/run-diff.js";
+import { formatTime } from "../agent/summary.js";
 import type { NeuralCutEditor } from "../editor.js";
 import { Asks } from "./asks.js";
 import { Conversations, type AgentExtras } from "./conversations.js";
@@ -55,7 +56,8 @@ type ExtraEvent =
   | { type: "stopped" }
   | { type: "usage"; last?: Usage; session?: Usage }
   | { type: "progress"; kind: "upload" | "transcription"; assetId: string; fraction: number }
-  | { type: "run_summary"; added: unknown; removed: unknown; changed: unknown };
+  | { type: "run_summary"; added: unknown; removed: unknown; changed: unknown }
+  | { type: "check"; findings: { kind: string; start: number; end: number; message: string }[] };
 interface Usage {
   promptTokens?: number;
   outputTokens?: number;
@@ -448,6 +450,11 @@ export class NeuralCutAgentPanel extends Base {
         break;
       case "run_summary":
         if (this.#run) this.#run.summary = counts(event);
+        break;
+      case "check":
+        // The end-of-run check: each finding a line under the run (none: one line saying so).
+        if (event.findings.length === 0) this.#log.notice("Check: nothing found.", "notice");
+        for (const f of event.findings) this.#log.notice(`Check: ${f.kind} ${formatTime(f.start)}–${formatTime(f.end)}: ${f.message}`, "notice");
         break;
       case "done": {
         const changes = (event as { changes?: unknown }).changes;
