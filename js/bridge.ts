@@ -8,6 +8,8 @@ import { isToolError, type NeuralCutEditor } from "./editor.js";
 import type { AddAssetOptions } from "./types.js";
 import { BRIDGE_ERRORS, PAGE_PATH } from "./bridge/protocol.js";
 import { renderPreviewInPage, type PreviewRenderer } from "./render-preview.js";
+import { detectScenesTool } from "./detect-scenes.js";
+import { detectSilencesTool } from "./detect-silences.js";
 
 export { BRIDGE_ERRORS, ENGINE_METHODS, UI_METHODS, PAGE_PATH } from "./bridge/protocol.js";
 
@@ -467,6 +469,18 @@ export function createBridgeHandler(options: {
       case "engine.addAssets":
         strictParams(method, params, ["assets"]);
         return addAssets(params.assets);
+      case "engine.measure": {
+        // detect_silences and detect_scenes run here, where the asset's bytes and WebCodecs are.
+        strictParams(method, params, ["tool", "args"]);
+        const make = params.tool === "detect_silences" ? detectSilencesTool : params.tool === "detect_scenes" ? detectScenesTool : undefined;
+        if (!make) throw bad("tool must be detect_silences or detect_scenes");
+        const out = await make(editor).call(params.args ?? {});
+        if (isToolError(out)) {
+          const { error, code, ...rest } = out as { error: string; code?: string };
+          throw new Refusal(isErrorCode(code) ? code : "INTERNAL", error, { error, code, ...rest });
+        }
+        return out;
+      }
       case "engine.undo":
       case "engine.redo":
         strictParams(method, params, []);
@@ -518,7 +532,7 @@ export function createBridgeHandler(options: {
       default:
         throw new Refusal(
           BRIDGE_ERRORS.UNKNOWN_METHOD,
-          `unknown method ${method}: engine.tools, engine.call, engine.addAssets, engine.undo, engine.redo, engine.inspect, ui.inspect, ui.elements, ui.click, ui.drag, ui.key, ui.type, ui.screenshot, ui.set`,
+          `unknown method ${method}: engine.tools, engine.call, engine.addAssets, engine.measure, engine.undo, engine.redo, engine.inspect, ui.inspect, ui.elements, ui.click, ui.drag, ui.key, ui.type, ui.screenshot, ui.set`,
         );
     }
   }

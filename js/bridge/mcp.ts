@@ -232,6 +232,8 @@ export async function createBridgeMcpServer(options: { address: string; token: s
     version: options.version,
     hostTools: [
       ...uiTools(control),
+      // detect_silences and detect_scenes measure in the page: it holds the bytes and WebCodecs.
+      ...(["detect_silences", "detect_scenes"] as const).map((name) => measuredInPage(control, name)),
       // render_preview is drawn in the page, by its own renderer (the playhead stays where it is).
       ...(editor.renderPreview
         ? [
@@ -261,6 +263,23 @@ export async function createBridgeMcpServer(options: { address: string; token: s
     },
   });
   return { server, control, editor };
+}
+
+/** A media-measuring host tool answered by the page (engine.measure): the strict rule here first,
+ * so a bad call gets the engine's words without a round trip; the page's tool error as it is. */
+function measuredInPage(control: ControlClient, name: "detect_silences" | "detect_scenes"): HostTool {
+  return {
+    ...(hostToolInfo(name) as unknown as HostTool),
+    async call(input: unknown): Promise<Record<string, unknown>> {
+      const checked = hostToolArgs(name, input);
+      if ("error" in checked) return checked.error;
+      const reply = await control.request("engine.measure", { tool: name, args: checked.args });
+      if (reply.ok) return reply.result as Record<string, unknown>;
+      // The page's refusal carries the tool's whole error value (its hint and data) as details.
+      const value = reply.details;
+      return value && typeof value.error === "string" ? value : toolError(reply.error, reply.code ?? BRIDGE_ERRORS.INTERNAL);
+    },
+  };
 }
 
 /** Runs `neuralcut mcp --bridge` on stdio until stdin closes. The token: --token-file, else

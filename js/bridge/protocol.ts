@@ -14,6 +14,7 @@ export const ENGINE_METHODS = [
   "engine.inspect",
   "engine.render_preview",
   "engine.addAssets",
+  "engine.measure",
 ] as const;
 export const UI_METHODS = ["ui.inspect", "ui.elements", "ui.click", "ui.drag", "ui.key", "ui.type", "ui.screenshot", "ui.set"] as const;
 /** Methods the relay answers itself. */

@@ -439,13 +439,13 @@ test("hostile requests each get their own error code and message and change noth
         "__proto__",
         {},
         "UNKNOWN_METHOD",
-        "unknown method __proto__: engine.tools, engine.call, engine.addAssets, engine.undo, engine.redo, engine.inspect, ui.inspect, ui.elements, ui.click, ui.drag, ui.key, ui.type, ui.screenshot, ui.set",
+        "unknown method __proto__: engine.tools, engine.call, engine.addAssets, engine.measure, engine.undo, engine.redo, engine.inspect, ui.inspect, ui.elements, ui.click, ui.drag, ui.key, ui.type, ui.screenshot, ui.set",
       ],
       [
         "constructor",
         {},
         "UNKNOWN_METHOD",
-        "unknown method constructor: engine.tools, engine.call, engine.addAssets, engine.undo, engine.redo, engine.inspect, ui.inspect, ui.elements, ui.click, ui.drag, ui.key, ui.type, ui.screenshot, ui.set",
+        "unknown method constructor: engine.tools, engine.call, engine.addAssets, engine.measure, engine.undo, engine.redo, engine.inspect, ui.inspect, ui.elements, ui.click, ui.drag, ui.key, ui.type, ui.screenshot, ui.set",
       ],
     ];
     for (const [method, params, code, error] of hostile) {
@@ -537,6 +537,23 @@ test("media_import in bridge mode: the page gets the files as assets, with headl
       (frame.structuredContent.notDrawn ?? []).filter((n) => ids.includes(n.elementId)),
       [],
     );
+
+    // detect_scenes and detect_silences measure in the page, from the bytes it holds: the demo
+    // clip is one moving test pattern at 30 fps over a steady tone (no cut, no pause).
+    const scenes = await client.callTool({ name: "detect_scenes", arguments: { assetId: video.id } });
+    assert.equal(scenes.isError, undefined, JSON.stringify(scenes));
+    assert.deepEqual([scenes.structuredContent.fps, scenes.structuredContent.cuts, scenes.structuredContent.timeBase], [30, [], "source"]);
+    const silences = await client.callTool({ name: "detect_silences", arguments: { elementId: ids[1], minDuration: 0.1 } });
+    assert.equal(silences.isError, undefined, JSON.stringify(silences));
+    assert.deepEqual([silences.structuredContent.timeBase, silences.structuredContent.silences], ["timeline", []]);
+    const imageRefused = await client.callTool({ name: "detect_silences", arguments: { assetId: still.id } });
+    assert.equal(imageRefused.isError, true);
+    assert.deepEqual(JSON.parse(imageRefused.content[1].text), {
+      error: "Unsupported asset type",
+      code: "UNSUPPORTED_ASSET_TYPE",
+      hint: "detect_silences takes a video or audio asset.",
+    });
+    await assert.rejects(client.callTool({ name: "detect_scenes", arguments: { asset: video.id } }), (e) => e.code === -32602);
 
     // Errors are headless mode's, word for word, and add nothing.
     const assetsNow = (await project()).assets.length;
