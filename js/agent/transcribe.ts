@@ -184,9 +184,13 @@ const inSource = (segments: SourceSegment[]) =>
     ...(s.words ? { words: s.words.map((w) => ({ start: round(w.start), end: round(w.end), text: w.text })) } : {}),
   }));
 
+/** Transcripts one tool keeps (per asset, provider, language and model), oldest dropped first. */
+const MAX_TRANSCRIPTS = 32;
+
 export function createTranscribeTool(options: TranscribeToolOptions): HostTool {
   const { editor, client, transcriber } = options;
   const maxSegments = options.maxSegments ?? 2000;
+  const transcripts = new Map<string, Record<string, unknown>>();
 
   const loadContext = options.loadContext ?? ((assetId: string) => editor.callToolUntyped("load_asset_context", { assetId }));
 
@@ -316,7 +320,11 @@ export function createTranscribeTool(options: TranscribeToolOptions): HostTool {
     let raw: Record<string, unknown>;
     const use = (provider as "local" | "gemini" | undefined) ?? (transcriber ? "local" : "gemini");
     if (use === "local" && !transcriber) return fail("Failed to transcribe", "TRANSCRIBE_FAILED", { details: "no local transcriber configured" });
-    if (use === "local" && transcriber) {
+    // A transcript is the asset's, whatever the timeline does: kept, and mapped afresh each call.
+    const key = JSON.stringify([use, asset.id, language ?? null, modelId ?? null]);
+    const cached = transcripts.get(key);
+    if (cached) raw = cached;
+    else if (use === "local" && transcriber) {
       try {
         raw = {
           ...(await transcriber({
@@ -337,6 +345,11 @@ export function createTranscribeTool(options: TranscribeToolOptions): HostTool {
     const segments = cleanSegments(raw?.segments, asset.duration, maxSegments);
     const backwards = wordsOutOfOrder(segments);
     if (backwards >= 0) return fail("Failed to transcribe", "TRANSCRIBE_FAILED", { details: `the word times of segment ${backwards + 1} go backwards` });
+    if (!cached) {
+      // The oldest goes first past the bound (a Map keeps insertion order).
+      if (transcripts.size >= MAX_TRANSCRIPTS) transcripts.delete(transcripts.keys().next().value as string);
+      transcripts.set(key, { segments, language: raw?.language });
+    }
     const elements = element ? [element] : placements(project, asset.id);
     const lang = typeof raw?.language === "string" ? raw.language : language;
     return {

@@ -418,7 +418,7 @@ test("transcribe_video's words: in timeline seconds through trim and speed, outs
       },
     ],
   };
-  const backwards = await tool.call({ elementId: el.id });
+  const backwards = await createTranscribeTool({ editor, model: "m", transcriber: async () => answer }).call({ elementId: el.id });
   assert.deepEqual(backwards, { error: "Failed to transcribe", code: "TRANSCRIBE_FAILED", details: "the word times of segment 1 go backwards" });
   // The arguments: one of assetId and elementId, a known provider, one that is configured.
   assert.deepEqual(await tool.call({ assetId, elementId: el.id }), { error: "Give assetId or elementId, not both", code: "INVALID_ARGUMENTS" });
@@ -428,6 +428,23 @@ test("transcribe_video's words: in timeline seconds through trim and speed, outs
     argument: "provider",
   });
   assert.equal((await tool.call({ elementId: "nope" })).code, "ELEMENT_NOT_FOUND");
+  // Transcripts are kept per asset (and provider, language, model): asked once, mapped each call.
+  let asked = 0;
+  const counting = createTranscribeTool({
+    editor,
+    model: "m",
+    transcriber: async () => {
+      asked++;
+      return { segments: [{ start: 2, end: 3, text: "Once." }] };
+    },
+  });
+  const first = await counting.call({ elementId: el.id });
+  assert.deepEqual(await counting.call({ elementId: el.id }), first);
+  assert.equal(asked, 1, "the second call is served from the kept transcript");
+  assert.deepEqual((await counting.call({ assetId })).segments, first.segments, "the same transcript, mapped for the asset's placements");
+  assert.equal(asked, 1);
+  await counting.call({ elementId: el.id, language: "es" });
+  assert.equal(asked, 2, "another language is another transcript");
   const geminiOnly = createTranscribeTool({ editor, model: "m" });
   assert.deepEqual(await geminiOnly.call({ provider: "local" }), {
     error: "Failed to transcribe",
