@@ -1,10 +1,13 @@
-// A built-in skill run end to end: the in-page agent (built package, real proxy, fake Gemini)
-// follows the remove-silences recipe on a recording ffmpeg makes with pauses at known times. The
-// fake model reads each tool's answer and acts on it as the recipe says (detect_silences, then
-// one cut_ranges with 0.15 s of air each side). The timeline after the run is checked by hand
-// and measured again: no pause of the recipe's length is left.
+// Built-in skills run end to end: the in-page agent (built package, real proxy, fake Gemini)
+// follows a recipe on media ffmpeg makes with pauses or cuts at known times. The fake model reads
+// each tool's answer and acts on it as the recipe says. The timeline after the run is checked by
+// hand and measured again.
+// - remove-silences, in Node (a WAV decodes there): detect_silences, then one cut_ranges with
+//   0.15 s of air each side; no pause of the recipe's length is left.
+// - cut-to-scenes, in Chromium (video needs WebCodecs): detect_scenes, then one split at the cuts;
+//   each shot is its own element, starting within a frame of its cut.
 //
-// Needs `npm run build` first and ffmpeg (scripts/setup.sh).
+// Needs `npm run build` first, ffmpeg (scripts/setup.sh) and Chromium.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -15,11 +18,14 @@ import { after, before, test } from "node:test";
 import { createEditor } from "../../dist/index.js";
 import { createAgent } from "../../dist/agent/index.js";
 import { detectSilencesTool } from "../../dist/detect-silences.js";
+import { serveAndLaunch } from "./browser.mjs";
 import { call, modelTurn } from "./fake-gemini.mjs";
-import { browserFetch, MODEL, noWait, resetFake, responses, startStack } from "./agent-harness.mjs";
+import { browserFetch, MODEL, noWait, ORIGIN, resetFake, responses, startStack } from "./agent-harness.mjs";
+import { root } from "./helpers.mjs";
 
 const dir = mkdtempSync(join(tmpdir(), "nc-skills-"));
 let stack;
+const chrome = serveAndLaunch(root);
 before(async () => {
   stack = await startStack();
   resetFake(stack.fake);
@@ -132,4 +138,90 @@ test("remove-silences, end to end: detect_silences then one cut_ranges; the paus
       .map((e) => [e.start, e.duration]),
     [[0, 8 * TICKS]],
   );
+});
+
+test("cut-to-scenes, end to end in Chromium: detect_scenes then one split; each shot its own element", async () => {
+  // Red 1 s, a moving pattern 1.5 s, blue 1 s (VP8, 30 fps): cuts at 1 and 2.5 s.
+  const path = join(dir, "shots.webm");
+  const shots = ["color=red:s=320x180:r=30:d=1", "testsrc2=s=320x180:r=30:d=1.5", "color=blue:s=320x180:r=30:d=1"];
+  const r = spawnSync("ffmpeg", [
+    "-v",
+    "error",
+    "-y",
+    ...shots.flatMap((x) => ["-f", "lavfi", "-i", x]),
+    "-filter_complex",
+    "[0]format=yuv420p[a];[1]format=yuv420p[b];[2]format=yuv420p[c];[a][b][c]concat=n=3:v=1:a=0",
+    "-c:v",
+    "libvpx",
+    "-b:v",
+    "1M",
+    path,
+  ]);
+  assert.equal(r.status, 0, String(r.stderr));
+  let cuts;
+  let split;
+  // The browser test's page is served from its own port: a proxy that lets that origin in.
+  const own = await startStack({ proxyOptions: { allowedOrigins: [ORIGIN, chrome.server.url] } });
+  after(() => own.close());
+  resetFake(own.fake);
+  own.fake.script.push(
+    modelTurn([call("load_skill", { name: "cut-to-scenes" })]),
+    (body) => {
+      assert.match(responses(body)[0].response.output.body, /detect_scenes/);
+      return modelTurn([call("list_timeline", {})]);
+    },
+    (body) => {
+      const clip = responses(body)[0].response.output.tracks.flatMap((t) => t.elements)[0];
+      return modelTurn([call("detect_scenes", { elementId: clip.elementId })]);
+    },
+    (body) => {
+      cuts = responses(body)[0].response.output;
+      return modelTurn([call("split", { times: cuts.cuts })]);
+    },
+    (body) => {
+      split = responses(body)[0].response;
+      return modelTurn([{ text: "Split into 3 shots." }]);
+    },
+  );
+  const page = await chrome.browser.newPage();
+  try {
+    await page.goto(`${chrome.server.url}/tests/js/page.html`);
+    const pieces = await page.evaluate(
+      async ({ b64, proxyUrl, model }) => {
+        const { createEditor } = await import("/dist/index.js");
+        const { createAgent } = await import("/dist/agent/index.js");
+        const editor = await createEditor();
+        const file = new File([Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))], "shots.webm", { type: "video/webm" });
+        const assetId = editor.addAsset({ name: "shots.webm", type: "video", duration: 3.5, width: 320, height: 180, file });
+        await editor.callTool("add_media_to_timeline", { assetId, startTime: 2, trackType: "main" });
+        // The main track starts at 0 in OpenCut: the clip moved there by the engine or not, read back.
+        const agent = createAgent({ editor, proxyUrl, model, sleep: async () => {} });
+        await agent.send("Cut this at the scene changes.");
+        return editor
+          .project()
+          .timeline.tracks.flatMap((t) => t.elements)
+          .sort((a, b) => a.start - b.start)
+          .map((e) => ({ start: e.start / 120000, end: (e.start + e.duration) / 120000, trim: (e.trimStart ?? 0) / 120000 }));
+      },
+      { b64: readFileSync(path).toString("base64"), proxyUrl: own.proxy.url, model: MODEL },
+    );
+    assert.equal(split.error, undefined, JSON.stringify(split));
+    // The cuts in timeline seconds: the clip's start plus 1 and 2.5 s, within a frame.
+    const start = pieces[0].start;
+    assert.equal(cuts.timeBase, "timeline");
+    assert.equal(cuts.cuts.length, 2, JSON.stringify(cuts));
+    cuts.cuts.forEach((t, i) => assert.ok(Math.abs(t - (start + [1, 2.5][i])) <= 1 / 30 + 1e-6, JSON.stringify(cuts)));
+    // Three elements, end to end, each shot's source from its cut.
+    assert.equal(pieces.length, 3, JSON.stringify(pieces));
+    const want = [
+      [start, start + 1, 0],
+      [start + 1, start + 2.5, 1],
+      [start + 2.5, start + 3.5, 2.5],
+    ];
+    pieces.forEach((p, i) =>
+      [p.start, p.end, p.trim].forEach((v, k) => assert.ok(Math.abs(v - want[i][k]) <= 1 / 30 + 1e-6, `piece ${i}: ${JSON.stringify(pieces)}`)),
+    );
+  } finally {
+    await page.close();
+  }
 });
