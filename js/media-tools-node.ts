@@ -10,7 +10,7 @@ import { asNeuralCutError } from "./errors.js";
 import type { DetectScenesArgs, DetectSilencesArgs, ProjectJson } from "./generated/tools.js";
 import { defineHostTool, toolError, type HostTool } from "./host-tools.js";
 import { fileMedia } from "./media/target.js";
-import { firstLine, idleMs, mediaLocations, onDemand, startHeadlessHost, type PreviewEditor } from "./render-headless.js";
+import { firstLine, mediaLocations, onDemandPage, type PreviewEditor } from "./render-headless.js";
 
 /** Runs in the page: the tool itself over the project, its media served by the gate. */
 async function pageTool({ base, tool, project, media, args }: { base: string; tool: string; project: string; media: Record<string, string>; args: unknown }) {
@@ -33,17 +33,7 @@ export function sessionMediaTools(
   options: { projectDir?: string; paths: ReadonlyMap<string, string>; chromiumPath?: string; idleMs?: number },
 ): SessionMediaTools {
   const locate = () => mediaLocations(editor, editor.project(), options);
-  const hosts = onDemand(async () => {
-    const host = await startHeadlessHost("media analysis", { chromiumPath: options.chromiumPath });
-    try {
-      const page = await host.browser.newPage();
-      await page.goto(host.base);
-      return Object.assign(host, { page });
-    } catch (e) {
-      await host.close();
-      throw e;
-    }
-  }, idleMs(options.idleMs));
+  const hosts = onDemandPage("media analysis", options);
 
   /** The call in the headless page; a browser that cannot start or a page that fails is DECODE_FAILED. */
   async function inPage(tool: string, assetId: string, args: unknown, decode: string): Promise<Record<string, unknown>> {

@@ -246,9 +246,11 @@ export function onDemand<T extends { close(): Promise<void> }>(start: () => Prom
 }
 
 /** Starts headless Chromium on a page that can render frames, on first use; closed when idle. */
-export async function createHeadlessRenderer(options: HeadlessRendererOptions = {}): Promise<HeadlessRenderer> {
-  const hosts = onDemand(async () => {
-    const host = await startHeadlessHost("render_preview", { chromiumPath: options.chromiumPath });
+/** A headless host with one page open at its base: started on first use, closed when idle
+ * (render_preview's renderer, the media tools of js/media-tools-node.ts). */
+export function onDemandPage(purpose: string, options: { chromiumPath?: string; idleMs?: number }) {
+  return onDemand(async () => {
+    const host = await startHeadlessHost(purpose, { chromiumPath: options.chromiumPath });
     try {
       const page = await host.browser.newPage();
       await page.goto(host.base);
@@ -258,6 +260,10 @@ export async function createHeadlessRenderer(options: HeadlessRendererOptions = 
       throw e;
     }
   }, idleMs(options.idleMs));
+}
+
+export async function createHeadlessRenderer(options: HeadlessRendererOptions = {}): Promise<HeadlessRenderer> {
+  const hosts = onDemandPage("render_preview", options);
   let queue: Promise<unknown> = Promise.resolve();
 
   const render = (project: ProjectJson, media: ReadonlyMap<string, string>, args: PreviewArgs): Promise<HeadlessPreview> =>

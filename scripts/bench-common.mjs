@@ -63,3 +63,13 @@ export function installOpencut() {
   }
   return pkg;
 }
+
+/** Prints `rows` ({ what, value, baseline, ratio, goal, met }) as a markdown table. */
+export function printRows(rows) {
+  const cols = ["what", "value", "baseline", "ratio", "goal", "met"];
+  const width = cols.map((c) => Math.max(c.length, ...rows.map((r) => String(r[c]).length)));
+  const line = (cells) => `| ${cells.map((c, i) => String(c).padEnd(width[i])).join(" | ")} |`;
+  console.log(line(cols));
+  console.log(`|${width.map((w) => "-".repeat(w + 2)).join("|")}|`);
+  for (const r of rows) console.log(line(cols.map((c) => r[c])));
+}

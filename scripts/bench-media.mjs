@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-import { launchChromium, option, root, serve } from "./bench-common.mjs";
+import { launchChromium, option, printRows, root, serve } from "./bench-common.mjs";
 
 const SECONDS = Number(option("--seconds")) || 20;
 const AUDIO_MINUTES = 10;
@@ -135,9 +135,4 @@ try {
 }
 
 console.log(`\nMedia analysis in headless Chromium (${new Date().toISOString()})\n`);
-const cols = ["what", "value", "baseline", "ratio", "goal", "met"];
-const width = cols.map((c) => Math.max(c.length, ...rows.map((r) => String(r[c]).length)));
-const line = (cells) => `| ${cells.map((c, i) => String(c).padEnd(width[i])).join(" | ")} |`;
-console.log(line(cols));
-console.log(`|${width.map((w) => "-".repeat(w + 2)).join("|")}|`);
-for (const r of rows) console.log(line(cols.map((c) => r[c])));
+printRows(rows);

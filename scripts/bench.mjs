@@ -5,6 +5,8 @@ import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { gzipSync } from "node:zlib";
 
+import { printRows } from "./bench-common.mjs";
+
 const root = new URL("..", import.meta.url);
 const { createEditor, TICKS_PER_SECOND: TICKS } = await import(new URL("dist/index.js", root));
 
@@ -230,9 +232,4 @@ row(
 }
 
 console.log(`NeuralCut bench (Node ${process.version}, ${new Date().toISOString()})\n`);
-const cols = ["what", "value", "baseline", "ratio", "goal", "met"];
-const width = cols.map((c) => Math.max(c.length, ...rows.map((r) => String(r[c]).length)));
-const line = (cells) => `| ${cells.map((c, i) => String(c).padEnd(width[i])).join(" | ")} |`;
-console.log(line(cols));
-console.log(`|${width.map((w) => "-".repeat(w + 2)).join("|")}|`);
-for (const r of rows) console.log(line(cols.map((c) => r[c])));
+printRows(rows);

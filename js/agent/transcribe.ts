@@ -5,7 +5,7 @@
 // Word times are checked (in order, inside the media) before anyone sees them. It edits nothing;
 // captions are a flow of add_text calls.
 
-import { TICKS_PER_SECOND } from "../generated/tools.js";
+import { elementSpan, type PlacedElement } from "../media/target.js";
 import { defineHostTool, hostToolInfo, toolError, type HostTool, type HostToolContext } from "../host-tools.js";
 import type { TranscribeVideoArgs, TranscribeVideoResult } from "../generated/tools.js";
 import type { NeuralCutEditor } from "../editor.js";
@@ -94,15 +94,7 @@ const GEMINI_RESPONSE_SCHEMA = {
 
 const fail = toolError;
 
-interface ElementJson {
-  id: string;
-  type: string;
-  assetId?: string;
-  start: number;
-  duration: number;
-  trimStart?: number;
-  retime?: { rate?: number };
-}
+type ElementJson = PlacedElement;
 
 function placements(project: Record<string, unknown>, assetId: string): ElementJson[] {
   const tracks = ((project.timeline as { tracks?: Array<{ elements?: ElementJson[] }> } | null)?.tracks ?? []) as Array<{ elements?: ElementJson[] }>;
@@ -153,11 +145,8 @@ export function wordsOutOfOrder(segments: SourceSegment[]): number {
 export function toTimeline(segments: SourceSegment[], elements: ElementJson[]): Array<SourceSegment & { elementId: string }> {
   const out: Array<SourceSegment & { elementId: string }> = [];
   for (const el of elements) {
-    const rate = el.retime?.rate && el.retime.rate > 0 ? el.retime.rate : 1;
-    const from = (el.trimStart ?? 0) / TICKS_PER_SECOND;
-    const to = from + Math.round(el.duration * rate) / TICKS_PER_SECOND;
-    const at = el.start / TICKS_PER_SECOND;
-    const place = (t: number) => round(at + (t - from) / rate);
+    const { from, to, toTimeline: map } = elementSpan(el);
+    const place = (t: number) => round(map(t));
     const clip = <T extends SourceWord>(x: T) => ({ ...x, start: Math.max(x.start, from), end: Math.min(x.end, to) });
     for (const s of segments) {
       const { start: a, end: b } = clip(s);

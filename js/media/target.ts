@@ -41,7 +41,8 @@ export function fileMedia(locate: (assetId: string) => string | undefined): Open
   };
 }
 
-interface PlacedElement {
+/** A video or audio element as the project JSON holds it (what the mapping reads). */
+export interface PlacedElement {
   id: string;
   type: string;
   assetId?: string;
@@ -60,7 +61,7 @@ export interface Span {
   toTimeline(source: number): number;
 }
 
-function elementSpan(e: PlacedElement): Span {
+export function elementSpan(e: PlacedElement): Span {
   const rate = e.retime?.rate && e.retime.rate > 0 ? e.retime.rate : 1;
   const from = (e.trimStart ?? 0) / TICKS_PER_SECOND;
   const start = e.start / TICKS_PER_SECOND;
