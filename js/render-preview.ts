@@ -2,6 +2,7 @@
 // descriptor and one description for every surface (WebMCP, MCP, headless MCP, the in-page
 // agent); the picture comes from `neuralcut/render`, in the page or in headless Chromium
 // (js/render-headless.ts), composed by `renderPreviewImage` in either.
+import { NeuralCutError } from "./errors.js";
 import type { Frame } from "./generated/tools.js";
 import { hostToolArgs, hostToolInfo, outcomeOf, toolError, toolResultOf, type HostTool, type InlineImage } from "./host-tools.js";
 import type { ToolInfo } from "./types.js";
@@ -117,7 +118,7 @@ export async function renderPreviewImage(renderer: PreviewRenderer, args: Previe
     if (!sheet) {
       sheet = new OffscreenCanvas(cols * out.width, rows * out.height);
       ctx = sheet.getContext("2d");
-      if (!ctx) throw new Error("no 2D canvas for the contact sheet");
+      if (!ctx) throw new NeuralCutError("RENDER_FAILED", "no 2D canvas for the contact sheet");
       ctx.fillStyle = "#000";
       ctx.fillRect(0, 0, sheet.width, sheet.height);
       canvas = { width: out.frame.width, height: out.frame.height };

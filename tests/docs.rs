@@ -138,7 +138,7 @@ fn render() -> String {
            Declared in the same registry (`HOST_TOOLS`) but answered by the JS side, and offered only where they \
            can run: `media_import` in Node sessions (`npx neuralcut mcp`, with or without `--bridge`, and the CLI; docs/mcp.md), \
            `transcribe_video` by the in-page agent (docs/agent.md), `detect_silences` and `detect_scenes` by the in-page agent, WebMCP, `npx neuralcut mcp` (with or without `--bridge`) and the CLI \
-           (docs/silences.md, docs/scenes.md), `render_preview` wherever a compositor is at \
+           (docs/silences.md, docs/scenes.md), `review_clip` by the in-page agent in a browser that can encode video (docs/agent.md), `render_preview` wherever a compositor is at \
            hand (MCP, WebMCP with a renderer, the in-page agent, the CLI's `render-frame`; docs/render.md), \
            `export_video`, `jobs_list` and `jobs_cancel` in `npx neuralcut mcp` (docs/export.md), the `ui_*` tools \
            in `npx neuralcut mcp --bridge` (docs/bridge.md), \

@@ -41,6 +41,7 @@ import { NeuralCutError } from "../errors.js";
 import { checkTimeline, findingsNote } from "./check.js";
 import { detectSilencesTool } from "../detect-silences.js";
 import { detectScenesTool } from "../detect-scenes.js";
+import { canReviewClips, createReviewClipTool } from "./review-clip.js";
 
 export { createProxyClient, ProxyError, responseText, DEFAULT_PROXY_LIMITS, isRetryable } from "./client.js";
 export type {
@@ -201,6 +202,10 @@ export function createAgent(options: AgentOptions): Agent {
     }),
     detectSilencesTool(editor),
     detectScenesTool(editor),
+    // A clip of the timeline for the model to watch, where the page can encode video.
+    ...(options.reviewClips !== false && canReviewClips()
+      ? [createReviewClipTool({ editor, client: countedClient, consent: consent.uploadConsent, exportClip: options.exportClip, sleep: options.sleep })]
+      : []),
     ...createOwnTools(options, emit, turn),
     ...(options.tools ?? []),
   ];
@@ -432,6 +437,10 @@ export function createAgent(options: AgentOptions): Agent {
       files.push({ inlineData: { mimeType: image.mimeType, data: image.data } });
     }
     emit({ type: "tool_result", id: c.id, name: c.name, result, isError });
+    // The rendered clip goes with this answer only, as a loaded asset does.
+    if (c.name === "review_clip" && !isError && typeof result.fileUri === "string" && !files.some((f) => f.fileData?.fileUri === result.fileUri)) {
+      files.push({ fileData: { fileUri: result.fileUri, mimeType: typeof result.mimeType === "string" ? result.mimeType : "video/mp4" } });
+    }
     if (c.name === "load_asset_context" && !isError && result.status === "loaded" && typeof result.fileUri === "string") {
       if (typeof result.summary === "string" && result.summary) s.summarized.add(result.fileUri);
       // The media go with this answer only; later steps have the summary (or ask again).

@@ -2,6 +2,7 @@
 // what a run changed, and the Agent itself. index.ts re-exports them; the panel imports them.
 import type { ToolInfo } from "../types.js";
 import type { Finding } from "./check.js";
+import type { ClipExporter } from "./review-clip.js";
 import type { Content, FunctionDeclaration, ProxyClient, ProxyHeaders, RetryOptions } from "./client.js";
 import type { GeminiContextProvider } from "./context.js";
 import type { Mention } from "./data.js";
@@ -143,6 +144,11 @@ export interface AgentOptions {
   permission?: PermissionMode;
   /** Make each message's edits one undo step (editor.beginGroup/endGroup). true. */
   group?: boolean;
+  /** Offer review_clip (a span rendered small with its sound, uploaded with consent, for the
+   * model to watch) where the page can encode video. true. */
+  reviewClips?: boolean;
+  /** How review_clip renders its clip (default: neuralcut/export of the editor, MP4). */
+  exportClip?: ClipExporter;
   /** Run check_timeline when a message's run changed the timeline, report its findings (a
    * `check` event) and send them to the model once to fix. true. */
   checkTimeline?: boolean;

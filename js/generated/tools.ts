@@ -3882,6 +3882,29 @@ export interface DetectScenesResult {
   cuts: number[];
 }
 
+/** Arguments of the host tool `review_clip`: Review a clip of the timeline */
+export interface ReviewClipArgs {
+  /** Timeline time in seconds where the clip starts */
+  start: number;
+  /** Where it ends: after start, at most 30 seconds later */
+  end: number;
+  /** Picture width in pixels (default 320; the height keeps the project's aspect) */
+  width?: number;
+}
+
+/** Result of the host tool `review_clip`. */
+export interface ReviewClipResult {
+  start: number;
+  end: number;
+  width: number;
+  height: number;
+  /** The uploaded file's size */
+  sizeBytes: number;
+  mimeType: string;
+  /** Gemini's handle of the clip, attached to the next request */
+  fileUri: string;
+}
+
 /** Arguments of the host tool `render_preview`: Render a preview frame */
 export interface RenderPreviewArgs {
   /** Timeline time in seconds (or give times) */
@@ -4212,6 +4235,7 @@ export interface HostToolArgsMap {
   transcribe_video: TranscribeVideoArgs;
   detect_silences: DetectSilencesArgs;
   detect_scenes: DetectScenesArgs;
+  review_clip: ReviewClipArgs;
   render_preview: RenderPreviewArgs;
   export_video: ExportVideoArgs;
   jobs_list: JobsListArgs;
@@ -4235,6 +4259,7 @@ export interface HostToolResultMap {
   transcribe_video: TranscribeVideoResult;
   detect_silences: DetectSilencesResult;
   detect_scenes: DetectScenesResult;
+  review_clip: ReviewClipResult;
   render_preview: RenderPreviewResult;
   export_video: ExportVideoResult;
   jobs_list: JobsListResult;
@@ -4262,6 +4287,7 @@ export const HOST_TOOL_ERRORS: Readonly<Record<HostToolName, readonly string[]>>
   transcribe_video: ["assetId is required","Give assetId or elementId, not both","Asset not found","Element not found","Unsupported asset type","provider must be one of: local, gemini","Asset is still processing","Failed to transcribe","Cancelled by the user","<key> must be a non-empty string"],
   detect_silences: ["assetId or elementId is required","Give assetId or elementId, not both","Asset not found","Element not found","Unsupported asset type","<key> must be a non-empty string","minDuration must be a number of seconds > 0","thresholdDb must be a number from -120 to 0","Failed to decode audio","Cancelled by the user"],
   detect_scenes: ["assetId or elementId is required","Give assetId or elementId, not both","Asset not found","Element not found","Unsupported asset type","<key> must be a non-empty string","threshold must be a number above 0, at most 1","Failed to decode video","Cancelled by the user"],
+  review_clip: ["start must be a number of seconds >= 0","end must be after start, at most 30 s later","width must be a whole number from 160 to 640","Nothing to review: the span is past the timeline's end","The user declined the upload","Failed to review the clip","Cancelled by the user"],
   render_preview: ["time must be a number of seconds >= 0","Give time or times, not both","times must be 1 to 16 numbers of seconds >= 0","width must be a whole number from 16 to 1920","no Chromium at <path> (set NEURALCUT_CHROMIUM ...)","render_preview failed: <why>"],
   export_video: ["path must be an absolute file path","Path must be absolute: <path>","Folder not found: <folder>","format must be \"mp4\" or \"webm\", got <format>","Cannot tell the format from <path>: name it .mp4 or .webm, or give format","<start|end> must be a number of seconds, 0 or more","end (<end>) must be after start (<start>)","width must be a whole number of pixels from 16 to 7680","wait must be a boolean","Job <job> is already exporting to <path>","<why the export failed>","The export was cancelled"],
   jobs_list: [],
@@ -4686,6 +4712,82 @@ export const HOST_TOOL_CATALOG: readonly HostToolInfo[] = [
       "destructiveHint": false,
       "idempotentHint": true,
       "openWorldHint": false
+    }
+  },
+  {
+    "name": "review_clip",
+    "title": "Review a clip of the timeline",
+    "description": "Render a span of the timeline (at most 30 s) as a small video with its sound and upload it to Gemini (asking the user first, as any upload), so you can watch the motion and hear the mix of what you edited. The clip is attached to your next turn. Read-only. Use render_preview for a still or a contact sheet; this for timing, motion and sound.",
+    "inputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "start": {
+          "type": "number",
+          "minimum": 0,
+          "description": "Timeline time in seconds where the clip starts"
+        },
+        "end": {
+          "type": "number",
+          "exclusiveMinimum": 0,
+          "description": "Where it ends: after start, at most 30 seconds later"
+        },
+        "width": {
+          "type": "integer",
+          "minimum": 160,
+          "maximum": 640,
+          "description": "Picture width in pixels (default 320; the height keeps the project's aspect)"
+        }
+      },
+      "required": [
+        "start",
+        "end"
+      ],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "start": {
+          "type": "number"
+        },
+        "end": {
+          "type": "number"
+        },
+        "width": {
+          "type": "integer"
+        },
+        "height": {
+          "type": "integer"
+        },
+        "sizeBytes": {
+          "type": "integer",
+          "description": "The uploaded file's size"
+        },
+        "mimeType": {
+          "type": "string"
+        },
+        "fileUri": {
+          "type": "string",
+          "description": "Gemini's handle of the clip, attached to the next request"
+        }
+      },
+      "required": [
+        "start",
+        "end",
+        "width",
+        "height",
+        "sizeBytes",
+        "mimeType",
+        "fileUri"
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": true,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": true
     }
   },
   {
@@ -5887,6 +5989,7 @@ export const TOOL_SUMMARIES: Readonly<Record<ToolName | HostToolName, string>> =
   transcribe_video: "Transcribe[ {assetId}]",
   detect_silences: "Find silences[ in {elementId}][ in {assetId}]",
   detect_scenes: "Find scene cuts[ in {elementId}][ in {assetId}]",
+  review_clip: "Review {start:time} to {end:time} as a clip",
   render_preview: "Preview[ the frame at {time:time}][ {times:n frame} as a contact sheet]",
   export_video: "Export to {path}",
   jobs_list: "List export jobs",

@@ -187,6 +187,39 @@ pub mod detect_scenes {
     }
 }
 
+/// review_clip.
+pub mod review_clip {
+    use super::*;
+
+    #[derive(Deserialize, JsonSchema)]
+    #[serde(rename_all = "camelCase", deny_unknown_fields)]
+    pub struct Arguments {
+        /// Timeline time in seconds where the clip starts
+        #[schemars(range(min = 0))]
+        start: f64,
+        /// Where it ends: after start, at most 30 seconds later
+        #[schemars(extend("exclusiveMinimum" = 0))]
+        end: f64,
+        /// Picture width in pixels (default 320; the height keeps the project's aspect)
+        #[schemars(range(min = 160, max = 640))]
+        width: Option<i64>,
+    }
+
+    #[derive(JsonSchema)]
+    #[serde(rename_all = "camelCase")]
+    pub struct Returns {
+        start: f64,
+        end: f64,
+        width: i64,
+        height: i64,
+        /// The uploaded file's size
+        size_bytes: i64,
+        mime_type: String,
+        /// Gemini's handle of the clip, attached to the next request
+        file_uri: String,
+    }
+}
+
 /// render_preview.
 pub mod render_preview {
     use super::*;

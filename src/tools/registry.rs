@@ -297,6 +297,19 @@ pub static HOST_TOOLS: &[ToolDef] = &[
         run: None,
     },
     ToolDef {
+        name: "review_clip",
+        title: text!("Review a clip of the timeline"),
+        summary: text!("Review {start:time} to {end:time} as a clip"),
+        description: text!("Render a span of the timeline (at most 30 s) as a small video with its sound and upload it to Gemini (asking the user first, as any upload), so you can watch the motion and hear the mix of what you edited. The clip is attached to your next turn. Read-only. Use render_preview for a still or a contact sheet; this for timing, motion and sound."),
+        types: Types::of::<host::review_clip::Arguments, host::review_clip::Returns>(),
+        kind: Kind::Host,
+        // Sends the user's media (rendered) to Gemini, like load_asset_context.
+        annotations: Annotations { open_world: true, ..READ },
+        errors: list!(&["start must be a number of seconds >= 0", "end must be after start, at most 30 s later", "width must be a whole number from 160 to 640", "Nothing to review: the span is past the timeline's end", "The user declined the upload", "Failed to review the clip", "Cancelled by the user"]),
+        example: "",
+        run: None,
+    },
+    ToolDef {
         name: "render_preview",
         title: text!("Render a preview frame"),
         summary: text!("Preview[ the frame at {time:time}][ {times:n frame} as a contact sheet]"),
