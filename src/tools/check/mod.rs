@@ -11,7 +11,7 @@ mod text;
 use serde_json::{json, Value};
 
 use super::seconds;
-use crate::time::ticks_to_seconds;
+use crate::time::TICKS_PER_SECOND;
 
 /// One problem over `[start, end)` ticks.
 #[derive(Clone, Debug, PartialEq)]
@@ -44,7 +44,24 @@ fn clip((start, end): (i64, i64), (from, to): (i64, i64)) -> Option<(i64, i64)> 
 }
 
 /// Seconds for a message: at most four decimals (a 1 ms overrun still shows), no trailing zeros.
+/// Integer arithmetic: formatting an `f64` would add core's float printer to the wasm.
 fn secs(ticks: i64) -> String {
-    let rounded = (ticks_to_seconds(ticks) * 10_000.0).round() / 10_000.0;
-    format!("{rounded}")
+    const TENTHS_OF_MS: i64 = TICKS_PER_SECOND / 10_000;
+    let q = (ticks + TENTHS_OF_MS / 2).div_euclid(TENTHS_OF_MS);
+    let (whole, frac) = (q.div_euclid(10_000), q.rem_euclid(10_000));
+    if frac == 0 {
+        return format!("{whole}");
+    }
+    let digits = format!("{frac:04}");
+    format!("{whole}.{}", digits.trim_end_matches('0'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::secs;
+
+    #[test]
+    fn message_seconds_round_to_four_decimals() {
+        assert_eq!([secs(0), secs(600_000), secs(540_000), secs(600_050), secs(920_000), secs(6)], ["0", "5", "4.5", "5.0004", "7.6667", "0.0001"]);
+    }
 }

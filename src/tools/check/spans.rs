@@ -82,7 +82,8 @@ pub fn effects_without_picture(tl: &Timeline, window: (i64, i64), out: &mut Vec<
 /// The parts of `window` no span covers, in order.
 fn uncovered(window: (i64, i64), spans: impl Iterator<Item = (i64, i64)>) -> Vec<(i64, i64)> {
     let mut spans: Vec<(i64, i64)> = spans.filter_map(|s| clip(s, window)).collect();
-    spans.sort_unstable();
+    // By start only: the sweep takes the furthest end. The engine's one sort (crate::sort).
+    crate::sort::stable_sort_by_key(&mut spans, |s| s.0);
     let (mut at, mut holes) = (window.0, Vec::new());
     for (start, end) in spans {
         if start > at {

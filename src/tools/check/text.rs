@@ -64,12 +64,23 @@ fn text_box(e: &Element, t: i64, c: Canvas) -> Rect {
         "right" => ax - w / 2.0,
         _ => ax,
     };
-    let (sin, cos) = num(e, "transform.rotate", t, h_px).to_radians().sin_cos();
-    let (bw, bh) = ((w * cos).abs() + (h * sin).abs(), (w * sin).abs() + (h * cos).abs());
+    let turn = num(e, "transform.rotate", t, h_px);
+    let (sin, cos) = (abs_sin(turn), abs_sin(turn + 90.0));
+    let (bw, bh) = (w * cos + h * sin, w * sin + h * cos);
     Rect { left: cx - bw / 2.0, top: cy - bh / 2.0, right: cx + bw / 2.0, bottom: cy + bh / 2.0 }
 }
 
+/// `|sin|` of an angle in degrees, by Bhaskara's approximation (within 0.002): the box is an
+/// estimate anyway, and `f64::sin` would add 6 KB of libm to the wasm.
+fn abs_sin(degrees: f64) -> f64 {
+    let a = degrees.abs() % 180.0;
+    let p = a * (180.0 - a);
+    4.0 * p / (40_500.0 - p)
+}
+
 /// The canvas edges `r` passes, in a fixed order.
+const EDGES: [&str; 4] = ["left", "top", "right", "bottom"];
+
 fn edges_passed(r: Rect, c: Canvas) -> Vec<&'static str> {
     let passed = [(r.left < -SLACK, "left"), (r.top < -SLACK, "top"), (r.right > c.width + SLACK, "right"), (r.bottom > c.height + SLACK, "bottom")];
     passed.into_iter().filter(|(p, _)| *p).map(|(_, edge)| edge).collect()
@@ -125,7 +136,7 @@ fn shown_texts(tl: &Timeline) -> Vec<&Element> {
         .filter(|e| e.kind == ElementType::Text && e.hidden != Some(true))
         .map(|e| e.as_ref())
         .collect();
-    texts.sort_by_key(|e| e.start);
+    crate::sort::stable_sort_by_key(&mut texts, |e| e.start);
     texts
 }
 
@@ -134,13 +145,12 @@ pub fn offscreen(tl: &Timeline, window: (i64, i64), c: Canvas, out: &mut Vec<Fin
         let Some(span) = clip((e.start, e.end()), window) else { continue };
         let ticks = samples(span, animated(e), c.fps);
         for (start, end, edges) in runs(&ticks, span.1, |t| Some(edges_passed(text_box(e, t - e.start, c), c)).filter(|p| !p.is_empty())) {
-            let mut all: Vec<&str> = edges.into_iter().flatten().collect();
-            all.sort_unstable_by_key(|edge| ["left", "top", "right", "bottom"].iter().position(|x| x == edge));
-            all.dedup();
+            let all: Vec<&str> = EDGES.into_iter().filter(|edge| edges.iter().flatten().any(|x| x == edge)).collect();
             let message = format!(
-                "Text {} runs off the canvas ({} edge) from {} s to {} s: move it inward, make it smaller or break it into lines.",
+                "Text {} runs off the canvas ({} {}) from {} s to {} s: move it inward, make it smaller or break it into lines.",
                 e.id,
                 all.join(", "),
+                if all.len() == 1 { "edge" } else { "edges" },
                 secs(start),
                 secs(end)
             );
@@ -167,6 +177,19 @@ pub fn overlapping(tl: &Timeline, window: (i64, i64), c: Canvas, out: &mut Vec<F
                 );
                 out.push(Finding { kind: "overlapping-text", start, end, element_ids: vec![a.id.to_string(), b.id.to_string()], message });
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::abs_sin;
+
+    #[test]
+    fn abs_sin_is_close_to_sin() {
+        for d in -720..=720 {
+            let exact = (d as f64).to_radians().sin().abs();
+            assert!((abs_sin(d as f64) - exact).abs() < 0.002, "{d}°");
         }
     }
 }
