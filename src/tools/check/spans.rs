@@ -10,7 +10,8 @@ pub fn gaps(tl: &Timeline, window: (i64, i64), out: &mut Vec<Finding>) {
     let Some(main) = tl.main_index().map(|i| &tl.tracks[i]) else { return };
     let spans = main.elements.iter().map(|e| (e.start, e.end()));
     for (start, end) in uncovered(window, spans) {
-        let message = if end == window.1 && start >= main.end() {
+        // The gap after the main track's last clip, up to the timeline's real end (not a window's).
+        let message = if end == tl.end() && start >= main.end() {
             format!("The main track ends at {} s but the timeline runs to {} s: the picture is empty there; extend or add a clip on the main track, or shorten what runs past it.", secs(start), secs(end))
         } else {
             format!(
