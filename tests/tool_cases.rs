@@ -501,6 +501,7 @@ case_files!(
     list_timeline,
     load_asset_context,
     split,
+    check_timeline,
     cut_ranges,
     delete_timeline_elements,
     move_timeline_elements,
@@ -560,7 +561,11 @@ fn every_registered_tool_has_cases() {
     let (tools, _) = coverage();
     let missing: Vec<&str> = registry::names().into_iter().filter(|n| !tools.contains(*n)).collect();
     assert!(missing.is_empty(), "tools without cases: {missing:?}");
-    assert_eq!(registry::names().len(), 32, "17 spec tools plus list_stickers, undo, redo, batch, the ten of issue 21 and cut_ranges (issue 33)");
+    assert_eq!(
+        registry::names().len(),
+        33,
+        "17 spec tools plus list_stickers, undo, redo, batch, the ten of issue 21, cut_ranges and check_timeline (issue 33)"
+    );
 }
 
 /// Every edit tool (and undo, redo, batch) has a successful case that states the whole resulting

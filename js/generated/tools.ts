@@ -650,6 +650,30 @@ export interface UpdateKeyframeCurveResult {
   keyframes: unknown[];
 }
 
+/** Arguments of `check_timeline`: Check timeline */
+export interface CheckTimelineArgs {
+  /** Check from here, in timeline seconds (default 0) */
+  start?: number;
+  /** Check up to here, in timeline seconds (default the timeline's end); after start */
+  end?: number;
+}
+
+/** Result of `check_timeline`. */
+export interface CheckTimelineResult {
+  /** Sorted by start, then kind */
+  findings: {
+    /** black, frozen and silence come only from a host that renders */
+    kind: "gap" | "black" | "frozen" | "silence" | "offscreen-text" | "overlapping-text" | "past-source" | "effect-without-picture";
+    /** Timeline seconds */
+    start: number;
+    end: number;
+    /** The elements involved; absent for a gap */
+    elementIds?: string[];
+    /** What is wrong and what to do about it */
+    message: string;
+  }[];
+}
+
 /** Arguments of `undo`: Undo */
 export type UndoArgs = Record<string, never>;
 
@@ -723,6 +747,7 @@ export interface ToolArgsMap {
   upsert_keyframe: UpsertKeyframeArgs;
   remove_keyframe: RemoveKeyframeArgs;
   update_keyframe_curve: UpdateKeyframeCurveArgs;
+  check_timeline: CheckTimelineArgs;
   undo: UndoArgs;
   redo: RedoArgs;
   batch: BatchArgs;
@@ -759,6 +784,7 @@ export interface ToolResultMap {
   upsert_keyframe: UpsertKeyframeResult;
   remove_keyframe: RemoveKeyframeResult;
   update_keyframe_curve: UpdateKeyframeCurveResult;
+  check_timeline: CheckTimelineResult;
   undo: UndoResult;
   redo: RedoResult;
   batch: BatchResult;
@@ -798,6 +824,7 @@ export const TOOL_NAMES: readonly ToolName[] = [
   "upsert_keyframe",
   "remove_keyframe",
   "update_keyframe_curve",
+  "check_timeline",
   "undo",
   "redo",
   "batch",
@@ -848,6 +875,7 @@ export const TOOL_ERRORS: Readonly<Record<ToolName, readonly string[]>> = {
   upsert_keyframe: ["Invalid element id","Timeline element not found: <id>","Property \"<p>\" cannot be animated on <type> element; animatable: <list>","Property \"<p>\" cannot be animated: <type> elements have no animatable properties","Keyframe time must be from 0 to <duration> (seconds from the element's start)","Property \"<p>\" must be <range>"],
   remove_keyframe: ["Invalid element id","Timeline element not found: <id>","Property \"<p>\" cannot be animated on <type> element; animatable: <list>","Property \"<p>\" cannot be animated: <type> elements have no animatable properties","Keyframe not found: <id>","Give exactly one of keyframeId (from list_keyframes) or time (seconds from the element's start)"],
   update_keyframe_curve: ["Invalid element id","Timeline element not found: <id>","Keyframe not found: <id>","update_keyframe_curve needs interpolation, easing, rightHandle or leftHandle","The keyframe at <t>s is the last of <property>: easing and rightHandle shape the curve to the next keyframe"],
+  check_timeline: ["Invalid start time","Invalid end time","Invalid time range"],
   undo: ["Nothing to undo"],
   redo: ["Nothing to redo"],
   batch: ["Invalid batch steps","Tool <name> cannot run inside batch","<the failing step's own error>"],
@@ -3612,6 +3640,91 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
     }
   },
   {
+    "name": "check_timeline",
+    "title": "Check timeline",
+    "description": "Look for problems to fix before export, between start and end (timeline seconds; default the whole timeline): gap (nothing on the main track), offscreen-text (a text's box, estimated from its font size and characters, passes the canvas edge), overlapping-text (two texts on screen at once whose boxes meet), past-source (a video or audio clip plays on after its source ends), effect-without-picture (an effect with nothing drawn under it). Each finding gives kind, start and end in seconds, the elementIds involved and a message saying what to fix; sorted by start, then kind. No findings means none of these. black, frozen and silence need rendered frames and the mixed sound: the engine never reports them, a host that renders may add them to the same list. Reads only.",
+    "inputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "start": {
+          "type": "number",
+          "minimum": 0,
+          "description": "Check from here, in timeline seconds (default 0)"
+        },
+        "end": {
+          "type": "number",
+          "minimum": 0,
+          "description": "Check up to here, in timeline seconds (default the timeline's end); after start"
+        }
+      },
+      "required": [],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "findings": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "kind": {
+                "type": "string",
+                "enum": [
+                  "gap",
+                  "black",
+                  "frozen",
+                  "silence",
+                  "offscreen-text",
+                  "overlapping-text",
+                  "past-source",
+                  "effect-without-picture"
+                ],
+                "description": "black, frozen and silence come only from a host that renders"
+              },
+              "start": {
+                "type": "number",
+                "description": "Timeline seconds"
+              },
+              "end": {
+                "type": "number"
+              },
+              "elementIds": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                },
+                "description": "The elements involved; absent for a gap"
+              },
+              "message": {
+                "type": "string",
+                "description": "What is wrong and what to do about it"
+              }
+            },
+            "required": [
+              "kind",
+              "start",
+              "end",
+              "message"
+            ]
+          },
+          "description": "Sorted by start, then kind"
+        }
+      },
+      "required": [
+        "findings"
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": true,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    }
+  },
+  {
     "name": "undo",
     "title": "Undo",
     "description": "Undo the last successful editing call (a batch counts as one). Reports which tool was undone. Use it to correct a mistake, then call list_timeline to see the state.",
@@ -5982,6 +6095,7 @@ export const TOOL_SUMMARIES: Readonly<Record<ToolName | HostToolName, string>> =
   upsert_keyframe: "Set a {property} keyframe at {time:time}",
   remove_keyframe: "Remove a {property} keyframe[ at {time:time}]",
   update_keyframe_curve: "Change the {property} curve[ at {time:time}]",
+  check_timeline: "Check the timeline[ from {start:time}][ to {end:time}]",
   undo: "Undo",
   redo: "Redo",
   batch: "Run {steps:n step}",

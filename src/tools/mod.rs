@@ -5,6 +5,7 @@
 
 mod args;
 mod arrange;
+mod check;
 pub mod context;
 mod create;
 mod cut;

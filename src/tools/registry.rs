@@ -10,7 +10,7 @@ use std::sync::OnceLock;
 use serde_json::{json, Value};
 
 pub use super::schema::Types;
-use super::{arrange, context, create, cut, effect, element, history, host, inspect, keyframe, track, ToolFn};
+use super::{arrange, check, context, create, cut, effect, element, history, host, inspect, keyframe, track, ToolFn};
 
 /// How the editor runs a tool.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -234,6 +234,7 @@ pub static TOOLS: &[&ToolDef] = &[
     &keyframe::upsert_keyframe::DEF,
     &keyframe::remove_keyframe::DEF,
     &keyframe::update_keyframe_curve::DEF,
+    &check::check_timeline::DEF,
     &history::undo::DEF,
     &history::redo::DEF,
     &history::batch::DEF,

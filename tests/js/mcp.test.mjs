@@ -169,6 +169,7 @@ const SUCCESSES = [
     [["upsert_keyframe", { elementId: "e20", property: "opacity", time: 0, value: 0 }]],
   ],
   ["remove_keyframe", { elementId: "e20", property: "opacity", time: 1 }],
+  ["check_timeline", { start: 0, end: 10 }],
 ];
 
 test("every engine tool's result passes the SDK client's outputSchema check", async () => {

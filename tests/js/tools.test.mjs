@@ -196,6 +196,7 @@ const successes = [
       keyframes: [{ keyframeId: "k30", time: 0.5, value: 1, interpolation: "linear" }],
     },
   ],
+  ["check_timeline", {}, { findings: [] }],
 ];
 
 const readOnly = new Set([
@@ -207,6 +208,7 @@ const readOnly = new Set([
   "get_element",
   "list_animatable_properties",
   "list_keyframes",
+  "check_timeline",
 ]);
 
 for (const [tool, args, expected] of successes) {
@@ -332,6 +334,7 @@ const failures = [
     { error: "Keyframe not found: opacity at 0s", code: "KEYFRAME_NOT_FOUND" },
   ],
   ["update_clip", { elementIds: ["e22"], opacity: 2 }, { error: 'Property "opacity" must be from 0 to 1', code: "PROPERTY_OUT_OF_RANGE" }],
+  ["check_timeline", { start: 5, end: 3 }, { error: "Invalid time range", code: "INVALID_TIME_RANGE" }],
 ];
 
 for (const [tool, args, expected, fixtureName] of failures) {

@@ -66,6 +66,7 @@ list_keyframes                 yes no  yes no  no
 upsert_keyframe                no  yes yes no  no
 remove_keyframe                no  yes no  no  no
 update_keyframe_curve          no  yes yes no  no
+check_timeline                 yes no  yes no  no
 undo                           no  yes no  no  yes
 redo                           no  yes no  no  yes
 batch                          no  yes no  no  yes`;
@@ -225,6 +226,7 @@ const CALLS = {
   upsert_keyframe: keyframe,
   remove_keyframe: { elementId: "e22", property: "opacity", time: 1.5 },
   update_keyframe_curve: { elementId: "e22", property: "opacity", time: 1.5, interpolation: "linear" },
+  check_timeline: {},
   undo: {},
   redo: {},
   batch: { steps: [{ tool: "list_timeline" }] },
