@@ -15,7 +15,7 @@ export interface Finding {
 /** check_timeline's findings, or undefined when the engine has no such tool or it failed (a
  * check never fails a run). */
 export async function checkTimeline(editor: NeuralCutEditor): Promise<Finding[] | undefined> {
-  if (!editor.tools().some((t) => (t.name as string) === "check_timeline")) return undefined;
+  if (!editor.tools().some((t) => t.name === "check_timeline")) return undefined;
   try {
     const out = await editor.callToolUntyped("check_timeline", {});
     return Array.isArray(out.findings) ? (out.findings as Finding[]) : undefined;

@@ -590,3 +590,43 @@ test("an asset named as an instruction: its @-mention puts a short label in the 
   assert.equal(await page.textContent("neuralcut-agent-panel >> .msg.user"), `${typed}at the start`);
   assert.deepEqual(problems, []);
 });
+
+test("the end-of-run check: a gap the run left is listed under the run, and the model's fix ends it", async () => {
+  await newChat();
+  await page.selectOption(id("agent.permission"), "allow");
+  const clip = await page.evaluate(() =>
+    window.demo.editor
+      .project()
+      .timeline.tracks.flatMap((t) => t.elements)
+      .find((e) => e.name === "clip.webm"),
+  );
+  fake.script.push(
+    // Moving the first clip of the main track later leaves it empty from 0.
+    modelTurn([call("move_timeline_elements", { elementIds: [clip.id], start: 12 })]),
+    modelTurn([{ text: "Moved." }]),
+    modelTurn([call("move_timeline_elements", { elementIds: [clip.id], start: 0 })]),
+    modelTurn([{ text: "Moved it back: the gap is closed." }]),
+  );
+  await say("Move the clip to the end");
+  await page.waitForSelector('neuralcut-agent-panel >> .msg.model:has-text("the gap is closed")');
+  await idle();
+  const notices = await page.$$eval("neuralcut-agent-panel >> .msg.notice", (ns) => ns.map((n) => n.textContent));
+  const checks = notices.filter((t) => t.startsWith("Check: "));
+  assert.ok(
+    checks.some((t) => t.startsWith("Check: gap 00:00.00–00:06.00: ")),
+    JSON.stringify(checks),
+  );
+  // The fix was part of the run: the clip is where it was, and the run undoes in one step.
+  assert.equal(
+    await page.evaluate(
+      (cid) =>
+        window.demo.editor
+          .project()
+          .timeline.tracks.flatMap((t) => t.elements)
+          .find((e) => e.id === cid).start,
+      clip.id,
+    ),
+    0,
+  );
+  assert.deepEqual(problems, []);
+});

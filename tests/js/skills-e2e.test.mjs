@@ -82,8 +82,19 @@ test("remove-silences, end to end: detect_silences then one cut_ranges; the paus
       cut = responses(body)[0].response;
       return modelTurn([{ text: "Removed 2 pauses." }]);
     },
+    // The end-of-run check: an audio-only timeline has nothing on its main track.
+    (body) => {
+      checkNote = body.contents
+        .at(-1)
+        .parts.map((p) => p.text ?? "")
+        .join("");
+      return modelTurn([{ text: "Removed 2 pauses. The timeline is sound only, so no picture is intended." }]);
+    },
   );
-  await agent.send("Remove the silences.");
+  let checkNote;
+  const answer = await agent.send("Remove the silences.");
+  assert.match(checkNote, /^\[check_timeline, run by the editor after your edits\] It found:\n- gap 0–5\.1 s/);
+  assert.match(answer, /sound only/);
   assert.equal(cut.error, undefined, JSON.stringify(cut.error));
 
   // detect_silences measured the two pauses (the 0.2 s breath is under 0.6 s) within 20 ms.
@@ -196,8 +207,7 @@ test("cut-to-scenes, end to end in Chromium: detect_scenes then one split; each 
         const editor = await createEditor();
         const file = new File([Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))], "shots.webm", { type: "video/webm" });
         const assetId = editor.addAsset({ name: "shots.webm", type: "video", duration: 3.5, width: 320, height: 180, file });
-        await editor.callTool("add_media_to_timeline", { assetId, startTime: 2, trackType: "main" });
-        // The main track starts at 0 in OpenCut: the clip moved there by the engine or not, read back.
+        await editor.callTool("add_media_to_timeline", { assetId, startTime: 0, trackType: "main" });
         const agent = createAgent({ editor, proxyUrl, model, sleep: async () => {} });
         await agent.send("Cut this at the scene changes.");
         return editor

@@ -1,0 +1,78 @@
+// The check of every run that edited (docs/agent.md, "One undo step per message"): the in-page
+// agent on the real proxy and the fake Gemini. A run that leaves a gap on the main track gets
+// check_timeline's finding as a `check` event and, once, as a note to the model, which fixes it;
+// a run that only reads, and an agent with checkTimeline: false, are not checked.
+import assert from "node:assert/strict";
+import { after, before, beforeEach, test } from "node:test";
+
+import { call, modelTurn } from "./fake-gemini.mjs";
+import { resetFake, setup as setupOn, startStack } from "./agent-harness.mjs";
+
+let stack;
+before(async () => {
+  stack = await startStack();
+});
+after(async () => {
+  await stack?.close();
+});
+beforeEach(() => resetFake(stack.fake));
+const setup = (options) => setupOn(stack.proxy, options);
+
+/** The text parts of the last user turn of a request. */
+const lastUserText = (body) =>
+  body.contents
+    .at(-1)
+    .parts.filter((p) => typeof p.text === "string")
+    .map((p) => p.text)
+    .join("");
+
+test("a run that leaves a gap is checked: the finding goes to the host and once to the model, which fixes it", async () => {
+  const { agent, editor, elementId, events } = await setup();
+  let note;
+  stack.fake.script.push(
+    // Moves the only clip to 3 s: the main track is empty from 0 to 3.
+    modelTurn([call("move_timeline_elements", { elementIds: [elementId], start: 3 })]),
+    modelTurn([{ text: "Moved." }]),
+    (body) => {
+      note = lastUserText(body);
+      return modelTurn([call("move_timeline_elements", { elementIds: [elementId], start: 0 })]);
+    },
+    modelTurn([{ text: "Moved it back to close the gap." }]),
+  );
+  const answer = await agent.send("Move the clip to 3 s.");
+  assert.equal(answer, "Moved it back to close the gap.");
+  const checks = events.filter((e) => e.type === "check");
+  assert.equal(checks.length, 1, "checked once per run");
+  const gap = checks[0].findings.find((f) => f.kind === "gap");
+  assert.deepEqual([gap.start, gap.end], [0, 3]);
+  assert.match(note, /^\[check_timeline, run by the editor after your edits\] It found:\n- gap 0–3 s/);
+  assert.match(note, /Fix what your edits caused/);
+  // The fix is in the same undo step as the move.
+  assert.equal(editor.project().timeline.tracks.flatMap((t) => t.elements)[0].start, 0);
+  assert.equal(events.filter((e) => e.type === "done").length, 1);
+});
+
+test("a run that only reads is not checked; checkTimeline: false turns the check off", async () => {
+  const reader = await setup();
+  stack.fake.script.push(modelTurn([call("list_timeline", {})]), modelTurn([{ text: "One clip." }]));
+  await reader.agent.send("What is there?");
+  assert.equal(reader.events.filter((e) => e.type === "check").length, 0);
+
+  const off = await setup({ agentOptions: { checkTimeline: false } });
+  stack.fake.script.push(modelTurn([call("move_timeline_elements", { elementIds: [off.elementId], start: 3 })]), modelTurn([{ text: "Moved." }]));
+  assert.equal(await off.agent.send("Move it."), "Moved.");
+  assert.equal(off.events.filter((e) => e.type === "check").length, 0);
+  assert.equal(stack.fake.script.length, 0, "no third model call: nothing was sent back");
+});
+
+test("a clean run is checked and nothing is sent back", async () => {
+  const { agent, events } = await setup();
+  const before = stack.fake.script.length;
+  stack.fake.script.push(modelTurn([call("add_text", { text: "Hello", start: 1, end: 2, position: "center" })]), modelTurn([{ text: "Added." }]));
+  assert.equal(await agent.send("Add a title."), "Added.");
+  assert.deepEqual(
+    events.filter((e) => e.type === "check").map((e) => e.findings),
+    [[]],
+  );
+  assert.equal(stack.fake.script.length, before, "no more model calls than the two scripted");
+});
