@@ -3,35 +3,53 @@
 //! object (and refuses what it refused), which left the engine wasm 4 KB gzipped lighter.
 
 use crate::error_code::ErrorCode;
-use serde::Deserialize;
+use serde::de::{Deserialize, Error};
+use serde_json::{Map, Value};
+use wasm_bindgen::JsValue;
 
 use super::api_error;
 use crate::{AssetOptions, NewAsset};
 
 /// What `addSticker` takes.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub(super) struct StickerOptions {
     pub(super) id: String,
     pub(super) name: String,
     pub(super) url: Option<String>,
 }
 
-/// Parsed to a `serde_json::Value` first, then typed: the object check and then the fields'
-/// messages come in the order they did when the options crossed as a JS object.
-fn convert<T: serde::de::DeserializeOwned>(json: &str, code: ErrorCode, what: &str) -> Result<T, wasm_bindgen::JsValue> {
-    let fail = |detail: String| api_error(code, &format!("{what}: {detail}"));
-    let value: serde_json::Value = serde_json::from_str(json).map_err(|e| fail(e.to_string()))?;
-    if !value.is_object() {
-        return Err(fail("expected an object".into()));
+impl StickerOptions {
+    /// Read key by key with the messages serde's derive (`deny_unknown_fields`) gave, as
+    /// `AssetOptions::from_map` does.
+    fn from_map(map: Map<String, Value>) -> Result<StickerOptions, serde_json::Error> {
+        let (mut id, mut name, mut url) = (None, None, None);
+        for (key, v) in map {
+            match key.as_str() {
+                "id" => id = Some(String::deserialize(v)?),
+                "name" => name = Some(String::deserialize(v)?),
+                "url" => url = Option::deserialize(v)?,
+                other => return Err(Error::unknown_field(other, &["id", "name", "url"])),
+            }
+        }
+        let id = id.ok_or_else(|| Error::missing_field("id"))?;
+        let name = name.ok_or_else(|| Error::missing_field("name"))?;
+        Ok(StickerOptions { id, name, url })
     }
-    serde_json::from_value(value).map_err(|e| fail(e.to_string()))
 }
 
-pub(super) fn asset(json: &str) -> Result<NewAsset, wasm_bindgen::JsValue> {
-    convert::<AssetOptions>(json, ErrorCode::InvalidAsset, "addAsset options are invalid").map(NewAsset::from)
+/// Parsed to a `serde_json::Value` first, then read: the object check and then the fields'
+/// messages come in the order they did when the options crossed as a JS object.
+fn convert<T>(json: &str, code: ErrorCode, what: &str, read: fn(Map<String, Value>) -> Result<T, serde_json::Error>) -> Result<T, JsValue> {
+    let fail = |detail: String| api_error(code, &format!("{what}: {detail}"));
+    match serde_json::from_str(json).map_err(|e| fail(e.to_string()))? {
+        Value::Object(map) => read(map).map_err(|e| fail(e.to_string())),
+        _ => Err(fail("expected an object".into())),
+    }
 }
 
-pub(super) fn sticker(json: &str) -> Result<StickerOptions, wasm_bindgen::JsValue> {
-    convert(json, ErrorCode::InvalidSticker, "addSticker options are invalid")
+pub(super) fn asset(json: &str) -> Result<NewAsset, JsValue> {
+    convert(json, ErrorCode::InvalidAsset, "addAsset options are invalid", AssetOptions::from_map).map(NewAsset::from)
+}
+
+pub(super) fn sticker(json: &str) -> Result<StickerOptions, JsValue> {
+    convert(json, ErrorCode::InvalidSticker, "addSticker options are invalid", StickerOptions::from_map)
 }
