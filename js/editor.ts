@@ -3,6 +3,7 @@
 // change notifications are queued and delivered after the call that caused them has returned.
 import { loadEngine, openEngine, type WasmEditor } from "./engine.js";
 import { NeuralCutError, rethrow } from "./errors.js";
+import { OptionsRefusal, optionsJson } from "./options-json.js";
 import type { AudioPlan, Frame } from "./generated/tools.js";
 import { TOOL_CATALOG, type ActiveEffect, type EffectType, type ToolArgsMap, type ToolInfo, type ToolName, type ToolResultMap } from "./generated/tools.js";
 import type {
@@ -138,7 +139,7 @@ export class NeuralCutEditor {
     const before = this.#engine.revision();
     let id: string;
     try {
-      id = this.#engine.addAsset(rest);
+      id = this.#engine.addAsset(checkedJson(rest, "INVALID_ASSET", "addAsset"));
     } catch (e) {
       rethrow(e);
     }
@@ -161,7 +162,7 @@ export class NeuralCutEditor {
     const before = this.#engine.revision();
     let id: string;
     try {
-      id = this.#engine.addSticker(options);
+      id = this.#engine.addSticker(checkedJson(options, "INVALID_STICKER", "addSticker"));
     } catch (e) {
       rethrow(e);
     }
@@ -387,6 +388,17 @@ export class NeuralCutEditor {
 
 /** Creates an editor, loading the engine wasm on first use. Throws NeuralCutError with code
  * INVALID_JSON, INVALID_PROJECT or UNSUPPORTED_PROJECT for a project it cannot load. */
+/** Options as the engine's JSON text; what it cannot read fails as the engine words it. */
+function checkedJson(options: object, code: "INVALID_ASSET" | "INVALID_STICKER", method: string): string {
+  try {
+    return optionsJson(options);
+  } catch (e) {
+    // The same coded Error the engine threw for these, so `cause` stays as it was too.
+    if (e instanceof OptionsRefusal) rethrow(Object.assign(new Error(`${method} options are invalid: ${e.message}`), { code }));
+    throw e;
+  }
+}
+
 export async function createEditor(options: CreateEditorOptions = {}): Promise<NeuralCutEditor> {
   const provider = checkProvider(options.contextProvider);
   await loadEngine();

@@ -88,6 +88,32 @@ impl<'de> serde::Deserialize<'de> for FpsOption {
     }
 }
 
+impl AssetOptions {
+    /// What `serde_json::from_value::<AssetOptions>` makes of an object, the same values and
+    /// messages (the test below compares them), read key by key: the derive's visitor, with its
+    /// sequence form, weighs more in the engine wasm.
+    pub fn from_map(map: Map<String, serde_json::Value>) -> Result<AssetOptions, serde_json::Error> {
+        use serde::de::{Deserialize, Error};
+        const FIELDS: &[&str] = &["id", "name", "type", "duration", "width", "height", "fps"];
+        let (mut id, mut name, mut kind, mut duration, mut width, mut height, mut fps) = (None, None, None, None, None, None, None);
+        for (key, v) in map {
+            match key.as_str() {
+                "id" => id = Option::deserialize(v)?,
+                "name" => name = Some(String::deserialize(v)?),
+                "type" => kind = Some(String::deserialize(v)?),
+                "duration" => duration = Option::deserialize(v)?,
+                "width" => width = Option::deserialize(v)?,
+                "height" => height = Option::deserialize(v)?,
+                "fps" => fps = Option::deserialize(v)?,
+                other => return Err(Error::unknown_field(other, FIELDS)),
+            }
+        }
+        let name = name.ok_or_else(|| Error::missing_field("name"))?;
+        let kind = kind.ok_or_else(|| Error::missing_field("type"))?;
+        Ok(AssetOptions { id, name, kind, duration, width, height, fps })
+    }
+}
+
 impl From<AssetOptions> for NewAsset {
     fn from(o: AssetOptions) -> NewAsset {
         NewAsset {
@@ -281,8 +307,49 @@ impl Document {
 
 #[cfg(test)]
 mod tests {
-    use super::FpsOption;
+    use super::{AssetOptions, FpsOption};
     use serde_json::{json, Value};
+
+    #[test]
+    fn asset_options_read_by_key_as_the_derive_reads_them() {
+        fn show(o: &AssetOptions) -> String {
+            let fps = o.fps.as_ref().map(|f| match f {
+                FpsOption::Whole(n) => format!("{n}"),
+                FpsOption::Rational { numerator, denominator } => format!("{numerator}/{denominator}"),
+            });
+            format!("{:?} {:?} {:?} {:?} {:?} {:?} {fps:?}", o.id, o.name, o.kind, o.duration.map(f64::to_bits), o.width, o.height)
+        }
+        let inputs = [
+            json!({ "name": "a", "type": "video" }),
+            json!({ "id": "x", "name": "a", "type": "video", "duration": 1.5, "width": 1920, "height": 1080, "fps": 30 }),
+            json!({ "id": null, "name": "a", "type": "image", "duration": null, "width": null, "height": null, "fps": null }),
+            json!({ "fps": { "numerator": 30000, "denominator": 1001 }, "type": "video", "name": "a" }),
+            json!({}),
+            json!({ "name": "a" }),
+            json!({ "type": "video" }),
+            json!({ "name": null, "type": "video" }),
+            json!({ "name": 5, "type": "video" }),
+            json!({ "name": "a", "type": "video", "durations": 3 }),
+            json!({ "colour": 1, "name": 5 }),
+            json!({ "name": 5, "colour": 1 }),
+            json!({ "name": "a", "type": "video", "duration": "5" }),
+            json!({ "name": "a", "type": "video", "duration": {} }),
+            json!({ "name": "a", "type": "video", "width": 1.5 }),
+            json!({ "name": "a", "type": "video", "width": -1 }),
+            json!({ "name": "a", "type": "video", "width": 4294967296u64 }),
+            json!({ "name": "a", "type": "video", "width": 1e300 }),
+            json!({ "name": "a", "type": "video", "fps": "fast" }),
+            json!({ "name": "a", "type": "video", "fps": [30, 1] }),
+            json!({ "name": "a", "type": "video", "id": 3 }),
+            json!({ "name": "a", "type": "video", "": 1 }),
+        ];
+        for v in inputs {
+            let Value::Object(map) = v.clone() else { unreachable!() };
+            let ours = AssetOptions::from_map(map).map(|o| show(&o)).map_err(|e| e.to_string());
+            let derived = serde_json::from_value::<AssetOptions>(v.clone()).map(|o| show(&o)).map_err(|e| e.to_string());
+            assert_eq!(ours, derived, "{v}");
+        }
+    }
 
     /// The derive FpsOption's hand-written `Deserialize` replaced, as it was.
     mod derived {

@@ -11,6 +11,14 @@
 //! - `parse_finite_f64`: `str::parse::<f64>` through serde_json's number parser, which the engine
 //!   carries anyway, rather than core's (its 10 KB table of powers of five and its code).
 
+/// `value.to_string()`, the same compact text through serde_json's writer to a `Vec`, which tool
+/// outputs use anyway: `Value`'s `Display` instantiates the serializer twice more (over
+/// `fmt::Write`, and pretty for `{:#}`), 2.2 KB of engine wasm.
+pub fn json(value: &serde_json::Value) -> String {
+    // Writing a `Value` cannot fail: its keys are strings.
+    serde_json::to_string(value).unwrap_or_default()
+}
+
 /// `s.to_lowercase()`.
 pub fn lowercase(s: &str) -> String {
     if s.is_ascii() {
@@ -129,6 +137,23 @@ mod tests {
             let mut c = s.chars();
             let std: String = c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default();
             assert_eq!(capitalize(s), std, "{s}");
+        }
+    }
+
+    #[test]
+    fn json_is_value_display() {
+        let values = [
+            serde_json::json!(null),
+            serde_json::json!(1.5),
+            serde_json::json!(-0.0),
+            serde_json::json!(1e300),
+            serde_json::json!(u64::MAX),
+            serde_json::json!("a \"quoted\"\n line \u{7f} é"),
+            serde_json::json!({ "b": [1, { "c": null }], "a": true, "": {} }),
+            serde_json::json!([]),
+        ];
+        for v in values {
+            assert_eq!(json(&v), v.to_string());
         }
     }
 

@@ -87,13 +87,13 @@ pub fn read(kind: &str, params: &Map<String, Value>, canvas_height: u32, e: &mut
         }
     }
     if is_audible(kind) && params.get("volume").and_then(Value::as_f64).is_some_and(|db| db > units::MAX_DB) {
-        return Err(("volume", format!("must be at most {} dB, not {}", units::MAX_DB, params["volume"])));
+        return Err(("volume", format!("must be at most {} dB, not {}", units::MAX_DB, crate::text::json(&params["volume"]))));
     }
     if kind == "text" {
         let size = params.get("fontSize").and_then(Value::as_f64).unwrap_or(units::DEFAULT_FONT_SIZE);
         let px = units::font_px(size, canvas_height);
         if !(size > 0.0 && px.is_finite()) {
-            return Err(("fontSize", format!("must be a size > 0, not {}", params["fontSize"])));
+            return Err(("fontSize", format!("must be a size > 0, not {}", crate::text::json(&params["fontSize"]))));
         }
         e.font_size = Some(px);
         let color = params.get("background.color").and_then(Value::as_str).map(str::to_string);

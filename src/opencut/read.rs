@@ -308,7 +308,7 @@ pub(super) fn read_flag(o: &Map<String, Value>, key: &str, path: &str) -> Result
     match o.get(key) {
         None => Ok(None),
         Some(Value::Bool(b)) => Ok(Some(*b)),
-        Some(v) => Err(err(path, format!("{key} must be true or false, not {v}"))),
+        Some(v) => Err(err(path, format!("{key} must be true or false, not {}", crate::text::json(v)))),
     }
 }
 
@@ -342,7 +342,7 @@ fn read_element(v: &Value, base: &str, track_type: &str, r: &mut Reader) -> Resu
             None | Some(Value::Null) => default.ok_or_else(|| err(path, format!("needs {key} (whole ticks)"))),
             Some(v) => units::ticks(v).filter(|t| *t >= min && *t <= crate::time::MAX_SECONDS as i64 * TICKS_PER_SECOND).ok_or_else(|| {
                 let bound = if min > 0 { "> 0" } else { ">= 0" };
-                err(path, format!("{key} must be a whole number of ticks {bound}, not {v}"))
+                err(path, format!("{key} must be a whole number of ticks {bound}, not {}", crate::text::json(v)))
             }),
         }
     };
@@ -368,7 +368,7 @@ fn read_element(v: &Value, base: &str, track_type: &str, r: &mut Reader) -> Resu
     let params = match o.get("params") {
         None => None,
         Some(Value::Object(p)) => Some(p),
-        Some(v) => return Err(err(path, format!("params must be an object of param values, not {v}"))),
+        Some(v) => return Err(err(path, format!("params must be an object of param values, not {}", crate::text::json(v)))),
     };
     handled.push("params");
     if t == "effect" {
@@ -418,7 +418,10 @@ fn read_element(v: &Value, base: &str, track_type: &str, r: &mut Reader) -> Resu
                 if let Some(v) = o.get("retime") {
                     e.retime = Some(read_retime(v).ok_or_else(|| {
                         let (min, max) = (Retime::MIN_RATE, Retime::MAX_RATE);
-                        err(&format!("{base}.retime (\"{}\")", e.id), format!("must be {{ rate, maintainPitch? }} with a rate from {min} to {max}, not {v}"))
+                        err(
+                            &format!("{base}.retime (\"{}\")", e.id),
+                            format!("must be {{ rate, maintainPitch? }} with a rate from {min} to {max}, not {}", crate::text::json(v)),
+                        )
                     })?);
                     handled.push("retime");
                 }

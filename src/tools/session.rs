@@ -78,11 +78,11 @@ impl Editor {
     pub fn call_tool_json(&mut self, name: &str, args_json: &str) -> String {
         let args = match serde_json::from_str::<Value>(args_json) {
             Ok(v) => v,
-            Err(_) => return ToolError::arguments_not_object().to_json().to_string(),
+            Err(_) => return crate::text::json(&ToolError::arguments_not_object().to_json()),
         };
         match self.call_tool_output(name, &args) {
             Ok(out) => out.into_string(),
-            Err(err) => err.to_json().to_string(),
+            Err(err) => crate::text::json(&err.to_json()),
         }
     }
 

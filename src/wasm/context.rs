@@ -35,7 +35,7 @@ impl WasmEditor {
             .collect::<Result<Vec<_>, _>>()?;
         let args: Value = match serde_json::from_str(args_json) {
             Ok(v) => v,
-            Err(_) => return Ok(json!({ "kind": "done", "output": crate::ToolError::arguments_not_object().to_json() }).to_string()),
+            Err(_) => return Ok(crate::text::json(&json!({ "kind": "done", "output": crate::ToolError::arguments_not_object().to_json() }))),
         };
         let out = match self.inner.begin_context(&args, &supported, now_ms) {
             Ok(ContextStep::Done(output)) => json!({ "kind": "done", "output": output }),
@@ -50,7 +50,7 @@ impl WasmEditor {
                 out
             }
         };
-        Ok(out.to_string())
+        Ok(crate::text::json(&out))
     }
 
     /// Step two: what the provider reported for `ticket` — `reportJson` (a ProviderReport) on
@@ -74,7 +74,7 @@ impl WasmEditor {
             Ok(v) => v,
             Err(e) => e.to_json(),
         };
-        Ok(out.to_string())
+        Ok(crate::text::json(&out))
     }
 
     /// Drops an asset's cached provider file; the next load_asset_context calls the provider.

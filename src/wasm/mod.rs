@@ -3,9 +3,9 @@
 //!
 //! Transport: tool arguments come in as a JSON string and tool results go out as a JSON string
 //! that the TypeScript layer parses (measured faster than serde-wasm-bindgen object conversion
-//! for timeline-sized values; see docs/package.md). Small option objects (`addAsset`,
-//! `addSticker`) come in as JS objects typed by tsify and converted inside the function body, so
-//! a bad value is an ordinary error, never a trap.
+//! for timeline-sized values; see docs/package.md). The option objects of `addAsset` and
+//! `addSticker` come in as JSON text too (written by js/options-json.ts) and are checked inside
+//! the function body, so a bad value is an ordinary error, never a trap.
 
 mod audio;
 mod context;
@@ -22,8 +22,6 @@ use std::sync::Once;
 use wasm_bindgen::prelude::*;
 
 use crate::Editor;
-
-pub use options::StickerOptions;
 
 /// Installs the panic hook (and the case mappings of src/text.rs) once per instance. wasm32-unknown-unknown cannot unwind on stable
 /// Rust (the release profile aborts), so instead of letting the abort trap as a bare
@@ -94,15 +92,16 @@ impl WasmEditor {
     /// Adds a media asset to the library and returns its id. Throws `INVALID_ASSET`,
     /// `DUPLICATE_ID` or `NO_ACTIVE_PROJECT`.
     #[wasm_bindgen(js_name = addAsset)]
-    pub fn add_asset(&mut self, #[wasm_bindgen(unchecked_param_type = "object")] options: JsValue) -> Result<String, JsValue> {
-        let new = options::asset(&options)?;
+    pub fn add_asset(&mut self, options_json: &str) -> Result<String, JsValue> {
+        let new = options::asset(options_json)?;
         Ok(self.inner.add_asset(new)?)
     }
 
-    /// Adds a sticker to the catalog `add_sticker` draws from and returns its id.
+    /// Adds a sticker to the catalog `add_sticker` draws from and returns its id. Throws
+    /// `INVALID_STICKER` or `DUPLICATE_ID`.
     #[wasm_bindgen(js_name = addSticker)]
-    pub fn add_sticker(&mut self, options: tsify::Ts<StickerOptions>) -> Result<String, JsValue> {
-        let s = options::sticker(&options)?;
+    pub fn add_sticker(&mut self, options_json: &str) -> Result<String, JsValue> {
+        let s = options::sticker(options_json)?;
         Ok(self.inner.add_sticker(&s.id, &s.name, s.url)?)
     }
 

@@ -30,6 +30,6 @@ impl WasmEditor {
     /// NO_ACTIVE_PROJECT or NO_ACTIVE_TIMELINE.
     #[wasm_bindgen(js_name = openCutSceneJson)]
     pub fn opencut_scene_json(&self) -> Result<String, JsValue> {
-        Ok(crate::opencut::scene(&self.inner)?.to_string())
+        Ok(crate::text::json(&crate::opencut::scene(&self.inner)?))
     }
 }

@@ -1,49 +1,55 @@
-//! The option objects of `addAsset` (its struct is the core's `AssetOptions`) and `addSticker`
-//! (typed for TypeScript by tsify), converted with serde-wasm-bindgen inside the function body.
+//! The option objects of `addAsset` (its struct is the core's `AssetOptions`) and `addSticker`,
+//! given as JSON text: js/options-json.ts writes the value serde-wasm-bindgen made of the JS
+//! object (and refuses what it refused), which left the engine wasm 4 KB gzipped lighter.
 
 use crate::error_code::ErrorCode;
-use serde::Deserialize;
-use tsify::{Ts, Tsify};
+use serde::de::{Deserialize, Error};
+use serde_json::{Map, Value};
 use wasm_bindgen::JsValue;
 
 use super::api_error;
 use crate::{AssetOptions, NewAsset};
 
 /// What `addSticker` takes.
-#[derive(Tsify, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct StickerOptions {
-    pub id: String,
-    pub name: String,
-    #[tsify(optional)]
-    pub url: Option<String>,
+pub(super) struct StickerOptions {
+    pub(super) id: String,
+    pub(super) name: String,
+    pub(super) url: Option<String>,
 }
 
-/// Converts through `serde_json::Value`: serde-wasm-bindgen reads only a struct's declared
-/// fields, so `deny_unknown_fields` would never see a misspelt one (`durations: 10`).
-fn convert<T: Tsify + serde::de::DeserializeOwned>(options: &Ts<T>, code: ErrorCode, what: &str) -> Result<T, JsValue>
-where
-    <T as Tsify>::JsType: wasm_bindgen::JsCast,
-{
+impl StickerOptions {
+    /// Read key by key with the messages serde's derive (`deny_unknown_fields`) gave, as
+    /// `AssetOptions::from_map` does.
+    fn from_map(map: Map<String, Value>) -> Result<StickerOptions, serde_json::Error> {
+        let (mut id, mut name, mut url) = (None, None, None);
+        for (key, v) in map {
+            match key.as_str() {
+                "id" => id = Some(String::deserialize(v)?),
+                "name" => name = Some(String::deserialize(v)?),
+                "url" => url = Option::deserialize(v)?,
+                other => return Err(Error::unknown_field(other, &["id", "name", "url"])),
+            }
+        }
+        let id = id.ok_or_else(|| Error::missing_field("id"))?;
+        let name = name.ok_or_else(|| Error::missing_field("name"))?;
+        Ok(StickerOptions { id, name, url })
+    }
+}
+
+/// Parsed to a `serde_json::Value` first, then read: the object check and then the fields'
+/// messages come in the order they did when the options crossed as a JS object.
+fn convert<T>(json: &str, code: ErrorCode, what: &str, read: fn(Map<String, Value>) -> Result<T, serde_json::Error>) -> Result<T, JsValue> {
     let fail = |detail: String| api_error(code, &format!("{what}: {detail}"));
-    let value: serde_json::Value = serde_wasm_bindgen::from_value(options.js_value()).map_err(|e| fail(e.to_string()))?;
-    if !value.is_object() {
-        return Err(fail("expected an object".into()));
+    match serde_json::from_str(json).map_err(|e| fail(e.to_string()))? {
+        Value::Object(map) => read(map).map_err(|e| fail(e.to_string())),
+        _ => Err(fail("expected an object".into())),
     }
-    serde_json::from_value(value).map_err(|e| fail(e.to_string()))
 }
 
-/// `addAsset`'s options, typed for TypeScript by the generated `AssetOptions` (the struct lives in
-/// the core, `crate::AssetOptions`, so its typings come from the registry's generator).
-pub(super) fn asset(options: &JsValue) -> Result<NewAsset, JsValue> {
-    let fail = |detail: String| api_error(ErrorCode::InvalidAsset, &format!("addAsset options are invalid: {detail}"));
-    let value: serde_json::Value = serde_wasm_bindgen::from_value(options.clone()).map_err(|e| fail(e.to_string()))?;
-    if !value.is_object() {
-        return Err(fail("expected an object".into()));
-    }
-    serde_json::from_value::<AssetOptions>(value).map(NewAsset::from).map_err(|e| fail(e.to_string()))
+pub(super) fn asset(json: &str) -> Result<NewAsset, JsValue> {
+    convert(json, ErrorCode::InvalidAsset, "addAsset options are invalid", AssetOptions::from_map).map(NewAsset::from)
 }
 
-pub(super) fn sticker(options: &Ts<StickerOptions>) -> Result<StickerOptions, JsValue> {
-    convert(options, ErrorCode::InvalidSticker, "addSticker options are invalid")
+pub(super) fn sticker(json: &str) -> Result<StickerOptions, JsValue> {
+    convert(json, ErrorCode::InvalidSticker, "addSticker options are invalid", StickerOptions::from_map)
 }

@@ -3,19 +3,13 @@
 //! comes back out, including the `code` every thrown error carries. The core's rules are tested
 //! natively; these check only that the boundary moves values and errors across intact.
 
-use js_sys::{Reflect, JSON};
+use js_sys::Reflect;
 use serde_json::{json, Value};
-use tsify::Ts;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::wasm_bindgen_test;
 
 use super::WasmEditor;
-
-/// A JS value parsed from JSON text, as a host would pass it.
-fn js(json: &str) -> JsValue {
-    JSON::parse(json).expect("test JSON")
-}
 
 /// The error's `code` and message, after checking it is a JS `Error`.
 fn error(value: JsValue) -> (String, String) {
@@ -75,22 +69,21 @@ fn a_tool_call_is_one_undo_step_across_the_boundary() {
 }
 
 #[wasm_bindgen_test]
-fn asset_options_arrive_as_js_objects_and_bad_ones_are_refused_by_name() {
+fn asset_options_arrive_as_json_text_and_bad_ones_are_refused_by_name() {
     let mut editor = WasmEditor::new(None).unwrap_or_else(|_| panic!("new editor"));
     let options =
-        js(r#"{ "name": "clip.mp4", "type": "video", "duration": 10, "width": 1920, "height": 1080, "fps": { "numerator": 30000, "denominator": 1001 } }"#);
+        r#"{ "name": "clip.mp4", "type": "video", "duration": 10, "width": 1920, "height": 1080, "fps": { "numerator": 30000, "denominator": 1001 } }"#;
     let id = editor.add_asset(options).unwrap_or_else(|e| panic!("{:?}", error(e)));
     let assets = call(&mut editor, "list_project_assets", json!({}));
     assert!(assets.to_string().contains(&id), "{assets}");
     let revision = editor.revision();
-    // serde-wasm-bindgen alone would skip an unknown key; the boundary refuses it.
-    let (code, message) = thrown(editor.add_asset(js(r#"{ "name": "b.mp4", "type": "video", "durations": 10 }"#)));
+    let (code, message) = thrown(editor.add_asset(r#"{ "name": "b.mp4", "type": "video", "durations": 10 }"#));
     assert_eq!(code, "INVALID_ASSET");
     assert!(message.contains("durations"), "{message}");
-    let (code, message) = thrown(editor.add_asset(JsValue::from(42)));
+    let (code, message) = thrown(editor.add_asset("42"));
     assert_eq!(code, "INVALID_ASSET");
     assert!(message.contains("expected an object"), "{message}");
-    let (code, _) = thrown(editor.add_sticker(Ts::new_unchecked(js(r#"{ "id": "s1", "name": "Star", "size": 3 }"#))));
+    let (code, _) = thrown(editor.add_sticker(r#"{ "id": "s1", "name": "Star", "size": 3 }"#));
     assert_eq!(code, "INVALID_STICKER");
     assert_eq!(editor.revision(), revision, "refused options change nothing");
 }
@@ -126,7 +119,7 @@ fn the_context_handshake_refuses_unknown_tickets_and_types() {
 fn context_tickets_finish_in_any_order_and_only_once() {
     let mut editor = WasmEditor::new(None).unwrap_or_else(|_| panic!("new editor"));
     let ticket = |editor: &mut WasmEditor, name: &str| {
-        let id = editor.add_asset(js(&format!(r#"{{ "name": "{name}", "type": "video", "duration": 10 }}"#))).unwrap_or_else(|e| panic!("{:?}", error(e)));
+        let id = editor.add_asset(&format!(r#"{{ "name": "{name}", "type": "video", "duration": 10 }}"#)).unwrap_or_else(|e| panic!("{:?}", error(e)));
         let args = json!({ "assetId": id }).to_string();
         let step: Value = serde_json::from_str(&editor.begin_context(&args, vec!["video".into()], 0.0).unwrap_or_else(|e| panic!("{:?}", error(e)))).unwrap();
         assert_eq!(step["kind"], json!("fetch"), "{step}");

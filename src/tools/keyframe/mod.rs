@@ -121,8 +121,11 @@ pub fn summary(e: &Element) -> Value {
 /// A time in seconds from the element's start, within its length.
 fn key_time(time: Option<f64>, e: &Element) -> Result<i64, ToolError> {
     let bad = || {
-        ToolError::new(ErrorCode::InvalidKeyframeTime, format!("Keyframe time must be from 0 to {} (seconds from the element's start)", seconds(e.duration)))
-            .with_hint("Keyframe times are relative to the element: 0 is its first frame.")
+        ToolError::new(
+            ErrorCode::InvalidKeyframeTime,
+            format!("Keyframe time must be from 0 to {} (seconds from the element's start)", crate::text::json(&seconds(e.duration))),
+        )
+        .with_hint("Keyframe times are relative to the element: 0 is its first frame.")
     };
     match time.and_then(seconds_to_ticks) {
         Some(t) if (0..=e.duration).contains(&t) => Ok(t),
@@ -236,7 +239,7 @@ fn target_key<'a>(ctx: &'a Ctx, args: KeyArgs) -> Result<(usize, usize, &'a Elem
     let found = data.and_then(|d| locate_key(d, key_id, time));
     let t = found.ok_or_else(|| match key_id {
         Some(k) => keyframe_not_found(k),
-        None => keyframe_not_found(&format!("{path} at {}s", seconds(time.unwrap_or(0)))),
+        None => keyframe_not_found(&format!("{path} at {}s", crate::text::json(&seconds(time.unwrap_or(0))))),
     })?;
     Ok((ti, ei, e, path.to_string(), t))
 }

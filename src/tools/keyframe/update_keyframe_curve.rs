@@ -134,13 +134,16 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     if no_next {
         return Err(ToolError::new(
             ErrorCode::NoNextKeyframe,
-            format!("The keyframe at {}s is the last of {path}: easing and rightHandle shape the curve to the next keyframe", seconds(time)),
+            format!(
+                "The keyframe at {}s is the last of {path}: easing and rightHandle shape the curve to the next keyframe",
+                crate::text::json(&seconds(time))
+            ),
         ));
     }
     if no_prev {
         return Err(ToolError::new(
             ErrorCode::NoPreviousKeyframe,
-            format!("The keyframe at {}s is the first of {path}: leftHandle shapes the curve from the previous keyframe", seconds(time)),
+            format!("The keyframe at {}s is the first of {path}: leftHandle shapes the curve from the previous keyframe", crate::text::json(&seconds(time))),
         ));
     }
     e.animations = Some(anims);
