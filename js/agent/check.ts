@@ -1,7 +1,8 @@
 // The check at the end of a run that edited (issue 33): the engine's check_timeline over the
-// whole timeline; its findings go to the host (a `check` event, which the panel shows in the run
+// whole timeline, with the silences of the mix measured here; its findings go to the host (a `check` event, which the panel shows in the run
 // summary) and, when there are any, back to the model once, so it fixes what its edits caused.
 import type { NeuralCutEditor } from "../editor.js";
+import { mixSilences } from "./mix-silence.js";
 
 /** One thing check_timeline found (its result's `findings`). */
 export interface Finding {
@@ -12,13 +13,16 @@ export interface Finding {
   message: string;
 }
 
-/** check_timeline's findings, or undefined when the engine has no such tool or it failed (a
- * check never fails a run). */
+/** check_timeline's findings with the silences of the mix the page measures (mix-silence.ts),
+ * sorted by start then kind; undefined when the engine has no such tool or it failed (a check
+ * never fails a run). */
 export async function checkTimeline(editor: NeuralCutEditor): Promise<Finding[] | undefined> {
   if (!editor.tools().some((t) => t.name === "check_timeline")) return undefined;
   try {
     const out = await editor.callToolUntyped("check_timeline", {});
-    return Array.isArray(out.findings) ? (out.findings as Finding[]) : undefined;
+    if (!Array.isArray(out.findings)) return undefined;
+    const all = [...(out.findings as Finding[]), ...(await mixSilences(editor).catch(() => []))];
+    return all.sort((a, b) => a.start - b.start || (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0));
   } catch {
     return undefined;
   }

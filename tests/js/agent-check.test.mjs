@@ -76,3 +76,45 @@ test("a clean run is checked and nothing is sent back", async () => {
   );
   assert.equal(stack.fake.script.length, before, "no more model calls than the two scripted");
 });
+
+test("the check's silence: the mix measured from the media, a clip's own pause and a muted or empty stretch", async () => {
+  const { spawnSync } = await import("node:child_process");
+  const { mkdtempSync, readFileSync, rmSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const { join } = await import("node:path");
+  const { createEditor } = await import("../../dist/index.js");
+  const { mixSilences } = await import("../../dist/agent/mix-silence.js");
+  const dir = mkdtempSync(join(tmpdir(), "nc-mix-"));
+  try {
+    const wav = join(dir, "talk.wav");
+    // Sound 0–1.5 and 3–4 s, a pause 1.5–3 s.
+    const r = spawnSync("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "aevalsrc='if(lt(t,1.5)+gte(t,3),0.5*sin(2*PI*300*t),0)':s=48000:d=4", wav]);
+    assert.equal(r.status, 0, String(r.stderr));
+    const editor = await createEditor();
+    const file = new Blob([readFileSync(wav)], { type: "audio/wav" });
+    const still = editor.addAsset({ name: "card.png", type: "image", width: 16, height: 9 });
+    const talk = editor.addAsset({ name: "talk.wav", type: "audio", duration: 4, file });
+    await editor.callTool("add_media_to_timeline", { assetId: still, startTime: 0, trackType: "main", duration: 10 });
+    await editor.callTool("add_media_to_timeline", { assetId: talk, startTime: 0, trackType: "audio" });
+    const second = await editor.callTool("add_media_to_timeline", { assetId: talk, startTime: 6, trackType: "audio" });
+    await editor.callTool("update_clip", { elementIds: [second.elementId], muted: true });
+    // By hand: the pause 1.5–3 s; nothing placed 4–6 s and the muted copy 6–10 s: 4–10 s.
+    const found = (await mixSilences(editor)).map((f) => [f.kind, f.start, f.end]);
+    assert.equal(found.length, 2, JSON.stringify(found));
+    const want = [
+      ["silence", 1.5, 3],
+      ["silence", 4, 10],
+    ];
+    found.forEach((f, i) => {
+      assert.equal(f[0], want[i][0]);
+      assert.ok(Math.abs(f[1] - want[i][1]) <= 0.02 && Math.abs(f[2] - want[i][2]) <= 0.02, JSON.stringify(found));
+    });
+    // Images and text only: nothing could sound, so silence is no finding.
+    const quiet = await createEditor();
+    const card = quiet.addAsset({ name: "card.png", type: "image", width: 16, height: 9 });
+    await quiet.callTool("add_media_to_timeline", { assetId: card, startTime: 0, trackType: "main", duration: 5 });
+    assert.deepEqual(await mixSilences(quiet), []);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
