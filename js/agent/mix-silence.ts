@@ -22,14 +22,18 @@ const round = (s: number) => Math.round(s * 1000) / 1000;
  * sounding wherever it plays at a gain (the plan alone), so a check stays seconds long. */
 export const MEASURE_BUDGET = 600;
 
-/** The silences of the timeline's mix, as check_timeline findings. None for a timeline with
- * nothing that could sound (no video or audio element): silence is what it is made of. */
+/** The silences of the timeline's mix, as check_timeline findings: between the first and the
+ * last moment a video or audio element is placed (silence before the first sound, under a title,
+ * or after the last, under an end card, is how timelines are made); none for a timeline with
+ * nothing that could sound. */
 export async function mixSilences(editor: NeuralCutEditor): Promise<Finding[]> {
   const elements = (
     (editor.project().timeline as { tracks?: { elements?: { type: string; start: number; duration: number }[] }[] } | null)?.tracks ?? []
   ).flatMap((t) => t.elements ?? []);
-  if (!elements.some((e) => e.type === "video" || e.type === "audio")) return [];
-  const end = Math.max(...elements.map((e) => (e.start + e.duration) / 120_000));
+  const audible = elements.filter((e) => e.type === "video" || e.type === "audio");
+  if (audible.length === 0) return [];
+  const begin = Math.min(...audible.map((e) => e.start / 120_000));
+  const end = Math.max(...audible.map((e) => (e.start + e.duration) / 120_000));
   const plan = editor.audioPlan(0, end, 0.1);
   if (!plan) return [];
   const cells = Math.ceil(end / CELL);
@@ -52,7 +56,7 @@ export async function mixSilences(editor: NeuralCutEditor): Promise<Finding[]> {
     }
   }
   const findings: Finding[] = [];
-  for (let c = 0; c < cells; ) {
+  for (let c = Math.floor(begin / CELL + 1e-9); c < cells; ) {
     if (loud[c]) {
       c++;
       continue;

@@ -109,6 +109,18 @@ test("the check's silence: the mix measured from the media, a clip's own pause a
       assert.equal(f[0], want[i][0]);
       assert.ok(Math.abs(f[1] - want[i][1]) <= 0.02 && Math.abs(f[2] - want[i][2]) <= 0.02, JSON.stringify(found));
     });
+    // Silence before the first clip that could sound and after the last is not a finding (a
+    // title or an end card over silence): the same clips 2 s later, the card 14 s long.
+    const later = await createEditor();
+    const laterTalk = later.addAsset({ name: "talk.wav", type: "audio", duration: 4, file });
+    const laterCard = later.addAsset({ name: "card.png", type: "image", width: 16, height: 9 });
+    await later.callTool("add_media_to_timeline", { assetId: laterCard, startTime: 0, trackType: "main", duration: 14 });
+    await later.callTool("add_media_to_timeline", { assetId: laterTalk, startTime: 2, trackType: "audio" });
+    assert.deepEqual(
+      (await mixSilences(later)).map((f) => [f.start, f.end]),
+      [[3.5, 5]],
+      "only the clip's own pause; 0-2 s and 6-14 s are its title and end card",
+    );
     // Images and text only: nothing could sound, so silence is no finding.
     const quiet = await createEditor();
     const card = quiet.addAsset({ name: "card.png", type: "image", width: 16, height: 9 });
