@@ -27,9 +27,11 @@ export const MEASURE_BUDGET = 600;
  * or after the last, under an end card, is how timelines are made); none for a timeline with
  * nothing that could sound. */
 export async function mixSilences(editor: NeuralCutEditor): Promise<Finding[]> {
-  const elements = (
-    (editor.project().timeline as { tracks?: { elements?: { type: string; start: number; duration: number }[] }[] } | null)?.tracks ?? []
-  ).flatMap((t) => t.elements ?? []);
+  // One copy of the project for every clip's measurement (each would serialize it again).
+  const project = editor.project();
+  const elements = ((project.timeline as { tracks?: { elements?: { type: string; start: number; duration: number }[] }[] } | null)?.tracks ?? []).flatMap(
+    (t) => t.elements ?? [],
+  );
   const audible = elements.filter((e) => e.type === "video" || e.type === "audio");
   if (audible.length === 0) return [];
   const begin = Math.min(...audible.map((e) => e.start / 120_000));
@@ -38,7 +40,7 @@ export async function mixSilences(editor: NeuralCutEditor): Promise<Finding[]> {
   if (!plan) return [];
   const cells = Math.ceil(end / CELL);
   const loud = new Uint8Array(cells);
-  const measure = detectSilencesTool(editor);
+  const measure = detectSilencesTool({ project: () => project, assetSource: (id) => editor.assetSource(id) });
   let budget = MEASURE_BUDGET;
   for (const clip of plan.clips) {
     // The clip's own pauses (timeline seconds); none known when its audio cannot be read here.

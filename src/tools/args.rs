@@ -479,6 +479,16 @@ impl Arg<Option<f64>> {
     pub fn seconds(&self) -> Result<Option<i64>, Bad> {
         ticks(self.get())
     }
+
+    /// An optional time in seconds, 0 or more, in ticks; `err` when given but not that (the
+    /// windows and timing edits name their own bound).
+    pub fn non_negative_seconds(&self, err: fn() -> ToolError) -> Result<Option<i64>, ToolError> {
+        match ticks(self.get()) {
+            Ok(Some(t)) if t < 0 => Err(err()),
+            Ok(v) => Ok(v),
+            Err(Bad) => Err(err()),
+        }
+    }
 }
 
 /// Seconds (read as `f64`, as declared) to ticks, for both the above: one copy.

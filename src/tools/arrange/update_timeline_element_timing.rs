@@ -48,16 +48,8 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     if !(args.start.is_some() || args.end.is_some() || args.duration.is_some()) {
         return Err(ToolError::invalid_timing_update().with_hint("Pass at least one of start, end or duration (seconds)."));
     }
-    let start = match args.start.seconds() {
-        Ok(Some(t)) if t < 0 => return Err(ToolError::invalid_start()),
-        Ok(v) => v,
-        Err(Bad) => return Err(ToolError::invalid_start()),
-    };
-    let end = match args.end.seconds() {
-        Ok(Some(t)) if t < 0 => return Err(ToolError::invalid_end()),
-        Ok(v) => v,
-        Err(Bad) => return Err(ToolError::invalid_end()),
-    };
+    let start = args.start.non_negative_seconds(ToolError::invalid_start)?;
+    let end = args.end.non_negative_seconds(ToolError::invalid_end)?;
     let duration = match args.duration.seconds() {
         Ok(Some(t)) if t <= 0 => return Err(ToolError::invalid_duration()),
         Ok(v) => v,

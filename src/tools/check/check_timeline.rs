@@ -57,16 +57,8 @@ returns! {
 const KINDS: [&str; 8] = ["black", "effect-without-picture", "frozen", "gap", "offscreen-text", "overlapping-text", "past-source", "silence"];
 
 pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
-    let start = match args.start.seconds() {
-        Ok(Some(t)) if t < 0 => return Err(ToolError::invalid_start()),
-        Ok(v) => v,
-        Err(Bad) => return Err(ToolError::invalid_start()),
-    };
-    let end = match args.end.seconds() {
-        Ok(Some(t)) if t < 0 => return Err(ToolError::invalid_end()),
-        Ok(v) => v,
-        Err(Bad) => return Err(ToolError::invalid_end()),
-    };
+    let start = args.start.non_negative_seconds(ToolError::invalid_start)?;
+    let end = args.end.non_negative_seconds(ToolError::invalid_end)?;
     let from = start.unwrap_or(0);
     if end.is_some_and(|e| e <= from) {
         return Err(ToolError::invalid_range().with_hint("end must be after start (seconds)."));
