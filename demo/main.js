@@ -182,7 +182,14 @@ async function setupAgent({ editor, config, sources, clock, has }) {
   $("agent-model-row").hidden = false;
   modelSelect.addEventListener("change", () => (panel.model = modelSelect.value));
 
-  panel.agentOptions = { clientId: clientId(), connectContext: false };
+  panel.agentOptions = {
+    clientId: clientId(),
+    connectContext: false,
+    // The run's check draws frames for its black and frozen findings, with the demo's media.
+    checkRenderer: has("neuralcut/render")
+      ? () => import("neuralcut/render").then((m) => m.createFrameRenderer({ editor: withSources(editor, sources) }))
+      : undefined,
+  };
   panel.model = modelSelect.value;
   panel.editor = editor;
   panel.proxyUrl = new URL(config.agent.proxyUrl, location.href).href;

@@ -29,7 +29,8 @@ import {
 import { asNeuralCutError, NeuralCutError } from "./errors.js";
 import { URL_SOURCE_OPTIONS } from "./media/url-options.js";
 import { createFrameRenderer, type FrameRenderer, type RenderableEditor, type CreateFrameRendererOptions } from "./render.js";
-import { TICKS_PER_SECOND, type AudioPlan, type Frame, type ProjectJson } from "./generated/tools.js";
+import { timelineEnd } from "./timeline-end.js";
+import type { AudioPlan, Frame, ProjectJson } from "./generated/tools.js";
 
 export type ExportFormat = "mp4" | "webm";
 export type ExportQuality = "low" | "medium" | "high" | "very-high";
@@ -122,13 +123,7 @@ const CODEC_NAMES: Record<string, string> = { avc: "H.264 (avc)", hevc: "H.265 (
 
 const invalid = (message: string) => new NeuralCutError("INVALID_EXPORT", message);
 
-/** The end of the last element, in seconds. */
-function timelineDuration(editor: ExportableEditor): number {
-  const project = editor.project() as { timeline?: { tracks?: { elements?: { start: number; duration: number }[] }[] } | null } | null;
-  let end = 0;
-  for (const t of project?.timeline?.tracks ?? []) for (const e of t.elements ?? []) end = Math.max(end, e.start + e.duration);
-  return end / TICKS_PER_SECOND;
-}
+const timelineDuration = (editor: ExportableEditor) => timelineEnd(editor.project());
 
 /** The video codecs this browser encodes at this size, among `codecs`. */
 async function encodableVideo(codecs: ExportVideoCodec[], width: number, height: number): Promise<ExportVideoCodec[]> {

@@ -39,6 +39,7 @@ import { TOOL_SUMMARIES as TOOL_SUMMARIES_MAP } from "../generated/tools.js";
 import type { ToolInfo } from "../types.js";
 import { NeuralCutError } from "../errors.js";
 import { checkTimeline, findingsNote } from "./check.js";
+import type { CheckRenderer } from "./picture-check.js";
 import { detectSilencesTool } from "../detect-silences.js";
 import { detectScenesTool } from "../detect-scenes.js";
 import { canReviewClips, createReviewClipTool } from "./review-clip.js";
@@ -63,6 +64,7 @@ export type { GeminiContextOptions, GeminiContextProvider, UploadConsentRequest 
 export { fitHistory, HistoryTooLargeError } from "./history.js";
 export { MENTIONS_START, MENTIONS_END, MENTION_LABEL_MAX, mentionLabel, isMentionLabel } from "./data.js";
 export type { Mention } from "./data.js";
+export type { CheckRenderer } from "./picture-check.js";
 export type { HistoryBounds } from "./history.js";
 export { modelFamily, keepsDefaultTemperature, taskConfig } from "./models.js";
 export { toFunctionDeclarations, toGeminiSchema } from "./schema.js";
@@ -210,6 +212,12 @@ export function createAgent(options: AgentOptions): Agent {
     ...(options.tools ?? []),
   ];
   const hostByName = new Map(hostTools.map((t) => [t.name, t]));
+  // The check's renderer, made once on first use (a failure to make it leaves the pictures unjudged).
+  let madeRenderer: Promise<CheckRenderer> | undefined;
+  const given = options.checkRenderer;
+  const checkRenderer = given
+    ? () => (madeRenderer ??= new Promise<CheckRenderer>((made) => made(typeof given === "function" ? given() : given))).catch(() => undefined)
+    : undefined;
   let session = newSession(Array.isArray(options.history) ? checkContents(options.history) : []);
 
   function catalog(): Map<string, { title: string; annotations: ToolInfo["annotations"] }> {
@@ -515,7 +523,7 @@ export function createAgent(options: AgentOptions): Agent {
       if (parts.length === 0) {
         if (checked || editor.revision() === startRevision || step === maxSteps) return { text: stepText, steps: step };
         checked = true;
-        const findings = await checkTimeline(editor);
+        const findings = await checkTimeline(editor, checkRenderer);
         if (findings) emit({ type: "check", findings: structuredClone(findings) });
         if (!findings?.length) return { text: stepText, steps: step };
         pushUser(s, [{ text: findingsNote(findings) }]);

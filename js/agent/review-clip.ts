@@ -9,6 +9,7 @@ import { NeuralCutError } from "../errors.js";
 import { defineHostTool, toolError, type HostTool } from "../host-tools.js";
 import type { ProxyClient } from "./client.js";
 import { UploadRefusedError, type UploadConsentRequest } from "./context.js";
+import { timelineEnd } from "../timeline-end.js";
 import { formatTime } from "./summary.js";
 
 /** The longest span one clip may cover, in seconds (the schema says so to the model too). */
@@ -57,12 +58,9 @@ export function createReviewClipTool(options: ReviewClipOptions): HostTool {
     const width = args.width ?? DEFAULT_REVIEW_WIDTH;
     if (typeof width !== "number" || !Number.isInteger(width) || width < 160 || width > 640)
       return toolError("width must be a whole number from 160 to 640", "INVALID_ARGUMENT", { argument: "width" });
-    const tracks = ((editor.project().timeline as { tracks?: { elements?: { start: number; duration: number }[] }[] } | null)?.tracks ?? []).flatMap(
-      (t) => t.elements ?? [],
-    );
-    const timelineEnd = Math.max(0, ...tracks.map((e) => (e.start + e.duration) / 120_000));
-    if (start >= timelineEnd) return toolError("Nothing to review: the span is past the timeline's end", "INVALID_ARGUMENT", { argument: "start" });
-    const to = Math.min(end, timelineEnd);
+    const last = timelineEnd(editor.project());
+    if (start >= last) return toolError("Nothing to review: the span is past the timeline's end", "INVALID_ARGUMENT", { argument: "start" });
+    const to = Math.min(end, last);
     try {
       const clip = await exportClip({ start, end: to, width }, signal);
       const { blob } = clip;

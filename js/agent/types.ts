@@ -2,6 +2,7 @@
 // what a run changed, and the Agent itself. index.ts re-exports them; the panel imports them.
 import type { ToolInfo } from "../types.js";
 import type { Finding } from "./check.js";
+import type { CheckRenderer } from "./picture-check.js";
 import type { ClipExporter } from "./review-clip.js";
 import type { Content, FunctionDeclaration, ProxyClient, ProxyHeaders, RetryOptions } from "./client.js";
 import type { GeminiContextProvider } from "./context.js";
@@ -152,6 +153,10 @@ export interface AgentOptions {
   /** Run check_timeline when a message's run changed the timeline, report its findings (a
    * `check` event) and send them to the model once to fix. true. */
   checkTimeline?: boolean;
+  /** Draws frames for the check's `black` and `frozen` findings: `neuralcut/render`'s
+   * `createFrameRenderer` over the page's media, or a function that makes one on first use.
+   * Without it the check judges the timeline and the mix only. */
+  checkRenderer?: CheckRenderer | (() => CheckRenderer | Promise<CheckRenderer>);
   /** Offers submit_plan to the model; resolves with the user's decision. Without it the tool is not declared. */
   onPlan?: (plan: Plan, options: { signal: AbortSignal }) => PlanDecision | Promise<PlanDecision>;
   /** Offers ask_user to the model; resolves with the user's answer. Without it the tool is not declared. */
