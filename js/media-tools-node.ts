@@ -4,13 +4,16 @@
 // detect_silences on a WAV runs here. Anything else (video, compressed audio) needs WebCodecs,
 // so it runs, with the same tool code, in a headless Chromium started on first use behind the
 // media gate of js/headless-files.ts, and closed after an idle minute.
+import { merged } from "./check/index.js";
 import { scenesRequest } from "./detect-scenes.js";
 import { detectSilencesTool, silencesRequest } from "./detect-silences.js";
 import { asNeuralCutError } from "./errors.js";
-import type { DetectScenesArgs, DetectSilencesArgs, ProjectJson } from "./generated/tools.js";
+import { isToolError, type NeuralCutEditor } from "./editor.js";
+import type { CheckTimelineArgs, CheckTimelineResult, DetectScenesArgs, DetectSilencesArgs, ProjectJson } from "./generated/tools.js";
 import { defineHostTool, toolError, type HostTool } from "./host-tools.js";
 import { fileMedia } from "./media/target.js";
 import { firstLine, mediaLocations, onDemandPage, type PreviewEditor } from "./render-headless.js";
+import { timelineEnd } from "./timeline-end.js";
 
 /** Runs in the page: the tool itself over the project, its media served by the gate. */
 async function pageTool({ base, tool, project, media, args }: { base: string; tool: string; project: string; media: Record<string, string>; args: unknown }) {
@@ -23,13 +26,35 @@ async function pageTool({ base, tool, project, media, args }: { base: string; to
   return (await make(editor).call(args)) as Record<string, unknown>;
 }
 
+/** Runs in the page: check_timeline's host kinds (the mix's silences, black and frozen
+ * pictures drawn by neuralcut/render) over the project, its media served by the gate. */
+async function pageCheck({ base, project, media }: { base: string; project: string; media: Record<string, string> }) {
+  const { createEditor } = await import(`${base}dist/index.js`);
+  const { createFrameRenderer } = await import(`${base}dist/render.js`);
+  const { hostFindings } = await import(`${base}dist/check/index.js`);
+  const real = await createEditor({ project });
+  const editor = {
+    project: () => real.project(),
+    audioPlan: (from: number, to: number, step?: number) => real.audioPlan(from, to, step),
+    frameAt: (t: number) => real.frameAt(t),
+    assetSource: (id: string) => (media[id] ? { url: media[id] } : undefined),
+  };
+  let renderer: { destroy(): void } | undefined;
+  try {
+    return (await hostFindings(editor, async () => (renderer = await createFrameRenderer({ editor })))) as CheckTimelineResult["findings"];
+  } finally {
+    renderer?.destroy();
+    real.dispose();
+  }
+}
+
 export interface SessionMediaTools {
   tools: HostTool[];
   close(): Promise<void>;
 }
 
 export function sessionMediaTools(
-  editor: PreviewEditor,
+  editor: PreviewEditor & Pick<NeuralCutEditor, "callToolUntyped" | "tools">,
   options: { projectDir?: string; paths: ReadonlyMap<string, string>; chromiumPath?: string; idleMs?: number },
 ): SessionMediaTools {
   const locate = () => mediaLocations(editor, editor.project(), options);
@@ -65,5 +90,32 @@ export function sessionMediaTools(
     if ("error" in request) return request;
     return inPage("detect_scenes", request.asset.id, args, "Failed to decode video");
   });
-  return { tools: [silences, scenes], close: () => hosts.close() };
+  // check_timeline with the host's kinds, judged in the page over the timeline's media files;
+  // with none (or no browser) the engine's findings alone.
+  const checkInfo = editor.tools().find((t) => t.name === "check_timeline");
+  const check: HostTool | undefined = checkInfo && {
+    ...checkInfo,
+    async call(args: unknown) {
+      const out = await editor.callToolUntyped("check_timeline", args);
+      if (isToolError(out)) return out;
+      const project = editor.project();
+      const tracks = (project.timeline as { tracks?: { elements: { assetId?: string }[] }[] } | null)?.tracks ?? [];
+      const used = new Set(tracks.flatMap((t) => t.elements.map((e) => e.assetId)));
+      const files = new Map([...locate()].filter(([id]) => used.has(id)));
+      if (files.size === 0) return out;
+      try {
+        const host = await hosts.use(async ({ page, base, serveMedia }) => {
+          const { urls } = await serveMedia(files, true);
+          return page.evaluate(pageCheck, { base, project: JSON.stringify(project), media: urls });
+        });
+        return merged(out as unknown as CheckTimelineResult, host, args as Partial<CheckTimelineArgs>, timelineEnd(project)) as unknown as Record<
+          string,
+          unknown
+        >;
+      } catch {
+        return out;
+      }
+    },
+  };
+  return { tools: [silences, scenes, ...(check ? [check] : [])], close: () => hosts.close() };
 }

@@ -39,7 +39,7 @@ import { TOOL_SUMMARIES as TOOL_SUMMARIES_MAP } from "../generated/tools.js";
 import type { ToolInfo } from "../types.js";
 import { NeuralCutError } from "../errors.js";
 import { checkTimeline, findingsNote } from "./check.js";
-import type { CheckRenderer } from "./picture-check.js";
+import { type CheckRenderer, checkTimelineTool } from "../check/index.js";
 import { detectSilencesTool } from "../detect-silences.js";
 import { detectScenesTool } from "../detect-scenes.js";
 import { canReviewClips, createReviewClipTool } from "./review-clip.js";
@@ -64,7 +64,7 @@ export type { GeminiContextOptions, GeminiContextProvider, UploadConsentRequest 
 export { fitHistory, HistoryTooLargeError } from "./history.js";
 export { MENTIONS_START, MENTIONS_END, MENTION_LABEL_MAX, mentionLabel, isMentionLabel } from "./data.js";
 export type { Mention } from "./data.js";
-export type { CheckRenderer } from "./picture-check.js";
+export type { CheckRenderer } from "../check/index.js";
 export type { HistoryBounds } from "./history.js";
 export { modelFamily, keepsDefaultTemperature, taskConfig } from "./models.js";
 export { toFunctionDeclarations, toGeminiSchema } from "./schema.js";
@@ -191,6 +191,13 @@ export function createAgent(options: AgentOptions): Agent {
   });
   /** The turn being run: a rejected plan refuses its later edits. */
   const turn: Turn = {};
+  // The check's renderer, made once on first use (a failure to make it leaves the pictures unjudged).
+  let madeRenderer: Promise<CheckRenderer> | undefined;
+  const given = options.checkRenderer;
+  const checkRenderer = given
+    ? () => (madeRenderer ??= new Promise<CheckRenderer>((made) => made(typeof given === "function" ? given() : given))).catch(() => undefined)
+    : undefined;
+  const checkTool = checkTimelineTool(editor, checkRenderer);
   const hostTools: HostTool[] = [
     createTranscribeTool({
       editor,
@@ -204,6 +211,8 @@ export function createAgent(options: AgentOptions): Agent {
     }),
     detectSilencesTool(editor),
     detectScenesTool(editor),
+    // check_timeline with the mix's silences and, with checkRenderer, black and frozen pictures.
+    ...(checkTool ? [checkTool] : []),
     // A clip of the timeline for the model to watch, where the page can encode video.
     ...(options.reviewClips !== false && canReviewClips()
       ? [createReviewClipTool({ editor, client: countedClient, consent: consent.uploadConsent, exportClip: options.exportClip, sleep: options.sleep })]
@@ -212,12 +221,6 @@ export function createAgent(options: AgentOptions): Agent {
     ...(options.tools ?? []),
   ];
   const hostByName = new Map(hostTools.map((t) => [t.name, t]));
-  // The check's renderer, made once on first use (a failure to make it leaves the pictures unjudged).
-  let madeRenderer: Promise<CheckRenderer> | undefined;
-  const given = options.checkRenderer;
-  const checkRenderer = given
-    ? () => (madeRenderer ??= new Promise<CheckRenderer>((made) => made(typeof given === "function" ? given() : given))).catch(() => undefined)
-    : undefined;
   let session = newSession(Array.isArray(options.history) ? checkContents(options.history) : []);
 
   function catalog(): Map<string, { title: string; annotations: ToolInfo["annotations"] }> {

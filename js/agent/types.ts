@@ -2,7 +2,7 @@
 // what a run changed, and the Agent itself. index.ts re-exports them; the panel imports them.
 import type { ToolInfo } from "../types.js";
 import type { Finding } from "./check.js";
-import type { CheckRenderer } from "./picture-check.js";
+import type { CheckRenderer } from "../check/index.js";
 import type { ClipExporter } from "./review-clip.js";
 import type { Content, FunctionDeclaration, ProxyClient, ProxyHeaders, RetryOptions } from "./client.js";
 import type { GeminiContextProvider } from "./context.js";

@@ -162,9 +162,12 @@ const CORE_ERRORS: Record<string, readonly string[]> = {
 };
 
 /** Everything a session serves, in listing order: engine tools, media_import, core tools, then
- * the session's host tools. */
+ * the session's host tools. A host tool of an engine tool's name (check_timeline with the
+ * host's kinds) answers for it, in the engine tool's place. */
 export function sessionCatalog(editor: NeuralCutEditor, hostTools: readonly HostTool[] = []): ToolInfo[] {
-  return [...editor.tools(), MEDIA_IMPORT_TOOL, ...CORE_TOOLS, ...hostTools.map(infoOf)];
+  const host = new Map(hostTools.map((t) => [t.name, t]));
+  const engine = editor.tools().map((t) => (host.has(t.name) ? infoOf(host.get(t.name)!) : t));
+  return [...engine, MEDIA_IMPORT_TOOL, ...CORE_TOOLS, ...hostTools.filter((t) => !engine.some((e) => e.name === t.name)).map(infoOf)];
 }
 
 /** The error messages a tool can return (the registry's for engine tools). */

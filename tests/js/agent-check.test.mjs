@@ -83,7 +83,7 @@ test("the check's silence: the mix measured from the media, a clip's own pause a
   const { tmpdir } = await import("node:os");
   const { join } = await import("node:path");
   const { createEditor } = await import("../../dist/index.js");
-  const { mixSilences } = await import("../../dist/agent/mix-silence.js");
+  const { mixSilences } = await import("../../dist/check/mix-silence.js");
   const dir = mkdtempSync(join(tmpdir(), "nc-mix-"));
   try {
     const wav = join(dir, "talk.wav");

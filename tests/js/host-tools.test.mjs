@@ -17,7 +17,7 @@ import { createEditor } from "../../dist/index.js";
 import { createAgent } from "../../dist/agent/index.js";
 import { uiTools } from "../../dist/bridge/mcp.js";
 import { renderPreviewTool } from "../../dist/render-preview.js";
-import { HOST_TOOL_CATALOG } from "../../dist/generated/tools.js";
+import { HOST_TOOL_CATALOG, TOOL_CATALOG } from "../../dist/generated/tools.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const pkgJson = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
@@ -25,7 +25,8 @@ const CLI = join(root, "dist", pkgJson.bin.neuralcut.replace(/^(\.\/)?dist\//, "
 const strictCases = JSON.parse(readFileSync(join(root, "tests/cases/strict_arguments.json"), "utf8")).cases;
 
 const accepted = (schema) => Object.keys(schema.properties ?? {});
-const hostAccepted = (name) => accepted(HOST_TOOL_CATALOG.find((t) => t.name === name).inputSchema);
+// check_timeline is an engine tool that the agent answers with the host's kinds added.
+const hostAccepted = (name) => accepted([...HOST_TOOL_CATALOG, ...TOOL_CATALOG].find((t) => t.name === name).inputSchema);
 
 /** Rust's answers to the two bad calls, from the engine, as templates over (tool, accepted):
  * one engine tool with arguments and one without, each checked against its own template. */
@@ -128,13 +129,13 @@ test("neuralcut mcp and the CLI: host tools refuse an unknown argument and a non
   }
 });
 
-test("the agent's host tools (transcribe_video, detect_silences, detect_scenes, skills, plan, question) check as the engine does", async () => {
+test("the agent's host tools (transcribe_video, detect_silences, detect_scenes, check_timeline, skills, plan, question) check as the engine does", async () => {
   const { notObject, expectUnknown } = await rustShapes();
   const editor = await createEditor();
   // No request is made: every call below is refused before one could be.
   const agent = createAgent({ editor, proxyUrl: "http://127.0.0.1:9/", onPlan: () => ({ decision: "approve" }), askUser: () => "yes" });
   const names = agent.hostTools.map((t) => t.name).sort();
-  assert.deepEqual(names, ["ask_user", "detect_scenes", "detect_silences", "list_skills", "load_skill", "submit_plan", "transcribe_video"]);
+  assert.deepEqual(names, ["ask_user", "check_timeline", "detect_scenes", "detect_silences", "list_skills", "load_skill", "submit_plan", "transcribe_video"]);
   for (const tool of agent.hostTools) {
     same(await tool.call({ bogus: 1 }), expectUnknown(tool.name, hostAccepted(tool.name)), `${tool.name} unknown argument`);
     same(await tool.call("oops"), notObject, `${tool.name} "oops"`);

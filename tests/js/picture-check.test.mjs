@@ -4,6 +4,8 @@
 // that moves for 1 s and then holds its last frame for 3 s is found frozen from 1 s to 4 s, a
 // black clip black from 4 s to 6 s, and nothing else: not the moving second, not a title over
 // the empty canvas after it. The same timeline checked without a renderer has neither kind.
+// `neuralcut mcp` (official SDK client) answers check_timeline with the same kinds, judged in
+// headless Chromium, cut to the window asked for.
 //
 // Needs `npm run build` first, ffmpeg (scripts/setup.sh) and Chromium.
 import assert from "node:assert/strict";
@@ -15,6 +17,7 @@ import { after, test } from "node:test";
 
 import { serveAndLaunch } from "./browser.mjs";
 import { call, modelTurn } from "./fake-gemini.mjs";
+import { callOk, connectMcp } from "./mcp-client.mjs";
 import { MODEL, ORIGIN, resetFake, startStack } from "./agent-harness.mjs";
 import { root } from "./helpers.mjs";
 
@@ -33,12 +36,13 @@ function ffmpeg(name, args) {
   return readFileSync(path).toString("base64");
 }
 
+// testsrc2 moves every frame; tpad clones its last frame for 3 s.
+const frozen = ffmpeg("frozen.webm", ["-f", "lavfi", "-i", "testsrc2=s=160x90:r=30:d=1", "-vf", "tpad=stop_mode=clone:stop_duration=3"]);
+const black = ffmpeg("black.webm", ["-f", "lavfi", "-i", "color=black:s=160x90:r=30:d=2"]);
+
 test("the run's check finds a frozen and a black stretch in the rendered frames, and nothing else", async () => {
   stack = await startStack({ proxyOptions: { allowedOrigins: [ORIGIN, chrome.server.url] } });
   resetFake(stack.fake);
-  // testsrc2 moves every frame; tpad clones its last frame for 3 s.
-  const frozen = ffmpeg("frozen.webm", ["-f", "lavfi", "-i", "testsrc2=s=160x90:r=30:d=1", "-vf", "tpad=stop_mode=clone:stop_duration=3"]);
-  const black = ffmpeg("black.webm", ["-f", "lavfi", "-i", "color=black:s=160x90:r=30:d=2"]);
   // Two runs, each one edit: a title after the clips (the check runs after an edit; it finds
   // the main track's gap under the title in both, so the model gets its note and answers).
   for (let i = 0; i < 2; i++)
@@ -94,5 +98,37 @@ test("the run's check finds a frozen and a black stretch in the rendered frames,
     );
   } finally {
     await page.close();
+  }
+});
+
+test("neuralcut mcp: check_timeline adds the frozen and black stretches, judged in headless Chromium, cut to the window", async () => {
+  const { client } = await connectMcp([]);
+  try {
+    const listed = (await client.listTools()).tools.filter((t) => t.name === "check_timeline");
+    assert.equal(listed.length, 1, "listed once");
+    assert.equal(listed[0].annotations.readOnlyHint, true);
+    const { assets } = await callOk(client, "media_import", { paths: [join(dir, "frozen.webm"), join(dir, "black.webm")] });
+    await callOk(client, "add_media_to_timeline", { assetId: assets[0].id, startTime: 0, trackType: "main" });
+    await callOk(client, "add_media_to_timeline", { assetId: assets[1].id, startTime: 4, trackType: "main" });
+    const whole = await callOk(client, "check_timeline", {});
+    const pictures = whole.findings.filter((f) => f.kind === "black" || f.kind === "frozen");
+    assert.deepEqual(
+      pictures.map((f) => f.kind),
+      ["frozen", "black"],
+      JSON.stringify(whole),
+    );
+    assert.ok(Math.abs(pictures[0].start - 1) <= 0.25 && pictures[0].end === 4, JSON.stringify(pictures[0]));
+    assert.deepEqual([pictures[1].start, pictures[1].end], [4, 6]);
+    // From 5 s: the frozen stretch is outside, the black one starts at the window's edge.
+    const late = await callOk(client, "check_timeline", { start: 5 });
+    assert.deepEqual(
+      late.findings.map((f) => [f.kind, f.start, f.end]),
+      [["black", 5, 6]],
+    );
+    // A bad call is the engine's answer, before any browser.
+    const bad = await client.callTool({ name: "check_timeline", arguments: { start: 3, end: 2 } });
+    assert.equal(bad.isError, true);
+  } finally {
+    await client.close();
   }
 });

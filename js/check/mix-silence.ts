@@ -4,8 +4,8 @@
 // each heard clip's own pauses, measured by detect_silences from its decoded audio. A clip whose
 // audio cannot be decoded here counts as sounding, so an unknown never reads as silence.
 import { detectSilencesTool } from "../detect-silences.js";
-import type { NeuralCutEditor } from "../editor.js";
-import type { Finding } from "./check.js";
+import type { HostEditor } from "./index.js";
+import type { Finding } from "./index.js";
 
 /** The shortest silence reported, in seconds. */
 export const MIN_SILENCE = 1;
@@ -26,7 +26,7 @@ export const MEASURE_BUDGET = 600;
  * last moment a video or audio element is placed (silence before the first sound, under a title,
  * or after the last, under an end card, is how timelines are made); none for a timeline with
  * nothing that could sound. */
-export async function mixSilences(editor: NeuralCutEditor): Promise<Finding[]> {
+export async function mixSilences(editor: HostEditor): Promise<Finding[]> {
   // One copy of the project for every clip's measurement (each would serialize it again).
   const project = editor.project();
   const elements = ((project.timeline as { tracks?: { elements?: { type: string; start: number; duration: number }[] }[] } | null)?.tracks ?? []).flatMap(

@@ -3,7 +3,7 @@
 // that are black while something is placed, or that show a playing video whose picture does not
 // change, become findings. A gap with nothing placed is the engine's `gap`, not `black`.
 import type { Frame } from "../generated/tools.js";
-import type { Finding } from "./check.js";
+import type { Finding } from "./index.js";
 
 /** What the check needs of a renderer (`neuralcut/render`'s `createFrameRenderer` makes one). */
 export interface CheckRenderer {
