@@ -62,6 +62,14 @@ export function infoOf(tool: HostTool): ToolInfo {
   return info as ToolInfo;
 }
 
+/** The engine's catalog with the host tools: one of an engine tool's name (check_timeline with
+ * the host's kinds) answers for it in its place; the others, after `between`, in order. */
+export function withHostTools(engine: readonly ToolInfo[], hostTools: readonly HostTool[], between: readonly ToolInfo[] = []): ToolInfo[] {
+  const host = new Map(hostTools.map((t) => [t.name, t]));
+  const own = new Set<string>(engine.map((t) => t.name));
+  return [...engine.map((t) => (host.has(t.name) ? infoOf(host.get(t.name)!) : t)), ...between, ...hostTools.filter((t) => !own.has(t.name)).map(infoOf)];
+}
+
 /** A picture a result carries (render_preview's frame), in MCP's image-block shape. */
 export interface ResultImage {
   type: "image";

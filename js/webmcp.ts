@@ -8,9 +8,10 @@ import { UNTRUSTED_OUTPUT_TOOLS } from "./generated/tools.js";
 import { errorResult, successResult, type ToolResult } from "./tool-result.js";
 import type { ToolInfo } from "./types.js";
 import { renderPreviewTool, type PreviewRenderer } from "./render-preview.js";
+import { type CheckRenderer, checkTimelineTool } from "./check/index.js";
 import { detectSilencesTool } from "./detect-silences.js";
 import { detectScenesTool } from "./detect-scenes.js";
-import { infoOf, outcomeOf, toolResultOf, type HostTool } from "./host-tools.js";
+import { outcomeOf, toolResultOf, type HostTool, withHostTools } from "./host-tools.js";
 
 /** What a WebMCP tool's `execute` resolves to: an MCP CallToolResult. */
 export type WebMcpToolResult = ToolResult;
@@ -124,8 +125,16 @@ export async function registerWebMcpTools(editor: NeuralCutEditor, options: Regi
     );
   }
   // Tools answered in the page go through the one host-tool contract (js/host-tools.ts).
-  const hostTools: HostTool[] = [detectSilencesTool(editor), detectScenesTool(editor), ...(options.renderer ? [renderPreviewTool(options.renderer)] : [])];
-  let catalog: ToolInfo[] = [...editor.tools(), ...hostTools.map(infoOf)];
+  // check_timeline with the host's kinds (js/check/): black and frozen where the renderer reads pixels back.
+  const renderer = options.renderer;
+  const check = checkTimelineTool(editor, renderer && "readPixels" in renderer ? async () => renderer as unknown as CheckRenderer : undefined);
+  const hostTools: HostTool[] = [
+    detectSilencesTool(editor),
+    detectScenesTool(editor),
+    ...(renderer ? [renderPreviewTool(renderer)] : []),
+    ...(check ? [check] : []),
+  ];
+  let catalog: ToolInfo[] = withHostTools(editor.tools(), hostTools);
   if (options.tools) {
     const wanted = new Set(options.tools);
     const unknown = options.tools.filter((n) => !catalog.some((t) => t.name === n));

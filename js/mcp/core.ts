@@ -15,7 +15,7 @@ import {
   HOST_TOOL_ERRORS,
   hostToolArgs,
   hostToolInfo,
-  infoOf,
+  withHostTools,
   outcomeOf,
   strictArguments,
   toolError,
@@ -165,9 +165,7 @@ const CORE_ERRORS: Record<string, readonly string[]> = {
  * the session's host tools. A host tool of an engine tool's name (check_timeline with the
  * host's kinds) answers for it, in the engine tool's place. */
 export function sessionCatalog(editor: NeuralCutEditor, hostTools: readonly HostTool[] = []): ToolInfo[] {
-  const host = new Map(hostTools.map((t) => [t.name, t]));
-  const engine = editor.tools().map((t) => (host.has(t.name) ? infoOf(host.get(t.name)!) : t));
-  return [...engine, MEDIA_IMPORT_TOOL, ...CORE_TOOLS, ...hostTools.filter((t) => !engine.some((e) => e.name === t.name)).map(infoOf)];
+  return withHostTools(editor.tools(), hostTools, [MEDIA_IMPORT_TOOL, ...CORE_TOOLS]);
 }
 
 /** The error messages a tool can return (the registry's for engine tools). */
