@@ -294,3 +294,40 @@ fn split_pieces_carry_animations_as_opencut_splits_them() {
     assert_eq!((lx["keys"].as_array().unwrap().len(), rx["keys"].as_array().unwrap().len()), (2, 2));
     assert_round_trips(&ed);
 }
+
+#[test]
+fn speed_is_written_as_opencut_s_speed_panel_and_update_pipeline_write_it() {
+    let mut ed = loaded();
+    let before = opencut::scene(&ed).unwrap()["tracks"].clone();
+    // v-intro plays 600 000 of its 1 500 000 source ticks (120 000 and 780 000 trimmed): at 2x,
+    // 300 000 ticks, the trims as they were; the panel writes `{ rate, maintainPitch }`.
+    call(&mut ed, "update_clip", json!({ "elementIds": ["v-intro"], "speed": 2 }));
+    // v-fast (rate 2, pitch kept) plays 480 000 source ticks: at 4x, 120 000, still keeping pitch.
+    call(&mut ed, "update_clip", json!({ "elementIds": ["v-fast"], "speed": 4 }));
+    // a-whoosh back at rate 1 without the pitch option: OpenCut's panel writes no retime at all.
+    call(&mut ed, "update_clip", json!({ "elementIds": ["a-whoosh"], "speed": 3 }));
+    call(&mut ed, "update_clip", json!({ "elementIds": ["a-whoosh"], "speed": 1 }));
+    let after = opencut::scene(&ed).unwrap()["tracks"].clone();
+
+    let mut intro = element(&before, "v-intro");
+    intro["duration"] = json!(300000);
+    intro["retime"] = json!({ "rate": 2, "maintainPitch": false });
+    // The keys past the new end are cut at it, with the value they had there (OpenCut's
+    // clampAnimationsToDuration on the duration change): halfway from 1 to 1.2 and 0 to -12.
+    let key =
+        |id: &str, time: i64, value: Value, tangent: &str| json!({ "id": id, "time": time, "value": value, "segmentToNext": "linear", "tangentMode": tangent });
+    intro["animations"] = json!({
+        "transform.scaleX": { "keys": [key("k-s1", 0, json!(1), "auto"), key("k2", 300000, json!(1.1), "flat")] },
+        "volume": { "keys": [key("k-v3", 0, json!(0), "auto"), key("k4", 300000, json!(-6), "flat")] },
+    });
+    assert_eq!(element(&after, "v-intro"), intro);
+    let mut fast = element(&before, "v-fast");
+    fast["duration"] = json!(120000);
+    fast["retime"] = json!({ "rate": 4, "maintainPitch": true });
+    assert_eq!(element(&after, "v-fast"), fast);
+    assert_eq!(element(&after, "a-whoosh"), element(&before, "a-whoosh"));
+    for id in ["t-title", "cap-1", "s-flag", "g-rect", "v-pip", "i-card", "a-extract", "a-music", "e-blur"] {
+        assert_eq!(element(&after, id), element(&before, id), "{id} changed");
+    }
+    assert_round_trips(&ed);
+}

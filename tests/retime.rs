@@ -1,10 +1,12 @@
-//! Retimed clips (`retime.rate ≠ 1`): random sequences of split, timing, move, delete, undo and
-//! redo calls on video and audio clips played at random rates. After every call, every piece of
+//! Retimed clips (`retime.rate ≠ 1`): random sequences of split, timing, move, delete, speed
+//! (update_clip), undo and redo calls on video and audio clips played at random rates. After every call, every piece of
 //! every clip still shows the source its clip showed at that moment: the source time at timeline
 //! time t is `trimStart + (t − start) · rate`, as OpenCut reads it (retime/resolve.ts). Ticks are
 //! whole numbers, so each cut rounds once, as OpenCut's split does; the source position of a
 //! piece may drift by at most half a tick per cut in its history (1/240 000 s per cut, far below
-//! a frame). Its trims always add up to the source: `trimStart + round(duration · rate) + trimEnd`.
+//! a frame). Its trims always add up to the source: `trimStart + round(duration · rate) + trimEnd`,
+//! within a tick per cut and, after a speed change, half the rate's ticks (the new length is
+//! rounded to a tick, `round(span / rate)`, as OpenCut's update pipeline rounds it).
 
 use std::collections::HashMap;
 
@@ -22,6 +24,8 @@ struct Footage {
     source_at_start: f64,
     rate: f64,
     cuts: u32,
+    /// Ticks the trims may be off the source after a speed change (half the rate, rounded up).
+    slack: i64,
 }
 
 #[derive(Clone, Debug)]
@@ -33,9 +37,12 @@ struct Clip {
     gap: i64,
 }
 
+fn rate() -> impl Strategy<Value = f64> {
+    prop_oneof![Just(0.5), Just(2.0), Just(0.25), Just(1.5), Just(5.0), Just(0.01), (1u32..=500).prop_map(|r| r as f64 / 100.0), (0.01f64..5.0),]
+}
+
 fn clip() -> impl Strategy<Value = Clip> {
-    let rate = prop_oneof![Just(0.5), Just(2.0), Just(0.25), Just(1.5), Just(5.0), Just(0.01), (1u32..=500).prop_map(|r| r as f64 / 100.0), (0.01f64..5.0),];
-    (rate, 0.05f64..1.0, 0.0f64..0.9, 0i64..3 * TICKS_PER_SECOND).prop_map(|(rate, played, trim, gap)| Clip { rate, played, trim, gap })
+    (rate(), 0.05f64..1.0, 0.0f64..0.9, 0i64..3 * TICKS_PER_SECOND).prop_map(|(rate, played, trim, gap)| Clip { rate, played, trim, gap })
 }
 
 /// One track's elements: back to back with gaps, each a valid retimed clip of its asset.
@@ -93,6 +100,8 @@ enum Op {
     Timing(usize, Option<f64>, Option<f64>, Option<f64>),
     Move(usize, f64, Option<usize>),
     Delete(usize),
+    /// Element index, new rate, and maintainPitch if given.
+    Speed(usize, f64, Option<bool>),
     Undo,
     Redo,
 }
@@ -111,6 +120,7 @@ fn op() -> impl Strategy<Value = Op> {
             .prop_map(|(i, s, e, d)| Op::Timing(i, s, e, d)),
         2 => (0usize..16, seconds(), prop::option::of(0usize..3)).prop_map(|(i, s, t)| Op::Move(i, s, t)),
         1 => (0usize..16).prop_map(Op::Delete),
+        2 => (0usize..16, rate().prop_filter("a rate other than 1 keeps a retime", |r| *r != 1.0), prop::option::of(any::<bool>())).prop_map(|(i, r, p)| Op::Speed(i, r, p)),
         1 => Just(Op::Undo),
         1 => Just(Op::Redo),
     ]
@@ -137,6 +147,7 @@ fn call(ed: &mut Editor, op: &Op) -> (String, Value) {
             ("move_timeline_elements".into(), strip(json!({ "elementIds": [pick(*i)], "start": s, "targetTrackId": target })))
         }
         Op::Delete(i) => ("delete_timeline_elements".into(), json!({ "elementIds": [pick(*i)] })),
+        Op::Speed(i, r, p) => ("update_clip".into(), strip(json!({ "elementIds": [pick(*i)], "speed": r, "maintainPitch": p }))),
         Op::Undo => ("undo".into(), json!({})),
         Op::Redo => ("redo".into(), json!({})),
     }
@@ -154,7 +165,10 @@ fn check(project: &Project, before: &HashMap<String, Element>, footage: &mut Has
         let parent = footage[from];
         let start = project.timeline.as_ref().unwrap().element(id).unwrap().1.start;
         let offset = (start - before[from].start) as f64;
-        footage.insert(id.to_string(), Footage { source_at_start: parent.source_at_start + offset * parent.rate, rate: parent.rate, cuts: parent.cuts + *k });
+        footage.insert(
+            id.to_string(),
+            Footage { source_at_start: parent.source_at_start + offset * parent.rate, rate: parent.rate, cuts: parent.cuts + *k, slack: parent.slack },
+        );
     }
     for (_, e) in elements(project) {
         let f = footage.get(e.id.as_str()).unwrap_or_else(|| panic!("{} has no recorded footage", e.id));
@@ -174,9 +188,20 @@ fn check(project: &Project, before: &HashMap<String, Element>, footage: &mut Has
         // source per cut; its exact end (the last source time it shows) moves at most half a
         // tick per cut.
         let span_error = (e.source_span() - SOURCE).abs();
-        assert!(span_error <= f.cuts as i64, "{}: trimStart + round(duration · rate) + trimEnd is {} ticks off the source ({} cuts)", e.id, span_error, f.cuts);
+        assert!(
+            span_error <= f.cuts as i64 + f.slack,
+            "{}: trimStart + round(duration · rate) + trimEnd is {} ticks off the source ({} cuts)",
+            e.id,
+            span_error,
+            f.cuts
+        );
         let exact_end = e.trim_start as f64 + e.duration as f64 * f.rate;
-        assert!(exact_end <= SOURCE as f64 + 0.5 * (f.cuts + 1) as f64 + 1e-6, "{} plays {} ticks past its source", e.id, exact_end - SOURCE as f64);
+        assert!(
+            exact_end <= SOURCE as f64 + 0.5 * (f.cuts + 1) as f64 + f.slack as f64 + 1e-6,
+            "{} plays {} ticks past its source",
+            e.id,
+            exact_end - SOURCE as f64
+        );
         assert!(e.trim_start >= 0 && e.trim_end >= 0 && e.duration > 0, "{e:?}");
     }
 }
@@ -193,12 +218,43 @@ proptest! {
         let mut ed = project(&video, &audio);
         let mut footage: HashMap<String, Footage> = elements(ed.project().unwrap())
             .into_iter()
-            .map(|(_, e)| (e.id.to_string(), Footage { source_at_start: e.trim_start as f64, rate: e.rate(), cuts: 0 }))
+            .map(|(_, e)| (e.id.to_string(), Footage { source_at_start: e.trim_start as f64, rate: e.rate(), cuts: 0, slack: 0 }))
             .collect();
+        // What each piece showed before each undoable step and after each undone one: undo and
+        // redo bring back a speed change's rate with the rest.
+        let mut past: Vec<HashMap<String, Footage>> = Vec::new();
+        let mut future: Vec<HashMap<String, Footage>> = Vec::new();
         for op in &ops {
             let (tool, args) = call(&mut ed, op);
+            let snapshot = footage.clone();
+            let saved_before = ed.project_json().unwrap();
             let before: HashMap<String, Element> = elements(ed.project().unwrap()).into_iter().map(|(_, e)| (e.id.to_string(), e)).collect();
             let out = ed.call_tool(&tool, &args);
+            // A call that changed nothing pushed no step.
+            let changed = ed.project_json().unwrap() != saved_before;
+            match (&out, op) {
+                _ if !changed => {}
+                (Ok(_), Op::Undo) => {
+                    future.push(snapshot);
+                    footage = past.pop().expect("an undo follows a step");
+                }
+                (Ok(_), Op::Redo) => {
+                    past.push(snapshot);
+                    footage = future.pop().expect("a redo follows an undo");
+                }
+                (Ok(_), _) => {
+                    past.push(snapshot);
+                    future.clear();
+                }
+                _ => {}
+            }
+            // A speed change keeps the clip's head and plays it at the new rate.
+            if let (Ok(_), Op::Speed(_, rate, _)) = (&out, op) {
+                let id = args["elementIds"][0].as_str().unwrap();
+                let f = footage.get_mut(id).unwrap();
+                f.rate = *rate;
+                f.slack = f.slack.max((rate / 2.0).ceil() as i64);
+            }
             let pieces = match (&out, tool.as_str()) {
                 (Ok(v), "split") => v["newElements"].as_array().cloned().unwrap_or_default(),
                 _ => vec![],

@@ -454,6 +454,10 @@ export interface UpdateClipArgs {
   muted?: boolean;
   /** Stop drawing a visual element */
   hidden?: boolean;
+  /** Playback speed of a video or audio clip: 2 plays twice as fast (the clip gets half as long), 0.5 half as fast; 1 is normal */
+  speed?: number;
+  /** Keep the sound's pitch when the speed is not 1 (OpenCut's option; off by default, as there) */
+  maintainPitch?: boolean;
 }
 
 /** Result of `update_clip`. */
@@ -461,6 +465,12 @@ export interface UpdateClipResult {
   success: boolean;
   elements: {
     elementId: string;
+    /** With speed or maintainPitch: the clip's speed, pitch option and new timing (seconds) */
+    speed?: number;
+    maintainPitch?: boolean;
+    start?: number;
+    end?: number;
+    duration?: number;
   }[];
   warnings?: string[];
 }
@@ -866,7 +876,7 @@ export const TOOL_ERRORS: Readonly<Record<ToolName, readonly string[]>> = {
   apply_effect: ["Invalid effect type","Effect not found: <type>","Invalid start time","Invalid end time","Invalid time range","Invalid effect parameters","Unknown parameter: <key>","Parameter '<key>' must be >= <min>","Parameter '<key>' must be <= <max>","No active timeline","Failed to place effect element"],
   update_effect: ["Invalid element id","params is required and must be a non-empty object","No active timeline","Timeline element not found: <id>","Element is not an effect","Effect not found: <type>","Unknown parameter: <key>","Parameter '<key>' must be >= <min>","Parameter '<key>' must be <= <max>","Invalid effect parameters"],
   get_element: ["Invalid element id","Timeline element not found: <id>","Unknown reference <ref>; candidates: <refs>","No active timeline"],
-  update_clip: ["Invalid element ids","Timeline elements not found: <ids>","Property \"<name>\" must be <range>","Element <id> is <a type> element and has no <property>","update_clip needs at least one property to change","No active timeline"],
+  update_clip: ["Invalid element ids","Timeline elements not found: <ids>","Property \"<name>\" must be <range>","Element <id> is <a type> element and has no <property>","update_clip needs at least one property to change","Element <id> on track <id> is in the way (<start>s to <end>s)","No active timeline"],
   duplicate_elements: ["Invalid element ids","Timeline elements not found: <ids>","Invalid start time","Give offset or startTime, not both","Target track not found: <id>","Target track <id> is <a type> track and cannot hold <type> elements","Element <id> on track <id> is in the way (<start>s to <end>s)"],
   update_track: ["Invalid track id","Track not found: <id>","update_track needs muted, hidden or name","Track <id> is <a type> track, which cannot be muted (it makes no sound)","Track <id> is an audio track, which cannot be hidden (mute it instead)"],
   move_track: ["Invalid track id","Track not found: <id>","Give exactly one of index, above or below","Track <id> can move to index <min> to <max> (<why>)","Track <id> is the main track, which stays between the visual and the audio tracks","A track cannot move above or below itself"],
@@ -2812,7 +2822,7 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
   {
     "name": "update_clip",
     "title": "Update clip properties",
-    "description": "Change how one or many elements look or sound, as one undo step: position (an anchor such as \"top-right\" or {\"anchor\":\"bottom-left\",\"margin\":40}, which keeps the element inside the frame that many pixels from the edges; or {\"x\":px,\"y\":px} from the canvas centre, +y down), scale (factor >= 0.01, or {\"x\":…,\"y\":…}), rotation (degrees -360 to 360, clockwise), opacity (0 to 1), blendMode (normal, multiply, screen, overlay, …), hidden (visual elements), volume (dB -60 to 20; 0 plays as recorded) and muted (video and audio). Only the properties given change. Example, a small logo in the corner: {\"elementIds\":[\"clip-1\"],\"scale\":0.3,\"position\":\"top-right\"}.",
+    "description": "Change how one or many elements look or sound, as one undo step: position (an anchor such as \"top-right\" or {\"anchor\":\"bottom-left\",\"margin\":40}, which keeps the element inside the frame that many pixels from the edges; or {\"x\":px,\"y\":px} from the canvas centre, +y down), scale (factor >= 0.01, or {\"x\":…,\"y\":…}), rotation (degrees -360 to 360, clockwise), opacity (0 to 1), blendMode (normal, multiply, screen, overlay, …), hidden (visual elements), volume (dB -60 to 20; 0 plays as recorded), muted, speed (0.01 to 5: 2 plays twice as fast and makes the clip half as long; OpenCut's rate, the clip's end following) and maintainPitch (keep the sound's pitch at that speed) (video and audio). Only the properties given change. Example, a small logo in the corner: {\"elementIds\":[\"clip-1\"],\"scale\":0.3,\"position\":\"top-right\"}.",
     "inputSchema": {
       "$schema": "https://json-schema.org/draft/2020-12/schema",
       "type": "object",
@@ -2959,6 +2969,16 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
         "hidden": {
           "type": "boolean",
           "description": "Stop drawing a visual element"
+        },
+        "speed": {
+          "type": "number",
+          "minimum": 0.01,
+          "maximum": 5,
+          "description": "Playback speed of a video or audio clip: 2 plays twice as fast (the clip gets half as long), 0.5 half as fast; 1 is normal"
+        },
+        "maintainPitch": {
+          "type": "boolean",
+          "description": "Keep the sound's pitch when the speed is not 1 (OpenCut's option; off by default, as there)"
         }
       },
       "required": [
@@ -2980,6 +3000,22 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
             "properties": {
               "elementId": {
                 "type": "string"
+              },
+              "speed": {
+                "type": "number",
+                "description": "With speed or maintainPitch: the clip's speed, pitch option and new timing (seconds)"
+              },
+              "maintainPitch": {
+                "type": "boolean"
+              },
+              "start": {
+                "type": "number"
+              },
+              "end": {
+                "type": "number"
+              },
+              "duration": {
+                "type": "number"
               }
             },
             "required": [

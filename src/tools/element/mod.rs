@@ -8,9 +8,10 @@ use crate::error_code::ErrorCode;
 use serde_json::{json, Map, Value};
 
 use super::refs::Refs;
-use super::{seconds, timeline_mut, Arg, Ctx, Output, ToolError};
+use super::{edit_error, seconds, timeline_mut, Arg, Ctx, Output, ToolError};
 use crate::animation;
-use crate::model::{Canvas, Element, ElementType, Timeline};
+use crate::edits;
+use crate::model::{Canvas, Element, ElementType, Retime, Timeline};
 use crate::properties::{self, db_to_gain, is_visual};
 
 /// OpenCut's blend modes (params/registry.ts): the frame's list.

@@ -7,11 +7,11 @@ pub static DEF: ToolDef = ToolDef {
     name: "update_clip",
     title: text!("Update clip properties"),
     summary: text!("Change {elementIds:n clip}"),
-    description: text!("Change how one or many elements look or sound, as one undo step: position (an anchor such as \"top-right\" or {\"anchor\":\"bottom-left\",\"margin\":40}, which keeps the element inside the frame that many pixels from the edges; or {\"x\":px,\"y\":px} from the canvas centre, +y down), scale (factor >= 0.01, or {\"x\":…,\"y\":…}), rotation (degrees -360 to 360, clockwise), opacity (0 to 1), blendMode (normal, multiply, screen, overlay, …), hidden (visual elements), volume (dB -60 to 20; 0 plays as recorded) and muted (video and audio). Only the properties given change. Example, a small logo in the corner: {\"elementIds\":[\"clip-1\"],\"scale\":0.3,\"position\":\"top-right\"}."),
+    description: text!("Change how one or many elements look or sound, as one undo step: position (an anchor such as \"top-right\" or {\"anchor\":\"bottom-left\",\"margin\":40}, which keeps the element inside the frame that many pixels from the edges; or {\"x\":px,\"y\":px} from the canvas centre, +y down), scale (factor >= 0.01, or {\"x\":…,\"y\":…}), rotation (degrees -360 to 360, clockwise), opacity (0 to 1), blendMode (normal, multiply, screen, overlay, …), hidden (visual elements), volume (dB -60 to 20; 0 plays as recorded), muted, speed (0.01 to 5: 2 plays twice as fast and makes the clip half as long; OpenCut's rate, the clip's end following) and maintainPitch (keep the sound's pitch at that speed) (video and audio). Only the properties given change. Example, a small logo in the corner: {\"elementIds\":[\"clip-1\"],\"scale\":0.3,\"position\":\"top-right\"}."),
     types: Types::of::<Arguments, Returns>(),
     kind: Kind::Edit,
     annotations: CHANGE,
-    errors: list!(&["Invalid element ids", NOT_FOUND_IDS, "Property \"<name>\" must be <range>", "Element <id> is <a type> element and has no <property>", "update_clip needs at least one property to change", "No active timeline"]),
+    errors: list!(&["Invalid element ids", NOT_FOUND_IDS, "Property \"<name>\" must be <range>", "Element <id> is <a type> element and has no <property>", "update_clip needs at least one property to change", "Element <id> on track <id> is in the way (<start>s to <end>s)", "No active timeline"]),
     example: text!(r#"{"elementIds":["e6"],"scale":0.5,"position":{"anchor":"top-right","margin":40},"opacity":0.8}"#),
     run: typed!(run),
 };
@@ -44,6 +44,11 @@ arguments! {
         muted: Arg<Option<bool>>,
         /// Stop drawing a visual element
         hidden: Arg<Option<bool>>,
+        /// Playback speed of a video or audio clip: 2 plays twice as fast (the clip gets half as long), 0.5 half as fast; 1 is normal
+        #[schemars(range(min = 0.01, max = 5))]
+        speed: Arg<Option<f64>>,
+        /// Keep the sound's pitch when the speed is not 1 (OpenCut's option; off by default, as there)
+        maintain_pitch: Arg<Option<bool>>,
     }
 }
 
@@ -58,6 +63,12 @@ returns! {
 returns! {
     struct ClipEntry {
         element_id: String,
+        /// With speed or maintainPitch: the clip's speed, pitch option and new timing (seconds)
+        speed: Option<f64>,
+        maintain_pitch: Option<bool>,
+        start: Option<f64>,
+        end: Option<f64>,
+        duration: Option<f64>,
     }
 }
 
@@ -152,6 +163,9 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     };
     let flag = |arg: &Arg<Option<bool>>, key: &str| arg.read().map_err(|_| out_of_range(key, "true or false"));
     let (muted, hidden) = (flag(&args.muted, "muted")?, flag(&args.hidden, "hidden")?);
+    let speed = number_in(&args.speed, "speed", Retime::MIN_RATE, Some(Retime::MAX_RATE), "from 0.01 to 5 (1 plays at normal speed)")?;
+    let pitch = flag(&args.maintain_pitch, "maintainPitch")?;
+    let retimed = speed.is_some() || pitch.is_some();
     if position.is_none()
         && scale.is_none()
         && rotation.is_none()
@@ -160,14 +174,16 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
         && blend.is_none()
         && muted.is_none()
         && hidden.is_none()
+        && !retimed
     {
         return Err(ToolError::new(ErrorCode::NoProperties, "update_clip needs at least one property to change")
-            .with_hint("Give position, scale, rotation, opacity, blendMode, volume, muted or hidden."));
+            .with_hint("Give position, scale, rotation, opacity, blendMode, volume, muted, hidden, speed or maintainPitch."));
     }
     let canvas = ctx.settings().canvas;
     let tl = ctx.timeline()?;
     let found = crate::tools::locate_all(tl, &ids)?;
-    let mut updated: Vec<((usize, usize), Element)> = Vec::with_capacity(ids.len());
+    // Each element, changed, with its duration before (a speed change moves its end).
+    let mut updated: Vec<((usize, usize), Element, i64)> = Vec::with_capacity(ids.len());
     let mut warnings: Vec<String> = Vec::new();
     for (ti, ei) in found {
         let mut e = tl.tracks[ti].elements[ei].as_ref().clone();
@@ -181,9 +197,23 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
             ("hidden", hidden.is_some(), visual),
             ("volume", volume.is_some(), e.kind.has_volume()),
             ("muted", muted.is_some(), e.kind.has_volume()),
+            ("speed", speed.is_some(), e.kind.is_timed_media()),
+            ("maintainPitch", pitch.is_some(), e.kind.is_timed_media()),
         ];
         if let Some((name, _, _)) = checks.iter().find(|(_, given, ok)| *given && !*ok) {
             return Err(unsupported(&e, name));
+        }
+        let old_duration = e.duration;
+        if retimed {
+            // As OpenCut's update pipeline derives it: the trims stay, the visible source span
+            // plays at the new rate, and the clip's length follows (rounded to a tick).
+            let source = e.asset_id.as_deref().and_then(|a| ctx.asset(a)).and_then(|a| a.duration_ticks()).unwrap_or_else(|| e.source_span());
+            let visible = (source - e.trim_start - e.trim_end).max(0);
+            let rate = speed.unwrap_or(e.rate());
+            let keep = pitch.unwrap_or_else(|| e.retime.as_ref().and_then(|r| r.maintain_pitch) == Some(true));
+            // OpenCut's speed panel writes `{ rate, maintainPitch }` whole, or nothing at rate 1 without pitch.
+            e.retime = (rate != 1.0 || keep).then(|| Retime { rate, maintain_pitch: Some(keep), extra: Map::new() });
+            e.duration = e.clip_ticks(visible).max(1);
         }
         if let Some((x, y)) = scale {
             e.scale_x = x.or(e.scale_x);
@@ -243,13 +273,26 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
                 animated.join(", ")
             ));
         }
-        updated.push(((ti, ei), e));
+        updated.push(((ti, ei), e, old_duration));
     }
-    let summary: Vec<Value> = updated.iter().map(|(_, e)| clip_summary(e)).collect();
+    let mut summary: Vec<Value> = Vec::with_capacity(updated.len());
     let tl = timeline_mut(&mut ctx.timeline)?;
-    for ((ti, ei), e) in updated {
-        // Only params change: no timing, so no overlap can arise.
-        tl.track_mut(ti).elements[ei] = std::sync::Arc::new(e);
+    for ((ti, ei), mut e, old_duration) in updated {
+        let mut entry = clip_summary(&e);
+        if retimed {
+            edits::fit_animations(&mut e, old_duration, || ctx.ids.next('k'));
+            entry["speed"] = crate::effects::number(e.rate());
+            entry["maintainPitch"] = Value::Bool(e.retime.as_ref().and_then(|r| r.maintain_pitch) == Some(true));
+            entry["start"] = seconds(e.start);
+            entry["end"] = seconds(e.end());
+            entry["duration"] = seconds(e.duration);
+            // A longer clip may reach the next one on its track.
+            edits::replace(tl, ti, e).map_err(edit_error)?;
+        } else {
+            // Only params change: no timing, so no overlap can arise.
+            tl.track_mut(ti).elements[ei] = std::sync::Arc::new(e);
+        }
+        summary.push(entry);
     }
     let mut out = json!({ "success": true, "elements": summary });
     if !warnings.is_empty() {
