@@ -232,6 +232,21 @@ async function sourceAudio(sink: AudioBufferSink, from: number, to: number): Pro
   return { buffer: out, start };
 }
 
+let stretchModule: Promise<typeof import("./media/stretch.js")> | undefined;
+
+/** The time stretch (and soundtouchjs), loaded for the first clip that keeps its pitch. */
+async function stretcher(elementId: string): Promise<typeof import("./media/stretch.js")> {
+  try {
+    return await (stretchModule ??= import("./media/stretch.js"));
+  } catch (e) {
+    stretchModule = undefined;
+    throw new NeuralCutError(
+      "EXPORT_FAILED",
+      `${elementId} keeps its pitch at another speed, which needs soundtouchjs: the page could not load it (${e instanceof Error ? e.message : String(e)}); map "soundtouchjs" in its import map (docs/export.md)`,
+    );
+  }
+}
+
 /** Mixes the timeline's sound over `[from, to)` seconds (`offset` seconds into the export) into a stereo 48 kHz AudioBuffer. */
 async function mixWindow(
   editor: ExportableEditor,
@@ -254,9 +269,26 @@ async function mixWindow(
     }
     const sa = clip.sourceStart + (a - clip.start) * clip.rate;
     const sb = clip.sourceStart + (b - clip.start) * clip.rate;
-    const got = await sourceAudio(sink, sa, sb + 0.05);
+    // A clip that keeps its pitch is stretched here, from a little before the span so the
+    // stretch has settled where the window starts (js/media/stretch.ts).
+    const pitched = clip.maintainPitch && clip.rate !== 1;
+    const stretch = pitched ? await stretcher(clip.elementId) : undefined;
+    const pre = stretch ? Math.min(stretch.STRETCH_PREROLL * clip.rate, sa) : 0;
+    const got = await sourceAudio(sink, sa - pre, sb + 0.05);
     if (!got) continue;
-    const node = new AudioBufferSourceNode(ctx, { buffer: got.buffer, playbackRate: clip.rate });
+    let buffer = got.buffer;
+    let offset = Math.max(0, sa - got.start);
+    if (stretch) {
+      const sr = buffer.sampleRate;
+      const channels = Array.from({ length: buffer.numberOfChannels }, (_, c) => buffer.getChannelData(c));
+      const skip = Math.round((pre / clip.rate) * sr);
+      const from = Math.max(0, Math.round((sa - pre - got.start) * sr));
+      const stretched = stretch.stretchKeepingPitch(channels, from, clip.rate, skip + Math.ceil((b - a) * sr) + 1);
+      buffer = new AudioBuffer({ length: stretched[0].length - skip, numberOfChannels: stretched.length, sampleRate: sr });
+      stretched.forEach((data, c) => buffer.copyToChannel(data.subarray(skip), c));
+      offset = 0;
+    }
+    const node = new AudioBufferSourceNode(ctx, { buffer, playbackRate: pitched ? 1 : clip.rate });
     const gain = new GainNode(ctx, { gain: clip.gains[0] });
     if (clip.gains.length > 1) {
       // Keyframed volume: the engine's samples, joined linearly.
@@ -269,7 +301,7 @@ async function mixWindow(
       }
     }
     node.connect(gain).connect(ctx.destination);
-    node.start(a - from, Math.max(0, sa - got.start));
+    node.start(a - from, offset);
     node.stop(b - from);
   }
   return ctx.startRendering();

@@ -71,6 +71,7 @@ async function checkMedia(path: string): Promise<{ identity: string } | { error:
 
 /**
  * Starts the gate on 127.0.0.1: `<base>` answers `html`, `<base>mediabunny.js` the bundle,
+ * `<base>soundtouch.js` soundtouchjs (the export's pitch-keeping stretch) when given,
  * `<base>dist/…` the package's files in `dist`, `<base>media/<grant>` the granted files, and
  * `route` whatever else it knows (true when it answered).
  */
@@ -78,6 +79,7 @@ export async function startHeadlessFileServer(options: {
   html: (base: string) => string;
   dist: string;
   mediabunny: string;
+  soundtouch?: string;
   route?: (req: HostRequest, res: FileResponse, url: URL, path: string) => Promise<boolean>;
 }): Promise<HeadlessFileServer> {
   const secret = randomBytes(32).toString("base64url");
@@ -120,6 +122,7 @@ export async function startHeadlessFileServer(options: {
       if (path === "/")
         return void res.writeHead(200, { "content-type": "text/html", "cache-control": "no-store" }).end(new TextEncoder().encode(options.html(base)));
       if (path === "/mediabunny.js") return void (await sendFile(req, res, options.mediabunny));
+      if (path === "/soundtouch.js" && options.soundtouch) return void (await sendFile(req, res, options.soundtouch));
       if (path.startsWith("/dist/")) {
         const f = normalize(join(options.dist, path.slice(6)));
         // Inside dist itself: `../dist-old/x` normalises to a sibling that shares the prefix.

@@ -131,10 +131,16 @@ function mediabunnyBundle(): string {
   return fileURLToPath(new URL("../../bundles/mediabunny.min.mjs", resolveUrl("mediabunny")));
 }
 
+/** soundtouchjs's module (one file, no dependencies), found as Node resolves it. */
+function soundtouchModule(): string {
+  return fileURLToPath((import.meta as unknown as { resolve(s: string): string }).resolve("soundtouchjs"));
+}
+
 /**
  * Headless Chromium and the gate for its pages: `<base>` (a blank page whose import map
- * resolves "mediabunny", which export and the renderer's video decoding import),
- * `<base>mediabunny.js`, dist/ and the media granted through `serveMedia`.
+ * resolves "mediabunny", which export and the renderer's video decoding import, and
+ * "soundtouchjs", which the export loads for a clip that keeps its pitch), `<base>mediabunny.js`,
+ * `<base>soundtouch.js`, dist/ and the media granted through `serveMedia`.
  */
 export async function startHeadlessHost(
   purpose: string,
@@ -160,9 +166,11 @@ export async function startHeadlessHost(
     throw failed(`${purpose} needs the playwright-core package to drive headless Chromium: npm install playwright-core`);
   }
   const files = await startHeadlessFileServer({
-    html: (base) => `<!doctype html><script type="importmap">{"imports":{"mediabunny":"${base}mediabunny.js"}}</script><title>neuralcut ${purpose}</title>`,
+    html: (base) =>
+      `<!doctype html><script type="importmap">{"imports":{"mediabunny":"${base}mediabunny.js","soundtouchjs":"${base}soundtouch.js"}}</script><title>neuralcut ${purpose}</title>`,
     dist: fileURLToPath(new URL(".", import.meta.url)),
     mediabunny: mediabunnyBundle(),
+    soundtouch: soundtouchModule(),
     route: options.route,
   });
   let browser: import("playwright-core").Browser;

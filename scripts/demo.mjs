@@ -83,7 +83,10 @@ export function staleReason() {
 /** mediabunny's browser bundle (neuralcut/export imports it). */
 const MEDIABUNNY = join(root, "node_modules", "mediabunny", "dist", "bundles", "mediabunny.min.mjs");
 
-/** Import map entries for every package export whose file exists in dist/, and mediabunny. */
+/** soundtouchjs (one module file): the export's stretch for a clip that keeps its pitch. */
+const SOUNDTOUCH = join(root, "node_modules", "soundtouchjs", "dist", "soundtouch.js");
+
+/** Import map entries for every package export whose file exists in dist/, mediabunny and soundtouchjs. */
 export function importMap() {
   const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
   const imports = {};
@@ -98,6 +101,7 @@ export function importMap() {
   if (existsSync(SCREENSHOT_MODULE)) imports["modern-screenshot"] = VENDOR_SCREENSHOT;
   // neuralcut/export's muxer and neuralcut/render's video decoder, as its single-file browser bundle.
   if ((imports["neuralcut/export"] || imports["neuralcut/render"]) && existsSync(MEDIABUNNY)) imports.mediabunny = "/vendor/mediabunny.js";
+  if (imports["neuralcut/export"] && existsSync(SOUNDTOUCH)) imports.soundtouchjs = "/vendor/soundtouch.js";
   return { imports };
 }
 
@@ -205,6 +209,7 @@ export async function startDemoServer({ port = DEFAULT_PORT, apiKey, models, ups
       if (url.pathname === VENDOR_SCREENSHOT) return sendFile(req, res, SCREENSHOT_MODULE);
       if (url.pathname === "/favicon.ico") return sendFile(req, res, join(demoDir, "media", "star.svg"));
       if (url.pathname === "/vendor/mediabunny.js") return sendFile(req, res, MEDIABUNNY);
+      if (url.pathname === "/vendor/soundtouch.js") return sendFile(req, res, SOUNDTOUCH);
       const file = fileFor(url.pathname);
       if (!file) {
         res.writeHead(404);

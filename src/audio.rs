@@ -37,6 +37,9 @@ pub struct AudioClip {
     pub source_start: f64,
     /// Source seconds per timeline second (OpenCut's `retime.rate`, 1 without).
     pub rate: f64,
+    /// Keep the sound's pitch at that rate (OpenCut's `retime.maintainPitch`): the export
+    /// stretches it in time instead of playing it faster or slower.
+    pub maintain_pitch: bool,
     /// Linear gain at `gainsFrom + i × step`; one entry when the volume is not animated.
     pub gains: Vec<f64>,
     /// Timeline seconds of `gains[0]`: the later of the span's and the clip's start.
@@ -91,6 +94,7 @@ pub fn audio_plan(project: &Project, from: i64, to: i64, step: i64) -> AudioPlan
                 end: ticks_to_seconds(el.end()),
                 source_start: ticks_to_seconds(el.trim_start),
                 rate: el.rate(),
+                maintain_pitch: el.retime.as_ref().and_then(|r| r.maintain_pitch) == Some(true) && el.rate() != 1.0,
                 gains,
                 gains_from: ticks_to_seconds(first),
             });

@@ -61,12 +61,21 @@ fn muted_tracks_elements_and_sourceless_video_are_silent_hidden_ones_sound() {
     let p = plan(&ed, 0.0, 20.0, 0.5);
     assert_eq!(ids(&p), ["hid", "v1", "music"], "muted track, muted element, source audio off and -60 dB are left out");
     let v1 = &p.clips[1];
-    assert_eq!((v1.start, v1.end, v1.source_start, v1.rate), (0.0, 4.0, 2.0, 2.0));
+    assert_eq!((v1.start, v1.end, v1.source_start, v1.rate, v1.maintain_pitch), (0.0, 4.0, 2.0, 2.0, false));
     assert_eq!(v1.gains.len(), 1, "an unanimated volume is one gain");
     assert!((v1.gains[0] - 10f64.powf(-6.0 / 20.0)).abs() < 1e-9);
     assert_eq!(p.clips[2].gains, [1.0]);
     assert_eq!(p.clips[2].track_id, "t-audio");
     assert_eq!(p.clips[2].asset_id, "m-a");
+    // OpenCut's pitch option reaches the plan only where it changes something (a rate not 1).
+    let mut pitched = scene();
+    pitched["tracks"]["main"]["elements"][0]["retime"] = json!({ "rate": 2, "maintainPitch": true });
+    pitched["tracks"]["audio"][0]["elements"][0]["retime"] = json!({ "rate": 1, "maintainPitch": true });
+    let mut ed2 = Editor::new();
+    opencut::load_scene(&mut ed2, &pitched).unwrap_or_else(|e| panic!("{e}"));
+    let p2 = plan(&ed2, 0.0, 20.0, 0.5);
+    let flags: Vec<(&str, bool)> = p2.clips.iter().map(|c| (c.element_id.as_str(), c.maintain_pitch)).collect();
+    assert_eq!(flags, [("hid", false), ("v1", true), ("music", false)]);
     // A span keeps only what overlaps it.
     assert_eq!(ids(&plan(&ed, 4.0, 5.0, 0.5)), ["music"]);
     assert_eq!(ids(&plan(&ed, 6.0, 6.5, 0.5)), Vec::<&str>::new());

@@ -1158,6 +1158,9 @@ export interface AudioPlanClip {
   sourceStart: number;
   /** Source seconds per timeline second (OpenCut's `retime.rate`, 1 without). */
   rate: number;
+  /** Keep the sound's pitch at that rate (OpenCut's `retime.maintainPitch`): the export
+   * stretches it in time instead of playing it faster or slower. */
+  maintainPitch: boolean;
   /** Linear gain at `gainsFrom + i × step`; one entry when the volume is not animated. */
   gains: number[];
   /** Timeline seconds of `gains[0]`: the later of the span's and the clip's start. */

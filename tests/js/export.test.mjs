@@ -357,6 +357,33 @@ for (const format of ["mp4", "webm"]) {
   });
 }
 
+test("a clip that keeps its pitch at rate 2 plays its 440 Hz tone at 440 Hz, as loud, for the clip's length", async () => {
+  // The same scene with OpenCut's maintainPitch on the WAV at rate 2 (second 3).
+  const scene = structuredClone(SCENE);
+  scene.tracks.audio[0].elements[2].retime = { rate: 2, maintainPitch: true };
+  const out = await run({ scene, format: "webm" });
+  assert.equal(out.error, undefined, JSON.stringify(out.error));
+  assert.deepEqual(out.result.missing, []);
+  const [s0, s1, s2, s3] = out.back.seconds;
+  near(s3.hz, 440, 15, "second 3 pitch (kept)");
+  near(s3.rms, 0.354, 0.04, "second 3 loudness");
+  // Nothing else changed: the seconds around it are as in the plain export.
+  near(s0.hz, 880, 15, "second 0 pitch");
+  near(s1.rms, Math.hypot(0.177, 0.354), 0.03, "second 1 loudness");
+  assert.ok(s2.rms < 0.005, `second 2 is silent, rms ${s2.rms}`);
+  near(out.back.audioDuration, 4, 0.05, "audio length");
+  const dir = mkdtempSync(join(tmpdir(), "neuralcut-export-"));
+  try {
+    const file = join(dir, "out.webm");
+    writeFileSync(file, Buffer.from(out.base64, "base64"));
+    const sound = pcm(file);
+    // The stretched tone fills second 3 and stops with the clip.
+    loud(sound, 3.1, 3.9, 20 * Math.log10(0.354), 1.5, "ffmpeg, second 3 (the WAV stretched)");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test("a sound file whose server does not answer is reported missing after a few tries, not waited for", async () => {
   const out = await run({ scene: SCENE, format: "webm", unreachableTone: true });
   assert.ok(out.unreachable, `the export was still running after 30 s`);
