@@ -31,11 +31,11 @@ export async function measureScenes(
     if (!(await track.canDecode())) return { failed: `this runtime cannot decode its ${track.codec ?? "unknown"} video` };
     const meters = await mediaMeters();
     meter = new meters.SceneMeter(threshold);
-    // The decoder's own pixels when the meter reads their layout (copying them costs about
-    // nothing: 494 ms for 150 720p frames against 505 ms decoding alone); else each frame is
-    // drawn small on a canvas (1,549 ms for the same frames), e.g. for a layout like I444.
+    // The decoder's own pixels when the meter reads their layout, copied once, straight into
+    // the meter's memory (copying them costs about nothing: 494 ms for 150 720p frames against
+    // 505 ms decoding alone); else each frame is drawn small on a canvas (1,549 ms for the same
+    // frames), e.g. for a layout like I444.
     let ctx: OffscreenCanvasRenderingContext2D | null | undefined;
-    let buffer = new Uint8Array(0);
     let first: number | undefined;
     let last = 0;
     for await (const sample of new VideoSampleSink(track).samples(span.from, span.to)) {
@@ -50,10 +50,18 @@ export async function measureScenes(
           // Without a layout, copyTo packs the visible rectangle's planes tightly (WebCodecs).
           const { width, height } = sample.visibleRect;
           const size = sample.allocationSize();
-          if (buffer.length < size) buffer = new Uint8Array(size);
-          await sample.copyTo(buffer);
-          if (!meter.push(at, format, width, height, buffer.subarray(0, size)))
-            return { failed: `a ${format} frame of ${width}x${height} did not fit its layout` };
+          let pushed: boolean;
+          try {
+            await sample.copyTo(meters.view(meter.frameBuffer(size), size));
+            pushed = meter.pushBuffered(at, format, width, height);
+          } catch {
+            // The module's memory grew under the view (another meter in this page): once more,
+            // through a buffer of the page's own.
+            const bytes = new Uint8Array(size);
+            await sample.copyTo(bytes);
+            pushed = meter.push(at, format, width, height, bytes);
+          }
+          if (!pushed) return { failed: `a ${format} frame of ${width}x${height} did not fit its layout` };
         } else {
           if (typeof OffscreenCanvas === "undefined") return { failed: `this runtime cannot read ${format ?? "unknown"} frames` };
           ctx ??= new OffscreenCanvas(SCENE_FRAME.width, SCENE_FRAME.height).getContext("2d", { willReadFrequently: true });

@@ -9,6 +9,8 @@ use crate::scenes::{PixelFormat, SceneMeter as Meter};
 #[wasm_bindgen]
 pub struct SceneMeter {
     inner: Meter,
+    /// Where the page's `copyTo` writes the next frame (frameBuffer).
+    frame: Vec<u8>,
 }
 
 #[wasm_bindgen]
@@ -16,7 +18,7 @@ impl SceneMeter {
     /// Throws INVALID_ARGUMENT for a threshold outside (0, 1].
     #[wasm_bindgen(constructor)]
     pub fn new(threshold: f64) -> Result<SceneMeter, JsValue> {
-        Meter::new(threshold).map(|inner| SceneMeter { inner }).map_err(|_| invalid("threshold must be a number above 0, at most 1"))
+        Meter::new(threshold).map(|inner| SceneMeter { inner, frame: Vec::new() }).map_err(|_| invalid("threshold must be a number above 0, at most 1"))
     }
 
     /// Whether frames in WebCodecs' pixel format `format` can be pushed as they are (I420, I420A,
@@ -29,6 +31,21 @@ impl SceneMeter {
     /// when the layout is unknown or the bytes do not fit it.
     pub fn push(&mut self, time: f64, format: &str, width: u32, height: u32, data: &[u8]) -> bool {
         PixelFormat::from_name(format).is_some_and(|f| self.inner.push(time, f, width, height, data).is_ok())
+    }
+
+    /// The address, in this module's memory, of `size` bytes for the next frame: the page's
+    /// `VideoFrame.copyTo` writes the decoder's pixels there, and `pushBuffered` reads them, so a
+    /// frame is copied once instead of twice (into JS, then into the module).
+    #[wasm_bindgen(js_name = frameBuffer)]
+    pub fn frame_buffer(&mut self, size: usize) -> *mut u8 {
+        self.frame.resize(size, 0);
+        self.frame.as_mut_ptr()
+    }
+
+    /// `push` for the frame written at `frameBuffer`.
+    #[wasm_bindgen(js_name = pushBuffered)]
+    pub fn push_buffered(&mut self, time: f64, format: &str, width: u32, height: u32) -> bool {
+        PixelFormat::from_name(format).is_some_and(|f| self.inner.push(time, f, width, height, &self.frame).is_ok())
     }
 
     /// Frames measured so far.
