@@ -9,6 +9,8 @@
 // - captions, in Node: transcribe_video with words (the host's transcriber stands for Whisper and
 //   answers words at known times), then captions of a few words in one batch, at word times
 //   mapped through the clip's trim.
+// - speed, in Node: a talk at double speed with its pitch kept, then the gap after it closed;
+//   its pause, measured again, sits at half its source time.
 //
 // Needs `npm run build` first, ffmpeg (scripts/setup.sh) and Chromium.
 import assert from "node:assert/strict";
@@ -313,5 +315,65 @@ test("captions, end to end: transcribe_video's words become captions at word tim
       .timeline.tracks.flatMap((t) => t.elements)
       .filter((e) => e.type === "text").length,
     0,
+  );
+});
+
+test("speed, end to end: update_clip at 2x keeping the pitch, the gap after it closed; the pause measured at half its time", async () => {
+  // A 4 s talk with a pause from 2 to 3 s, then a 2 s outro on the same track.
+  const wav = join(dir, "speed.wav");
+  const r = spawnSync("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "aevalsrc='if(lt(t,2)+gte(t,3),0.5*sin(2*PI*330*t),0)':s=48000:d=4", wav]);
+  assert.equal(r.status, 0, String(r.stderr));
+  const editor = await createEditor();
+  const file = new Blob([readFileSync(wav)], { type: "audio/wav" });
+  const talk = editor.addAsset({ name: "talk.wav", type: "audio", duration: 4, file });
+  const outro = editor.addAsset({ name: "outro.wav", type: "audio", duration: 2 });
+  const a = await editor.callTool("add_media_to_timeline", { assetId: talk, startTime: 0, trackType: "audio" });
+  const b = await editor.callTool("add_media_to_timeline", { assetId: outro, startTime: 4, trackType: "audio" });
+  const agent = createAgent({ editor, proxyUrl: stack.proxy.url, model: MODEL, fetch: browserFetch(), sleep: noWait, checkTimeline: false });
+  let sped;
+  resetFake(stack.fake);
+  stack.fake.script.push(
+    modelTurn([call("load_skill", { name: "speed" })]),
+    (body) => {
+      assert.match(responses(body)[0].response.output.body, /"maintainPitch": true/);
+      return modelTurn([call("list_timeline", {})]);
+    },
+    modelTurn([call("update_clip", { elementIds: [a.elementId], speed: 2, maintainPitch: true })]),
+    (body) => {
+      sped = responses(body)[0].response.output;
+      // Step 5: the next element moves to the clip's new end.
+      return modelTurn([call("move_timeline_elements", { elementIds: [b.elementId], start: sped.elements[0].end })]);
+    },
+    modelTurn([{ text: "The talk now plays at double speed (2 s), the outro right after it." }]),
+  );
+  const answer = await agent.send("Play the talk twice as fast, keep the voice natural, no gap.");
+  assert.match(answer, /double speed/);
+  assert.deepEqual(
+    [sped.elements[0].speed, sped.elements[0].maintainPitch, sped.elements[0].start, sped.elements[0].end, sped.elements[0].duration],
+    [2, true, 0, 2, 2],
+  );
+  // By hand: the talk 0–2 s at rate 2 keeping its pitch, its trims untouched; the outro 2–4 s.
+  const els = editor.project().timeline.tracks.flatMap((t) => t.elements);
+  const talkEl = els.find((e) => e.id === a.elementId);
+  assert.deepEqual(
+    [talkEl.start, talkEl.duration, talkEl.trimStart ?? 0, talkEl.trimEnd ?? 0, talkEl.retime],
+    [0, 2 * TICKS, 0, 0, { rate: 2, maintainPitch: true }],
+  );
+  assert.deepEqual([els.find((e) => e.id === b.elementId).start, els.find((e) => e.id === b.elementId).duration], [2 * TICKS, 2 * TICKS]);
+  // Measured again from the sound: the pause (source 2–3 s) plays 1–1.5 s on the timeline.
+  const out = await detectSilencesTool(editor).call({ elementId: a.elementId, minDuration: 0.3 });
+  assert.equal(out.silences.length, 1, JSON.stringify(out));
+  assert.ok(Math.abs(out.silences[0].start - 1) <= 0.02 && Math.abs(out.silences[0].end - 1.5) <= 0.02, JSON.stringify(out));
+  // One undo step takes the run back.
+  editor.undo();
+  assert.deepEqual(
+    editor
+      .project()
+      .timeline.tracks.flatMap((t) => t.elements)
+      .map((e) => [e.start, e.duration, e.retime ?? null]),
+    [
+      [0, 4 * TICKS, null],
+      [4 * TICKS, 2 * TICKS, null],
+    ],
   );
 });

@@ -7,6 +7,7 @@ import { BROLL } from "./b-roll.js";
 import { CAPTIONS } from "./captions.js";
 import { CUT_TO_SCENES } from "./cut-to-scenes.js";
 import { REMOVE_SILENCES } from "./remove-silences.js";
+import { SPEED } from "./speed.js";
 import { TALKING_HEAD } from "./talking-head.js";
 import { VERTICAL_SHORT } from "./vertical-short.js";
 
@@ -18,4 +19,4 @@ export interface Skill {
 }
 
 /** The skills every agent has, in the order list_skills gives them. */
-export const BUILT_IN_SKILLS: readonly Skill[] = Object.freeze([CAPTIONS, REMOVE_SILENCES, CUT_TO_SCENES, VERTICAL_SHORT, TALKING_HEAD, BROLL]);
+export const BUILT_IN_SKILLS: readonly Skill[] = Object.freeze([CAPTIONS, REMOVE_SILENCES, CUT_TO_SCENES, SPEED, VERTICAL_SHORT, TALKING_HEAD, BROLL]);
