@@ -135,6 +135,34 @@ pub struct MediaLayer {
     #[schemars(with = "BlendModeName")]
     pub blend_mode: String,
     pub effects: Vec<ClipEffect>,
+    /// The element's mask (OpenCut's first; crate::masks), its parameters with the defaults
+    /// filled in: the compositor shows only the picture inside it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mask: Option<FrameMask>,
+}
+
+/// A mask as the compositor draws it: OpenCut's shape and every parameter (feather and stroke
+/// width in canvas pixels, centre and size as fractions of the element's drawn size).
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+#[schemars(rename = "FrameMask")]
+pub struct FrameMask {
+    /// rectangle, ellipse, diamond, star, heart, cinematic-bars, split (drawn), or text and
+    /// freeform (OpenCut's, not drawn here)
+    #[serde(rename = "type")]
+    pub kind: String,
+    #[schemars(with = "BTreeMap<String, Value>")]
+    pub params: Map<String, Value>,
+}
+
+/// The mask a layer of `el` is drawn through, if it has one.
+fn frame_mask(el: &Element) -> Option<FrameMask> {
+    if !crate::masks::takes_mask(el) {
+        return None;
+    }
+    let (kind, given) = crate::masks::first(el)?;
+    let mut params = if crate::masks::KINDS.contains(&kind) { crate::masks::defaults(kind, 1.0, 1.0) } else { Map::new() };
+    params.extend(given.iter().map(|(k, v)| (k.clone(), v.clone())));
+    Some(FrameMask { kind: kind.to_string(), params })
 }
 
 /// A text block's background box, in pixels.
@@ -406,6 +434,7 @@ pub fn frame_at(project: &Project, tick: i64) -> Frame {
                         opacity: opacity(at),
                         blend_mode: blend_mode(at),
                         effects: clip_effects(el),
+                        mask: frame_mask(el),
                     }));
                 }
                 ElementType::Sticker => {
@@ -435,6 +464,7 @@ pub fn frame_at(project: &Project, tick: i64) -> Frame {
                         opacity: opacity(at),
                         blend_mode: blend_mode(at),
                         effects: clip_effects(el),
+                        mask: frame_mask(el),
                     }));
                 }
                 ElementType::Text => frame.layers.push(Layer::Text(text_layer(at, &track.id, cw, ch))),

@@ -244,6 +244,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("scenes", 0),
     ("silence", 0),
     ("history", 0),
+    ("masks", 0),
     ("effects", 0),
     ("stickers", 0),
     ("editor", 1),

@@ -331,3 +331,48 @@ fn speed_is_written_as_opencut_s_speed_panel_and_update_pipeline_write_it() {
     }
     assert_round_trips(&ed);
 }
+
+#[test]
+fn masks_are_written_as_opencut_s_masks_panel_writes_them() {
+    let mut ed = loaded();
+    let before = opencut::scene(&ed).unwrap()["tracks"].clone();
+    // i-card's ellipse again: its id and every other parameter stay, the feather changes.
+    call(&mut ed, "update_clip", json!({ "elementIds": ["i-card"], "mask": { "type": "ellipse", "feather": 30 } }));
+    // v-pip (3840 x 2160, fitted to the 1920 x 1080 canvas) gets a star: OpenCut's default square,
+    // 0.6 of its shorter side, 648 px: 0.3375 of its width.
+    let added = call(&mut ed, "update_clip", json!({ "elementIds": ["v-pip"], "mask": { "type": "star", "rotation": 36 } }));
+    assert_eq!(added["elements"][0]["elementId"], "v-pip");
+    // g-rect's rectangle goes.
+    call(&mut ed, "update_clip", json!({ "elementIds": ["g-rect"], "mask": { "type": "none" } }));
+    let after = opencut::scene(&ed).unwrap()["tracks"].clone();
+
+    let mut card = element(&before, "i-card");
+    card["masks"][0]["params"]["feather"] = json!(30);
+    assert_eq!(element(&after, "i-card"), card);
+    let pip = element(&after, "v-pip");
+    let id = pip["masks"][0]["id"].as_str().unwrap().to_string();
+    let mut want = element(&before, "v-pip");
+    want["masks"] = json!([{ "id": id, "type": "star", "params": {
+        "feather": 0, "inverted": false, "strokeColor": "#ffffff", "strokeWidth": 0, "strokeAlign": "center",
+        "centerX": 0, "centerY": 0, "width": 0.3375, "height": 0.6, "rotation": 36, "scale": 1
+    } }]);
+    assert_eq!(pip, want);
+    assert!(!id.is_empty() && id != "mask-card" && id != "mask-rect");
+    let mut rect = element(&before, "g-rect");
+    rect.as_object_mut().unwrap().remove("masks");
+    assert_eq!(element(&after, "g-rect"), rect);
+    for id in ["t-title", "cap-1", "s-flag", "v-intro", "v-fast", "a-extract", "a-music", "a-whoosh", "e-blur"] {
+        assert_eq!(element(&after, id), element(&before, id), "{id} changed");
+    }
+    assert_round_trips(&ed);
+    // The frame carries the mask the compositor draws, every parameter filled in.
+    let frame = ed.frame_at(0.5).unwrap().unwrap();
+    let card_layer = frame.layers.iter().find_map(|l| match l {
+        neuralcut::frame::Layer::Media(m) if m.element_id == "i-card" => Some(m.clone()),
+        _ => None,
+    });
+    let mask = card_layer.and_then(|m| m.mask).expect("i-card is drawn through its mask");
+    assert_eq!(mask.kind, "ellipse");
+    assert_eq!(mask.params["feather"], 30);
+    assert_eq!(mask.params["inverted"], true);
+}

@@ -53,6 +53,8 @@ export interface ListTimelineResult {
       hidden?: true;
       /** Silent; absent when audible */
       muted?: true;
+      /** The mask's shape (update_clip's mask), when it has one */
+      mask?: string;
       text?: string;
       position?: string;
       stickerId?: string;
@@ -431,6 +433,8 @@ export interface GetElementResult {
   text?: string;
   textStyle?: { [key: string]: unknown };
   params?: { [key: string]: unknown };
+  /** The mask (video, image, graphic): {type, params}, its parameters as stored */
+  mask?: { [key: string]: unknown };
   keyframes: { [key: string]: unknown }[];
 }
 
@@ -458,6 +462,31 @@ export interface UpdateClipArgs {
   speed?: number;
   /** Keep the sound's pitch when the speed is not 1 (OpenCut's option; off by default, as there) */
   maintainPitch?: boolean;
+  /** A shape that shows only part of a video, image or graphic (OpenCut's masks); the same type again changes only the parameters given, another starts from OpenCut's defaults (a centred square of 0.6 of the shorter side) */
+  mask?: {
+    /** The shape, or "none" to take the mask away */
+    type: "none" | "rectangle" | "ellipse" | "diamond" | "star" | "heart" | "cinematic-bars" | "split";
+    /** The shape's centre from the element's centre, a fraction of its width (-1 to 1) */
+    centerX?: number;
+    /** The same, a fraction of its height, +y down */
+    centerY?: number;
+    /** Box shapes: width as a fraction of the element's (default a square of 0.6 of its shorter side) */
+    width?: number;
+    /** Box shapes: height as a fraction of the element's */
+    height?: number;
+    /** Degrees, clockwise (a split's line turns about its centre) */
+    rotation?: number;
+    /** Soft edge, in canvas pixels across the outline */
+    feather?: number;
+    /** Show what is outside the shape instead */
+    inverted?: boolean;
+    /** Outline colour, #rrggbb */
+    strokeColor?: string;
+    /** Outline width in canvas pixels (0: none) */
+    strokeWidth?: number;
+    /** Where the outline runs: inside, on or outside the shape's edge */
+    strokeAlign?: "inside" | "center" | "outside";
+  };
 }
 
 /** Result of `update_clip`. */
@@ -1051,6 +1080,15 @@ export interface FrameClipEffect {
   params: { [key: string]: number };
 }
 
+/** A mask as the compositor draws it: OpenCut's shape and every parameter (feather and stroke
+ * width in canvas pixels, centre and size as fractions of the element's drawn size). */
+export interface FrameMask {
+  /** rectangle, ellipse, diamond, star, heart, cinematic-bars, split (drawn), or text and
+   * freeform (OpenCut's, not drawn here) */
+  type: string;
+  params: { [key: string]: unknown };
+}
+
 /** A video frame, an image or a sticker, drawn as a transformed quad. */
 export interface MediaFrameLayer {
   kind: "media";
@@ -1078,6 +1116,9 @@ export interface MediaFrameLayer {
   opacity: number;
   blendMode: BlendMode;
   effects: FrameClipEffect[];
+  /** The element's mask (OpenCut's first; crate::masks), its parameters with the defaults
+   * filled in: the compositor shows only the picture inside it. */
+  mask?: FrameMask;
 }
 
 /** A text block's background box, in pixels. */
@@ -1340,7 +1381,7 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
   {
     "name": "list_timeline",
     "title": "List timeline",
-    "description": "Summarise the timeline: every track (trackId, type: main, overlay, text, effect or audio; listed from the top of the picture down, audio last) and its elements (elementId; ref, a short stable name such as clip-1, text-3, sticker-2 or effect-1 that every tool accepts in place of the elementId; type, assetId, name, start, end and duration in timeline seconds, plus text content and textStyle, effect params or sticker id; video and audio show trimStart, the source seconds skipped, when not 0, rate, the playback speed of a retimed clip, when not 1, volume when not 1 (above 1 is a host boost) and muted when silent; hidden tracks and elements say hidden, muted tracks muted). Call this before editing whenever you do not have exact ids. Reads only.",
+    "description": "Summarise the timeline: every track (trackId, type: main, overlay, text, effect or audio; listed from the top of the picture down, audio last) and its elements (elementId; ref, a short stable name such as clip-1, text-3, sticker-2 or effect-1 that every tool accepts in place of the elementId; type, assetId, name, start, end and duration in timeline seconds, plus text content and textStyle, effect params or sticker id; video and audio show trimStart, the source seconds skipped, when not 0, rate, the playback speed of a retimed clip, when not 1, volume when not 1 (above 1 is a host boost) and muted when silent; hidden tracks and elements say hidden, muted tracks muted; a masked element names its mask's shape). Call this before editing whenever you do not have exact ids. Reads only.",
     "inputSchema": {
       "$schema": "https://json-schema.org/draft/2020-12/schema",
       "type": "object",
@@ -1434,6 +1475,10 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
                       "type": "boolean",
                       "const": true,
                       "description": "Silent; absent when audible"
+                    },
+                    "mask": {
+                      "type": "string",
+                      "description": "The mask's shape (update_clip's mask), when it has one"
                     },
                     "text": {
                       "type": "string"
@@ -2736,7 +2781,7 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
   {
     "name": "get_element",
     "title": "Get element",
-    "description": "Everything about one element (elementId or its ref from list_timeline): timing in timeline seconds, the source range of video and audio, every property with its unit as OpenCut stores it (transform.positionX/Y: canvas pixels of its centre from the canvas centre, +y down; transform.scaleX/Y: factor; transform.rotate: degrees clockwise; opacity 0-1; blendMode; volume in dB; muted; hidden), text and textStyle, effect params, and its keyframes. Reads only. Example: {\"elementId\":\"clip-1\"}.",
+    "description": "Everything about one element (elementId or its ref from list_timeline): timing in timeline seconds, the source range of video and audio, every property with its unit as OpenCut stores it (transform.positionX/Y: canvas pixels of its centre from the canvas centre, +y down; transform.scaleX/Y: factor; transform.rotate: degrees clockwise; opacity 0-1; blendMode; volume in dB; muted; hidden), text and textStyle, effect params, its mask, and its keyframes. Reads only. Example: {\"elementId\":\"clip-1\"}.",
     "inputSchema": {
       "$schema": "https://json-schema.org/draft/2020-12/schema",
       "type": "object",
@@ -2797,6 +2842,10 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
         "params": {
           "type": "object"
         },
+        "mask": {
+          "type": "object",
+          "description": "The mask (video, image, graphic): {type, params}, its parameters as stored"
+        },
         "keyframes": {
           "type": "array",
           "items": {
@@ -2825,7 +2874,7 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
   {
     "name": "update_clip",
     "title": "Update clip properties",
-    "description": "Change how one or many elements look or sound, as one undo step: position (an anchor such as \"top-right\" or {\"anchor\":\"bottom-left\",\"margin\":40}, which keeps the element inside the frame that many pixels from the edges; or {\"x\":px,\"y\":px} from the canvas centre, +y down), scale (factor >= 0.01, or {\"x\":…,\"y\":…}), rotation (degrees -360 to 360, clockwise), opacity (0 to 1), blendMode (normal, multiply, screen, overlay, …), hidden (visual elements), volume (dB -60 to 20; 0 plays as recorded), muted, speed (0.01 to 5: 2 plays twice as fast and makes the clip half as long; OpenCut's rate, the clip's end following) and maintainPitch (keep the sound's pitch at that speed) (video and audio). Only the properties given change. Example, a small logo in the corner: {\"elementIds\":[\"clip-1\"],\"scale\":0.3,\"position\":\"top-right\"}.",
+    "description": "Change how one or many elements look or sound, as one undo step: position (an anchor such as \"top-right\" or {\"anchor\":\"bottom-left\",\"margin\":40}, which keeps the element inside the frame that many pixels from the edges; or {\"x\":px,\"y\":px} from the canvas centre, +y down), scale (factor >= 0.01, or {\"x\":…,\"y\":…}), rotation (degrees -360 to 360, clockwise), opacity (0 to 1), blendMode (normal, multiply, screen, overlay, …), hidden (visual elements), volume (dB -60 to 20; 0 plays as recorded), muted, speed (0.01 to 5: 2 plays twice as fast and makes the clip half as long; OpenCut's rate, the clip's end following) and maintainPitch (keep the sound's pitch at that speed) (video and audio), and mask (video, image and graphic: {\"type\": rectangle, ellipse, diamond, star, heart, cinematic-bars or split, centerX, centerY, width, height, rotation, feather, inverted, strokeColor, strokeWidth, strokeAlign}, OpenCut's masks; {\"type\": \"none\"} takes it away). Only the properties given change. Example, a small logo in the corner: {\"elementIds\":[\"clip-1\"],\"scale\":0.3,\"position\":\"top-right\"}.",
     "inputSchema": {
       "$schema": "https://json-schema.org/draft/2020-12/schema",
       "type": "object",
@@ -2982,6 +3031,87 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
         "maintainPitch": {
           "type": "boolean",
           "description": "Keep the sound's pitch when the speed is not 1 (OpenCut's option; off by default, as there)"
+        },
+        "mask": {
+          "type": "object",
+          "properties": {
+            "type": {
+              "type": "string",
+              "enum": [
+                "none",
+                "rectangle",
+                "ellipse",
+                "diamond",
+                "star",
+                "heart",
+                "cinematic-bars",
+                "split"
+              ],
+              "description": "The shape, or \"none\" to take the mask away"
+            },
+            "centerX": {
+              "type": "number",
+              "minimum": -1,
+              "maximum": 1,
+              "description": "The shape's centre from the element's centre, a fraction of its width (-1 to 1)"
+            },
+            "centerY": {
+              "type": "number",
+              "minimum": -1,
+              "maximum": 1,
+              "description": "The same, a fraction of its height, +y down"
+            },
+            "width": {
+              "type": "number",
+              "minimum": 0.01,
+              "description": "Box shapes: width as a fraction of the element's (default a square of 0.6 of its shorter side)"
+            },
+            "height": {
+              "type": "number",
+              "minimum": 0.01,
+              "description": "Box shapes: height as a fraction of the element's"
+            },
+            "rotation": {
+              "type": "number",
+              "minimum": 0,
+              "maximum": 360,
+              "description": "Degrees, clockwise (a split's line turns about its centre)"
+            },
+            "feather": {
+              "type": "number",
+              "minimum": 0,
+              "maximum": 1000,
+              "description": "Soft edge, in canvas pixels across the outline"
+            },
+            "inverted": {
+              "type": "boolean",
+              "description": "Show what is outside the shape instead"
+            },
+            "strokeColor": {
+              "type": "string",
+              "description": "Outline colour, #rrggbb"
+            },
+            "strokeWidth": {
+              "type": "number",
+              "minimum": 0,
+              "maximum": 100,
+              "description": "Outline width in canvas pixels (0: none)"
+            },
+            "strokeAlign": {
+              "type": "string",
+              "enum": [
+                "inside",
+                "center",
+                "outside"
+              ],
+              "description": "Where the outline runs: inside, on or outside the shape's edge"
+            }
+          },
+          "required": [
+            "type"
+          ],
+          "additionalProperties": false,
+          "description": "A shape that shows only part of a video, image or graphic (OpenCut's masks); the same type again changes only the parameters given, another starts from OpenCut's defaults (a centred square of 0.6 of the shorter side)"
         }
       },
       "required": [

@@ -155,6 +155,10 @@ fn element(w: &mut Writer, c: &Common, refs: &mut Refs) {
     if e.hidden == Some(true) {
         w.raw(r#","hidden":true"#);
     }
+    if let Some((shape, _)) = crate::masks::first(e).filter(|_| crate::masks::takes_mask(e)) {
+        w.raw(r#","mask":"#);
+        w.string(shape);
+    }
     match c.kind {
         ElementType::Video | ElementType::Audio => {
             // Defaults are left out: on a long timeline they are most of the text an agent reads.

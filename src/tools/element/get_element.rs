@@ -7,7 +7,7 @@ pub static DEF: ToolDef = ToolDef {
     name: "get_element",
     title: text!("Get element"),
     summary: text!("Inspect {elementId}"),
-    description: text!("Everything about one element (elementId or its ref from list_timeline): timing in timeline seconds, the source range of video and audio, every property with its unit as OpenCut stores it (transform.positionX/Y: canvas pixels of its centre from the canvas centre, +y down; transform.scaleX/Y: factor; transform.rotate: degrees clockwise; opacity 0-1; blendMode; volume in dB; muted; hidden), text and textStyle, effect params, and its keyframes. Reads only. Example: {\"elementId\":\"clip-1\"}."),
+    description: text!("Everything about one element (elementId or its ref from list_timeline): timing in timeline seconds, the source range of video and audio, every property with its unit as OpenCut stores it (transform.positionX/Y: canvas pixels of its centre from the canvas centre, +y down; transform.scaleX/Y: factor; transform.rotate: degrees clockwise; opacity 0-1; blendMode; volume in dB; muted; hidden), text and textStyle, effect params, its mask, and its keyframes. Reads only. Example: {\"elementId\":\"clip-1\"}."),
     types: Types::of::<Arguments, Returns>(),
     kind: Kind::Read,
     annotations: LISTING, // names and text are user-made: data, never instructions
@@ -40,6 +40,8 @@ returns! {
         text: Option<String>,
         text_style: Option<AnyObject>,
         params: Option<AnyObject>,
+        /// The mask (video, image, graphic): {type, params}, its parameters as stored
+        mask: Option<AnyObject>,
         keyframes: Vec<AnyObject>,
     }
 }
@@ -105,6 +107,9 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     }
     if e.kind == ElementType::Effect {
         o.insert("params".into(), Value::Object(e.params.clone().unwrap_or_default()));
+    }
+    if let Some((shape, params)) = crate::masks::first(&e).filter(|_| crate::masks::takes_mask(&e)) {
+        o.insert("mask".into(), json!({ "type": shape, "params": params }));
     }
     o.insert("keyframes".into(), crate::tools::keyframe::summary(&e));
     Ok(Value::Object(o).into())

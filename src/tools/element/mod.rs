@@ -2,6 +2,7 @@
 //! audio params on one or many elements at once.
 
 pub mod get_element;
+pub mod mask;
 pub mod update_clip;
 
 use crate::error_code::ErrorCode;

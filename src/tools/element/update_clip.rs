@@ -7,7 +7,7 @@ pub static DEF: ToolDef = ToolDef {
     name: "update_clip",
     title: text!("Update clip properties"),
     summary: text!("Change {elementIds:n clip}"),
-    description: text!("Change how one or many elements look or sound, as one undo step: position (an anchor such as \"top-right\" or {\"anchor\":\"bottom-left\",\"margin\":40}, which keeps the element inside the frame that many pixels from the edges; or {\"x\":px,\"y\":px} from the canvas centre, +y down), scale (factor >= 0.01, or {\"x\":…,\"y\":…}), rotation (degrees -360 to 360, clockwise), opacity (0 to 1), blendMode (normal, multiply, screen, overlay, …), hidden (visual elements), volume (dB -60 to 20; 0 plays as recorded), muted, speed (0.01 to 5: 2 plays twice as fast and makes the clip half as long; OpenCut's rate, the clip's end following) and maintainPitch (keep the sound's pitch at that speed) (video and audio). Only the properties given change. Example, a small logo in the corner: {\"elementIds\":[\"clip-1\"],\"scale\":0.3,\"position\":\"top-right\"}."),
+    description: text!("Change how one or many elements look or sound, as one undo step: position (an anchor such as \"top-right\" or {\"anchor\":\"bottom-left\",\"margin\":40}, which keeps the element inside the frame that many pixels from the edges; or {\"x\":px,\"y\":px} from the canvas centre, +y down), scale (factor >= 0.01, or {\"x\":…,\"y\":…}), rotation (degrees -360 to 360, clockwise), opacity (0 to 1), blendMode (normal, multiply, screen, overlay, …), hidden (visual elements), volume (dB -60 to 20; 0 plays as recorded), muted, speed (0.01 to 5: 2 plays twice as fast and makes the clip half as long; OpenCut's rate, the clip's end following) and maintainPitch (keep the sound's pitch at that speed) (video and audio), and mask (video, image and graphic: {\"type\": rectangle, ellipse, diamond, star, heart, cinematic-bars or split, centerX, centerY, width, height, rotation, feather, inverted, strokeColor, strokeWidth, strokeAlign}, OpenCut's masks; {\"type\": \"none\"} takes it away). Only the properties given change. Example, a small logo in the corner: {\"elementIds\":[\"clip-1\"],\"scale\":0.3,\"position\":\"top-right\"}."),
     types: Types::of::<Arguments, Returns>(),
     kind: Kind::Edit,
     annotations: CHANGE,
@@ -49,6 +49,8 @@ arguments! {
         speed: Arg<Option<f64>>,
         /// Keep the sound's pitch when the speed is not 1 (OpenCut's option; off by default, as there)
         maintain_pitch: Arg<Option<bool>>,
+        /// A shape that shows only part of a video, image or graphic (OpenCut's masks); the same type again changes only the parameters given, another starts from OpenCut's defaults (a centred square of 0.6 of the shorter side)
+        mask: Arg<Option<super::mask::MaskArg>>,
     }
 }
 
@@ -166,6 +168,11 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     let speed = number_in(&args.speed, "speed", Retime::MIN_RATE, Some(Retime::MAX_RATE), "from 0.01 to 5 (1 plays at normal speed)")?;
     let pitch = flag(&args.maintain_pitch, "maintainPitch")?;
     let retimed = speed.is_some() || pitch.is_some();
+    let mask = match args.mask.read() {
+        Ok(None) => None,
+        Ok(Some(v)) => Some(super::mask::parse(v)?),
+        Err(Bad) => return Err(out_of_range("mask", "an object with a type")),
+    };
     if position.is_none()
         && scale.is_none()
         && rotation.is_none()
@@ -175,15 +182,18 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
         && muted.is_none()
         && hidden.is_none()
         && !retimed
+        && mask.is_none()
     {
         return Err(ToolError::new(ErrorCode::NoProperties, "update_clip needs at least one property to change")
-            .with_hint("Give position, scale, rotation, opacity, blendMode, volume, muted, hidden, speed or maintainPitch."));
+            .with_hint("Give position, scale, rotation, opacity, blendMode, volume, muted, hidden, speed, maintainPitch or mask."));
     }
     let canvas = ctx.settings().canvas;
     let tl = ctx.timeline()?;
     let found = crate::tools::locate_all(tl, &ids)?;
     // Each element, changed, with its duration before (a speed change moves its end).
     let mut updated: Vec<((usize, usize), Element, i64)> = Vec::with_capacity(ids.len());
+    // A new mask's default square is of the element's drawn size.
+    let mut sizes: Vec<(f64, f64)> = Vec::with_capacity(ids.len());
     let mut warnings: Vec<String> = Vec::new();
     for (ti, ei) in found {
         let mut e = tl.tracks[ti].elements[ei].as_ref().clone();
@@ -199,6 +209,7 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
             ("muted", muted.is_some(), e.kind.has_volume()),
             ("speed", speed.is_some(), e.kind.is_timed_media()),
             ("maintainPitch", pitch.is_some(), e.kind.is_timed_media()),
+            ("mask", mask.is_some(), crate::masks::takes_mask(&e)),
         ];
         if let Some((name, _, _)) = checks.iter().find(|(_, given, ok)| *given && !*ok) {
             return Err(unsupported(&e, name));
@@ -273,11 +284,16 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
                 animated.join(", ")
             ));
         }
+        let half = half_extent(ctx, &e, canvas, (e.scale_x.unwrap_or(1.0), e.scale_y.unwrap_or(1.0)));
+        sizes.push((2.0 * half.0, 2.0 * half.1));
         updated.push(((ti, ei), e, old_duration));
     }
     let mut summary: Vec<Value> = Vec::with_capacity(updated.len());
     let tl = timeline_mut(&mut ctx.timeline)?;
-    for ((ti, ei), mut e, old_duration) in updated {
+    for (((ti, ei), mut e, old_duration), size) in updated.into_iter().zip(sizes) {
+        if let Some(change) = &mask {
+            super::mask::apply(&mut e, change, size, || ctx.ids.next('m'));
+        }
         let mut entry = clip_summary(&e);
         if retimed {
             edits::fit_animations(&mut e, old_duration, || ctx.ids.next('k'));

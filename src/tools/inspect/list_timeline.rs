@@ -7,7 +7,7 @@ pub static DEF: ToolDef = ToolDef {
     name: "list_timeline",
     title: text!("List timeline"),
     summary: text!("List the timeline"),
-    description: text!("Summarise the timeline: every track (trackId, type: main, overlay, text, effect or audio; listed from the top of the picture down, audio last) and its elements (elementId; ref, a short stable name such as clip-1, text-3, sticker-2 or effect-1 that every tool accepts in place of the elementId; type, assetId, name, start, end and duration in timeline seconds, plus text content and textStyle, effect params or sticker id; video and audio show trimStart, the source seconds skipped, when not 0, rate, the playback speed of a retimed clip, when not 1, volume when not 1 (above 1 is a host boost) and muted when silent; hidden tracks and elements say hidden, muted tracks muted). Call this before editing whenever you do not have exact ids. Reads only."),
+    description: text!("Summarise the timeline: every track (trackId, type: main, overlay, text, effect or audio; listed from the top of the picture down, audio last) and its elements (elementId; ref, a short stable name such as clip-1, text-3, sticker-2 or effect-1 that every tool accepts in place of the elementId; type, assetId, name, start, end and duration in timeline seconds, plus text content and textStyle, effect params or sticker id; video and audio show trimStart, the source seconds skipped, when not 0, rate, the playback speed of a retimed clip, when not 1, volume when not 1 (above 1 is a host boost) and muted when silent; hidden tracks and elements say hidden, muted tracks muted; a masked element names its mask's shape). Call this before editing whenever you do not have exact ids. Reads only."),
     types: Types::of::<Arguments, Returns>(),
     kind: Kind::Read,
     annotations: LISTING,
@@ -65,6 +65,8 @@ returns! {
         /// Silent; absent when audible
         #[schemars(extend("const" = true))]
         muted: Option<bool>,
+        /// The mask's shape (update_clip's mask), when it has one
+        mask: Option<String>,
         text: Option<String>,
         position: Option<String>,
         sticker_id: Option<String>,
