@@ -9,6 +9,7 @@ import type { EffectBackend } from "./effects.js";
 import { pictureSize as sizeOf } from "./media/picture-size.js";
 import { chooseCompositor } from "./render-backend.js";
 import { parseColour, placeLayer } from "./render-layers.js";
+import { createMasks, DRAWN_MASKS } from "./render-mask.js";
 import { createLayerSources, stage } from "./render-sources.js";
 import { drawText, layoutText, textBox } from "./render-text.js";
 import type { AssetJson, Frame, FramePlacement, MediaFrameLayer, TextFrameLayer } from "./generated/tools.js";
@@ -165,6 +166,7 @@ export async function createFrameRenderer(options: CreateFrameRendererOptions): 
   // What each layer slot of the GPU compositor holds, so that a picture already uploaded (an
   // image, a sticker, the same video frame, unchanged text) is drawn again without an upload.
   const uploaded: unknown[] = [];
+  const masks = createMasks();
   const textBoxes: ({ x: number; y: number; w: number; h: number } | null)[] = [];
   const sizes: [number, number][] = []; // the source size of what each slot holds
   let last: { width: number; height: number } | undefined;
@@ -260,13 +262,21 @@ export async function createFrameRenderer(options: CreateFrameRendererOptions): 
         source = own = await createImageBitmap(source);
       }
       const p = layer.placement ?? placeLayer(layer, frame, sw, sh);
+      // A mask is applied to the picture itself (render-mask.ts), so every backend draws it;
+      // such a slot is never reused as it is.
+      const masked = layer.mask && DRAWN_MASKS.has(layer.mask.type);
+      if (masked) {
+        const through = await masks.apply(source as CanvasImageSource, sw, sh, layer.mask!, p);
+        if (own) handOver(i, own);
+        source = own = through;
+      }
       uploaded[i] = undefined;
       try {
         await inner.drawLayer({ source, slot: i, ...scaled(p, scale), ...look(layer) });
       } finally {
         handOver(i, own);
       }
-      uploaded[i] = got.key;
+      uploaded[i] = masked ? { masked: got.key } : got.key;
       sizes[i] = [sw, sh];
       drawn.push(layer.elementId);
     }

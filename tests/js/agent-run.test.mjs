@@ -555,7 +555,10 @@ test("list_skills and load_skill serve the built-in recipes and the host's; a lo
       const [ok, missing] = responses(body);
       loaded = ok.response.output;
       assert.equal(missing.response.error.code, "SKILL_NOT_FOUND");
-      assert.match(missing.response.error.error, /available: captions, remove-silences, cut-to-scenes, speed, vertical-short, talking-head, b-roll, brand-intro/);
+      assert.match(
+        missing.response.error.error,
+        /available: captions, remove-silences, cut-to-scenes, speed, vertical-short, talking-head, b-roll, brand-intro/,
+      );
       // Following the recipe: a caption per segment with add_text, style subtitle.
       return modelTurn([call("add_text", { text: "Hello there", start: 0.5, end: 2, position: "bottom", style: "subtitle" })]);
     },
