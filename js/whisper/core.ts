@@ -70,7 +70,14 @@ export interface WhisperResult {
 
 /** What this module reads of transformers.js (kept structural: the package is optional). */
 export interface Transformers {
-  env: { allowRemoteModels: boolean; allowLocalModels: boolean; localModelPath: string; backends: { onnx: { wasm?: { wasmPaths?: unknown } } } };
+  env: {
+    allowRemoteModels: boolean;
+    allowLocalModels: boolean;
+    localModelPath: string;
+    remoteHost: string;
+    remotePathTemplate: string;
+    backends: { onnx: { wasm?: { wasmPaths?: unknown } } };
+  };
   pipeline(task: "automatic-speech-recognition", model: string, options: Record<string, unknown>): Promise<Asr>;
 }
 type Chunk = { text: string; timestamp: [number, number | null] };
@@ -139,8 +146,18 @@ export class WhisperEngine {
     const o = this.#options;
     tf.env.allowRemoteModels = o.allowHub === true;
     if (o.modelPath) {
-      tf.env.allowLocalModels = true;
-      tf.env.localModelPath = o.modelPath.endsWith("/") ? o.modelPath : `${o.modelPath}/`;
+      const base = o.modelPath.endsWith("/") ? o.modelPath : `${o.modelPath}/`;
+      if (/^https?:\/\//.test(base)) {
+        // transformers.js reads an http(s) localModelPath as missing: the host's server stands in
+        // for the hub instead, so the hub itself is never asked.
+        tf.env.allowLocalModels = false;
+        tf.env.allowRemoteModels = true;
+        tf.env.remoteHost = base;
+        tf.env.remotePathTemplate = "{model}/";
+      } else {
+        tf.env.allowLocalModels = true;
+        tf.env.localModelPath = base;
+      }
     }
     const wasm = tf.env.backends.onnx.wasm;
     if (o.wasmPaths && wasm) wasm.wasmPaths = o.wasmPaths;
