@@ -140,10 +140,15 @@ export function createWhisperTranscriber(options: WhisperTranscriberOptions = {}
     if (signal?.aborted) throw signal.reason;
     const opened = await openSource(source, asset.id);
     let overallSoFar = 0;
+    let told = -1;
     const report = (p: WhisperProgress, overall: number) => {
       overallSoFar = Math.max(overallSoFar, overall);
       onProgress?.({ ...p, assetId: asset.id, overall: overallSoFar });
-      toolProgress?.(overallSoFar);
+      // The agent's bar moves by whole percents (a model's files report per chunk read).
+      if (overallSoFar - told >= 0.01 || (overallSoFar === 1 && told < 1)) {
+        told = overallSoFar;
+        toolProgress?.(overallSoFar);
+      }
     };
     const run = workerOption ? inWorker : inThread;
     const result = await run(opened.mediabunny, opened.source, language, signal, report);

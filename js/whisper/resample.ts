@@ -81,13 +81,14 @@ export class Resampler {
     const down = this.#down;
     const half = this.#half;
     const width = 2 * half;
-    const total = final ? Math.ceil((this.#seen * up) / down) : Number.POSITIVE_INFINITY;
-    const out: number[] = [];
+    const taps = this.#taps;
     const input = this.#input;
     const base = this.#base;
-    for (;;) {
-      const j = this.#next;
-      if (j >= total) break;
+    // Outputs this call can make: all that are left when flushing, else those whose taps are in.
+    const last = final ? Math.ceil((this.#seen * up) / down) : Math.floor(((this.#seen - half) * up) / down) + 1;
+    const out = new Float32Array(Math.max(0, last - this.#next));
+    let made = 0;
+    for (let j = this.#next; j < last; j++) {
       const pos = j * down;
       let n = Math.floor(pos / up);
       let k = pos - n * up;
@@ -98,17 +99,17 @@ export class Resampler {
           n += 1;
         }
       }
-      const first = n - half + 1;
-      if (!final && first + width > this.#seen) break;
-      let acc = 0;
+      const first = n - half + 1 - base;
+      if (!final && first + width > input.length) break;
+      // Only the taps over input that exists (the edges read silence).
+      const lo = Math.max(0, -first);
+      const hi = Math.min(width, input.length - first);
       const row = k * width;
-      for (let d = 0; d < width; d++) {
-        const i = first + d - base;
-        if (i >= 0 && i < input.length) acc += input[i] * this.#taps[row + d];
-      }
-      out.push(acc);
-      this.#next = j + 1;
+      let acc = 0;
+      for (let d = lo; d < hi; d++) acc += input[first + d] * taps[row + d];
+      out[made++] = acc;
     }
+    this.#next += made;
     // Drop the input no later output reads.
     const need = Math.floor((this.#next * down) / up) - half;
     const drop = Math.max(0, Math.min(input.length, need - base));
@@ -116,7 +117,7 @@ export class Resampler {
       this.#input = input.slice(drop);
       this.#base = base + drop;
     }
-    return Float32Array.from(out);
+    return made === out.length ? out : out.slice(0, made);
   }
 }
 

@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { after, test } from "node:test";
 
 import { createEditor } from "../../dist/index.js";
-import { createTranscribeTool } from "../../dist/agent/index.js";
+import { createAgent, createTranscribeTool } from "../../dist/agent/index.js";
 import { createWhisperTranscriber, decode16k, resample, Resampler, WhisperEngine } from "../../dist/whisper/index.js";
 import { root } from "./helpers.mjs";
 
@@ -248,6 +248,31 @@ test("transcribe_video with the local provider: words in timeline seconds throug
   assert.ok(progress.length > 2);
   for (let i = 0; i < progress.length; i++) assert.ok(progress[i][0] === assetId && (i === 0 || progress[i][1] >= progress[i - 1][1]));
   assert.equal(progress.at(-1)[1], 1);
+  await whisper.dispose();
+});
+
+test("the agent's transcription progress (the panel's bar) follows a local transcription to 1", async () => {
+  const file = wav("agent.wav", { rate: 44100, seconds: 40, channels: ["0.3*sin(2*PI*300*t)"] });
+  const editor = await createEditor();
+  const assetId = editor.addAsset({ name: "agent.wav", type: "audio", duration: 40, file });
+  await editor.callTool("add_media_to_timeline", { assetId, startTime: 1, trackType: "audio" });
+  const events = [];
+  const whisper = createWhisperTranscriber(MODEL);
+  // No Gemini is asked: the proxy address is never reached.
+  const agent = createAgent({ editor, proxyUrl: "http://127.0.0.1:9", model: "gemini-2.5-flash", onEvent: (e) => events.push(e), transcriber: whisper });
+  const out = await agent.callTool("transcribe_video", { assetId });
+  assert.equal(out.provider, "local");
+  assert.equal(out.timeBase, "timeline");
+  const bar = events.filter((e) => e.type === "progress");
+  assert.ok(bar.every((e) => e.kind === "transcription" && e.assetId === assetId));
+  const fractions = bar.map((e) => e.fraction);
+  assert.ok(
+    fractions.every((f, i) => i === 0 || f > fractions[i - 1]),
+    JSON.stringify(fractions),
+  );
+  // Decoding, then each of the two windows, then done (the bar goes at 1).
+  assert.ok(fractions.some((f) => f > 0.1 && f < 1));
+  assert.equal(fractions.at(-1), 1);
   await whisper.dispose();
 });
 
