@@ -21,11 +21,13 @@ says is known in advance:
 
 Rerun (needs `pip install onnx numpy tokenizers`; onnxruntime optional, to check the graphs):
     python3 scripts/make-whisper-fixture.py
-The output is deterministic; tests/js/whisper*.test.mjs read it.
+The output is deterministic; tests/js/whisper*.test.mjs read it. It also writes
+tests/fixtures/whisper-fixture-segments/, the same model whose decoder has no cross_attentions.
 """
 
 import json
 import os
+import shutil
 import sys
 
 import numpy as np
@@ -33,7 +35,11 @@ import onnx
 from onnx import TensorProto, helper, numpy_helper
 from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
 
-OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "fixtures", "whisper-fixture")
+FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "fixtures")
+OUT = os.path.join(FIXTURES, "whisper-fixture")
+# The same model with a decoder exported without its cross-attentions (as onnx-community's plain
+# whisper-* exports are): transformers.js cannot time words, only segments.
+SEGMENTS_ONLY = os.path.join(FIXTURES, "whisper-fixture-segments")
 WORDS = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet", "kilo", "lima"]
 LANGUAGES = ["en", "fr", "de"]
 FRAMES = 1500  # encoder frames per 30 s window (Whisper's max_source_positions)
@@ -62,6 +68,7 @@ def tokenizer():
 
 def make():
     os.makedirs(os.path.join(OUT, "onnx"), exist_ok=True)
+    os.makedirs(os.path.join(SEGMENTS_ONLY, "onnx"), exist_ok=True)
     tok = tokenizer()
     tok.save(os.path.join(OUT, "tokenizer.json"))
     vocab = tok.get_vocab_size()
@@ -101,7 +108,8 @@ def make():
     self_v = rng.standard_normal((vocab, D)).astype(np.float32) * 0.1
 
     write_encoder()
-    write_decoder(vocab, state_of, table, queries, self_k, self_v)
+    write_decoder(vocab, state_of, table, queries, self_k, self_v, True, OUT)
+    write_decoder(vocab, state_of, table, queries, self_k, self_v, False, SEGMENTS_ONLY)
 
     config = {
         "architectures": ["WhisperForConditionalGeneration"],
@@ -173,6 +181,8 @@ def make():
         with open(os.path.join(OUT, name), "w") as f:
             json.dump(value, f, indent=2, sort_keys=True)
             f.write("\n")
+    for name in ["config.json", "generation_config.json", "preprocessor_config.json", "tokenizer_config.json", "tokenizer.json", "onnx/encoder_model.onnx"]:
+        shutil.copyfile(os.path.join(OUT, name), os.path.join(SEGMENTS_ONLY, name))
     with open(os.path.join(OUT, "fixture.json"), "w") as f:
         json.dump({"words": WORDS, "wordTimes": WORD_TIME, "window": 30}, f, indent=2)
         f.write("\n")
@@ -182,11 +192,11 @@ def const(name, array):
     return numpy_helper.from_array(np.asarray(array), name)
 
 
-def save(graph, name):
+def save(graph, name, out=None):
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)], producer_name="neuralcut-fixture")
     model.ir_version = 8
     onnx.checker.check_model(model)
-    onnx.save(model, os.path.join(OUT, "onnx", name))
+    onnx.save(model, os.path.join(out or OUT, "onnx", name))
 
 
 def write_encoder():
@@ -210,7 +220,7 @@ def write_encoder():
     save(graph, "encoder_model.onnx")
 
 
-def write_decoder(vocab, state_of, table, queries, self_k, self_v):
+def write_decoder(vocab, state_of, table, queries, self_k, self_v, attentions, out):
     f = TensorProto.FLOAT
     nodes = [
         # Bigram logits.
@@ -236,6 +246,8 @@ def write_decoder(vocab, state_of, table, queries, self_k, self_v):
         helper.make_node("ReduceSum", ["bump", "last_axis"], ["total"], keepdims=1),
         helper.make_node("Div", ["bump", "total"], ["cross_attentions.0"]),
     ]
+    if not attentions:
+        nodes = [n for n in nodes if n.output[0] in ("state", "logits", "k_new3", "v_new3", "k_new", "v_new") or n.output[0].startswith("present")]
     past = lambda n: helper.make_tensor_value_info(n, f, ["batch_size", 1, "past_decoder_sequence_length", D])
     graph = helper.make_graph(
         nodes,
@@ -252,8 +264,12 @@ def write_decoder(vocab, state_of, table, queries, self_k, self_v):
             helper.make_tensor_value_info("present.0.decoder.value", f, ["batch_size", 1, "present_decoder_sequence_length", D]),
             helper.make_tensor_value_info("present.0.encoder.key", f, ["batch_size", 1, "encoder_sequence_length", D]),
             helper.make_tensor_value_info("present.0.encoder.value", f, ["batch_size", 1, "encoder_sequence_length", D]),
-            helper.make_tensor_value_info("cross_attentions.0", f, ["batch_size", 1, "decoder_sequence_length", "encoder_sequence_length"]),
-        ],
+        ]
+        + (
+            [helper.make_tensor_value_info("cross_attentions.0", f, ["batch_size", 1, "decoder_sequence_length", "encoder_sequence_length"])]
+            if attentions
+            else []
+        ),
         [
             const("state_of", state_of),
             const("table", table),
@@ -265,7 +281,13 @@ def write_decoder(vocab, state_of, table, queries, self_k, self_v):
             const("one", np.array(1, np.float32)),
         ],
     )
-    save(graph, "decoder_model_merged.onnx")
+    if not attentions:
+        # Initializers no node reads are left out.
+        used = {i for n in graph.node for i in n.input}
+        kept = [t for t in graph.initializer if t.name in used]
+        del graph.initializer[:]
+        graph.initializer.extend(kept)
+    save(graph, "decoder_model_merged.onnx", out)
 
 
 if __name__ == "__main__":

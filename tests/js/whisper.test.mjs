@@ -276,6 +276,29 @@ test("the agent's transcription progress (the panel's bar) follows a local trans
   await whisper.dispose();
 });
 
+test("a decoder exported without cross-attentions (OpenCut's plain onnx-community models): segments from Whisper's timestamps, no words", async () => {
+  const whisper = createWhisperTranscriber({ ...MODEL, model: "whisper-fixture-segments" });
+  const file = wav("segments.wav", { rate: 48000, seconds: 40, channels: ["0.3*sin(2*PI*300*t)"] });
+  const editor = await createEditor();
+  const assetId = editor.addAsset({ name: "segments.wav", type: "audio", duration: 40, file });
+  const out = await createTranscribeTool({ editor, model: "m", transcriber: whisper }).call({ assetId, provider: "local" });
+  assert.equal(whisper.last().wordTimes, false);
+  assert.ok(out.segments.length >= 2);
+  let last = 0;
+  for (const s of out.segments) {
+    assert.deepEqual(Object.keys(s).sort(), ["end", "start", "text"]);
+    assert.ok(s.start >= last && s.end > s.start && s.end <= 40, JSON.stringify(s));
+    for (const w of s.text.split(" ")) assert.ok(FIXTURE.words.includes(w), w);
+    last = s.end;
+  }
+  // Both windows heard, stitched once: the first window's twelve words and the second's, less
+  // the overlap's.
+  const texts = out.text.split(" ");
+  assert.deepEqual(texts.slice(0, 10), FIXTURE.words.slice(0, 10));
+  assert.ok(texts.length > 12 && texts.length < 24, out.text);
+  await whisper.dispose();
+});
+
 test("the model comes only from where the host says: a missing model fails without the hub", async () => {
   const whisper = createWhisperTranscriber({ ...MODEL, model: "no-such-model" });
   const file = wav("missing.wav", { rate: 16000, seconds: 2, channels: ["0"] });
