@@ -227,10 +227,11 @@ test("transcribe_video with the local provider: words in timeline seconds throug
   // The project JSON holds no bytes: the sound is still base's file.
   const editor = { project: () => retimed.project(), assetSource: (id) => base.assetSource(id) };
   const progress = [];
-  const out = await createTranscribeTool({ editor, model: "m", transcriber: whisper, onProgress: (id, f) => progress.push([id, f]) }).call({
-    elementId: el.id,
-    provider: "local",
-  });
+  const notified = [];
+  const out = await createTranscribeTool({ editor, model: "m", transcriber: whisper, onProgress: (id, f) => progress.push([id, f]) }).call(
+    { elementId: el.id, provider: "local" },
+    { progressToken: "t1", notify: async (n) => notified.push(n) },
+  );
   assert.equal(out.timeBase, "timeline", JSON.stringify(out));
   // By hand: timeline = 2 + (source - 4) / 1.5, each word clipped to source 4-13 s; words wholly
   // outside left out.
@@ -248,6 +249,11 @@ test("transcribe_video with the local provider: words in timeline seconds throug
   assert.ok(progress.length > 2);
   for (let i = 0; i < progress.length; i++) assert.ok(progress[i][0] === assetId && (i === 0 || progress[i][1] >= progress[i - 1][1]));
   assert.equal(progress.at(-1)[1], 1);
+  // An MCP caller with a progress token hears the same fractions.
+  assert.deepEqual(
+    notified.map((n) => [n.method, n.params.progressToken, n.params.progress, n.params.total]),
+    progress.map(([, f]) => ["notifications/progress", "t1", f, 1]),
+  );
   await whisper.dispose();
 });
 
