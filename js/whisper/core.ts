@@ -187,7 +187,10 @@ export class WhisperEngine {
       }
       const ms: Partial<Record<WhisperDevice, number>> = {};
       const tried: Array<[WhisperDevice, Asr]> = [];
-      for (const device of ["webgpu", "wasm"] as const) {
+      const failed: string[] = [];
+      // wasm first: after a failed WebGPU start, onnxruntime-web made no more wasm sessions in that
+      // worker (an emscripten exception; seen with an adapter that makes no device).
+      for (const device of ["wasm", "webgpu"] as const) {
         try {
           const asr = await this.#pipeline(device, onProgress);
           onProgress?.({ phase: "measuring", fraction: tried.length / 2, device });
@@ -196,11 +199,12 @@ export class WhisperEngine {
           await asr(probe, { return_timestamps: "word" });
           ms[device] = performance.now() - t0;
           tried.push([device, asr]);
-        } catch {
+        } catch (e) {
           // A device that cannot run the model loses the comparison.
+          failed.push(`${device}: ${e instanceof Error ? e.message : String(e)}`.slice(0, 200));
         }
       }
-      if (!tried.length) throw new NeuralCutError("TRANSCRIBE_FAILED", "the model runs neither on WebGPU nor on wasm");
+      if (!tried.length) throw new NeuralCutError("TRANSCRIBE_FAILED", `the model runs neither on WebGPU nor on wasm (${failed.join("; ")})`);
       tried.sort((a, b) => ms[a[0]]! - ms[b[0]]!);
       for (const [, asr] of tried.slice(1)) await asr.dispose?.();
       this.#choice = { device: tried[0][0], how: "measured", ms };

@@ -80,7 +80,13 @@ export function createWhisperTranscriber(options: WhisperTranscriberOptions = {}
     return new Promise<WhisperResult>((resolve, reject) => {
       const done = () => {
         w.removeEventListener("message", listen);
+        w.removeEventListener("error", broken);
         signal?.removeEventListener("abort", abort);
+      };
+      // A worker that cannot load (a wrong URL, a module that throws) says so only here.
+      const broken = (e: Event) => {
+        done();
+        reject(new NeuralCutError("TRANSCRIBE_FAILED", `the Whisper worker failed: ${(e as ErrorEvent).message || "it could not start"}`));
       };
       const listen = ({ data }: MessageEvent<FromWorker>) => {
         if (data.id !== id) return;
@@ -100,6 +106,7 @@ export function createWhisperTranscriber(options: WhisperTranscriberOptions = {}
         reject(signal!.reason);
       };
       w.addEventListener("message", listen);
+      w.addEventListener("error", broken);
       signal?.addEventListener("abort", abort, { once: true });
       post({ type: "start", id, language });
       decodeMono(mediabunny, source, (pcm, rate) => post({ type: "audio", id, pcm, rate }, [pcm.buffer]), {

@@ -100,6 +100,28 @@ test("Chromium: Whisper in a worker, AAC at 44.1 kHz and WAV at 48 kHz: the Node
         got.wav = await cancelling({ asset: { id: "wav", type: "audio", name: "talk.wav", duration: 12 }, source: { file: files.wav } });
         await cancelling.dispose();
         await whisper.dispose();
+        // A WebGPU adapter that cannot run the model: auto times both, keeps wasm.
+        const fakeGpu = createWhisperTranscriber({
+          model: "whisper-fixture",
+          modelPath: "/tests/fixtures/",
+          dtype: "fp32",
+          wasmPaths: `${location.origin}/node_modules/onnxruntime-web/dist/`,
+          transformersUrl: `${location.origin}/node_modules/@huggingface/transformers/dist/transformers.js`,
+          worker: () => new Worker("/tests/js/whisper-fake-gpu-worker.js", { type: "module" }),
+        });
+        got.fakeGpuWords = (
+          await fakeGpu({ asset: { id: "wav", type: "audio", name: "talk.wav", duration: 12 }, source: { file: files.wav } })
+        ).segments.flatMap((s) => s.words).length;
+        got.fakeGpuDevice = fakeGpu.device();
+        await fakeGpu.dispose();
+        // A worker that cannot start fails the call instead of leaving it waiting.
+        const broken = createWhisperTranscriber({ model: "whisper-fixture", worker: () => new Worker("/no-such-worker.js", { type: "module" }) });
+        try {
+          await broken({ asset: { id: "wav", type: "audio", name: "talk.wav", duration: 12 }, source: { file: files.wav } });
+          got.broken = "resolved";
+        } catch (e) {
+          got.broken = e.code;
+        }
         // The 16 kHz buffer of the 48 kHz file, against the tone computed at 16 kHz.
         const { audio } = await decode16k(mediabunny, new mediabunny.BlobSource(files.wav));
         let err = 0;
@@ -140,6 +162,11 @@ test("Chromium: Whisper in a worker, AAC at 44.1 kHz and WAV at 48 kHz: the Node
     if (out.device.how === "measured") assert.ok(out.device.ms.wasm > 0 && out.device.ms.webgpu > 0, JSON.stringify(out.device));
     else assert.deepEqual(out.device, { device: "wasm", how: "only" });
     assert.equal(out.cancel, "stop");
+    assert.equal(out.fakeGpuWords, 5);
+    assert.equal(out.fakeGpuDevice.device, "wasm", JSON.stringify(out.fakeGpuDevice));
+    assert.equal(out.fakeGpuDevice.how, "measured");
+    assert.ok(out.fakeGpuDevice.ms.wasm > 0 && !("webgpu" in out.fakeGpuDevice.ms), JSON.stringify(out.fakeGpuDevice));
+    assert.equal(out.broken, "TRANSCRIBE_FAILED");
     const overall = out.progress.map((p) => p.overall);
     assert.ok(overall.every((x, i) => i === 0 || x >= overall[i - 1]));
     assert.equal(overall.at(-1), 1);
