@@ -240,6 +240,16 @@ test("transcribe_video with the local provider: words in timeline seconds throug
     .filter((w) => w.end > 4 && w.start < 13)
     .map((w) => ({ start: r3(2 + (Math.max(w.start, 4) - 4) / 1.5), end: r3(2 + (Math.min(w.end, 13) - 4) / 1.5), text: w.text }));
   assert.ok(expected.length >= 4);
+  // The same by hand from the fixture's times (DTW puts bravo..foxtrot at 2.52-5, 5-7.5, 7.5-10,
+  // 10-12.5, 12.5-15 s): bravo clipped to 4-5 s plays 2-2.667, foxtrot clipped to 12.5-13 plays
+  // 7.667-8; alpha ends and golf starts outside the element.
+  assert.deepEqual(expected, [
+    { start: 2, end: 2.667, text: "bravo" },
+    { start: 2.667, end: 4.333, text: "charlie" },
+    { start: 4.333, end: 6, text: "delta" },
+    { start: 6, end: 7.667, text: "echo" },
+    { start: 7.667, end: 8, text: "foxtrot" },
+  ]);
   assert.deepEqual(
     out.segments.flatMap((s) => s.words),
     expected,
