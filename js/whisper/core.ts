@@ -194,9 +194,10 @@ export class WhisperEngine {
         try {
           const asr = await this.#pipeline(device, onProgress);
           onProgress?.({ phase: "measuring", fraction: tried.length / 2, device });
-          await asr(probe, { return_timestamps: "word" });
+          // Segment timestamps: every export has them (word timing adds the same JS work on both).
+          await asr(probe, { return_timestamps: true });
           const t0 = performance.now();
-          await asr(probe, { return_timestamps: "word" });
+          await asr(probe, { return_timestamps: true });
           ms[device] = performance.now() - t0;
           tried.push([device, asr]);
         } catch (e) {

@@ -59,9 +59,13 @@ export function createWhisperTranscriber(options: WhisperTranscriberOptions = {}
   let last: WhisperResult | undefined;
   let nextId = 1;
 
+  let given: Worker | undefined = typeof workerOption === "function" ? undefined : workerOption;
+
   function theWorker(): Worker {
     if (!worker) {
-      worker = typeof workerOption === "function" ? workerOption() : workerOption!;
+      if (typeof workerOption === "function") worker = workerOption();
+      else if (given) worker = given;
+      else throw new NeuralCutError("TRANSCRIBE_FAILED", "the Whisper worker failed earlier and this transcriber cannot make another");
     }
     return worker;
   }
@@ -74,7 +78,12 @@ export function createWhisperTranscriber(options: WhisperTranscriberOptions = {}
     signal: AbortSignal | undefined,
     report: (p: WhisperProgress, overall: number) => void,
   ): Promise<WhisperResult> {
-    const w = theWorker();
+    let w: Worker;
+    try {
+      w = theWorker();
+    } catch (e) {
+      return Promise.reject(e);
+    }
     const id = nextId++;
     const post = (m: ToWorker, transfer: Transferable[] = []) => w.postMessage(m, transfer);
     return new Promise<WhisperResult>((resolve, reject) => {
@@ -86,6 +95,10 @@ export function createWhisperTranscriber(options: WhisperTranscriberOptions = {}
       // A worker that cannot load (a wrong URL, a module that throws) says so only here.
       const broken = (e: Event) => {
         done();
+        // A dead worker answers nothing more: the next call makes a new one, or fails at once.
+        w.terminate();
+        worker = undefined;
+        given = undefined;
         reject(new NeuralCutError("TRANSCRIBE_FAILED", `the Whisper worker failed: ${(e as ErrorEvent).message || "it could not start"}`));
       };
       const listen = ({ data }: MessageEvent<FromWorker>) => {
