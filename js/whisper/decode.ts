@@ -60,7 +60,7 @@ export async function decodeMono(
 export async function decode16k(
   mediabunny: Mediabunny,
   source: Source,
-  options: { signal?: AbortSignal } = {},
+  options: { signal?: AbortSignal; onProgress?: (fraction: number) => void } = {},
 ): Promise<{ audio: Float32Array; rate: number }> {
   const parts: Float32Array[] = [];
   let resampler: Resampler | undefined;

@@ -148,7 +148,7 @@ export function createWhisperTranscriber(options: WhisperTranscriberOptions = {}
   ): Promise<WhisperResult> {
     engine ??= new WhisperEngine(transformers ?? (async () => (await import("@huggingface/transformers")) as unknown as Transformers), whisper);
     report({ phase: "decoding", fraction: 0 }, 0);
-    const { audio } = await decode16k(mediabunny, source, { signal });
+    const { audio } = await decode16k(mediabunny, source, { signal, onProgress: (f) => report({ phase: "decoding", fraction: f }, DECODE_SHARE * f) });
     return engine.transcribe(audio, {
       language,
       signal,
@@ -161,13 +161,17 @@ export function createWhisperTranscriber(options: WhisperTranscriberOptions = {}
     const opened = await openSource(source, asset.id);
     let overallSoFar = 0;
     let told = -1;
+    let toldLoading = false;
     const report = (p: WhisperProgress, overall: number) => {
       overallSoFar = Math.max(overallSoFar, overall);
       onProgress?.({ ...p, assetId: asset.id, overall: overallSoFar });
-      // The agent's bar moves by whole percents (a model's files report per chunk read).
-      if (overallSoFar - told >= 0.01 || (overallSoFar === 1 && told < 1)) {
+      // The agent's bar moves by whole percents (a model's files report per chunk read), and says
+      // when the model starts and stops loading.
+      const loading = p.phase === "loading";
+      if (overallSoFar - told >= 0.01 || (overallSoFar === 1 && told < 1) || loading !== toldLoading) {
         told = overallSoFar;
-        toolProgress?.(overallSoFar);
+        toldLoading = loading;
+        toolProgress?.(overallSoFar, loading ? "loading" : undefined);
       }
     };
     const run = workerOption ? inWorker : inThread;

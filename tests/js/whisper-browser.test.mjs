@@ -128,6 +128,38 @@ test("Chromium: Whisper in a worker, AAC at 44.1 kHz and WAV at 48 kHz: the Node
         } catch (e) {
           got.broken += ` ${e.code}`;
         }
+        // The panel's bar, fed by the agent's events of a local transcription (no Gemini asked).
+        const { createEditor } = await import("/dist/index.js");
+        const { createAgent } = await import("/dist/agent/index.js");
+        const { Meters } = await import("/dist/panel/meters.js");
+        const box = document.createElement("div");
+        const meters = new Meters(box, document.createElement("span"));
+        const shown = [];
+        new MutationObserver(() => {
+          for (const m of box.querySelectorAll(".meter")) shown.push([m.querySelector("span").textContent, m.querySelector("progress").value]);
+        }).observe(box, { subtree: true, childList: true, characterData: true, attributes: true });
+        const editor = await createEditor();
+        const assetId = editor.addAsset({ name: "talk.wav", type: "audio", duration: 12, file: files.wav });
+        const panelWhisper = createWhisperTranscriber({
+          model: "whisper-fixture",
+          modelPath: "/tests/fixtures/",
+          dtype: "fp32",
+          wasmPaths: `${location.origin}/node_modules/onnxruntime-web/dist/`,
+          transformersUrl: `${location.origin}/node_modules/@huggingface/transformers/dist/transformers.js`,
+          worker: () => new Worker("/dist/whisper/worker.js", { type: "module" }),
+        });
+        const agent = createAgent({
+          editor,
+          proxyUrl: "http://127.0.0.1:9",
+          model: "gemini-2.5-flash",
+          transcriber: panelWhisper,
+          onEvent: (e) => e.type === "progress" && meters.progress(e.kind, e.assetId, () => "talk.wav", e.fraction, e.phase),
+        });
+        got.panelTool = (await agent.callTool("transcribe_video", { assetId })).provider;
+        await new Promise((r) => setTimeout(r, 0));
+        got.panel = shown;
+        got.panelLeft = box.querySelectorAll(".meter").length;
+        await panelWhisper.dispose();
         // The 16 kHz buffer of the 48 kHz file, against the tone computed at 16 kHz.
         const { audio } = await decode16k(mediabunny, new mediabunny.BlobSource(files.wav));
         let err = 0;
@@ -173,6 +205,15 @@ test("Chromium: Whisper in a worker, AAC at 44.1 kHz and WAV at 48 kHz: the Node
     assert.equal(out.fakeGpuDevice.how, "measured");
     assert.ok(out.fakeGpuDevice.ms.wasm > 0 && !("webgpu" in out.fakeGpuDevice.ms), JSON.stringify(out.fakeGpuDevice));
     assert.equal(out.broken, "TRANSCRIBE_FAILED TRANSCRIBE_FAILED");
+    // The panel's bar: loading the model, then transcribing, moving on, gone at the end.
+    assert.equal(out.panelTool, "local");
+    const labels = out.panel.map(([label]) => label).filter((l, i, all) => i === 0 || l !== all[i - 1]);
+    assert.deepEqual(labels, ["Transcribing talk.wav", "Loading the transcription model for talk.wav", "Transcribing talk.wav"], JSON.stringify(out.panel));
+    assert.ok(
+      out.panel.every(([, v], i) => i === 0 || v >= out.panel[i - 1][1]),
+      JSON.stringify(out.panel),
+    );
+    assert.equal(out.panelLeft, 0);
     const overall = out.progress.map((p) => p.overall);
     assert.ok(overall.every((x, i) => i === 0 || x >= overall[i - 1]));
     assert.equal(overall.at(-1), 1);
