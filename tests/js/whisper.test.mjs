@@ -281,7 +281,6 @@ test("the agent's transcription progress (the panel's bar) follows a local trans
   assert.equal(out.timeBase, "timeline");
   const bar = events.filter((e) => e.type === "progress");
   assert.ok(bar.every((e) => e.kind === "transcription" && e.assetId === assetId));
-  const fractions = bar.map((e) => e.fraction);
   // Decoding (the first tenth, by whole percents), the model loading (said once), each of the two
   // windows, then done (the bar goes at 1).
   const seen = bar.map((e) => [e.fraction, e.phase ?? "-"]);
