@@ -2,7 +2,7 @@
 // PCM anywhere, Node included), as detect_silences decodes it. Resampling to Whisper's 16 kHz
 // happens where Whisper runs (the worker), so the page only decodes and averages channels.
 import type { Source } from "mediabunny";
-import { NeuralCutError } from "../errors.js";
+import { asNeuralCutError, NeuralCutError } from "../errors.js";
 import type { Mediabunny } from "../media/target.js";
 import { downmix, Resampler, concat } from "./resample.js";
 
@@ -51,6 +51,9 @@ export async function decodeMono(
       }
     }
     return { rate, duration: rate ? frames / rate : 0 };
+  } catch (e) {
+    if (options.signal?.aborted) throw options.signal.reason;
+    throw asNeuralCutError(e, "DECODE_FAILED", "cannot decode the audio: ");
   } finally {
     input.dispose();
   }

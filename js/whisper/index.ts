@@ -2,7 +2,7 @@
 // (createAgent's `transcriber`) or createTranscribeTool a LocalTranscriber that decodes an asset's
 // sound here with mediabunny and hears it with Whisper through transformers.js, in a Web Worker
 // (`worker`, the page) or in this thread (no worker: Node). docs/transcribe.md.
-import { NeuralCutError } from "../errors.js";
+import { asNeuralCutError, NeuralCutError } from "../errors.js";
 import type { LocalTranscriber } from "../agent/transcribe.js";
 import { URL_SOURCE_OPTIONS } from "../media/url-options.js";
 import type { AssetSource } from "../types.js";
@@ -175,7 +175,14 @@ export function createWhisperTranscriber(options: WhisperTranscriberOptions = {}
       }
     };
     const run = workerOption ? inWorker : inThread;
-    const result = await run(opened.mediabunny, opened.source, language, signal, report);
+    let result: WhisperResult;
+    try {
+      result = await run(opened.mediabunny, opened.source, language, signal, report);
+    } catch (e) {
+      // The signal's reason as it is; transformers.js's and onnxruntime's errors in the family.
+      if (signal?.aborted) throw signal.reason;
+      throw asNeuralCutError(e, "TRANSCRIBE_FAILED");
+    }
     device = result.device;
     last = result;
     return { segments: result.segments, ...(result.language ? { language: result.language } : {}) };

@@ -5,6 +5,8 @@
 // (Blackman window, 16 zero crossings, cutoff 0.95 of the lower Nyquist), streaming, so an hour
 // of audio is resampled as it is decoded.
 
+import { NeuralCutError } from "../errors.js";
+
 export const WHISPER_RATE = 16_000;
 
 const ZEROS = 16;
@@ -33,7 +35,7 @@ export class Resampler {
     readonly to: number = WHISPER_RATE,
   ) {
     if (!Number.isInteger(from) || !Number.isInteger(to) || from <= 0 || to <= 0)
-      throw new RangeError(`sample rates must be positive integers (${from}, ${to})`);
+      throw new NeuralCutError("INVALID_OPTIONS", `sample rates must be positive integers (${from}, ${to})`);
     const g = gcd(from, to);
     this.#up = to / g;
     this.#down = from / g;

@@ -326,7 +326,14 @@ test("a decoder exported without cross-attentions (OpenCut's plain onnx-communit
 test("the model comes only from where the host says: a missing model fails without the hub", async () => {
   const whisper = createWhisperTranscriber({ ...MODEL, model: "no-such-model" });
   const file = wav("missing.wav", { rate: 16000, seconds: 2, channels: ["0"] });
-  await assert.rejects(whisper({ asset: { id: "a4", type: "audio", name: "m.wav", duration: 2 }, source: { file } }), /local|not found|no-such-model/i);
+  await assert.rejects(
+    whisper({ asset: { id: "a4", type: "audio", name: "m.wav", duration: 2 }, source: { file } }),
+    (e) => e.name === "NeuralCutError" && e.code === "TRANSCRIBE_FAILED" && /local|not found|no-such-model/i.test(e.message),
+  );
+  // Sound that cannot be decoded is DECODE_FAILED.
+  const notSound = new Blob([new Uint8Array(1000).fill(7)]);
+  await assert.rejects(whisper({ asset: { id: "a5", type: "audio", name: "x.wav", duration: 2 }, source: { file: notSound } }), { code: "DECODE_FAILED" });
+  assert.throws(() => new Resampler(44100.5), { code: "INVALID_OPTIONS" });
   assert.throws(() => createWhisperTranscriber({ windowSeconds: 40 }), { code: "INVALID_OPTIONS" });
   assert.throws(() => createWhisperTranscriber({ device: "tpu" }), { code: "INVALID_OPTIONS" });
 });
