@@ -177,7 +177,20 @@ export function createWhisperTranscriber(options: WhisperTranscriberOptions = {}
     const run = workerOption ? inWorker : inThread;
     let result: WhisperResult;
     try {
-      result = await run(opened.mediabunny, opened.source, language, signal, report);
+      const running = run(opened.mediabunny, opened.source, language, signal, report);
+      // A cancel answers at once; the window under way ends on its own and its words are dropped.
+      running.catch(() => {});
+      let stop: (() => void) | undefined;
+      const stopped = new Promise<never>((_, reject) => {
+        stop = () => reject(signal!.reason);
+        signal?.addEventListener("abort", stop, { once: true });
+      });
+      stopped.catch(() => {});
+      try {
+        result = await Promise.race([running, stopped]);
+      } finally {
+        if (stop) signal?.removeEventListener("abort", stop);
+      }
     } catch (e) {
       // The signal's reason as it is; transformers.js's and onnxruntime's errors in the family.
       if (signal?.aborted) throw signal.reason;

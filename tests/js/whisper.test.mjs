@@ -185,13 +185,33 @@ test("long media: 70 s at 48 kHz in three windows, stitched at gaps between word
 test("cancel: an abort during transcription rejects with its reason; the tool answers CANCELLED", async () => {
   const controller = new AbortController();
   const reason = new Error("stop");
+  // transformers.js as it is, counting the windows it has finished.
+  let finished = 0;
+  const transformers = async () => {
+    const tf = await import("@huggingface/transformers");
+    return {
+      env: tf.env,
+      pipeline: async (...a) => {
+        const asr = await tf.pipeline(...a);
+        const counted = async (...b) => {
+          const out = await asr(...b);
+          finished++;
+          return out;
+        };
+        return Object.assign(counted, { dispose: () => asr.dispose() });
+      },
+    };
+  };
   const whisper = createWhisperTranscriber({
     ...MODEL,
+    transformers,
     onProgress: (p) => p.phase === "transcribing" && p.window === 1 && controller.abort(reason),
   });
   const file = wav("cancel.wav", { rate: 16000, seconds: 70, channels: ["0.3*sin(2*PI*300*t)"] });
   const asset = { id: "a3", type: "audio", name: "cancel.wav", duration: 70 };
   await assert.rejects(whisper({ asset, source: { file }, signal: controller.signal }), (e) => e === reason);
+  // At once: the second window (aborted as it started) was not waited for.
+  assert.equal(finished, 1);
   assert.equal(whisper.last(), undefined);
   const editor = await createEditor();
   const assetId = editor.addAsset({ name: "cancel.wav", type: "audio", duration: 70, file });
