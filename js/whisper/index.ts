@@ -3,9 +3,9 @@
 // sound here with mediabunny and hears it with Whisper through transformers.js, in a Web Worker
 // (`worker`, the page) or in this thread (no worker: Node). docs/transcribe.md.
 import { asNeuralCutError, NeuralCutError } from "../errors.js";
-import type { LocalTranscriber } from "../agent/transcribe.js";
 import { URL_SOURCE_OPTIONS } from "../media/url-options.js";
-import type { AssetSource } from "../types.js";
+import type { LocalTranscriber } from "../agent/transcribe.js";
+import type { AssetJson, AssetSource } from "../types.js";
 import { checkOptions, WhisperEngine, type DeviceChoice, type Transformers, type WhisperOptions, type WhisperProgress, type WhisperResult } from "./core.js";
 import { decode16k, decodeMono } from "./decode.js";
 import type { FromWorker, ToWorker } from "./protocol.js";
@@ -14,7 +14,8 @@ export { DEFAULT_WHISPER_MODEL, WHISPER_MODELS, WhisperEngine, modelName } from 
 export type { DeviceChoice, Transformers, WhisperOptions, WhisperProgress, WhisperResult } from "./core.js";
 export { Resampler, resample, downmix, WHISPER_RATE } from "./resample.js";
 export { stitch, cutPoint, windowsOf, segmentsOf, type TimedWord, type WindowWords } from "./stitch.js";
-export { decode16k, decodeMono } from "./decode.js";
+// decode16k and decodeMono stay in ./decode.js: their mediabunny types need lib esnext, which a
+// consumer's tsc may not have.
 
 /** Where a transcription is: its phase's progress, and `overall` (decoding the first tenth). */
 export type TranscriberProgress = WhisperProgress & { assetId: string; overall: number };
@@ -31,7 +32,20 @@ export interface WhisperTranscriberOptions extends WhisperOptions {
   onProgress?: (progress: TranscriberProgress) => void;
 }
 
-export interface WhisperTranscriber extends LocalTranscriber {
+/** What transcribe_video asks a LocalTranscriber (js/agent/transcribe.ts). */
+export interface TranscribeRequest {
+  asset: AssetJson;
+  source: AssetSource;
+  language?: string;
+  modelId?: string;
+  signal?: AbortSignal;
+  onProgress?: (fraction: number, phase?: "loading") => void;
+}
+
+/** transcribe_video's LocalTranscriber (js/agent/transcribe.ts), written out here so that these
+ * typings do not pull in the agent's (and through them mediabunny's, which need lib esnext). */
+export interface WhisperTranscriber {
+  (request: TranscribeRequest): Promise<{ segments: WhisperResult["segments"]; language?: string }>;
   /** The device Whisper runs on and how it was chosen, once a transcription has loaded it. */
   device(): DeviceChoice | undefined;
   /** The last transcription's details: windows, cuts, whether words are timed. */
@@ -156,7 +170,7 @@ export function createWhisperTranscriber(options: WhisperTranscriberOptions = {}
     });
   }
 
-  const transcribe: LocalTranscriber = async ({ asset, source, language, signal, onProgress: toolProgress }) => {
+  const transcribe = async ({ asset, source, language, signal, onProgress: toolProgress }: TranscribeRequest) => {
     if (signal?.aborted) throw signal.reason;
     const opened = await openSource(source, asset.id);
     let overallSoFar = 0;
@@ -201,7 +215,7 @@ export function createWhisperTranscriber(options: WhisperTranscriberOptions = {}
     return { segments: result.segments, ...(result.language ? { language: result.language } : {}) };
   };
 
-  return Object.assign(transcribe, {
+  const made: WhisperTranscriber = Object.assign(transcribe, {
     device: () => device ?? engine?.device(),
     last: () => last,
     async dispose() {
@@ -211,4 +225,6 @@ export function createWhisperTranscriber(options: WhisperTranscriberOptions = {}
       worker = undefined;
     },
   });
+  // What the agent and createTranscribeTool take (checked here, not in the typings).
+  return made satisfies LocalTranscriber;
 }

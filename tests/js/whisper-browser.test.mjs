@@ -60,7 +60,8 @@ test("Chromium: Whisper in a worker, AAC at 44.1 kHz and WAV at 48 kHz: the Node
     await page.goto(`${chrome.server.url}/tests/js/page.html`);
     const out = await page.evaluate(
       async ({ aac, wav }) => {
-        const { createWhisperTranscriber, decode16k } = await import("/dist/whisper/index.js");
+        const { createWhisperTranscriber } = await import("/dist/whisper/index.js");
+        const { decode16k } = await import("/dist/whisper/decode.js");
         const mediabunny = await import("mediabunny");
         const progress = [];
         const whisper = createWhisperTranscriber({

@@ -16,7 +16,8 @@ import { after, test } from "node:test";
 
 import { createEditor } from "../../dist/index.js";
 import { createAgent, createTranscribeTool } from "../../dist/agent/index.js";
-import { createWhisperTranscriber, decode16k, resample, Resampler, WhisperEngine } from "../../dist/whisper/index.js";
+import { decode16k } from "../../dist/whisper/decode.js";
+import { createWhisperTranscriber, resample, Resampler, WhisperEngine } from "../../dist/whisper/index.js";
 import { root } from "./helpers.mjs";
 
 const dir = mkdtempSync(join(tmpdir(), "nc-whisper-"));
