@@ -55,6 +55,8 @@ export interface WhisperTranscriber {
 }
 
 const DECODE_SHARE = 0.1;
+/** Job ids, unique in the page: transcribers may share one worker. */
+let nextId = 1;
 
 async function openSource(source: AssetSource, assetId: string) {
   const mediabunny = await import("mediabunny");
@@ -71,7 +73,6 @@ export function createWhisperTranscriber(options: WhisperTranscriberOptions = {}
   let worker: Worker | undefined;
   let device: DeviceChoice | undefined;
   let last: WhisperResult | undefined;
-  let nextId = 1;
 
   let given: Worker | undefined = typeof workerOption === "function" ? undefined : workerOption;
 
