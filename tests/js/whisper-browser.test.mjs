@@ -129,6 +129,23 @@ test("Chromium: Whisper in a worker, AAC at 44.1 kHz and WAV at 48 kHz: the Node
         } catch (e) {
           got.broken += ` ${e.code}`;
         }
+        // Two transcribers on one worker, at once: each gets its own answer.
+        const shared = new Worker("/dist/whisper/worker.js", { type: "module" });
+        const sharing = () =>
+          createWhisperTranscriber({
+            model: "whisper-fixture",
+            modelPath: "/tests/fixtures/",
+            dtype: "fp32",
+            wasmPaths: `${location.origin}/node_modules/onnxruntime-web/dist/`,
+            transformersUrl: `${location.origin}/node_modules/@huggingface/transformers/dist/transformers.js`,
+            worker: shared,
+          });
+        const [one, two] = await Promise.all([
+          sharing()({ asset: { id: "wav", type: "audio", name: "talk.wav", duration: 12 }, source: { file: files.wav } }),
+          sharing()({ asset: { id: "aac", type: "audio", name: "talk.m4a", duration: 41 }, source: { file: files.aac } }),
+        ]);
+        shared.terminate();
+        got.shared = [one, two].map((r) => r.segments.flatMap((s) => s.words).length);
         // The panel's bar, fed by the agent's events of a local transcription (no Gemini asked).
         const { createEditor } = await import("/dist/index.js");
         const { createAgent } = await import("/dist/agent/index.js");
@@ -206,6 +223,7 @@ test("Chromium: Whisper in a worker, AAC at 44.1 kHz and WAV at 48 kHz: the Node
     assert.equal(out.fakeGpuDevice.how, "measured");
     assert.ok(out.fakeGpuDevice.ms.wasm > 0 && !("webgpu" in out.fakeGpuDevice.ms), JSON.stringify(out.fakeGpuDevice));
     assert.equal(out.broken, "TRANSCRIBE_FAILED TRANSCRIBE_FAILED");
+    assert.deepEqual(out.shared, [words(out.wav).length, words(out.aac).length]);
     // The panel's bar: loading the model, then transcribing, moving on, gone at the end.
     assert.equal(out.panelTool, "local");
     const labels = out.panel.map(([label]) => label).filter((l, i, all) => i === 0 || l !== all[i - 1]);
