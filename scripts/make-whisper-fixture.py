@@ -19,9 +19,10 @@ says is known in advance:
   nearest bump wins each frame and word k starts about half way from the word before it;
 - the encoder's output per 20 ms frame is [u, u^2, 1, loudness] with u = frame / 1500.
 
-Rerun (needs `pip install onnx numpy tokenizers`; onnxruntime optional, to check the graphs):
+Rerun (needs `pip install onnx numpy tokenizers`; made with onnx 1.23.2, numpy 2.4.6, tokenizers
+0.23.3, from PyPI):
     python3 scripts/make-whisper-fixture.py
-The output is deterministic; tests/js/whisper*.test.mjs read it. It also writes
+The output is deterministic (the same bytes on a second run); tests/js/whisper*.test.mjs read it. It also writes
 tests/fixtures/whisper-fixture-segments/, the same model whose decoder has no cross_attentions.
 """
 
