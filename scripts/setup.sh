@@ -87,7 +87,9 @@ install_npm() {
     say "npm packages present"
   else
     say "installing npm packages (npm ci)"
-    npm ci --no-audit --no-fund
+    # onnxruntime-node (under the dev dependency @huggingface/transformers, for the local Whisper
+    # tests) bundles its CPU binaries; its install script would fetch CUDA ones from NuGet.
+    ONNXRUNTIME_NODE_INSTALL=skip npm ci --no-audit --no-fund
   fi
 }
 

@@ -208,6 +208,10 @@ export function createAgent(options: AgentOptions): Agent {
       heal: (assetId, fileUri, signal) => handles.replaceFile(assetId, fileUri, signal),
       isDeadFile: async (_e, fileUri, signal) => handles.isGone(fileUri, signal),
       maxOutputTokens: () => limits?.maxOutputTokens,
+      onProgress: (assetId, fraction, phase) => {
+        transcribing = assetId;
+        if (fraction < 1) emit({ type: "progress", kind: "transcription", assetId, fraction, ...(phase ? { phase } : {}) });
+      },
     }),
     detectSilencesTool(editor),
     detectScenesTool(editor),

@@ -35,6 +35,9 @@ export type LocalTranscriber = (request: {
   language?: string;
   modelId?: string;
   signal?: AbortSignal;
+  /** How far it is, 0..1 (the agent shows it as the asset's transcription progress), and
+   * "loading" while its model loads. */
+  onProgress?: (fraction: number, phase?: "loading") => void;
 }) => Promise<{ segments: SourceSegment[]; language?: string }>;
 
 /** The one host-tool contract (js/host-tools.ts); re-exported for the agent's hosts. */
@@ -57,6 +60,8 @@ export interface TranscribeToolOptions {
   isDeadFile?: (error: unknown, fileUri: string, signal?: AbortSignal) => Promise<boolean>;
   /** The proxy's bound on maxOutputTokens, when it has one. */
   maxOutputTokens?: () => number | undefined;
+  /** The local transcriber's progress on an asset, 0..1 ("loading" while its model loads). */
+  onProgress?: (assetId: string, fraction: number, phase?: "loading") => void;
 }
 
 /** transcribe_video's catalog entry (registry::HOST_TOOLS, generated). */
@@ -322,9 +327,19 @@ export function createTranscribeTool(options: TranscribeToolOptions): HostTool {
             language: language as string | undefined,
             modelId: modelId as string | undefined,
             signal: callOptions.signal,
+            onProgress: (fraction, phase) => {
+              options.onProgress?.(asset!.id, fraction, phase);
+              const { progressToken, notify } = callOptions;
+              if (progressToken !== undefined && notify)
+                void notify({
+                  method: "notifications/progress",
+                  params: { progressToken, progress: fraction, total: 1, message: phase === "loading" ? "loading the model" : "transcribing" },
+                }).catch(() => {});
+            },
           })),
         };
       } catch (e) {
+        if (callOptions.signal?.aborted) return fail("Cancelled by the user", "CANCELLED");
         return fail("Failed to transcribe", "TRANSCRIBE_FAILED", { details: e instanceof Error ? e.message.slice(0, 300) : "the local transcriber failed" });
       }
     } else {

@@ -72,7 +72,8 @@ export type AgentEvent =
   | { type: "plan"; steps: string[]; summary?: string }
   | { type: "question"; question: string; options?: string[] }
   | { type: "usage"; last: TokenCounts; session: TokenCounts }
-  | { type: "progress"; kind: "upload" | "transcription"; assetId: string; fraction: number }
+  /** `phase: "loading"` while a local transcriber loads its model. */
+  | { type: "progress"; kind: "upload" | "transcription"; assetId: string; fraction: number; phase?: "loading" }
   /** Stop was pressed: the run ended, its edits so far are kept. */
   | { type: "stopped" }
   /** What check_timeline found after a run that edited (an empty list: nothing); the model is

@@ -20,6 +20,7 @@ import {
   strictArguments,
   toolError,
   type HostTool,
+  type HostToolContext,
   type Outcome,
   type ResultImage,
 } from "../host-tools.js";
@@ -274,8 +275,16 @@ export async function docInspect(session: Session): Promise<Record<string, unkno
 
 /** Runs the tool `name` of the session's catalog. Never throws: a panic inside the engine comes
  * back as an INTERNAL error value (the engine has been rebuilt by then). `signal` (the request's
- * cancellation) stops a command_batch before its next step. */
-export async function runTool(session: Session, catalog: readonly ToolInfo[], name: string, args: unknown, signal?: AbortSignal): Promise<Outcome> {
+ * cancellation) stops a command_batch before its next step; a host tool gets it with `progress`
+ * (the request's progress token and notifier). */
+export async function runTool(
+  session: Session,
+  catalog: readonly ToolInfo[],
+  name: string,
+  args: unknown,
+  signal?: AbortSignal,
+  progress?: Omit<HostToolContext, "signal">,
+): Promise<Outcome> {
   try {
     switch (name) {
       case COMMAND_LIST_TOOL.name:
@@ -287,7 +296,7 @@ export async function runTool(session: Session, catalog: readonly ToolInfo[], na
       case DOC_INSPECT_TOOL.name:
         return strict(name, args, []) ?? { ok: true, result: await docInspect(session) };
       default:
-        return await runCommand(session, catalog, name, args);
+        return await runCommand(session, catalog, name, args, { signal, ...progress });
     }
   } catch (e) {
     return internal(e);
@@ -300,11 +309,11 @@ function runnable(catalog: readonly ToolInfo[], id: string): boolean {
 }
 
 /** An engine tool, media_import, command_list or doc_inspect. */
-async function runCommand(session: Session, catalog: readonly ToolInfo[], name: string, args: unknown): Promise<Outcome> {
+async function runCommand(session: Session, catalog: readonly ToolInfo[], name: string, args: unknown, context: HostToolContext = {}): Promise<Outcome> {
   if (CORE_TOOLS.some((t) => t.name === name)) return runTool(session, catalog, name, args);
   if (!catalog.some((t) => t.name === name)) return unknownTool(name, catalog);
   const host = session.hostTools?.find((h) => h.name === name);
-  if (host) return outcomeOf(await host.call(args));
+  if (host) return outcomeOf(await host.call(args, context));
   try {
     const out = name === MEDIA_IMPORT_TOOL.name ? await mediaImport(session, args) : await session.editor.callToolUntyped(name, args);
     return isToolError(out) ? { ok: false, error: out } : { ok: true, result: out };

@@ -33,6 +33,10 @@ Serves the NeuralCut tools over MCP on stdio.
   --token-file <path> read the relay's token from this file (mode 600; default:
                       $NEURALCUT_BRIDGE_TOKEN)
   --token <t>         the token itself: visible to other users in ps, so a warning
+  --whisper <dir>     offer transcribe_video with local Whisper, its model folders in
+                      <dir> (docs/transcribe.md); WAV media only in Node
+  --whisper-model <name>  the folder in <dir> (default whisper-small)
+  --whisper-dtype <d> transformers.js dtype (default q8)
   -h, --help          this text`;
 
 export interface McpArgs {
@@ -42,6 +46,9 @@ export interface McpArgs {
   bridge?: string;
   token?: string;
   tokenFile?: string;
+  whisper?: string;
+  whisperModel?: string;
+  whisperDtype?: string;
 }
 
 /** Parses the arguments after `mcp`; throws a UsageError (`USAGE`) naming what is wrong. */
@@ -66,6 +73,13 @@ export function parseMcpArgs(argv: string[]): McpArgs | "help" {
       if (name === "--bridge") out.bridge = value;
       else if (name === "--token-file") out.tokenFile = value;
       else out.token = value;
+    } else if (/^--whisper(-model|-dtype)?(=|$)/.test(a)) {
+      const name = a.startsWith("--whisper-model") ? "--whisper-model" : a.startsWith("--whisper-dtype") ? "--whisper-dtype" : "--whisper";
+      const value = a === name ? argv[++i] : a.slice(name.length + 1);
+      if (!value) throw new UsageError(`${name} needs ${name === "--whisper" ? "a directory" : "a value"}`);
+      if (name === "--whisper") out.whisper = value;
+      else if (name === "--whisper-model") out.whisperModel = value;
+      else out.whisperDtype = value;
     } else throw new UsageError(`unknown option ${JSON.stringify(a)}`);
   }
   if (out.bridge && (out.demo || out.project)) throw new UsageError("--bridge drives the page's project: it cannot be combined with --demo or --project");
@@ -73,6 +87,8 @@ export function parseMcpArgs(argv: string[]): McpArgs | "help" {
   if (out.token && out.tokenFile) throw new UsageError("give --token-file or --token, not both");
   if (out.demo && out.project) throw new UsageError("--demo and --project cannot be combined");
   if (out.save && !out.project) throw new UsageError("--save needs --project <file>");
+  if ((out.whisperModel || out.whisperDtype) && !out.whisper) throw new UsageError("--whisper-model and --whisper-dtype go with --whisper <dir>");
+  if (out.whisper && out.bridge) throw new UsageError("--whisper serves this session's media: it cannot be combined with --bridge");
   return out;
 }
 
@@ -124,6 +140,17 @@ export async function runMcp(argv: string[]): Promise<void> {
   });
   // detect_silences and detect_scenes: a WAV in Node, anything else in headless Chromium on first use.
   const media = sessionMediaTools(session.editor, { projectDir: args.project ? dirname(resolve(args.project)) : undefined, paths: session.paths });
+  // transcribe_video with local Whisper when asked for: transformers.js loads on the first call.
+  const whisper = args.whisper
+    ? (await import("../whisper/session-tool.js")).sessionTranscribeTool(session.editor, {
+        modelPath: resolve(args.whisper),
+        model: args.whisperModel,
+        dtype: args.whisperDtype,
+        device: "cpu",
+        projectDir: args.project ? dirname(resolve(args.project)) : undefined,
+        paths: session.paths,
+      })
+    : undefined;
   // export_video runs the package's exportVideo in headless Chromium, started on first use.
   const exportJobs = createExportJobs(session, { projectDir: args.project ? dirname(resolve(args.project)) : undefined });
   const server = createNeuralCutMcpServer(session.editor, {
@@ -131,7 +158,7 @@ export async function runMcp(argv: string[]): Promise<void> {
     savePath,
     version: packageVersion(),
     paths: session.paths,
-    hostTools: [preview.tool, ...media.tools],
+    hostTools: [preview.tool, ...media.tools, ...(whisper ? [whisper.tool] : [])],
     // The unlisted panic tool of the tests (docs/mcp.md, "Panics"); never on by default.
     testOnlyPanic: process.env.NEURALCUT_TEST_ONLY_PANIC === "1",
   });
@@ -145,5 +172,6 @@ export async function runMcp(argv: string[]): Promise<void> {
   await closed;
   await preview.close();
   await media.close();
+  await whisper?.close();
   await exportJobs.close();
 }

@@ -38,6 +38,7 @@ declare module "node:fs/promises" {
   }
   export function open(path: string, flags?: string): Promise<FileHandle>;
   export function readFile(path: string, encoding: "utf8"): Promise<string>;
+  export function readFile(path: string): Promise<Uint8Array>;
   export function mkdtemp(prefix: string): Promise<string>;
 }
 

@@ -204,7 +204,8 @@ export function createNeuralCutMcpServer(editor: NeuralCutEditor, options: Neura
         const progressToken = request.params._meta?.progressToken;
         return shaped(await options.exportJobs.call(name, args, { signal: extra.signal, progressToken, notify: (n) => extra.sendNotification(n) }));
       }
-      const out = await runTool(session, catalog, name, args, extra.signal);
+      const progressToken = request.params._meta?.progressToken;
+      const out = await runTool(session, catalog, name, args, extra.signal, { progressToken, notify: (n) => extra.sendNotification(n) });
       return shaped(out, out.ok ? committed(before) : []);
     }),
   );

@@ -55,7 +55,7 @@ type ExtraEvent =
   | { type: "permission"; mode: PermissionMode }
   | { type: "stopped" }
   | { type: "usage"; last?: Usage; session?: Usage }
-  | { type: "progress"; kind: "upload" | "transcription"; assetId: string; fraction: number }
+  | { type: "progress"; kind: "upload" | "transcription"; assetId: string; fraction: number; phase?: "loading" }
   | { type: "run_summary"; added: unknown; removed: unknown; changed: unknown }
   | { type: "check"; findings: { kind: string; start: number; end: number; message: string }[] };
 interface Usage {
@@ -446,7 +446,7 @@ export class NeuralCutAgentPanel extends Base {
         break;
       }
       case "progress":
-        this.#meters.progress(event.kind, event.assetId, () => this.#assetName(event.assetId), event.fraction);
+        this.#meters.progress(event.kind, event.assetId, () => this.#assetName(event.assetId), event.fraction, event.phase);
         break;
       case "run_summary":
         if (this.#run) this.#run.summary = counts(event);

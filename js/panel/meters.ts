@@ -25,8 +25,9 @@ export class Meters {
     usage.textContent = `Tokens: ${last !== undefined ? `last request ${last.toLocaleString("en")}, ` : ""}this conversation ${total.toLocaleString("en")}`;
   }
 
-  /** The bar of an upload or transcription of an asset (`name` tells its name); gone at 1. */
-  progress(kind: "upload" | "transcription", assetId: string, name: () => string, fraction: number): void {
+  /** The bar of an upload or transcription of an asset (`name` tells its name); gone at 1. A
+   * local transcriber loading its model says so (`phase`): that can take minutes at 10 %. */
+  progress(kind: "upload" | "transcription", assetId: string, name: () => string, fraction: number, phase?: "loading"): void {
     const key = `${kind}:${assetId}`;
     let meter = this.#bars.get(key);
     if (fraction >= 1) {
@@ -34,7 +35,7 @@ export class Meters {
       this.#bars.delete(key);
       return;
     }
-    const label = `${kind === "upload" ? "Uploading" : "Transcribing"} ${name()}`;
+    const label = `${kind === "upload" ? "Uploading" : phase === "loading" ? "Loading the transcription model for" : "Transcribing"} ${name()}`;
     if (!meter) {
       meter = h(
         "div",
@@ -45,7 +46,10 @@ export class Meters {
       this.#bars.set(key, meter);
       this.box.append(meter);
     }
-    (meter.querySelector("progress") as HTMLProgressElement).value = Math.max(0, Math.min(1, fraction));
+    const bar = meter.querySelector("progress") as HTMLProgressElement;
+    (meter.querySelector("span") as HTMLElement).textContent = label;
+    bar.setAttribute("aria-label", label);
+    bar.value = Math.max(0, Math.min(1, fraction));
   }
 
   /** Removes every bar. */

@@ -1,5 +1,5 @@
 // Type-checked (never run) by typings.test.mjs with `tsc --noEmit` against the shipped
-// dist/index.d.ts (and dist/export.d.ts). Every `@ts-expect-error` line must be an error, or tsc fails.
+// dist/index.d.ts (and dist/export.d.ts, dist/whisper/index.d.ts). Every `@ts-expect-error` line must be an error, or tsc fails.
 import {
   createEditor,
   isToolError,
@@ -21,6 +21,7 @@ import {
   type ToolResultMap,
 } from "../../dist/index.js";
 import { exportVideo, type ExportResult } from "../../dist/export.js";
+import { createWhisperTranscriber, type DeviceChoice, type TranscriberProgress, type WhisperTranscriber } from "../../dist/whisper/index.js";
 
 export async function usage(): Promise<void> {
   const editor: Editor = await createEditor({ project: undefined });
@@ -138,5 +139,16 @@ export async function usage(): Promise<void> {
   const gains: number[] | undefined = plan?.clips[0]?.gains;
   // @ts-expect-error format is mp4 or webm
   await exportVideo(editor, { format: "mov" });
-  void [ticks, names, map, result, dynamic, undone, redone, canUndo, toolName, exported, gains];
+  // Local transcription: its typings stand without @huggingface/transformers' own.
+  const whisper: WhisperTranscriber = createWhisperTranscriber({
+    modelPath: "/models/",
+    model: "whisper-tiny",
+    device: "auto",
+    dtype: { encoder_model: "fp32", decoder_model_merged: "q8" },
+    onProgress: (p: TranscriberProgress) => void [p.overall, p.phase],
+  });
+  const chosen: DeviceChoice | undefined = whisper.device();
+  // @ts-expect-error a device is auto, webgpu, wasm or cpu
+  createWhisperTranscriber({ device: "tpu" });
+  void [ticks, names, map, result, dynamic, undone, redone, canUndo, toolName, exported, gains, chosen];
 }
