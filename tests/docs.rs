@@ -85,6 +85,11 @@ fn example(tool: &ToolDef) -> String {
             ed.call_tool("upsert_keyframe", &serde_json::json!({ "elementId": "e7", "property": "opacity", "time": time, "value": value })).unwrap();
         }
     }
+    // export_subtitles needs captions: import_subtitles's example first.
+    if tool.name == "export_subtitles" {
+        let file: Value = serde_json::from_str(neuralcut::tools::registry::find("import_subtitles").unwrap().example).unwrap();
+        ed.call_tool("import_subtitles", &file).unwrap();
+    }
     if tool.name == "undo" {
         ed.call_tool("split", &serde_json::json!({ "times": [2.5] })).unwrap();
     }

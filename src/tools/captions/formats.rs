@@ -1,0 +1,267 @@
+//! SubRip, WebVTT and ASS: cues read from a file's text and written back, times in whole
+//! milliseconds. Reading follows what OpenCut's importer takes (apps/web/src/subtitles/srt.ts and
+//! ass.ts at cf5e79e: blocks or `Dialogue:` lines, `,` or `.` before 1 to 3 fraction digits, ASS
+//! override blocks `{...}` dropped, `\N` a line break) but refuses a malformed cue, naming its
+//! line, where OpenCut skips it: a caller must not lose cues without knowing.
+
+/// One cue: milliseconds, and its lines joined by `\n` (each trimmed, none empty).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cue {
+    pub start: i64,
+    pub end: i64,
+    pub text: String,
+}
+
+pub const FORMATS: [&str; 3] = ["srt", "vtt", "ass"];
+
+/// More cues than a feature film has several times over: a bound on what one call builds.
+pub const MAX_CUES: usize = 20_000;
+
+/// A cue's text as the timeline and every format hold it: lines trimmed, blank lines dropped.
+pub fn clean(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(line);
+    }
+    out
+}
+
+fn digits(s: &str, min: usize, max: usize) -> Option<i64> {
+    let ok = (min..=max).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_digit());
+    ok.then(|| s.bytes().fold(0, |n, b| n * 10 + i64::from(b - b'0')))
+}
+
+/// `[H:]MM:SS[.,]f` with 1 to 3 fraction digits (`5` is 500 ms, `05` 50 ms), hours up to 5 digits.
+fn time(s: &str) -> Option<i64> {
+    let (clock, frac) = s.rsplit_once(['.', ','])?;
+    let ms = digits(frac, 1, 3)? * [100, 10, 1][frac.len() - 1];
+    let mut parts = clock.rsplit(':');
+    let sec = digits(parts.next()?, 2, 2)?;
+    let min = digits(parts.next()?, 1, 2)?;
+    let hours = parts.next().map_or(Some(0), |h| digits(h, 1, 5))?;
+    (parts.next().is_none() && sec < 60 && min < 60).then_some(((hours * 60 + min) * 60 + sec) * 1000 + ms)
+}
+
+/// `start --> end [settings]` (SRT's coordinates and VTT's cue settings after the end are ignored).
+fn timing(line: &str) -> Option<(i64, i64)> {
+    let (a, b) = line.split_once("-->")?;
+    Some((time(a.trim())?, time(b.split_whitespace().next()?)?))
+}
+
+type Parsed = Result<Vec<Cue>, String>;
+
+fn cue(line: usize, start: i64, end: i64, text: String) -> Result<Cue, String> {
+    if end <= start {
+        return Err(format!("line {line}: the cue ends before it starts"));
+    }
+    if text.is_empty() {
+        return Err(format!("line {line}: the cue has no text"));
+    }
+    Ok(Cue { start, end, text })
+}
+
+fn push(cues: &mut Vec<Cue>, c: Cue) -> Result<(), String> {
+    if cues.len() == MAX_CUES {
+        return Err(format!("more than {MAX_CUES} cues"));
+    }
+    cues.push(c);
+    Ok(())
+}
+
+/// The text with no byte-order mark, and `\n` ending every line (`\r\n` and `\r` do too).
+fn normalize(input: &str) -> String {
+    let input = input.strip_prefix('\u{feff}').unwrap_or(input);
+    input.replace("\r\n", "\n").replace('\r', "\n")
+}
+
+/// Groups of consecutive non-blank lines (SRT and VTT blocks), trimmed, with their first line's number.
+fn blocks(text: &str) -> Vec<(usize, Vec<&str>)> {
+    let mut out: Vec<(usize, Vec<&str>)> = Vec::new();
+    let mut open = false;
+    for (i, l) in text.split('\n').map(str::trim).enumerate() {
+        match (l.is_empty(), open) {
+            (true, _) => open = false,
+            (false, true) => out.last_mut().expect("an open block").1.push(l),
+            (false, false) => {
+                out.push((i + 1, vec![l]));
+                open = true;
+            }
+        }
+    }
+    out
+}
+
+/// Reads a file's cues in file order; the error names the line and what is wrong there.
+pub fn parse(format: &str, input: &str) -> Parsed {
+    let text = normalize(input);
+    let cues = match format {
+        "srt" => srt(&text),
+        "vtt" => vtt(&text),
+        _ => ass(&text),
+    }?;
+    if cues.is_empty() {
+        return Err("no cues found".into());
+    }
+    Ok(cues)
+}
+
+/// A block's timing line (its first or, after a cue number or identifier, its second) and text.
+fn timed_block(n: usize, block: &[&str]) -> Result<Cue, String> {
+    let at = usize::from(!block[0].contains("-->"));
+    let line = block.get(at).filter(|l| l.contains("-->")).ok_or_else(|| format!("line {n}: no timing line (start --> end)"))?;
+    let (start, end) = timing(line).ok_or_else(|| format!("line {}: malformed timing {line:?}", n + at))?;
+    cue(n + at, start, end, clean(&block[at + 1..].join("\n")))
+}
+
+fn srt(text: &str) -> Parsed {
+    let mut cues = Vec::new();
+    for (n, block) in blocks(text) {
+        push(&mut cues, timed_block(n, &block)?)?;
+    }
+    Ok(cues)
+}
+
+fn vtt(text: &str) -> Parsed {
+    let header = text.split('\n').next().unwrap_or("");
+    if !(header == "WEBVTT" || header.starts_with("WEBVTT ") || header.starts_with("WEBVTT\t")) {
+        return Err("line 1: a WebVTT file starts with WEBVTT".into());
+    }
+    let blocks = blocks(text);
+    if let Some(at) = blocks[0].1.iter().position(|l| l.contains("-->")) {
+        return Err(format!("line {}: a blank line must end the WEBVTT header", at + 1));
+    }
+    let mut cues = Vec::new();
+    for (n, block) in blocks.into_iter().skip(1) {
+        let first = block[0].split_whitespace().next().unwrap_or("");
+        if matches!(first, "NOTE" | "STYLE" | "REGION") && !block[0].contains("-->") {
+            continue;
+        }
+        let mut c = timed_block(n, &block)?;
+        c.text = clean(&unescape_vtt(&c.text));
+        if c.text.is_empty() {
+            return Err(format!("line {n}: the cue has no text"));
+        }
+        push(&mut cues, c)?;
+    }
+    Ok(cues)
+}
+
+/// VTT cue text as plain text: tags (`<i>`, `<v Name>`, timestamps) dropped, the entities decoded.
+fn unescape_vtt(text: &str) -> String {
+    let mut plain = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find('<') {
+        plain.push_str(&rest[..i]);
+        rest = rest[i..].find('>').map_or("", |j| &rest[i + j + 1..]);
+    }
+    plain.push_str(rest);
+    plain.replace("&lt;", "<").replace("&gt;", ">").replace("&nbsp;", " ").replace("&amp;", "&")
+}
+
+fn ass(text: &str) -> Parsed {
+    let mut cues = Vec::new();
+    let mut events = false;
+    // The indices of Start, End and Text in the Events section's Format line, and its field count.
+    let mut format: Option<(usize, usize, usize, usize)> = None;
+    for (i, line) in text.split('\n').map(str::trim).enumerate() {
+        let n = i + 1;
+        if line.starts_with('[') && line.ends_with(']') {
+            events = line[1..line.len() - 1].trim().eq_ignore_ascii_case("events");
+            continue;
+        }
+        if !events {
+            continue;
+        }
+        if let Some(fields) = line.strip_prefix("Format:") {
+            let names: Vec<String> = fields.split(',').map(|f| f.trim().to_ascii_lowercase()).collect();
+            let at = |name: &str| names.iter().position(|f| f == name);
+            format = match (at("start"), at("end"), at("text")) {
+                (Some(s), Some(e), Some(t)) if t == names.len() - 1 => Some((s, e, t, names.len())),
+                _ => return Err(format!("line {n}: the Format line needs Start, End and Text last")),
+            };
+        } else if let Some(fields) = line.strip_prefix("Dialogue:") {
+            let (s, e, t, count) = format.ok_or_else(|| format!("line {n}: a Dialogue line before the Events Format line"))?;
+            let values: Vec<&str> = fields.trim_start().splitn(count, ',').collect();
+            if values.len() != count {
+                return Err(format!("line {n}: {} fields where the Format line has {count}", values.len()));
+            }
+            let at = |k: usize| time(values[k].trim()).ok_or_else(|| format!("line {n}: malformed time {:?}", values[k].trim()));
+            push(&mut cues, cue(n, at(s)?, at(e)?, clean(&unescape_ass(values[t])))?)?;
+        }
+    }
+    Ok(cues)
+}
+
+/// ASS dialogue text as plain text: override blocks `{...}` dropped, `\N` and `\n` line breaks,
+/// `\h` a space.
+fn unescape_ass(text: &str) -> String {
+    let mut plain = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find('{') {
+        let Some(j) = rest[i..].find('}') else { break };
+        plain.push_str(&rest[..i]);
+        rest = &rest[i + j + 1..];
+    }
+    plain.push_str(rest);
+    plain.replace("\\N", "\n").replace("\\n", "\n").replace("\\h", " ")
+}
+
+/// `HH:MM:SS<sep>mmm`.
+fn clock(out: &mut String, ms: i64, sep: char) {
+    use std::fmt::Write;
+    let _ = write!(out, "{:02}:{:02}:{:02}{sep}{:03}", ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60, ms % 1000);
+}
+
+/// The cues as a file of `format`. ASS holds centiseconds: its times are rounded to them, a cue
+/// keeping at least one.
+pub fn write(format: &str, cues: &[Cue], width: u32, height: u32) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    match format {
+        "srt" | "vtt" => {
+            let vtt = format == "vtt";
+            if vtt {
+                out.push_str("WEBVTT\n\n");
+            }
+            for (i, c) in cues.iter().enumerate() {
+                if !vtt {
+                    let _ = writeln!(out, "{}", i + 1);
+                }
+                let sep = if vtt { '.' } else { ',' };
+                clock(&mut out, c.start, sep);
+                out.push_str(" --> ");
+                clock(&mut out, c.end, sep);
+                out.push('\n');
+                let text = if vtt { c.text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;") } else { c.text.clone() };
+                out.push_str(&text);
+                out.push_str("\n\n");
+            }
+        }
+        _ => {
+            let _ = write!(
+                out,
+                "[Script Info]\nScriptType: v4.00+\nPlayResX: {width}\nPlayResY: {height}\n\n[V4+ Styles]\n\
+                 Format: Name, Fontname, Fontsize, PrimaryColour, Bold, Alignment, MarginV\n\
+                 Style: Default,Arial,{},&H00FFFFFF,-1,2,{}\n\n[Events]\n\
+                 Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text\n",
+                height / 18,
+                height / 20
+            );
+            for c in cues {
+                let start = (c.start + 5) / 10;
+                let end = ((c.end + 5) / 10).max(start + 1);
+                out.push_str("Dialogue: 0,");
+                for cs in [start, end] {
+                    let _ = write!(out, "{}:{:02}:{:02}.{:02},", cs / 360_000, cs / 6000 % 60, cs / 100 % 60, cs % 100);
+                }
+                out.push_str("Default,,0,0,0,,");
+                out.push_str(&c.text.replace('\n', "\\N"));
+                out.push('\n');
+            }
+        }
+    }
+    out
+}
