@@ -166,6 +166,8 @@ error_codes! {
     InvalidSubtitles = "INVALID_SUBTITLES",
     /// The timeline holds no captions to export.
     NoCaptions = "NO_CAPTIONS",
+    /// The asset has no element on the timeline (captions need timeline times).
+    AssetNotPlaced = "ASSET_NOT_PLACED",
     /// addAsset's description is invalid.
     InvalidAsset = "INVALID_ASSET",
     /// addSticker's description is invalid.

@@ -81,8 +81,14 @@ fn export(ed: &mut Editor, format: &str) -> String {
 /// the formats (`-->`, `&`, `<`, `,`), and text beyond ASCII. ASS has no escape for `{`, `}` and
 /// `\`, so its lines go without them.
 fn line(ass: bool) -> impl Strategy<Value = String> {
-    let chars = if ass { "[a-zA-Z0-9 ,.!?'\"&<>:é世🎬-]{1,24}" } else { "[a-zA-Z0-9 ,.!?'\"&<>:{}\\\\é世🎬-]{1,24}" };
-    chars.prop_map(|s| s.trim().to_string()).prop_filter("a line with text", |s| !s.is_empty())
+    let chars = if ass { "[a-zA-Z0-9 ,.!?'\"&;<>:é世🎬-]{1,24}" } else { "[a-zA-Z0-9 ,.!?'\"&;<>:{}\\\\é世🎬-]{1,24}" };
+    // Text that looks like markup of one format or another, which must come back as text.
+    let mut tricky = vec!["&lt;b&gt;", "&amp;", "&nbsp;x", "a --> b", "<i>x</i>", "1", "00:00:01,000 --> 00:00:02,000", "NOTE", "Dialogue: 0,x"];
+    if !ass {
+        tricky.extend(["{\\i1}x", "\\N", "\\h"]);
+    }
+    let random = chars.prop_map(|s| s.trim().to_string()).prop_filter("a line with text", |s| !s.is_empty());
+    prop_oneof![3 => random, 1 => prop::sample::select(tricky).prop_map(str::to_string)]
 }
 
 fn cues(ass: bool) -> impl Strategy<Value = Vec<Cue>> {

@@ -105,9 +105,10 @@ fn no_words() -> ToolError {
         .with_hint("Call transcribe_video with this elementId or assetId and pass its segments' words (the in-page agent does this when words are left out).")
 }
 
-fn words(raw: &Value) -> Result<Vec<W<'_>>, ToolError> {
+/// The words heard in `[from, to)`, checked one by one.
+fn words(raw: &Value, from: i64, to: i64) -> Result<Vec<W<'_>>, ToolError> {
     let items = raw.as_array().ok_or_else(|| ToolError::invalid_argument("words", "a list of words"))?;
-    let mut out: Vec<W> = Vec::with_capacity(items.len());
+    let (mut out, mut last): (Vec<W>, i64) = (Vec::with_capacity(items.len()), 0);
     for (i, item) in items.iter().enumerate() {
         let n = i + 1;
         let o = item
@@ -120,19 +121,22 @@ fn words(raw: &Value) -> Result<Vec<W<'_>>, ToolError> {
         if end < start {
             return Err(invalid(n, "ends before it starts"));
         }
-        if out.last().is_some_and(|w| start < w.start) {
+        if start < last {
             return Err(invalid(n, "starts before the word before it"));
         }
-        out.push(W { start, end, text });
+        last = start;
+        if start < to && (end > from || start >= from) {
+            out.push(W { start, end, text });
+        }
     }
     Ok(out)
 }
 
 /// A read count in `1..=max`, or `default`.
-fn count(arg: &Arg<Option<i64>>, key: &str, max: i64, default: i64) -> Result<usize, ToolError> {
+fn count(arg: &Arg<Option<i64>>, key: &str, what: &str, max: i64, default: i64) -> Result<usize, ToolError> {
     match arg.read() {
         Ok(v) if v.is_none_or(|v| (1..=max).contains(&v)) => Ok(v.unwrap_or(default) as usize),
-        _ => Err(ToolError::invalid_argument(key, &format!("a whole number from 1 to {max}"))),
+        _ => Err(ToolError::invalid_argument(key, what)),
     }
 }
 
@@ -144,7 +148,7 @@ fn chunk<'w>(words: &'w [W<'w>], chars: usize, lines: usize) -> Vec<(&'w [W<'w>]
     for (i, w) in words.iter().enumerate() {
         let len = w.text.chars().count();
         let after = i.checked_sub(1).map(|p| &words[p]);
-        let breaks = after.is_some_and(|p| p.text.ends_with(['.', '?', '!', '…']) || w.start - p.end >= PAUSE);
+        let breaks = after.is_some_and(|p| matches!(p.text.chars().last(), Some('.' | '?' | '!' | '…')) || w.start - p.end >= PAUSE);
         let fits = line_len + 1 + len <= chars;
         if i > first && (breaks || (!fits && line_count == lines)) {
             out.push((&words[first..i], std::mem::take(&mut text)));
@@ -170,8 +174,8 @@ fn chunk<'w>(words: &'w [W<'w>], chars: usize, lines: usize) -> Vec<(&'w [W<'w>]
 /// Caption times from their words: from the first word's start (or the previous caption's end,
 /// when words overlap) to the last word's end, lengthened to `min` unless that runs into the next
 /// caption's first word, and at least one tick long.
-fn timed(chunks: Vec<(&[W], String)>, min: i64) -> Vec<Timed> {
-    let mut out: Vec<Timed> = Vec::with_capacity(chunks.len());
+fn timed(chunks: Vec<(&[W], String)>, min: i64) -> Vec<Cue> {
+    let mut out: Vec<Cue> = Vec::with_capacity(chunks.len());
     for (i, (ws, text)) in chunks.iter().enumerate() {
         let start = ws[0].start.max(out.last().map_or(0, |c| c.end));
         let last = ws.iter().map(|w| w.end).max().unwrap_or(start);
@@ -179,7 +183,7 @@ fn timed(chunks: Vec<(&[W], String)>, min: i64) -> Vec<Timed> {
         if let Some((next, _)) = chunks.get(i + 1) {
             end = end.min(next[0].start.max(last));
         }
-        out.push(Timed { start, end: end.max(start + 1), text: text.clone() });
+        out.push(Cue { start, end: end.max(start + 1), text: text.clone() });
     }
     out
 }
@@ -187,16 +191,18 @@ fn timed(chunks: Vec<(&[W], String)>, min: i64) -> Vec<Timed> {
 pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     let element_id = args.element_id.string("elementId")?;
     let asset_id = args.asset_id.string("assetId")?;
-    let chars = count(&args.max_chars_per_line, "maxCharsPerLine", 200, 42)?;
-    let lines = count(&args.max_lines, "maxLines", 10, 2)?;
+    let chars = count(&args.max_chars_per_line, "maxCharsPerLine", "a whole number from 1 to 200", 200, 42)?;
+    let lines = count(&args.max_lines, "maxLines", "a whole number from 1 to 10", 10, 2)?;
     let min = match args.min_duration.read() {
         Ok(v) if v.is_none_or(|s| (0.0..=10.0).contains(&s)) => v.and_then(seconds_to_ticks).unwrap_or(TICKS_PER_SECOND * 4 / 5),
         _ => return Err(ToolError::invalid_argument("minDuration", "a number of seconds from 0 to 10")),
     };
     let style = args.style.choice("style")?;
     let position = args.position.choice("position")?;
-    let mut words = words(args.words.get().ok_or_else(no_words)?)?;
+    let raw = args.words.get().ok_or_else(no_words)?;
     let tl = ctx.timeline()?;
+    // Only what the element plays is heard.
+    let (mut from, mut to) = (0, i64::MAX);
     match (element_id, asset_id) {
         (Some(_), Some(_)) => return Err(ToolError::new(ErrorCode::InvalidArguments, "Give assetId or elementId, not both")),
         (Some(id), None) => {
@@ -204,9 +210,7 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
             if !e.kind.is_timed_media() {
                 return Err(ToolError::unsupported_asset_type().with_hint("add_captions takes a video or audio element."));
             }
-            // Only what the element plays is heard.
-            let (from, to) = (e.start, e.end());
-            words.retain(|w| w.start < to && (w.end > from || w.start >= from));
+            (from, to) = (e.start, e.end());
         }
         (None, Some(id)) => {
             let a = ctx.asset(id).ok_or_else(ToolError::asset_not_found)?;
@@ -216,6 +220,7 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
         }
         (None, None) => {}
     }
+    let words = words(raw, from, to)?;
     if words.is_empty() {
         return Err(no_words());
     }

@@ -40,11 +40,9 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     let mut cues: Vec<formats::Cue> = Vec::new();
     for track in tl.tracks.iter().filter(|t| t.hidden != Some(true)) {
         for e in track.elements.iter().filter(|e| is_caption(e) && e.hidden != Some(true)) {
-            // 120 ticks a millisecond, to the nearest.
-            let ms = |t: i64| (t + 60).div_euclid(120);
             let text = formats::clean(e.content.as_deref().unwrap_or(""));
             if !text.is_empty() {
-                cues.push(formats::Cue { start: ms(e.start), end: ms(e.end()).max(ms(e.start) + 1), text });
+                cues.push(formats::Cue { start: e.start, end: e.end(), text });
             }
         }
     }
@@ -52,7 +50,7 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
         return Err(ToolError::new(ErrorCode::NoCaptions, "No captions to export")
             .with_hint("Captions are the text elements named Caption <n>: add_captions and import_subtitles make them."));
     }
-    crate::sort::stable_sort_by_key(&mut cues, |c| c.start);
+    by_start(&mut cues);
     let text = formats::write(format, &cues, canvas.width, canvas.height);
     Ok(json!({ "format": format, "count": cues.len(), "text": text }).into())
 }

@@ -1,10 +1,10 @@
-//! SubRip, WebVTT and ASS: cues read from a file's text and written back, times in whole
-//! milliseconds. Reading follows what OpenCut's importer takes (apps/web/src/subtitles/srt.ts and
-//! ass.ts at cf5e79e: blocks or `Dialogue:` lines, `,` or `.` before 1 to 3 fraction digits, ASS
-//! override blocks `{...}` dropped, `\N` a line break) but refuses a malformed cue, naming its
-//! line, where OpenCut skips it: a caller must not lose cues without knowing.
+//! SubRip, WebVTT and ASS: cues read from a file's text and written back. Reading follows what
+//! OpenCut's importer takes (apps/web/src/subtitles/srt.ts and ass.ts at cf5e79e: blocks or
+//! `Dialogue:` lines, `,` or `.` before 1 to 3 fraction digits, ASS override blocks `{...}`
+//! dropped, `\N` a line break) but refuses a malformed cue, naming its line, where OpenCut skips
+//! it: a caller must not lose cues without knowing.
 
-/// One cue: milliseconds, and its lines joined by `\n` (each trimmed, none empty).
+/// One cue: timeline ticks, and its lines joined by `\n` (each trimmed, none empty).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Cue {
     pub start: i64,
@@ -16,6 +16,12 @@ pub const FORMATS: [&str; 3] = ["srt", "vtt", "ass"];
 
 /// More cues than a feature film has several times over: a bound on what one call builds.
 pub const MAX_CUES: usize = 20_000;
+
+/// Ticks in a millisecond: the files' times convert exactly.
+const TICKS_PER_MS: i64 = 120;
+
+/// What is wrong, and on which line (0: the file as a whole).
+pub type Bad = (usize, &'static str);
 
 /// A cue's text as the timeline and every format hold it: lines trimmed, blank lines dropped.
 pub fn clean(text: &str) -> String {
@@ -48,24 +54,24 @@ fn time(s: &str) -> Option<i64> {
 /// `start --> end [settings]` (SRT's coordinates and VTT's cue settings after the end are ignored).
 fn timing(line: &str) -> Option<(i64, i64)> {
     let (a, b) = line.split_once("-->")?;
-    Some((time(a.trim())?, time(b.split_whitespace().next()?)?))
+    Some((time(a.trim())?, time(b.trim_start().split([' ', '\t']).next()?)?))
 }
 
-type Parsed = Result<Vec<Cue>, String>;
+type Parsed = Result<Vec<Cue>, Bad>;
 
-fn cue(line: usize, start: i64, end: i64, text: String) -> Result<Cue, String> {
+fn cue(line: usize, start: i64, end: i64, text: String) -> Result<Cue, Bad> {
     if end <= start {
-        return Err(format!("line {line}: the cue ends before it starts"));
+        return Err((line, "the cue ends before it starts"));
     }
     if text.is_empty() {
-        return Err(format!("line {line}: the cue has no text"));
+        return Err((line, "the cue has no text"));
     }
-    Ok(Cue { start, end, text })
+    Ok(Cue { start: start * TICKS_PER_MS, end: end * TICKS_PER_MS, text })
 }
 
-fn push(cues: &mut Vec<Cue>, c: Cue) -> Result<(), String> {
+fn push(cues: &mut Vec<Cue>, c: Cue) -> Result<(), Bad> {
     if cues.len() == MAX_CUES {
-        return Err(format!("more than {MAX_CUES} cues"));
+        return Err((0, "more than 20000 cues"));
     }
     cues.push(c);
     Ok(())
@@ -103,16 +109,16 @@ pub fn parse(format: &str, input: &str) -> Parsed {
         _ => ass(&text),
     }?;
     if cues.is_empty() {
-        return Err("no cues found".into());
+        return Err((0, "no cues found"));
     }
     Ok(cues)
 }
 
 /// A block's timing line (its first or, after a cue number or identifier, its second) and text.
-fn timed_block(n: usize, block: &[&str]) -> Result<Cue, String> {
+fn timed_block(n: usize, block: &[&str]) -> Result<Cue, Bad> {
     let at = usize::from(!block[0].contains("-->"));
-    let line = block.get(at).filter(|l| l.contains("-->")).ok_or_else(|| format!("line {n}: no timing line (start --> end)"))?;
-    let (start, end) = timing(line).ok_or_else(|| format!("line {}: malformed timing {line:?}", n + at))?;
+    let line = block.get(at).filter(|l| l.contains("-->")).ok_or((n, "no timing line (start --> end)"))?;
+    let (start, end) = timing(line).ok_or((n + at, "malformed timing"))?;
     cue(n + at, start, end, clean(&block[at + 1..].join("\n")))
 }
 
@@ -125,24 +131,23 @@ fn srt(text: &str) -> Parsed {
 }
 
 fn vtt(text: &str) -> Parsed {
-    let header = text.split('\n').next().unwrap_or("");
-    if !(header == "WEBVTT" || header.starts_with("WEBVTT ") || header.starts_with("WEBVTT\t")) {
-        return Err("line 1: a WebVTT file starts with WEBVTT".into());
-    }
     let blocks = blocks(text);
-    if let Some(at) = blocks[0].1.iter().position(|l| l.contains("-->")) {
-        return Err(format!("line {}: a blank line must end the WEBVTT header", at + 1));
+    let header = blocks.first().map_or(&[][..], |b| &b.1[..]);
+    if header.first().is_none_or(|h| h.split([' ', '\t']).next() != Some("WEBVTT")) || blocks[0].0 != 1 {
+        return Err((1, "a WebVTT file starts with WEBVTT"));
+    }
+    if let Some(at) = header.iter().position(|l| l.contains("-->")) {
+        return Err((at + 1, "a blank line must end the WEBVTT header"));
     }
     let mut cues = Vec::new();
     for (n, block) in blocks.into_iter().skip(1) {
-        let first = block[0].split_whitespace().next().unwrap_or("");
-        if matches!(first, "NOTE" | "STYLE" | "REGION") && !block[0].contains("-->") {
+        if matches!(block[0].split([' ', '\t']).next(), Some("NOTE" | "STYLE" | "REGION")) && !block[0].contains("-->") {
             continue;
         }
         let mut c = timed_block(n, &block)?;
         c.text = clean(&unescape_vtt(&c.text));
         if c.text.is_empty() {
-            return Err(format!("line {n}: the cue has no text"));
+            return Err((n, "the cue has no text"));
         }
         push(&mut cues, c)?;
     }
@@ -164,32 +169,28 @@ fn unescape_vtt(text: &str) -> String {
 fn ass(text: &str) -> Parsed {
     let mut cues = Vec::new();
     let mut events = false;
-    // The indices of Start, End and Text in the Events section's Format line, and its field count.
-    let mut format: Option<(usize, usize, usize, usize)> = None;
+    // The indices of Start, End and Text in the Events section's Format line (Text is last).
+    let mut format: Option<(usize, usize, usize)> = None;
     for (i, line) in text.split('\n').map(str::trim).enumerate() {
         let n = i + 1;
         if line.starts_with('[') && line.ends_with(']') {
             events = line[1..line.len() - 1].trim().eq_ignore_ascii_case("events");
-            continue;
-        }
-        if !events {
-            continue;
-        }
-        if let Some(fields) = line.strip_prefix("Format:") {
-            let names: Vec<String> = fields.split(',').map(|f| f.trim().to_ascii_lowercase()).collect();
-            let at = |name: &str| names.iter().position(|f| f == name);
+        } else if !events {
+        } else if let Some(fields) = line.strip_prefix("Format:") {
+            let names: Vec<&str> = fields.split(',').map(str::trim).collect();
+            let at = |name: &str| names.iter().position(|f| f.eq_ignore_ascii_case(name));
             format = match (at("start"), at("end"), at("text")) {
-                (Some(s), Some(e), Some(t)) if t == names.len() - 1 => Some((s, e, t, names.len())),
-                _ => return Err(format!("line {n}: the Format line needs Start, End and Text last")),
+                (Some(s), Some(e), Some(t)) if t == names.len() - 1 => Some((s, e, t)),
+                _ => return Err((n, "the Format line needs Start, End and Text last")),
             };
         } else if let Some(fields) = line.strip_prefix("Dialogue:") {
-            let (s, e, t, count) = format.ok_or_else(|| format!("line {n}: a Dialogue line before the Events Format line"))?;
-            let values: Vec<&str> = fields.trim_start().splitn(count, ',').collect();
-            if values.len() != count {
-                return Err(format!("line {n}: {} fields where the Format line has {count}", values.len()));
+            let (s, e, t) = format.ok_or((n, "a Dialogue line before the Events Format line"))?;
+            let values: Vec<&str> = fields.trim_start().splitn(t + 1, ',').collect();
+            if values.len() <= t {
+                return Err((n, "a Dialogue line with fewer fields than its Format line"));
             }
-            let at = |k: usize| time(values[k].trim()).ok_or_else(|| format!("line {n}: malformed time {:?}", values[k].trim()));
-            push(&mut cues, cue(n, at(s)?, at(e)?, clean(&unescape_ass(values[t])))?)?;
+            let (Some(start), Some(end)) = (time(values[s].trim()), time(values[e].trim())) else { return Err((n, "malformed timing")) };
+            push(&mut cues, cue(n, start, end, clean(&unescape_ass(values[t])))?)?;
         }
     }
     Ok(cues)
@@ -209,59 +210,75 @@ fn unescape_ass(text: &str) -> String {
     plain.replace("\\N", "\n").replace("\\n", "\n").replace("\\h", " ")
 }
 
-/// `HH:MM:SS<sep>mmm`.
-fn clock(out: &mut String, ms: i64, sep: char) {
-    use std::fmt::Write;
-    let _ = write!(out, "{:02}:{:02}:{:02}{sep}{:03}", ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60, ms % 1000);
+/// `n` in decimal, zero-padded to `width` digits.
+fn num(out: &mut String, n: i64, width: usize) {
+    let digits = n.to_string();
+    out.extend(std::iter::repeat_n('0', width.saturating_sub(digits.len())));
+    out.push_str(&digits);
 }
 
-/// The cues as a file of `format`. ASS holds centiseconds: its times are rounded to them, a cue
-/// keeping at least one.
+/// `H:MM:SS<sep>fff` (`hours` digits at least), or ASS's `H:MM:SS.cc` from hundredths.
+fn clock(out: &mut String, ms: i64, hours: usize, sep: char, hundredths: bool) {
+    num(out, ms / 3_600_000, hours);
+    for part in [ms / 60_000 % 60, ms / 1000 % 60] {
+        out.push(':');
+        num(out, part, 2);
+    }
+    out.push(sep);
+    if hundredths {
+        num(out, ms % 1000 / 10, 2);
+    } else {
+        num(out, ms % 1000, 3);
+    }
+}
+
+/// The cues as a file of `format`, times in the nearest millisecond. ASS holds hundredths: its
+/// times are rounded to them, a cue keeping at least one.
 pub fn write(format: &str, cues: &[Cue], width: u32, height: u32) -> String {
-    use std::fmt::Write;
+    let ms = |t: i64| (t + TICKS_PER_MS / 2) / TICKS_PER_MS;
     let mut out = String::new();
-    match format {
-        "srt" | "vtt" => {
-            let vtt = format == "vtt";
-            if vtt {
-                out.push_str("WEBVTT\n\n");
-            }
-            for (i, c) in cues.iter().enumerate() {
-                if !vtt {
-                    let _ = writeln!(out, "{}", i + 1);
-                }
-                let sep = if vtt { '.' } else { ',' };
-                clock(&mut out, c.start, sep);
-                out.push_str(" --> ");
-                clock(&mut out, c.end, sep);
-                out.push('\n');
-                let text = if vtt { c.text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;") } else { c.text.clone() };
-                out.push_str(&text);
-                out.push_str("\n\n");
-            }
+    if format == "ass" {
+        out.push_str("[Script Info]\nScriptType: v4.00+\nPlayResX: ");
+        num(&mut out, width.into(), 1);
+        out.push_str("\nPlayResY: ");
+        num(&mut out, height.into(), 1);
+        out.push_str("\n\n[V4+ Styles]\nFormat: Name, Fontname, Fontsize, PrimaryColour, Bold, Alignment, MarginV\nStyle: Default,Arial,");
+        num(&mut out, (height / 18).into(), 1);
+        out.push_str(",&H00FFFFFF,-1,2,");
+        num(&mut out, (height / 20).into(), 1);
+        out.push_str("\n\n[Events]\nFormat: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text\n");
+    } else if format == "vtt" {
+        out.push_str("WEBVTT\n\n");
+    }
+    for (i, c) in cues.iter().enumerate() {
+        let (start, end) = (ms(c.start), ms(c.end).max(ms(c.start) + 1));
+        if format == "ass" {
+            let (start, end) = ((start + 5) / 10, ((end + 5) / 10).max((start + 5) / 10 + 1));
+            out.push_str("Dialogue: 0,");
+            clock(&mut out, start * 10, 1, '.', true);
+            out.push(',');
+            clock(&mut out, end * 10, 1, '.', true);
+            out.push_str(",Default,,0,0,0,,");
+            out.push_str(&c.text.replace('\n', "\\N"));
+            out.push('\n');
+            continue;
         }
-        _ => {
-            let _ = write!(
-                out,
-                "[Script Info]\nScriptType: v4.00+\nPlayResX: {width}\nPlayResY: {height}\n\n[V4+ Styles]\n\
-                 Format: Name, Fontname, Fontsize, PrimaryColour, Bold, Alignment, MarginV\n\
-                 Style: Default,Arial,{},&H00FFFFFF,-1,2,{}\n\n[Events]\n\
-                 Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text\n",
-                height / 18,
-                height / 20
-            );
-            for c in cues {
-                let start = (c.start + 5) / 10;
-                let end = ((c.end + 5) / 10).max(start + 1);
-                out.push_str("Dialogue: 0,");
-                for cs in [start, end] {
-                    let _ = write!(out, "{}:{:02}:{:02}.{:02},", cs / 360_000, cs / 6000 % 60, cs / 100 % 60, cs % 100);
-                }
-                out.push_str("Default,,0,0,0,,");
-                out.push_str(&c.text.replace('\n', "\\N"));
-                out.push('\n');
-            }
+        let vtt = format == "vtt";
+        if !vtt {
+            num(&mut out, i as i64 + 1, 1);
+            out.push('\n');
         }
+        let sep = if vtt { '.' } else { ',' };
+        clock(&mut out, start, 2, sep, false);
+        out.push_str(" --> ");
+        clock(&mut out, end, 2, sep, false);
+        out.push('\n');
+        if vtt {
+            out.push_str(&c.text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;"));
+        } else {
+            out.push_str(&c.text);
+        }
+        out.push_str("\n\n");
     }
     out
 }

@@ -48,9 +48,7 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     let style = args.style.choice("style")?;
     let position = args.position.choice("position")?;
     ctx.timeline()?;
-    let mut cues = formats::parse(format, text).map_err(|why| invalid_subtitles(&why))?;
-    crate::sort::stable_sort_by_key(&mut cues, |c| c.start);
-    // 120 ticks a millisecond: exact.
-    let captions: Vec<Timed> = cues.into_iter().map(|c| Timed { start: c.start * 120, end: c.end * 120, text: c.text }).collect();
-    Ok(place(ctx, &captions, style, position)?.into())
+    let mut cues = formats::parse(format, text).map_err(invalid_subtitles)?;
+    by_start(&mut cues);
+    Ok(place(ctx, &cues, style, position)?.into())
 }

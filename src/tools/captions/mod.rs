@@ -17,6 +17,7 @@ use super::create::{caption_style, TextPositions, TextStyles};
 use super::{seconds, timeline_mut, Ctx, Output, ToolError};
 use crate::error_code::ErrorCode;
 use crate::model::{Element, ElementType, Track, TrackType};
+use formats::Cue;
 
 crate::tools::args::choices! {
     Formats = formats::FORMATS;
@@ -28,18 +29,11 @@ pub fn is_caption(e: &Element) -> bool {
     e.kind == ElementType::Text && number.is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
 }
 
-/// A caption to place: timeline ticks and its text (lines joined by `\n`).
-pub struct Timed {
-    pub start: i64,
-    pub end: i64,
-    pub text: String,
-}
-
 /// Places `captions` (sorted by start) on new caption tracks on top of the picture: each on the
 /// first of them it fits, a new track below the others when it overlaps every one (a file's
 /// overlapping cues), so none is dropped or cut. Numbers them `Caption 1`... in time order.
 /// The result: the tracks' ids, how many, and the span they cover.
-pub fn place(ctx: &mut Ctx, captions: &[Timed], style: Option<&str>, position: Option<&str>) -> Result<Value, ToolError> {
+pub fn place(ctx: &mut Ctx, captions: &[Cue], style: Option<&str>, position: Option<&str>) -> Result<Value, ToolError> {
     let canvas = ctx.settings().canvas;
     let tl = timeline_mut(&mut ctx.timeline)?;
     let mut tracks: Vec<Track> = Vec::new();
@@ -65,6 +59,13 @@ pub fn place(ctx: &mut Ctx, captions: &[Timed], style: Option<&str>, position: O
     Ok(json!({ "trackIds": ids, "count": captions.len(), "start": seconds(first), "end": seconds(last) }))
 }
 
-pub fn invalid_subtitles(why: &str) -> ToolError {
-    ToolError::new(ErrorCode::InvalidSubtitles, format!("Invalid subtitles: {why}"))
+/// Cues in time order, ties in the order given (one sort for import and export).
+pub fn by_start(cues: &mut [Cue]) {
+    crate::sort::stable_sort_by_key(cues, |c| c.start);
+}
+
+/// "Invalid subtitles: line 3: malformed timing", or without a line for the file as a whole.
+pub fn invalid_subtitles((line, why): formats::Bad) -> ToolError {
+    let at = if line == 0 { String::new() } else { format!("line {line}: ") };
+    ToolError::new(ErrorCode::InvalidSubtitles, format!("Invalid subtitles: {at}{why}"))
 }
