@@ -83,131 +83,141 @@ fn normalize(input: &str) -> String {
     input.replace("\r\n", "\n").replace('\r', "\n")
 }
 
-/// Groups of consecutive non-blank lines (SRT and VTT blocks), trimmed, with their first line's number.
-fn blocks(text: &str) -> Vec<(usize, Vec<&str>)> {
-    let mut out: Vec<(usize, Vec<&str>)> = Vec::new();
-    let mut open = false;
-    for (i, l) in text.split('\n').map(str::trim).enumerate() {
-        match (l.is_empty(), open) {
-            (true, _) => open = false,
-            (false, true) => out.last_mut().expect("an open block").1.push(l),
-            (false, false) => {
-                out.push((i + 1, vec![l]));
-                open = true;
-            }
-        }
-    }
-    out
-}
-
 /// Reads a file's cues in file order; the error names the line and what is wrong there.
 pub fn parse(format: &str, input: &str) -> Parsed {
     let text = normalize(input);
-    let cues = match format {
-        "srt" => srt(&text),
-        "vtt" => vtt(&text),
-        _ => ass(&text),
-    }?;
+    let cues = if format == "ass" { ass(&text) } else { blocks(&text, format == "vtt") }?;
     if cues.is_empty() {
         return Err((0, "no cues found"));
     }
     Ok(cues)
 }
 
-/// A block's timing line (its first or, after a cue number or identifier, its second) and text.
-fn timed_block(n: usize, block: &[&str]) -> Result<Cue, Bad> {
+/// SRT and VTT: blocks of consecutive non-blank lines, each a cue. In VTT the first block is the
+/// header, and NOTE, STYLE and REGION blocks are skipped.
+fn blocks(text: &str, vtt: bool) -> Parsed {
+    let mut cues = Vec::new();
+    let mut block: Vec<&str> = Vec::new();
+    // The number of the block's first line, and whether the VTT header is still to come.
+    let (mut first, mut header) = (0, vtt);
+    for (i, line) in text.split('\n').chain([""]).map(str::trim).enumerate() {
+        if !line.is_empty() {
+            if block.is_empty() {
+                first = i + 1;
+            }
+            block.push(line);
+            continue;
+        }
+        let Some(word) = block.first().map(|l| l.split([' ', '\t']).next().unwrap_or("")) else { continue };
+        if header {
+            if first != 1 || word != "WEBVTT" {
+                break;
+            }
+            if let Some(at) = block.iter().position(|l| l.contains("-->")) {
+                return Err((at + 1, "a blank line must end the WEBVTT header"));
+            }
+            header = false;
+        } else if !(vtt && matches!(word, "NOTE" | "STYLE" | "REGION") && !block[0].contains("-->")) {
+            push(&mut cues, timed_block(first, &block, vtt)?)?;
+        }
+        block.clear();
+    }
+    if header {
+        return Err((1, "a WebVTT file starts with WEBVTT"));
+    }
+    Ok(cues)
+}
+
+/// A block's timing line (its first or, after a cue number or identifier, its second) and text;
+/// VTT's tags dropped and its entities decoded.
+fn timed_block(n: usize, block: &[&str], vtt: bool) -> Result<Cue, Bad> {
     let at = usize::from(!block[0].contains("-->"));
     let line = block.get(at).filter(|l| l.contains("-->")).ok_or((n, "no timing line (start --> end)"))?;
     let (start, end) = timing(line).ok_or((n + at, "malformed timing"))?;
-    cue(n + at, start, end, clean(&block[at + 1..].join("\n")))
+    let mut text = block[at + 1..].join("\n");
+    if vtt {
+        text = replace_all(&strip(&text, '<', '>'), &[("&lt;", "<"), ("&gt;", ">"), ("&nbsp;", " "), ("&amp;", "&")]);
+    }
+    cue(n + at, start, end, clean(&text))
 }
 
-fn srt(text: &str) -> Parsed {
-    let mut cues = Vec::new();
-    for (n, block) in blocks(text) {
-        push(&mut cues, timed_block(n, &block)?)?;
-    }
-    Ok(cues)
-}
-
-fn vtt(text: &str) -> Parsed {
-    let blocks = blocks(text);
-    let header = blocks.first().map_or(&[][..], |b| &b.1[..]);
-    if header.first().is_none_or(|h| h.split([' ', '\t']).next() != Some("WEBVTT")) || blocks[0].0 != 1 {
-        return Err((1, "a WebVTT file starts with WEBVTT"));
-    }
-    if let Some(at) = header.iter().position(|l| l.contains("-->")) {
-        return Err((at + 1, "a blank line must end the WEBVTT header"));
-    }
-    let mut cues = Vec::new();
-    for (n, block) in blocks.into_iter().skip(1) {
-        if matches!(block[0].split([' ', '\t']).next(), Some("NOTE" | "STYLE" | "REGION")) && !block[0].contains("-->") {
-            continue;
+/// `text` with each pair's first replaced by its second, in order (one replace for every use).
+fn replace_all(text: &str, pairs: &[(&str, &str)]) -> String {
+    let mut out = text.to_string();
+    for (from, to) in pairs {
+        if out.contains(from) {
+            out = out.replace(from, to);
         }
-        let mut c = timed_block(n, &block)?;
-        c.text = clean(&unescape_vtt(&c.text));
-        if c.text.is_empty() {
-            return Err((n, "the cue has no text"));
-        }
-        push(&mut cues, c)?;
     }
-    Ok(cues)
+    out
 }
 
-/// VTT cue text as plain text: tags (`<i>`, `<v Name>`, timestamps) dropped, the entities decoded.
-fn unescape_vtt(text: &str) -> String {
+/// `text` without the spans from `open` to the next `close` (VTT's tags, ASS's override blocks);
+/// an unclosed one stays.
+fn strip(text: &str, open: char, close: char) -> String {
     let mut plain = String::with_capacity(text.len());
     let mut rest = text;
-    while let Some(i) = rest.find('<') {
-        plain.push_str(&rest[..i]);
-        rest = rest[i..].find('>').map_or("", |j| &rest[i + j + 1..]);
-    }
-    plain.push_str(rest);
-    plain.replace("&lt;", "<").replace("&gt;", ">").replace("&nbsp;", " ").replace("&amp;", "&")
-}
-
-fn ass(text: &str) -> Parsed {
-    let mut cues = Vec::new();
-    let mut events = false;
-    // The indices of Start, End and Text in the Events section's Format line (Text is last).
-    let mut format: Option<(usize, usize, usize)> = None;
-    for (i, line) in text.split('\n').map(str::trim).enumerate() {
-        let n = i + 1;
-        if line.starts_with('[') && line.ends_with(']') {
-            events = line[1..line.len() - 1].trim().eq_ignore_ascii_case("events");
-        } else if !events {
-        } else if let Some(fields) = line.strip_prefix("Format:") {
-            let names: Vec<&str> = fields.split(',').map(str::trim).collect();
-            let at = |name: &str| names.iter().position(|f| f.eq_ignore_ascii_case(name));
-            format = match (at("start"), at("end"), at("text")) {
-                (Some(s), Some(e), Some(t)) if t == names.len() - 1 => Some((s, e, t)),
-                _ => return Err((n, "the Format line needs Start, End and Text last")),
-            };
-        } else if let Some(fields) = line.strip_prefix("Dialogue:") {
-            let (s, e, t) = format.ok_or((n, "a Dialogue line before the Events Format line"))?;
-            let values: Vec<&str> = fields.trim_start().splitn(t + 1, ',').collect();
-            if values.len() <= t {
-                return Err((n, "a Dialogue line with fewer fields than its Format line"));
-            }
-            let (Some(start), Some(end)) = (time(values[s].trim()), time(values[e].trim())) else { return Err((n, "malformed timing")) };
-            push(&mut cues, cue(n, start, end, clean(&unescape_ass(values[t])))?)?;
-        }
-    }
-    Ok(cues)
-}
-
-/// ASS dialogue text as plain text: override blocks `{...}` dropped, `\N` and `\n` line breaks,
-/// `\h` a space.
-fn unescape_ass(text: &str) -> String {
-    let mut plain = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(i) = rest.find('{') {
-        let Some(j) = rest[i..].find('}') else { break };
+    while let Some(i) = rest.find(open) {
+        let Some(j) = rest[i..].find(close) else { break };
         plain.push_str(&rest[..i]);
         rest = &rest[i + j + 1..];
     }
     plain.push_str(rest);
-    plain.replace("\\N", "\n").replace("\\n", "\n").replace("\\h", " ")
+    plain
+}
+
+/// ASS: the Events section's `Dialogue:` lines, read by its `Format:` line (Start, End, and Text
+/// last, which may hold commas); override blocks dropped, `\N` and `\n` line breaks, `\h` a space.
+fn ass(text: &str) -> Parsed {
+    let mut cues = Vec::new();
+    let mut events = false;
+    // Where Start, End and Text are among the Format line's fields.
+    let mut format: Option<[usize; 3]> = None;
+    for (i, line) in text.split('\n').map(str::trim).enumerate() {
+        let n = i + 1;
+        let Some((kind, fields)) = line.split_once(':').filter(|_| events) else {
+            if line.starts_with('[') && line.ends_with(']') {
+                events = line[1..line.len() - 1].trim().eq_ignore_ascii_case("events");
+            }
+            continue;
+        };
+        if kind == "Format" {
+            let mut at = [usize::MAX; 3];
+            let mut count = 0;
+            for (k, f) in fields.split(',').enumerate() {
+                count = k + 1;
+                for (slot, name) in at.iter_mut().zip(["start", "end", "text"]) {
+                    if f.trim().eq_ignore_ascii_case(name) {
+                        *slot = k;
+                    }
+                }
+            }
+            if at[0] == usize::MAX || at[1] == usize::MAX || at[2] != count - 1 {
+                return Err((n, "the Format line needs Start, End and Text last"));
+            }
+            format = Some(at);
+        } else if kind == "Dialogue" {
+            let at = format.ok_or((n, "a Dialogue line before the Events Format line"))?;
+            // The three fields, and how many there are (Text takes the rest, commas and all).
+            let (mut picked, mut count) = ([""; 3], 0);
+            for (k, f) in fields.splitn(at[2] + 1, ',').enumerate() {
+                count = k + 1;
+                for (slot, a) in picked.iter_mut().zip(at) {
+                    if k == a {
+                        *slot = f.trim();
+                    }
+                }
+            }
+            let [start, end, body] = picked;
+            if count <= at[2] {
+                return Err((n, "a Dialogue line with fewer fields than its Format line"));
+            }
+            let (Some(start), Some(end)) = (time(start), time(end)) else { return Err((n, "malformed timing")) };
+            let body = replace_all(&strip(body, '{', '}'), &[("\\N", "\n"), ("\\n", "\n"), ("\\h", " ")]);
+            push(&mut cues, cue(n, start, end, clean(&body))?)?;
+        }
+    }
+    Ok(cues)
 }
 
 /// `n` in decimal, zero-padded to `width` digits.
@@ -259,7 +269,7 @@ pub fn write(format: &str, cues: &[Cue], width: u32, height: u32) -> String {
             out.push(',');
             clock(&mut out, end * 10, 1, '.', true);
             out.push_str(",Default,,0,0,0,,");
-            out.push_str(&c.text.replace('\n', "\\N"));
+            out.push_str(&replace_all(&c.text, &[("\n", "\\N")]));
             out.push('\n');
             continue;
         }
@@ -274,7 +284,7 @@ pub fn write(format: &str, cues: &[Cue], width: u32, height: u32) -> String {
         clock(&mut out, end, 2, sep, false);
         out.push('\n');
         if vtt {
-            out.push_str(&c.text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;"));
+            out.push_str(&replace_all(&c.text, &[("&", "&amp;"), ("<", "&lt;"), (">", "&gt;")]));
         } else {
             out.push_str(&c.text);
         }
