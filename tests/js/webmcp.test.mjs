@@ -262,7 +262,17 @@ test("every tool whose answer carries the project's names or texts is marked unt
     if (JSON.stringify(result).includes(CRAFT)) carrying.push(name);
     editor.dispose();
   }
-  assert.deepEqual(carrying, ["list_project_assets", "list_timeline", "list_stickers", "get_element", "update_track", "export_subtitles", "undo", "redo", "batch"]);
+  assert.deepEqual(carrying, [
+    "list_project_assets",
+    "list_timeline",
+    "list_stickers",
+    "get_element",
+    "update_track",
+    "export_subtitles",
+    "undo",
+    "redo",
+    "batch",
+  ]);
   const hints = Object.fromEntries((await createEditor()).tools().map((t) => [t.name, webMcpAnnotations(t).untrustedContentHint]));
   assert.deepEqual(hints, Object.fromEntries(Object.entries(EXPECTED_HINTS).map(([n, h]) => [n, h.untrustedContentHint])));
   assert.deepEqual(
