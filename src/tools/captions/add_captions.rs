@@ -140,18 +140,31 @@ fn count(arg: &Arg<Option<i64>>, key: &str, what: &str, max: i64, default: i64) 
     }
 }
 
-/// The words grouped into captions: lines filled greedily up to `chars` characters (a longer word
-/// alone on its line), at most `lines` lines, a new caption after a sentence's end or a pause.
-fn chunk<'w>(words: &'w [W<'w>], chars: usize, lines: usize) -> Vec<(&'w [W<'w>], String)> {
-    let mut out = Vec::new();
+/// The words as captions. Lines fill greedily up to `chars` characters (a longer word alone on its
+/// line), at most `lines` of them; a caption ends after a sentence's end or before a pause. It
+/// runs from its first word's start (or the previous caption's end, when words overlap) to its
+/// last word's end, lengthened to `min` unless that runs into the next caption's first word, and
+/// lasts at least a tick.
+fn captions(words: &[W], chars: usize, lines: usize, min: i64) -> Vec<Cue> {
+    let mut out: Vec<Cue> = Vec::new();
     let (mut first, mut text, mut line_len, mut line_count) = (0, String::new(), 0, 1);
+    // Ends the caption of words[first..upto], the next one starting at words[upto] if any.
+    let flush = |out: &mut Vec<Cue>, first: usize, upto: usize, text: String| {
+        let start = words[first].start.max(out.last().map_or(0, |c| c.end));
+        let last = words[first..upto].iter().map(|w| w.end).max().unwrap_or(start);
+        let mut end = last.max(start + min);
+        if let Some(next) = words.get(upto) {
+            end = end.min(next.start.max(last));
+        }
+        out.push(Cue { start, end: end.max(start + 1), text });
+    };
     for (i, w) in words.iter().enumerate() {
         let len = w.text.chars().count();
         let after = i.checked_sub(1).map(|p| &words[p]);
         let breaks = after.is_some_and(|p| matches!(p.text.chars().last(), Some('.' | '?' | '!' | '…')) || w.start - p.end >= PAUSE);
         let fits = line_len + 1 + len <= chars;
         if i > first && (breaks || (!fits && line_count == lines)) {
-            out.push((&words[first..i], std::mem::take(&mut text)));
+            flush(&mut out, first, i, std::mem::take(&mut text));
             (first, line_len, line_count) = (i, 0, 1);
         }
         if line_len == 0 {
@@ -166,24 +179,7 @@ fn chunk<'w>(words: &'w [W<'w>], chars: usize, lines: usize) -> Vec<(&'w [W<'w>]
         line_len += len;
     }
     if first < words.len() {
-        out.push((&words[first..], text));
-    }
-    out
-}
-
-/// Caption times from their words: from the first word's start (or the previous caption's end,
-/// when words overlap) to the last word's end, lengthened to `min` unless that runs into the next
-/// caption's first word, and at least one tick long.
-fn timed(chunks: Vec<(&[W], String)>, min: i64) -> Vec<Cue> {
-    let mut out: Vec<Cue> = Vec::with_capacity(chunks.len());
-    for (i, (ws, text)) in chunks.iter().enumerate() {
-        let start = ws[0].start.max(out.last().map_or(0, |c| c.end));
-        let last = ws.iter().map(|w| w.end).max().unwrap_or(start);
-        let mut end = last.max(start + min);
-        if let Some((next, _)) = chunks.get(i + 1) {
-            end = end.min(next[0].start.max(last));
-        }
-        out.push(Cue { start, end: end.max(start + 1), text: text.clone() });
+        flush(&mut out, first, words.len(), text);
     }
     out
 }
@@ -224,6 +220,6 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     if words.is_empty() {
         return Err(no_words());
     }
-    let captions = timed(chunk(&words, chars, lines), min);
+    let captions = captions(&words, chars, lines, min);
     Ok(place(ctx, &captions, style, position)?.into())
 }

@@ -36,12 +36,14 @@ pub fn is_caption(e: &Element) -> bool {
 pub fn place(ctx: &mut Ctx, captions: &[Cue], style: Option<&str>, position: Option<&str>) -> Result<Value, ToolError> {
     let canvas = ctx.settings().canvas;
     let tl = timeline_mut(&mut ctx.timeline)?;
+    let mut look = Element::new(String::new(), ElementType::Text, 0, 1);
+    caption_style(&mut look, style.unwrap_or("subtitle"), position.unwrap_or("bottom"), canvas);
     let mut tracks: Vec<Track> = Vec::new();
     for (i, c) in captions.iter().enumerate() {
-        let mut e = Element::new(ctx.ids.next('e'), ElementType::Text, c.start, c.end - c.start);
+        let mut e = look.clone();
+        (e.id, e.start, e.duration) = (ctx.ids.next('e').into(), c.start, c.end - c.start);
         e.name = Some(format!("Caption {}", i + 1).into());
         e.content = Some(c.text.clone());
-        caption_style(&mut e, style.unwrap_or("subtitle"), position.unwrap_or("bottom"), canvas);
         let free = tracks.iter().position(|t| t.elements.last().is_none_or(|l| l.end() <= c.start));
         let ti = free.unwrap_or_else(|| {
             let mut t = Track::new(ctx.ids.next('t'), TrackType::Text);
