@@ -158,6 +158,16 @@ error_codes! {
     NoPreviousKeyframe = "NO_PREVIOUS_KEYFRAME",
     /// update_keyframe_curve names nothing to change.
     NoCurveChange = "NO_CURVE_CHANGE",
+    /// add_captions was given no words, or none inside the element.
+    NoWords = "NO_WORDS",
+    /// A transcript word is not `{ start, end, text }` in timeline seconds, in spoken order.
+    InvalidWords = "INVALID_WORDS",
+    /// A subtitle file has a malformed cue or none (the message names the line).
+    InvalidSubtitles = "INVALID_SUBTITLES",
+    /// The timeline holds no captions to export.
+    NoCaptions = "NO_CAPTIONS",
+    /// The asset has no element on the timeline (captions need timeline times).
+    AssetNotPlaced = "ASSET_NOT_PLACED",
     /// addAsset's description is invalid.
     InvalidAsset = "INVALID_ASSET",
     /// addSticker's description is invalid.

@@ -85,6 +85,11 @@ fn example(tool: &ToolDef) -> String {
             ed.call_tool("upsert_keyframe", &serde_json::json!({ "elementId": "e7", "property": "opacity", "time": time, "value": value })).unwrap();
         }
     }
+    // export_subtitles needs captions: import_subtitles's example first.
+    if tool.name == "export_subtitles" {
+        let file: Value = serde_json::from_str(neuralcut::tools::registry::find("import_subtitles").unwrap().example).unwrap();
+        ed.call_tool("import_subtitles", &file).unwrap();
+    }
     if tool.name == "undo" {
         ed.call_tool("split", &serde_json::json!({ "times": [2.5] })).unwrap();
     }
@@ -137,7 +142,7 @@ fn render() -> String {
     md += "\n# Host tools\n\n\
            Declared in the same registry (`HOST_TOOLS`) but answered by the JS side, and offered only where they \
            can run: `media_import` in Node sessions (`npx neuralcut mcp`, with or without `--bridge`, and the CLI; docs/mcp.md), \
-           `transcribe_video` by the in-page agent (docs/agent.md), `detect_silences` and `detect_scenes` by the in-page agent, WebMCP, `npx neuralcut mcp` (with or without `--bridge`) and the CLI \
+           `transcribe_video` by the in-page agent (docs/agent.md) and by `npx neuralcut mcp --whisper <model>` (docs/transcribe.md), `detect_silences` and `detect_scenes` by the in-page agent, WebMCP, `npx neuralcut mcp` (with or without `--bridge`) and the CLI \
            (docs/silences.md, docs/scenes.md), `review_clip` by the in-page agent in a browser that can encode video (docs/agent.md), `render_preview` wherever a compositor is at \
            hand (MCP, WebMCP with a renderer, the in-page agent, the CLI's `render-frame`; docs/render.md), \
            `export_video`, `jobs_list` and `jobs_cancel` in `npx neuralcut mcp` (docs/export.md), the `ui_*` tools \

@@ -352,6 +352,48 @@ fn add_text_makes_opencuts_text_element() {
     }
 }
 
+/// Captions are text elements as OpenCut's caption flow makes them (subtitles/insert.ts: a new
+/// text track at index 0, every cue an element named `Caption <n>` at its times), and they come
+/// back through a save and load of the scene as the same cues, to the millisecond.
+#[test]
+fn captions_are_opencuts_caption_text_elements_and_survive_the_scene() {
+    let srt = "1\n00:00:00,500 --> 00:00:02,001\nTwo\nlines\n\n2\n00:00:02,001 --> 00:00:03,250\nOne\n";
+    let words = json!([{ "start": 4, "end": 4.5, "text": "Spoken" }, { "start": 4.5, "end": 5.2, "text": "words." }]);
+    let mut ed = loaded("v31");
+    let before = tracks(&ed);
+    let imported = call(&mut ed, "import_subtitles", json!({ "format": "srt", "text": srt }));
+    let spoken = call(&mut ed, "add_captions", json!({ "words": words }));
+    let after = tracks(&ed);
+    // add_captions's track went on top, above import_subtitles's.
+    let overlay = after["overlay"].as_array().unwrap();
+    assert_eq!((&overlay[0]["id"], &overlay[1]["id"]), (&spoken["trackIds"][0], &imported["trackIds"][0]));
+    assert_eq!((&overlay[1]["type"], &overlay[1]["name"]), (&json!("text"), &json!("Captions")));
+    let first = &overlay[1]["elements"][0];
+    assert_eq!(
+        first,
+        &json!({
+            "id": first["id"], "name": "Caption 1", "type": "text", "startTime": 60_000, "duration": 180_120, "trimStart": 0, "trimEnd": 0,
+            "params": with(text_params(), json!({
+                "content": "Two\nlines", "fontSize": 3.67, "background.enabled": true, "background.color": "rgba(0,0,0,0.6)",
+                "transform.positionY": 378
+            }))
+        })
+    );
+    others_untouched(&before, &after, &[]);
+    // Saved as OpenCut's scene and loaded again: the same scene, and the same subtitles.
+    let export = |ed: &mut Editor| call(ed, "export_subtitles", json!({ "format": "srt" }))["text"].clone();
+    let mut saved = fixture("v31");
+    saved["tracks"] = after.clone();
+    let mut again = Editor::new();
+    opencut::load_scene(&mut again, &saved).unwrap();
+    assert_eq!(tracks(&again), after);
+    assert_eq!(export(&mut again), export(&mut ed));
+    assert_eq!(
+        export(&mut again),
+        "1\n00:00:00,500 --> 00:00:02,001\nTwo\nlines\n\n2\n00:00:02,001 --> 00:00:03,250\nOne\n\n3\n00:00:04,000 --> 00:00:05,200\nSpoken words.\n\n"
+    );
+}
+
 #[test]
 fn add_media_makes_opencuts_media_elements() {
     // buildVideoElement: sourceDuration (the asset's 8 s), isSourceAudioEnabled, hidden false, visual
@@ -520,11 +562,12 @@ fn text_edits_land_in_params() {
     assert_eq!(element(&after, "t-title"), &title);
     others_untouched(&before, &after, &["t-title"]);
 
-    // A hidden caption on a hidden track stays hidden; only the text changes.
+    // A hidden caption on a hidden track stays hidden; only the text changes: OpenCut named it
+    // Caption 2, and the name is what keeps it a caption (export_subtitles).
     let args = json!({ "trackId": "caption-track", "elementId": "cap-2", "text": "to the news" });
     let (_, before, after) = run("v31", |_| {}, "update_text", args);
     let mut caption = element(&before, "cap-2").clone();
-    caption["name"] = json!("to the news");
+    assert_eq!(caption["name"], "Caption 2");
     caption["params"]["content"] = json!("to the news");
     assert_eq!(element(&after, "cap-2"), &caption);
     assert_eq!(after["overlay"][2]["hidden"], true);

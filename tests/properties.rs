@@ -1,4 +1,5 @@
-//! Property test: random sequences of random tool calls, valid and invalid, on random timelines.
+//! Property test: random sequences of random tool calls, valid and invalid, on random timelines
+//! (add_captions and import_subtitles among them: every word once, in order, on the new top track).
 //! No call panics; a failed call changes nothing; after every successful call the model's
 //! invariants hold (checked on the saved JSON by an oracle written here, not by the model's own
 //! helpers); a call that changes the timeline pushes exactly one undo step and one that changes
@@ -57,6 +58,10 @@ enum Op {
     Redo,
     Batch(Vec<Op>),
     Garbage(String, Value),
+    /// add_captions of words at these (start, end) times, in the order drawn.
+    Captions(Vec<(f64, f64)>, u8),
+    /// import_subtitles of SubRip cues at these (start, length) milliseconds.
+    Subtitles(Vec<(u32, u32)>),
 }
 
 /// A parameter draw: left out, or a value at `u` across the parameter's range, where `u` in
@@ -111,6 +116,15 @@ fn op_leaf() -> impl Strategy<Value = Op> {
         (0usize..5, prop(), key_time()).prop_map(|(a, b, c)| Op::RemoveKeyframe(a, b, c)),
         (0usize..5, prop(), key_time(), 0usize..5).prop_map(|(a, b, c, d)| Op::Curve(a, b, c, d)),
         (any::<u8>(), 0usize..6).prop_map(|(a, b)| Op::ByRef(a, b)),
+        (prop::collection::vec((time(), 0.0f64..2.0), 0..6), any::<u8>()).prop_map(|(w, n)| {
+            let mut words: Vec<(f64, f64)> = w.into_iter().map(|(s, d)| (s, s + d)).collect();
+            // Mostly in spoken order, as a transcript gives them; now and then not.
+            if n % 4 != 0 {
+                words.sort_by(|a, b| a.0.total_cmp(&b.0));
+            }
+            Op::Captions(words, n)
+        }),
+        prop::collection::vec((0u32..60_000, 0u32..3_000), 1..4).prop_map(Op::Subtitles),
         Just(Op::Undo),
         Just(Op::Redo),
         (prop_oneof![Just("split"), Just("nope"), Just("list_timeline"), Just("move_timeline_elements")], any::<u8>())
@@ -261,6 +275,15 @@ fn resolve(ed: &Editor, op: &Op) -> (String, Value) {
                 args["targetTrackId"] = tracks.get(*t).cloned().unwrap_or_else(|| "t404".into()).into();
             }
             ("move_timeline_elements".into(), args)
+        }
+        Op::Captions(words, n) => {
+            let words: Vec<Value> = words.iter().enumerate().map(|(i, (s, e))| json!({ "start": s, "end": e, "text": word(i) })).collect();
+            ("add_captions".into(), json!({ "words": words, "maxCharsPerLine": 1 + n % 20, "maxLines": 1 + n % 3 }))
+        }
+        Op::Subtitles(cues) => {
+            let clock = |ms: u32| format!("00:{:02}:{:02},{:03}", ms / 60_000, ms / 1000 % 60, ms % 1000);
+            let text: String = cues.iter().enumerate().map(|(i, (s, d))| format!("{}\n{} --> {}\ncue {i}\n\n", i + 1, clock(*s), clock(s + d))).collect();
+            ("import_subtitles".into(), json!({ "format": "srt", "text": text }))
         }
         Op::AddText(text, s, e) => ("add_text".into(), json!({ "text": text, "start": s, "end": e, "position": "bottom", "style": "subtitle" })),
         Op::UpdateText(i, s, e) => {
@@ -579,6 +602,38 @@ fn check_call(ed: &Editor, op: &Op, args: &Value, res: &Result<Value, neuralcut:
                 prop_assert!(false, "add_sticker refused {}: {:?}", args, res);
             }
         }
+        Op::Captions(words, _) => {
+            let valid = words.iter().all(|(s, e)| ticks(*s) >= 0 && ticks(*e) >= ticks(*s)) && words.windows(2).all(|w| ticks(w[1].0) >= ticks(w[0].0));
+            match res {
+                // Every word once, in order, on the new track on top; the oracle checks no two overlap.
+                Ok(out) => {
+                    prop_assert!(valid && !words.is_empty(), "add_captions accepted {}", args);
+                    let tl = ed.project().and_then(|p| p.timeline.as_ref()).unwrap();
+                    prop_assert_eq!(&tl.tracks[0].id, out["trackIds"][0].as_str().unwrap());
+                    let text: Vec<String> = tl.tracks[0]
+                        .elements
+                        .iter()
+                        .flat_map(|e| e.content.as_deref().unwrap().split_whitespace().map(str::to_string).collect::<Vec<_>>())
+                        .collect();
+                    prop_assert_eq!(text, (0..words.len()).map(word).collect::<Vec<_>>());
+                }
+                Err(err) if words.is_empty() => prop_assert_eq!(err.code, "NO_WORDS"),
+                Err(err) => {
+                    prop_assert!(!valid, "add_captions refused {}: {}", args, err.message);
+                    prop_assert_eq!(err.code, "INVALID_WORDS");
+                }
+            }
+        }
+        Op::Subtitles(cues) => {
+            let valid = cues.iter().all(|(_, d)| *d > 0);
+            match res {
+                Ok(out) => prop_assert!(valid && out["count"] == cues.len(), "import_subtitles gave {} for {}", out, args),
+                Err(err) => {
+                    prop_assert!(!valid, "import_subtitles refused {}: {}", args, err.message);
+                    prop_assert_eq!(err.code, "INVALID_SUBTITLES");
+                }
+            }
+        }
         Op::AddMedia(_, s, _, _) => {
             if let Ok(out) = res {
                 let el = saved(ed, out["elementId"].as_str().unwrap()).expect("the new element is saved");
@@ -588,6 +643,15 @@ fn check_call(ed: &Editor, op: &Op, args: &Value, res: &Result<Value, neuralcut:
         _ => {}
     }
     Ok(())
+}
+
+/// The i-th word of a drawn transcript: every third ends a sentence.
+fn word(i: usize) -> String {
+    if i % 3 == 2 {
+        format!("w{i}.")
+    } else {
+        format!("w{i}")
+    }
 }
 
 fn draws_of(op: &Op) -> Vec<Draw> {

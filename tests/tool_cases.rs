@@ -486,6 +486,9 @@ macro_rules! case_files {
 }
 
 case_files!(
+    add_captions,
+    import_subtitles,
+    export_subtitles,
     remove_keyframe,
     update_keyframe_curve,
     upsert_keyframe,
@@ -563,8 +566,8 @@ fn every_registered_tool_has_cases() {
     assert!(missing.is_empty(), "tools without cases: {missing:?}");
     assert_eq!(
         registry::names().len(),
-        33,
-        "17 spec tools plus list_stickers, undo, redo, batch, the ten of issue 21, cut_ranges and check_timeline (issue 33)"
+        36,
+        "17 spec tools plus list_stickers, undo, redo, batch, the ten of issue 21, cut_ranges and check_timeline (issue 33), add_captions, import_subtitles and export_subtitles (issue 34)"
     );
 }
 

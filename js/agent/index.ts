@@ -32,12 +32,13 @@ import { compare, snapshot, type TimelineSnapshot } from "./run-diff.js";
 import { toFunctionDeclarations } from "./schema.js";
 import { modelCall } from "./stream.js";
 import { fillSummary, summarizeCall } from "./summary.js";
-import { createTranscribeTool, type HostTool } from "./transcribe.js";
+import { captionWords, createTranscribeTool, type HostTool, type SourceSegment } from "./transcribe.js";
 import { PERMISSIONS, type Agent, type AgentErrorCode, type AgentEvent, type AgentOptions, type PermissionMode, type RunChanges } from "./types.js";
 import { createUsageCounter } from "./usage.js";
 import { TOOL_SUMMARIES as TOOL_SUMMARIES_MAP } from "../generated/tools.js";
 import type { ToolInfo } from "../types.js";
 import { NeuralCutError } from "../errors.js";
+import { toolError } from "../host-tools.js";
 import { checkTimeline, findingsNote } from "./check.js";
 import { type CheckRenderer, checkTimelineTool } from "../check/index.js";
 import { detectSilencesTool } from "../detect-silences.js";
@@ -68,7 +69,7 @@ export type { CheckRenderer } from "../check/index.js";
 export type { HistoryBounds } from "./history.js";
 export { modelFamily, keepsDefaultTemperature, taskConfig } from "./models.js";
 export { toFunctionDeclarations, toGeminiSchema } from "./schema.js";
-export { createTranscribeTool, cleanSegments, toTimeline, TRANSCRIBE_INPUT_SCHEMA, TRANSCRIBE_OUTPUT_SCHEMA } from "./transcribe.js";
+export { captionWords, createTranscribeTool, cleanSegments, toTimeline, TRANSCRIBE_INPUT_SCHEMA, TRANSCRIBE_OUTPUT_SCHEMA } from "./transcribe.js";
 export type { HostTool, LocalTranscriber, SourceSegment, TranscribeToolOptions } from "./transcribe.js";
 export { summarizeCall, fillSummary, formatTime } from "./summary.js";
 export type { Finding } from "./check.js";
@@ -247,6 +248,7 @@ export function createAgent(options: AgentOptions): Agent {
         result = await active.run(name, signal, () => host.call(args, { signal }));
         if (name === "transcribe_video" && transcribing) emit({ type: "progress", kind: "transcription", assetId: transcribing, fraction: 1 });
       } else if (name === "load_asset_context") result = await handles.loadContext(args, signal);
+      else if (name === "add_captions" && args.words === undefined && hostByName.has("transcribe_video")) result = await captionSpeech(args, signal);
       else result = await editor.callToolUntyped(name, args);
       return result && typeof result === "object" ? result : { error: "The tool returned nothing", code: "NO_RESULT" };
     } catch (e) {
@@ -254,6 +256,19 @@ export function createAgent(options: AgentOptions): Agent {
       const code = typeof (e as { code?: unknown })?.code === "string" ? (e as { code: string }).code : "TOOL_FAILED";
       return { error: e instanceof Error ? e.message : String(e), code };
     }
+  }
+
+  /** add_captions without words: transcribe_video's words for the same element or asset (its
+   * transcript cache answers a second call at once), mapped to the timeline there, then the
+   * engine's add_captions with them. */
+  async function captionSpeech(args: Record<string, unknown>, signal?: AbortSignal): Promise<Record<string, unknown>> {
+    const { elementId, assetId } = args;
+    const which = { ...(elementId !== undefined ? { elementId } : {}), ...(assetId !== undefined ? { assetId } : {}) };
+    const heard = await active.run("transcribe_video", signal, () => hostByName.get("transcribe_video")!.call(which, { signal }));
+    if (typeof heard.error === "string") return heard;
+    if (heard.timeBase !== "timeline")
+      return toolError("Asset is not on the timeline", "ASSET_NOT_PLACED", { hint: "Place it with add_media_to_timeline first, then call add_captions." });
+    return editor.callToolUntyped("add_captions", { ...args, words: captionWords(heard.segments as SourceSegment[]) });
   }
 
   /** Appends parts as a user turn, merging with a trailing user turn. */

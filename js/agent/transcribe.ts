@@ -3,7 +3,7 @@
 // through the proxy) and returns segments, with word times when the transcriber gives them, in
 // timeline seconds for each placement of the asset or for one element (through trim and speed).
 // Word times are checked (in order, inside the media) before anyone sees them. It edits nothing;
-// captions are a flow of add_text calls.
+// add_captions makes captions of its words (the agent passes them on: captionWords).
 
 import { elementSpan, type PlacedElement } from "../media/target.js";
 import { defineHostTool, hostToolInfo, toolError, type HostTool, type HostToolContext } from "../host-tools.js";
@@ -167,6 +167,20 @@ export function toTimeline(segments: SourceSegment[], elements: ElementJson[]): 
     }
   }
   return out.sort((x, y) => x.start - y.start || x.end - y.end);
+}
+
+/** transcribe_video's segments as add_captions's words, in spoken order: each segment's own
+ * words, or, for a segment without them, its text's words spread evenly over it (as OpenCut's
+ * transcription/caption.ts times a chunk by its segment's words per second). */
+export function captionWords(segments: SourceSegment[]): SourceWord[] {
+  const words = segments.flatMap((s) => {
+    if (s.words?.length) return s.words.map(({ start, end, text }) => ({ start, end, text }));
+    const texts = s.text.split(/\s+/).filter((t) => t !== "");
+    const step = (s.end - s.start) / texts.length;
+    return texts.map((text, i) => ({ start: round(s.start + i * step), end: round(s.start + (i + 1) * step), text }));
+  });
+  // Placements that overlap in time interleave their words.
+  return words.sort((a, b) => a.start - b.start);
 }
 
 /** Source-time segments as the tool answers them: times to the millisecond. */

@@ -713,6 +713,81 @@ export interface CheckTimelineResult {
   }[];
 }
 
+/** Arguments of `add_captions`: Add captions */
+export interface AddCaptionsArgs {
+  /** The video or audio element whose speech it is (from list_timeline); words outside it are left out */
+  elementId?: string;
+  /** The video or audio asset whose speech it is, for every placement of it */
+  assetId?: string;
+  /** The words, timeline seconds, in spoken order: transcribe_video's segments[].words. Left out, the in-page agent fills them from transcribe_video */
+  words?: {
+    start: number;
+    end: number;
+    text: string;
+  }[];
+  /** Most characters on one line (default 42) */
+  maxCharsPerLine?: number;
+  /** Most lines in one caption (default 2) */
+  maxLines?: number;
+  /** Shortest a caption stays, seconds, unless the next one starts (default 0.8, OpenCut's) */
+  minDuration?: number;
+  /** Style preset (default subtitle) */
+  style?: "plain" | "subtitle" | "hook" | "label";
+  /** Where in the frame (default bottom) */
+  position?: "top" | "center" | "bottom";
+}
+
+/** Result of `add_captions`. */
+export interface AddCaptionsResult {
+  /** The captions track (import_subtitles may add more for overlapping cues) */
+  trackIds: string[];
+  /** Captions added */
+  count: number;
+  /** The first caption's start, seconds */
+  start: number;
+  /** The last caption's end, seconds */
+  end: number;
+}
+
+/** Arguments of `import_subtitles`: Import subtitles */
+export interface ImportSubtitlesArgs {
+  /** The subtitle file's text */
+  text: string;
+  /** Its format */
+  format: "srt" | "vtt" | "ass";
+  /** Style preset (default subtitle) */
+  style?: "plain" | "subtitle" | "hook" | "label";
+  /** Where in the frame (default bottom) */
+  position?: "top" | "center" | "bottom";
+}
+
+/** Result of `import_subtitles`. */
+export interface ImportSubtitlesResult {
+  /** The captions tracks, top first (more than one when cues overlap) */
+  trackIds: string[];
+  /** Captions added */
+  count: number;
+  /** The first caption's start, seconds */
+  start: number;
+  /** The last caption's end, seconds */
+  end: number;
+}
+
+/** Arguments of `export_subtitles`: Export subtitles */
+export interface ExportSubtitlesArgs {
+  /** The file format */
+  format: "srt" | "vtt" | "ass";
+}
+
+/** Result of `export_subtitles`. */
+export interface ExportSubtitlesResult {
+  format: string;
+  /** Cues written */
+  count: number;
+  /** The file's text */
+  text: string;
+}
+
 /** Arguments of `undo`: Undo */
 export type UndoArgs = Record<string, never>;
 
@@ -787,6 +862,9 @@ export interface ToolArgsMap {
   remove_keyframe: RemoveKeyframeArgs;
   update_keyframe_curve: UpdateKeyframeCurveArgs;
   check_timeline: CheckTimelineArgs;
+  add_captions: AddCaptionsArgs;
+  import_subtitles: ImportSubtitlesArgs;
+  export_subtitles: ExportSubtitlesArgs;
   undo: UndoArgs;
   redo: RedoArgs;
   batch: BatchArgs;
@@ -824,6 +902,9 @@ export interface ToolResultMap {
   remove_keyframe: RemoveKeyframeResult;
   update_keyframe_curve: UpdateKeyframeCurveResult;
   check_timeline: CheckTimelineResult;
+  add_captions: AddCaptionsResult;
+  import_subtitles: ImportSubtitlesResult;
+  export_subtitles: ExportSubtitlesResult;
   undo: UndoResult;
   redo: RedoResult;
   batch: BatchResult;
@@ -864,6 +945,9 @@ export const TOOL_NAMES: readonly ToolName[] = [
   "remove_keyframe",
   "update_keyframe_curve",
   "check_timeline",
+  "add_captions",
+  "import_subtitles",
+  "export_subtitles",
   "undo",
   "redo",
   "batch",
@@ -878,6 +962,7 @@ export const UNTRUSTED_OUTPUT_TOOLS: readonly ToolName[] = [
   "list_stickers",
   "get_element",
   "update_track",
+  "export_subtitles",
   "undo",
   "redo",
   "batch",
@@ -915,6 +1000,9 @@ export const TOOL_ERRORS: Readonly<Record<ToolName, readonly string[]>> = {
   remove_keyframe: ["Invalid element id","Timeline element not found: <id>","Property \"<p>\" cannot be animated on <type> element; animatable: <list>","Property \"<p>\" cannot be animated: <type> elements have no animatable properties","Keyframe not found: <id>","Give exactly one of keyframeId (from list_keyframes) or time (seconds from the element's start)"],
   update_keyframe_curve: ["Invalid element id","Timeline element not found: <id>","Keyframe not found: <id>","update_keyframe_curve needs interpolation, easing, rightHandle or leftHandle","The keyframe at <t>s is the last of <property>: easing and rightHandle shape the curve to the next keyframe"],
   check_timeline: ["Invalid start time","Invalid end time","Invalid time range"],
+  add_captions: ["Give assetId or elementId, not both","Element not found","Asset not found","Unsupported asset type","No words to caption","Invalid words: word <n> <why>","Asset is not on the timeline","Argument \"<name>\" must be <rule>"],
+  import_subtitles: ["Invalid subtitles: <why>","Argument \"<name>\" must be <rule>"],
+  export_subtitles: ["No captions to export","Argument \"<name>\" must be <rule>"],
   undo: ["Nothing to undo"],
   redo: ["Nothing to redo"],
   batch: ["Invalid batch steps","Tool <name> cannot run inside batch","<the failing step's own error>"],
@@ -3894,6 +3982,271 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
     }
   },
   {
+    "name": "add_captions",
+    "title": "Add captions",
+    "description": "Caption speech in one step: the words of a transcript become caption text elements (named Caption 1, 2, ...) on a new captions track on top of the picture, one undo step. Each caption runs from its first word's start to its last word's end (at least minDuration, never into the next caption), holds at most maxLines lines of at most maxCharsPerLine characters broken at word boundaries, and ends at a sentence's end or a pause of 1 s. Give elementId (a video or audio element) or assetId; words are transcribe_video's segments' words in timeline seconds: the in-page agent fills them from transcribe_video when you leave them out, so call add_captions { elementId } alone. Edit one caption later with update_text; export_subtitles writes them as SRT, VTT or ASS.",
+    "inputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "elementId": {
+          "type": "string",
+          "minLength": 1,
+          "description": "The video or audio element whose speech it is (from list_timeline); words outside it are left out"
+        },
+        "assetId": {
+          "type": "string",
+          "minLength": 1,
+          "description": "The video or audio asset whose speech it is, for every placement of it"
+        },
+        "words": {
+          "type": "array",
+          "maxItems": 100000,
+          "items": {
+            "type": "object",
+            "properties": {
+              "start": {
+                "type": "number",
+                "minimum": 0
+              },
+              "end": {
+                "type": "number",
+                "minimum": 0
+              },
+              "text": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "start",
+              "end",
+              "text"
+            ],
+            "additionalProperties": false,
+            "description": "One spoken word."
+          },
+          "description": "The words, timeline seconds, in spoken order: transcribe_video's segments[].words. Left out, the in-page agent fills them from transcribe_video"
+        },
+        "maxCharsPerLine": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 200,
+          "description": "Most characters on one line (default 42)"
+        },
+        "maxLines": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 10,
+          "description": "Most lines in one caption (default 2)"
+        },
+        "minDuration": {
+          "type": "number",
+          "minimum": 0,
+          "maximum": 10,
+          "description": "Shortest a caption stays, seconds, unless the next one starts (default 0.8, OpenCut's)"
+        },
+        "style": {
+          "type": "string",
+          "enum": [
+            "plain",
+            "subtitle",
+            "hook",
+            "label"
+          ],
+          "description": "Style preset (default subtitle)"
+        },
+        "position": {
+          "type": "string",
+          "enum": [
+            "top",
+            "center",
+            "bottom"
+          ],
+          "description": "Where in the frame (default bottom)"
+        }
+      },
+      "required": [],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "trackIds": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          },
+          "description": "The captions track (import_subtitles may add more for overlapping cues)"
+        },
+        "count": {
+          "type": "integer",
+          "minimum": 0,
+          "description": "Captions added"
+        },
+        "start": {
+          "type": "number",
+          "description": "The first caption's start, seconds"
+        },
+        "end": {
+          "type": "number",
+          "description": "The last caption's end, seconds"
+        }
+      },
+      "required": [
+        "trackIds",
+        "count",
+        "start",
+        "end"
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": false,
+      "idempotentHint": false,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "import_subtitles",
+    "title": "Import subtitles",
+    "description": "Add a subtitle file's cues as captions (text elements named Caption 1, 2, ...) on a new captions track on top of the picture, one undo step, each at its cue's times to the millisecond. text is the file's content; format srt (SubRip), vtt (WebVTT) or ass (Advanced SubStation Alpha: its Dialogue lines, override tags such as {\\i1} dropped, \\N a line break; its styles are not carried). Overlapping cues go on further captions tracks, so none is cut. A malformed cue fails the whole call, naming its line; nothing changes.",
+    "inputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "text": {
+          "type": "string",
+          "description": "The subtitle file's text"
+        },
+        "format": {
+          "type": "string",
+          "enum": [
+            "srt",
+            "vtt",
+            "ass"
+          ],
+          "description": "Its format"
+        },
+        "style": {
+          "type": "string",
+          "enum": [
+            "plain",
+            "subtitle",
+            "hook",
+            "label"
+          ],
+          "description": "Style preset (default subtitle)"
+        },
+        "position": {
+          "type": "string",
+          "enum": [
+            "top",
+            "center",
+            "bottom"
+          ],
+          "description": "Where in the frame (default bottom)"
+        }
+      },
+      "required": [
+        "text",
+        "format"
+      ],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "trackIds": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          },
+          "description": "The captions tracks, top first (more than one when cues overlap)"
+        },
+        "count": {
+          "type": "integer",
+          "minimum": 0,
+          "description": "Captions added"
+        },
+        "start": {
+          "type": "number",
+          "description": "The first caption's start, seconds"
+        },
+        "end": {
+          "type": "number",
+          "description": "The last caption's end, seconds"
+        }
+      },
+      "required": [
+        "trackIds",
+        "count",
+        "start",
+        "end"
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": false,
+      "idempotentHint": false,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "export_subtitles",
+    "title": "Export subtitles",
+    "description": "Write the timeline's captions as a subtitle file: srt, vtt or ass. The captions are the text elements named Caption <n> (what add_captions and import_subtitles make, and OpenCut's own caption flow) that are shown (not hidden, nor on a hidden track), as they are now after any edit, in time order: each cue is one caption's text and times, to the millisecond (ASS holds hundredths of a second). Returns the file's text; changes nothing.",
+    "inputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "format": {
+          "type": "string",
+          "enum": [
+            "srt",
+            "vtt",
+            "ass"
+          ],
+          "description": "The file format"
+        }
+      },
+      "required": [
+        "format"
+      ],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "format": {
+          "type": "string"
+        },
+        "count": {
+          "type": "integer",
+          "minimum": 0,
+          "description": "Cues written"
+        },
+        "text": {
+          "type": "string",
+          "description": "The file's text"
+        }
+      },
+      "required": [
+        "format",
+        "count",
+        "text"
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": true,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    }
+  },
+  {
     "name": "undo",
     "title": "Undo",
     "description": "Undo the last successful editing call (a batch counts as one). Reports which tool was undone. Use it to correct a mistake, then call list_timeline to see the state.",
@@ -4696,7 +5049,7 @@ export const HOST_TOOL_CATALOG: readonly HostToolInfo[] = [
   {
     "name": "transcribe_video",
     "title": "Transcribe video",
-    "description": "Transcribe the speech of a video or audio asset into timed segments { start, end, text, words? }, words with their own times when the transcriber gives them (Gemini is asked for them). Times are timeline seconds for each placement of the asset (with its elementId), or for one element with elementId (only what it plays, through its trim and speed), or source seconds when the asset is not on the timeline. Edits nothing: to caption, call add_text per segment or per few words. Secondary to load_asset_context for understanding content.",
+    "description": "Transcribe the speech of a video or audio asset into timed segments { start, end, text, words? }, words with their own times when the transcriber gives them (Gemini is asked for them). Times are timeline seconds for each placement of the asset (with its elementId), or for one element with elementId (only what it plays, through its trim and speed), or source seconds when the asset is not on the timeline. Edits nothing: to caption the speech, call add_captions with the same elementId or assetId. Secondary to load_asset_context for understanding content.",
     "inputSchema": {
       "$schema": "https://json-schema.org/draft/2020-12/schema",
       "type": "object",
@@ -6265,6 +6618,9 @@ export const TOOL_SUMMARIES: Readonly<Record<ToolName | HostToolName, string>> =
   remove_keyframe: "Remove a {property} keyframe[ at {time:time}]",
   update_keyframe_curve: "Change the {property} curve[ at {time:time}]",
   check_timeline: "Check the timeline[ from {start:time}][ to {end:time}]",
+  add_captions: "Caption[ {elementId}][ {assetId}]",
+  import_subtitles: "Import {format} subtitles",
+  export_subtitles: "Export {format} subtitles",
   undo: "Undo",
   redo: "Redo",
   batch: "Run {steps:n step}",

@@ -5,6 +5,7 @@
 
 mod args;
 mod arrange;
+pub(crate) mod captions;
 mod check;
 pub mod context;
 mod create;

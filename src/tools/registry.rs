@@ -10,7 +10,7 @@ use std::sync::OnceLock;
 use serde_json::{json, Value};
 
 pub use super::schema::Types;
-use super::{arrange, check, context, create, cut, effect, element, history, host, inspect, keyframe, track, ToolFn};
+use super::{arrange, captions, check, context, create, cut, effect, element, history, host, inspect, keyframe, track, ToolFn};
 
 /// How the editor runs a tool.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -235,6 +235,9 @@ pub static TOOLS: &[&ToolDef] = &[
     &keyframe::remove_keyframe::DEF,
     &keyframe::update_keyframe_curve::DEF,
     &check::check_timeline::DEF,
+    &captions::add_captions::DEF,
+    &captions::import_subtitles::DEF,
+    &captions::export_subtitles::DEF,
     &history::undo::DEF,
     &history::redo::DEF,
     &history::batch::DEF,
@@ -264,7 +267,7 @@ pub static HOST_TOOLS: &[ToolDef] = &[
         name: "transcribe_video",
         title: text!("Transcribe video"),
         summary: text!("Transcribe[ {assetId}]"),
-        description: text!("Transcribe the speech of a video or audio asset into timed segments { start, end, text, words? }, words with their own times when the transcriber gives them (Gemini is asked for them). Times are timeline seconds for each placement of the asset (with its elementId), or for one element with elementId (only what it plays, through its trim and speed), or source seconds when the asset is not on the timeline. Edits nothing: to caption, call add_text per segment or per few words. Secondary to load_asset_context for understanding content."),
+        description: text!("Transcribe the speech of a video or audio asset into timed segments { start, end, text, words? }, words with their own times when the transcriber gives them (Gemini is asked for them). Times are timeline seconds for each placement of the asset (with its elementId), or for one element with elementId (only what it plays, through its trim and speed), or source seconds when the asset is not on the timeline. Edits nothing: to caption the speech, call add_captions with the same elementId or assetId. Secondary to load_asset_context for understanding content."),
         types: Types::of::<host::transcribe_video::Arguments, host::transcribe_video::Returns>(),
         kind: Kind::Host,
         // Like load_asset_context: reads the project, may upload the media, returns speech (untrusted text).

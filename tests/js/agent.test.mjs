@@ -659,6 +659,43 @@ test("transcribe_video maps segments into each placement's window; source second
   ]);
 });
 
+test("add_captions without words: the agent transcribes the element (a segment without word times spread evenly over it) and captions at timeline times", async () => {
+  let calls = 0;
+  const transcriber = async () => {
+    calls++;
+    return {
+      segments: [
+        { start: 1, end: 2, text: "one two" },
+        { start: 3, end: 4.5, text: "three four five." },
+      ],
+    };
+  };
+  const { editor, elementId, agent } = await setup({ agentOptions: { transcriber } });
+  const out = await agent.callTool("add_captions", { elementId, maxCharsPerLine: 3, maxLines: 1, minDuration: 0 });
+  assert.deepEqual({ count: out.count, start: out.start, end: out.end }, { count: 5, start: 1, end: 4.5 });
+  const captions = editor
+    .project()
+    .timeline.tracks.flatMap((t) => t.elements)
+    .filter((e) => e.type === "text")
+    .map((e) => [e.content, e.start / 120000, (e.start + e.duration) / 120000]);
+  assert.deepEqual(captions, [
+    ["one", 1, 1.5],
+    ["two", 1.5, 2],
+    ["three", 3, 3.5],
+    ["four", 3.5, 4],
+    ["five.", 4, 4.5],
+  ]);
+  // Words given: no transcription.
+  await agent.callTool("add_captions", { words: [{ start: 6, end: 7, text: "Given" }] });
+  assert.equal(calls, 1);
+  // An asset that is not on the timeline has no timeline times to caption at.
+  const loose = editor.addAsset({ name: "loose.mp3", type: "audio", duration: 5, file: media(100, "audio/mpeg") });
+  const unplaced = await agent.callTool("add_captions", { assetId: loose });
+  assert.deepEqual([unplaced.error, unplaced.code], ["Asset is not on the timeline", "ASSET_NOT_PLACED"]);
+  // transcribe_video's own errors come back as they are.
+  assert.equal((await agent.callTool("add_captions", { elementId: "e999" })).code, "ELEMENT_NOT_FOUND");
+});
+
 test("transcribe_video failures: a throwing local transcriber, a non-JSON answer, an asset still processing", async () => {
   const throwing = await setup({ agentOptions: { transcriber: async () => Promise.reject(new Error("worker crashed")) } });
   const crashed = await throwing.agent.callTool("transcribe_video", {});

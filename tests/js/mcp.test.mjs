@@ -170,6 +170,17 @@ const SUCCESSES = [
   ],
   ["remove_keyframe", { elementId: "e20", property: "opacity", time: 1 }],
   ["check_timeline", { start: 0, end: 10 }],
+  [
+    "add_captions",
+    {
+      elementId: "e24",
+      words: [
+        { start: 0.2, end: 0.6, text: "Hello" },
+        { start: 0.6, end: 1, text: "there." },
+      ],
+    },
+  ],
+  ["import_subtitles", { format: "srt", text: "1\n00:00:01,000 --> 00:00:02,500\nHi\n" }],
 ];
 
 test("every engine tool's result passes the SDK client's outputSchema check", async () => {
@@ -201,12 +212,43 @@ test("every engine tool's result passes the SDK client's outputSchema check", as
       "export_video",
       "jobs_list",
       "jobs_cancel",
-    ]); // core tools: mcp-core.test.mjs; export tools: export-mcp.test.mjs; detect_silences, detect_scenes: detect-*.test.mjs
+      "export_subtitles",
+    ]); // export_subtitles: the captions test below; core tools: mcp-core.test.mjs; export tools: export-mcp.test.mjs; detect_silences, detect_scenes: detect-*.test.mjs
     assert.deepEqual(
       tools.map((t) => t.name).filter((n) => !covered.has(n)),
       [],
       "a success case for every tool",
     );
+  } finally {
+    await client.close();
+  }
+});
+
+test("captions over MCP: add_captions with the client's words, export_subtitles, and the export imported again gives the same captions", async () => {
+  const client = await connect("--project", join(root, "tests", "fixtures", "demo.json"));
+  try {
+    await client.listTools();
+    const words = [
+      { start: 0.25, end: 0.5, text: "One" },
+      { start: 0.5, end: 0.9, text: "small" },
+      { start: 0.9, end: 1.3, text: "step." },
+      { start: 3.001, end: 3.5, text: "Giant" },
+      { start: 3.5, end: 4.2, text: "leap." },
+    ];
+    const made = await call(client, "add_captions", { elementId: "e24", words, maxCharsPerLine: 10 });
+    assert.deepEqual(made, { trackIds: ["t31"], count: 2, start: 0.25, end: 4.2 });
+    const srt = await call(client, "export_subtitles", { format: "srt" });
+    assert.equal(srt.text, "1\n00:00:00,250 --> 00:00:01,300\nOne small\nstep.\n\n2\n00:00:03,001 --> 00:00:04,200\nGiant\nleap.\n\n");
+    const captions = async () =>
+      (await call(client, "list_timeline")).tracks
+        .flatMap((t) => t.elements)
+        .filter((e) => e.name.startsWith("Caption "))
+        .map((e) => [e.text, e.start, e.end]);
+    const before = await captions();
+    await call(client, "undo");
+    assert.deepEqual(await captions(), []);
+    await call(client, "import_subtitles", { format: "srt", text: srt.text });
+    assert.deepEqual(await captions(), before);
   } finally {
     await client.close();
   }

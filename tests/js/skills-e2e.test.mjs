@@ -6,9 +6,8 @@
 //   0.15 s of air each side; no pause of the recipe's length is left.
 // - cut-to-scenes, in Chromium (video needs WebCodecs): detect_scenes, then one split at the cuts;
 //   each shot is its own element, starting within a frame of its cut.
-// - captions, in Node: transcribe_video with words (the host's transcriber stands for Whisper and
-//   answers words at known times), then captions of a few words in one batch, at word times
-//   mapped through the clip's trim.
+// - captions, in Node: add_captions on the clip (the host's transcriber stands for Whisper and
+//   answers words at known times): captions at the word times mapped through the clip's trim.
 // - speed, in Node: a talk at double speed with its pitch kept, then the gap after it closed;
 //   its pause, measured again, sits at half its source time.
 //
@@ -241,7 +240,7 @@ test("cut-to-scenes, end to end in Chromium: detect_scenes then one split; each 
   }
 });
 
-test("captions, end to end: transcribe_video's words become captions at word times, through the clip's trim", async () => {
+test("captions, end to end: add_captions on the clip transcribes it and places captions at its words' times, through the clip's trim", async () => {
   const base = await createEditor();
   const assetId = base.addAsset({ name: "talk.mp4", type: "video", duration: 10 });
   const placed = await base.callTool("add_media_to_timeline", { assetId, startTime: 0, trackType: "main" });
@@ -258,55 +257,52 @@ test("captions, end to end: transcribe_video's words become captions at word tim
     [3.4, 3.6, "we"],
     [3.6, 4.0, "cut."],
   ].map(([start, end, text]) => ({ start, end, text }));
-  const transcriber = async () => ({
-    language: "en",
-    segments: [
-      { start: 1.2, end: 2.6, text: "Welcome to the show.", words: words.slice(0, 4) },
-      { start: 3.0, end: 4.0, text: "Today we cut.", words: words.slice(4) },
-    ],
-  });
+  let transcribed = 0;
+  const transcriber = async () => {
+    transcribed++;
+    return {
+      language: "en",
+      segments: [
+        { start: 1.2, end: 2.6, text: "Welcome to the show.", words: words.slice(0, 4) },
+        { start: 3.0, end: 4.0, text: "Today we cut.", words: words.slice(4) },
+      ],
+    };
+  };
   const agent = createAgent({ editor, proxyUrl: stack.proxy.url, model: MODEL, fetch: browserFetch(), sleep: noWait, transcriber });
   let heard;
   resetFake(stack.fake);
   stack.fake.script.push(
     modelTurn([call("load_skill", { name: "captions" })]),
-    modelTurn([call("transcribe_video", { elementId: placed.elementId })]),
+    (body) => {
+      // The recipe names add_captions on the element, without words.
+      assert.match(responses(body)[0].response.output.body, /add_captions/);
+      return modelTurn([call("add_captions", { elementId: placed.elementId, maxCharsPerLine: 10, maxLines: 1 })]);
+    },
     (body) => {
       heard = responses(body)[0].response.output;
-      // The recipe: at most two words a caption here, from its first word's start to its last's end.
-      const steps = [];
-      for (const s of heard.segments) {
-        for (let i = 0; i < s.words.length; i += 2) {
-          const group = s.words.slice(i, i + 2);
-          steps.push({
-            tool: "add_text",
-            args: { text: group.map((w) => w.text).join(" "), start: group[0].start, end: group.at(-1).end, position: "bottom", style: "subtitle" },
-          });
-        }
-      }
-      return modelTurn([call("batch", { steps })]);
+      return modelTurn([{ text: `Added ${heard.count} captions.` }]);
     },
-    modelTurn([{ text: "Added 4 captions." }]),
   );
   await agent.send("Caption the clip.");
-  // The words in timeline seconds: the clip starts at 0 with source 1 s, so each is 1 s earlier.
-  assert.equal(heard.timeBase, "timeline");
-  assert.deepEqual(
-    heard.segments.flatMap((s) => s.words).map((w) => [w.start, w.end, w.text]),
-    words.map((w) => [Math.round((w.start - 1) * 1000) / 1000, Math.round((w.end - 1) * 1000) / 1000, w.text]),
-  );
+  assert.equal(transcribed, 1);
+  assert.deepEqual(heard, { trackIds: [heard.trackIds[0]], count: 4, start: 0.2, end: 3.4 });
+  // Word times in timeline seconds: the clip starts at 0 with source 1 s, so each is 1 s earlier.
+  // A line holds 10 characters; a sentence's end starts a new caption; 0.8 s at least, unless the
+  // next caption's first word comes sooner.
   const captions = editor
     .project()
     .timeline.tracks.flatMap((t) => t.elements)
     .filter((e) => e.type === "text")
     .sort((a, b) => a.start - b.start)
-    .map((e) => [e.content, e.start / TICKS, (e.start + e.duration) / TICKS]);
+    .map((e) => [e.name, e.content, e.start / TICKS, (e.start + e.duration) / TICKS]);
   assert.deepEqual(captions, [
-    ["Welcome to", 0.2, 0.7],
-    ["the show.", 0.7, 1.6],
-    ["Today we", 2, 2.6],
-    ["cut.", 2.6, 3],
+    ["Caption 1", "Welcome to", 0.2, 0.7],
+    ["Caption 2", "the show.", 0.7, 1.6],
+    ["Caption 3", "Today we", 2, 2.6],
+    ["Caption 4", "cut.", 2.6, 3.4],
   ]);
+  // On a track of their own, on top.
+  assert.equal(editor.project().timeline.tracks[0].id, heard.trackIds[0]);
   // One undo takes every caption back.
   editor.undo();
   assert.equal(

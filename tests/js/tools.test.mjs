@@ -197,6 +197,8 @@ const successes = [
     },
   ],
   ["check_timeline", {}, { findings: [] }],
+  ["add_captions", { elementId: "e24", words: [{ start: 0.2, end: 0.6, text: "Hi" }] }, { trackIds: ["t31"], count: 1, start: 0.2, end: 1 }],
+  ["import_subtitles", { format: "srt", text: "1\n00:00:01,000 --> 00:00:02,500\nHi\n" }, { trackIds: ["t31"], count: 1, start: 1, end: 2.5 }],
 ];
 
 const readOnly = new Set([
@@ -335,6 +337,7 @@ const failures = [
   ],
   ["update_clip", { elementIds: ["e22"], opacity: 2 }, { error: 'Property "opacity" must be from 0 to 1', code: "PROPERTY_OUT_OF_RANGE" }],
   ["check_timeline", { start: 5, end: 3 }, { error: "Invalid time range", code: "INVALID_TIME_RANGE" }],
+  ["export_subtitles", { format: "srt" }, { error: "No captions to export", code: "NO_CAPTIONS" }],
 ];
 
 for (const [tool, args, expected, fixtureName] of failures) {

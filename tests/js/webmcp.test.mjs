@@ -67,6 +67,9 @@ upsert_keyframe                no  yes yes no  no
 remove_keyframe                no  yes no  no  no
 update_keyframe_curve          no  yes yes no  no
 check_timeline                 yes no  yes no  no
+add_captions                   no  no  no  no  no
+import_subtitles               no  no  no  no  no
+export_subtitles               yes no  yes no  yes
 undo                           no  yes no  no  yes
 redo                           no  yes no  no  yes
 batch                          no  yes no  no  yes`;
@@ -227,6 +230,9 @@ const CALLS = {
   remove_keyframe: { elementId: "e22", property: "opacity", time: 1.5 },
   update_keyframe_curve: { elementId: "e22", property: "opacity", time: 1.5, interpolation: "linear" },
   check_timeline: {},
+  add_captions: { words: [{ start: 0, end: 1, text: "Hi" }] },
+  import_subtitles: { format: "srt", text: "1\n00:00:01,000 --> 00:00:02,000\nHi\n" },
+  export_subtitles: { format: "srt" },
   undo: {},
   redo: {},
   batch: { steps: [{ tool: "list_timeline" }] },
@@ -245,6 +251,8 @@ test("every tool whose answer carries the project's names or texts is marked unt
     const ctx = draftContext();
     await registerWebMcpTools(editor, { modelContext: ctx });
     if (name === "remove_keyframe" || name === "update_keyframe_curve") await editor.callTool("upsert_keyframe", keyframe);
+    // Captions to export: their text is the crafted one.
+    if (name === "export_subtitles") await editor.callTool("add_captions", { words: [{ start: 0, end: 1, text: CRAFT }] });
     // An agent's run is one undo step named after the user's message.
     if (name === "undo" || name === "redo") await editor.group(`Assistant: ${CRAFT}`, () => editor.callTool("split", { times: [1] }));
     if (name === "redo") editor.undo();
@@ -254,7 +262,17 @@ test("every tool whose answer carries the project's names or texts is marked unt
     if (JSON.stringify(result).includes(CRAFT)) carrying.push(name);
     editor.dispose();
   }
-  assert.deepEqual(carrying, ["list_project_assets", "list_timeline", "list_stickers", "get_element", "update_track", "undo", "redo", "batch"]);
+  assert.deepEqual(carrying, [
+    "list_project_assets",
+    "list_timeline",
+    "list_stickers",
+    "get_element",
+    "update_track",
+    "export_subtitles",
+    "undo",
+    "redo",
+    "batch",
+  ]);
   const hints = Object.fromEntries((await createEditor()).tools().map((t) => [t.name, webMcpAnnotations(t).untrustedContentHint]));
   assert.deepEqual(hints, Object.fromEntries(Object.entries(EXPECTED_HINTS).map(([n, h]) => [n, h.untrustedContentHint])));
   assert.deepEqual(

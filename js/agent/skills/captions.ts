@@ -2,14 +2,14 @@ import type { Skill } from "./index.js";
 
 export const CAPTIONS: Skill = {
   name: "captions",
-  description: "Burn in captions from a transcript of the speech, one text element per phrase.",
-  body: `# Captions from a transcript
+  description: "Caption the speech with add_captions, or bring subtitles in and out (SRT, VTT, ASS).",
+  body: `# Captions from the speech
 
-1. Call \`list_timeline\` to find the video or audio elements with speech; note each element's id and its start and end.
-2. Call \`transcribe_video\` with \`{ "elementId": "<the element id>" }\` for each element the user means (or \`{ "assetId": ... }\` for every placement of an asset). The segments come back in timeline seconds, through the element's trim and speed, with their \`words\` when the transcriber gives word times.
-3. Merge segments shorter than 0.8 s with their neighbour and split any longer than 6 s or 42 characters at a word boundary, so each caption reads comfortably. With \`words\`, split at a word: the caption runs from its first word's \`start\` to its last word's \`end\`.
-4. Add one caption per segment with \`add_text\`: \`{ "text": "<segment text>", "start": <segment start>, "end": <segment end>, "position": "bottom", "style": "subtitle" }\`. Several captions can go in one \`batch\` (\`{ "steps": [{ "tool": "add_text", "args": { ... } }, ...] }\`), which is one undo step; keep a batch to about 40 steps.
-5. Do not change the wording except for obvious filler the user asked to drop; keep the user's language.
-6. Finish by calling \`list_timeline\` once and tell the user how many captions you added and the time range they cover. To correct one later, use \`update_text\` with its \`trackId\` and \`elementId\`.
+1. Call \`list_timeline\` to find the video or audio elements with speech; note each element's id.
+2. Call \`add_captions\` with \`{ "elementId": "<the element id>" }\` for each element the user means (or \`{ "assetId": ... }\` for every placement of an asset). Leave \`words\` out: the speech is transcribed for you (\`transcribe_video\`, its words in timeline seconds through the element's trim and speed) and made into captions in one undo step, on a captions track above everything, each at its words' times and never overlapping the next.
+3. Shape them only when the user asks: \`maxCharsPerLine\` (default 42; about 20 for a vertical video), \`maxLines\` (default 2; 1 for short punchy captions), \`minDuration\` (default 0.8 s), \`style\` (default subtitle; hook for large bold words) and \`position\` (default bottom).
+4. Do not change the wording except for obvious filler the user asked to drop; keep the user's language. To fix one caption, use \`update_text\` with its \`trackId\` and \`elementId\` (from \`list_timeline\`): it stays a caption.
+5. A subtitle file the user gives: \`import_subtitles\` with its \`text\` and \`format\` (srt, vtt or ass). To hand the captions over as a file: \`export_subtitles\` with the format, which writes the captions as the timeline holds them now.
+6. Finish by calling \`list_timeline\` once and tell the user how many captions you added and the time range they cover (\`add_captions\` returns both).
 `,
 };

@@ -70,6 +70,12 @@ fn apply_style(e: &mut Element, style: &str, canvas: Canvas) {
     e.background = background.map(str::to_string);
 }
 
+/// A caption's look: a style preset and a named position, as add_text gives them.
+pub(crate) fn caption_style(e: &mut Element, style: &str, position: &str, canvas: Canvas) {
+    apply_style(e, style, canvas);
+    set_position(e, position, canvas);
+}
+
 fn set_position(e: &mut Element, position: &str, canvas: Canvas) {
     let (x, y) = placement(canvas, position);
     e.position = Some(position.to_string());

@@ -68,7 +68,10 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     let ids = &mut ctx.ids;
     edits::fit_animations(&mut e, old_duration, || ids.next('k'));
     if let Some(t) = text {
-        e.name = Some(text_name(t).into());
+        // A caption keeps its name: the name is what makes it one (tools::captions).
+        if !crate::tools::captions::is_caption(&e) {
+            e.name = Some(text_name(t).into());
+        }
         e.content = Some(t.to_string());
     }
     if let Some(p) = position {
