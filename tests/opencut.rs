@@ -540,17 +540,23 @@ fn text_edits_land_in_params() {
 
 #[test]
 fn set_volume_writes_decibels_in_params() {
-    // 0.5 is 20·log10(0.5) = −6.02 dB; 0 is OpenCut's floor, −60 dB.
+    // 0.5 is 20·log10(0.5) = −6.02 dB. 0 is −60 dB and muted: OpenCut's dBToLinear plays −60 dB
+    // at gain 0.001, and resolveEffectiveAudioGain is 0 only for a muted element or track
+    // (timeline/audio-state.ts).
     for (name, track, id, volume, db) in [
         ("v31", "music-track", "a-music", 0.5, json!(-6.02)),
         ("v31", "pip-track", "v-pip", 0.0, json!(-60)),
         ("v31", "main-track", "v-intro", 1.0, json!(0)),
         ("ntsc-2997", "vo-track", "vo-1", 0.25, json!(-12.04)),
+        ("ntsc-2997", "vo-track", "vo-1", 0.0, json!(-60)),
         ("migrated-v28", "o-audio", "a-old", 1.0, json!(0)),
     ] {
         let (_, before, after) = run(name, |_| {}, "set_volume", json!({ "trackId": track, "elementId": id, "volume": volume }));
         let mut e = element(&before, id).clone();
         e["params"]["volume"] = db;
+        if volume == 0.0 {
+            e["params"]["muted"] = json!(true);
+        }
         assert_eq!(element(&after, id), &e, "{name} {id}");
         others_untouched(&before, &after, &[id]);
     }
