@@ -156,14 +156,13 @@ pub(crate) fn cut_at(left: &mut Element, right: &mut Element, animations: Option
         right.animations = r;
     }
     let tail = left.end() - t;
-    if left.kind.is_timed_media() {
-        // OpenCut's split: round the left piece's source span once and give the rest to the
-        // right piece, so the two spans always add up to the whole (split-elements.ts).
-        let total = left.source_ticks(left.duration);
-        let head = left.source_ticks(offset).min(total);
-        right.trim_start = left.trim_start + head;
-        left.trim_end += total - head;
-    }
+    // OpenCut's split, for every element type (text, stickers and effects too): round the left
+    // piece's source span once and give the rest to the right piece, so the two spans always add
+    // up to the whole; each piece's trims grow by the other's span (split-elements.ts).
+    let total = left.source_ticks(left.duration);
+    let head = left.source_ticks(offset).min(total);
+    right.trim_start = left.trim_start + head;
+    left.trim_end += total - head;
     left.duration = offset;
     right.start = t;
     right.duration = tail;

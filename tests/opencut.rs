@@ -592,14 +592,22 @@ fn split_cuts_tick_exact_and_pieces_keep_their_parents_fields() {
         right["trimStart"] = json!(120_000 + 240_000);
         assert_eq!(fields(&piece(id)), right, "{id}");
     }
-    for id in ["t-title", "s-flag", "i-card"] {
-        let mut left = fields(element(&before, id));
-        left["duration"] = json!(240_000);
+    // OpenCut's split-elements.ts adds the cut span to the trims of every element, whatever
+    // its type: the left piece's trimEnd grows by the right piece's span and the right piece's
+    // trimStart by the left's.
+    for id in ["t-title", "s-flag", "i-card", "e-blur"] {
+        let ticks = |e: &Value, key: &str| e[key].as_i64().unwrap();
+        let parent = element(&before, id);
+        let (head, tail) = (240_000 - ticks(parent, "startTime"), ticks(parent, "startTime") + ticks(parent, "duration") - 240_000);
+        let mut left = fields(parent);
+        left["duration"] = json!(head);
+        left["trimEnd"] = json!(ticks(parent, "trimEnd") + tail);
         assert_eq!(fields(element(&after, id)), left, "{id}");
-        let mut right = fields(element(&before, id));
+        let mut right = fields(parent);
         right["id"] = piece(id)["id"].clone();
         right["startTime"] = json!(240_000);
-        right["duration"] = json!(360_000);
+        right["duration"] = json!(tail);
+        right["trimStart"] = json!(ticks(parent, "trimStart") + head);
         assert_eq!(fields(&piece(id)), right, "{id}");
     }
     // v-intro zooms 1 → 1.2 and fades 0 → -12 dB over 5 s (600 000 ticks): at the cut, 2/5 of the
