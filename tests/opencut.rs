@@ -426,7 +426,8 @@ fn add_media_makes_opencuts_media_elements() {
 #[test]
 fn add_sticker_makes_opencuts_sticker_element() {
     // buildStickerElement: the catalog name, the id as OpenCut writes it (provider:value), 2 s, visual
-    // params; top-right is 162 px in from the corner: (960 − 162, −(540 − 162)) = (798, −378).
+    // params at scale 0.2: OpenCut fits the 200 × 200 fallback to the canvas (1080 × 1080), so it
+    // is 216 × 216; top-right with the 54 px margin: (960 − 54 − 108, −(540 − 54 − 108)) = (798, −378).
     let args = json!({ "stickerId": "flags:FR", "start": 4, "end": 6, "position": "top-right" });
     let (out, before, after) = run("v31", |ed| drop(ed.add_sticker("flags:FR", "France", None).unwrap()), "add_sticker", args);
     let id = out["elementId"].as_str().unwrap();
@@ -435,7 +436,7 @@ fn add_sticker_makes_opencuts_sticker_element() {
         &json!({
             "id": id, "name": "France", "type": "sticker", "stickerId": "flags:FR",
             "startTime": 480_000, "duration": 240_000, "trimStart": 0, "trimEnd": 0,
-            "params": with(visual(), json!({ "transform.positionX": 798, "transform.positionY": -378 }))
+            "params": with(visual(), json!({ "transform.positionX": 798, "transform.positionY": -378, "transform.scaleX": 0.2, "transform.scaleY": 0.2 }))
         })
     );
     others_untouched(&before, &after, &[]);
@@ -443,7 +444,8 @@ fn add_sticker_makes_opencuts_sticker_element() {
 
 #[test]
 fn on_every_fixture_stickers_and_effects_are_opencuts_elements() {
-    // top-left puts the centre 15 % of the shorter side in from both edges.
+    // Scale 0.2 makes the sticker a fifth of the shorter side; top-left keeps it 5 % of that side in
+    // from both edges, so its centre is 15 % in.
     for (name, x, y) in [("v31", -798, -378), ("ntsc-2997", -558, -378), ("ntsc-23976", -378, -798), ("migrated-v28", -532, -252)] {
         let args = json!({ "stickerId": "flags:FR", "start": 20, "end": 22, "position": "top-left" });
         let (out, before, after) = run(name, |_| {}, "add_sticker", args);
@@ -453,7 +455,7 @@ fn on_every_fixture_stickers_and_effects_are_opencuts_elements() {
             &json!({
                 "id": id, "name": "France", "type": "sticker", "stickerId": "flags:FR",
                 "startTime": 2_400_000, "duration": 240_000, "trimStart": 0, "trimEnd": 0,
-                "params": with(visual(), json!({ "transform.positionX": x, "transform.positionY": y }))
+                "params": with(visual(), json!({ "transform.positionX": x, "transform.positionY": y, "transform.scaleX": 0.2, "transform.scaleY": 0.2 }))
             }),
             "{name}"
         );
