@@ -8,7 +8,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
 use crate::animation::Animations;
-use crate::model::{Element, Timeline, Track, TrackType};
+use crate::model::{Element, ElementType, Timeline, Track, TrackType};
 
 /// Why an edit could not be made.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -36,15 +36,15 @@ pub fn insert(tl: &mut Timeline, ti: usize, element: Element) -> Result<(), Edit
     Ok(())
 }
 
-/// Puts `element` on the first track of `kind` (top to bottom) whose range is free, creating a
-/// track when none has room. The main track is never duplicated: a collision there is an error.
+/// Puts `element` on the first track of `kind` (top to bottom) that takes it ([`Track::takes`])
+/// and whose range is free, creating a track when none has room. The main track is never duplicated: a collision there is an error.
 /// Returns the index of the track used. This is OpenCut's auto placement (InsertElementCommand
 /// with the `firstAvailable` strategy, timeline/placement/resolve.ts at cf5e79e); the new track
 /// goes where [`add_track`] puts it.
 pub fn place(tl: &mut Timeline, kind: TrackType, element: Element, new_track_id: impl FnOnce() -> String) -> Result<usize, EditError> {
     let (start, end) = (element.start, element.end());
     let mut blocked = None;
-    for (ti, track) in tl.tracks.iter().enumerate().filter(|(_, t)| t.kind == kind) {
+    for (ti, track) in tl.tracks.iter().enumerate().filter(|(_, t)| t.kind == kind && t.takes(element.kind)) {
         match track.first_overlap(start, end, &|_| false) {
             None => {
                 insert(tl, ti, element)?;
@@ -56,7 +56,14 @@ pub fn place(tl: &mut Timeline, kind: TrackType, element: Element, new_track_id:
     if kind == TrackType::Main {
         return Err(blocked.unwrap_or(EditError::Incompatible { track: String::new() }));
     }
-    let ti = add_track(tl, kind, new_track_id());
+    // A sticker gets a graphic track of its own where OpenCut's insertion makes one: on top
+    // (`getHighestInsertIndexForTrack`); other kinds where [`add_track`] puts them.
+    let ti = if element.kind == ElementType::Sticker {
+        tl.tracks.insert(0, Arc::new(Track::new(new_track_id(), kind)));
+        0
+    } else {
+        add_track(tl, kind, new_track_id())
+    };
     insert(tl, ti, element)?;
     Ok(ti)
 }

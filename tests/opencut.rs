@@ -704,27 +704,19 @@ fn moves_and_timing_changes_keep_everything_else() {
 }
 
 #[test]
-fn a_sticker_moved_onto_a_video_overlay_track_gets_a_graphic_track_beside_it() {
+fn a_sticker_is_not_moved_onto_a_video_overlay_track() {
+    // OpenCut's MoveElementCommand refuses it (validateElementTrackCompatibility: a sticker goes
+    // on graphic tracks only); the engine refuses it too, so no track of both kinds is ever made.
+    let mut ed = loaded("v31");
+    let before = tracks(&ed);
     let args = json!({ "elementIds": ["s-flag"], "start": 20, "targetTrackId": "pip-track" });
-    let (_, before, after) = run("v31", |_| {}, "move_timeline_elements", args);
-    let overlay = after["overlay"].as_array().unwrap();
-    let ids: Vec<(&str, &str)> = overlay.iter().map(|t| (t["id"].as_str().unwrap(), t["type"].as_str().unwrap())).collect();
-    assert_eq!(
-        ids,
-        [
-            ("fx-track", "effect"),
-            ("text-track", "text"),
-            ("caption-track", "text"),
-            ("gfx-track", "graphic"),
-            ("pip-track", "video"),
-            ("pip-track-graphic", "graphic")
-        ]
-    );
-    let mut flag = element(&before, "s-flag").clone();
-    flag["startTime"] = json!(2_400_000);
-    assert_eq!(overlay[5], json!({ "id": "pip-track-graphic", "name": "Graphic track", "type": "graphic", "hidden": false, "elements": [flag] }));
-    // The muted video track keeps its flags.
-    assert_eq!((&overlay[4]["muted"], &overlay[4]["hidden"]), (&json!(true), &json!(false)));
+    let err = ed.call_tool("move_timeline_elements", &args).unwrap_err().to_json();
+    assert_eq!(err["error"], "Target track pip-track is a video overlay track and cannot hold sticker elements");
+    assert_eq!(err["code"], "INCOMPATIBLE_TRACK");
+    let args = json!({ "elementIds": ["v-pip"], "start": 20, "targetTrackId": "gfx-track" });
+    let err = ed.call_tool("move_timeline_elements", &args).unwrap_err().to_json();
+    assert_eq!(err["error"], "Target track gfx-track is a sticker overlay track and cannot hold video elements");
+    assert_eq!(tracks(&ed), before);
 }
 
 #[test]

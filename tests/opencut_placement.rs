@@ -124,3 +124,59 @@ fn a_sticker_anchored_anywhere_is_on_the_canvas_by_opencuts_bounds() {
     let (e, _) = find(&tracks(&ed), "s-flag");
     assert_eq!((&e["params"]["transform.positionX"], &e["params"]["transform.positionY"]), (&json!(546), &json!(-216)));
 }
+
+/// The OpenCut track `track_id` holds `element_id`: OpenCut's calls that take both find it.
+fn assert_found(tracks: &Value, track_id: &Value, element_id: &Value) {
+    let track = all_tracks(tracks).into_iter().find(|t| &t["id"] == track_id).unwrap_or_else(|| panic!("no OpenCut track {track_id}"));
+    assert!(track["elements"].as_array().unwrap().iter().any(|e| &e["id"] == element_id), "{element_id} is not on OpenCut track {track_id}");
+}
+
+#[test]
+fn a_sticker_next_to_an_image_gets_a_graphic_track_on_top_and_its_id() {
+    // pip-track holds i-card (an image, 0–5 s) once v-pip is gone; gfx-track is busy 6–11 s
+    // (g-rect). A sticker at 7–9 s cannot share pip-track, an OpenCut video track, so it gets a
+    // new graphic track where OpenCut's insertion makes one: on top (getHighestInsertIndexForTrack).
+    let mut ed = load(&fixture("v31"));
+    call(&mut ed, "delete_timeline_elements", json!({ "elementIds": ["v-pip"] }));
+    let out = call(&mut ed, "add_sticker", json!({ "stickerId": "flags:FR", "start": 7, "end": 9, "position": "top-right" }));
+    let after = tracks(&ed);
+    assert_found(&after, &out["trackId"], &out["elementId"]);
+    let top = &after["overlay"][0];
+    assert_eq!((&top["id"], &top["type"], &top["name"]), (&out["trackId"], &json!("graphic"), &json!("Graphic track")));
+    assert_eq!(top["elements"].as_array().unwrap().len(), 1);
+    let kinds: Vec<&str> = after["overlay"].as_array().unwrap().iter().map(|t| t["id"].as_str().unwrap()).collect();
+    assert_eq!(kinds[1..], ["fx-track", "text-track", "caption-track", "gfx-track", "pip-track"]);
+}
+
+#[test]
+fn every_track_id_a_tool_returns_holds_its_element_in_opencut() {
+    let mut ed = load(&fixture("v31"));
+    call(&mut ed, "delete_timeline_elements", json!({ "elementIds": ["v-pip"] }));
+    let calls = [
+        ("add_sticker", json!({ "stickerId": "shapes:star", "start": 7, "end": 9, "position": "center" })),
+        ("add_sticker", json!({ "stickerId": "flags:DE", "start": 20, "end": 21, "position": "top-left" })),
+        ("add_media_to_timeline", json!({ "assetId": "m-image", "startTime": 7, "duration": 2, "trackType": "overlay" })),
+        ("add_media_to_timeline", json!({ "assetId": "m-broll", "startTime": 16, "duration": 2, "trackType": "overlay" })),
+    ];
+    for (tool, args) in calls {
+        let out = call(&mut ed, tool, args);
+        assert_found(&tracks(&ed), &out["trackId"], &out["elementId"]);
+    }
+    // Moves and copies report the tracks they land on; a sticker goes only where stickers are.
+    let out = call(&mut ed, "move_timeline_elements", json!({ "elementIds": ["s-flag"], "start": 30 }));
+    for m in out["movedElements"].as_array().unwrap() {
+        assert_found(&tracks(&ed), &m["trackId"], &m["elementId"]);
+    }
+    let out = call(&mut ed, "duplicate_elements", json!({ "elementIds": ["s-flag", "i-card"], "startTime": 7 }));
+    for c in out["elements"].as_array().unwrap() {
+        assert_found(&tracks(&ed), &c["trackId"], &c["elementId"]);
+    }
+    let out = call(&mut ed, "split", json!({ "times": [8] }));
+    for p in out["newElements"].as_array().unwrap() {
+        assert_found(&tracks(&ed), &p["trackId"], &p["elementId"]);
+    }
+    // No OpenCut track of both kinds, no companion track.
+    for t in all_tracks(&tracks(&ed)) {
+        assert!(!t["id"].as_str().unwrap().ends_with("-graphic") && !t["id"].as_str().unwrap().ends_with("-video"), "{}", t["id"]);
+    }
+}

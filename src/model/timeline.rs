@@ -395,6 +395,19 @@ impl Track {
         self.elements[from..].iter().take_while(|e| e.start < end).map(|e| e.as_ref()).find(|e| !skip(&e.id))
     }
 
+    /// What an overlay track holds as OpenCut stores it: a graphic track (stickers, `Some(true)`)
+    /// or a video track (video and images, `Some(false)`), never both (OpenCut's
+    /// validateElementTrackCompatibility); `None` while it is empty. Judged by its first element.
+    pub fn overlay_group(&self) -> Option<bool> {
+        (self.kind == TrackType::Overlay).then(|| self.elements.first().map(|e| e.kind == ElementType::Sticker)).flatten()
+    }
+
+    /// Whether a new element of `kind` may join this track: its type accepts it, and an overlay
+    /// track takes only its group (see [`Track::overlay_group`]).
+    pub fn takes(&self, kind: ElementType) -> bool {
+        self.kind.accepts(kind) && self.overlay_group().is_none_or(|stickers| stickers == (kind == ElementType::Sticker))
+    }
+
     /// Inserts keeping the order by start. The caller has checked for overlap.
     pub fn insert_sorted(&mut self, element: Arc<Element>) {
         let at = self.elements.partition_point(|e| e.start < element.start);

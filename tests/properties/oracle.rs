@@ -157,8 +157,8 @@ fn verdict(tool: &str, args: &Value, ok: bool, expected: Option<Value>, after: &
 }
 
 /// move_timeline_elements: the earliest element starts at `start`, the others keep their offsets
-/// to it, on their own tracks or all on `targetTrackId`, which must accept them; nothing may
-/// overlap. None: the call must fail.
+/// to it, on their own tracks or all on `targetTrackId`, which must accept them (an overlay
+/// target, their kind too); nothing may overlap. None: the call must fail.
 fn move_elements(before: &Value, args: &Value) -> Option<Value> {
     let moved = ids(&args["elementIds"])?;
     let start = opt_ticks(&args["start"]).ok()??;
@@ -175,6 +175,17 @@ fn move_elements(before: &Value, args: &Value) -> Option<Value> {
     let delta = start - found.iter().map(|f| int(&f.3, "start")).min()?;
     let mut placed: Vec<Vec<Value>> =
         ts.iter().map(|t| t["elements"].as_array().unwrap().iter().filter(|e| !moved.contains(&s(&e["id"]))).cloned().collect()).collect();
+    // An overlay target holds stickers or video and images, never both (OpenCut's graphic and
+    // video tracks): every moved element must be of the kind of its first element that stays,
+    // or of the first moved one when none stays.
+    if let Some(to) = target.filter(|&to| ts[to]["type"] == "overlay") {
+        let sticker = |e: &Value| e["type"] == "sticker";
+        let stays = ts[to]["elements"].as_array().unwrap().iter().find(|e| !moved.contains(&s(&e["id"])));
+        let group = stays.or(found.first().map(|f| &f.3)).map(sticker);
+        if found.iter().any(|f| Some(sticker(&f.3)) != group) {
+            return None;
+        }
+    }
     for (ti, _, _, e) in &found {
         let to = target.unwrap_or(*ti);
         if !accepts(ts[to]["type"].as_str()?, e["type"].as_str()?) {
@@ -319,10 +330,9 @@ fn split(before: &Value, args: &Value, after: &Value, ok: bool) -> Problem {
                 }
                 p["start"] = json!(w[0]);
                 p["duration"] = json!(w[1] - w[0]);
-                if is_media(e) {
-                    set_trim(&mut p, "trimStart", int(e, "trimStart") + w[0] - s0);
-                    set_trim(&mut p, "trimEnd", int(e, "trimEnd") + e0 - w[1]);
-                }
+                // Every type's trims grow by what the other pieces cover (OpenCut's split-elements.ts).
+                set_trim(&mut p, "trimStart", int(e, "trimStart") + w[0] - s0);
+                set_trim(&mut p, "trimEnd", int(e, "trimEnd") + e0 - w[1]);
                 if !cuts.is_empty() && e.get("animations").is_some() {
                     if let Some((_, _, _, got)) = after_idx.get(&s(&p["id"])) {
                         inner_keys_kept(e, got, w[0] - s0, w[1] - s0)?;

@@ -109,6 +109,9 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
                 if !track.kind.accepts(copy.kind) {
                     return Err(ToolError::incompatible_track(&track.id, track.kind.as_str(), copy.kind.as_str()));
                 }
+                if let Some(stickers) = track.overlay_group().filter(|_| !track.takes(copy.kind)) {
+                    return Err(ToolError::other_overlay_kind(&track.id, stickers, copy.kind.as_str()));
+                }
                 edits::insert(tl, at, copy).map_err(super::edit_error)?;
                 at
             }
