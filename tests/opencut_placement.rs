@@ -180,3 +180,46 @@ fn every_track_id_a_tool_returns_holds_its_element_in_opencut() {
         assert!(!t["id"].as_str().unwrap().ends_with("-graphic") && !t["id"].as_str().unwrap().ends_with("-video"), "{}", t["id"]);
     }
 }
+
+fn main_starts(tracks: &Value) -> Vec<(String, i64)> {
+    tracks["main"]["elements"].as_array().unwrap().iter().map(|e| (e["id"].as_str().unwrap().to_string(), e["startTime"].as_i64().unwrap())).collect()
+}
+
+#[test]
+fn a_clip_placed_at_the_front_of_the_main_track_starts_at_0() {
+    // v31's main track: v-intro 0–5 s, v-fast 5–7 s. OpenCut's delete leaves the gap at the front
+    // (delete-elements.ts shifts nothing without ripple), and so does the engine.
+    let mut ed = load(&fixture("v31"));
+    call(&mut ed, "delete_timeline_elements", json!({ "elementIds": ["v-intro"] }));
+    assert_eq!(main_starts(&tracks(&ed)), [("v-fast".to_string(), 600_000)]);
+    // Moved to 2 s with nothing before it, it lands at 0 (enforceMainTrackStart), and the tool says so.
+    let out = call(&mut ed, "move_timeline_elements", json!({ "elementIds": ["v-fast"], "start": 2 }));
+    assert_eq!(out["movedElements"][0], json!({ "elementId": "v-fast", "trackId": "main-track", "start": 0, "end": 2 }));
+    assert_eq!(main_starts(&tracks(&ed)), [("v-fast".to_string(), 0)]);
+    // The first clip retimed to 1–4 s stays at the front: 0–3 s (the startTime rule of
+    // update-pipeline.ts); a clip added at 3 s to an empty main track: at 0 (placement's rule).
+    let mut ed = load(&fixture("v31"));
+    let out = call(&mut ed, "update_timeline_element_timing", json!({ "elementId": "v-intro", "start": 1, "end": 4 }));
+    assert_eq!((&out["start"], &out["end"]), (&json!(0), &json!(3)));
+    assert_eq!(main_starts(&tracks(&ed)), [("v-intro".to_string(), 0), ("v-fast".to_string(), 600_000)]);
+    call(&mut ed, "delete_timeline_elements", json!({ "elementIds": ["v-intro", "v-fast"] }));
+    let out = call(&mut ed, "add_media_to_timeline", json!({ "assetId": "m-broll", "startTime": 3, "duration": 2, "trackType": "main" }));
+    let (e, track) = find(&tracks(&ed), out["elementId"].as_str().unwrap());
+    assert_eq!((track.as_str(), &e["startTime"]), ("main-track", &json!(0)));
+}
+
+#[test]
+fn what_moves_with_the_front_clip_moves_by_as_much() {
+    // OpenCut's group move (resolve-move.ts) shifts the whole group so the main member lands at 0:
+    // v-fast (main, 5–7 s) and cap-2 (captions, 4–5.5 s) moved to 6 s after v-intro is gone would
+    // put cap-2 at 6 s and v-fast at 7 s; the group moves 6 s earlier (cap-2's start, so nothing
+    // goes below 0): cap-2 0–1.5 s, v-fast 1–3 s.
+    let mut ed = load(&fixture("v31"));
+    call(&mut ed, "delete_timeline_elements", json!({ "elementIds": ["v-intro", "cap-1"] }));
+    let out = call(&mut ed, "move_timeline_elements", json!({ "elementIds": ["v-fast", "cap-2"], "start": 6 }));
+    let after = tracks(&ed);
+    assert_eq!(find(&after, "cap-2").0["startTime"], json!(0));
+    assert_eq!(find(&after, "v-fast").0["startTime"], json!(120_000));
+    let moved: Vec<(&Value, &Value)> = out["movedElements"].as_array().unwrap().iter().map(|m| (&m["elementId"], &m["start"])).collect();
+    assert_eq!(moved, [(&json!("v-fast"), &json!(1)), (&json!("cap-2"), &json!(0))]);
+}
