@@ -75,6 +75,8 @@ export interface ListTimelineResult {
   }[];
   /** End of the last element, seconds */
   duration: number;
+  /** Element types the host does not draw (its elementKinds): the tools add none of them; absent when it draws all */
+  notDrawn?: string[];
 }
 
 /** Arguments of `load_asset_context`: Load asset into context */
@@ -448,7 +450,7 @@ export interface UpdateClipArgs {
   opacity?: number;
   /** How it mixes with what is below */
   blendMode?: "normal" | "darken" | "multiply" | "color-burn" | "lighten" | "screen" | "plus-lighter" | "color-dodge" | "overlay" | "soft-light" | "hard-light" | "difference" | "exclusion" | "hue" | "saturation" | "color" | "luminosity";
-  /** Decibels; 0 plays as recorded, -60 is silent */
+  /** Decibels; 0 plays as recorded, -60 is the quietest (use muted for silence) */
   volume?: number;
   /** Silence a video or audio element */
   muted?: boolean;
@@ -1490,6 +1492,13 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
         "duration": {
           "type": "number",
           "description": "End of the last element, seconds"
+        },
+        "notDrawn": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          },
+          "description": "Element types the host does not draw (its elementKinds): the tools add none of them; absent when it draws all"
         }
       },
       "required": [
@@ -2366,7 +2375,7 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
   {
     "name": "add_sticker",
     "title": "Add sticker",
-    "description": "Add a sticker (stickerId from list_stickers, provider:value such as flags:US or shapes:star; flag codes in any case) from start to end (timeline seconds) at a corner or the center of the frame. It goes on the first overlay track free at that time, or a new overlay track on top.",
+    "description": "Add a sticker (stickerId from list_stickers, provider:value such as flags:US or shapes:star; flag codes in any case) from start to end (timeline seconds) at a corner or the center of the frame. It goes on the first overlay track of stickers free at that time (never one holding video or images, as OpenCut keeps stickers on graphic tracks), or a new overlay track on top.",
     "inputSchema": {
       "$schema": "https://json-schema.org/draft/2020-12/schema",
       "type": "object",
@@ -2950,7 +2959,7 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
           "type": "number",
           "minimum": -60,
           "maximum": 20,
-          "description": "Decibels; 0 plays as recorded, -60 is silent"
+          "description": "Decibels; 0 plays as recorded, -60 is the quietest (use muted for silence)"
         },
         "muted": {
           "type": "boolean",

@@ -66,6 +66,9 @@ pub enum ElementType {
 }
 
 impl ElementType {
+    pub const ALL: [ElementType; 6] =
+        [ElementType::Video, ElementType::Image, ElementType::Audio, ElementType::Text, ElementType::Sticker, ElementType::Effect];
+
     pub fn as_str(self) -> &'static str {
         match self {
             ElementType::Video => "video",
@@ -84,6 +87,42 @@ impl ElementType {
 
     pub fn has_volume(self) -> bool {
         self.is_timed_media()
+    }
+}
+
+/// The element types a host draws (and plays): `createEditor({ elementKinds })`. The tools that add
+/// an element of another type refuse, and list_timeline names the others, so an agent does not add
+/// what the host's preview cannot show (OpenCut classic at cf5e79e draws no sticker or effect
+/// element until a host fixes its copy: docs/opencut.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ElementKinds(u8);
+
+impl Default for ElementKinds {
+    fn default() -> Self {
+        ElementKinds::ALL
+    }
+}
+
+impl ElementKinds {
+    pub const ALL: ElementKinds = ElementKinds((1 << ElementType::ALL.len()) - 1);
+
+    /// The set named by `names` (any order, repeats allowed); an unknown name is the error.
+    pub fn from_names<S: AsRef<str>>(names: &[S]) -> Result<ElementKinds, String> {
+        let mut bits = 0;
+        for name in names {
+            let i = ElementType::ALL.iter().position(|k| k.as_str() == name.as_ref()).ok_or_else(|| name.as_ref().to_string())?;
+            bits |= 1 << i;
+        }
+        Ok(ElementKinds(bits))
+    }
+
+    pub fn has(self, kind: ElementType) -> bool {
+        ElementType::ALL.iter().position(|k| *k == kind).is_some_and(|i| self.0 & (1 << i) != 0)
+    }
+
+    /// The names in the set (`drawn`) or out of it, in ElementType::ALL's order.
+    pub fn names(self, drawn: bool) -> Vec<&'static str> {
+        ElementType::ALL.into_iter().filter(|k| self.has(*k) == drawn).map(ElementType::as_str).collect()
     }
 }
 

@@ -165,6 +165,13 @@ impl ToolError {
         .with_hint("Video and image go on main or overlay tracks, stickers on overlay, audio on audio.")
     }
 
+    /// The host declared it does not draw elements of `kind` (`createEditor({ elementKinds })`).
+    pub fn not_drawn(kind: &str, drawn: &[&str]) -> ToolError {
+        ToolError::new(ErrorCode::ElementKindNotDrawn, format!("This host does not draw {kind} elements"))
+            .with("elementType", kind)
+            .with_hint(format!("Its preview shows only: {}. list_timeline's notDrawn names the rest.", drawn.join(", ")))
+    }
+
     /// An overlay track of one OpenCut kind asked to take an element of the other: OpenCut keeps
     /// stickers on graphic tracks and video and images on video tracks, never together.
     pub fn other_overlay_kind(track_id: &str, stickers: bool, element_type: &str) -> ToolError {

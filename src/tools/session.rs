@@ -103,7 +103,8 @@ impl Editor {
                 }
             }
             Kind::Read | Kind::Edit | Kind::Batch => {
-                let mut ctx = Ctx::new(self.doc.project()).with_listing(&mut self.listing).with_effects(self.doc.effects());
+                let mut ctx =
+                    Ctx::new(self.doc.project()).with_listing(&mut self.listing).with_effects(self.doc.effects()).with_element_kinds(self.doc.element_kinds());
                 let out = run_in(&mut ctx, def, args)?;
                 let label = match def.kind {
                     Kind::Batch => batch_label(raw),

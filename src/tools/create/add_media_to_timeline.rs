@@ -64,6 +64,7 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     if !track_type.accepts(asset.kind.element_type()) {
         return Err(ToolError::invalid_track_type().with_hint("trackType is main or overlay for video and image, audio for audio."));
     }
+    ctx.drawn(asset.kind.element_type())?;
     let source = asset.duration_ticks();
     let length = match (asset.kind, duration, source) {
         (AssetType::Image, d, _) => d.unwrap_or(IMAGE_DEFAULT_TICKS),

@@ -47,6 +47,7 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     let position = args.position.choice("position")?;
     // Like add_media_to_timeline: with no project, say so rather than "Sticker not found".
     ctx.project()?;
+    ctx.drawn(ElementType::Sticker)?;
     // The host's catalog first (its ids as registered), then OpenCut's built-in providers, which
     // write the id in OpenCut's spelling (`flags:us` becomes `flags:US`).
     let id = ctx.ids.next('e');

@@ -45,6 +45,7 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     let (start, end) = range(&args.start, &args.end, ToolError::invalid_range)?;
     let position = args.position.choice("position")?;
     let style = args.style.choice("style")?.unwrap_or("plain");
+    ctx.drawn(ElementType::Text)?;
     let canvas = ctx.settings().canvas;
     let tl = timeline_mut(&mut ctx.timeline)?;
     let id = ctx.ids.next('e');

@@ -60,6 +60,7 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
         Err(Bad) => return Err(ToolError::invalid_effect_params()),
     };
     let params = def.merge_params(&def.defaults(), &patch).map_err(param_error)?;
+    ctx.drawn(ElementType::Effect)?;
     let tl = timeline_mut(&mut ctx.timeline)?;
     let id = ctx.ids.next('e');
     let mut e = Element::new(id.clone(), ElementType::Effect, start, end - start);

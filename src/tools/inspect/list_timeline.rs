@@ -23,6 +23,8 @@ returns! {
         tracks: List<TrackEntry>,
         /// End of the last element, seconds
         duration: f64,
+        /// Element types the host does not draw (its elementKinds): the tools add none of them; absent when it draws all
+        not_drawn: Option<Vec<String>>,
     }
 }
 
@@ -92,5 +94,16 @@ returns! {
 
 pub fn run(ctx: &mut Ctx, _args: Arguments) -> Result<Output, ToolError> {
     let tl = ctx.timeline.as_ref().ok_or_else(ToolError::no_active_timeline)?;
-    Ok(listing::list(tl, ctx.listing.as_deref_mut()))
+    let out = listing::list(tl, ctx.listing.as_deref_mut());
+    let not_drawn = ctx.element_kinds.names(false);
+    if not_drawn.is_empty() {
+        return Ok(out);
+    }
+    // The kinds the host's preview cannot show, after the cached listing (which stays per track).
+    let mut text = out.into_string();
+    text.pop();
+    text.push_str(r#","notDrawn":"#);
+    text.push_str(&crate::text::json(&serde_json::json!(not_drawn)));
+    text.push('}');
+    Ok(Output::from_json_text(text))
 }

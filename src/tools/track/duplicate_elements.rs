@@ -70,6 +70,9 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     let tl = timeline_mut(&mut ctx.timeline)?;
     let found = locate_all(tl, &ids)?;
     let originals: Vec<(usize, crate::model::Element)> = found.iter().map(|&(ti, ei)| (ti, tl.tracks[ti].elements[ei].as_ref().clone())).collect();
+    if let Some((_, e)) = originals.iter().find(|(_, e)| !ctx.element_kinds.has(e.kind)) {
+        return Err(ToolError::not_drawn(e.kind.as_str(), &ctx.element_kinds.names(true)));
+    }
     let earliest = originals.iter().map(|(_, e)| e.start).min().unwrap_or(0);
     let latest = originals.iter().map(|(_, e)| e.end()).max().unwrap_or(0);
     // By default the copies follow the originals, as a paste after the selection would.
