@@ -58,12 +58,7 @@ pub fn place(tl: &mut Timeline, kind: TrackType, element: Element, new_track_id:
     }
     // A sticker gets a graphic track of its own where OpenCut's insertion makes one: on top
     // (`getHighestInsertIndexForTrack`); other kinds where [`add_track`] puts them.
-    let ti = if element.kind == ElementType::Sticker {
-        tl.tracks.insert(0, Arc::new(Track::new(new_track_id(), kind)));
-        0
-    } else {
-        add_track(tl, kind, new_track_id())
-    };
+    let ti = add_track_at(tl, kind, new_track_id(), element.kind == ElementType::Sticker);
     insert(tl, ti, element)?;
     Ok(ti)
 }
@@ -75,8 +70,14 @@ pub fn place(tl: &mut Timeline, kind: TrackType, element: Element, new_track_id:
 /// the last one. OpenCut's element insertion puts new tracks on top instead; the issue that
 /// brought OpenCut's placement asked for this rule, and docs/tools-behaviour.md says why.
 pub fn add_track(tl: &mut Timeline, kind: TrackType, id: String) -> usize {
+    add_track_at(tl, kind, id, false)
+}
+
+/// [`add_track`], or on top of every track with `top`.
+fn add_track_at(tl: &mut Timeline, kind: TrackType, id: String, top: bool) -> usize {
     let track = Arc::new(Track::new(id, kind));
     let at = match kind {
+        _ if top => 0,
         TrackType::Effect => 0,
         TrackType::Audio => tl.tracks.len(),
         // Tracks are listed top down with audio last, so the main track's index is where a track

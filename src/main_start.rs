@@ -69,21 +69,13 @@ pub fn settle(before: &Timeline, after: &mut Timeline) -> Option<Settled> {
 /// `tl` with the elements at `positions` moved `by` ticks earlier, or None if that overlaps.
 fn shifted(tl: &Timeline, positions: &[(usize, usize)], by: i64) -> Option<(Timeline, Vec<String>)> {
     let mut out = tl.clone();
+    crate::edits::remove_at(&mut out, positions);
     let mut ids = Vec::with_capacity(positions.len());
-    let mut touched: Vec<usize> = positions.iter().map(|p| p.0).collect();
-    touched.dedup();
     for &(ti, ei) in positions {
         let mut e: Element = tl.tracks[ti].elements[ei].as_ref().clone();
         e.start -= by;
         ids.push(e.id.to_string());
-        out.track_mut(ti).elements[ei] = Arc::new(e);
-    }
-    for ti in touched {
-        let track = out.track_mut(ti);
-        crate::sort::stable_sort_by_key(&mut track.elements, |e| e.start);
-        if track.elements.windows(2).any(|w| w[0].end() > w[1].start) {
-            return None;
-        }
+        crate::edits::insert(&mut out, ti, e).ok()?;
     }
     Some((out, ids))
 }

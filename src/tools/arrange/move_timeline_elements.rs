@@ -70,9 +70,9 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
         if track.kind == TrackType::Overlay {
             // The group the target holds after the move: that of its first element that stays,
             // else of the first moved one; every moved element must belong to it.
-            let mut moved_here: Vec<usize> = found.iter().filter(|p| p.0 == ti).map(|p| p.1).collect();
-            crate::sort::stable_sort_by_key(&mut moved_here, |&ei| ei as i64);
-            let first_staying = moved_here.iter().enumerate().position(|(i, &ei)| i != ei).unwrap_or(moved_here.len());
+            let mut moved_here = vec![false; track.elements.len()];
+            found.iter().filter(|p| p.0 == ti).for_each(|p| moved_here[p.1] = true);
+            let first_staying = moved_here.iter().position(|m| !m).unwrap_or(moved_here.len());
             let sticker = |e: &Element| e.kind == ElementType::Sticker;
             let group = track.elements.get(first_staying).map(|e| sticker(e)).or_else(|| found.first().map(|p| sticker(element(p))));
             if let Some(e) = group.and_then(|g| found.iter().map(element).find(|e| sticker(e) != g)) {
