@@ -2375,7 +2375,7 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
   {
     "name": "add_sticker",
     "title": "Add sticker",
-    "description": "Add a sticker (stickerId from list_stickers, provider:value such as flags:US or shapes:star; flag codes in any case) from start to end (timeline seconds) at a corner or the center of the frame. It goes on the first overlay track of stickers free at that time (never one holding video or images, as OpenCut keeps stickers on graphic tracks), or a new overlay track on top.",
+    "description": "Add a sticker (stickerId from list_stickers, provider:value such as flags:US or shapes:star; flag codes in any case) from start to end (timeline seconds) at a corner or the center of the frame, a fifth of the frame's shorter side tall (scale 0.2; update_clip rescales it). It goes on the first overlay track of stickers free at that time (never one holding video or images, as OpenCut keeps stickers on graphic tracks), or a new overlay track on top.",
     "inputSchema": {
       "$schema": "https://json-schema.org/draft/2020-12/schema",
       "type": "object",
