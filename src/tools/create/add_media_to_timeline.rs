@@ -11,7 +11,7 @@ pub static DEF: ToolDef = ToolDef {
     types: Types::of::<Arguments, Returns>(),
     kind: Kind::Edit,
     annotations: ADD,
-    errors: list!(&["Asset not found", "Invalid track type for asset", "Invalid duration", "Duration exceeds source duration", "Invalid start time", "Element <id> on track <id> is in the way (<start>s to <end>s)"]),
+    errors: list!(&["Asset not found", "Invalid track type for asset", "Invalid duration", "Duration exceeds source duration", "Invalid start time", "Element <id> on track <id> is in the way (<start>s to <end>s)", "This host does not draw <type> elements"]),
     example: text!(r#"{"assetId":"a2","startTime":10,"trackType":"overlay","duration":3}"#),
     run: typed!(run),
 };

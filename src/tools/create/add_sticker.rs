@@ -11,7 +11,7 @@ pub static DEF: ToolDef = ToolDef {
     types: Types::of::<Arguments, Returns>(),
     kind: Kind::Edit,
     annotations: ADD,
-    errors: list!(&["Sticker not found", "Invalid time range"]),
+    errors: list!(&["Sticker not found", "Invalid time range", "This host does not draw <type> elements"]),
     example: text!(r#"{"stickerId":"emoji:star","start":1,"end":3,"position":"top-right"}"#),
     run: typed!(run),
 };

@@ -11,7 +11,7 @@ pub static DEF: ToolDef = ToolDef {
     types: Types::of::<Arguments, Returns>(),
     kind: Kind::Edit,
     annotations: ADD,
-    errors: list!(&["Text is required", "Invalid time range"]),
+    errors: list!(&["Text is required", "Invalid time range", "This host does not draw <type> elements"]),
     example: text!(r#"{"text":"Day one","start":0,"end":2,"position":"top","style":"hook"}"#),
     run: typed!(run),
 };

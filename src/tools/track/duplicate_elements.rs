@@ -11,7 +11,7 @@ pub static DEF: ToolDef = ToolDef {
     types: Types::of::<Arguments, Returns>(),
     kind: Kind::Edit,
     annotations: ADD,
-    errors: list!(&["Invalid element ids", NOT_FOUND_IDS, "Invalid start time", "Give offset or startTime, not both", "Target track not found: <id>", "Target track <id> is <a type> track and cannot hold <type> elements", "Element <id> on track <id> is in the way (<start>s to <end>s)"]),
+    errors: list!(&["Invalid element ids", NOT_FOUND_IDS, "Invalid start time", "Give offset or startTime, not both", "Target track not found: <id>", "Target track <id> is <a type> track and cannot hold <type> elements", "Element <id> on track <id> is in the way (<start>s to <end>s)", "This host does not draw <type> elements"]),
     example: text!(r#"{"elementIds":["e7"],"offset":3}"#),
     run: typed!(run),
 };
