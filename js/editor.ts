@@ -333,9 +333,9 @@ export class NeuralCutEditor {
    * does (`connectOpenCut` sets OpenCut's). Not an undo step. Throws NeuralCutError
    * INVALID_ELEMENT_KINDS for a name that is not an element type, changing nothing. */
   setElementKinds(kinds: readonly ElementKind[]): void {
-    const checked = checkElementKinds(kinds) ?? [];
+    const checked = checkElementKinds(kinds ?? "none");
     try {
-      this.#engine.setElementKinds([...checked]);
+      this.#engine.setElementKinds([...(checked ?? [])]);
     } catch (e) {
       rethrow(e);
     }

@@ -428,6 +428,11 @@ test("the bridge declares what OpenCut classic draws: no sticker or effect eleme
     () => neuralcut.setElementKinds("video"),
     (e) => e.code === "INVALID_ELEMENT_KINDS",
   );
+  assert.throws(
+    () => neuralcut.setElementKinds(undefined),
+    (e) => e.code === "INVALID_ELEMENT_KINDS",
+  );
+  assert.deepStrictEqual(neuralcut.elementKinds(), ["video", "image", "audio", "text"], "a refused set changes nothing");
 });
 
 test("the effect tools offer only what OpenCut renders", async () => {
