@@ -324,6 +324,23 @@ export class NeuralCutEditor {
     return JSON.parse(json);
   }
 
+  /** The element types the host draws (the `elementKinds` option of `createEditor`). */
+  elementKinds(): ElementKind[] {
+    return this.#engine.elementKinds() as ElementKind[];
+  }
+
+  /** Declares the element types the host draws, as the `elementKinds` option of `createEditor`
+   * does (`connectOpenCut` sets OpenCut's). Not an undo step. Throws NeuralCutError
+   * INVALID_ELEMENT_KINDS for a name that is not an element type, changing nothing. */
+  setElementKinds(kinds: readonly ElementKind[]): void {
+    const checked = checkElementKinds(kinds ?? "none");
+    try {
+      this.#engine.setElementKinds([...(checked ?? [])]);
+    } catch (e) {
+      rethrow(e);
+    }
+  }
+
   /** The effect types the effect tools offer (the `effects` option of `createEditor`). */
   effects(): EffectType[] {
     return this.#engine.effects() as EffectType[];
@@ -410,19 +427,19 @@ export async function createEditor(options: CreateEditorOptions = {}): Promise<N
     else throw new NeuralCutError("INVALID_PROJECT", "project must be a project object or its JSON text");
   }
   const effects = checkEffects(options.effects);
+  const kinds = checkElementKinds(options.elementKinds);
   let inner: WasmEditor;
   try {
     inner = openEngine(json);
   } catch (e) {
     rethrow(e);
   }
-  if (effects !== undefined) {
-    try {
-      inner.setEffects([...effects]);
-    } catch (e) {
-      inner.free();
-      rethrow(e);
-    }
+  try {
+    if (effects !== undefined) inner.setEffects([...effects]);
+    if (kinds !== undefined) inner.setElementKinds([...kinds]);
+  } catch (e) {
+    inner.free();
+    rethrow(e);
   }
   return construct(inner, provider);
 }
@@ -435,6 +452,20 @@ Object.defineProperty(NeuralCutEditor.prototype, Symbol.for("neuralcut.testOnlyP
     testOnlyPanic(this, tool, args, message);
   },
 });
+
+/** Every element type, in the order `editor.elementKinds()` lists them. */
+export const ELEMENT_KINDS = ["video", "image", "audio", "text", "sticker", "effect"] as const;
+/** An element type a host may draw (`createEditor({ elementKinds })`). */
+export type ElementKind = (typeof ELEMENT_KINDS)[number];
+
+/** The `elementKinds` option: an array of strings (the engine checks that each is an element type). */
+function checkElementKinds(kinds: unknown): readonly string[] | undefined {
+  if (kinds === undefined || kinds === null) return undefined;
+  if (!Array.isArray(kinds) || kinds.some((k) => typeof k !== "string")) {
+    throw new NeuralCutError("INVALID_ELEMENT_KINDS", 'elementKinds must be an array of element type strings, such as ["video", "text"]');
+  }
+  return kinds;
+}
 
 /** The `effects` option: an array of strings (the engine checks that each is an effect type). */
 function checkEffects(effects: unknown): readonly string[] | undefined {

@@ -5,13 +5,18 @@
 // The engine reads and writes OpenCut's shape itself (src/opencut/); this file only deals with
 // what JSON cannot carry: values such as an element's decoded `buffer` (an AudioBuffer) stay on
 // this side and are put back on the elements that come out, including pieces cut from them.
-import { engineAccess, type NeuralCutEditor } from "./editor.js";
+import { type ElementKind, engineAccess, type NeuralCutEditor } from "./editor.js";
 import { NeuralCutError } from "./errors.js";
 import type { AssetSource } from "./types.js";
 import type { EffectType } from "./generated/tools.js";
 
 /** The effect types OpenCut classic's registry renders (effects/definitions at cf5e79e). */
 export const OPENCUT_EFFECTS: readonly EffectType[] = ["blur"];
+
+/** The element types OpenCut classic at cf5e79e draws as published: its sticker providers are
+ * registered with the wrong call and its compositor cannot read an effect element's passes, so
+ * stickers and effect elements stop its preview (docs/opencut.md gives the two-line fix). */
+export const OPENCUT_ELEMENT_KINDS: readonly ElementKind[] = ["video", "image", "audio", "text"];
 
 /** An OpenCut element: the fields NeuralCut reads, and everything else, which it keeps. */
 export interface OpenCutElement {
@@ -114,6 +119,10 @@ export interface OpenCutHost {
   /** The effect types the host renders (default `OPENCUT_EFFECTS`, OpenCut's registry): the
    * effect tools offer only these, since OpenCut's preview stops on an effect it does not know. */
   effects?: readonly EffectType[];
+  /** The element types the host's OpenCut draws (default `OPENCUT_ELEMENT_KINDS`: OpenCut classic
+   * at cf5e79e as published draws no sticker and no effect element, see docs/opencut.md). A host
+   * that applied the two-line fix there passes `ELEMENT_KINDS`. */
+  elementKinds?: readonly ElementKind[];
   /** A sticker's natural size in pixels, which OpenCut stores on the stickers its UI inserts
    * (`intrinsicWidth`/`intrinsicHeight`, measured from the image; 200 when it fails to load).
    * Given, stickers the tools create carry it too; OpenCut's resolver is asynchronous, so the
@@ -325,6 +334,7 @@ export class OpenCutBridge {
     this.editor = editor;
     this.host = host;
     editor.setEffects(host.effects ?? OPENCUT_EFFECTS);
+    editor.setElementKinds(host.elementKinds ?? OPENCUT_ELEMENT_KINDS);
   }
 
   /** Hands OpenCut's current scene to the engine, unless it is the one the engine already holds

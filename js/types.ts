@@ -4,6 +4,7 @@
 // types (src/model, src/time.rs, src/tools/error.rs) into generated/tools.ts.
 export type { AssetJson, AssetType, ContextRecord, FrameRate, ProjectJson, ProviderReport, ToolErrorResult, ToolInfo } from "./generated/tools.js";
 import type { AssetJson, AssetOptions, AssetType, ContextRecord, EffectType, ProjectJson, ProviderReport } from "./generated/tools.js";
+import type { ElementKind } from "./editor.js";
 
 /** What `editor.addAsset` takes: the engine's `AssetOptions` (generated from src/editor.rs) plus
  * the host-side handles of the bytes, which stay in JS (see `editor.assetSource`). */
@@ -54,6 +55,13 @@ export interface CreateEditorOptions {
    * "Effect not found: <type>" for the rest. An editor setting: not saved with the project.
    */
   effects?: readonly EffectType[];
+  /**
+   * The element types the host draws (default: all of `ELEMENT_KINDS`). `add_text`, `add_sticker`,
+   * `add_media_to_timeline`, `apply_effect` and `duplicate_elements` refuse to add another type
+   * (`ELEMENT_KIND_NOT_DRAWN`) and `list_timeline` names the others in `notDrawn`, so the agent
+   * does not add what the host's preview cannot show. An editor setting: not saved.
+   */
+  elementKinds?: readonly ElementKind[];
 }
 
 /** Delivered to `onChange` listeners after a call that committed a change has returned. */

@@ -2,8 +2,8 @@
 //! starts, how fast it plays and how loud it is. The export mixes this (js/export.ts); the rules
 //! are OpenCut's (shared/opencut-format.md): video and audio elements sound, a muted track or
 //! element is silent, a video whose own sound is off (`isSourceAudioEnabled: false`) is silent,
-//! `hidden` only stops drawing, and `volume` (dB, keyframable) is gain `10^(dB/20)` with −60 dB
-//! silent.
+//! `hidden` only stops drawing, and `volume` (dB, keyframable) is gain `10^(dB/20)` as OpenCut
+//! maps it (−60 dB, its quietest, plays at 0.001); a volume of 0 (set_volume 0) is silent.
 
 use crate::model::{Element, ElementType, Project};
 use crate::properties::db_to_gain;
@@ -77,6 +77,11 @@ pub fn audio_plan(project: &Project, from: i64, to: i64, step: i64) -> AudioPlan
             let first = from.max(el.start);
             let last = to.min(el.end());
             let animated = el.animations.as_ref().is_some_and(|a| a.contains("volume"));
+            // Volume 0 (set_volume 0) is silence, written to OpenCut as `muted`; OpenCut's
+            // quietest dB, −60, still plays at gain 0.001.
+            if el.volume == Some(0.0) && !animated {
+                continue;
+            }
             let gains = if animated {
                 let n = (last - first + step - 1) / step + 1;
                 (0..n).map(|i| gain(el, (first + i * step).min(last) - el.start)).collect()

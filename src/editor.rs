@@ -10,7 +10,7 @@ use serde_json::Map;
 
 use crate::effects::EffectSet;
 use crate::history::History;
-use crate::model::{Asset, AssetType, Project, Sticker};
+use crate::model::{Asset, AssetType, ElementKinds, Project, Sticker};
 use crate::time::FrameRate;
 
 /// Misuse of the editor API itself (not a tool call): a bad asset or sticker description.
@@ -150,6 +150,8 @@ pub struct Document {
     /// The effect types the host renders (all by default). A setting of the editor, not of the
     /// project: the same project may be open in hosts that render different effects.
     effects: EffectSet,
+    /// The element types the host draws (all by default), a setting of the editor as `effects` is.
+    element_kinds: ElementKinds,
     /// Bumped on every committed change; hosts compare it to know when to redraw.
     revision: u64,
 }
@@ -254,6 +256,23 @@ impl Document {
     /// The effect types the effect tools offer, in registry order.
     pub fn effects(&self) -> EffectSet {
         self.effects
+    }
+
+    /// Declares the element types the host draws: the tools that add an element of another type
+    /// refuse with `ELEMENT_KIND_NOT_DRAWN`, and list_timeline names the others in `notDrawn`.
+    /// Not an undo step, not saved with the project. Throws `INVALID_ELEMENT_KINDS` for a name that
+    /// is not an element type, and changes nothing then.
+    pub fn set_element_kinds<S: AsRef<str>>(&mut self, names: &[S]) -> Result<(), ApiError> {
+        self.element_kinds = ElementKinds::from_names(names).map_err(|name| {
+            let known = ElementKinds::ALL.names(true).join(", ");
+            api_error(ErrorCode::InvalidElementKinds, format!("Unknown element type \"{name}\" in elementKinds; element types: {known}"))
+        })?;
+        Ok(())
+    }
+
+    /// The element types the host draws.
+    pub fn element_kinds(&self) -> ElementKinds {
+        self.element_kinds
     }
 
     pub fn can_undo(&self) -> bool {

@@ -8,7 +8,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
 use crate::animation::Animations;
-use crate::model::{Element, Timeline, Track, TrackType};
+use crate::model::{Element, ElementType, Timeline, Track, TrackType};
 
 /// Why an edit could not be made.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -36,15 +36,15 @@ pub fn insert(tl: &mut Timeline, ti: usize, element: Element) -> Result<(), Edit
     Ok(())
 }
 
-/// Puts `element` on the first track of `kind` (top to bottom) whose range is free, creating a
-/// track when none has room. The main track is never duplicated: a collision there is an error.
+/// Puts `element` on the first track of `kind` (top to bottom) that takes it ([`Track::takes`])
+/// and whose range is free, creating a track when none has room. The main track is never duplicated: a collision there is an error.
 /// Returns the index of the track used. This is OpenCut's auto placement (InsertElementCommand
 /// with the `firstAvailable` strategy, timeline/placement/resolve.ts at cf5e79e); the new track
 /// goes where [`add_track`] puts it.
 pub fn place(tl: &mut Timeline, kind: TrackType, element: Element, new_track_id: impl FnOnce() -> String) -> Result<usize, EditError> {
     let (start, end) = (element.start, element.end());
     let mut blocked = None;
-    for (ti, track) in tl.tracks.iter().enumerate().filter(|(_, t)| t.kind == kind) {
+    for (ti, track) in tl.tracks.iter().enumerate().filter(|(_, t)| t.kind == kind && t.takes(element.kind)) {
         match track.first_overlap(start, end, &|_| false) {
             None => {
                 insert(tl, ti, element)?;
@@ -56,7 +56,9 @@ pub fn place(tl: &mut Timeline, kind: TrackType, element: Element, new_track_id:
     if kind == TrackType::Main {
         return Err(blocked.unwrap_or(EditError::Incompatible { track: String::new() }));
     }
-    let ti = add_track(tl, kind, new_track_id());
+    // A sticker gets a graphic track of its own where OpenCut's insertion makes one: on top
+    // (`getHighestInsertIndexForTrack`); other kinds where [`add_track`] puts them.
+    let ti = add_track_at(tl, kind, new_track_id(), element.kind == ElementType::Sticker);
     insert(tl, ti, element)?;
     Ok(ti)
 }
@@ -68,8 +70,14 @@ pub fn place(tl: &mut Timeline, kind: TrackType, element: Element, new_track_id:
 /// the last one. OpenCut's element insertion puts new tracks on top instead; the issue that
 /// brought OpenCut's placement asked for this rule, and docs/tools-behaviour.md says why.
 pub fn add_track(tl: &mut Timeline, kind: TrackType, id: String) -> usize {
+    add_track_at(tl, kind, id, false)
+}
+
+/// [`add_track`], or on top of every track with `top`.
+fn add_track_at(tl: &mut Timeline, kind: TrackType, id: String, top: bool) -> usize {
     let track = Arc::new(Track::new(id, kind));
     let at = match kind {
+        _ if top => 0,
         TrackType::Effect => 0,
         TrackType::Audio => tl.tracks.len(),
         // Tracks are listed top down with audio last, so the main track's index is where a track
@@ -156,14 +164,13 @@ pub(crate) fn cut_at(left: &mut Element, right: &mut Element, animations: Option
         right.animations = r;
     }
     let tail = left.end() - t;
-    if left.kind.is_timed_media() {
-        // OpenCut's split: round the left piece's source span once and give the rest to the
-        // right piece, so the two spans always add up to the whole (split-elements.ts).
-        let total = left.source_ticks(left.duration);
-        let head = left.source_ticks(offset).min(total);
-        right.trim_start = left.trim_start + head;
-        left.trim_end += total - head;
-    }
+    // OpenCut's split, for every element type (text, stickers and effects too): round the left
+    // piece's source span once and give the rest to the right piece, so the two spans always add
+    // up to the whole; each piece's trims grow by the other's span (split-elements.ts).
+    let total = left.source_ticks(left.duration);
+    let head = left.source_ticks(offset).min(total);
+    right.trim_start = left.trim_start + head;
+    left.trim_end += total - head;
     left.duration = offset;
     right.start = t;
     right.duration = tail;

@@ -106,6 +106,8 @@ error_codes! {
     Overlap = "OVERLAP",
     /// The track cannot hold this kind of element.
     IncompatibleTrack = "INCOMPATIBLE_TRACK",
+    /// The host does not draw elements of that type (its `elementKinds`), so the tool adds none.
+    ElementKindNotDrawn = "ELEMENT_KIND_NOT_DRAWN",
     /// No tool has the given name.
     UnknownTool = "UNKNOWN_TOOL",
     /// An argument the tool does not take.
@@ -186,6 +188,8 @@ error_codes! {
     InvalidProvider = "INVALID_PROVIDER",
     /// The host's effect list names an unknown effect.
     InvalidEffects = "INVALID_EFFECTS",
+    /// The host's element kinds (`elementKinds`) name an unknown element type.
+    InvalidElementKinds = "INVALID_ELEMENT_KINDS",
     /// finishContext was called with an unknown or finished ticket.
     UnknownContextRequest = "UNKNOWN_CONTEXT_REQUEST",
     /// A time in seconds is negative or not a number.

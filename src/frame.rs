@@ -18,7 +18,7 @@ use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::model::{Element, ElementType, Project, TrackType};
+use crate::model::{Element, ElementType, Project, Sticker, TrackType};
 use crate::time::{seconds_to_ticks, ticks_to_seconds};
 
 /// One frame: the canvas and its layers, bottom first.
@@ -371,6 +371,22 @@ fn background(project: &Project) -> String {
 /// OpenCut draws graphics (shapes) from a 512 × 512 source.
 pub const GRAPHIC_SOURCE_SIZE: u32 = 512;
 
+/// The size OpenCut's bounds give a sticker that stores no intrinsic size
+/// (`STICKER_INTRINSIC_SIZE_FALLBACK`, stickers/intrinsic-size.ts; preview/element-bounds.ts).
+pub const STICKER_FALLBACK_SIZE: u32 = 200;
+
+/// A sticker's source size when the project knows it: OpenCut's stored `intrinsicWidth/Height`,
+/// else the catalog entry's `width`/`height`; a graphic is OpenCut's 512 square. OpenCut's
+/// renderer draws it fitted to the canvas from this size (or the image's own without one).
+pub fn sticker_size(el: &Element, entry: Option<&Sticker>) -> Option<(u32, u32)> {
+    if el.sticker_id.as_deref().is_some_and(|id| id.starts_with("graphic:")) {
+        return Some((GRAPHIC_SOURCE_SIZE, GRAPHIC_SOURCE_SIZE));
+    }
+    let w = size_of(el.extra.get("intrinsicWidth")).or_else(|| size_of(entry.and_then(|s| s.extra.get("width"))));
+    let h = size_of(el.extra.get("intrinsicHeight")).or_else(|| size_of(entry.and_then(|s| s.extra.get("height"))));
+    w.zip(h)
+}
+
 /// The frame of `project` at `tick`.
 pub fn frame_at(project: &Project, tick: i64) -> Frame {
     let canvas = project.settings.canvas;
@@ -440,12 +456,9 @@ pub fn frame_at(project: &Project, tick: i64) -> Frame {
                 ElementType::Sticker => {
                     let sticker_id = el.sticker_id.clone().unwrap_or_default();
                     let entry = project.sticker(&sticker_id);
-                    // OpenCut's intrinsic size rides along on an imported sticker; a catalog entry
-                    // may give one too.
-                    let sw = size_of(el.extra.get("intrinsicWidth")).or_else(|| size_of(entry.and_then(|s| s.extra.get("width"))));
-                    let sh = size_of(el.extra.get("intrinsicHeight")).or_else(|| size_of(entry.and_then(|s| s.extra.get("height"))));
+                    let size = sticker_size(el, entry);
+                    let (sw, sh) = (size.map(|s| s.0), size.map(|s| s.1));
                     let graphic = sticker_id.starts_with("graphic:");
-                    let (sw, sh) = if graphic { (Some(GRAPHIC_SOURCE_SIZE), Some(GRAPHIC_SOURCE_SIZE)) } else { (sw, sh) };
                     let tr = transform(at);
                     frame.layers.push(Layer::Media(MediaLayer {
                         element_id: el.id.to_string(),

@@ -9,6 +9,7 @@ pub mod effects;
 pub mod error_code;
 pub mod frame;
 pub mod history;
+pub mod main_start;
 pub mod masks;
 pub mod model;
 pub mod opencut;

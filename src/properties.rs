@@ -131,22 +131,19 @@ pub fn default_font_size(canvas_height: u32) -> f64 {
     canvas_height as f64 / 6.0
 }
 
-/// The quietest volume, in dB: this and below is silence.
-pub const SILENT_DB: f64 = -60.0;
+/// OpenCut's quietest volume, in dB (timeline/audio-constants.ts `VOLUME_DB_MIN`). It is not
+/// silence: OpenCut plays it at gain 0.001 and is silent only when muted (timeline/audio-state.ts).
+pub const MIN_DB: f64 = -60.0;
 
-/// dB → linear gain. At or below [`SILENT_DB`] is 0; boosts above 0 dB stay above 1.
+/// dB → linear gain as OpenCut's `dBToLinear` maps it: clamped to −60…+20 dB, no floor at 0.
 pub fn db_to_gain(db: f64) -> f64 {
-    if db <= SILENT_DB {
-        0.0
-    } else {
-        10f64.powf(db / 20.0)
-    }
+    10f64.powf(db.clamp(MIN_DB, 20.0) / 20.0)
 }
 
-/// Linear gain → dB, to two decimals ([`SILENT_DB`] for silence).
+/// Linear gain → dB, to two decimals; gains OpenCut's dB cannot reach (0 included) are [`MIN_DB`].
 pub fn gain_to_db(gain: f64) -> f64 {
-    if gain <= 10f64.powf(SILENT_DB / 20.0) {
-        SILENT_DB
+    if gain <= db_to_gain(MIN_DB) {
+        MIN_DB
     } else {
         (20.0 * gain.log10() * 100.0).round() / 100.0
     }
@@ -254,7 +251,7 @@ pub const PROPERTIES: &[Property] = &[
     ),
     animated(range(prop("opacity", K::Number, "0-1", Default::Number(1.0), S::Visual, field!(num opacity)), Some(0.0), Some(1.0)), "0 is invisible, 1 opaque"),
     animated(
-        range(prop("volume", K::Number, "dB", Default::Number(0.0), S::Audible, VOLUME), Some(SILENT_DB), Some(20.0)),
+        range(prop("volume", K::Number, "dB", Default::Number(0.0), S::Audible, VOLUME), Some(MIN_DB), Some(20.0)),
         "Loudness change; 0 dB plays as recorded, -60 is silent",
     ),
     animated(prop("color", K::Color, "hex colour", Default::Text("#ffffff"), S::Text, field!(text color)), "Text colour"),
@@ -367,8 +364,9 @@ mod tests {
             let back = db_to_gain(gain_to_db(gain));
             assert!((back - gain).abs() <= gain * 0.0003 + 0.001, "{gain} → {back}");
         }
-        assert_eq!(gain_to_db(0.0), SILENT_DB);
-        assert_eq!(db_to_gain(SILENT_DB), 0.0);
+        assert_eq!(gain_to_db(0.0), MIN_DB);
+        // OpenCut plays its quietest volume at 0.001; only muted is silent.
+        assert_eq!(db_to_gain(MIN_DB), 0.001);
         assert_eq!(gain_to_db(1.0), 0.0);
     }
 }

@@ -1,7 +1,8 @@
 //! `audio_plan`: which clips sound over a span and how loud, on a scene shaped as OpenCut writes it
 //! (v31) and edited with the tools. Rules from shared/opencut-format.md: muted tracks and
 //! elements are silent, a video with its own sound off is silent, hidden only stops drawing,
-//! volume is dB (gain 10^(dB/20), −60 dB silent) and keyframable.
+//! volume is dB (gain 10^(dB/20) as timeline/audio-state.ts maps it: −60 dB, OpenCut's quietest, plays
+//! at 0.001) and keyframable; volume 0 (set_volume 0) is silent, as OpenCut's `muted` it is written as.
 
 use neuralcut::audio::AudioPlan;
 use neuralcut::opencut;
@@ -40,7 +41,7 @@ fn scene() -> Value {
             "audio": [{ "id": "t-audio", "name": "Audio track", "type": "audio", "muted": false, "elements": [
                 clip("music", "audio", "m-a", S, 5 * S, json!({ "volume": 0, "muted": false })),
                 clip("quiet", "audio", "m-a", 7 * S, S, json!({ "volume": 0, "muted": true })),
-                clip("silent", "audio", "m-a", 9 * S, S, json!({ "volume": -60, "muted": false }))
+                clip("quietest", "audio", "m-a", 9 * S, S, json!({ "volume": -60, "muted": false }))
             ]}]
         }
     })
@@ -59,7 +60,9 @@ fn muted_tracks_elements_and_sourceless_video_are_silent_hidden_ones_sound() {
     let mut ed = Editor::new();
     opencut::load_scene(&mut ed, &scene()).unwrap_or_else(|e| panic!("{e}"));
     let p = plan(&ed, 0.0, 20.0, 0.5);
-    assert_eq!(ids(&p), ["hid", "v1", "music"], "muted track, muted element, source audio off and -60 dB are left out");
+    assert_eq!(ids(&p), ["hid", "v1", "music", "quietest"], "muted track, muted element and source audio off are left out");
+    // OpenCut's dBToLinear(−60) is 10^−3: heard, very quietly.
+    assert_eq!(p.clips[3].gains, [0.001]);
     let v1 = &p.clips[1];
     assert_eq!((v1.start, v1.end, v1.source_start, v1.rate, v1.maintain_pitch), (0.0, 4.0, 2.0, 2.0, false));
     assert_eq!(v1.gains.len(), 1, "an unanimated volume is one gain");
@@ -75,10 +78,18 @@ fn muted_tracks_elements_and_sourceless_video_are_silent_hidden_ones_sound() {
     opencut::load_scene(&mut ed2, &pitched).unwrap_or_else(|e| panic!("{e}"));
     let p2 = plan(&ed2, 0.0, 20.0, 0.5);
     let flags: Vec<(&str, bool)> = p2.clips.iter().map(|c| (c.element_id.as_str(), c.maintain_pitch)).collect();
-    assert_eq!(flags, [("hid", false), ("v1", true), ("music", false)]);
+    assert_eq!(flags, [("hid", false), ("v1", true), ("music", false), ("quietest", false)]);
     // A span keeps only what overlaps it.
     assert_eq!(ids(&plan(&ed, 4.0, 5.0, 0.5)), ["music"]);
     assert_eq!(ids(&plan(&ed, 6.0, 6.5, 0.5)), Vec::<&str>::new());
+}
+
+#[test]
+fn volume_zero_is_silent() {
+    let mut ed = Editor::new();
+    opencut::load_scene(&mut ed, &scene()).unwrap_or_else(|e| panic!("{e}"));
+    ed.call_tool("set_volume", &json!({ "trackId": "t-audio", "elementId": "music", "volume": 0 })).unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(ids(&plan(&ed, 0.0, 20.0, 0.5)), ["hid", "v1", "quietest"]);
 }
 
 #[test]
@@ -92,9 +103,9 @@ fn a_keyframed_volume_is_sampled_every_step() {
     let p = plan(&ed, 0.0, 10.0, 0.5);
     let music = p.clips.iter().find(|c| c.element_id == "music").expect("music sounds");
     assert_eq!(music.gains_from, 1.0);
-    // Linear in dB from -60 (silent) at 1 s to 0 at 3 s, then held: 1 s to 6 s every 0.5 s.
+    // Linear in dB from -60 (gain 0.001) at 1 s to 0 at 3 s, then held: 1 s to 6 s every 0.5 s.
     assert_eq!(music.gains.len(), 11);
-    assert_eq!(music.gains[0], 0.0);
+    assert_eq!(music.gains[0], 0.001);
     assert!((music.gains[2] - 10f64.powf(-30.0 / 20.0)).abs() < 1e-9, "{:?}", music.gains);
     assert!(music.gains[4..].iter().all(|g| (g - 1.0).abs() < 1e-9), "{:?}", music.gains);
 }

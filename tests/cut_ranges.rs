@@ -83,7 +83,6 @@ fn merged(mut spans: Vec<(i64, i64)>) -> Vec<(i64, i64)> {
 /// keeps its id (always, when any is left).
 fn parts(e: &Value, spans: &[(i64, i64)], ripple: bool) -> Vec<(i64, i64, i64, i64)> {
     let (s, end) = (num(e, "start"), num(e, "start") + num(e, "duration"));
-    let media = matches!(e["type"].as_str(), Some("video" | "audio"));
     let mut free = vec![(s, end)];
     for &(a, b) in spans {
         free = free.into_iter().flat_map(|(x, y)| [(x, y.min(a)), (x.max(b), y)]).filter(|(x, y)| x < y).collect();
@@ -91,7 +90,8 @@ fn parts(e: &Value, spans: &[(i64, i64)], ripple: bool) -> Vec<(i64, i64, i64, i
     let shift = |t: i64| if ripple { spans.iter().filter(|(_, b)| *b <= t).map(|(a, b)| b - a).sum() } else { 0 };
     free.into_iter()
         .map(|(x, y)| {
-            let (ts, te) = if media { (num(e, "trimStart") + (x - s), num(e, "trimEnd") + (end - y)) } else { (0, 0) };
+            // Every type's trims move by what was cut off each end, as OpenCut's split moves them.
+            let (ts, te) = (num(e, "trimStart") + (x - s), num(e, "trimEnd") + (end - y));
             (x - shift(x), y - x, ts, te)
         })
         .collect()

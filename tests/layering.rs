@@ -241,6 +241,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("animation", 0),
     ("edits", 0),
     ("ranges", 0),
+    ("main_start", 0),
     ("scenes", 0),
     ("silence", 0),
     ("history", 0),

@@ -468,7 +468,8 @@ fn add_media_makes_opencuts_media_elements() {
 #[test]
 fn add_sticker_makes_opencuts_sticker_element() {
     // buildStickerElement: the catalog name, the id as OpenCut writes it (provider:value), 2 s, visual
-    // params; top-right is 162 px in from the corner: (960 − 162, −(540 − 162)) = (798, −378).
+    // params at scale 0.2: OpenCut fits the 200 × 200 fallback to the canvas (1080 × 1080), so it
+    // is 216 × 216; top-right with the 54 px margin: (960 − 54 − 108, −(540 − 54 − 108)) = (798, −378).
     let args = json!({ "stickerId": "flags:FR", "start": 4, "end": 6, "position": "top-right" });
     let (out, before, after) = run("v31", |ed| drop(ed.add_sticker("flags:FR", "France", None).unwrap()), "add_sticker", args);
     let id = out["elementId"].as_str().unwrap();
@@ -477,7 +478,7 @@ fn add_sticker_makes_opencuts_sticker_element() {
         &json!({
             "id": id, "name": "France", "type": "sticker", "stickerId": "flags:FR",
             "startTime": 480_000, "duration": 240_000, "trimStart": 0, "trimEnd": 0,
-            "params": with(visual(), json!({ "transform.positionX": 798, "transform.positionY": -378 }))
+            "params": with(visual(), json!({ "transform.positionX": 798, "transform.positionY": -378, "transform.scaleX": 0.2, "transform.scaleY": 0.2 }))
         })
     );
     others_untouched(&before, &after, &[]);
@@ -485,7 +486,8 @@ fn add_sticker_makes_opencuts_sticker_element() {
 
 #[test]
 fn on_every_fixture_stickers_and_effects_are_opencuts_elements() {
-    // top-left puts the centre 15 % of the shorter side in from both edges.
+    // Scale 0.2 makes the sticker a fifth of the shorter side; top-left keeps it 5 % of that side in
+    // from both edges, so its centre is 15 % in.
     for (name, x, y) in [("v31", -798, -378), ("ntsc-2997", -558, -378), ("ntsc-23976", -378, -798), ("migrated-v28", -532, -252)] {
         let args = json!({ "stickerId": "flags:FR", "start": 20, "end": 22, "position": "top-left" });
         let (out, before, after) = run(name, |_| {}, "add_sticker", args);
@@ -495,7 +497,7 @@ fn on_every_fixture_stickers_and_effects_are_opencuts_elements() {
             &json!({
                 "id": id, "name": "France", "type": "sticker", "stickerId": "flags:FR",
                 "startTime": 2_400_000, "duration": 240_000, "trimStart": 0, "trimEnd": 0,
-                "params": with(visual(), json!({ "transform.positionX": x, "transform.positionY": y }))
+                "params": with(visual(), json!({ "transform.positionX": x, "transform.positionY": y, "transform.scaleX": 0.2, "transform.scaleY": 0.2 }))
             }),
             "{name}"
         );
@@ -583,17 +585,23 @@ fn text_edits_land_in_params() {
 
 #[test]
 fn set_volume_writes_decibels_in_params() {
-    // 0.5 is 20·log10(0.5) = −6.02 dB; 0 is OpenCut's floor, −60 dB.
+    // 0.5 is 20·log10(0.5) = −6.02 dB. 0 is −60 dB and muted: OpenCut's dBToLinear plays −60 dB
+    // at gain 0.001, and resolveEffectiveAudioGain is 0 only for a muted element or track
+    // (timeline/audio-state.ts).
     for (name, track, id, volume, db) in [
         ("v31", "music-track", "a-music", 0.5, json!(-6.02)),
         ("v31", "pip-track", "v-pip", 0.0, json!(-60)),
         ("v31", "main-track", "v-intro", 1.0, json!(0)),
         ("ntsc-2997", "vo-track", "vo-1", 0.25, json!(-12.04)),
+        ("ntsc-2997", "vo-track", "vo-1", 0.0, json!(-60)),
         ("migrated-v28", "o-audio", "a-old", 1.0, json!(0)),
     ] {
         let (_, before, after) = run(name, |_| {}, "set_volume", json!({ "trackId": track, "elementId": id, "volume": volume }));
         let mut e = element(&before, id).clone();
         e["params"]["volume"] = db;
+        if volume == 0.0 {
+            e["params"]["muted"] = json!(true);
+        }
         assert_eq!(element(&after, id), &e, "{name} {id}");
         others_untouched(&before, &after, &[id]);
     }
@@ -629,14 +637,22 @@ fn split_cuts_tick_exact_and_pieces_keep_their_parents_fields() {
         right["trimStart"] = json!(120_000 + 240_000);
         assert_eq!(fields(&piece(id)), right, "{id}");
     }
-    for id in ["t-title", "s-flag", "i-card"] {
-        let mut left = fields(element(&before, id));
-        left["duration"] = json!(240_000);
+    // OpenCut's split-elements.ts adds the cut span to the trims of every element, whatever
+    // its type: the left piece's trimEnd grows by the right piece's span and the right piece's
+    // trimStart by the left's.
+    for id in ["t-title", "s-flag", "i-card", "e-blur"] {
+        let ticks = |e: &Value, key: &str| e[key].as_i64().unwrap();
+        let parent = element(&before, id);
+        let (head, tail) = (240_000 - ticks(parent, "startTime"), ticks(parent, "startTime") + ticks(parent, "duration") - 240_000);
+        let mut left = fields(parent);
+        left["duration"] = json!(head);
+        left["trimEnd"] = json!(ticks(parent, "trimEnd") + tail);
         assert_eq!(fields(element(&after, id)), left, "{id}");
-        let mut right = fields(element(&before, id));
+        let mut right = fields(parent);
         right["id"] = piece(id)["id"].clone();
         right["startTime"] = json!(240_000);
-        right["duration"] = json!(360_000);
+        right["duration"] = json!(tail);
+        right["trimStart"] = json!(ticks(parent, "trimStart") + head);
         assert_eq!(fields(&piece(id)), right, "{id}");
     }
     // v-intro zooms 1 → 1.2 and fades 0 → -12 dB over 5 s (600 000 ticks): at the cut, 2/5 of the
@@ -731,27 +747,19 @@ fn moves_and_timing_changes_keep_everything_else() {
 }
 
 #[test]
-fn a_sticker_moved_onto_a_video_overlay_track_gets_a_graphic_track_beside_it() {
+fn a_sticker_is_not_moved_onto_a_video_overlay_track() {
+    // OpenCut's MoveElementCommand refuses it (validateElementTrackCompatibility: a sticker goes
+    // on graphic tracks only); the engine refuses it too, so no track of both kinds is ever made.
+    let mut ed = loaded("v31");
+    let before = tracks(&ed);
     let args = json!({ "elementIds": ["s-flag"], "start": 20, "targetTrackId": "pip-track" });
-    let (_, before, after) = run("v31", |_| {}, "move_timeline_elements", args);
-    let overlay = after["overlay"].as_array().unwrap();
-    let ids: Vec<(&str, &str)> = overlay.iter().map(|t| (t["id"].as_str().unwrap(), t["type"].as_str().unwrap())).collect();
-    assert_eq!(
-        ids,
-        [
-            ("fx-track", "effect"),
-            ("text-track", "text"),
-            ("caption-track", "text"),
-            ("gfx-track", "graphic"),
-            ("pip-track", "video"),
-            ("pip-track-graphic", "graphic")
-        ]
-    );
-    let mut flag = element(&before, "s-flag").clone();
-    flag["startTime"] = json!(2_400_000);
-    assert_eq!(overlay[5], json!({ "id": "pip-track-graphic", "name": "Graphic track", "type": "graphic", "hidden": false, "elements": [flag] }));
-    // The muted video track keeps its flags.
-    assert_eq!((&overlay[4]["muted"], &overlay[4]["hidden"]), (&json!(true), &json!(false)));
+    let err = ed.call_tool("move_timeline_elements", &args).unwrap_err().to_json();
+    assert_eq!(err["error"], "Target track pip-track is a video overlay track and cannot hold sticker elements");
+    assert_eq!(err["code"], "INCOMPATIBLE_TRACK");
+    let args = json!({ "elementIds": ["v-pip"], "start": 20, "targetTrackId": "gfx-track" });
+    let err = ed.call_tool("move_timeline_elements", &args).unwrap_err().to_json();
+    assert_eq!(err["error"], "Target track gfx-track is a sticker overlay track and cannot hold video elements");
+    assert_eq!(tracks(&ed), before);
 }
 
 #[test]

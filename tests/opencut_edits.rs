@@ -376,3 +376,37 @@ fn masks_are_written_as_opencut_s_masks_panel_writes_them() {
     assert_eq!(mask.params["feather"], 30);
     assert_eq!(mask.params["inverted"], true);
 }
+
+/// OpenCut classic at cf5e79e draws no sticker and no effect element (docs/opencut.md): a host
+/// that says so (`connectOpenCut`'s default, `elementKinds` without them) gets refusals from the
+/// tools that would add one, and list_timeline names what is not drawn. Nothing changes.
+#[test]
+fn a_host_that_draws_no_stickers_or_effect_elements_gets_none_added() {
+    let mut ed = loaded();
+    ed.set_element_kinds(&["video", "image", "audio", "text"]).unwrap();
+    let before = opencut::scene(&ed).unwrap();
+    for (tool, args, kind) in [
+        ("add_sticker", json!({ "stickerId": "flags:FR", "start": 20, "end": 22, "position": "center" }), "sticker"),
+        ("apply_effect", json!({ "effectType": "blur", "start": 20, "end": 22 }), "effect"),
+        ("duplicate_elements", json!({ "elementIds": ["s-flag"] }), "sticker"),
+    ] {
+        let err = ed.call_tool(tool, &args).unwrap_err().to_json();
+        assert_eq!(err["code"], "ELEMENT_KIND_NOT_DRAWN", "{tool}");
+        assert_eq!(err["error"], format!("This host does not draw {kind} elements"));
+        assert_eq!(err["hint"], "Its preview shows only: video, image, audio, text. list_timeline's notDrawn names the rest.");
+    }
+    assert_eq!(opencut::scene(&ed).unwrap(), before);
+    assert!(!ed.can_undo());
+    let listed = call(&mut ed, "list_timeline", json!({}));
+    assert_eq!(listed["notDrawn"], json!(["sticker", "effect"]));
+    // What the host draws is still added; a host that draws everything (the default) lists no notDrawn.
+    call(&mut ed, "add_text", json!({ "text": "Hi", "start": 20, "end": 22, "position": "center" }));
+    ed.set_element_kinds(&["video", "image", "audio", "text", "sticker", "effect"]).unwrap();
+    assert!(call(&mut ed, "list_timeline", json!({})).get("notDrawn").is_none());
+    call(&mut ed, "add_sticker", json!({ "stickerId": "flags:FR", "start": 20, "end": 22, "position": "center" }));
+    // An unknown type is refused and changes nothing.
+    let err = ed.set_element_kinds(&["video", "hologram"]).unwrap_err();
+    assert_eq!(err.code.as_str(), "INVALID_ELEMENT_KINDS");
+    assert_eq!(err.message, "Unknown element type \"hologram\" in elementKinds; element types: video, image, audio, text, sticker, effect");
+    assert_eq!(ed.element_kinds().names(true).len(), 6);
+}

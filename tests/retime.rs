@@ -314,7 +314,8 @@ fn timing_edits_of_a_retimed_clip_keep_its_head_and_check_the_source_at_its_rate
     ed.call_tool("update_timeline_element_timing", &json!({ "elementId": e.id.as_str(), "start": 30, "duration": most as f64 / TICKS_PER_SECOND as f64 }))
         .unwrap();
     let after = elements(ed.project().unwrap())[0].1.clone();
-    assert_eq!((after.start, after.duration, after.trim_start, after.trim_end), (30 * TICKS_PER_SECOND, most, ts, 0));
+    // Asked for 30 s, the main track's only clip stays at its front, 0 (OpenCut's main-track rule).
+    assert_eq!((after.start, after.duration, after.trim_start, after.trim_end), (0, most, ts, 0));
 }
 
 #[test]

@@ -77,6 +77,8 @@ export interface ListTimelineResult {
   }[];
   /** End of the last element, seconds */
   duration: number;
+  /** Element types the host does not draw (its elementKinds): the tools add none of them; absent when it draws all */
+  notDrawn?: string[];
 }
 
 /** Arguments of `load_asset_context`: Load asset into context */
@@ -452,7 +454,7 @@ export interface UpdateClipArgs {
   opacity?: number;
   /** How it mixes with what is below */
   blendMode?: "normal" | "darken" | "multiply" | "color-burn" | "lighten" | "screen" | "plus-lighter" | "color-dodge" | "overlay" | "soft-light" | "hard-light" | "difference" | "exclusion" | "hue" | "saturation" | "color" | "luminosity";
-  /** Decibels; 0 plays as recorded, -60 is silent */
+  /** Decibels; 0 plays as recorded, -60 is the quietest (use muted for silence) */
   volume?: number;
   /** Silence a video or audio element */
   muted?: boolean;
@@ -977,21 +979,21 @@ export const TOOL_ERRORS: Readonly<Record<ToolName, readonly string[]>> = {
   delete_timeline_elements: ["Invalid element ids","Timeline elements not found: <ids>","No timeline content"],
   cut_ranges: ["Invalid ranges","Track not found: <id>","Invalid track id","No timeline content"],
   move_timeline_elements: ["Invalid element ids","Invalid start time","Timeline elements not found: <ids>","Target track not found: <id>","Target track <id> is <a type> track and cannot hold <type> elements","Element <id> on track <id> is in the way (<start>s to <end>s)","No timeline content"],
-  add_text: ["Text is required","Invalid time range"],
+  add_text: ["Text is required","Invalid time range","This host does not draw <type> elements"],
   update_text: ["Text element not found","Element is not text","Invalid time range","Text is required","Element <id> on track <id> is in the way (<start>s to <end>s)"],
-  add_media_to_timeline: ["Asset not found","Invalid track type for asset","Invalid duration","Duration exceeds source duration","Invalid start time","Element <id> on track <id> is in the way (<start>s to <end>s)"],
+  add_media_to_timeline: ["Asset not found","Invalid track type for asset","Invalid duration","Duration exceeds source duration","Invalid start time","Element <id> on track <id> is in the way (<start>s to <end>s)","This host does not draw <type> elements"],
   update_timeline_element_timing: ["Invalid element id","Invalid timing update","Invalid start time","Invalid end time","Invalid duration","Invalid time range","Conflicting timing values","Timeline element not found: <id>","Duration exceeds source duration","Element <id> on track <id> is in the way (<start>s to <end>s)"],
   delete_element: ["Element not found"],
   set_volume: ["Volume must be between 0 and 1","Element does not support volume","Element not found"],
   list_stickers: ["No active project","Argument \"limit\" must be a whole number from 1 to 500"],
-  add_sticker: ["Sticker not found","Invalid time range"],
+  add_sticker: ["Sticker not found","Invalid time range","This host does not draw <type> elements"],
   list_effects: [],
   get_effect: ["Invalid effect type","Effect not found: <type>"],
-  apply_effect: ["Invalid effect type","Effect not found: <type>","Invalid start time","Invalid end time","Invalid time range","Invalid effect parameters","Unknown parameter: <key>","Parameter '<key>' must be >= <min>","Parameter '<key>' must be <= <max>","No active timeline","Failed to place effect element"],
+  apply_effect: ["Invalid effect type","Effect not found: <type>","Invalid start time","Invalid end time","Invalid time range","Invalid effect parameters","Unknown parameter: <key>","Parameter '<key>' must be >= <min>","Parameter '<key>' must be <= <max>","No active timeline","Failed to place effect element","This host does not draw <type> elements"],
   update_effect: ["Invalid element id","params is required and must be a non-empty object","No active timeline","Timeline element not found: <id>","Element is not an effect","Effect not found: <type>","Unknown parameter: <key>","Parameter '<key>' must be >= <min>","Parameter '<key>' must be <= <max>","Invalid effect parameters"],
   get_element: ["Invalid element id","Timeline element not found: <id>","Unknown reference <ref>; candidates: <refs>","No active timeline"],
   update_clip: ["Invalid element ids","Timeline elements not found: <ids>","Property \"<name>\" must be <range>","Element <id> is <a type> element and has no <property>","update_clip needs at least one property to change","Element <id> on track <id> is in the way (<start>s to <end>s)","No active timeline"],
-  duplicate_elements: ["Invalid element ids","Timeline elements not found: <ids>","Invalid start time","Give offset or startTime, not both","Target track not found: <id>","Target track <id> is <a type> track and cannot hold <type> elements","Element <id> on track <id> is in the way (<start>s to <end>s)"],
+  duplicate_elements: ["Invalid element ids","Timeline elements not found: <ids>","Invalid start time","Give offset or startTime, not both","Target track not found: <id>","Target track <id> is <a type> track and cannot hold <type> elements","Element <id> on track <id> is in the way (<start>s to <end>s)","This host does not draw <type> elements"],
   update_track: ["Invalid track id","Track not found: <id>","update_track needs muted, hidden or name","Track <id> is <a type> track, which cannot be muted (it makes no sound)","Track <id> is an audio track, which cannot be hidden (mute it instead)"],
   move_track: ["Invalid track id","Track not found: <id>","Give exactly one of index, above or below","Track <id> can move to index <min> to <max> (<why>)","Track <id> is the main track, which stays between the visual and the audio tracks","A track cannot move above or below itself"],
   list_animatable_properties: ["Invalid element id","Timeline element not found: <id>","No active timeline"],
@@ -1469,7 +1471,7 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
   {
     "name": "list_timeline",
     "title": "List timeline",
-    "description": "Summarise the timeline: every track (trackId, type: main, overlay, text, effect or audio; listed from the top of the picture down, audio last) and its elements (elementId; ref, a short stable name such as clip-1, text-3, sticker-2 or effect-1 that every tool accepts in place of the elementId; type, assetId, name, start, end and duration in timeline seconds, plus text content and textStyle, effect params or sticker id; video and audio show trimStart, the source seconds skipped, when not 0, rate, the playback speed of a retimed clip, when not 1, volume when not 1 (above 1 is a host boost) and muted when silent; hidden tracks and elements say hidden, muted tracks muted; a masked element names its mask's shape). Call this before editing whenever you do not have exact ids. Reads only.",
+    "description": "Summarise the timeline: every track (trackId, type: main, overlay, text, effect or audio; listed from the top of the picture down, audio last) and its elements (elementId; ref, a short stable name such as clip-1, text-3, sticker-2 or effect-1 that every tool accepts in place of the elementId; type, assetId, name, start, end and duration in timeline seconds, plus text content and textStyle, effect params or sticker id; video and audio show trimStart, the source seconds skipped, when not 0, rate, the playback speed of a retimed clip, when not 1, volume when not 1 (above 1 is a host boost) and muted when silent; hidden tracks and elements say hidden, muted tracks muted; a masked element names its mask's shape; notDrawn names element types the host cannot show, which the tools do not add). Call this before editing whenever you do not have exact ids. Reads only.",
     "inputSchema": {
       "$schema": "https://json-schema.org/draft/2020-12/schema",
       "type": "object",
@@ -1636,6 +1638,13 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
         "duration": {
           "type": "number",
           "description": "End of the last element, seconds"
+        },
+        "notDrawn": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          },
+          "description": "Element types the host does not draw (its elementKinds): the tools add none of them; absent when it draws all"
         }
       },
       "required": [
@@ -2512,7 +2521,7 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
   {
     "name": "add_sticker",
     "title": "Add sticker",
-    "description": "Add a sticker (stickerId from list_stickers, provider:value such as flags:US or shapes:star; flag codes in any case) from start to end (timeline seconds) at a corner or the center of the frame. It goes on the first overlay track free at that time, or a new overlay track on top.",
+    "description": "Add a sticker (stickerId from list_stickers, provider:value such as flags:US or shapes:star; flag codes in any case) from start to end (timeline seconds) at a corner or the center of the frame, a fifth of the frame's shorter side tall (scale 0.2; update_clip rescales it). It goes on the first overlay track of stickers free at that time (never one holding video or images, as OpenCut keeps stickers on graphic tracks), or a new overlay track on top.",
     "inputSchema": {
       "$schema": "https://json-schema.org/draft/2020-12/schema",
       "type": "object",
@@ -3100,7 +3109,7 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
           "type": "number",
           "minimum": -60,
           "maximum": 20,
-          "description": "Decibels; 0 plays as recorded, -60 is silent"
+          "description": "Decibels; 0 plays as recorded, -60 is the quietest (use muted for silence)"
         },
         "muted": {
           "type": "boolean",

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::time::{seconds_to_ticks, FrameRate};
-pub use timeline::{Element, ElementType, Retime, Timeline, Track, TrackType};
+pub use timeline::{Element, ElementKinds, ElementType, Retime, Timeline, Track, TrackType};
 pub use validate::{next_free_id, ProjectError};
 
 /// The `format` tag of a saved project.

@@ -66,6 +66,9 @@ pub enum ElementType {
 }
 
 impl ElementType {
+    pub const ALL: [ElementType; 6] =
+        [ElementType::Video, ElementType::Image, ElementType::Audio, ElementType::Text, ElementType::Sticker, ElementType::Effect];
+
     pub fn as_str(self) -> &'static str {
         match self {
             ElementType::Video => "video",
@@ -84,6 +87,42 @@ impl ElementType {
 
     pub fn has_volume(self) -> bool {
         self.is_timed_media()
+    }
+}
+
+/// The element types a host draws (and plays): `createEditor({ elementKinds })`. The tools that add
+/// an element of another type refuse, and list_timeline names the others, so an agent does not add
+/// what the host's preview cannot show (OpenCut classic at cf5e79e draws no sticker or effect
+/// element until a host fixes its copy: docs/opencut.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ElementKinds(u8);
+
+impl Default for ElementKinds {
+    fn default() -> Self {
+        ElementKinds::ALL
+    }
+}
+
+impl ElementKinds {
+    pub const ALL: ElementKinds = ElementKinds((1 << ElementType::ALL.len()) - 1);
+
+    /// The set named by `names` (any order, repeats allowed); an unknown name is the error.
+    pub fn from_names<S: AsRef<str>>(names: &[S]) -> Result<ElementKinds, String> {
+        let mut bits = 0;
+        for name in names {
+            let i = ElementType::ALL.iter().position(|k| k.as_str() == name.as_ref()).ok_or_else(|| name.as_ref().to_string())?;
+            bits |= 1 << i;
+        }
+        Ok(ElementKinds(bits))
+    }
+
+    pub fn has(self, kind: ElementType) -> bool {
+        ElementType::ALL.iter().position(|k| *k == kind).is_some_and(|i| self.0 & (1 << i) != 0)
+    }
+
+    /// The names in the set (`drawn`) or out of it, in ElementType::ALL's order.
+    pub fn names(self, drawn: bool) -> Vec<&'static str> {
+        ElementType::ALL.into_iter().filter(|k| self.has(*k) == drawn).map(ElementType::as_str).collect()
     }
 }
 
@@ -393,6 +432,19 @@ impl Track {
         // before `start`, then only the next few can overlap.
         let from = self.elements.partition_point(|e| e.end() <= start);
         self.elements[from..].iter().take_while(|e| e.start < end).map(|e| e.as_ref()).find(|e| !skip(&e.id))
+    }
+
+    /// What an overlay track holds as OpenCut stores it: a graphic track (stickers, `Some(true)`)
+    /// or a video track (video and images, `Some(false)`), never both (OpenCut's
+    /// validateElementTrackCompatibility); `None` while it is empty. Judged by its first element.
+    pub fn overlay_group(&self) -> Option<bool> {
+        (self.kind == TrackType::Overlay).then(|| self.elements.first().map(|e| e.kind == ElementType::Sticker)).flatten()
+    }
+
+    /// Whether a new element of `kind` may join this track: its type accepts it, and an overlay
+    /// track takes only its group (see [`Track::overlay_group`]).
+    pub fn takes(&self, kind: ElementType) -> bool {
+        self.kind.accepts(kind) && self.overlay_group().is_none_or(|stickers| stickers == (kind == ElementType::Sticker))
     }
 
     /// Inserts keeping the order by start. The caller has checked for overlap.

@@ -124,6 +124,11 @@ pub fn write(kind: &str, e: &Element, params: &mut Map<String, Value>, canvas_he
             set(params, p.path, v);
         }
     }
+    // OpenCut has no silent volume (its quietest, −60 dB, plays at gain 0.001; audio-state.ts):
+    // a volume of 0 is silence there only as `muted`.
+    if is_audible(kind) && e.volume == Some(0.0) && params.get("muted") != Some(&Value::Bool(true)) {
+        set(params, "muted", true.into());
+    }
     if kind != "text" {
         return changed;
     }

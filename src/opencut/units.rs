@@ -124,9 +124,9 @@ mod tests {
     fn volume_round_trips_at_the_edges() {
         assert_eq!(db_to_linear(0.0), 1.0);
         assert_eq!(db_to_linear(20.0), 10.0);
-        assert_eq!(db_to_linear(-60.0), 0.0);
+        assert_eq!(db_to_linear(-60.0), 0.001);
         assert_eq!(linear_to_db(1.0), 0.0);
-        assert_eq!(linear_to_db(0.0), crate::properties::SILENT_DB);
+        assert_eq!(linear_to_db(0.0), crate::properties::MIN_DB);
         assert_eq!(linear_to_db(0.5), -6.02);
     }
 

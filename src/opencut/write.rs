@@ -53,14 +53,17 @@ fn stash(extra: &Map<String, Value>) -> Option<&Map<String, Value>> {
     extra.get(STASH).and_then(Value::as_object)
 }
 
-/// The OpenCut kind of a NeuralCut overlay track: what it was imported as, else graphic when it
-/// holds only stickers and graphics, else video.
+/// The OpenCut kind of a NeuralCut overlay track: what it holds (the tools never put stickers and
+/// video or images together, see `Track::takes`), else what it was imported as, else video. A
+/// track of both (a NeuralCut project's own) keeps its imported kind, video without one.
 fn overlay_kind(track: &Track) -> &'static str {
-    match stash(&track.extra).and_then(|s| s.get("type")).and_then(Value::as_str) {
+    let imported = stash(&track.extra).and_then(|s| s.get("type")).and_then(Value::as_str);
+    let stickers = track.elements.iter().filter(|e| e.kind == ElementType::Sticker).count();
+    match imported {
+        _ if stickers > 0 && stickers == track.elements.len() => "graphic",
+        _ if stickers == 0 && !track.elements.is_empty() => "video",
         Some("graphic") => "graphic",
-        Some(_) => "video",
-        None if !track.elements.is_empty() && track.elements.iter().all(|e| e.kind == ElementType::Sticker) => "graphic",
-        None => "video",
+        _ => "video",
     }
 }
 

@@ -165,6 +165,21 @@ impl ToolError {
         .with_hint("Video and image go on main or overlay tracks, stickers on overlay, audio on audio.")
     }
 
+    /// The host declared it does not draw elements of `kind` (`createEditor({ elementKinds })`).
+    pub fn not_drawn(kind: &str, drawn: &[&str]) -> ToolError {
+        ToolError::new(ErrorCode::ElementKindNotDrawn, format!("This host does not draw {kind} elements"))
+            .with("elementType", kind)
+            .with_hint(format!("Its preview shows only: {}. list_timeline's notDrawn names the rest.", drawn.join(", ")))
+    }
+
+    /// An overlay track of one OpenCut kind asked to take an element of the other: OpenCut keeps
+    /// stickers on graphic tracks and video and images on video tracks, never together.
+    pub fn other_overlay_kind(track_id: &str, stickers: bool, element_type: &str) -> ToolError {
+        let kind = if stickers { "sticker overlay" } else { "video overlay" };
+        ToolError::incompatible_track(track_id, kind, element_type)
+            .with_hint("An overlay track holds stickers or video and images, never both, as OpenCut's graphic and video tracks do: choose an overlay track of the element's kind, or leave out targetTrackId.")
+    }
+
     pub fn unknown_tool(name: &str, known: &[&str]) -> ToolError {
         ToolError::new(ErrorCode::UnknownTool, format!("Unknown tool \"{name}\"")).with_hint(format!("Known tools: {}", known.join(", ")))
     }

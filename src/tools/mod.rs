@@ -32,7 +32,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::effects::EffectSet;
-use crate::model::{Asset, Element, Project, Settings, Sticker, Timeline};
+use crate::model::{Asset, Element, ElementKinds, ElementType, Project, Settings, Sticker, Timeline};
 use crate::time::ticks_to_seconds;
 pub use args::{Arg, Args};
 pub use error::{ToolError, ToolErrorJson, SPEC_MESSAGES};
@@ -51,6 +51,8 @@ pub struct Ctx<'a> {
     pub listing: Option<&'a mut ListingCache>,
     /// The effect types the host can render; the effect tools offer only these.
     pub effects: EffectSet,
+    /// The element types the host draws; the tools add no other.
+    pub element_kinds: ElementKinds,
 }
 
 impl<'a> Ctx<'a> {
@@ -61,6 +63,7 @@ impl<'a> Ctx<'a> {
             ids: IdGen { next: project.map_or(1, |p| p.next_id) },
             listing: None,
             effects: EffectSet::ALL,
+            element_kinds: ElementKinds::ALL,
         }
     }
 
@@ -72,6 +75,19 @@ impl<'a> Ctx<'a> {
     pub fn with_effects(mut self, effects: EffectSet) -> Ctx<'a> {
         self.effects = effects;
         self
+    }
+
+    pub fn with_element_kinds(mut self, kinds: ElementKinds) -> Ctx<'a> {
+        self.element_kinds = kinds;
+        self
+    }
+
+    /// Refuses to add an element of `kind` the host does not draw.
+    pub fn drawn(&self, kind: ElementType) -> Result<(), ToolError> {
+        match self.element_kinds.has(kind) {
+            true => Ok(()),
+            false => Err(ToolError::not_drawn(kind.as_str(), &self.element_kinds.names(true))),
+        }
     }
 
     pub fn project(&self) -> Result<&'a Project, ToolError> {

@@ -103,7 +103,8 @@ impl Editor {
                 }
             }
             Kind::Read | Kind::Edit | Kind::Batch => {
-                let mut ctx = Ctx::new(self.doc.project()).with_listing(&mut self.listing).with_effects(self.doc.effects());
+                let mut ctx =
+                    Ctx::new(self.doc.project()).with_listing(&mut self.listing).with_effects(self.doc.effects()).with_element_kinds(self.doc.element_kinds());
                 let out = run_in(&mut ctx, def, args)?;
                 let label = match def.kind {
                     Kind::Batch => batch_label(raw),
@@ -169,13 +170,50 @@ fn run_in(ctx: &mut Ctx, def: &ToolDef, args: Args) -> Result<Output, ToolError>
                 Some(cache) => &mut cache.refs,
                 None => &mut own,
             };
-            match refs.resolve_args(ctx.timeline.as_ref(), args.map())? {
+            let resolved = refs.resolve_args(ctx.timeline.as_ref(), args.map())?;
+            let before = crate::main_start::PLACING.contains(&def.name).then(|| ctx.timeline.clone()).flatten();
+            let out = match resolved {
                 Some(resolved) => run(ctx, Args::strict(def.name, def.args(), &resolved)?),
                 None => run(ctx, args),
+            }?;
+            // OpenCut's front of the main track, after every edit that places (src/main_start.rs);
+            // the output then reports where the elements ended up.
+            match (before, ctx.timeline.as_mut()) {
+                (Some(before), Some(after)) => match crate::main_start::settle(&before, after) {
+                    Some(settled) => Ok(settled_output(out, &settled, after)),
+                    None => Ok(out),
+                },
+                _ => Ok(out),
             }
         }
         _ => Err(ToolError::new(ErrorCode::NotInBatch, format!("Tool {} cannot run inside batch", def.name))),
     }
+}
+
+/// `out` with the `start` and `end` of every entry naming a settled element (`elementId`) as
+/// the timeline now holds them.
+fn settled_output(out: Output, settled: &crate::main_start::Settled, tl: &crate::model::Timeline) -> Output {
+    fn walk(v: &mut Value, settled: &crate::main_start::Settled, tl: &crate::model::Timeline) {
+        match v {
+            Value::Array(a) => a.iter_mut().for_each(|x| walk(x, settled, tl)),
+            Value::Object(o) => {
+                let id = o.get("elementId").and_then(Value::as_str).filter(|id| settled.ids.iter().any(|s| s == id)).map(str::to_string);
+                if let Some((ti, ei)) = id.and_then(|id| tl.find(&id)) {
+                    let e = &tl.tracks[ti].elements[ei];
+                    for (key, ticks) in [("start", e.start), ("end", e.end())] {
+                        if o.contains_key(key) {
+                            o.insert(key.into(), super::seconds(ticks));
+                        }
+                    }
+                }
+                o.values_mut().for_each(|x| walk(x, settled, tl));
+            }
+            _ => {}
+        }
+    }
+    let mut v = out.to_value();
+    walk(&mut v, settled, tl);
+    Output::from_serialize(&v)
 }
 
 const INVALID_STEPS: &str = "Invalid batch steps";

@@ -171,6 +171,19 @@ impl WasmEditor {
         self.inner.effects().ids().into_iter().map(String::from).collect()
     }
 
+    /// Declares the element types the host draws. Throws `INVALID_ELEMENT_KINDS` for a name that
+    /// is not an element type, changing nothing.
+    #[wasm_bindgen(js_name = setElementKinds)]
+    pub fn set_element_kinds(&mut self, names: Vec<String>) -> Result<(), JsValue> {
+        Ok(self.inner.set_element_kinds(&names)?)
+    }
+
+    /// The element types the host draws.
+    #[wasm_bindgen(js_name = elementKinds)]
+    pub fn element_kinds(&self) -> Vec<String> {
+        self.inner.element_kinds().names(true).into_iter().map(String::from).collect()
+    }
+
     /// The whole project as a JSON string (undefined when none is loaded).
     #[wasm_bindgen(js_name = projectJson)]
     pub fn project_json(&self) -> Option<String> {

@@ -283,9 +283,11 @@ test("an asset given by url is fetched by the page and uploaded through the prox
 
 test("transcribe_video through Gemini returns segments in timeline seconds for the asset's placement", async () => {
   const { editor, assetId, agent } = await setup();
-  // Move the clip to start at 3 s: source 0.5 s plays at 3.5 s.
-  const el = editor.project().timeline.tracks.flatMap((t) => t.elements)[0];
-  await editor.callTool("move_timeline_elements", { elementIds: [el.id], start: 3 });
+  // The clip again at 3 s, on an overlay track (a main track's first clip starts at 0, as in
+  // OpenCut): source 0.5 s plays at 3.5 s.
+  const first = editor.project().timeline.tracks.flatMap((t) => t.elements)[0];
+  await editor.callTool("delete_timeline_elements", { elementIds: [first.id] });
+  const el = { id: (await editor.callTool("add_media_to_timeline", { assetId, startTime: 3, trackType: "overlay" })).elementId };
   let asked;
   fake.intercept = (body) => {
     if (body.tools) return undefined;
@@ -351,7 +353,7 @@ test("transcribe_video's words: in timeline seconds through trim and speed, outs
   // A 10 s clip at 4 s, trimmed by 1 s, at 2x: it plays source 1-9 s in timeline 4-8 s.
   const base = await createEditor();
   const assetId = base.addAsset({ name: "talk.mp4", type: "video", duration: 10, file: media() });
-  await base.callTool("add_media_to_timeline", { assetId, startTime: 4, trackType: "main" });
+  await base.callTool("add_media_to_timeline", { assetId, startTime: 4, trackType: "overlay" });
   const project = base.project();
   const el = project.timeline.tracks.flatMap((t) => t.elements)[0];
   Object.assign(el, { trimStart: 1 * 120000, duration: 4 * 120000, trimEnd: 1 * 120000, retime: { rate: 2 } });

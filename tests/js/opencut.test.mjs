@@ -134,12 +134,13 @@ function fakeOpenCut({ tracks, assets, settings }) {
 }
 
 // ---- The guide's code (docs/opencut.md, "Wiring"), verbatim apart from the imports. ----
-function wire(neuralcut, core) {
+function wire(neuralcut, core, more = {}) {
   return connectOpenCut(neuralcut, {
     getTracks: () => core.scenes.getActiveScene().tracks,
     getAssets: () => core.media.getAssets(),
     getSettings: () => core.project.getActive().settings,
     commit: (before, after) => core.command.execute({ command: new TracksSnapshotCommand({ before, after }) }),
+    ...more,
   });
 }
 
@@ -242,7 +243,8 @@ test("bridge.run writes a whole agent turn back as one step, edits landing in pa
   const s = scene("v31");
   const core = fakeOpenCut(s);
   const neuralcut = await pkg.createEditor();
-  const bridge = wire(neuralcut, core);
+  // A host whose OpenCut copy has the two fixes of docs/opencut.md draws effect elements.
+  const bridge = wire(neuralcut, core, { elementKinds: pkg.ELEMENT_KINDS });
   const steps = await bridge.run(async (editor) => {
     await editor.callTool("split", { times: [2] });
     await editor.callTool("apply_effect", { effectType: "blur", start: 1, end: 3, params: { intensity: 40 } });
@@ -370,12 +372,13 @@ test("a sticker the tools add is OpenCut's sticker element, measured by the host
     getSettings: () => core.project.getActive().settings,
     commit: (before, after) => core.command.execute({ command: new TracksSnapshotCommand({ before, after }) }),
     stickerSize: (id) => (id === "flags:FR" ? { width: 640, height: 427 } : undefined),
+    elementKinds: pkg.ELEMENT_KINDS,
   });
   const out = await bridge.callTool("add_sticker", { stickerId: "flags:FR", start: 20, end: 22, position: "center" });
   assert.equal(typeof out.elementId, "string", JSON.stringify(out));
   const added = element(core.scenes.getActiveScene().tracks, out.elementId);
   // buildStickerElement with the name OpenCut's sticker panel gives (the country's), the id as
-  // OpenCut writes it, the sizes, every visual param.
+  // OpenCut writes it, the sizes, every visual param; scale 0.2, a fifth of the canvas's height.
   assert.deepStrictEqual(added, {
     id: out.elementId,
     name: "France",
@@ -390,8 +393,8 @@ test("a sticker the tools add is OpenCut's sticker element, measured by the host
     params: {
       "transform.positionX": 0,
       "transform.positionY": 0,
-      "transform.scaleX": 1,
-      "transform.scaleY": 1,
+      "transform.scaleX": 0.2,
+      "transform.scaleY": 0.2,
       "transform.rotate": 0,
       opacity: 1,
       blendMode: "normal",
@@ -399,6 +402,37 @@ test("a sticker the tools add is OpenCut's sticker element, measured by the host
   });
   // The stickers already there are untouched.
   assert.deepStrictEqual(element(core.scenes.getActiveScene().tracks, "s-flag"), element(s.tracks, "s-flag"));
+});
+
+test("the bridge declares what OpenCut classic draws: no sticker or effect element is added", async () => {
+  const { OPENCUT_ELEMENT_KINDS } = await import(new URL("../../dist/opencut.js", import.meta.url));
+  const core = fakeOpenCut(scene("v31"));
+  const neuralcut = await pkg.createEditor();
+  const bridge = wire(neuralcut, core);
+  assert.deepStrictEqual(neuralcut.elementKinds(), ["video", "image", "audio", "text"]);
+  assert.deepStrictEqual([...OPENCUT_ELEMENT_KINDS], ["video", "image", "audio", "text"]);
+  const sticker = await bridge.callTool("add_sticker", { stickerId: "flags:FR", start: 20, end: 22, position: "center" });
+  assert.equal(sticker.code, "ELEMENT_KIND_NOT_DRAWN");
+  assert.equal(sticker.error, "This host does not draw sticker elements");
+  const effect = await bridge.callTool("apply_effect", { effectType: "blur", start: 1, end: 3 });
+  assert.equal(effect.code, "ELEMENT_KIND_NOT_DRAWN");
+  assert.equal(core.command.history.length, 0);
+  const listed = await bridge.callTool("list_timeline", {});
+  assert.deepStrictEqual(listed.notDrawn, ["sticker", "effect"]);
+  // A host with the fixes says so; an unknown type is refused.
+  const fixed = await pkg.createEditor({ elementKinds: pkg.ELEMENT_KINDS });
+  assert.deepStrictEqual(fixed.elementKinds(), [...pkg.ELEMENT_KINDS]);
+  assert.equal((await fixed.callTool("list_timeline", {})).notDrawn, undefined);
+  await assert.rejects(pkg.createEditor({ elementKinds: ["video", "hologram"] }), (e) => e.code === "INVALID_ELEMENT_KINDS");
+  assert.throws(
+    () => neuralcut.setElementKinds("video"),
+    (e) => e.code === "INVALID_ELEMENT_KINDS",
+  );
+  assert.throws(
+    () => neuralcut.setElementKinds(undefined),
+    (e) => e.code === "INVALID_ELEMENT_KINDS",
+  );
+  assert.deepStrictEqual(neuralcut.elementKinds(), ["video", "image", "audio", "text"], "a refused set changes nothing");
 });
 
 test("the effect tools offer only what OpenCut renders", async () => {

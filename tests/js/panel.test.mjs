@@ -176,8 +176,10 @@ test("allow mode runs edits without asking, read-only mode declines them; the mo
   // The demo page's timeline (demo/project.js), and after the run, written out by hand: the
   // title on a new text track (the first one is taken at 0.5 s), and every element under 4.5 s
   // in two at 4.5 s (the subtitle, the star, the clip, the tone); the rest as it was.
+  // The star's track is on top of the text (OpenCut's insertion of a sticker's graphic track).
   assert.deepEqual(spans(start.json), [
     ["effect", [["Vignette", 6, 10]]],
+    ["overlay", [["Star", 1, 5]]],
     [
       "text",
       [
@@ -186,7 +188,6 @@ test("allow mode runs edits without asking, read-only mode declines them; the mo
         ["A still image", 6.5, 9.5],
       ],
     ],
-    ["overlay", [["Star", 1, 5]]],
     [
       "main",
       [
@@ -199,19 +200,19 @@ test("allow mode runs edits without asking, read-only mode declines them; the mo
   assert.deepEqual(spans(end.json), [
     ["effect", [["Vignette", 6, 10]]],
     [
+      "overlay",
+      [
+        ["Star", 1, 4.5],
+        ["Star", 4.5, 5],
+      ],
+    ],
+    [
       "text",
       [
         ["NeuralCut demo", 0, 3],
         ["Split it, undo it, add effects", 3.5, 4.5],
         ["Split it, undo it, add effects", 4.5, 6],
         ["A still image", 6.5, 9.5],
-      ],
-    ],
-    [
-      "overlay",
-      [
-        ["Star", 1, 4.5],
-        ["Star", 4.5, 5],
       ],
     ],
     ["text", [["Allowed", 0.5, 2]]],

@@ -17,7 +17,7 @@ use serde_json::{json, Value};
 
 use proptest::prelude::*;
 
-use super::{accepts, check_invariants, int, key_time, resolve, start_editor, ticks, time, Op};
+use super::{accepts, check_invariants, front, int, key_time, resolve, start_editor, ticks, time, Op};
 
 type Problem = Result<(), String>;
 
@@ -123,13 +123,16 @@ fn same(expected: &Value, after: &Value, what: &str) -> Problem {
 /// Checks one call. `ok` is whether the tool succeeded. A call the oracle finds invalid must have
 /// failed; one it finds valid (when it can tell) must have succeeded with exactly its result.
 pub fn check(tool: &str, args: &Value, before: &Value, after: &Value, ok: bool) -> Problem {
+    if ok {
+        front::check(tool, before, after)?;
+    }
     match tool {
-        "move_timeline_elements" => verdict(tool, args, ok, move_elements(before, args), after),
+        "move_timeline_elements" => verdict(tool, args, ok, move_elements(before, args).map(|e| front::settle(before, e)), after),
         "split" => split(before, args, after, ok),
         "update_timeline_element_timing" => {
             // Keys past a shorter end are cut (with a boundary key): the others must stay, their handles
             // normalised (see `timing`).
-            let mut expected = timing(before, args);
+            let mut expected = timing(before, args).map(|e| front::settle(before, e));
             let cut = expected.as_ref().and_then(|e| index(e).into_iter().find(|(_, x)| x.3["animations"] == "(cut)"));
             let mut after = after.clone();
             if let (Some((id, (_, _, _, e))), true) = (&cut, ok) {
@@ -157,8 +160,8 @@ fn verdict(tool: &str, args: &Value, ok: bool, expected: Option<Value>, after: &
 }
 
 /// move_timeline_elements: the earliest element starts at `start`, the others keep their offsets
-/// to it, on their own tracks or all on `targetTrackId`, which must accept them; nothing may
-/// overlap. None: the call must fail.
+/// to it, on their own tracks or all on `targetTrackId`, which must accept them (an overlay
+/// target, their kind too); nothing may overlap. None: the call must fail.
 fn move_elements(before: &Value, args: &Value) -> Option<Value> {
     let moved = ids(&args["elementIds"])?;
     let start = opt_ticks(&args["start"]).ok()??;
@@ -175,6 +178,17 @@ fn move_elements(before: &Value, args: &Value) -> Option<Value> {
     let delta = start - found.iter().map(|f| int(&f.3, "start")).min()?;
     let mut placed: Vec<Vec<Value>> =
         ts.iter().map(|t| t["elements"].as_array().unwrap().iter().filter(|e| !moved.contains(&s(&e["id"]))).cloned().collect()).collect();
+    // An overlay target holds stickers or video and images, never both (OpenCut's graphic and
+    // video tracks): every moved element must be of the kind of its first element that stays,
+    // or of the first moved one when none stays.
+    if let Some(to) = target.filter(|&to| ts[to]["type"] == "overlay") {
+        let sticker = |e: &Value| e["type"] == "sticker";
+        let stays = ts[to]["elements"].as_array().unwrap().iter().find(|e| !moved.contains(&s(&e["id"])));
+        let group = stays.or(found.first().map(|f| &f.3)).map(sticker);
+        if found.iter().any(|f| Some(sticker(&f.3)) != group) {
+            return None;
+        }
+    }
     for (ti, _, _, e) in &found {
         let to = target.unwrap_or(*ti);
         if !accepts(ts[to]["type"].as_str()?, e["type"].as_str()?) {
@@ -319,10 +333,9 @@ fn split(before: &Value, args: &Value, after: &Value, ok: bool) -> Problem {
                 }
                 p["start"] = json!(w[0]);
                 p["duration"] = json!(w[1] - w[0]);
-                if is_media(e) {
-                    set_trim(&mut p, "trimStart", int(e, "trimStart") + w[0] - s0);
-                    set_trim(&mut p, "trimEnd", int(e, "trimEnd") + e0 - w[1]);
-                }
+                // Every type's trims grow by what the other pieces cover (OpenCut's split-elements.ts).
+                set_trim(&mut p, "trimStart", int(e, "trimStart") + w[0] - s0);
+                set_trim(&mut p, "trimEnd", int(e, "trimEnd") + e0 - w[1]);
                 if !cuts.is_empty() && e.get("animations").is_some() {
                     if let Some((_, _, _, got)) = after_idx.get(&s(&p["id"])) {
                         inner_keys_kept(e, got, w[0] - s0, w[1] - s0)?;
@@ -368,10 +381,15 @@ fn duplicate(before: &Value, args: &Value, after: &Value) -> Problem {
     // The copies each original may have: its properties at its new start, on a track the rule
     // allows. Copies of alike originals (same properties, same start) differ only in their ids,
     // which the tool chooses, so any one-to-one pairing that keeps every rule will do.
+    // The front of the main track (front.rs) may have moved the copies earlier together, or the
+    // first main copy alone to 0: the settled copies are told by where the earliest one is.
+    let by = first + shift - copies.iter().map(|c| int(&c.3, "start")).min().unwrap();
+    ensure!(by == 0 || copies.iter().any(|c| c.2 == "main"), "duplicate_elements moved copies {by} earlier with none on the main track");
     let mut allowed: Vec<Vec<usize>> = Vec::new();
     for (_, track, ttype, o) in &found {
         let start = int(o, "start") + shift;
-        let alike: Vec<usize> = (0..copies.len()).filter(|&c| int(&copies[c].3, "start") == start && strip(&copies[c].3) == strip(o)).collect();
+        let at = |c: usize| [start, start - by].contains(&int(&copies[c].3, "start")) || (copies[c].2 == "main" && int(&copies[c].3, "start") == 0);
+        let alike: Vec<usize> = (0..copies.len()).filter(|&c| at(c) && strip(&copies[c].3) == strip(o)).collect();
         ensure!(!alike.is_empty(), "no copy of {} at {start} with its properties", o["id"]);
         let own_free = bi.values().filter(|x| &x.1 == track).all(|x| end(&x.3) <= start || int(&x.3, "start") >= start + int(o, "duration"));
         let rule = |c: usize| -> Problem {

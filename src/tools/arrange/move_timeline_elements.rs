@@ -67,6 +67,18 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
         if let Some(e) = found.iter().map(element).find(|e| !track.kind.accepts(e.kind)) {
             return Err(ToolError::incompatible_track(&track.id, track.kind.as_str(), e.kind.as_str()));
         }
+        if track.kind == TrackType::Overlay {
+            // The group the target holds after the move: that of its first element that stays,
+            // else of the first moved one; every moved element must belong to it.
+            let mut moved_here = vec![false; track.elements.len()];
+            found.iter().filter(|p| p.0 == ti).for_each(|p| moved_here[p.1] = true);
+            let first_staying = moved_here.iter().position(|m| !m).unwrap_or(moved_here.len());
+            let sticker = |e: &Element| e.kind == ElementType::Sticker;
+            let group = track.elements.get(first_staying).map(|e| sticker(e)).or_else(|| found.first().map(|p| sticker(element(p))));
+            if let Some(e) = group.and_then(|g| found.iter().map(element).find(|e| sticker(e) != g)) {
+                return Err(ToolError::other_overlay_kind(&track.id, group == Some(true), e.kind.as_str()));
+            }
+        }
     }
     let earliest = found.iter().map(|p| element(p).start).min().unwrap_or(0);
     let offset = start - earliest;

@@ -11,7 +11,7 @@ pub static DEF: ToolDef = ToolDef {
     types: Types::of::<Arguments, Returns>(),
     kind: Kind::Edit,
     annotations: ADD,
-    errors: list!(&["Asset not found", "Invalid track type for asset", "Invalid duration", "Duration exceeds source duration", "Invalid start time", "Element <id> on track <id> is in the way (<start>s to <end>s)"]),
+    errors: list!(&["Asset not found", "Invalid track type for asset", "Invalid duration", "Duration exceeds source duration", "Invalid start time", "Element <id> on track <id> is in the way (<start>s to <end>s)", "This host does not draw <type> elements"]),
     example: text!(r#"{"assetId":"a2","startTime":10,"trackType":"overlay","duration":3}"#),
     run: typed!(run),
 };
@@ -64,6 +64,7 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     if !track_type.accepts(asset.kind.element_type()) {
         return Err(ToolError::invalid_track_type().with_hint("trackType is main or overlay for video and image, audio for audio."));
     }
+    ctx.drawn(asset.kind.element_type())?;
     let source = asset.duration_ticks();
     let length = match (asset.kind, duration, source) {
         (AssetType::Image, d, _) => d.unwrap_or(IMAGE_DEFAULT_TICKS),

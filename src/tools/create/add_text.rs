@@ -11,7 +11,7 @@ pub static DEF: ToolDef = ToolDef {
     types: Types::of::<Arguments, Returns>(),
     kind: Kind::Edit,
     annotations: ADD,
-    errors: list!(&["Text is required", "Invalid time range"]),
+    errors: list!(&["Text is required", "Invalid time range", "This host does not draw <type> elements"]),
     example: text!(r#"{"text":"Day one","start":0,"end":2,"position":"top","style":"hook"}"#),
     run: typed!(run),
 };
@@ -45,6 +45,7 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     let (start, end) = range(&args.start, &args.end, ToolError::invalid_range)?;
     let position = args.position.choice("position")?;
     let style = args.style.choice("style")?.unwrap_or("plain");
+    ctx.drawn(ElementType::Text)?;
     let canvas = ctx.settings().canvas;
     let tl = timeline_mut(&mut ctx.timeline)?;
     let id = ctx.ids.next('e');

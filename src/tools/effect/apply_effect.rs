@@ -12,7 +12,7 @@ pub static DEF: ToolDef = ToolDef {
     types: Types::of::<Arguments, Returns>(),
     kind: Kind::Edit,
     annotations: ADD,
-    errors: list!(&["Invalid effect type", "Effect not found: <type>", "Invalid start time", "Invalid end time", "Invalid time range", "Invalid effect parameters", "Unknown parameter: <key>", "Parameter '<key>' must be >= <min>", "Parameter '<key>' must be <= <max>", "No active timeline", "Failed to place effect element"]),
+    errors: list!(&["Invalid effect type", "Effect not found: <type>", "Invalid start time", "Invalid end time", "Invalid time range", "Invalid effect parameters", "Unknown parameter: <key>", "Parameter '<key>' must be >= <min>", "Parameter '<key>' must be <= <max>", "No active timeline", "Failed to place effect element", "This host does not draw <type> elements"]),
     example: text!(r#"{"effectType":"sepia","start":0,"end":4,"params":{"intensity":60}}"#),
     run: typed!(run),
 };
@@ -60,6 +60,7 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
         Err(Bad) => return Err(ToolError::invalid_effect_params()),
     };
     let params = def.merge_params(&def.defaults(), &patch).map_err(param_error)?;
+    ctx.drawn(ElementType::Effect)?;
     let tl = timeline_mut(&mut ctx.timeline)?;
     let id = ctx.ids.next('e');
     let mut e = Element::new(id.clone(), ElementType::Effect, start, end - start);

@@ -137,28 +137,40 @@ fn position(arg: Option<&Value>) -> Result<Option<Position>, ToolError> {
     }
 }
 
-/// Half the drawn size of an element in canvas pixels, when the engine knows it: video and
-/// images fitted ("contain") to the canvas and scaled, as OpenCut draws them; for text and
-/// stickers, whose drawn size depends on the host's fonts and sticker art, a box a fifth of the
-/// canvas's shorter side.
-fn half_extent(ctx: &Ctx, e: &Element, canvas: Canvas, scale: (f64, f64)) -> (f64, f64) {
+/// Half the drawn size of an element in canvas pixels, as OpenCut's bounds measure it
+/// (preview/element-bounds.ts): video, images and stickers fitted ("contain") to the canvas from
+/// their source size, then scaled (a sticker without a known size counts as OpenCut's 200 × 200
+/// fallback, so it fills the canvas's shorter side at scale 1). Text, whose size depends on the
+/// host's fonts, counts as a box a fifth of the canvas's shorter side.
+pub(crate) fn half_extent(ctx: &Ctx, e: &Element, canvas: Canvas, scale: (f64, f64)) -> (f64, f64) {
     let (cw, ch) = (canvas.width as f64, canvas.height as f64);
-    let asset = e.asset_id.as_deref().and_then(|id| ctx.asset(id));
-    let (w, h) = match asset.and_then(|a| Some((a.width? as f64, a.height? as f64))).filter(|(w, h)| *w > 0.0 && *h > 0.0) {
-        Some((w, h)) if matches!(e.kind, ElementType::Video | ElementType::Image) => {
+    let source = match e.kind {
+        ElementType::Video | ElementType::Image => {
+            let asset = e.asset_id.as_deref().and_then(|id| ctx.asset(id));
+            asset.and_then(|a| Some((a.width? as f64, a.height? as f64)))
+        }
+        ElementType::Sticker => {
+            let fallback = (crate::frame::STICKER_FALLBACK_SIZE, crate::frame::STICKER_FALLBACK_SIZE);
+            let (w, h) = crate::frame::sticker_size(e, e.sticker_id.as_deref().and_then(|id| ctx.sticker(id))).unwrap_or(fallback);
+            Some((w as f64, h as f64))
+        }
+        _ => None,
+    };
+    let (w, h) = match source.filter(|(w, h)| *w > 0.0 && *h > 0.0) {
+        Some((w, h)) => {
             let fit = (cw / w).min(ch / h);
             (w * fit * scale.0, h * fit * scale.1)
         }
-        _ => {
+        None => {
             let side = 0.2 * cw.min(ch);
             (side * scale.0, side * scale.1)
         }
     };
-    (w / 2.0, h / 2.0)
+    (w.abs() / 2.0, h.abs() / 2.0)
 }
 
 /// The centre that puts the element at `anchor`, `margin` pixels in from the canvas edges.
-fn anchored(anchor: &str, margin: f64, half: (f64, f64), canvas: Canvas) -> (f64, f64) {
+pub(crate) fn anchored(anchor: &str, margin: f64, half: (f64, f64), canvas: Canvas) -> (f64, f64) {
     // An element too big to fit inside the margins is centred on that axis.
     let dx = (canvas.width as f64 / 2.0 - margin - half.0).max(0.0);
     let dy = (canvas.height as f64 / 2.0 - margin - half.1).max(0.0);
@@ -180,7 +192,7 @@ fn anchored(anchor: &str, margin: f64, half: (f64, f64), canvas: Canvas) -> (f64
 }
 
 /// The default margin of an anchored position: 5 % of the canvas's shorter side.
-fn default_margin(canvas: Canvas) -> f64 {
+pub(crate) fn default_margin(canvas: Canvas) -> f64 {
     (0.05 * canvas.width.min(canvas.height) as f64).round()
 }
 

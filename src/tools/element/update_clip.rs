@@ -37,7 +37,7 @@ arguments! {
         opacity: Arg<Option<f64>>,
         /// How it mixes with what is below
         blend_mode: Arg<Option<Choice<BlendModes>>>,
-        /// Decibels; 0 plays as recorded, -60 is silent
+        /// Decibels; 0 plays as recorded, -60 is the quietest (use muted for silence)
         #[schemars(range(min = -60, max = 20))]
         volume: Arg<Option<f64>>,
         /// Silence a video or audio element

@@ -7,7 +7,7 @@ pub static DEF: ToolDef = ToolDef {
     name: "list_timeline",
     title: text!("List timeline"),
     summary: text!("List the timeline"),
-    description: text!("Summarise the timeline: every track (trackId, type: main, overlay, text, effect or audio; listed from the top of the picture down, audio last) and its elements (elementId; ref, a short stable name such as clip-1, text-3, sticker-2 or effect-1 that every tool accepts in place of the elementId; type, assetId, name, start, end and duration in timeline seconds, plus text content and textStyle, effect params or sticker id; video and audio show trimStart, the source seconds skipped, when not 0, rate, the playback speed of a retimed clip, when not 1, volume when not 1 (above 1 is a host boost) and muted when silent; hidden tracks and elements say hidden, muted tracks muted; a masked element names its mask's shape). Call this before editing whenever you do not have exact ids. Reads only."),
+    description: text!("Summarise the timeline: every track (trackId, type: main, overlay, text, effect or audio; listed from the top of the picture down, audio last) and its elements (elementId; ref, a short stable name such as clip-1, text-3, sticker-2 or effect-1 that every tool accepts in place of the elementId; type, assetId, name, start, end and duration in timeline seconds, plus text content and textStyle, effect params or sticker id; video and audio show trimStart, the source seconds skipped, when not 0, rate, the playback speed of a retimed clip, when not 1, volume when not 1 (above 1 is a host boost) and muted when silent; hidden tracks and elements say hidden, muted tracks muted; a masked element names its mask's shape; notDrawn names element types the host cannot show, which the tools do not add). Call this before editing whenever you do not have exact ids. Reads only."),
     types: Types::of::<Arguments, Returns>(),
     kind: Kind::Read,
     annotations: LISTING,
@@ -23,6 +23,8 @@ returns! {
         tracks: List<TrackEntry>,
         /// End of the last element, seconds
         duration: f64,
+        /// Element types the host does not draw (its elementKinds): the tools add none of them; absent when it draws all
+        not_drawn: Option<Vec<String>>,
     }
 }
 
@@ -94,5 +96,16 @@ returns! {
 
 pub fn run(ctx: &mut Ctx, _args: Arguments) -> Result<Output, ToolError> {
     let tl = ctx.timeline.as_ref().ok_or_else(ToolError::no_active_timeline)?;
-    Ok(listing::list(tl, ctx.listing.as_deref_mut()))
+    let out = listing::list(tl, ctx.listing.as_deref_mut());
+    let not_drawn = ctx.element_kinds.names(false);
+    if not_drawn.is_empty() {
+        return Ok(out);
+    }
+    // The kinds the host's preview cannot show, after the cached listing (which stays per track).
+    let mut text = out.into_string();
+    text.pop();
+    text.push_str(r#","notDrawn":"#);
+    text.push_str(&crate::text::json(&serde_json::json!(not_drawn)));
+    text.push('}');
+    Ok(Output::from_json_text(text))
 }

@@ -11,7 +11,7 @@ pub static DEF: ToolDef = ToolDef {
     types: Types::of::<Arguments, Returns>(),
     kind: Kind::Edit,
     annotations: ADD,
-    errors: list!(&["Invalid element ids", NOT_FOUND_IDS, "Invalid start time", "Give offset or startTime, not both", "Target track not found: <id>", "Target track <id> is <a type> track and cannot hold <type> elements", "Element <id> on track <id> is in the way (<start>s to <end>s)"]),
+    errors: list!(&["Invalid element ids", NOT_FOUND_IDS, "Invalid start time", "Give offset or startTime, not both", "Target track not found: <id>", "Target track <id> is <a type> track and cannot hold <type> elements", "Element <id> on track <id> is in the way (<start>s to <end>s)", "This host does not draw <type> elements"]),
     example: text!(r#"{"elementIds":["e7"],"offset":3}"#),
     run: typed!(run),
 };
@@ -70,6 +70,9 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     let tl = timeline_mut(&mut ctx.timeline)?;
     let found = locate_all(tl, &ids)?;
     let originals: Vec<(usize, crate::model::Element)> = found.iter().map(|&(ti, ei)| (ti, tl.tracks[ti].elements[ei].as_ref().clone())).collect();
+    if let Some((_, e)) = originals.iter().find(|(_, e)| !ctx.element_kinds.has(e.kind)) {
+        return Err(ToolError::not_drawn(e.kind.as_str(), &ctx.element_kinds.names(true)));
+    }
     let earliest = originals.iter().map(|(_, e)| e.start).min().unwrap_or(0);
     let latest = originals.iter().map(|(_, e)| e.end()).max().unwrap_or(0);
     // By default the copies follow the originals, as a paste after the selection would.
@@ -108,6 +111,9 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
                 let track = &tl.tracks[at];
                 if !track.kind.accepts(copy.kind) {
                     return Err(ToolError::incompatible_track(&track.id, track.kind.as_str(), copy.kind.as_str()));
+                }
+                if let Some(stickers) = track.overlay_group().filter(|_| !track.takes(copy.kind)) {
+                    return Err(ToolError::other_overlay_kind(&track.id, stickers, copy.kind.as_str()));
                 }
                 edits::insert(tl, at, copy).map_err(super::edit_error)?;
                 at
