@@ -30,16 +30,17 @@ test("a run that leaves a gap is checked: the finding goes to the host and once 
   const { agent, editor, elementId, events } = await setup();
   let note;
   stack.fake.script.push(
-    // Moves the only clip to 3 s: the main track is empty from 0 to 3.
-    modelTurn([call("move_timeline_elements", { elementIds: [elementId], start: 3 })]),
-    modelTurn([{ text: "Moved." }]),
+    // Cuts the clip's first 3 s without closing the gap (a move would not do: the main track's
+    // first clip starts at 0, as in OpenCut): the main track is empty from 0 to 3.
+    modelTurn([call("cut_ranges", { ranges: [{ start: 0, end: 3 }], ripple: false })]),
+    modelTurn([{ text: "Cut." }]),
     (body) => {
       note = lastUserText(body);
       return modelTurn([call("move_timeline_elements", { elementIds: [elementId], start: 0 })]);
     },
     modelTurn([{ text: "Moved it back to close the gap." }]),
   );
-  const answer = await agent.send("Move the clip to 3 s.");
+  const answer = await agent.send("Cut the first 3 s, leave the rest where it is.");
   assert.equal(answer, "Moved it back to close the gap.");
   const checks = events.filter((e) => e.type === "check");
   assert.equal(checks.length, 1, "checked once per run");
@@ -47,7 +48,7 @@ test("a run that leaves a gap is checked: the finding goes to the host and once 
   assert.deepEqual([gap.start, gap.end], [0, 3]);
   assert.match(note, /^\[check_timeline, run by the editor after your edits\] It found:\n- gap 0–3 s/);
   assert.match(note, /Fix what your edits caused/);
-  // The fix is in the same undo step as the move.
+  // The fix is in the same undo step as the cut.
   assert.equal(editor.project().timeline.tracks.flatMap((t) => t.elements)[0].start, 0);
   assert.equal(events.filter((e) => e.type === "done").length, 1);
 });

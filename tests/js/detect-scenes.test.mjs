@@ -83,8 +83,9 @@ async function inPage(calls) {
           const file = new File([Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))], `${id}.${type.split("/")[1]}`, { type });
           editor.addAsset({ id, name: file.name, type: "video", duration: 4, width: 320, height: 180, file });
         }
-        // cutsVp8 at 10 s on the main track, 0.5 s trimmed, at 2x: it plays source 0.5-3.5 s in 10-11.5 s.
-        await editor.callTool("add_media_to_timeline", { assetId: "cutsVp8", startTime: 10, trackType: "main" });
+        // cutsVp8 at 10 s on an overlay track (the main track's first clip would start at 0, as
+        // in OpenCut), 0.5 s trimmed, at 2x: it plays source 0.5-3.5 s in 10-11.5 s.
+        await editor.callTool("add_media_to_timeline", { assetId: "cutsVp8", startTime: 10, trackType: "overlay" });
         const project = editor.project();
         const el = project.timeline.tracks.flatMap((t) => t.elements).find((e) => e.assetId === "cutsVp8");
         Object.assign(el, { trimStart: 0.5 * 120000, duration: 1.5 * 120000, trimEnd: 0, retime: { rate: 2 } });
