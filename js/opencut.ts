@@ -57,8 +57,14 @@ export interface OpenCutMediaAsset {
 export interface OpenCutSettings {
   fps?: { numerator: number; denominator: number } | number;
   canvasSize?: { width: number; height: number };
+  /** What the canvas shows under every layer (project/types.ts `TBackground`). */
+  background?: OpenCutBackground;
   [field: string]: unknown;
 }
+
+/** OpenCut's canvas background: a colour ("transparent" draws nothing), or the main track's
+ * picture blurred behind everything. */
+export type OpenCutBackground = { type: "color"; color: string } | { type: "blur"; blurIntensity: number };
 
 /** What `loadOpenCutScene` takes. Without `settings` the editor keeps its fps and canvas. */
 export interface OpenCutScene {
@@ -95,8 +101,9 @@ export function loadOpenCutScene(
   engineAccess(editor).replace("scene", options.keepHistory ? "adoptOpenCutScene" : "loadOpenCutScene", [json], sources);
 }
 
-/** The editor's timeline as OpenCut's `{ tracks: { overlay, main, audio } }`, times in ticks. */
-export function toOpenCutScene(editor: NeuralCutEditor): { tracks: OpenCutSceneTracks } {
+/** The editor's timeline as OpenCut's `{ tracks: { overlay, main, audio } }`, times in ticks,
+ * with `settings.background` when the project has one. */
+export function toOpenCutScene(editor: NeuralCutEditor): { tracks: OpenCutSceneTracks; settings?: { background: OpenCutBackground } } {
   return JSON.parse(engineAccess(editor).read("openCutSceneJson") as string);
 }
 
@@ -109,8 +116,11 @@ export interface OpenCutHost {
   /** The project settings (fps, canvasSize): `editor.project.getActive().settings`. */
   getSettings?(): OpenCutSettings | undefined;
   /** Applies `after` as one undoable step: `editor.command.execute({ command: new
-   * TracksSnapshotCommand({ before, after }) })`. OpenCut re-renders from there. */
-  commit(before: OpenCutSceneTracks, after: OpenCutSceneTracks): void;
+   * TracksSnapshotCommand({ before, after }) })`. OpenCut re-renders from there. `settings` comes
+   * only when a tool changed them (update_project's `background`): then the step is
+   * `new BatchCommand([new TracksSnapshotCommand({ before, after }), new
+   * UpdateProjectSettingsCommand(settings)])`, one Ctrl+Z for both. */
+  commit(before: OpenCutSceneTracks, after: OpenCutSceneTracks, settings?: Partial<OpenCutSettings>): void;
   /** The effect types the host renders (default `OPENCUT_EFFECTS`, OpenCut's registry): the
    * effect tools offer only these, since OpenCut's preview stops on an effect it does not know. */
   effects?: readonly EffectType[];
@@ -364,8 +374,17 @@ export class OpenCutBridge {
   flush(): boolean {
     if (this.#tracks === undefined || this.editor.revision() === this.#revision) return false;
     const before = this.#tracks;
-    const after = this.#sized(before, restoreOpenCutTracks(toOpenCutScene(this.editor).tracks, this.#kept));
-    this.host.commit(before, after);
+    const scene = toOpenCutScene(this.editor);
+    const after = this.#sized(before, restoreOpenCutTracks(scene.tracks, this.#kept));
+    const background = scene.settings?.background;
+    const hostBackground = (JSON.parse(this.#settings) as OpenCutSettings | null)?.background;
+    if (background !== undefined && JSON.stringify(background) !== JSON.stringify(hostBackground ?? null)) {
+      this.host.commit(before, after, { background });
+      // OpenCut now holds the engine's settings: not a change of its own at the next sync.
+      this.#settings = JSON.stringify(this.host.getSettings?.() ?? null);
+    } else {
+      this.host.commit(before, after);
+    }
     this.#tracks = after;
     this.#written = { before, after };
     this.#revision = this.editor.revision();
