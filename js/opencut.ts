@@ -315,6 +315,11 @@ function isNormalisation(before: OpenCutSceneTracks, after: OpenCutSceneTracks, 
   return same(now, pruned(after)) || same(now, pruned(rippled(before, after)));
 }
 
+/** A background's value, whatever its keys' order. */
+function backgroundKey(b: OpenCutBackground | undefined): string {
+  return JSON.stringify(b ? [b.type, "color" in b ? b.color : b.blurIntensity] : null);
+}
+
 /** Runs NeuralCut on OpenCut's active scene. Create with `connectOpenCut`. */
 export class OpenCutBridge {
   readonly editor: NeuralCutEditor;
@@ -322,6 +327,8 @@ export class OpenCutBridge {
   #tracks: OpenCutSceneTracks | undefined;
   #assets = "";
   #settings = "";
+  /** The canvas background OpenCut holds, as JSON: what it gave at the last sync or was given. */
+  #background = backgroundKey(undefined);
   #revision = -1;
   #kept: Pick<PreparedScene, "byElement" | "bySource"> = { byElement: new Map(), bySource: new Map() };
   /** The last snapshot written, and what it replaced, to recognise OpenCut's normalisation of it. */
@@ -364,6 +371,7 @@ export class OpenCutBridge {
     this.#tracks = tracks;
     this.#assets = assetKey;
     this.#settings = settingsKey;
+    this.#background = backgroundKey(settings?.background);
     this.#written = undefined;
     this.#revision = this.editor.revision();
     return !normalised;
@@ -377,10 +385,10 @@ export class OpenCutBridge {
     const scene = toOpenCutScene(this.editor);
     const after = this.#sized(before, restoreOpenCutTracks(scene.tracks, this.#kept));
     const background = scene.settings?.background;
-    const hostBackground = (JSON.parse(this.#settings) as OpenCutSettings | null)?.background;
-    if (background !== undefined && JSON.stringify(background) !== JSON.stringify(hostBackground ?? null)) {
+    if (background !== undefined && backgroundKey(background) !== this.#background) {
       this.host.commit(before, after, { background });
-      // OpenCut now holds the engine's settings: not a change of its own at the next sync.
+      // OpenCut now holds the engine's background: not a change of its own at the next sync.
+      this.#background = backgroundKey(background);
       this.#settings = JSON.stringify(this.host.getSettings?.() ?? null);
     } else {
       this.host.commit(before, after);
