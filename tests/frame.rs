@@ -368,8 +368,14 @@ fn the_canvas_background_is_opencuts_colour_or_the_main_track_blurred_under_ever
     }
     // The scene's own blur effect element (2–4 s) acts on everything below it, backdrop included.
     let f = frame(&ed, 3.0);
-    let fx = f.layers.iter().find_map(|l| matches!(l, Layer::Effect(e) if e.element_id == "fx").then_some(l)).unwrap();
-    let Layer::Effect(fx) = fx else { unreachable!() };
+    let fx = f
+        .layers
+        .iter()
+        .find_map(|l| match l {
+            Layer::Effect(e) if e.element_id == "fx" => Some(e),
+            _ => None,
+        })
+        .unwrap();
     assert_eq!(fx.covers[..6], [0, 1, 2, 3, 4, 5]);
 
     // OpenCut's default intensity, 10, is one pass; a hidden main track has no backdrop.
