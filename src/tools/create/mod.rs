@@ -68,11 +68,21 @@ impl Read for TextBox {
     }
 }
 
-const BOX_KEYS: [&str; 7] = ["enabled", "color", "paddingX", "paddingY", "offsetX", "offsetY", "cornerRadius"];
+/// The box's keys and their properties, `enabled` first: a box given is drawn unless it says
+/// `enabled: false`, and its colour lands on the box as it then is (on, or kept while off).
+const BOX: [(&str, &str); 7] = [
+    ("enabled", "background.enabled"),
+    ("color", "background.color"),
+    ("paddingX", "background.paddingX"),
+    ("paddingY", "background.paddingY"),
+    ("offsetX", "background.offsetX"),
+    ("offsetY", "background.offsetY"),
+    ("cornerRadius", "background.cornerRadius"),
+];
 
 /// Sets the text params add_text and update_text were given (`(param, value)`, the param being
 /// its property path) and the background box, each checked against its property: OpenCut's
-/// options and bounds. A box given is drawn unless it says `enabled: false`.
+/// options and bounds.
 fn set_text_style(e: &mut Element, given: &[(&'static str, Option<&Value>)], background: Option<&Value>) -> Result<(), ToolError> {
     for (path, v) in given {
         if let Some(v) = v {
@@ -80,19 +90,16 @@ fn set_text_style(e: &mut Element, given: &[(&'static str, Option<&Value>)], bac
         }
     }
     let Some(bg) = background else { return Ok(()) };
-    let keys = || ToolError::invalid_argument("background", &format!("an object of {}", BOX_KEYS.join(", ")));
-    let bg = bg.as_object().ok_or_else(keys)?;
-    if bg.keys().any(|k| !BOX_KEYS.contains(&k.as_str())) {
-        return Err(keys());
+    let bad = || ToolError::invalid_argument("background", "an object of enabled, color, paddingX, paddingY, offsetX, offsetY, cornerRadius");
+    let bg = bg.as_object().ok_or_else(bad)?;
+    if bg.keys().any(|k| !BOX.iter().any(|(key, _)| key == k)) {
+        return Err(bad());
     }
-    set_checked(e, "background.enabled", bg.get("enabled").unwrap_or(&Value::Bool(true)))?;
-    for (key, path) in BOX_KEYS
-        .iter()
-        .zip(["", "background.color", "background.paddingX", "background.paddingY", "background.offsetX", "background.offsetY", "background.cornerRadius"])
-        .skip(1)
-    {
-        if let Some(v) = bg.get(*key) {
-            set_checked(e, path, v)?;
+    for (key, path) in BOX {
+        match bg.get(key) {
+            Some(v) => set_checked(e, path, v)?,
+            None if key == "enabled" => set_checked(e, path, &Value::Bool(true))?,
+            None => {}
         }
     }
     Ok(())
