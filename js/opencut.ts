@@ -62,8 +62,14 @@ export interface OpenCutMediaAsset {
 export interface OpenCutSettings {
   fps?: { numerator: number; denominator: number } | number;
   canvasSize?: { width: number; height: number };
+  /** What the canvas shows under every layer (project/types.ts `TBackground`). */
+  background?: OpenCutBackground;
   [field: string]: unknown;
 }
+
+/** OpenCut's canvas background: a colour ("transparent" draws nothing), or the main track's
+ * picture blurred behind everything. */
+export type OpenCutBackground = { type: "color"; color: string } | { type: "blur"; blurIntensity: number };
 
 /** What `loadOpenCutScene` takes. Without `settings` the editor keeps its fps and canvas. */
 export interface OpenCutScene {
@@ -100,8 +106,9 @@ export function loadOpenCutScene(
   engineAccess(editor).replace("scene", options.keepHistory ? "adoptOpenCutScene" : "loadOpenCutScene", [json], sources);
 }
 
-/** The editor's timeline as OpenCut's `{ tracks: { overlay, main, audio } }`, times in ticks. */
-export function toOpenCutScene(editor: NeuralCutEditor): { tracks: OpenCutSceneTracks } {
+/** The editor's timeline as OpenCut's `{ tracks: { overlay, main, audio } }`, times in ticks,
+ * with `settings.background` when the project has one. */
+export function toOpenCutScene(editor: NeuralCutEditor): { tracks: OpenCutSceneTracks; settings?: { background: OpenCutBackground } } {
   return JSON.parse(engineAccess(editor).read("openCutSceneJson") as string);
 }
 
@@ -114,8 +121,11 @@ export interface OpenCutHost {
   /** The project settings (fps, canvasSize): `editor.project.getActive().settings`. */
   getSettings?(): OpenCutSettings | undefined;
   /** Applies `after` as one undoable step: `editor.command.execute({ command: new
-   * TracksSnapshotCommand({ before, after }) })`. OpenCut re-renders from there. */
-  commit(before: OpenCutSceneTracks, after: OpenCutSceneTracks): void;
+   * TracksSnapshotCommand({ before, after }) })`. OpenCut re-renders from there. `settings` comes
+   * only when a tool changed them (update_project's `background`): then the step is
+   * `new BatchCommand([new TracksSnapshotCommand({ before, after }), new
+   * UpdateProjectSettingsCommand(settings)])`, one Ctrl+Z for both. */
+  commit(before: OpenCutSceneTracks, after: OpenCutSceneTracks, settings?: Partial<OpenCutSettings>): void;
   /** The effect types the host renders (default `OPENCUT_EFFECTS`, OpenCut's registry): the
    * effect tools offer only these, since OpenCut's preview stops on an effect it does not know. */
   effects?: readonly EffectType[];
@@ -314,6 +324,11 @@ function isNormalisation(before: OpenCutSceneTracks, after: OpenCutSceneTracks, 
   return same(now, pruned(after)) || same(now, pruned(rippled(before, after)));
 }
 
+/** A background's value, whatever its keys' order. */
+function backgroundKey(b: OpenCutBackground | undefined): string {
+  return JSON.stringify(b ? [b.type, "color" in b ? b.color : b.blurIntensity] : null);
+}
+
 /** Runs NeuralCut on OpenCut's active scene. Create with `connectOpenCut`. */
 export class OpenCutBridge {
   readonly editor: NeuralCutEditor;
@@ -321,6 +336,8 @@ export class OpenCutBridge {
   #tracks: OpenCutSceneTracks | undefined;
   #assets = "";
   #settings = "";
+  /** The canvas background OpenCut holds, as JSON: what it gave at the last sync or was given. */
+  #background = backgroundKey(undefined);
   #revision = -1;
   #kept: Pick<PreparedScene, "byElement" | "bySource"> = { byElement: new Map(), bySource: new Map() };
   /** The last snapshot written, and what it replaced, to recognise OpenCut's normalisation of it. */
@@ -364,6 +381,7 @@ export class OpenCutBridge {
     this.#tracks = tracks;
     this.#assets = assetKey;
     this.#settings = settingsKey;
+    this.#background = backgroundKey(settings?.background);
     this.#written = undefined;
     this.#revision = this.editor.revision();
     return !normalised;
@@ -374,8 +392,17 @@ export class OpenCutBridge {
   flush(): boolean {
     if (this.#tracks === undefined || this.editor.revision() === this.#revision) return false;
     const before = this.#tracks;
-    const after = this.#sized(before, restoreOpenCutTracks(toOpenCutScene(this.editor).tracks, this.#kept));
-    this.host.commit(before, after);
+    const scene = toOpenCutScene(this.editor);
+    const after = this.#sized(before, restoreOpenCutTracks(scene.tracks, this.#kept));
+    const background = scene.settings?.background;
+    if (background !== undefined && backgroundKey(background) !== this.#background) {
+      this.host.commit(before, after, { background });
+      // OpenCut now holds the engine's background: not a change of its own at the next sync.
+      this.#background = backgroundKey(background);
+      this.#settings = JSON.stringify(this.host.getSettings?.() ?? null);
+    } else {
+      this.host.commit(before, after);
+    }
     this.#tracks = after;
     this.#written = { before, after };
     this.#revision = this.editor.revision();

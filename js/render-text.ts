@@ -13,8 +13,22 @@ export interface TextLayout {
   top: number;
   blockWidth: number;
   blockHeight: number;
+  /** Each line's decoration bar (top, thickness) from its middle, or null. */
+  bars: ([number, number] | null)[];
   /** Everything that gets paint: glyph boxes, background, decoration bars. */
   bounds: [number, number, number, number];
+}
+
+/** OpenCut's drawTextDecoration (text/layout.ts): 7 % of the size thick (at least 1 px), the
+ * underline one thickness below the line's descent, the strike-through 35 % of (ascent − descent)
+ * above the middle. `y` is the line's middle; returns the bar's top and thickness. */
+function bar(t: TextFrameLayer, m: TextMetrics, y: number): [number, number] | null {
+  const thickness = Math.max(1, t.fontSize * 0.07);
+  const ascent = m.actualBoundingBoxAscent ?? t.fontSize * 0.8;
+  const descent = m.actualBoundingBoxDescent ?? t.fontSize * 0.2;
+  if (t.textDecoration === "underline") return [y + descent + thickness, thickness];
+  if (t.textDecoration === "line-through") return [y - (ascent - descent) * 0.35, thickness];
+  return null;
 }
 
 /** Sets the layer's font on `ctx` and lays the block out as OpenCut's text node does. */
@@ -40,10 +54,12 @@ export function layoutText(ctx: OffscreenCanvasRenderingContext2D, t: TextFrameL
     b[2] = Math.max(b[2], x1);
     b[3] = Math.max(b[3], y1);
   };
-  metrics.forEach((m, i) => {
+  const bars = metrics.map((m, i) => {
     const y = top + (i + 0.5) * lineHeight;
     grow(-m.actualBoundingBoxLeft, y - m.actualBoundingBoxAscent, m.actualBoundingBoxRight, y + m.actualBoundingBoxDescent);
-    if (t.textDecoration === "underline") grow(b[0], y + size * 0.45 - size / 30, b[2], y + size * 0.45 + size / 15);
+    const d = bar(t, m, y);
+    if (d) grow(b[0], d[0], b[2], d[0] + d[1]);
+    return d;
   });
   if (t.background) {
     const bg = t.background;
@@ -51,7 +67,7 @@ export function layoutText(ctx: OffscreenCanvasRenderingContext2D, t: TextFrameL
     const y = top - bg.paddingY + bg.offsetY;
     grow(x, y, x + blockWidth + 2 * bg.paddingX, y + blockHeight + 2 * bg.paddingY);
   }
-  return { font, align, lines, widths, lineHeight, left, top, blockWidth, blockHeight, bounds: b };
+  return { font, align, lines, widths, lineHeight, left, top, blockWidth, blockHeight, bars, bounds: b };
 }
 
 function setFont(ctx: OffscreenCanvasRenderingContext2D, t: TextFrameLayer, font: string) {
@@ -95,8 +111,7 @@ export function textBox(
 
 /** Draws a text layer the way OpenCut's text node does, onto a 2D canvas whose (0, 0) is target pixel (ox, oy). */
 export function drawText(ctx: OffscreenCanvasRenderingContext2D, t: TextFrameLayer, layout: TextLayout, scale: number, ox: number, oy: number) {
-  const size = t.fontSize;
-  const { align, lines, widths, lineHeight, left, top, blockWidth, blockHeight } = layout;
+  const { align, lines, widths, lineHeight, left, top, blockWidth, blockHeight, bars } = layout;
   ctx.save();
   ctx.translate(-ox, -oy);
   ctx.scale(scale, scale);
@@ -121,11 +136,10 @@ export function drawText(ctx: OffscreenCanvasRenderingContext2D, t: TextFrameLay
   lines.forEach((line, i) => {
     const y = top + (i + 0.5) * lineHeight;
     ctx.fillText(line, 0, y);
-    if (t.textDecoration === "underline" || t.textDecoration === "line-through") {
+    const d = bars[i];
+    if (d) {
       const w = widths[i];
-      const x0 = align === "left" ? 0 : align === "right" ? -w : -w / 2;
-      const ly = t.textDecoration === "underline" ? y + size * 0.45 : y;
-      ctx.fillRect(x0, ly - size / 30, w, Math.max(1, size / 15));
+      ctx.fillRect(align === "left" ? 0 : align === "right" ? -w : -w / 2, d[0], w, d[1]);
     }
   });
   ctx.restore();

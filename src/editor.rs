@@ -285,15 +285,15 @@ impl Document {
 
     /// Undoes one step; returns its label.
     pub fn undo(&mut self) -> Option<String> {
-        let tl = self.project.as_mut()?.timeline.as_mut()?;
-        let label = self.history.undo(tl)?;
+        let p = self.project.as_mut()?;
+        let label = self.history.undo(p.timeline.as_mut()?, &mut p.settings)?;
         self.revision += 1;
         Some(label)
     }
 
     pub fn redo(&mut self) -> Option<String> {
-        let tl = self.project.as_mut()?.timeline.as_mut()?;
-        let label = self.history.redo(tl)?;
+        let p = self.project.as_mut()?;
+        let label = self.history.redo(p.timeline.as_mut()?, &mut p.settings)?;
         self.revision += 1;
         Some(label)
     }
@@ -306,20 +306,23 @@ impl Document {
 
     /// Closes the innermost undo group; false when none is open. An empty group records nothing.
     pub fn end_group(&mut self) -> bool {
-        let current = self.project.as_ref().and_then(|p| p.timeline.as_ref());
+        let current = self.project.as_ref().and_then(|p| Some((p.timeline.as_ref()?, &p.settings)));
         self.history.end_group(current)
     }
 
-    /// Stores a successful call's working copy: one history entry if the timeline changed.
-    pub(crate) fn commit(&mut self, timeline: Option<crate::model::Timeline>, next_id: u64, label: String) {
+    /// Stores a successful call's working copy (its timeline, and its settings when it changed
+    /// them): one history entry if either changed.
+    pub(crate) fn commit(&mut self, timeline: Option<crate::model::Timeline>, settings: Option<crate::model::Settings>, next_id: u64, label: String) {
         let Some(project) = self.project.as_mut() else { return };
         project.next_id = project.next_id.max(next_id);
         let (Some(new), Some(old)) = (timeline, project.timeline.as_ref()) else { return };
-        if new.same_as(old) {
+        let settings = settings.filter(|s| *s != project.settings);
+        if new.same_as(old) && settings.is_none() {
             return;
         }
         let before = std::mem::replace(project.timeline.as_mut().expect("checked above"), new);
-        self.history.record(before, label);
+        let settings_before = settings.map(|s| std::mem::replace(&mut project.settings, s));
+        self.history.record(before, settings_before, label);
         self.revision += 1;
     }
 }

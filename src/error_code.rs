@@ -144,7 +144,7 @@ error_codes! {
     PropertyNotSupported = "PROPERTY_NOT_SUPPORTED",
     /// The property cannot be keyframed on this element.
     PropertyNotAnimatable = "PROPERTY_NOT_ANIMATABLE",
-    /// update_clip names no property to change.
+    /// update_clip (or update_project) names nothing to change.
     NoProperties = "NO_PROPERTIES",
     /// offset and startTime were both given.
     ConflictingPlacement = "CONFLICTING_PLACEMENT",

@@ -18,7 +18,7 @@ use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::model::{Element, ElementType, Project, Sticker, TrackType};
+use crate::model::{Background, Element, ElementType, Project, Sticker, TrackType};
 use crate::time::{seconds_to_ticks, ticks_to_seconds};
 
 /// One frame: the canvas and its layers, bottom first.
@@ -358,16 +358,6 @@ fn size_of(v: Option<&Value>) -> Option<u32> {
     v.and_then(Value::as_f64).filter(|n| n.is_finite() && *n >= 1.0).map(|n| n.round() as u32)
 }
 
-/// The canvas colour: OpenCut's `settings.background` when it is a colour ("transparent" draws
-/// nothing), else black. A blur background is drawn as black (docs/render.md).
-fn background(project: &Project) -> String {
-    let bg = project.settings.extra.get("background");
-    match (bg.and_then(|b| b.get("type")).and_then(Value::as_str), bg.and_then(|b| b.get("color")).and_then(Value::as_str)) {
-        (Some("color"), Some(c)) => c.to_string(),
-        _ => "#000000".into(),
-    }
-}
-
 /// OpenCut draws graphics (shapes) from a 512 × 512 source.
 pub const GRAPHIC_SOURCE_SIZE: u32 = 512;
 
@@ -396,10 +386,15 @@ pub fn frame_at(project: &Project, tick: i64) -> Frame {
         tick,
         width: canvas.width,
         height: canvas.height,
-        background: background(project),
+        background: Background::DEFAULT_COLOR.into(),
         layers: Vec::new(),
         skipped: Vec::new(),
     };
+    // The canvas: a colour ("transparent" draws nothing), or the main track blurred.
+    match project.settings.background() {
+        Background::Color(c) => frame.background = c,
+        Background::Blur(intensity) => blur_backdrop(project, &mut frame, intensity, tick),
+    }
     let Some(timeline) = &project.timeline else { return frame };
     // Tracks are stored top first: draw from the last visual track up.
     for track in timeline.tracks.iter().rev() {
@@ -415,44 +410,10 @@ pub fn frame_at(project: &Project, tick: i64) -> Frame {
             let at = At { el, t: local, canvas_height: canvas.height };
             let skip = |frame: &mut Frame, reason: String| frame.skipped.push(Skipped { element_id: el.id.to_string(), reason });
             match el.kind {
-                ElementType::Video | ElementType::Image => {
-                    let asset_id = el.asset_id.as_deref().unwrap_or_default();
-                    let Some(asset) = project.asset(asset_id) else {
-                        skip(&mut frame, format!("unknown asset \"{asset_id}\""));
-                        continue;
-                    };
-                    let tr = transform(at);
-                    let (sw, sh) = (asset.width, asset.height);
-                    let (source_time, source_tick) = if el.kind == ElementType::Video {
-                        let mut src = el.trim_start.saturating_add(el.source_ticks(local));
-                        // Past the source's end (a rounded retime), hold its last tick.
-                        if let Some(d) = asset.duration_ticks() {
-                            src = src.min(d - 1).max(0);
-                        }
-                        (Some(ticks_to_seconds(src)), Some(src))
-                    } else {
-                        (None, None)
-                    };
-                    frame.layers.push(Layer::Media(MediaLayer {
-                        element_id: el.id.to_string(),
-                        track_id: track.id.clone(),
-                        media_type: if el.kind == ElementType::Video { "video" } else { "image" },
-                        asset_id: Some(asset.id.clone()),
-                        sticker_id: None,
-                        fill: None,
-                        url: asset.extra.get("url").and_then(Value::as_str).map(str::to_string),
-                        source_time,
-                        source_tick,
-                        source_width: sw,
-                        source_height: sh,
-                        placement: sw.zip(sh).map(|(w, h)| place(cw, ch, w as f64, h as f64, &tr)),
-                        transform: tr,
-                        opacity: opacity(at),
-                        blend_mode: blend_mode(at),
-                        effects: clip_effects(el),
-                        mask: frame_mask(el),
-                    }));
-                }
+                ElementType::Video | ElementType::Image => match media_layer(project, at, &track.id, cw, ch) {
+                    Ok(layer) => frame.layers.push(Layer::Media(layer)),
+                    Err(reason) => skip(&mut frame, reason),
+                },
                 ElementType::Sticker => {
                     let sticker_id = el.sticker_id.clone().unwrap_or_default();
                     let entry = project.sticker(&sticker_id);
@@ -497,6 +458,89 @@ pub fn frame_at(project: &Project, tick: i64) -> Frame {
         }
     }
     frame
+}
+
+/// A video or image element's layer, or why it cannot be drawn.
+fn media_layer(project: &Project, at: At, track_id: &str, cw: f64, ch: f64) -> Result<MediaLayer, String> {
+    let el = at.el;
+    let asset_id = el.asset_id.as_deref().unwrap_or_default();
+    let asset = project.asset(asset_id).ok_or_else(|| format!("unknown asset \"{asset_id}\""))?;
+    let tr = transform(at);
+    let (sw, sh) = (asset.width, asset.height);
+    let (source_time, source_tick) = if el.kind == ElementType::Video {
+        let mut src = el.trim_start.saturating_add(el.source_ticks(at.t));
+        // Past the source's end (a rounded retime), hold its last tick.
+        if let Some(d) = asset.duration_ticks() {
+            src = src.min(d - 1).max(0);
+        }
+        (Some(ticks_to_seconds(src)), Some(src))
+    } else {
+        (None, None)
+    };
+    Ok(MediaLayer {
+        element_id: el.id.to_string(),
+        track_id: track_id.to_string(),
+        media_type: if el.kind == ElementType::Video { "video" } else { "image" },
+        asset_id: Some(asset.id.clone()),
+        sticker_id: None,
+        fill: None,
+        url: asset.extra.get("url").and_then(Value::as_str).map(str::to_string),
+        source_time,
+        source_tick,
+        source_width: sw,
+        source_height: sh,
+        placement: sw.zip(sh).map(|(w, h)| place(cw, ch, w as f64, h as f64, &tr)),
+        transform: tr,
+        opacity: opacity(at),
+        blend_mode: blend_mode(at),
+        effects: clip_effects(el),
+        mask: frame_mask(el),
+    })
+}
+
+/// OpenCut's blur background (services/renderer/scene-builder.ts, compositor/frame-descriptor.ts):
+/// under everything, each main-track video or image showing now, covering the canvas (its
+/// picture only: no transform, opacity or effects), then blurred with the blur effect at the
+/// background's intensity. The effect takes intensities up to its registry's 100; a stronger one
+/// is `n` passes at `intensity / √n`, whose Gaussian sigmas add up to the one asked for.
+fn blur_backdrop(project: &Project, frame: &mut Frame, intensity: f64, tick: i64) {
+    let (cw, ch) = (frame.width as f64, frame.height as f64);
+    let Some(main) = project.timeline.iter().flat_map(|tl| tl.tracks.iter()).find(|t| t.kind == TrackType::Main && t.hidden != Some(true)) else {
+        return;
+    };
+    for el in main.elements.iter().filter(|e| e.start <= tick && tick < e.end() && e.hidden != Some(true)) {
+        let at = At { el, t: tick - el.start, canvas_height: frame.height };
+        let Ok(mut layer) = media_layer(project, at, &main.id, cw, ch) else { continue };
+        let (Some(sw), Some(sh)) = (layer.source_width, layer.source_height) else { continue };
+        let (sw, sh) = (sw as f64, sh as f64);
+        let cover = (cw / sw).max(ch / sh);
+        let (w, h) = (sw * cover, sh * cover);
+        // As a transform: the cover's scale over the contain fit every media layer starts from.
+        let scale = cover / (cw / sw).min(ch / sh);
+        layer.transform = Transform { x: 0.0, y: 0.0, scale_x: scale, scale_y: scale, rotation: 0.0 };
+        layer.placement = Some(Placement { center_x: cw / 2.0, center_y: ch / 2.0, width: w, height: h, rotation: 0.0, flip_x: false, flip_y: false });
+        layer.opacity = 1.0;
+        layer.blend_mode = "normal".into();
+        layer.effects = Vec::new();
+        frame.layers.push(Layer::Media(layer));
+    }
+    if frame.layers.is_empty() || intensity <= 0.0 {
+        return;
+    }
+    let passes = ((intensity / 100.0).powi(2)).ceil().max(1.0);
+    let mut params = Map::new();
+    params.insert("intensity".into(), crate::effects::number(intensity / passes.sqrt()));
+    let covers: Vec<usize> = (0..frame.layers.len()).collect();
+    for _ in 0..passes as usize {
+        let effect = EffectLayer {
+            element_id: "background".into(),
+            track_id: main.id.clone(),
+            effect_type: "blur".into(),
+            params: params.clone(),
+            covers: covers.clone(),
+        };
+        frame.layers.push(Layer::Effect(effect));
+    }
 }
 
 fn text_layer(at: At, track_id: &str, cw: f64, ch: f64) -> TextLayer {

@@ -76,6 +76,8 @@ pub struct Property {
     pub min: Option<f64>,
     pub max: Option<f64>,
     pub animatable: bool,
+    /// The values a text property may take (OpenCut's select options); empty for any.
+    pub choices: &'static [&'static str],
     pub scope: Scope,
     pub description: &'static str,
     /// The element's own value, in this property's unit; `None` when it does not set it.
@@ -185,7 +187,7 @@ macro_rules! field {
 type Access = (fn(&Element) -> Option<Value>, fn(&mut Element, Option<Value>));
 
 const fn prop(path: &'static str, kind: PropertyKind, unit: &'static str, default: Default, scope: Scope, (get, set): Access) -> Property {
-    Property { path, kind, unit, default, min: None, max: None, animatable: false, scope, description: "", get, set }
+    Property { path, kind, unit, default, min: None, max: None, animatable: false, choices: &[], scope, description: "", get, set }
 }
 
 /// The box colour: `background` while the box is on, `background_color` while it is off.
@@ -216,12 +218,24 @@ const fn range(mut p: Property, min: Option<f64>, max: Option<f64>) -> Property 
     p
 }
 
+/// One of OpenCut's options only.
+const fn options(mut p: Property, choices: &'static [&'static str]) -> Property {
+    p.choices = choices;
+    p
+}
+
 /// Keyframable, with the description list_animatable_properties shows.
 const fn animated(mut p: Property, description: &'static str) -> Property {
     p.animatable = true;
     p.description = description;
     p
 }
+
+/// OpenCut's options for the text's select params (params/registry.ts).
+pub const FONT_WEIGHTS: [&str; 2] = ["normal", "bold"];
+pub const FONT_STYLES: [&str; 2] = ["normal", "italic"];
+pub const TEXT_ALIGNS: [&str; 3] = ["left", "center", "right"];
+pub const TEXT_DECORATIONS: [&str; 3] = ["none", "underline", "line-through"];
 
 use PropertyKind as K;
 use Scope as S;
@@ -285,12 +299,13 @@ pub const PROPERTIES: &[Property] = &[
     prop("content", K::Text, "", Default::Text("Default text"), S::Text, field!(text content)),
     prop("fontSize", K::Number, "px", Default::FontSize, S::Text, field!(num font_size)),
     prop("fontFamily", K::Text, "", Default::Text("Arial"), S::Text, field!(text font_family)),
-    prop("fontWeight", K::Text, "", Default::Text("normal"), S::Text, field!(text font_weight)),
-    prop("fontStyle", K::Text, "", Default::Text("normal"), S::Text, field!(text font_style)),
-    prop("textAlign", K::Text, "", Default::Text("center"), S::Text, field!(text text_align)),
-    prop("textDecoration", K::Text, "", Default::Text("none"), S::Text, field!(text text_decoration)),
-    prop("letterSpacing", K::Number, "px", Default::Number(0.0), S::Text, field!(num letter_spacing)),
-    prop("lineHeight", K::Number, "× font size", Default::Number(1.2), S::Text, field!(num line_height)),
+    // OpenCut's options and bounds (params/registry.ts).
+    options(prop("fontWeight", K::Text, "", Default::Text("normal"), S::Text, field!(text font_weight)), &FONT_WEIGHTS),
+    options(prop("fontStyle", K::Text, "", Default::Text("normal"), S::Text, field!(text font_style)), &FONT_STYLES),
+    options(prop("textAlign", K::Text, "", Default::Text("center"), S::Text, field!(text text_align)), &TEXT_ALIGNS),
+    options(prop("textDecoration", K::Text, "", Default::Text("none"), S::Text, field!(text text_decoration)), &TEXT_DECORATIONS),
+    range(prop("letterSpacing", K::Number, "px", Default::Number(0.0), S::Text, field!(num letter_spacing)), Some(-100.0), None),
+    range(prop("lineHeight", K::Number, "× font size", Default::Number(1.2), S::Text, field!(num line_height)), Some(0.1), None),
     prop("background.enabled", K::Flag, "", Default::Flag(false), S::Text, BACKGROUND_ENABLED),
     // A graphic's fill (OpenCut's shapes travel as stickers `graphic:<definitionId>`).
     prop("fill", K::Color, "hex colour", Default::Text("#ffffff"), S::Sticker, field!(text fill)),

@@ -335,3 +335,56 @@ fn active_effects_use_seconds_and_the_tools() {
     assert!(ed.active_effects(2.0).unwrap().is_empty());
     assert!(ed.active_effects(f64::NAN).is_err());
 }
+
+#[test]
+fn the_canvas_background_is_opencuts_colour_or_the_main_track_blurred_under_everything() {
+    // A colour is the frame's background, "transparent" too (the compositor clears to nothing).
+    let f = frame(&loaded(&scene()), 1.0);
+    assert_eq!(f.background, "#101010");
+    let mut ed = loaded(&scene());
+    ed.call_tool("update_project", &json!({ "background": "transparent" })).unwrap();
+    assert_eq!(frame(&ed, 1.0).background, "transparent");
+
+    // Blur (scene-builder.ts buildBlurBackgroundNodes): the main track's video under everything,
+    // covering the 1920×1080 canvas (3840×2160 scaled by max(1920/3840, 1080/2160) = 0.5: exactly
+    // the canvas), untransformed, then blurred; the video itself is drawn over it as before.
+    // Intensity 200 is over the blur effect's 100: four passes at 200/√4 = 100, σ² adding up to
+    // (200/5)² = 4 × (100/5)².
+    let mut ed = loaded(&scene());
+    ed.call_tool("update_project", &json!({ "background": { "type": "blur", "blurIntensity": 200 } })).unwrap();
+    let f = frame(&ed, 1.0);
+    assert_eq!(f.background, "#000000");
+    assert_eq!(ids(&f)[..6], ["v1", "background", "background", "background", "background", "v1"]);
+    let Layer::Media(backdrop) = &f.layers[0] else { panic!("a media layer") };
+    let p = backdrop.placement.unwrap();
+    assert_eq!((p.center_x, p.center_y, p.width, p.height, p.rotation), (960.0, 540.0, 1920.0, 1080.0, 0.0));
+    // The same source frame as the clip: trim 1 s + 1 s × rate 2 = 3 s.
+    assert_eq!(backdrop.source_time, Some(3.0));
+    assert_eq!(backdrop.source_time, media_layer(&f, "v1").source_time);
+    assert!(backdrop.effects.is_empty() && backdrop.opacity == 1.0 && backdrop.blend_mode == "normal");
+    for l in &f.layers[1..5] {
+        let Layer::Effect(e) = l else { panic!("an effect layer") };
+        assert_eq!((e.effect_type.as_str(), e.params["intensity"].clone(), e.covers.clone()), ("blur", json!(100), vec![0]));
+    }
+    // The scene's own blur effect element (2–4 s) acts on everything below it, backdrop included.
+    let f = frame(&ed, 3.0);
+    let fx = f
+        .layers
+        .iter()
+        .find_map(|l| match l {
+            Layer::Effect(e) if e.element_id == "fx" => Some(e),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(fx.covers[..6], [0, 1, 2, 3, 4, 5]);
+
+    // OpenCut's default intensity, 10, is one pass; a hidden main track has no backdrop.
+    ed.call_tool("update_project", &json!({ "background": { "type": "blur" } })).unwrap();
+    assert_eq!(ids(&frame(&ed, 1.0))[..3], ["v1", "background", "v1"]);
+    let Layer::Effect(e) = &frame(&ed, 1.0).layers[1] else { panic!("an effect layer") };
+    assert_eq!(e.params["intensity"], json!(10));
+    let main =
+        ed.call_tool("list_timeline", &json!({})).unwrap()["tracks"].as_array().unwrap().iter().find(|t| t["type"] == "main").unwrap()["trackId"].clone();
+    ed.call_tool("update_track", &json!({ "trackId": main, "hidden": true })).unwrap();
+    assert!(!ids(&frame(&ed, 1.0)).contains(&"background".to_string()));
+}

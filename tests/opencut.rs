@@ -30,7 +30,11 @@ fn loaded(name: &str) -> Editor {
 
 fn tracks(ed: &Editor) -> Value {
     let scene = opencut::scene(ed).unwrap();
-    assert_eq!(scene.as_object().unwrap().len(), 1, "toOpenCutScene gives {{ tracks }} only");
+    // `{ tracks }`, and the canvas background when the project has one: no other setting.
+    let background = ed.project().unwrap().settings.extra.get("background");
+    let settings = background.map(|bg| json!({ "background": bg }));
+    assert_eq!(scene.get("settings"), settings.as_ref(), "toOpenCutScene gives the background as OpenCut stores it");
+    assert_eq!(scene.as_object().unwrap().len(), 1 + usize::from(settings.is_some()), "toOpenCutScene gives {{ tracks, settings? }} only");
     scene["tracks"].clone()
 }
 
@@ -272,7 +276,8 @@ fn a_migrated_project_is_read_from_params_not_its_stale_copies() {
             "elementId": "t-hello", "ref": "text-1", "type": "text", "name": "Text", "start": 0, "end": 3, "duration": 3,
             "text": "Hello, world",
             "textStyle": { "fontSize": 160, "fontFamily": "Inter", "color": "#eeeeee", "fontWeight": "bold", "fontStyle": "italic",
-                           "textAlign": "left", "textDecoration": "underline", "background": "#111111" }
+                           "textAlign": "left", "textDecoration": "underline", "background": "#111111", "letterSpacing": 1.5,
+                           "lineHeight": 1.4, "background.paddingX": 10, "background.paddingY": 12 }
         })
     );
     // params.volume 3 dB (≈ 1.413) and params.muted false, not the stale −6 dB and muted true.

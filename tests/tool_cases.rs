@@ -191,7 +191,7 @@ fn read_case_file(path: &Path) -> CaseFile {
 }
 
 const CASE_KEYS: &[&str] =
-    &["name", "fixture", "effects", "setup", "tool", "args", "expect", "expectError", "timeline", "elements", "undoLabels", "noop", "note"];
+    &["name", "fixture", "effects", "setup", "tool", "args", "expect", "expectError", "timeline", "elements", "settings", "undoLabels", "noop", "note"];
 
 // ---------------------------------------------------------------------------------------------
 // Output schemas
@@ -318,7 +318,7 @@ fn run_case(file: &CaseFile, case: &Value) -> Result<(), String> {
         Some(Value::Bool(true)) => true,
         Some(other) => return Err(format!("noop is true or absent, got {other}")),
     };
-    let states = case.get("timeline").is_some() || case.get("elements").is_some();
+    let states = case.get("timeline").is_some() || case.get("elements").is_some() || case.get("settings").is_some();
     match (&result, kind) {
         (Ok(_), Some(Kind::Edit | Kind::Batch | Kind::Undo | Kind::Redo)) => {
             if !noop && !states {
@@ -346,11 +346,17 @@ fn run_case(file: &CaseFile, case: &Value) -> Result<(), String> {
             if next_id(&after.project) < next_id(&before.project) {
                 return Err("nextId went back".into());
             }
-            // Edits change the timeline only: never the assets, the sticker catalog or settings.
+            // Edits change the timeline only: never the assets, the sticker catalog or settings,
+            // except the settings a case states (update_project's), which must be exactly those.
             for key in ["assets", "stickers", "settings", "format", "version"] {
                 let part = |s: &Snapshot| s.project.as_ref().map(|p| p[key].clone());
-                if part(&after) != part(&before) {
-                    return Err(format!("an edit changed the project's {key}"));
+                match case.get(key).filter(|_| key == "settings") {
+                    Some(expected) if part(&after).as_ref() != Some(expected) => {
+                        return Err(format!("settings: expected {expected}, got {}", part(&after).unwrap_or_default()));
+                    }
+                    Some(_) => {}
+                    None if part(&after) != part(&before) => return Err(format!("an edit changed the project's {key}")),
+                    None => {}
                 }
             }
             if without_next_id(&after.project) == without_next_id(&before.project) {
@@ -498,6 +504,7 @@ case_files!(
     update_track,
     move_track,
     update_clip,
+    update_project,
     get_element,
     references,
     list_project_assets,
@@ -566,8 +573,8 @@ fn every_registered_tool_has_cases() {
     assert!(missing.is_empty(), "tools without cases: {missing:?}");
     assert_eq!(
         registry::names().len(),
-        36,
-        "17 spec tools plus list_stickers, undo, redo, batch, the ten of issue 21, cut_ranges and check_timeline (issue 33), add_captions, import_subtitles and export_subtitles (issue 34)"
+        37,
+        "17 spec tools plus list_stickers, undo, redo, batch, the ten of issue 21, cut_ranges and check_timeline (issue 33), add_captions, import_subtitles, export_subtitles and update_project (issue 34)"
     );
 }
 

@@ -71,6 +71,14 @@ export interface ListTimelineResult {
         textDecoration?: string;
         /** Box colour behind the text; absent when none */
         background?: string;
+        letterSpacing?: number;
+        lineHeight?: number;
+        /** The box's geometry (update_text's background), each when set */
+        "background.paddingX"?: number;
+        "background.paddingY"?: number;
+        "background.offsetX"?: number;
+        "background.offsetY"?: number;
+        "background.cornerRadius"?: number;
       };
       params?: { [key: string]: unknown };
     }[];
@@ -79,6 +87,8 @@ export interface ListTimelineResult {
   duration: number;
   /** Element types the host does not draw (its elementKinds): the tools add none of them; absent when it draws all */
   notDrawn?: string[];
+  /** The canvas background (update_project), when it is not black */
+  background?: { [key: string]: unknown };
 }
 
 /** Arguments of `load_asset_context`: Load asset into context */
@@ -198,6 +208,38 @@ export interface AddTextArgs {
   position: "top" | "center" | "bottom";
   /** Style preset (default plain) */
   style?: "plain" | "subtitle" | "hook" | "label";
+  /** Font family, a name from the host's font list (default Arial) */
+  fontFamily?: string;
+  /** Text size in canvas pixels (default from the style preset) */
+  fontSize?: number;
+  /** Text colour: #rrggbb, #rrggbbaa, rgb(r, g, b) or rgba(r, g, b, a) */
+  color?: string;
+  fontWeight?: "normal" | "bold";
+  fontStyle?: "normal" | "italic";
+  /** Which edge of the text sits on its position (default center) */
+  textAlign?: "left" | "center" | "right";
+  textDecoration?: "none" | "underline" | "line-through";
+  /** Extra pixels between letters (default 0) */
+  letterSpacing?: number;
+  /** Line spacing, a multiple of the font size (default 1.2) */
+  lineHeight?: number;
+  /** A box behind the text; drawn unless enabled is false */
+  background?: {
+    /** Whether the box is drawn (default true: giving background turns it on) */
+    enabled?: boolean;
+    /** Box colour: #rrggbb, #rrggbbaa, rgb(r, g, b) or rgba(r, g, b, a) (default #000000) */
+    color?: string;
+    /** Space left and right of the text, in pixels at the default font size, growing with the font (default 30) */
+    paddingX?: number;
+    /** Space above and below the text, as paddingX (default 42) */
+    paddingY?: number;
+    /** Shift of the box from the text, pixels (+ is right) */
+    offsetX?: number;
+    /** Shift of the box from the text, pixels (+ is down) */
+    offsetY?: number;
+    /** Corner rounding, percent of half the box's shorter side (0 square, 100 round ends) */
+    cornerRadius?: number;
+  };
 }
 
 /** Result of `add_text`. */
@@ -220,6 +262,38 @@ export interface UpdateTextArgs {
   end?: number;
   /** New position */
   position?: "top" | "center" | "bottom";
+  /** Font family, a name from the host's font list */
+  fontFamily?: string;
+  /** Text size in canvas pixels */
+  fontSize?: number;
+  /** Text colour: #rrggbb, #rrggbbaa, rgb(r, g, b) or rgba(r, g, b, a) */
+  color?: string;
+  fontWeight?: "normal" | "bold";
+  fontStyle?: "normal" | "italic";
+  /** Which edge of the text sits on its position */
+  textAlign?: "left" | "center" | "right";
+  textDecoration?: "none" | "underline" | "line-through";
+  /** Extra pixels between letters */
+  letterSpacing?: number;
+  /** Line spacing, a multiple of the font size */
+  lineHeight?: number;
+  /** A box behind the text; drawn unless enabled is false (only the keys given change) */
+  background?: {
+    /** Whether the box is drawn (default true: giving background turns it on) */
+    enabled?: boolean;
+    /** Box colour: #rrggbb, #rrggbbaa, rgb(r, g, b) or rgba(r, g, b, a) (default #000000) */
+    color?: string;
+    /** Space left and right of the text, in pixels at the default font size, growing with the font (default 30) */
+    paddingX?: number;
+    /** Space above and below the text, as paddingX (default 42) */
+    paddingY?: number;
+    /** Shift of the box from the text, pixels (+ is right) */
+    offsetX?: number;
+    /** Shift of the box from the text, pixels (+ is down) */
+    offsetY?: number;
+    /** Corner rounding, percent of half the box's shorter side (0 square, 100 round ends) */
+    cornerRadius?: number;
+  };
 }
 
 /** Result of `update_text`. */
@@ -504,6 +578,19 @@ export interface UpdateClipResult {
     duration?: number;
   }[];
   warnings?: string[];
+}
+
+/** Arguments of `update_project`: Update project settings */
+export interface UpdateProjectArgs {
+  /** A colour, or {type: "blur", blurIntensity} */
+  background?: unknown;
+}
+
+/** Result of `update_project`. */
+export interface UpdateProjectResult {
+  success: boolean;
+  /** The background as the project now stores it (OpenCut's settings.background) */
+  background: { [key: string]: unknown };
 }
 
 /** Arguments of `duplicate_elements`: Duplicate elements */
@@ -855,6 +942,7 @@ export interface ToolArgsMap {
   update_effect: UpdateEffectArgs;
   get_element: GetElementArgs;
   update_clip: UpdateClipArgs;
+  update_project: UpdateProjectArgs;
   duplicate_elements: DuplicateElementsArgs;
   update_track: UpdateTrackArgs;
   move_track: MoveTrackArgs;
@@ -895,6 +983,7 @@ export interface ToolResultMap {
   update_effect: UpdateEffectResult;
   get_element: GetElementResult;
   update_clip: UpdateClipResult;
+  update_project: UpdateProjectResult;
   duplicate_elements: DuplicateElementsResult;
   update_track: UpdateTrackResult;
   move_track: MoveTrackResult;
@@ -938,6 +1027,7 @@ export const TOOL_NAMES: readonly ToolName[] = [
   "update_effect",
   "get_element",
   "update_clip",
+  "update_project",
   "duplicate_elements",
   "update_track",
   "move_track",
@@ -993,6 +1083,7 @@ export const TOOL_ERRORS: Readonly<Record<ToolName, readonly string[]>> = {
   update_effect: ["Invalid element id","params is required and must be a non-empty object","No active timeline","Timeline element not found: <id>","Element is not an effect","Effect not found: <type>","Unknown parameter: <key>","Parameter '<key>' must be >= <min>","Parameter '<key>' must be <= <max>","Invalid effect parameters"],
   get_element: ["Invalid element id","Timeline element not found: <id>","Unknown reference <ref>; candidates: <refs>","No active timeline"],
   update_clip: ["Invalid element ids","Timeline elements not found: <ids>","Property \"<name>\" must be <range>","Element <id> is <a type> element and has no <property>","update_clip needs at least one property to change","Element <id> on track <id> is in the way (<start>s to <end>s)","No active timeline"],
+  update_project: ["update_project needs background","No active timeline"],
   duplicate_elements: ["Invalid element ids","Timeline elements not found: <ids>","Invalid start time","Give offset or startTime, not both","Target track not found: <id>","Target track <id> is <a type> track and cannot hold <type> elements","Element <id> on track <id> is in the way (<start>s to <end>s)","This host does not draw <type> elements"],
   update_track: ["Invalid track id","Track not found: <id>","update_track needs muted, hidden or name","Track <id> is <a type> track, which cannot be muted (it makes no sound)","Track <id> is an audio track, which cannot be hidden (mute it instead)"],
   move_track: ["Invalid track id","Track not found: <id>","Give exactly one of index, above or below","Track <id> can move to index <min> to <max> (<why>)","Track <id> is the main track, which stays between the visual and the audio tracks","A track cannot move above or below itself"],
@@ -1471,7 +1562,7 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
   {
     "name": "list_timeline",
     "title": "List timeline",
-    "description": "Summarise the timeline: every track (trackId, type: main, overlay, text, effect or audio; listed from the top of the picture down, audio last) and its elements (elementId; ref, a short stable name such as clip-1, text-3, sticker-2 or effect-1 that every tool accepts in place of the elementId; type, assetId, name, start, end and duration in timeline seconds, plus text content and textStyle, effect params or sticker id; video and audio show trimStart, the source seconds skipped, when not 0, rate, the playback speed of a retimed clip, when not 1, volume when not 1 (above 1 is a host boost) and muted when silent; hidden tracks and elements say hidden, muted tracks muted; a masked element names its mask's shape; notDrawn names element types the host cannot show, which the tools do not add). Call this before editing whenever you do not have exact ids. Reads only.",
+    "description": "Summarise the timeline: every track (trackId, type: main, overlay, text, effect or audio; listed from the top of the picture down, audio last) and its elements (elementId; ref, a short stable name such as clip-1, text-3, sticker-2 or effect-1 that every tool accepts in place of the elementId; type, assetId, name, start, end and duration in timeline seconds, plus text content and textStyle, effect params or sticker id; video and audio show trimStart, the source seconds skipped, when not 0, rate, the playback speed of a retimed clip, when not 1, volume when not 1 (above 1 is a host boost) and muted when silent; hidden tracks and elements say hidden, muted tracks muted; a masked element names its mask's shape; notDrawn names element types the host cannot show, which the tools do not add), and the canvas background when it is not black. Call this before editing whenever you do not have exact ids. Reads only.",
     "inputSchema": {
       "$schema": "https://json-schema.org/draft/2020-12/schema",
       "type": "object",
@@ -1610,6 +1701,28 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
                         "background": {
                           "type": "string",
                           "description": "Box colour behind the text; absent when none"
+                        },
+                        "letterSpacing": {
+                          "type": "number"
+                        },
+                        "lineHeight": {
+                          "type": "number"
+                        },
+                        "background.paddingX": {
+                          "type": "number",
+                          "description": "The box's geometry (update_text's background), each when set"
+                        },
+                        "background.paddingY": {
+                          "type": "number"
+                        },
+                        "background.offsetX": {
+                          "type": "number"
+                        },
+                        "background.offsetY": {
+                          "type": "number"
+                        },
+                        "background.cornerRadius": {
+                          "type": "number"
                         }
                       },
                       "description": "The text's look; absent fields are the host's defaults"
@@ -1645,6 +1758,10 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
             "type": "string"
           },
           "description": "Element types the host does not draw (its elementKinds): the tools add none of them; absent when it draws all"
+        },
+        "background": {
+          "type": "object",
+          "description": "The canvas background (update_project), when it is not black"
         }
       },
       "required": [
@@ -2073,7 +2190,7 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
   {
     "name": "add_text",
     "title": "Add text",
-    "description": "Add a text element (title, hook, label or one subtitle line) from start to end (timeline seconds) at the top, center or bottom of the frame, with an optional style preset (plain, subtitle, hook, label). It goes on the first text track free at that time; a new text track is created when none is. For subtitles, call it once per line.",
+    "description": "Add a text element (title, hook, label or one subtitle line) from start to end (timeline seconds) at the top, center or bottom of the frame, with an optional style preset (plain, subtitle, hook, label) and any of OpenCut's text settings over it: fontFamily, fontSize (pixels), color, fontWeight, fontStyle, textAlign, textDecoration, letterSpacing, lineHeight, and a background box {color, paddingX, paddingY, offsetX, offsetY, cornerRadius}. It goes on the first text track free at that time; a new text track is created when none is. For subtitles, call it once per line.",
     "inputSchema": {
       "$schema": "https://json-schema.org/draft/2020-12/schema",
       "type": "object",
@@ -2111,6 +2228,102 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
             "label"
           ],
           "description": "Style preset (default plain)"
+        },
+        "fontFamily": {
+          "type": "string",
+          "minLength": 1,
+          "description": "Font family, a name from the host's font list (default Arial)"
+        },
+        "fontSize": {
+          "type": "number",
+          "minimum": 0,
+          "description": "Text size in canvas pixels (default from the style preset)"
+        },
+        "color": {
+          "type": "string",
+          "description": "Text colour: #rrggbb, #rrggbbaa, rgb(r, g, b) or rgba(r, g, b, a)"
+        },
+        "fontWeight": {
+          "type": "string",
+          "enum": [
+            "normal",
+            "bold"
+          ]
+        },
+        "fontStyle": {
+          "type": "string",
+          "enum": [
+            "normal",
+            "italic"
+          ]
+        },
+        "textAlign": {
+          "type": "string",
+          "enum": [
+            "left",
+            "center",
+            "right"
+          ],
+          "description": "Which edge of the text sits on its position (default center)"
+        },
+        "textDecoration": {
+          "type": "string",
+          "enum": [
+            "none",
+            "underline",
+            "line-through"
+          ]
+        },
+        "letterSpacing": {
+          "type": "number",
+          "minimum": -100,
+          "description": "Extra pixels between letters (default 0)"
+        },
+        "lineHeight": {
+          "type": "number",
+          "minimum": 0.1,
+          "description": "Line spacing, a multiple of the font size (default 1.2)"
+        },
+        "background": {
+          "type": "object",
+          "properties": {
+            "enabled": {
+              "type": "boolean",
+              "description": "Whether the box is drawn (default true: giving background turns it on)"
+            },
+            "color": {
+              "type": "string",
+              "description": "Box colour: #rrggbb, #rrggbbaa, rgb(r, g, b) or rgba(r, g, b, a) (default #000000)"
+            },
+            "paddingX": {
+              "type": "number",
+              "minimum": 0,
+              "description": "Space left and right of the text, in pixels at the default font size, growing with the font (default 30)"
+            },
+            "paddingY": {
+              "type": "number",
+              "minimum": 0,
+              "description": "Space above and below the text, as paddingX (default 42)"
+            },
+            "offsetX": {
+              "type": "number",
+              "minimum": -100000,
+              "description": "Shift of the box from the text, pixels (+ is right)"
+            },
+            "offsetY": {
+              "type": "number",
+              "minimum": -100000,
+              "description": "Shift of the box from the text, pixels (+ is down)"
+            },
+            "cornerRadius": {
+              "type": "number",
+              "minimum": 0,
+              "maximum": 100,
+              "description": "Corner rounding, percent of half the box's shorter side (0 square, 100 round ends)"
+            }
+          },
+          "additionalProperties": false,
+          "description": "A box behind the text; drawn unless enabled is false"
         }
       },
       "required": [
@@ -2147,7 +2360,7 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
   {
     "name": "update_text",
     "title": "Update text",
-    "description": "Change a text element found by trackId and elementId (from list_timeline). Only the fields given change: text, start or end (timeline seconds; each moves that edge only), position.",
+    "description": "Change a text element found by trackId and elementId (from list_timeline). Only the fields given change: text, start or end (timeline seconds; each moves that edge only), position, and OpenCut's text settings: fontFamily, fontSize (pixels), color, fontWeight, fontStyle, textAlign, textDecoration, letterSpacing, lineHeight, and the background box {enabled, color, paddingX, paddingY, offsetX, offsetY, cornerRadius} (given, it is drawn unless enabled is false). Keyframes on color or the box override the value set here.",
     "inputSchema": {
       "$schema": "https://json-schema.org/draft/2020-12/schema",
       "type": "object",
@@ -2185,6 +2398,102 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
             "bottom"
           ],
           "description": "New position"
+        },
+        "fontFamily": {
+          "type": "string",
+          "minLength": 1,
+          "description": "Font family, a name from the host's font list"
+        },
+        "fontSize": {
+          "type": "number",
+          "minimum": 0,
+          "description": "Text size in canvas pixels"
+        },
+        "color": {
+          "type": "string",
+          "description": "Text colour: #rrggbb, #rrggbbaa, rgb(r, g, b) or rgba(r, g, b, a)"
+        },
+        "fontWeight": {
+          "type": "string",
+          "enum": [
+            "normal",
+            "bold"
+          ]
+        },
+        "fontStyle": {
+          "type": "string",
+          "enum": [
+            "normal",
+            "italic"
+          ]
+        },
+        "textAlign": {
+          "type": "string",
+          "enum": [
+            "left",
+            "center",
+            "right"
+          ],
+          "description": "Which edge of the text sits on its position"
+        },
+        "textDecoration": {
+          "type": "string",
+          "enum": [
+            "none",
+            "underline",
+            "line-through"
+          ]
+        },
+        "letterSpacing": {
+          "type": "number",
+          "minimum": -100,
+          "description": "Extra pixels between letters"
+        },
+        "lineHeight": {
+          "type": "number",
+          "minimum": 0.1,
+          "description": "Line spacing, a multiple of the font size"
+        },
+        "background": {
+          "type": "object",
+          "properties": {
+            "enabled": {
+              "type": "boolean",
+              "description": "Whether the box is drawn (default true: giving background turns it on)"
+            },
+            "color": {
+              "type": "string",
+              "description": "Box colour: #rrggbb, #rrggbbaa, rgb(r, g, b) or rgba(r, g, b, a) (default #000000)"
+            },
+            "paddingX": {
+              "type": "number",
+              "minimum": 0,
+              "description": "Space left and right of the text, in pixels at the default font size, growing with the font (default 30)"
+            },
+            "paddingY": {
+              "type": "number",
+              "minimum": 0,
+              "description": "Space above and below the text, as paddingX (default 42)"
+            },
+            "offsetX": {
+              "type": "number",
+              "minimum": -100000,
+              "description": "Shift of the box from the text, pixels (+ is right)"
+            },
+            "offsetY": {
+              "type": "number",
+              "minimum": -100000,
+              "description": "Shift of the box from the text, pixels (+ is down)"
+            },
+            "cornerRadius": {
+              "type": "number",
+              "minimum": 0,
+              "maximum": 100,
+              "description": "Corner rounding, percent of half the box's shorter side (0 square, 100 round ends)"
+            }
+          },
+          "additionalProperties": false,
+          "description": "A box behind the text; drawn unless enabled is false (only the keys given change)"
         }
       },
       "required": [
@@ -3263,6 +3572,75 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
       "required": [
         "success",
         "elements"
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "idempotentHint": true,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "update_project",
+    "title": "Update project settings",
+    "description": "Change the project's settings, as one undo step. background is what the canvas shows under every layer, as OpenCut's Background panel sets it: a colour (\"#1e1e1e\", rgb(), rgba(), or \"transparent\" for none), or {\"type\":\"blur\",\"blurIntensity\":200}, the main track's picture blurred behind everything (OpenCut's presets: 100 light, 200 medium, 500 heavy; default 10). {\"type\":\"color\",\"color\":…} is the colour's long form.",
+    "inputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "background": {
+          "oneOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "object",
+              "properties": {
+                "type": {
+                  "type": "string",
+                  "enum": [
+                    "color",
+                    "blur"
+                  ]
+                },
+                "color": {
+                  "type": "string",
+                  "description": "For type color"
+                },
+                "blurIntensity": {
+                  "type": "number",
+                  "minimum": 0,
+                  "description": "For type blur: OpenCut's blur intensity (default 10)"
+                }
+              },
+              "required": [
+                "type"
+              ],
+              "additionalProperties": false
+            }
+          ],
+          "description": "A colour, or {type: \"blur\", blurIntensity}"
+        }
+      },
+      "required": [],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "success": {
+          "type": "boolean"
+        },
+        "background": {
+          "type": "object",
+          "description": "The background as the project now stores it (OpenCut's settings.background)"
+        }
+      },
+      "required": [
+        "success",
+        "background"
       ]
     },
     "annotations": {
@@ -6618,6 +6996,7 @@ export const TOOL_SUMMARIES: Readonly<Record<ToolName | HostToolName, string>> =
   update_effect: "Change effect {elementId}",
   get_element: "Inspect {elementId}",
   update_clip: "Change {elementIds:n clip}",
+  update_project: "Set the canvas background",
   duplicate_elements: "Duplicate {elementIds:n element}",
   update_track: "Change track {trackId}",
   move_track: "Move track {trackId}",

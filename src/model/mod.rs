@@ -45,6 +45,45 @@ fn default_canvas() -> Canvas {
     Canvas { width: 1920, height: 1080 }
 }
 
+/// What the canvas shows under every layer: OpenCut's `settings.background`, which NeuralCut's
+/// project keeps in the same shape (`{type: "color", color}` or `{type: "blur", blurIntensity}`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Background {
+    /// A CSS colour; "transparent" draws nothing.
+    Color(String),
+    /// The main track's picture, blurred, behind everything (OpenCut's blur intensity).
+    Blur(f64),
+}
+
+impl Background {
+    /// OpenCut's colour when a project has none (project-manager.ts).
+    pub const DEFAULT_COLOR: &'static str = "#000000";
+    /// OpenCut's blur intensity when a blur background has none (background/blur.ts).
+    pub const DEFAULT_BLUR: f64 = 10.0;
+}
+
+impl Settings {
+    /// The canvas background as OpenCut reads it: a blur, else a colour, else black.
+    pub fn background(&self) -> Background {
+        let bg = self.extra.get("background");
+        let field = |k: &str| bg.and_then(|b| b.get(k));
+        match field("type").and_then(Value::as_str) {
+            Some("blur") => Background::Blur(field("blurIntensity").and_then(Value::as_f64).unwrap_or(Background::DEFAULT_BLUR)),
+            Some("color") => Background::Color(field("color").and_then(Value::as_str).unwrap_or(Background::DEFAULT_COLOR).to_string()),
+            _ => Background::Color(Background::DEFAULT_COLOR.into()),
+        }
+    }
+
+    /// Stores `b` as OpenCut's `settings.background`.
+    pub fn set_background(&mut self, b: &Background) {
+        let v = match b {
+            Background::Color(c) => serde_json::json!({ "type": "color", "color": c }),
+            Background::Blur(i) => serde_json::json!({ "type": "blur", "blurIntensity": crate::effects::number(*i) }),
+        };
+        self.extra.insert("background".into(), v);
+    }
+}
+
 impl Default for Settings {
     fn default() -> Self {
         Settings { fps: FrameRate::DEFAULT, canvas: default_canvas(), extra: Map::new() }

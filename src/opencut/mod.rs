@@ -110,10 +110,15 @@ pub fn adopt_scene(editor: &mut Editor, scene: &Value) -> Result<(), ProjectErro
     Ok(())
 }
 
-/// The timeline as OpenCut's `{ tracks: { overlay, main, audio } }`, for OpenCut's snapshot
-/// command. Fails only when no timeline is loaded.
+/// The timeline as OpenCut's `{ tracks: { overlay, main, audio }, settings? }`, for OpenCut's
+/// snapshot command; `settings` holds the `background` when the project has one (the one
+/// setting a tool changes, update_project). Fails only when no timeline is loaded.
 pub fn scene(editor: &Editor) -> Result<Value, ApiError> {
     let project = editor.project().ok_or_else(|| ApiError { code: ErrorCode::NoActiveProject, message: "No active project".into() })?;
     let tl = project.timeline.as_ref().ok_or_else(|| ApiError { code: ErrorCode::NoActiveTimeline, message: "No active timeline".into() })?;
-    Ok(write_scene(project, tl))
+    let mut scene = write_scene(project, tl);
+    if let Some(bg) = project.settings.extra.get("background") {
+        scene["settings"] = serde_json::json!({ "background": bg });
+    }
+    Ok(scene)
 }

@@ -17,6 +17,7 @@ use serde::Serialize;
 use super::refs::Refs;
 use super::Output;
 use crate::model::{Element, ElementType, Timeline, Track};
+use crate::properties;
 use crate::time::{ticks_to_seconds, TICKS_PER_SECOND};
 
 /// Track texts by track allocation, in the timeline's track order. The `Weak` keeps the allocation
@@ -300,23 +301,42 @@ impl Writer {
             ("textDecoration", &e.text_decoration),
             ("background", &e.background),
         ];
-        if e.font_size.is_none() && strings.iter().all(|(_, v)| v.is_none()) {
+        // Left out at OpenCut's defaults, which every text OpenCut made spells out.
+        let numbers = [
+            ("letterSpacing", e.letter_spacing),
+            ("lineHeight", e.line_height),
+            ("background.paddingX", e.background_padding_x),
+            ("background.paddingY", e.background_padding_y),
+            ("background.offsetX", e.background_offset_x),
+            ("background.offsetY", e.background_offset_y),
+            ("background.cornerRadius", e.background_corner_radius),
+        ]
+        .map(|(k, v)| (k, v.filter(|v| properties::find(k).is_none_or(|p| p.default != properties::Default::Number(*v)))));
+        if e.font_size.is_none() && strings.iter().all(|(_, v)| v.is_none()) && numbers.iter().all(|(_, v)| v.is_none()) {
             return;
         }
         self.raw(r#","textStyle":{"#);
         let mut first = true;
-        if let Some(size) = e.font_size {
-            self.raw(r#""fontSize":"#);
-            self.number(size);
+        let mut key = |w: &mut Self, key: &str| {
+            w.raw(if first { "\"" } else { ",\"" });
+            w.raw(key);
+            w.raw("\":");
             first = false;
+        };
+        if let Some(size) = e.font_size {
+            key(self, "fontSize");
+            self.number(size);
         }
-        for (key, value) in strings {
+        for (k, value) in strings {
             if let Some(v) = value {
-                self.raw(if first { "\"" } else { ",\"" });
-                self.raw(key);
-                self.raw("\":");
+                key(self, k);
                 self.string(v);
-                first = false;
+            }
+        }
+        for (k, value) in numbers {
+            if let Some(v) = value {
+                key(self, k);
+                self.number(v);
             }
         }
         self.raw("}");

@@ -18,6 +18,7 @@ pub mod host;
 mod inspect;
 pub(crate) mod keyframe;
 mod listing;
+mod project;
 #[cfg(test)]
 mod reads;
 pub mod refs;
@@ -46,6 +47,8 @@ pub use crate::model::IdGen;
 pub struct Ctx<'a> {
     project: Option<&'a Project>,
     pub timeline: Option<Timeline>,
+    /// The settings as a tool changed them (update_project); `None` while no tool has.
+    pub settings: Option<Settings>,
     pub ids: IdGen,
     /// The editor's list_timeline cache, when the call runs inside an editor.
     pub listing: Option<&'a mut ListingCache>,
@@ -60,6 +63,7 @@ impl<'a> Ctx<'a> {
         Ctx {
             project,
             timeline: project.and_then(|p| p.timeline.clone()),
+            settings: None,
             ids: IdGen { next: project.map_or(1, |p| p.next_id) },
             listing: None,
             effects: EffectSet::ALL,
@@ -107,7 +111,7 @@ impl<'a> Ctx<'a> {
     }
 
     pub fn settings(&self) -> Settings {
-        self.project.map(|p| p.settings.clone()).unwrap_or_default()
+        self.settings.clone().or_else(|| self.project.map(|p| p.settings.clone())).unwrap_or_default()
     }
 }
 

@@ -10,7 +10,7 @@ use std::sync::OnceLock;
 use serde_json::{json, Value};
 
 pub use super::schema::Types;
-use super::{arrange, captions, check, context, create, cut, effect, element, history, host, inspect, keyframe, track, ToolFn};
+use super::{arrange, captions, check, context, create, cut, effect, element, history, host, inspect, keyframe, project, track, ToolFn};
 
 /// How the editor runs a tool.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -226,6 +226,7 @@ pub static TOOLS: &[&ToolDef] = &[
     &effect::update_effect::DEF,
     &element::get_element::DEF,
     &element::update_clip::DEF,
+    &project::update_project::DEF,
     &track::duplicate_elements::DEF,
     &track::update_track::DEF,
     &track::move_track::DEF,

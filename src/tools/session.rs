@@ -110,8 +110,8 @@ impl Editor {
                     Kind::Batch => batch_label(raw),
                     _ => def.name.to_string(),
                 };
-                let (timeline, next_id) = (ctx.timeline, ctx.ids.next);
-                self.doc.commit(timeline, next_id, label);
+                let (timeline, settings, next_id) = (ctx.timeline, ctx.settings, ctx.ids.next);
+                self.doc.commit(timeline, settings, next_id, label);
                 Ok(out)
             }
         }

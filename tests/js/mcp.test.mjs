@@ -158,6 +158,7 @@ const SUCCESSES = [
   ["update_clip", { elementIds: ["e22"], scale: 0.5, position: "top-right" }],
   ["duplicate_elements", { elementIds: ["e23"], offset: 3 }],
   ["update_track", { trackId: "t14", muted: true }],
+  ["update_project", { background: { type: "blur", blurIntensity: 100 } }],
   ["move_track", { trackId: "t12", above: "t10" }],
   ["list_animatable_properties", { elementId: "e20" }],
   ["upsert_keyframe", { elementId: "e20", property: "opacity", time: 0, value: 0 }],

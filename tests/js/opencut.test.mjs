@@ -34,6 +34,33 @@ class TracksSnapshotCommand {
   }
 }
 
+/** OpenCut's UpdateProjectSettingsCommand (commands/project/update-project-settings.ts). */
+class UpdateProjectSettingsCommand {
+  constructor(updates) {
+    this.updates = updates;
+  }
+  execute(core) {
+    this.saved = core.project.active.settings;
+    core.project.active = { ...core.project.active, settings: { ...this.saved, ...this.updates } };
+  }
+  undo(core) {
+    core.project.active = { ...core.project.active, settings: this.saved };
+  }
+}
+
+/** OpenCut's BatchCommand (commands/batch-command.ts): in order, undone in reverse. */
+class BatchCommand {
+  constructor(commands) {
+    this.commands = commands;
+  }
+  execute(core) {
+    for (const c of this.commands) c.execute(core);
+  }
+  undo(core) {
+    for (const c of [...this.commands].reverse()) c.undo(core);
+  }
+}
+
 /** OpenCut's ripple (ripple/diff.ts, apply.ts, shift.ts), written out again for the stand-in. */
 function ripple(before, after) {
   const all = (t) => [...t.overlay, t.main, ...t.audio];
@@ -105,7 +132,7 @@ function fakeOpenCut({ tracks, assets, settings }) {
       },
     },
     media: { getAssets: () => assets },
-    project: { getActive: () => ({ metadata: { id: "p1", name: "Demo" }, settings }) },
+    project: { active: { metadata: { id: "p1", name: "Demo" }, settings }, getActive: () => core.project.active },
     command: {
       history: [],
       redoStack: [],
@@ -139,17 +166,22 @@ function wire(neuralcut, core, more = {}) {
     getTracks: () => core.scenes.getActiveScene().tracks,
     getAssets: () => core.media.getAssets(),
     getSettings: () => core.project.getActive().settings,
-    commit: (before, after) => core.command.execute({ command: new TracksSnapshotCommand({ before, after }) }),
+    commit: (before, after, settings) => {
+      const tracks = new TracksSnapshotCommand({ before, after });
+      // `settings` only when a tool changed them (update_project's background): one undo step for both.
+      const command = settings ? new BatchCommand([tracks, new UpdateProjectSettingsCommand(settings)]) : tracks;
+      core.command.execute({ command });
+    },
     ...more,
   });
 }
 
-test("loadOpenCutScene then toOpenCutScene gives the same tracks", async () => {
+test("loadOpenCutScene then toOpenCutScene gives the same tracks and canvas background", async () => {
   const editor = await pkg.createEditor();
   for (const name of ["v31", "migrated-v28", "ntsc-23976", "ntsc-2997"]) {
     const s = scene(name);
     loadOpenCutScene(editor, s);
-    assert.deepStrictEqual(toOpenCutScene(editor), { tracks: s.tracks }, name);
+    assert.deepStrictEqual(toOpenCutScene(editor), { tracks: s.tracks, settings: { background: s.settings.background } }, name);
     assert.equal(editor.canUndo(), false, "loading is not an undo step");
   }
 });
@@ -200,6 +232,7 @@ test("a tool call through the bridge is one OpenCut undo step, and OpenCut's und
   const out = await bridge.callTool("split", { times: [2] });
   assert.equal(out.success, true);
   assert.equal(core.command.history.length, 1);
+  assert.ok(core.command.history[0] instanceof TracksSnapshotCommand, "the settings are not written when no tool changed them");
   assert.equal(core.renders, 1);
   // 2 s = 240 000 ticks into v-intro: the left piece keeps everything but its length, tail trim and
   // the keys past the cut, which end in a boundary key (OpenCut's splitAnimationsAtTime).
@@ -226,6 +259,35 @@ test("a tool call through the bridge is one OpenCut undo step, and OpenCut's und
   assert.deepStrictEqual(element(moved, "i-card"), { ...element(s.tracks, "i-card"), startTime: 1800000 });
   assert.deepStrictEqual(element(moved, "v-intro"), element(s.tracks, "v-intro"));
   assert.equal(core.command.history.length, 1);
+});
+
+test("update_project through the bridge is one OpenCut step, undone by OpenCut's undo with the tracks", async () => {
+  const s = scene("v31");
+  const core = fakeOpenCut(s);
+  const neuralcut = await pkg.createEditor();
+  const bridge = wire(neuralcut, core);
+  const out = await bridge.callTool("update_project", { background: { type: "blur", blurIntensity: 200 } });
+  assert.deepStrictEqual(out, { success: true, background: { type: "blur", blurIntensity: 200 } });
+  assert.equal(core.command.history.length, 1);
+  // Only the background changes, in OpenCut's shape; fps and canvas stay.
+  assert.deepStrictEqual(core.project.getActive().settings, { ...s.settings, background: { type: "blur", blurIntensity: 200 } });
+
+  // OpenCut's new settings are the engine's own: the next call keeps the engine's history, so
+  // the agent's undo steps back through both, each one OpenCut step.
+  await bridge.callTool("add_text", { text: "Hi", start: 20, end: 21, position: "top" });
+  assert.equal(core.command.history.length, 2);
+  assert.equal((await bridge.callTool("undo", {})).undone, "add_text");
+  assert.deepStrictEqual(core.project.getActive().settings.background, { type: "blur", blurIntensity: 200 });
+  assert.equal((await bridge.callTool("undo", {})).undone, "update_project");
+  assert.equal(core.command.history.length, 4);
+  assert.deepStrictEqual(core.project.getActive().settings, s.settings);
+
+  // OpenCut's own undo of such a step puts its background back, and the bridge reloads it.
+  await bridge.callTool("update_project", { background: "#ffffff" });
+  core.command.undo();
+  assert.deepStrictEqual(core.project.getActive().settings, s.settings, "OpenCut's undo puts its background back");
+  await bridge.callTool("list_timeline", {});
+  assert.deepStrictEqual(toOpenCutScene(neuralcut).settings, { background: s.settings.background });
 });
 
 test("a tool error writes nothing", async () => {

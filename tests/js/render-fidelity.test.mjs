@@ -364,6 +364,82 @@ async function runInPage({ base, backend, barsUrl, modes, effects, S }) {
     out.rotated = { drawn: f.drawn, ends: [px(p, 320, 145, 90), px(p, 320, 175, 90)], above: px(p, 320, 160, 80) };
   }
 
+  // 3c. The canvas background (settings.background) and a styled text box: nothing but a box,
+  // rounded and offset, on a coloured canvas.
+  window.__step = "canvas background";
+  {
+    const s = scene(
+      [],
+      [],
+      [
+        track("t-text", "text", [
+          {
+            id: "pill",
+            type: "text",
+            name: "Pill",
+            startTime: 0,
+            duration: 4 * S,
+            trimStart: 0,
+            trimEnd: 0,
+            params: {
+              content: "",
+              fontFamily: "Arial",
+              fontSize: 15,
+              color: "#ffffff",
+              textAlign: "center",
+              fontWeight: "normal",
+              fontStyle: "normal",
+              textDecoration: "none",
+              letterSpacing: 0,
+              lineHeight: 1,
+              "background.enabled": true,
+              "background.color": "#ff0000",
+              "background.cornerRadius": 100,
+              "background.paddingX": 60,
+              "background.paddingY": 30,
+              "background.offsetX": 300,
+              "background.offsetY": 0,
+              ...visual(),
+            },
+          },
+        ]),
+      ],
+    );
+    s.settings.background = { type: "color", color: "#336699" };
+    loadOpenCutScene(editor, s);
+    await r.render(1, { width: 320 });
+    const p = await r.readPixels();
+    out.canvas = {
+      far: px(p, 320, 20, 20),
+      centre: px(p, 320, 210, 90),
+      corner: px(p, 320, 200, 70),
+      topEdge: px(p, 320, 210, 71),
+      leftEdge: px(p, 320, 201, 90),
+    };
+  }
+  // 3d. The blur background: the main track's picture covering the canvas, blurred, under the
+  // picture itself drawn at half size.
+  window.__step = "blur background";
+  {
+    const s = scene(
+      [{ id: "h", name: "halves.png", type: "image", width: 320, height: 180 }],
+      [el("b", "image", "h", 0, 4 * S, visual({ "transform.scaleX": 0.5, "transform.scaleY": 0.5 }))],
+    );
+    s.settings.background = { type: "blur", blurIntensity: 100 };
+    loadOpenCutScene(editor, s, { sources: new Map([["h", { file: halves }]]) });
+    const f = await r.render(1, { width: 320 });
+    const p = await r.readPixels();
+    out.backdrop = {
+      drawn: f.drawn,
+      farLeft: px(p, 320, 20, 10),
+      farRight: px(p, 320, 300, 10),
+      edgeLeft: px(p, 320, 159, 10),
+      edgeRight: px(p, 320, 160, 10),
+      picLeft: px(p, 320, 120, 90),
+      picRight: px(p, 320, 200, 90),
+    };
+  }
+
   // 4. Each effect as an effect element over the backdrop colour; blur over a red | blue edge.
   out.effects = {};
   for (const [effectType, params] of effects) {
@@ -480,6 +556,33 @@ describe("neuralcut/render fidelity in Chromium", { timeout: 600_000 }, () => {
         assert.deepEqual(out.rotated.drawn, ["b", "box"]);
         for (const end of out.rotated.ends) assert.ok(near(end, [0, 255, 0]), `rotated box end ${end}`);
         assert.ok(near(out.rotated.above, CB), `rotated away from (160, 80): ${out.rotated.above}`);
+
+        // The canvas colour where nothing is drawn. The box: empty text, so the block is one line
+        // of 180 px (fontSize 15 × 1080/90, lineHeight 1) and no width; padding 60 × 30 (at
+        // fontSize 15, ratio 1): 120 × 240 px, shifted 300 px right: x 1200–1320, y 420–660, at
+        // 1/6 x 200–220, y 70–110. Corner radius 100 % of half the shorter side: 60 px (10 at
+        // 1/6), so the corner pixel (200, 70) is outside the rounding, (210, 71) and (201, 90) in.
+        const blue = [51, 102, 153];
+        assert.ok(near(out.canvas.far, blue), `canvas background ${out.canvas.far}`);
+        assert.ok(near(out.canvas.centre, [255, 0, 0]), `box ${out.canvas.centre}`);
+        assert.ok(near(out.canvas.corner, blue), `rounded corner ${out.canvas.corner}`);
+        assert.ok(
+          near(out.canvas.topEdge, [255, 0, 0], 40) && near(out.canvas.leftEdge, [255, 0, 0], 40),
+          `box edges ${out.canvas.topEdge} ${out.canvas.leftEdge}`,
+        );
+
+        // The blur background: the 320 × 180 picture covers the canvas exactly (× 6, one picture
+        // pixel per output pixel at 320 wide), blurred at σ = 100/5 × 320/1920 ≈ 3.3 px: far from
+        // its red | blue edge the colours stay, at the edge the two sides mirror each other. The
+        // picture at half size (x 80–240, y 45–135) is sharp over it.
+        const b = out.backdrop;
+        assert.deepEqual(b.drawn, ["b", "background", "b"]);
+        assert.ok(near(b.farLeft, [255, 0, 0]) && near(b.farRight, [0, 0, 255]), `backdrop ${b.farLeft} ${b.farRight}`);
+        assert.ok(
+          Math.abs(b.edgeLeft[0] + b.edgeRight[0] - 255) <= 3 && b.edgeLeft[0] < 245 && b.edgeLeft[0] > 128,
+          `backdrop edge ${b.edgeLeft} | ${b.edgeRight}`,
+        );
+        assert.ok(near(b.picLeft, [255, 0, 0]) && near(b.picRight, [0, 0, 255]), `picture ${b.picLeft} ${b.picRight}`);
 
         for (const [id, , formula] of EFFECTS) {
           const want = bytes(formula(unit(CB)));

@@ -182,6 +182,7 @@ const successes = [
     { success: true, elements: [{ elementId: "e30", sourceId: "e23", trackId: "t12", start: 8, end: 10 }] },
   ],
   ["update_track", { trackId: "t14", muted: true }, { success: true, trackId: "t14", type: "audio", muted: true }],
+  ["update_project", { background: "#1e1e1e" }, { success: true, background: { type: "color", color: "#1e1e1e" } }],
   ["move_track", { trackId: "t12", above: "t10" }, { success: true, trackId: "t12", index: 0, tracks: ["t12", "t10", "t11", "t13", "t14"] }],
   ["list_animatable_properties", { elementId: "e26" }, null],
   ["list_keyframes", { elementId: "e20" }, { elementId: "e20", duration: 3, properties: [] }],
@@ -460,6 +461,13 @@ const LISTED_FIELDS = new Set([
   "textAlign",
   "textDecoration",
   "background",
+  "letterSpacing",
+  "lineHeight",
+  "backgroundPaddingX",
+  "backgroundPaddingY",
+  "backgroundOffsetX",
+  "backgroundOffsetY",
+  "backgroundCornerRadius",
   "stickerId",
   "effectType",
   "params",
@@ -525,7 +533,7 @@ async function runCase(spec, c) {
   }
 
   const isEdit = !readOnlyTools.has(tool) && !["undo", "redo"].includes(tool);
-  const hasState = c.timeline !== undefined || c.elements !== undefined;
+  const hasState = c.timeline !== undefined || c.elements !== undefined || c.settings !== undefined;
   if (!failed && (isEdit || ["undo", "redo"].includes(tool))) {
     assert.ok(c.noop === true || hasState, "a successful edit needs the resulting state, or noop");
     if (c.noop) assert.ok(same(withoutNextId(after.project), withoutNextId(before.project)), "a case marked noop changed the project");
@@ -538,8 +546,10 @@ async function runCase(spec, c) {
     assert.ok(same(after, before), `${failed ? "a failed" : "a read-only"} call changed the project or history`);
   } else if (isEdit) {
     assert.ok((after.project.nextId ?? 0) >= (before.project.nextId ?? 0), "nextId went back");
+    // Only the settings a case states (update_project's) may change, and then to exactly those.
     for (const key of ["assets", "stickers", "settings", "format", "version"]) {
-      assert.ok(same(after.project[key], before.project[key]), `an edit changed the project's ${key}`);
+      if (key === "settings" && c.settings !== undefined) assert.equal(diff(c.settings, after.project.settings), null, "settings");
+      else assert.ok(same(after.project[key], before.project[key]), `an edit changed the project's ${key}`);
     }
     if (same(withoutNextId(after.project), withoutNextId(before.project))) {
       assert.ok(same(after.history, before.history), "an edit that changed nothing touched the history");

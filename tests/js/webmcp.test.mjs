@@ -58,6 +58,7 @@ apply_effect                   no  no  no  no  no
 update_effect                  no  yes yes no  no
 get_element                    yes no  yes no  yes
 update_clip                    no  yes yes no  no
+update_project                 no  yes yes no  no
 duplicate_elements             no  no  no  no  no
 update_track                   no  yes yes no  yes
 move_track                     no  yes yes no  no
@@ -221,6 +222,7 @@ const CALLS = {
   update_effect: { elementId: "e21", params: { radius: 30 } },
   get_element: { elementId: "e20" },
   update_clip: { elementIds: ["e22"], opacity: 0.5 },
+  update_project: { background: "#1e1e1e" },
   duplicate_elements: { elementIds: ["e27"], offset: 3 },
   update_track: { trackId: "t13", muted: true },
   move_track: { trackId: "t12", index: 0 },

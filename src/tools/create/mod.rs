@@ -7,12 +7,13 @@ pub mod add_text;
 pub mod set_volume;
 pub mod update_text;
 
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 
-use super::args::NonEmpty;
+use super::args::{NonEmpty, Read};
 use super::{edit_error, element_on_track, timeline_mut, Arg, Ctx, Output, ToolError};
 use crate::edits;
 use crate::model::{AssetType, Canvas, Element, ElementType, TrackType};
+use crate::properties::{self, PropertyKind};
 use crate::stickers;
 use crate::time::TICKS_PER_SECOND;
 
@@ -27,7 +28,115 @@ crate::tools::args::choices! {
     TextPositions = TEXT_POSITIONS;
     TextStyles = TEXT_STYLES;
     StickerPositions = STICKER_POSITIONS;
+    FontWeights = properties::FONT_WEIGHTS;
+    FontStyles = properties::FONT_STYLES;
+    TextAligns = properties::TEXT_ALIGNS;
+    TextDecorations = properties::TEXT_DECORATIONS;
 }
+
+/// The text's background box, OpenCut's `background.*` params. Read as an object; each key is
+/// checked against its property (crate::properties).
+#[derive(schemars::JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[allow(dead_code)]
+pub struct TextBox {
+    /// Whether the box is drawn (default true: giving background turns it on)
+    enabled: Option<bool>,
+    /// Box colour: #rrggbb, #rrggbbaa, rgb(r, g, b) or rgba(r, g, b, a) (default #000000)
+    color: Option<String>,
+    /// Space left and right of the text, in pixels at the default font size, growing with the font (default 30)
+    #[schemars(range(min = 0))]
+    padding_x: Option<f64>,
+    /// Space above and below the text, as paddingX (default 42)
+    #[schemars(range(min = 0))]
+    padding_y: Option<f64>,
+    /// Shift of the box from the text, pixels (+ is right)
+    #[schemars(range(min = -100000))]
+    offset_x: Option<f64>,
+    /// Shift of the box from the text, pixels (+ is down)
+    #[schemars(range(min = -100000))]
+    offset_y: Option<f64>,
+    /// Corner rounding, percent of half the box's shorter side (0 square, 100 round ends)
+    #[schemars(range(min = 0, max = 100))]
+    corner_radius: Option<f64>,
+}
+
+impl Read for TextBox {
+    type Out<'a> = &'a Map<String, Value>;
+    fn of(v: &Value) -> Option<&Map<String, Value>> {
+        v.as_object()
+    }
+}
+
+/// The box's keys and their properties, `enabled` first: a box given is drawn unless it says
+/// `enabled: false`, and its colour lands on the box as it then is (on, or kept while off).
+const BOX: [(&str, &str); 7] = [
+    ("enabled", "background.enabled"),
+    ("color", "background.color"),
+    ("paddingX", "background.paddingX"),
+    ("paddingY", "background.paddingY"),
+    ("offsetX", "background.offsetX"),
+    ("offsetY", "background.offsetY"),
+    ("cornerRadius", "background.cornerRadius"),
+];
+
+/// Sets the text params add_text and update_text were given (`(param, value)`, the param being
+/// its property path) and the background box, each checked against its property: OpenCut's
+/// options and bounds.
+fn set_text_style(e: &mut Element, given: &[(&'static str, Option<&Value>)], background: Option<&Value>) -> Result<(), ToolError> {
+    for (path, v) in given {
+        if let Some(v) = v {
+            set_checked(e, path, v)?;
+        }
+    }
+    let Some(bg) = background else { return Ok(()) };
+    let bad = || ToolError::invalid_argument("background", "an object of enabled, color, paddingX, paddingY, offsetX, offsetY, cornerRadius");
+    let bg = bg.as_object().ok_or_else(bad)?;
+    if bg.keys().any(|k| !BOX.iter().any(|(key, _)| key == k)) {
+        return Err(bad());
+    }
+    for (key, path) in BOX {
+        match bg.get(key) {
+            Some(v) => set_checked(e, path, v)?,
+            None if key == "enabled" => set_checked(e, path, &Value::Bool(true))?,
+            None => {}
+        }
+    }
+    Ok(())
+}
+
+/// One value onto its property, or the error naming it and what the property takes.
+fn set_checked(e: &mut Element, path: &str, v: &Value) -> Result<(), ToolError> {
+    let p = properties::find(path).expect("a text param of the table");
+    let ok = match p.kind {
+        PropertyKind::Number => {
+            v.as_f64().is_some_and(|n| n.is_finite() && p.min.is_none_or(|m| n >= m) && p.max.is_none_or(|m| n <= m) && (path != "fontSize" || n > 0.0))
+        }
+        PropertyKind::Color => v.as_str().and_then(crate::animation::parse_color).is_some(),
+        PropertyKind::Text => v.as_str().is_some_and(|s| !s.trim().is_empty() && (p.choices.is_empty() || p.choices.contains(&s))),
+        PropertyKind::Flag => v.is_boolean(),
+    };
+    if !ok {
+        let rule = match p.kind {
+            PropertyKind::Number => match (p.min, p.max) {
+                (Some(lo), Some(hi)) => format!("a number from {lo} to {hi}"),
+                (Some(lo), None) => format!("a number >= {lo}"),
+                _ if path == "fontSize" => "a number of pixels > 0".to_string(),
+                _ => "a number".to_string(),
+            },
+            PropertyKind::Color => COLOUR_RULE.to_string(),
+            PropertyKind::Text if !p.choices.is_empty() => crate::tools::args::one_of(p.choices),
+            PropertyKind::Text => "a non-empty string".to_string(),
+            PropertyKind::Flag => "true or false".to_string(),
+        };
+        return Err(ToolError::invalid_argument(path, &rule));
+    }
+    p.set(e, Some(v.clone()));
+    Ok(())
+}
+
+/// What a colour argument takes.
+pub const COLOUR_RULE: &str = "a colour: #rrggbb, #rrggbbaa, rgb(r, g, b) or rgba(r, g, b, a)";
 
 /// A required `[start, end)` range in seconds with `start >= 0` and `start < end`.
 fn range(start: &Arg<f64>, end: &Arg<f64>, err: fn() -> ToolError) -> Result<(i64, i64), ToolError> {

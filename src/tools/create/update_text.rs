@@ -7,7 +7,7 @@ pub static DEF: ToolDef = ToolDef {
     name: "update_text",
     title: text!("Update text"),
     summary: text!("Edit text {elementId}[ to {text:q}]"),
-    description: text!("Change a text element found by trackId and elementId (from list_timeline). Only the fields given change: text, start or end (timeline seconds; each moves that edge only), position."),
+    description: text!("Change a text element found by trackId and elementId (from list_timeline). Only the fields given change: text, start or end (timeline seconds; each moves that edge only), position, and OpenCut's text settings: fontFamily, fontSize (pixels), color, fontWeight, fontStyle, textAlign, textDecoration, letterSpacing, lineHeight, and the background box {enabled, color, paddingX, paddingY, offsetX, offsetY, cornerRadius} (given, it is drawn unless enabled is false). Keyframes on color or the box override the value set here."),
     types: Types::of::<Arguments, Returns>(),
     kind: Kind::Edit,
     annotations: CHANGE,
@@ -32,6 +32,26 @@ arguments! {
         end: Arg<Option<f64>>,
         /// New position
         position: Arg<Option<Choice<TextPositions>>>,
+        /// Font family, a name from the host's font list
+        font_family: Arg<Option<NonEmpty>>,
+        /// Text size in canvas pixels
+        #[schemars(range(min = 0))]
+        font_size: Arg<Option<f64>>,
+        /// Text colour: #rrggbb, #rrggbbaa, rgb(r, g, b) or rgba(r, g, b, a)
+        color: Arg<Option<String>>,
+        font_weight: Arg<Option<Choice<FontWeights>>>,
+        font_style: Arg<Option<Choice<FontStyles>>>,
+        /// Which edge of the text sits on its position
+        text_align: Arg<Option<Choice<TextAligns>>>,
+        text_decoration: Arg<Option<Choice<TextDecorations>>>,
+        /// Extra pixels between letters
+        #[schemars(range(min = -100))]
+        letter_spacing: Arg<Option<f64>>,
+        /// Line spacing, a multiple of the font size
+        #[schemars(range(min = 0.1))]
+        line_height: Arg<Option<f64>>,
+        /// A box behind the text; drawn unless enabled is false (only the keys given change)
+        background: Arg<Option<TextBox>>,
     }
 }
 
@@ -77,6 +97,21 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     if let Some(p) = position {
         set_position(&mut e, p, canvas);
     }
+    set_text_style(
+        &mut e,
+        &[
+            ("fontFamily", args.font_family.get()),
+            ("fontSize", args.font_size.get()),
+            ("color", args.color.get()),
+            ("fontWeight", args.font_weight.get()),
+            ("fontStyle", args.font_style.get()),
+            ("textAlign", args.text_align.get()),
+            ("textDecoration", args.text_decoration.get()),
+            ("letterSpacing", args.letter_spacing.get()),
+            ("lineHeight", args.line_height.get()),
+        ],
+        args.background.get(),
+    )?;
     edits::replace(tl, ti, e).map_err(edit_error)?;
     Ok(json!({ "success": true, "elementId": element_id }).into())
 }

@@ -95,7 +95,10 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     if e.kind == ElementType::Text {
         o.insert("text".into(), e.content.clone().unwrap_or_default().into());
         let mut style = Map::new();
-        for p in ["fontSize", "fontFamily", "fontWeight", "fontStyle", "textAlign", "textDecoration"].into_iter().filter_map(properties::find) {
+        for p in ["fontSize", "fontFamily", "fontWeight", "fontStyle", "textAlign", "textDecoration", "letterSpacing", "lineHeight"]
+            .into_iter()
+            .filter_map(properties::find)
+        {
             let value = p.value(&e, canvas_h);
             style.insert(p.path.into(), if p.unit.is_empty() { value } else { json!({ "value": value, "unit": p.unit }) });
         }
