@@ -11,6 +11,7 @@ use super::{scene_error as err, units, LIBRARY_ASSET_PREFIX, STASH};
 use crate::model::{
     Asset, AssetType, Canvas, Element, ElementType, Project, ProjectError, Retime, Settings, Timeline, Track, TrackType, PROJECT_FORMAT, PROJECT_VERSION,
 };
+use crate::text::Num;
 use crate::time::TICKS_PER_SECOND;
 
 /// Names NeuralCut's element serialises itself. An OpenCut field of the same name that is not
@@ -420,7 +421,7 @@ fn read_element(v: &Value, base: &str, track_type: &str, r: &mut Reader) -> Resu
                         let (min, max) = (Retime::MIN_RATE, Retime::MAX_RATE);
                         err(
                             &format!("{base}.retime (\"{}\")", e.id),
-                            format!("must be {{ rate, maintainPitch? }} with a rate from {min} to {max}, not {}", crate::text::json(v)),
+                            format!("must be {{ rate, maintainPitch? }} with a rate from {} to {}, not {}", Num(min), Num(max), crate::text::json(v)),
                         )
                     })?);
                     handled.push("retime");

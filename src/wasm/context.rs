@@ -66,7 +66,7 @@ impl WasmEditor {
             .ok_or_else(|| api_error(ErrorCode::UnknownContextRequest, "finishContext was called with an unknown or finished ticket"))?;
         let (_, request) = self.pending.requests.swap_remove(at);
         let result = match (report_json, failure) {
-            (Some(json), None) => serde_json::from_str::<ProviderReport>(&json).map_err(|e| format!("the context provider returned an invalid report: {e}")),
+            (Some(json), None) => ProviderReport::from_json(&json).map_err(|e| format!("the context provider returned an invalid report: {e}")),
             (_, Some(detail)) => Err(detail),
             (None, None) => Err("the context provider returned nothing".to_string()),
         };
