@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::{Deserialize, Serialize};
 
-use crate::model::fields::Read;
+use crate::model::fields::{Scalar, F64, STRING};
 use serde_json::{Map, Value};
 
 use crate::model::{Element, ElementType, Project, TrackType};
@@ -89,7 +89,7 @@ pub struct Transform {
 }
 
 /// A layer's transform from JSON text (`placeLayerJson`), as `serde_json::from_str::<Transform>`
-/// reads it (`model::fields::Text`; a test compares them).
+/// reads it (`model::fields::Expect`; a test compares them).
 pub fn transform_from_json(text: &str) -> Result<Transform, serde_json::Error> {
     crate::model::fields::from_text(text, TransformSeed("struct Transform"))
 }
@@ -117,17 +117,18 @@ impl<'de> serde::de::Visitor<'de> for TransformSeed {
     fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Transform, A::Error> {
         let mut v = [0.0; 5];
         for (i, slot) in v.iter_mut().enumerate() {
-            *slot = seq.next_element_seed(Read::<f64>::new())?.ok_or_else(|| serde::de::Error::invalid_length(i, &"struct Transform with 5 elements"))?;
+            *slot =
+                seq.next_element_seed(F64)?.and_then(Scalar::number).ok_or_else(|| serde::de::Error::invalid_length(i, &"struct Transform with 5 elements"))?;
         }
         Ok(Transform { x: v[0], y: v[1], scale_x: v[2], scale_y: v[3], rotation: v[4] })
     }
 
     fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Transform, A::Error> {
         let mut v = [None; 5];
-        while let Some(key) = map.next_key_seed(Read::<String>::new())? {
+        while let Some(key) = map.next_key_seed(STRING)?.and_then(Scalar::text) {
             match TRANSFORM_FIELDS.iter().position(|f| *f == key) {
                 Some(i) if v[i].is_some() => return Err(serde::de::Error::duplicate_field(TRANSFORM_FIELDS[i])),
-                Some(i) => v[i] = Some(map.next_value_seed(Read::<f64>::new())?),
+                Some(i) => v[i] = map.next_value_seed(F64)?.number(),
                 None => {
                     map.next_value::<serde::de::IgnoredAny>()?;
                 }

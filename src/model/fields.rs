@@ -8,7 +8,7 @@
 //! none of which prints an `Unexpected`).
 //!
 //! Two ways in: [`Field::read`] from a `Value` (the project, the asset and sticker options), and
-//! [`Text`] for the few types read straight from JSON text (`Transform`, `ProviderReport`), a
+//! [`Expect`] for the few types read straight from JSON text (`Transform`, `ProviderReport`), a
 //! `deserialize_any` visitor, so serde_json's parser never takes its typed paths either.
 
 use serde::de::{self, Error as _, Visitor};
@@ -239,118 +239,170 @@ impl Field for crate::animation::Animations {
     }
 }
 
-/// A field read from JSON text: a `deserialize_any` visitor, so serde_json's parser visits the
-/// value as it finds it and the error is written here, as its typed path writes it (the parser
-/// adds the position). One difference: an array or an object where a scalar was expected is
-/// reported after its opening bracket, where the typed path reports it before (one column on).
-pub trait Text: Sized {
-    const EXPECTING: &'static str;
-    fn of(v: Scalar) -> Option<Self>;
-}
-
-/// The scalar values a [`Text`] type may accept.
-pub enum Scalar<'a> {
+/// A scalar field read from JSON text by [`Expect`].
+#[derive(Debug, PartialEq)]
+pub enum Scalar {
     Null,
     Bool(bool),
     U64(u64),
     I64(i64),
     F64(f64),
-    Str(&'a str),
+    Str(String),
 }
 
-impl Text for f64 {
-    const EXPECTING: &'static str = "f64";
-    fn of(v: Scalar) -> Option<f64> {
-        match v {
+impl Scalar {
+    /// What serde_json's error calls it.
+    fn describe(&self) -> String {
+        match self {
+            Scalar::Null => "null".into(),
+            Scalar::Bool(b) => format!("boolean `{b}`"),
+            Scalar::U64(u) => format!("integer `{u}`"),
+            Scalar::I64(i) => format!("integer `{i}`"),
+            Scalar::F64(f) => float(*f),
+            Scalar::Str(s) => format!("string {s:?}"),
+        }
+    }
+
+    /// The number [`F64`] or [`OPTION_F64`] took, as serde's `f64` reads it (`None` for `null`).
+    pub fn number(self) -> Option<f64> {
+        match self {
             Scalar::U64(u) => Some(u as f64),
             Scalar::I64(i) => Some(i as f64),
             Scalar::F64(f) => Some(f),
             _ => None,
         }
     }
-}
 
-impl Text for String {
-    const EXPECTING: &'static str = "a string";
-    fn of(v: Scalar) -> Option<String> {
-        match v {
-            Scalar::Str(s) => Some(s.to_owned()),
+    /// The string [`STRING`], [`OPTION_STRING`] or an enum's [`Expect`] took (`None` for `null`).
+    pub fn text(self) -> Option<String> {
+        match self {
+            Scalar::Str(s) => Some(s),
             _ => None,
         }
     }
 }
 
-/// `Option<T>`: `null` is `None`, as serde reads an option (the parser's `deserialize_option`).
-impl<T: Text> Text for Option<T> {
-    const EXPECTING: &'static str = T::EXPECTING;
-    fn of(v: Scalar) -> Option<Option<T>> {
-        match v {
-            Scalar::Null => Some(None),
-            v => T::of(v).map(Some),
+/// What one field of JSON text may be, as a serde seed: a `deserialize_any` visitor, so
+/// serde_json's parser visits the value as it finds it and the error is written here, as its
+/// typed path writes it (the parser adds the position). One visitor for every field type, so the
+/// parser's dispatch is in the wasm once. One difference from the typed path: an array or an
+/// object where a scalar was expected is reported after its opening bracket, where the typed
+/// path reports it before (one column on; two for an empty one).
+#[derive(Clone, Copy)]
+pub struct Expect {
+    /// serde's name of the type ("f64", "a string").
+    name: &'static str,
+    accept: fn(&Scalar) -> bool,
+    /// A unit-only enum's names (empty for any other type): its name, or an object of one key,
+    /// the name, whose value is `null`; anything else is "expected value", as the parser's
+    /// `deserialize_enum` says (at the end of the value, where the parser says at its start).
+    variants: &'static [&'static str],
+}
+
+fn is_number(s: &Scalar) -> bool {
+    matches!(s, Scalar::U64(_) | Scalar::I64(_) | Scalar::F64(_))
+}
+
+fn is_str(s: &Scalar) -> bool {
+    matches!(s, Scalar::Str(_))
+}
+
+pub const F64: Expect = Expect { name: "f64", accept: is_number, variants: &[] };
+pub const STRING: Expect = Expect { name: "a string", accept: is_str, variants: &[] };
+/// `Option<f64>`: `null` is `None`, as serde reads an option (the parser's `deserialize_option`).
+pub const OPTION_F64: Expect = Expect { name: "f64", accept: |s| *s == Scalar::Null || is_number(s), variants: &[] };
+pub const OPTION_STRING: Expect = Expect { name: "a string", accept: |s| *s == Scalar::Null || is_str(s), variants: &[] };
+const UNIT: Expect = Expect { name: "unit", accept: |s| *s == Scalar::Null, variants: &[] };
+
+impl Expect {
+    /// A unit-only enum of these names (serde's `rename_all` applied); reads as [`Scalar::Str`].
+    pub const fn variants(names: &'static [&'static str]) -> Expect {
+        Expect { name: "", accept: is_str, variants: names }
+    }
+
+    fn take<E: de::Error>(self, s: Scalar) -> std::result::Result<Scalar, E> {
+        if !self.variants.is_empty() {
+            return match s {
+                Scalar::Str(name) => self.variant(name),
+                _ => Err(E::custom("expected value")),
+            };
+        }
+        if (self.accept)(&s) {
+            Ok(s)
+        } else {
+            Err(E::custom(format_args!("invalid type: {}, expected {}", s.describe(), self.name)))
+        }
+    }
+
+    fn variant<E: de::Error>(self, name: String) -> std::result::Result<Scalar, E> {
+        match self.variants.contains(&name.as_str()) {
+            true => Ok(Scalar::Str(name)),
+            false => Err(E::unknown_variant(&name, self.variants)),
+        }
+    }
+
+    fn not_scalar<E: de::Error>(self, what: &str) -> E {
+        match self.variants.is_empty() {
+            true => E::custom(format_args!("invalid type: {what}, expected {}", self.name)),
+            false => E::custom("expected value"),
         }
     }
 }
 
-/// A [`Text`] value as a serde seed: `map.next_value_seed(Read::<f64>::new())`.
-pub struct Read<T>(std::marker::PhantomData<T>);
-
-impl<T> Read<T> {
-    #[allow(clippy::new_without_default)]
-    pub fn new() -> Read<T> {
-        Read(std::marker::PhantomData)
-    }
-}
-
-impl<'de, T: Text> de::DeserializeSeed<'de> for Read<T> {
-    type Value = T;
-    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> std::result::Result<T, D::Error> {
+impl<'de> de::DeserializeSeed<'de> for Expect {
+    type Value = Scalar;
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> std::result::Result<Scalar, D::Error> {
         d.deserialize_any(self)
     }
 }
 
-impl<T: Text> Read<T> {
-    fn take<E: de::Error>(v: Scalar, what: &dyn std::fmt::Display) -> std::result::Result<T, E> {
-        T::of(v).ok_or_else(|| E::custom(format_args!("invalid type: {what}, expected {}", T::EXPECTING)))
-    }
-}
-
-impl<'de, T: Text> Visitor<'de> for Read<T> {
-    type Value = T;
+impl<'de> Visitor<'de> for Expect {
+    type Value = Scalar;
 
     fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str(T::EXPECTING)
+        f.write_str(self.name)
     }
 
-    fn visit_unit<E: de::Error>(self) -> std::result::Result<T, E> {
-        Self::take(Scalar::Null, &"null")
+    fn visit_unit<E: de::Error>(self) -> std::result::Result<Scalar, E> {
+        self.take(Scalar::Null)
     }
 
-    fn visit_bool<E: de::Error>(self, b: bool) -> std::result::Result<T, E> {
-        Self::take(Scalar::Bool(b), &format_args!("boolean `{b}`"))
+    fn visit_bool<E: de::Error>(self, b: bool) -> std::result::Result<Scalar, E> {
+        self.take(Scalar::Bool(b))
     }
 
-    fn visit_u64<E: de::Error>(self, u: u64) -> std::result::Result<T, E> {
-        Self::take(Scalar::U64(u), &format_args!("integer `{u}`"))
+    fn visit_u64<E: de::Error>(self, u: u64) -> std::result::Result<Scalar, E> {
+        self.take(Scalar::U64(u))
     }
 
-    fn visit_i64<E: de::Error>(self, i: i64) -> std::result::Result<T, E> {
-        Self::take(Scalar::I64(i), &format_args!("integer `{i}`"))
+    fn visit_i64<E: de::Error>(self, i: i64) -> std::result::Result<Scalar, E> {
+        self.take(Scalar::I64(i))
     }
 
-    fn visit_f64<E: de::Error>(self, f: f64) -> std::result::Result<T, E> {
-        Self::take(Scalar::F64(f), &float(f))
+    fn visit_f64<E: de::Error>(self, f: f64) -> std::result::Result<Scalar, E> {
+        self.take(Scalar::F64(f))
     }
 
-    fn visit_str<E: de::Error>(self, s: &str) -> std::result::Result<T, E> {
-        Self::take(Scalar::Str(s), &format_args!("string {s:?}"))
+    fn visit_str<E: de::Error>(self, s: &str) -> std::result::Result<Scalar, E> {
+        self.take(Scalar::Str(s.to_owned()))
     }
 
-    fn visit_seq<A: de::SeqAccess<'de>>(self, _: A) -> std::result::Result<T, A::Error> {
-        Err(de::Error::custom(format_args!("invalid type: sequence, expected {}", T::EXPECTING)))
+    fn visit_seq<A: de::SeqAccess<'de>>(self, _: A) -> std::result::Result<Scalar, A::Error> {
+        Err(self.not_scalar("sequence"))
     }
 
-    fn visit_map<A: de::MapAccess<'de>>(self, _: A) -> std::result::Result<T, A::Error> {
-        Err(de::Error::custom(format_args!("invalid type: map, expected {}", T::EXPECTING)))
+    fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> std::result::Result<Scalar, A::Error> {
+        if self.variants.is_empty() {
+            return Err(self.not_scalar("map"));
+        }
+        // The enum's one-key form: the name, then `null`, then the end of the object.
+        let Some(name) = map.next_key_seed(STRING)?.and_then(Scalar::text) else { return Err(de::Error::custom("expected value")) };
+        let name = self.variant(name)?;
+        map.next_value_seed(UNIT)?;
+        match map.next_key_seed(STRING)? {
+            None => Ok(name),
+            Some(_) => Err(de::Error::custom("expected value")),
+        }
     }
 }
 

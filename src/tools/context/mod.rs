@@ -70,9 +70,8 @@ pub struct ProviderReport {
 
 impl ProviderReport {
     /// A report from JSON text (`finishContext`), as `serde_json::from_str::<ProviderReport>`
-    /// reads it (`model::fields::Text`; a test compares them). One more difference than the
-    /// fields': a status that is neither a string nor an object is "expected value" at the end of
-    /// that value, where serde_json points at its first character.
+    /// reads it (`model::fields::Expect`, which says where the position of an error can differ;
+    /// a test compares them).
     pub fn from_json(text: &str) -> Result<ProviderReport, serde_json::Error> {
         crate::model::fields::from_text(text, report::Seed)
     }
@@ -85,10 +84,18 @@ mod report {
     use std::fmt;
 
     use super::{ContextStatus, ProviderReport};
-    use crate::model::fields::Read;
+    use crate::model::fields::{Expect, Scalar, OPTION_F64, OPTION_STRING, STRING};
 
     const FIELDS: &[&str] = &["fileUri", "status", "expiresAt", "summary"];
-    const STATUSES: &[&str] = &["active", "processing", "failed"];
+    const STATUS: Expect = Expect::variants(&["active", "processing", "failed"]);
+
+    fn status(s: Scalar) -> ContextStatus {
+        match s.text().as_deref() {
+            Some("active") => ContextStatus::Active,
+            Some("processing") => ContextStatus::Processing,
+            _ => ContextStatus::Failed,
+        }
+    }
 
     pub struct Seed;
 
@@ -112,107 +119,30 @@ mod report {
 
         fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<ProviderReport, A::Error> {
             let short = |i| A::Error::invalid_length(i, &"struct ProviderReport with 4 elements");
-            let file_uri = seq.next_element_seed(Read::<String>::new())?.ok_or_else(|| short(0))?;
-            let status = seq.next_element_seed(Status)?.ok_or_else(|| short(1))?;
-            let expires_at = seq.next_element_seed(Read::<Option<f64>>::new())?.unwrap_or_default();
-            let summary = seq.next_element_seed(Read::<Option<String>>::new())?.unwrap_or_default();
+            let file_uri = seq.next_element_seed(STRING)?.and_then(Scalar::text).ok_or_else(|| short(0))?;
+            let status = seq.next_element_seed(STATUS)?.map(status).ok_or_else(|| short(1))?;
+            let expires_at = seq.next_element_seed(OPTION_F64)?.and_then(Scalar::number);
+            let summary = seq.next_element_seed(OPTION_STRING)?.and_then(Scalar::text);
             Ok(ProviderReport { file_uri, status, expires_at, summary })
         }
 
         fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ProviderReport, A::Error> {
-            let (mut file_uri, mut status, mut expires_at, mut summary) = (None, None, None, None);
-            while let Some(key) = map.next_key_seed(Read::<String>::new())? {
-                let seen = match key.as_str() {
-                    "fileUri" => file_uri.is_some(),
-                    "status" => status.is_some(),
-                    "expiresAt" => expires_at.is_some(),
-                    "summary" => summary.is_some(),
-                    other => return Err(A::Error::unknown_field(other, FIELDS)),
-                };
-                if seen {
-                    return Err(A::Error::duplicate_field(FIELDS[FIELDS.iter().position(|f| *f == key).unwrap_or(0)]));
+            // Each field as it came (`None` while not seen), `null` for an option given as null.
+            let mut given: [Option<Scalar>; 4] = [None, None, None, None];
+            while let Some(key) = map.next_key_seed(STRING)?.and_then(Scalar::text) {
+                let Some(i) = FIELDS.iter().position(|f| *f == key) else { return Err(A::Error::unknown_field(&key, FIELDS)) };
+                if given[i].is_some() {
+                    return Err(A::Error::duplicate_field(FIELDS[i]));
                 }
-                match key.as_str() {
-                    "fileUri" => file_uri = Some(map.next_value_seed(Read::<String>::new())?),
-                    "status" => status = Some(map.next_value_seed(Status)?),
-                    "expiresAt" => expires_at = Some(map.next_value_seed(Read::<Option<f64>>::new())?),
-                    _ => summary = Some(map.next_value_seed(Read::<Option<String>>::new())?),
-                }
+                given[i] = Some(map.next_value_seed([STRING, STATUS, OPTION_F64, OPTION_STRING][i])?);
             }
+            let [file_uri, status_given, expires_at, summary] = given;
             Ok(ProviderReport {
-                file_uri: file_uri.ok_or_else(|| A::Error::missing_field("fileUri"))?,
-                status: status.ok_or_else(|| A::Error::missing_field("status"))?,
-                expires_at: expires_at.flatten(),
-                summary: summary.flatten(),
+                file_uri: file_uri.and_then(Scalar::text).ok_or_else(|| A::Error::missing_field("fileUri"))?,
+                status: status_given.map(status).ok_or_else(|| A::Error::missing_field("status"))?,
+                expires_at: expires_at.and_then(Scalar::number),
+                summary: summary.and_then(Scalar::text),
             })
-        }
-    }
-
-    /// A unit-only enum: its name, or an object of one key, the name, whose value is `null`.
-    struct Status;
-
-    fn status<E: Error>(name: &str) -> Result<ContextStatus, E> {
-        match STATUSES.iter().position(|s| *s == name) {
-            Some(i) => Ok([ContextStatus::Active, ContextStatus::Processing, ContextStatus::Failed][i]),
-            None => Err(E::unknown_variant(name, STATUSES)),
-        }
-    }
-
-    impl<'de> serde::de::DeserializeSeed<'de> for Status {
-        type Value = ContextStatus;
-        fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<ContextStatus, D::Error> {
-            d.deserialize_any(self)
-        }
-    }
-
-    impl<'de> Visitor<'de> for Status {
-        type Value = ContextStatus;
-
-        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-            f.write_str("enum ContextStatus")
-        }
-
-        fn visit_str<E: Error>(self, s: &str) -> Result<ContextStatus, E> {
-            status(s)
-        }
-
-        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ContextStatus, A::Error> {
-            let Some(name) = map.next_key_seed(Read::<String>::new())? else { return Err(A::Error::custom("expected value")) };
-            let s = status(&name)?;
-            map.next_value_seed(Read::<Unit>::new())?;
-            match map.next_key_seed(Read::<String>::new())? {
-                None => Ok(s),
-                Some(_) => Err(A::Error::custom("expected value")),
-            }
-        }
-
-        fn visit_unit<E: Error>(self) -> Result<ContextStatus, E> {
-            Err(E::custom("expected value"))
-        }
-        fn visit_bool<E: Error>(self, _: bool) -> Result<ContextStatus, E> {
-            Err(E::custom("expected value"))
-        }
-        fn visit_u64<E: Error>(self, _: u64) -> Result<ContextStatus, E> {
-            Err(E::custom("expected value"))
-        }
-        fn visit_i64<E: Error>(self, _: i64) -> Result<ContextStatus, E> {
-            Err(E::custom("expected value"))
-        }
-        fn visit_f64<E: Error>(self, _: f64) -> Result<ContextStatus, E> {
-            Err(E::custom("expected value"))
-        }
-        fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<ContextStatus, A::Error> {
-            Err(A::Error::custom("expected value"))
-        }
-    }
-
-    /// A unit variant's value: `null` only.
-    struct Unit;
-
-    impl crate::model::fields::Text for Unit {
-        const EXPECTING: &'static str = "unit";
-        fn of(v: crate::model::fields::Scalar) -> Option<Unit> {
-            matches!(v, crate::model::fields::Scalar::Null).then_some(Unit)
         }
     }
 }
