@@ -290,6 +290,13 @@ pub(super) fn retime(v: Value) -> Result<Retime> {
     Ok(r)
 }
 
+/// Retime as a field type (OpenCut's `retime`, read as the project's).
+impl Field for Retime {
+    fn read(v: Value) -> Result<Retime> {
+        retime(v)
+    }
+}
+
 /// `Deserialize` for each type (an OpenCut retime, a bench's track and asset) through the same
 /// readers, so there is one way to read each.
 macro_rules! through_value {

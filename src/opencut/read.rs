@@ -476,7 +476,7 @@ fn read_element(v: &Value, base: &str, track_type: &str, r: &mut Reader) -> Resu
 
 /// OpenCut's `retime` ({ rate, maintainPitch? }), when NeuralCut can hold it.
 fn read_retime(v: &Value) -> Option<Retime> {
-    let r: Retime = serde_json::from_value(v.clone()).ok()?;
+    let r = <Retime as crate::model::fields::Field>::read(v.clone()).ok()?;
     let pitch_ok = v.get("maintainPitch").is_none_or(Value::is_boolean);
     (r.is_valid() && pitch_ok).then_some(r)
 }
