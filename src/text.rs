@@ -21,6 +21,13 @@ pub fn json(value: &serde_json::Value) -> String {
     serde_json::to_string(value).unwrap_or_default()
 }
 
+/// `o.insert(key.into(), v)`, out of line: the writers build objects key by key, and each
+/// inlined insert (the key's allocation and copy, then the map's insert) repeats that code.
+#[inline(never)]
+pub fn put(o: &mut serde_json::Map<String, serde_json::Value>, key: &str, v: serde_json::Value) {
+    o.insert(key.to_owned(), v);
+}
+
 /// `s.to_lowercase()`.
 pub fn lowercase(s: &str) -> String {
     if s.is_ascii() {

@@ -280,7 +280,7 @@ fn read_track(v: &Value, path: &str, slot: Slot, r: &mut Reader) -> Result<Track
     track.muted = read_flag(o, "muted", &path)?;
     let mut stash = Map::new();
     if oc_type == "graphic" {
-        stash.insert("type".into(), "graphic".into());
+        crate::text::put(&mut stash, "type", "graphic".into());
     }
     for (k, v) in o {
         match k.as_str() {
@@ -376,10 +376,10 @@ fn read_element(v: &Value, base: &str, track_type: &str, r: &mut Reader) -> Resu
         // An effect element's params are its effect's parameters, which NeuralCut models as they are.
         e.params = params.cloned();
         if params.is_none() {
-            stash.insert("noParams".into(), true.into());
+            crate::text::put(&mut stash, "noParams", true.into());
         }
     } else if let Some(p) = params {
-        stash.insert("params".into(), Value::Object(p.clone()));
+        crate::text::put(&mut stash, "params", Value::Object(p.clone()));
     }
     let empty = Map::new();
     super::params::read(t, params.unwrap_or(&empty), r.canvas_height, &mut e)
@@ -452,7 +452,7 @@ fn read_element(v: &Value, base: &str, track_type: &str, r: &mut Reader) -> Resu
         "graphic" => {
             let def = string(o, "definitionId", path, "a graphic element")?;
             e.sticker_id = Some(format!("graphic:{def}"));
-            stash.insert("type".into(), "graphic".into());
+            crate::text::put(&mut stash, "type", "graphic".into());
         }
         "effect" => {
             e.effect_type = Some(string(o, "effectType", path, "an effect element")?.to_string());
@@ -490,8 +490,8 @@ impl Reader {
             return &self.assets[i];
         }
         let mut extra = Map::new();
-        extra.insert("sourceType".into(), "library".into());
-        extra.insert("sourceUrl".into(), url.into());
+        crate::text::put(&mut extra, "sourceType", "library".into());
+        crate::text::put(&mut extra, "sourceUrl", url.into());
         let duration = source.and_then(units::ticks).filter(|t| *t > 0).map(crate::time::ticks_to_seconds);
         self.ids.insert(id.clone());
         self.assets.push(Asset { id, name: name.unwrap_or(url).to_string(), kind: AssetType::Audio, duration, width: None, height: None, fps: None, extra });

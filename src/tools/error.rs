@@ -191,10 +191,10 @@ impl ToolError {
     /// The JSON form returned to callers: `{ error, code, hint?, ...data }`.
     pub fn to_json(&self) -> Value {
         let mut obj = Map::new();
-        obj.insert("error".into(), Value::from(self.message.clone()));
-        obj.insert("code".into(), Value::from(self.code.as_str()));
+        crate::text::put(&mut obj, "error", Value::from(self.message.clone()));
+        crate::text::put(&mut obj, "code", Value::from(self.code.as_str()));
         if let Some(h) = &self.hint {
-            obj.insert("hint".into(), Value::from(h.clone()));
+            crate::text::put(&mut obj, "hint", Value::from(h.clone()));
         }
         for (k, v) in &self.data {
             obj.insert(k.clone(), v.clone());
