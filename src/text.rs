@@ -28,6 +28,16 @@ pub fn put(o: &mut serde_json::Map<String, serde_json::Value>, key: &str, v: ser
     o.insert(key.to_owned(), v);
 }
 
+/// An object of these (key, value) pairs in their order, as `json!({ … })` builds it, through
+/// `put`: `json!` inlines each key's allocation and value's conversion at every site.
+pub fn obj<const N: usize>(pairs: [(&str, serde_json::Value); N]) -> serde_json::Value {
+    let mut o = serde_json::Map::new();
+    for (k, v) in pairs {
+        put(&mut o, k, v);
+    }
+    serde_json::Value::Object(o)
+}
+
 /// `s.to_lowercase()`.
 pub fn lowercase(s: &str) -> String {
     if s.is_ascii() {

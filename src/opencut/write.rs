@@ -2,7 +2,7 @@
 //! in, with only what the tools changed rewritten; elements the tools created get the fields
 //! OpenCut's own builders give a new element.
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 use super::read::{accepts, IMPORTED};
 use super::{params, units, STASH};
@@ -46,7 +46,7 @@ pub fn write_scene(project: &Project, tl: &Timeline) -> Value {
     for (k, v) in &tl.extra {
         tracks.entry(k.clone()).or_insert_with(|| v.clone());
     }
-    json!({ "tracks": tracks })
+    crate::text::obj([("tracks", Value::Object(tracks))])
 }
 
 fn stash(extra: &Map<String, Value>) -> Option<&Map<String, Value>> {

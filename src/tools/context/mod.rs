@@ -8,7 +8,7 @@ pub mod load_asset_context;
 pub use cache::ContextCache;
 
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::{Ctx, ToolError};
 use crate::model::{Asset, AssetType};
@@ -168,13 +168,13 @@ pub trait ContextProvider {
 }
 
 fn output(record: &ContextRecord, cached: bool) -> Value {
-    let mut out = json!({
-        "assetId": record.asset_id,
-        "status": if record.status == ContextStatus::Active { "loaded" } else { "processing" },
-        "cached": cached,
-        "provider": PROVIDER,
-        "fileUri": record.file_uri,
-    });
+    let mut out = crate::text::obj([
+        ("assetId", record.asset_id.as_str().into()),
+        ("status", if record.status == ContextStatus::Active { "loaded" } else { "processing" }.into()),
+        ("cached", cached.into()),
+        ("provider", PROVIDER.into()),
+        ("fileUri", record.file_uri.as_str().into()),
+    ]);
     if let Some(s) = &record.summary {
         out["summary"] = Value::from(s.clone());
     }

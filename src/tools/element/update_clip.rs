@@ -251,7 +251,7 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
         // Only params change: no timing, so no overlap can arise.
         tl.track_mut(ti).elements[ei] = std::sync::Arc::new(e);
     }
-    let mut out = json!({ "success": true, "elements": summary });
+    let mut out = crate::text::obj([("success", serde_json::Value::from(true)), ("elements", serde_json::Value::from(summary))]);
     if !warnings.is_empty() {
         out["warnings"] = json!(warnings);
     }

@@ -79,5 +79,5 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
             })
         })
         .collect();
-    Ok(json!({ "assets": assets }).into())
+    Ok(crate::text::obj([("assets", serde_json::Value::from(assets))]).into())
 }

@@ -150,7 +150,13 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     let keys = path_keys(&e, &path, e.animations.as_ref().and_then(|a| a.get(&path)).expect("set above"));
     let element_id = e.id.clone();
     timeline_mut(&mut ctx.timeline)?.track_mut(ti).elements[ei] = std::sync::Arc::new(e);
-    Ok(json!({ "success": true, "elementId": element_id.as_str(), "property": path, "keyframes": keys }).into())
+    Ok(crate::text::obj([
+        ("success", serde_json::Value::from(true)),
+        ("elementId", serde_json::Value::from(element_id.as_str())),
+        ("property", serde_json::Value::from(path)),
+        ("keyframes", serde_json::Value::from(keys)),
+    ])
+    .into())
 }
 
 /// `v.clamp(lo, hi)` without its `lo <= hi` assertion (the keys are in time order, so it holds),

@@ -100,5 +100,12 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     let element_id = e.id.clone();
     tl.track_mut(ti).elements[ei] = std::sync::Arc::new(e);
     let key = keys.iter().find(|k| k["keyframeId"] == key_id.as_str()).cloned().unwrap_or(Value::Null);
-    Ok(json!({ "success": true, "elementId": element_id.as_str(), "property": path, "keyframe": key, "keyframes": keys }).into())
+    Ok(crate::text::obj([
+        ("success", serde_json::Value::from(true)),
+        ("elementId", serde_json::Value::from(element_id.as_str())),
+        ("property", serde_json::Value::from(path)),
+        ("keyframe", serde_json::Value::from(key)),
+        ("keyframes", serde_json::Value::from(keys)),
+    ])
+    .into())
 }
