@@ -30,10 +30,17 @@ pub fn put(o: &mut serde_json::Map<String, serde_json::Value>, key: &str, v: ser
 
 /// An object of these (key, value) pairs in their order, as `json!({ … })` builds it, through
 /// `put`: `json!` inlines each key's allocation and value's conversion at every site.
-pub fn obj<const N: usize>(pairs: [(&str, serde_json::Value); N]) -> serde_json::Value {
+#[inline(always)]
+pub fn obj<const N: usize>(mut pairs: [(&str, serde_json::Value); N]) -> serde_json::Value {
+    obj_of(&mut pairs)
+}
+
+/// `obj`'s body, once for every number of pairs (each value taken, `null` left behind).
+#[inline(never)]
+fn obj_of(pairs: &mut [(&str, serde_json::Value)]) -> serde_json::Value {
     let mut o = serde_json::Map::new();
     for (k, v) in pairs {
-        put(&mut o, k, v);
+        put(&mut o, k, std::mem::take(v));
     }
     serde_json::Value::Object(o)
 }

@@ -113,7 +113,7 @@ impl ToolError {
     }
 
     pub fn with(mut self, key: &str, value: impl Into<Value>) -> ToolError {
-        self.data.insert(key.to_string(), value.into());
+        crate::text::put(&mut self.data, key, value.into());
         self
     }
 
