@@ -92,9 +92,9 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
         ("success", serde_json::Value::from(true)),
         ("elementId", serde_json::Value::from(e.id.as_str())),
         ("trackId", serde_json::Value::from(track_id)),
-        ("start", serde_json::Value::from(seconds(e.start))),
-        ("end", serde_json::Value::from(seconds(e.end()))),
-        ("duration", serde_json::Value::from(seconds(e.duration))),
+        ("start", seconds(e.start)),
+        ("end", seconds(e.end())),
+        ("duration", seconds(e.duration)),
     ]);
     edits::replace(tl, ti, e).map_err(edit_error)?;
     Ok(out.into())

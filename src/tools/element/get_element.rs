@@ -71,11 +71,11 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
         o.insert(
             "source".into(),
             crate::text::obj([
-                ("trimStart", serde_json::Value::from(seconds(e.trim_start))),
-                ("trimEnd", serde_json::Value::from(seconds(e.trim_end))),
-                ("start", serde_json::Value::from(seconds(e.trim_start))),
-                ("end", serde_json::Value::from(seconds(e.trim_start + e.source_ticks(e.duration)))),
-                ("rate", serde_json::Value::from(crate::effects::number(e.rate()))),
+                ("trimStart", seconds(e.trim_start)),
+                ("trimEnd", seconds(e.trim_end)),
+                ("start", seconds(e.trim_start)),
+                ("end", seconds(e.trim_start + e.source_ticks(e.duration))),
+                ("rate", crate::effects::number(e.rate())),
             ]),
         );
     }
@@ -95,14 +95,8 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
         let mut style = Map::new();
         for p in ["fontSize", "fontFamily", "fontWeight", "fontStyle", "textAlign", "textDecoration"].into_iter().filter_map(properties::find) {
             let value = p.value(&e, canvas_h);
-            style.insert(
-                p.path.into(),
-                if p.unit.is_empty() {
-                    value
-                } else {
-                    crate::text::obj([("value", serde_json::Value::from(value)), ("unit", serde_json::Value::from(p.unit))])
-                },
-            );
+            style
+                .insert(p.path.into(), if p.unit.is_empty() { value } else { crate::text::obj([("value", value), ("unit", serde_json::Value::from(p.unit))]) });
         }
         crate::text::put(&mut style, "background", e.background.clone().map_or(Value::Bool(false), Value::from));
         crate::text::put(&mut o, "textStyle", Value::Object(style));

@@ -189,16 +189,8 @@ fn clip_summary(e: &Element) -> Value {
     let mut o = Map::new();
     crate::text::put(&mut o, "elementId", e.id.as_str().into());
     if is_visual(e.kind) {
-        crate::text::put(
-            &mut o,
-            "position",
-            crate::text::obj([("x", serde_json::Value::from(v("transform.positionX"))), ("y", serde_json::Value::from(v("transform.positionY")))]),
-        );
-        crate::text::put(
-            &mut o,
-            "scale",
-            crate::text::obj([("x", serde_json::Value::from(v("transform.scaleX"))), ("y", serde_json::Value::from(v("transform.scaleY")))]),
-        );
+        crate::text::put(&mut o, "position", crate::text::obj([("x", v("transform.positionX")), ("y", v("transform.positionY"))]));
+        crate::text::put(&mut o, "scale", crate::text::obj([("x", v("transform.scaleX")), ("y", v("transform.scaleY"))]));
         crate::text::put(&mut o, "rotation", v("transform.rotate"));
         crate::text::put(&mut o, "opacity", v("opacity"));
         crate::text::put(&mut o, "blendMode", v("blendMode"));

@@ -65,10 +65,10 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
                 ("key", serde_json::Value::from(p.key)),
                 ("label", serde_json::Value::from(p.label)),
                 ("type", serde_json::Value::from("number")),
-                ("default", serde_json::Value::from(effects::number(p.default))),
-                ("min", serde_json::Value::from(effects::number(p.min))),
-                ("max", serde_json::Value::from(effects::number(p.max))),
-                ("step", serde_json::Value::from(effects::number(p.step))),
+                ("default", effects::number(p.default)),
+                ("min", effects::number(p.min)),
+                ("max", effects::number(p.max)),
+                ("step", effects::number(p.step)),
                 ("description", serde_json::Value::from(p.description())),
             ])
         })

@@ -41,10 +41,5 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     if let (Some(p), Value::Array(list)) = (only, &mut all) {
         list.retain(|entry| entry["property"] == p);
     }
-    Ok(crate::text::obj([
-        ("elementId", serde_json::Value::from(e.id.as_str())),
-        ("duration", serde_json::Value::from(seconds(e.duration))),
-        ("properties", serde_json::Value::from(all)),
-    ])
-    .into())
+    Ok(crate::text::obj([("elementId", serde_json::Value::from(e.id.as_str())), ("duration", seconds(e.duration)), ("properties", all)]).into())
 }

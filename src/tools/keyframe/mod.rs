@@ -76,17 +76,14 @@ fn path_keys(e: &Element, path: &str, data: &Animation) -> Vec<Value> {
             .map(|k| {
                 let ticks = k.ticks().unwrap_or(0);
                 let mut o = crate::text::obj([
-                    ("keyframeId", serde_json::Value::from(id(k))),
-                    ("time", serde_json::Value::from(seconds(ticks))),
-                    ("value", serde_json::Value::from(k.value().map_or(Value::Null, KeyValue::to_value))),
+                    ("keyframeId", id(k)),
+                    ("time", seconds(ticks)),
+                    ("value", k.value().map_or(Value::Null, KeyValue::to_value)),
                     ("interpolation", serde_json::Value::from(interpolation(k))),
                 ]);
                 for (name, side) in [("leftHandle", Side::Left), ("rightHandle", Side::Right)] {
                     if let Some((dt, dv)) = k.handle(side).and_then(Handle::get) {
-                        o[name] = crate::text::obj([
-                            ("dt", serde_json::Value::from(seconds(dt.round() as i64))),
-                            ("dv", serde_json::Value::from(crate::effects::number(dv))),
-                        ]);
+                        o[name] = crate::text::obj([("dt", seconds(dt.round() as i64)), ("dv", crate::effects::number(dv))]);
                     }
                 }
                 o
@@ -100,9 +97,9 @@ fn path_keys(e: &Element, path: &str, data: &Animation) -> Vec<Value> {
         .map(|k| {
             let ticks = k.ticks().unwrap_or(0);
             crate::text::obj([
-                ("keyframeId", serde_json::Value::from(id(k))),
-                ("time", serde_json::Value::from(seconds(ticks))),
-                ("value", serde_json::Value::from(animation::value_at(e, path, ticks).unwrap_or(Value::Null))),
+                ("keyframeId", id(k)),
+                ("time", seconds(ticks)),
+                ("value", animation::value_at(e, path, ticks).unwrap_or(Value::Null)),
                 ("interpolation", serde_json::Value::from(interpolation(k))),
             ])
         })

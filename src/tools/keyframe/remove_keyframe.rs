@@ -65,7 +65,7 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
         ("success", serde_json::Value::from(true)),
         ("elementId", serde_json::Value::from(element_id.as_str())),
         ("property", serde_json::Value::from(path)),
-        ("removedTime", serde_json::Value::from(seconds(time))),
+        ("removedTime", seconds(time)),
         ("keyframes", serde_json::Value::from(keys)),
     ])
     .into())

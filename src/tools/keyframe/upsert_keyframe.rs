@@ -104,7 +104,7 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
         ("success", serde_json::Value::from(true)),
         ("elementId", serde_json::Value::from(element_id.as_str())),
         ("property", serde_json::Value::from(path)),
-        ("keyframe", serde_json::Value::from(key)),
+        ("keyframe", key),
         ("keyframes", serde_json::Value::from(keys)),
     ])
     .into())

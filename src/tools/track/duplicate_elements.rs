@@ -90,8 +90,8 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
             ("elementId", serde_json::Value::from(copy)),
             ("sourceId", serde_json::Value::from(source)),
             ("trackId", serde_json::Value::from(track)),
-            ("start", serde_json::Value::from(seconds(cs))),
-            ("end", serde_json::Value::from(seconds(ce))),
+            ("start", seconds(cs)),
+            ("end", seconds(ce)),
         ])
     };
     let mut out: Vec<Option<Value>> = vec![None; originals.len()];
