@@ -568,3 +568,33 @@ impl crate::editor::Document {
         Ok(self.project().and_then(|p| p.timeline.as_ref()).map(|tl| crate::effects::active::effects_at(tl, tick)).unwrap_or_default())
     }
 }
+
+// Native only: the derive it stands in for is the reference.
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    #[test]
+    fn transform_text_reads_as_from_str_does() {
+        let texts = [
+            r#"{"x":1,"y":2.5,"scaleX":1,"scaleY":-1,"rotation":90}"#,
+            r#" { "rotation" : 0, "scaleY": 1, "scaleX": 1, "y": 0, "x": 0, "extra": [1, {"a": null}] } "#,
+            r#"[1, 2, 3, 4, 5]"#,
+            r#"[1, 2, 3]"#,
+            r#"[1, 2, 3, 4, 5, 6]"#,
+            r#"{"x":1}"#,
+            r#"{"x":1,"x":2}"#,
+            r#"{"x":"1","y":2,"scaleX":1,"scaleY":1,"rotation":0}"#,
+            r#"{"x":true,"y":2,"scaleX":1,"scaleY":1,"rotation":0}"#,
+            r#"{"x":null,"y":2,"scaleX":1,"scaleY":1,"rotation":0}"#,
+            r#"{"x":1e400}"#,
+            r#"{"x":1,"#,
+            r#"{"x":1} x"#,
+            "null",
+            "\"t\"",
+            "1.5",
+            "12",
+            "",
+        ];
+        let differs = [r#"{"x":[1],"y":2,"scaleX":1,"scaleY":1,"rotation":0}"#, r#"{"x":{},"y":2}"#, r#"[[1], 2, 3, 4, 5]"#];
+        crate::model::fields::tests::same_text(super::transform_from_json, &texts, &differs);
+    }
+}

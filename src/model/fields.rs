@@ -442,7 +442,7 @@ pub fn from_text<'de, S: de::DeserializeSeed<'de>>(text: &'de str, seed: S) -> R
 
 // Native only: the derives they stand in for are the reference.
 #[cfg(all(test, not(target_arch = "wasm32")))]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use serde::de::DeserializeOwned;
     use serde_json::json;
@@ -527,7 +527,7 @@ mod tests {
     /// The texts read as `serde_json::from_str` reads them, position included; `differs` the
     /// documented cases (an array or object where a scalar was expected, a status that is not a
     /// string or object), where only the position does.
-    fn same_text<T: PartialEq + Debug + DeserializeOwned>(read: fn(&str) -> Result<T>, texts: &[&str], differs: &[&str]) {
+    pub(crate) fn same_text<T: PartialEq + Debug + DeserializeOwned>(read: fn(&str) -> Result<T>, texts: &[&str], differs: &[&str]) {
         let strip = |e: String| e.split(" at line ").next().unwrap_or_default().to_string();
         for t in texts {
             assert_eq!(read(t).map_err(|e| e.to_string()), serde_json::from_str::<T>(t).map_err(|e| e.to_string()), "{t}");
@@ -537,67 +537,5 @@ mod tests {
             assert_ne!(ours, theirs, "{t} is read the same: move it to the texts");
             assert_eq!(ours.map_err(strip), theirs.map_err(strip), "{t}");
         }
-    }
-
-    #[test]
-    fn transform_text_reads_as_from_str_does() {
-        let texts = [
-            r#"{"x":1,"y":2.5,"scaleX":1,"scaleY":-1,"rotation":90}"#,
-            r#" { "rotation" : 0, "scaleY": 1, "scaleX": 1, "y": 0, "x": 0, "extra": [1, {"a": null}] } "#,
-            r#"[1, 2, 3, 4, 5]"#,
-            r#"[1, 2, 3]"#,
-            r#"[1, 2, 3, 4, 5, 6]"#,
-            r#"{"x":1}"#,
-            r#"{"x":1,"x":2}"#,
-            r#"{"x":"1","y":2,"scaleX":1,"scaleY":1,"rotation":0}"#,
-            r#"{"x":true,"y":2,"scaleX":1,"scaleY":1,"rotation":0}"#,
-            r#"{"x":null,"y":2,"scaleX":1,"scaleY":1,"rotation":0}"#,
-            r#"{"x":1e400}"#,
-            r#"{"x":1,"#,
-            r#"{"x":1} x"#,
-            "null",
-            "\"t\"",
-            "1.5",
-            "12",
-            "",
-        ];
-        let differs = [r#"{"x":[1],"y":2,"scaleX":1,"scaleY":1,"rotation":0}"#, r#"{"x":{},"y":2}"#, r#"[[1], 2, 3, 4, 5]"#];
-        same_text(crate::frame::transform_from_json, &texts, &differs);
-    }
-
-    #[test]
-    fn provider_report_text_reads_as_from_str_does() {
-        use crate::tools::context::ProviderReport;
-        let texts = [
-            r#"{"fileUri":"gs://a","status":"active","expiresAt":1733000000000,"summary":"A clip"}"#,
-            r#"{"fileUri":"gs://a","status":"processing"}"#,
-            r#"{"status":"failed","fileUri":"u","expiresAt":null,"summary":null}"#,
-            r#"{"fileUri":"u","status":"ready"}"#,
-            r#"{"fileUri":"u","status":{"active":null}}"#,
-            r#"{"fileUri":"u","status":{"nope":null}}"#,
-            r#"{"fileUri":"u","status":{"active":1}}"#,
-            r#"{"fileUri":5,"status":"active"}"#,
-            r#"{"fileUri":"u","status":"active","expiresAt":"soon"}"#,
-            r#"{"fileUri":"u","status":"active","summary":1.5}"#,
-            r#"{"fileUri":"u","status":"active","other":1}"#,
-            r#"{"fileUri":"u","fileUri":"v","status":"active"}"#,
-            r#"{"status":"active"}"#,
-            r#"{"fileUri":"u"}"#,
-            r#"["u","active",1,"s"]"#,
-            r#"["u","active"]"#,
-            r#"["u"]"#,
-            r#"{"fileUri":"u","status":5}"#,
-            "null",
-            "[]",
-            "\"report\"",
-            "{",
-        ];
-        let differs = [
-            r#"{"fileUri":["u"],"status":"active"}"#,
-            r#"{"fileUri":"u","status":"active","summary":{"a":1}}"#,
-            r#"{"fileUri":"u","status":null}"#,
-            r#"{"fileUri":"u","status":true}"#,
-        ];
-        same_text(ProviderReport::from_json, &texts, &differs);
     }
 }

@@ -254,6 +254,42 @@ mod tests {
         ContextRecord { asset_id: "a1".into(), provider: "gemini".into(), file_uri: "files/x".into(), status, created_at: 0.0, expires_at, summary: None }
     }
 
+    #[cfg(not(target_arch = "wasm32"))]
+    #[test]
+    fn provider_report_text_reads_as_from_str_does() {
+        let texts = [
+            r#"{"fileUri":"gs://a","status":"active","expiresAt":1733000000000,"summary":"A clip"}"#,
+            r#"{"fileUri":"gs://a","status":"processing"}"#,
+            r#"{"status":"failed","fileUri":"u","expiresAt":null,"summary":null}"#,
+            r#"{"fileUri":"u","status":"ready"}"#,
+            r#"{"fileUri":"u","status":{"active":null}}"#,
+            r#"{"fileUri":"u","status":{"nope":null}}"#,
+            r#"{"fileUri":"u","status":{"active":1}}"#,
+            r#"{"fileUri":5,"status":"active"}"#,
+            r#"{"fileUri":"u","status":"active","expiresAt":"soon"}"#,
+            r#"{"fileUri":"u","status":"active","summary":1.5}"#,
+            r#"{"fileUri":"u","status":"active","other":1}"#,
+            r#"{"fileUri":"u","fileUri":"v","status":"active"}"#,
+            r#"{"status":"active"}"#,
+            r#"{"fileUri":"u"}"#,
+            r#"["u","active",1,"s"]"#,
+            r#"["u","active"]"#,
+            r#"["u"]"#,
+            r#"{"fileUri":"u","status":5}"#,
+            "null",
+            "[]",
+            "\"report\"",
+            "{",
+        ];
+        let differs = [
+            r#"{"fileUri":["u"],"status":"active"}"#,
+            r#"{"fileUri":"u","status":"active","summary":{"a":1}}"#,
+            r#"{"fileUri":"u","status":null}"#,
+            r#"{"fileUri":"u","status":true}"#,
+        ];
+        crate::model::fields::tests::same_text(ProviderReport::from_json, &texts, &differs);
+    }
+
     /// A file the provider says expires at `t` is gone at `t` itself: the cache must not hand it
     /// out at that instant (cargo-mutants found `t > now` replaceable by `t >= now`).
     #[test]
