@@ -7,6 +7,7 @@
 
 use crate::model::{Element, ElementType, Project};
 use crate::properties::db_to_gain;
+use crate::text::Num;
 use crate::time::{seconds_to_ticks, ticks_to_seconds};
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -115,7 +116,7 @@ impl crate::editor::Document {
         let bad = || {
             crate::ApiError::new(
                 crate::ErrorCode::InvalidSeconds,
-                format!("from, to and step must be finite seconds with 0 <= from <= to and step > 0, got {from}, {to}, {step}"),
+                format!("from, to and step must be finite seconds with 0 <= from <= to and step > 0, got {}, {}, {}", Num(from), Num(to), Num(step)),
             )
         };
         let (a, b, s) = (seconds_to_ticks(from).ok_or_else(bad)?, seconds_to_ticks(to).ok_or_else(bad)?, seconds_to_ticks(step).ok_or_else(bad)?);

@@ -10,6 +10,7 @@ use serde_json::Map;
 
 use crate::effects::EffectSet;
 use crate::history::History;
+use crate::model::fields::Field;
 use crate::model::{Asset, AssetType, ElementKinds, Project, Sticker};
 use crate::time::FrameRate;
 
@@ -78,10 +79,16 @@ pub enum FpsOption {
 impl<'de> serde::Deserialize<'de> for FpsOption {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let v = serde_json::Value::deserialize(d)?;
+        FpsOption::read(v).map_err(serde::de::Error::custom)
+    }
+}
+
+impl Field for FpsOption {
+    fn read(v: serde_json::Value) -> Result<Self, serde_json::Error> {
         if let Some(n) = v.as_u64().and_then(|n| u32::try_from(n).ok()) {
             return Ok(FpsOption::Whole(n));
         }
-        match v.is_object().then(|| FrameRate::deserialize(v)) {
+        match v.is_object().then(|| FrameRate::read(v)) {
             Some(Ok(FrameRate { numerator, denominator })) => Ok(FpsOption::Rational { numerator, denominator }),
             _ => Err(serde::de::Error::custom("data did not match any variant of untagged enum FpsOption")),
         }
@@ -90,21 +97,22 @@ impl<'de> serde::Deserialize<'de> for FpsOption {
 
 impl AssetOptions {
     /// What `serde_json::from_value::<AssetOptions>` makes of an object, the same values and
-    /// messages (the test below compares them), read key by key: the derive's visitor, with its
-    /// sequence form, weighs more in the engine wasm.
+    /// messages (the test below compares them), read key by key through `model::fields`: the
+    /// derive's visitor, with its sequence form, weighs more in the engine wasm, and serde's typed
+    /// visitors keep core's float printing.
     pub fn from_map(map: Map<String, serde_json::Value>) -> Result<AssetOptions, serde_json::Error> {
-        use serde::de::{Deserialize, Error};
+        use serde::de::Error;
         const FIELDS: &[&str] = &["id", "name", "type", "duration", "width", "height", "fps"];
         let (mut id, mut name, mut kind, mut duration, mut width, mut height, mut fps) = (None, None, None, None, None, None, None);
         for (key, v) in map {
             match key.as_str() {
-                "id" => id = Option::deserialize(v)?,
-                "name" => name = Some(String::deserialize(v)?),
-                "type" => kind = Some(String::deserialize(v)?),
-                "duration" => duration = Option::deserialize(v)?,
-                "width" => width = Option::deserialize(v)?,
-                "height" => height = Option::deserialize(v)?,
-                "fps" => fps = Option::deserialize(v)?,
+                "id" => id = Field::read(v)?,
+                "name" => name = Some(Field::read(v)?),
+                "type" => kind = Some(Field::read(v)?),
+                "duration" => duration = Field::read(v)?,
+                "width" => width = Field::read(v)?,
+                "height" => height = Field::read(v)?,
+                "fps" => fps = Field::read(v)?,
                 other => return Err(Error::unknown_field(other, FIELDS)),
             }
         }

@@ -16,6 +16,8 @@ use std::collections::BTreeMap;
 
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::{Deserialize, Serialize};
+
+use crate::model::fields::{Scalar, F64, STRING};
 use serde_json::{Map, Value};
 
 use crate::model::{Background, Element, ElementType, Project, Sticker, TrackType};
@@ -84,6 +86,60 @@ pub struct Transform {
     pub scale_x: f64,
     pub scale_y: f64,
     pub rotation: f64,
+}
+
+/// A layer's transform from JSON text (`placeLayerJson`), as `serde_json::from_str::<Transform>`
+/// reads it (`model::fields::Expect`; a test compares them).
+pub fn transform_from_json(text: &str) -> Result<Transform, serde_json::Error> {
+    crate::model::fields::from_text(text, TransformSeed("struct Transform"))
+}
+
+const TRANSFORM_FIELDS: [&str; 5] = ["x", "y", "scaleX", "scaleY", "rotation"];
+
+struct TransformSeed(&'static str);
+
+impl<'de> serde::de::DeserializeSeed<'de> for TransformSeed {
+    type Value = Transform;
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Transform, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for TransformSeed {
+    type Value = Transform;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str(self.0)
+    }
+
+    crate::model::fields::not_a_struct!();
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Transform, A::Error> {
+        let mut v = [0.0; 5];
+        for (i, slot) in v.iter_mut().enumerate() {
+            *slot =
+                seq.next_element_seed(F64)?.and_then(Scalar::number).ok_or_else(|| serde::de::Error::invalid_length(i, &"struct Transform with 5 elements"))?;
+        }
+        Ok(Transform { x: v[0], y: v[1], scale_x: v[2], scale_y: v[3], rotation: v[4] })
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Transform, A::Error> {
+        let mut v = [None; 5];
+        while let Some(key) = map.next_key_seed(STRING)?.and_then(Scalar::text) {
+            match TRANSFORM_FIELDS.iter().position(|f| *f == key) {
+                Some(i) if v[i].is_some() => return Err(serde::de::Error::duplicate_field(TRANSFORM_FIELDS[i])),
+                Some(i) => v[i] = map.next_value_seed(F64)?.number(),
+                None => {
+                    map.next_value::<serde::de::IgnoredAny>()?;
+                }
+            }
+        }
+        let mut out = [0.0; 5];
+        for (i, slot) in out.iter_mut().enumerate() {
+            *slot = v[i].ok_or_else(|| serde::de::Error::missing_field(TRANSFORM_FIELDS[i]))?;
+        }
+        Ok(Transform { x: out[0], y: out[1], scale_x: out[2], scale_y: out[3], rotation: out[4] })
+    }
 }
 
 /// An enabled clip effect of an element (its own pixels only).
@@ -583,8 +639,9 @@ impl crate::editor::Document {
     /// The frame at `seconds` (rounded to the nearest tick); `None` without a project. A
     /// non-finite or out-of-range time is an error.
     pub fn frame_at(&self, seconds: f64) -> Result<Option<Frame>, crate::ApiError> {
-        let tick = seconds_to_ticks(seconds)
-            .ok_or_else(|| crate::ApiError::new(crate::ErrorCode::InvalidSeconds, format!("seconds must be a finite number of seconds, got {seconds}")))?;
+        let tick = seconds_to_ticks(seconds).ok_or_else(|| {
+            crate::ApiError::new(crate::ErrorCode::InvalidSeconds, format!("seconds must be a finite number of seconds, got {}", crate::text::Num(seconds)))
+        })?;
         Ok(self.project().map(|p| frame_at(p, tick)))
     }
 
@@ -592,8 +649,39 @@ impl crate::editor::Document {
     /// Empty when there is no project or timeline. Seconds are rounded to the nearest tick; a
     /// non-finite or out-of-range value is an error.
     pub fn active_effects(&self, seconds: f64) -> Result<Vec<crate::effects::active::ActiveEffect>, crate::ApiError> {
-        let tick = seconds_to_ticks(seconds)
-            .ok_or_else(|| crate::ApiError::new(crate::ErrorCode::InvalidSeconds, format!("seconds must be a finite number of seconds, got {seconds}")))?;
+        let tick = seconds_to_ticks(seconds).ok_or_else(|| {
+            crate::ApiError::new(crate::ErrorCode::InvalidSeconds, format!("seconds must be a finite number of seconds, got {}", crate::text::Num(seconds)))
+        })?;
         Ok(self.project().and_then(|p| p.timeline.as_ref()).map(|tl| crate::effects::active::effects_at(tl, tick)).unwrap_or_default())
+    }
+}
+
+// Native only: the derive it stands in for is the reference.
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    #[test]
+    fn transform_text_reads_as_from_str_does() {
+        let texts = [
+            r#"{"x":1,"y":2.5,"scaleX":1,"scaleY":-1,"rotation":90}"#,
+            r#" { "rotation" : 0, "scaleY": 1, "scaleX": 1, "y": 0, "x": 0, "extra": [1, {"a": null}] } "#,
+            r#"[1, 2, 3, 4, 5]"#,
+            r#"[1, 2, 3]"#,
+            r#"[1, 2, 3, 4, 5, 6]"#,
+            r#"{"x":1}"#,
+            r#"{"x":1,"x":2}"#,
+            r#"{"x":"1","y":2,"scaleX":1,"scaleY":1,"rotation":0}"#,
+            r#"{"x":true,"y":2,"scaleX":1,"scaleY":1,"rotation":0}"#,
+            r#"{"x":null,"y":2,"scaleX":1,"scaleY":1,"rotation":0}"#,
+            r#"{"x":1e400}"#,
+            r#"{"x":1,"#,
+            r#"{"x":1} x"#,
+            "null",
+            "\"t\"",
+            "1.5",
+            "12",
+            "",
+        ];
+        let differs = [r#"{"x":[1],"y":2,"scaleX":1,"scaleY":1,"rotation":0}"#, r#"{"x":{},"y":2}"#, r#"[[1], 2, 3, 4, 5]"#];
+        crate::model::fields::tests::same_text(super::transform_from_json, &texts, &differs);
     }
 }

@@ -6,6 +6,7 @@ pub mod fast;
 pub mod pyramid;
 pub mod reference;
 
+use crate::text::Num;
 use serde_json::{Map, Value};
 
 /// One numeric parameter of an effect.
@@ -32,7 +33,7 @@ impl ParamDef {
 
     /// The spec's sentence: "Number between 0 and 100, step 1. Default: 15".
     pub fn range(&self) -> String {
-        format!("Number between {} and {}, step {}. Default: {}", self.min, self.max, self.step, self.default)
+        format!("Number between {} and {}, step {}. Default: {}", Num(self.min), Num(self.max), Num(self.step), Num(self.default))
     }
 }
 

@@ -1,6 +1,7 @@
 //! The project: settings, the media library (assets, stickers) and one active timeline, with its
 //! versioned JSON form.
 
+pub mod fields;
 mod read;
 mod timeline;
 mod validate;

@@ -2,6 +2,7 @@
 //! valid timeline. A project that fails is refused whole, with what and where.
 
 use crate::error_code::ErrorCode;
+use crate::text::Num;
 use std::collections::HashSet;
 use std::fmt;
 use std::sync::Arc;
@@ -150,11 +151,11 @@ fn check_element_fields(assets: &[super::Asset], e: &super::Element) -> Result<(
             return Err(format!("a {} element cannot have a retime", e.kind.as_str()));
         }
         if !r.is_valid() {
-            return Err(format!("retime.rate must be a number from {} to {}", super::timeline::Retime::MIN_RATE, super::timeline::Retime::MAX_RATE));
+            return Err(format!("retime.rate must be a number from {} to {}", Num(super::timeline::Retime::MIN_RATE), Num(super::timeline::Retime::MAX_RATE)));
         }
     }
     if e.volume.is_some_and(|v| !(0.0..=super::MAX_VOLUME).contains(&v)) {
-        return Err(format!("volume must be between 0 and {}", super::MAX_VOLUME));
+        return Err(format!("volume must be between 0 and {}", Num(super::MAX_VOLUME)));
     }
     Ok(())
 }

@@ -87,7 +87,7 @@ pub fn read(kind: &str, params: &Map<String, Value>, canvas_height: u32, e: &mut
         }
     }
     if is_audible(kind) && params.get("volume").and_then(Value::as_f64).is_some_and(|db| db > units::MAX_DB) {
-        return Err(("volume", format!("must be at most {} dB, not {}", units::MAX_DB, crate::text::json(&params["volume"]))));
+        return Err(("volume", format!("must be at most {} dB, not {}", crate::text::Num(units::MAX_DB), crate::text::json(&params["volume"]))));
     }
     if kind == "text" {
         let size = params.get("fontSize").and_then(Value::as_f64).unwrap_or(units::DEFAULT_FONT_SIZE);

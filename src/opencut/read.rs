@@ -11,6 +11,7 @@ use super::{scene_error as err, units, LIBRARY_ASSET_PREFIX, STASH};
 use crate::model::{
     Asset, AssetType, Canvas, Element, ElementType, Project, ProjectError, Retime, Settings, Timeline, Track, TrackType, PROJECT_FORMAT, PROJECT_VERSION,
 };
+use crate::text::Num;
 use crate::time::TICKS_PER_SECOND;
 
 /// Names NeuralCut's element serialises itself. An OpenCut field of the same name that is not
@@ -279,7 +280,7 @@ fn read_track(v: &Value, path: &str, slot: Slot, r: &mut Reader) -> Result<Track
     track.muted = read_flag(o, "muted", &path)?;
     let mut stash = Map::new();
     if oc_type == "graphic" {
-        stash.insert("type".into(), "graphic".into());
+        crate::text::put(&mut stash, "type", "graphic".into());
     }
     for (k, v) in o {
         match k.as_str() {
@@ -375,10 +376,10 @@ fn read_element(v: &Value, base: &str, track_type: &str, r: &mut Reader) -> Resu
         // An effect element's params are its effect's parameters, which NeuralCut models as they are.
         e.params = params.cloned();
         if params.is_none() {
-            stash.insert("noParams".into(), true.into());
+            crate::text::put(&mut stash, "noParams", true.into());
         }
     } else if let Some(p) = params {
-        stash.insert("params".into(), Value::Object(p.clone()));
+        crate::text::put(&mut stash, "params", Value::Object(p.clone()));
     }
     let empty = Map::new();
     super::params::read(t, params.unwrap_or(&empty), r.canvas_height, &mut e)
@@ -420,7 +421,7 @@ fn read_element(v: &Value, base: &str, track_type: &str, r: &mut Reader) -> Resu
                         let (min, max) = (Retime::MIN_RATE, Retime::MAX_RATE);
                         err(
                             &format!("{base}.retime (\"{}\")", e.id),
-                            format!("must be {{ rate, maintainPitch? }} with a rate from {min} to {max}, not {}", crate::text::json(v)),
+                            format!("must be {{ rate, maintainPitch? }} with a rate from {} to {}, not {}", Num(min), Num(max), crate::text::json(v)),
                         )
                     })?);
                     handled.push("retime");
@@ -451,7 +452,7 @@ fn read_element(v: &Value, base: &str, track_type: &str, r: &mut Reader) -> Resu
         "graphic" => {
             let def = string(o, "definitionId", path, "a graphic element")?;
             e.sticker_id = Some(format!("graphic:{def}"));
-            stash.insert("type".into(), "graphic".into());
+            crate::text::put(&mut stash, "type", "graphic".into());
         }
         "effect" => {
             e.effect_type = Some(string(o, "effectType", path, "an effect element")?.to_string());
@@ -475,7 +476,7 @@ fn read_element(v: &Value, base: &str, track_type: &str, r: &mut Reader) -> Resu
 
 /// OpenCut's `retime` ({ rate, maintainPitch? }), when NeuralCut can hold it.
 fn read_retime(v: &Value) -> Option<Retime> {
-    let r: Retime = serde_json::from_value(v.clone()).ok()?;
+    let r = <Retime as crate::model::fields::Field>::read(v.clone()).ok()?;
     let pitch_ok = v.get("maintainPitch").is_none_or(Value::is_boolean);
     (r.is_valid() && pitch_ok).then_some(r)
 }
@@ -489,8 +490,8 @@ impl Reader {
             return &self.assets[i];
         }
         let mut extra = Map::new();
-        extra.insert("sourceType".into(), "library".into());
-        extra.insert("sourceUrl".into(), url.into());
+        crate::text::put(&mut extra, "sourceType", "library".into());
+        crate::text::put(&mut extra, "sourceUrl", url.into());
         let duration = source.and_then(units::ticks).filter(|t| *t > 0).map(crate::time::ticks_to_seconds);
         self.ids.insert(id.clone());
         self.assets.push(Asset { id, name: name.unwrap_or(url).to_string(), kind: AssetType::Audio, duration, width: None, height: None, fps: None, extra });

@@ -98,8 +98,8 @@ pub fn default_params(kind: &str) -> Map<String, Value> {
         p.extend(visual.as_object().cloned().unwrap_or_default());
     }
     if matches!(kind, "video" | "audio") {
-        p.insert("volume".into(), 0.into());
-        p.insert("muted".into(), false.into());
+        crate::text::put(&mut p, "volume", 0.into());
+        crate::text::put(&mut p, "muted", false.into());
     }
     p
 }

@@ -2,7 +2,7 @@
 //! in, with only what the tools changed rewritten; elements the tools created get the fields
 //! OpenCut's own builders give a new element.
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 use super::read::{accepts, IMPORTED};
 use super::{params, units, STASH};
@@ -40,13 +40,13 @@ pub fn write_scene(project: &Project, tl: &Timeline) -> Value {
     }
     let main = main.unwrap_or_else(|| w.track("main", &Track::new(String::new(), TrackType::Main), "main", Vec::new()));
     let mut tracks = Map::new();
-    tracks.insert("overlay".into(), Value::Array(overlay));
-    tracks.insert("main".into(), main);
-    tracks.insert("audio".into(), Value::Array(audio));
+    crate::text::put(&mut tracks, "overlay", Value::Array(overlay));
+    crate::text::put(&mut tracks, "main", main);
+    crate::text::put(&mut tracks, "audio", Value::Array(audio));
     for (k, v) in &tl.extra {
         tracks.entry(k.clone()).or_insert_with(|| v.clone());
     }
-    json!({ "tracks": tracks })
+    crate::text::obj([("tracks", Value::Object(tracks))])
 }
 
 fn stash(extra: &Map<String, Value>) -> Option<&Map<String, Value>> {
@@ -93,16 +93,16 @@ impl Writer<'_> {
         let name = track.name.clone().unwrap_or_else(|| units::track_name(kind).to_string());
         let kind = if kind == "main" { "video" } else { kind };
         let mut o = Map::new();
-        o.insert("id".into(), id.into());
-        o.insert("name".into(), name.into());
-        o.insert("type".into(), kind.into());
-        o.insert("elements".into(), elements.into_iter().map(|e| self.element(e)).collect());
+        crate::text::put(&mut o, "id", id.into());
+        crate::text::put(&mut o, "name", name.into());
+        crate::text::put(&mut o, "type", kind.into());
+        crate::text::put(&mut o, "elements", elements.into_iter().map(|e| self.element(e)).collect());
         // OpenCut's track flags: video has both, audio muted, the others hidden.
         if kind != "audio" || track.hidden.is_some() {
-            o.insert("hidden".into(), track.hidden.unwrap_or(false).into());
+            crate::text::put(&mut o, "hidden", track.hidden.unwrap_or(false).into());
         }
         if matches!(kind, "video" | "audio") || track.muted.is_some() {
-            o.insert("muted".into(), track.muted.unwrap_or(false).into());
+            crate::text::put(&mut o, "muted", track.muted.unwrap_or(false).into());
         }
         for (k, v) in &track.extra {
             if k != STASH {
@@ -128,64 +128,64 @@ impl Writer<'_> {
         let canvas_h = self.project.settings.canvas.height;
         let asset = e.asset_id.as_deref().and_then(|id| self.project.asset(id));
         let mut o = Map::new();
-        o.insert("id".into(), e.id.as_str().into());
-        o.insert("name".into(), e.name.as_ref().map_or_else(|| self.default_name(e, kind), |n| n.to_string()).into());
-        o.insert("type".into(), kind.into());
-        o.insert("startTime".into(), e.start.into());
-        o.insert("duration".into(), e.duration.into());
-        o.insert("trimStart".into(), e.trim_start.into());
-        o.insert("trimEnd".into(), e.trim_end.into());
+        crate::text::put(&mut o, "id", e.id.as_str().into());
+        crate::text::put(&mut o, "name", e.name.as_ref().map_or_else(|| self.default_name(e, kind), |n| n.to_string()).into());
+        crate::text::put(&mut o, "type", kind.into());
+        crate::text::put(&mut o, "startTime", e.start.into());
+        crate::text::put(&mut o, "duration", e.duration.into());
+        crate::text::put(&mut o, "trimStart", e.trim_start.into());
+        crate::text::put(&mut o, "trimEnd", e.trim_end.into());
         match kind {
             "video" | "image" | "audio" => {
                 let library = e.extra.get("sourceType").and_then(Value::as_str) == Some("library")
                     || asset.is_some_and(|a| a.extra.get("sourceType").and_then(Value::as_str) == Some("library"));
                 if kind == "audio" && native {
-                    o.insert("sourceType".into(), if library { "library" } else { "upload" }.into());
+                    crate::text::put(&mut o, "sourceType", if library { "library" } else { "upload" }.into());
                 }
                 if kind == "audio" && library {
                     if native {
                         let url = asset.and_then(|a| a.extra.get("sourceUrl")).cloned().unwrap_or(Value::Null);
-                        o.insert("sourceUrl".into(), url);
+                        crate::text::put(&mut o, "sourceUrl", url);
                     }
                 } else if let Some(id) = &e.asset_id {
-                    o.insert("mediaId".into(), id.as_str().into());
+                    crate::text::put(&mut o, "mediaId", id.as_str().into());
                 }
                 if native && kind != "image" {
                     let source = asset.and_then(|a| a.duration_ticks()).unwrap_or_else(|| e.source_span());
-                    o.insert("sourceDuration".into(), source.into());
+                    crate::text::put(&mut o, "sourceDuration", source.into());
                 }
                 if kind == "video" && (native || e.source_audio.is_some()) {
-                    o.insert("isSourceAudioEnabled".into(), e.source_audio.unwrap_or(true).into());
+                    crate::text::put(&mut o, "isSourceAudioEnabled", e.source_audio.unwrap_or(true).into());
                 }
                 if let Some(r) = &e.retime {
                     let mut v = serde_json::to_value(r).unwrap_or_default();
                     // Whole rates as JSON integers, the way JavaScript writes them.
                     v["rate"] = crate::effects::number(r.rate);
-                    o.insert("retime".into(), v);
+                    crate::text::put(&mut o, "retime", v);
                 }
             }
             "sticker" => {
-                o.insert("stickerId".into(), e.sticker_id.clone().unwrap_or_default().into());
+                crate::text::put(&mut o, "stickerId", e.sticker_id.clone().unwrap_or_default().into());
             }
             "effect" => {
-                o.insert("effectType".into(), e.effect_type.clone().unwrap_or_default().into());
+                crate::text::put(&mut o, "effectType", e.effect_type.clone().unwrap_or_default().into());
             }
             _ => {}
         }
         // The builders give video and image `hidden: false`; text, stickers and graphics none.
         match e.hidden {
             Some(h) => {
-                o.insert("hidden".into(), h.into());
+                crate::text::put(&mut o, "hidden", h.into());
             }
             None if native && matches!(kind, "video" | "image") => {
-                o.insert("hidden".into(), false.into());
+                crate::text::put(&mut o, "hidden", false.into());
             }
             None => {}
         }
         if kind == "effect" {
             let missing = stash.and_then(|s| s.get("noParams")).is_some();
             if !(missing && e.params.is_none()) {
-                o.insert("params".into(), Value::Object(e.params.clone().unwrap_or_default()));
+                crate::text::put(&mut o, "params", Value::Object(e.params.clone().unwrap_or_default()));
             }
         } else {
             let original = stash.and_then(|s| s.get("params")).and_then(Value::as_object);
@@ -196,11 +196,11 @@ impl Writer<'_> {
             };
             let changed = params::write(kind, e, &mut p, canvas_h);
             if native || original.is_some() || changed {
-                o.insert("params".into(), Value::Object(p));
+                crate::text::put(&mut o, "params", Value::Object(p));
             }
         }
         if let Some(a) = &e.animations {
-            o.insert("animations".into(), Value::Object(a.to_json()));
+            crate::text::put(&mut o, "animations", Value::Object(a.to_json()));
         }
         for (k, v) in &e.extra {
             if k != STASH && !o.contains_key(k) {

@@ -113,7 +113,7 @@ impl ToolError {
     }
 
     pub fn with(mut self, key: &str, value: impl Into<Value>) -> ToolError {
-        self.data.insert(key.to_string(), value.into());
+        crate::text::put(&mut self.data, key, value.into());
         self
     }
 
@@ -141,20 +141,23 @@ impl ToolError {
     }
 
     pub fn parameter_below(key: &str, min: f64) -> ToolError {
-        ToolError::new(ErrorCode::ParameterOutOfRange, format!("Parameter '{key}' must be >= {min}"))
+        ToolError::new(ErrorCode::ParameterOutOfRange, format!("Parameter '{key}' must be >= {}", crate::text::Num(min)))
     }
 
     pub fn parameter_above(key: &str, max: f64) -> ToolError {
-        ToolError::new(ErrorCode::ParameterOutOfRange, format!("Parameter '{key}' must be <= {max}"))
+        ToolError::new(ErrorCode::ParameterOutOfRange, format!("Parameter '{key}' must be <= {}", crate::text::Num(max)))
     }
 
     /// An element on `track` is in the way of the requested placement.
     pub fn overlap(track_id: &str, element_id: &str, start: f64, end: f64) -> ToolError {
-        ToolError::new(ErrorCode::Overlap, format!("Element {element_id} on track {track_id} is in the way ({start}s to {end}s)"))
-            // Not trackId/elementId: those name what a call created or changed when it succeeds.
-            .with("blockingTrackId", track_id)
-            .with("blockingElementId", element_id)
-            .with_hint("Choose a free time range (see list_timeline), or move or delete the element first.")
+        ToolError::new(
+            ErrorCode::Overlap,
+            format!("Element {element_id} on track {track_id} is in the way ({}s to {}s)", crate::text::Num(start), crate::text::Num(end)),
+        )
+        // Not trackId/elementId: those name what a call created or changed when it succeeds.
+        .with("blockingTrackId", track_id)
+        .with("blockingElementId", element_id)
+        .with_hint("Choose a free time range (see list_timeline), or move or delete the element first.")
     }
 
     pub fn incompatible_track(track_id: &str, track_type: &str, element_type: &str) -> ToolError {
@@ -203,10 +206,10 @@ impl ToolError {
     /// The JSON form returned to callers: `{ error, code, hint?, ...data }`.
     pub fn to_json(&self) -> Value {
         let mut obj = Map::new();
-        obj.insert("error".into(), Value::from(self.message.clone()));
-        obj.insert("code".into(), Value::from(self.code.as_str()));
+        crate::text::put(&mut obj, "error", Value::from(self.message.clone()));
+        crate::text::put(&mut obj, "code", Value::from(self.code.as_str()));
         if let Some(h) = &self.hint {
-            obj.insert("hint".into(), Value::from(h.clone()));
+            crate::text::put(&mut obj, "hint", Value::from(h.clone()));
         }
         for (k, v) in &self.data {
             obj.insert(k.clone(), v.clone());

@@ -5,7 +5,7 @@
 
 use std::ops::{Deref, DerefMut};
 
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::context::{self, ContextCache, ContextProvider, ContextRequest, ContextStep, ProviderReport};
 use super::history::batch;
@@ -119,12 +119,22 @@ impl Editor {
 
     fn undo_tool(&mut self) -> Result<Value, ToolError> {
         let label = self.undo().ok_or_else(|| ToolError::new(ErrorCode::NothingToUndo, "Nothing to undo"))?;
-        Ok(json!({ "success": true, "undone": label, "canUndo": self.can_undo(), "canRedo": self.can_redo() }))
+        Ok(crate::text::obj([
+            ("success", serde_json::Value::from(true)),
+            ("undone", serde_json::Value::from(label)),
+            ("canUndo", serde_json::Value::from(self.can_undo())),
+            ("canRedo", serde_json::Value::from(self.can_redo())),
+        ]))
     }
 
     fn redo_tool(&mut self) -> Result<Value, ToolError> {
         let label = self.redo().ok_or_else(|| ToolError::new(ErrorCode::NothingToRedo, "Nothing to redo"))?;
-        Ok(json!({ "success": true, "redone": label, "canUndo": self.can_undo(), "canRedo": self.can_redo() }))
+        Ok(crate::text::obj([
+            ("success", serde_json::Value::from(true)),
+            ("redone", serde_json::Value::from(label)),
+            ("canUndo", serde_json::Value::from(self.can_undo())),
+            ("canRedo", serde_json::Value::from(self.can_redo())),
+        ]))
     }
 
     /// load_asset_context, step one: validate and answer from the cache, or return the request

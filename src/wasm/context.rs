@@ -35,16 +35,18 @@ impl WasmEditor {
             .collect::<Result<Vec<_>, _>>()?;
         let args: Value = match serde_json::from_str(args_json) {
             Ok(v) => v,
-            Err(_) => return Ok(crate::text::json(&json!({ "kind": "done", "output": crate::ToolError::arguments_not_object().to_json() }))),
+            Err(_) => {
+                return Ok(crate::text::json(&crate::text::obj([("kind", "done".into()), ("output", crate::ToolError::arguments_not_object().to_json())])))
+            }
         };
         let out = match self.inner.begin_context(&args, &supported, now_ms) {
-            Ok(ContextStep::Done(output)) => json!({ "kind": "done", "output": output }),
-            Err(e) => json!({ "kind": "done", "output": e.to_json() }),
+            Ok(ContextStep::Done(output)) => crate::text::obj([("kind", "done".into()), ("output", output)]),
+            Err(e) => crate::text::obj([("kind", "done".into()), ("output", e.to_json())]),
             Ok(ContextStep::Fetch(request)) => {
                 let p = &mut self.pending;
                 p.next = p.next.wrapping_add(1);
                 let ticket = p.next;
-                let out = json!({ "kind": "fetch", "ticket": ticket, "request": request });
+                let out = crate::text::obj([("kind", "fetch".into()), ("ticket", ticket.into()), ("request", json!(request))]);
                 p.requests.retain(|(t, _)| *t != ticket);
                 p.requests.push((ticket, request));
                 out
@@ -66,7 +68,7 @@ impl WasmEditor {
             .ok_or_else(|| api_error(ErrorCode::UnknownContextRequest, "finishContext was called with an unknown or finished ticket"))?;
         let (_, request) = self.pending.requests.swap_remove(at);
         let result = match (report_json, failure) {
-            (Some(json), None) => serde_json::from_str::<ProviderReport>(&json).map_err(|e| format!("the context provider returned an invalid report: {e}")),
+            (Some(json), None) => ProviderReport::from_json(&json).map_err(|e| format!("the context provider returned an invalid report: {e}")),
             (_, Some(detail)) => Err(detail),
             (None, None) => Err("the context provider returned nothing".to_string()),
         };

@@ -21,7 +21,7 @@ impl WasmEditor {
 /// `transform_json` is the layer's `transform`.
 #[wasm_bindgen(js_name = placeLayerJson)]
 pub fn place_layer_json(transform_json: &str, canvas_width: f64, canvas_height: f64, source_width: f64, source_height: f64) -> Result<String, JsValue> {
-    let tr: crate::frame::Transform = serde_json::from_str(transform_json).map_err(|e| api_error(ErrorCode::InvalidJson, &e.to_string()))?;
+    let tr = crate::frame::transform_from_json(transform_json).map_err(|e| api_error(ErrorCode::InvalidJson, &e.to_string()))?;
     let placement = crate::frame::place(canvas_width, canvas_height, source_width, source_height, &tr);
     serde_json::to_string(&placement).map_err(|e| api_error(ErrorCode::Internal, &e.to_string()))
 }

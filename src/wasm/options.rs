@@ -3,7 +3,8 @@
 //! object (and refuses what it refused), which left the engine wasm 4 KB gzipped lighter.
 
 use crate::error_code::ErrorCode;
-use serde::de::{Deserialize, Error};
+use crate::model::fields::Field;
+use serde::de::Error;
 use serde_json::{Map, Value};
 use wasm_bindgen::JsValue;
 
@@ -24,9 +25,9 @@ impl StickerOptions {
         let (mut id, mut name, mut url) = (None, None, None);
         for (key, v) in map {
             match key.as_str() {
-                "id" => id = Some(String::deserialize(v)?),
-                "name" => name = Some(String::deserialize(v)?),
-                "url" => url = Option::deserialize(v)?,
+                "id" => id = Some(Field::read(v)?),
+                "name" => name = Some(Field::read(v)?),
+                "url" => url = Field::read(v)?,
                 other => return Err(Error::unknown_field(other, &["id", "name", "url"])),
             }
         }

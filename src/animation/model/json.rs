@@ -168,8 +168,8 @@ impl Key {
                     Field::Tangent => self.tangent.clone().map(Value::String),
                     _ => self.handles[(*f == Field::Right) as usize].as_ref().map(|h| {
                         let mut m = Map::new();
-                        m.insert("dt".into(), h.dt.clone().map_or(Value::Null, Value::Number));
-                        m.insert("dv".into(), h.dv.clone().map_or(Value::Null, Value::Number));
+                        crate::text::put(&mut m, "dt", h.dt.clone().map_or(Value::Null, Value::Number));
+                        crate::text::put(&mut m, "dv", h.dv.clone().map_or(Value::Null, Value::Number));
                         Value::Object(m)
                     }),
                 }

@@ -93,14 +93,14 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     let summary: Vec<Value> = moves
         .iter()
         .map(|m| {
-            json!({
-                "elementId": m.element.id,
-                "trackId": tl.tracks[m.track].id,
-                "start": seconds(m.element.start),
-                "end": seconds(m.element.end()),
-            })
+            crate::text::obj([
+                ("elementId", m.element.id.as_str().into()),
+                ("trackId", tl.tracks[m.track].id.as_str().into()),
+                ("start", seconds(m.element.start)),
+                ("end", seconds(m.element.end())),
+            ])
         })
         .collect();
     edits::relocate(tl, moves).map_err(edit_error)?;
-    Ok(json!({ "success": true, "movedElements": summary }).into())
+    Ok(crate::text::obj([("success", serde_json::Value::from(true)), ("movedElements", serde_json::Value::from(summary))]).into())
 }

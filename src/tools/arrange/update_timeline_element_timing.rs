@@ -88,14 +88,14 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     let ids = &mut ctx.ids;
     edits::fit_animations(&mut e, old_duration, || ids.next('k'));
     let track_id = tl.tracks[ti].id.clone();
-    let out = json!({
-        "success": true,
-        "elementId": e.id,
-        "trackId": track_id,
-        "start": seconds(e.start),
-        "end": seconds(e.end()),
-        "duration": seconds(e.duration),
-    });
+    let out = crate::text::obj([
+        ("success", serde_json::Value::from(true)),
+        ("elementId", serde_json::Value::from(e.id.as_str())),
+        ("trackId", serde_json::Value::from(track_id)),
+        ("start", seconds(e.start)),
+        ("end", seconds(e.end())),
+        ("duration", seconds(e.duration)),
+    ]);
     edits::replace(tl, ti, e).map_err(edit_error)?;
     Ok(out.into())
 }

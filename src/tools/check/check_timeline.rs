@@ -1,7 +1,5 @@
 //! check_timeline (Check timeline): its definition, argument and result types, and run function.
 
-use serde_json::json;
-
 use super::text::Canvas;
 use super::{spans, text, Finding};
 use crate::tools::registry::prelude::*;
@@ -82,5 +80,5 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     // (crate::sort): each standard sort would add kilobytes to the wasm.
     crate::sort::stable_sort_by_key(&mut findings, |f| KINDS.iter().position(|k| *k == f.kind).unwrap_or(KINDS.len()) as i64);
     crate::sort::stable_sort_by_key(&mut findings, |f| f.start);
-    Ok(json!({ "findings": findings.iter().map(Finding::to_json).collect::<Vec<_>>() }).into())
+    Ok(crate::text::obj([("findings", serde_json::Value::from(findings.iter().map(Finding::to_json).collect::<Vec<_>>()))]).into())
 }

@@ -26,13 +26,13 @@ pub struct Finding {
 impl Finding {
     fn to_json(&self) -> Value {
         let mut v = serde_json::Map::new();
-        v.insert("kind".into(), self.kind.into());
-        v.insert("start".into(), seconds(self.start));
-        v.insert("end".into(), seconds(self.end));
+        crate::text::put(&mut v, "kind", self.kind.into());
+        crate::text::put(&mut v, "start", seconds(self.start));
+        crate::text::put(&mut v, "end", seconds(self.end));
         if !self.element_ids.is_empty() {
-            v.insert("elementIds".into(), json!(self.element_ids));
+            crate::text::put(&mut v, "elementIds", json!(self.element_ids));
         }
-        v.insert("message".into(), self.message.clone().into());
+        crate::text::put(&mut v, "message", self.message.clone().into());
         Value::Object(v)
     }
 }

@@ -8,7 +8,7 @@ pub mod load_asset_context;
 pub use cache::ContextCache;
 
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::{Ctx, ToolError};
 use crate::model::{Asset, AssetType};
@@ -68,6 +68,85 @@ pub struct ProviderReport {
     pub summary: Option<String>,
 }
 
+impl ProviderReport {
+    /// A report from JSON text (`finishContext`), as `serde_json::from_str::<ProviderReport>`
+    /// reads it (`model::fields::Expect`, which says where the position of an error can differ;
+    /// a test compares them).
+    pub fn from_json(text: &str) -> Result<ProviderReport, serde_json::Error> {
+        crate::model::fields::from_text(text, report::Seed)
+    }
+}
+
+/// `ProviderReport`'s derived visitor (`deny_unknown_fields`, the two options defaulted), over
+/// `deserialize_any`.
+mod report {
+    use serde::de::{Error, MapAccess, SeqAccess, Visitor};
+    use std::fmt;
+
+    use super::{ContextStatus, ProviderReport};
+    use crate::model::fields::{Expect, Scalar, OPTION_F64, OPTION_STRING, STRING};
+
+    const FIELDS: &[&str] = &["fileUri", "status", "expiresAt", "summary"];
+    const STATUS: Expect = Expect::variants(&["active", "processing", "failed"]);
+
+    fn status(s: Scalar) -> ContextStatus {
+        match s.text().as_deref() {
+            Some("active") => ContextStatus::Active,
+            Some("processing") => ContextStatus::Processing,
+            _ => ContextStatus::Failed,
+        }
+    }
+
+    pub struct Seed;
+
+    impl<'de> serde::de::DeserializeSeed<'de> for Seed {
+        type Value = ProviderReport;
+        fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<ProviderReport, D::Error> {
+            d.deserialize_any(Named("struct ProviderReport"))
+        }
+    }
+
+    struct Named(&'static str);
+
+    impl<'de> Visitor<'de> for Named {
+        type Value = ProviderReport;
+
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str(self.0)
+        }
+
+        crate::model::fields::not_a_struct!();
+
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<ProviderReport, A::Error> {
+            let short = |i| A::Error::invalid_length(i, &"struct ProviderReport with 4 elements");
+            let file_uri = seq.next_element_seed(STRING)?.and_then(Scalar::text).ok_or_else(|| short(0))?;
+            let status = seq.next_element_seed(STATUS)?.map(status).ok_or_else(|| short(1))?;
+            let expires_at = seq.next_element_seed(OPTION_F64)?.and_then(Scalar::number);
+            let summary = seq.next_element_seed(OPTION_STRING)?.and_then(Scalar::text);
+            Ok(ProviderReport { file_uri, status, expires_at, summary })
+        }
+
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ProviderReport, A::Error> {
+            // Each field as it came (`None` while not seen), `null` for an option given as null.
+            let mut given: [Option<Scalar>; 4] = [None, None, None, None];
+            while let Some(key) = map.next_key_seed(STRING)?.and_then(Scalar::text) {
+                let Some(i) = FIELDS.iter().position(|f| *f == key) else { return Err(A::Error::unknown_field(&key, FIELDS)) };
+                if given[i].is_some() {
+                    return Err(A::Error::duplicate_field(FIELDS[i]));
+                }
+                given[i] = Some(map.next_value_seed([STRING, STATUS, OPTION_F64, OPTION_STRING][i])?);
+            }
+            let [file_uri, status_given, expires_at, summary] = given;
+            Ok(ProviderReport {
+                file_uri: file_uri.and_then(Scalar::text).ok_or_else(|| A::Error::missing_field("fileUri"))?,
+                status: status_given.map(status).ok_or_else(|| A::Error::missing_field("status"))?,
+                expires_at: expires_at.and_then(Scalar::number),
+                summary: summary.and_then(Scalar::text),
+            })
+        }
+    }
+}
+
 /// The next step of a load_asset_context call.
 #[derive(Clone, Debug, PartialEq)]
 #[allow(clippy::large_enum_variant)] // one per call, returned at once: boxing would only add an allocation
@@ -89,13 +168,13 @@ pub trait ContextProvider {
 }
 
 fn output(record: &ContextRecord, cached: bool) -> Value {
-    let mut out = json!({
-        "assetId": record.asset_id,
-        "status": if record.status == ContextStatus::Active { "loaded" } else { "processing" },
-        "cached": cached,
-        "provider": PROVIDER,
-        "fileUri": record.file_uri,
-    });
+    let mut out = crate::text::obj([
+        ("assetId", record.asset_id.as_str().into()),
+        ("status", if record.status == ContextStatus::Active { "loaded" } else { "processing" }.into()),
+        ("cached", cached.into()),
+        ("provider", PROVIDER.into()),
+        ("fileUri", record.file_uri.as_str().into()),
+    ]);
     if let Some(s) = &record.summary {
         out["summary"] = Value::from(s.clone());
     }
@@ -173,6 +252,42 @@ mod tests {
 
     fn record(status: ContextStatus, expires_at: Option<f64>) -> ContextRecord {
         ContextRecord { asset_id: "a1".into(), provider: "gemini".into(), file_uri: "files/x".into(), status, created_at: 0.0, expires_at, summary: None }
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    #[test]
+    fn provider_report_text_reads_as_from_str_does() {
+        let texts = [
+            r#"{"fileUri":"gs://a","status":"active","expiresAt":1733000000000,"summary":"A clip"}"#,
+            r#"{"fileUri":"gs://a","status":"processing"}"#,
+            r#"{"status":"failed","fileUri":"u","expiresAt":null,"summary":null}"#,
+            r#"{"fileUri":"u","status":"ready"}"#,
+            r#"{"fileUri":"u","status":{"active":null}}"#,
+            r#"{"fileUri":"u","status":{"nope":null}}"#,
+            r#"{"fileUri":"u","status":{"active":1}}"#,
+            r#"{"fileUri":5,"status":"active"}"#,
+            r#"{"fileUri":"u","status":"active","expiresAt":"soon"}"#,
+            r#"{"fileUri":"u","status":"active","summary":1.5}"#,
+            r#"{"fileUri":"u","status":"active","other":1}"#,
+            r#"{"fileUri":"u","fileUri":"v","status":"active"}"#,
+            r#"{"status":"active"}"#,
+            r#"{"fileUri":"u"}"#,
+            r#"["u","active",1,"s"]"#,
+            r#"["u","active"]"#,
+            r#"["u"]"#,
+            r#"{"fileUri":"u","status":5}"#,
+            "null",
+            "[]",
+            "\"report\"",
+            "{",
+        ];
+        let differs = [
+            r#"{"fileUri":["u"],"status":"active"}"#,
+            r#"{"fileUri":"u","status":"active","summary":{"a":1}}"#,
+            r#"{"fileUri":"u","status":null}"#,
+            r#"{"fileUri":"u","status":true}"#,
+        ];
+        crate::model::fields::tests::same_text(ProviderReport::from_json, &texts, &differs);
     }
 
     /// A file the provider says expires at `t` is gone at `t` itself: the cache must not hand it

@@ -7,7 +7,7 @@ pub mod add_text;
 pub mod set_volume;
 pub mod update_text;
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 use super::args::{NonEmpty, Read};
 use super::{edit_error, element_on_track, timeline_mut, Arg, Ctx, Output, ToolError};
@@ -210,5 +210,5 @@ fn required_text(text: &Arg<Option<NonEmpty>>) -> Result<Option<&str>, ToolError
 
 fn placed(ctx: &Ctx, ti: usize, id: &str) -> Value {
     let track = &ctx.timeline.as_ref().expect("placed after a timeline edit").tracks[ti];
-    json!({ "elementId": id, "trackId": track.id })
+    crate::text::obj([("elementId", serde_json::Value::from(id)), ("trackId", serde_json::Value::from(track.id.as_str()))])
 }

@@ -47,5 +47,5 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     let mut e = current.clone();
     e.volume = Some(volume);
     edits::replace(tl, ti, e).map_err(edit_error)?;
-    Ok(json!({ "success": true, "volume": crate::effects::number(volume) }).into())
+    Ok(crate::text::obj([("success", serde_json::Value::from(true)), ("volume", crate::effects::number(volume))]).into())
 }

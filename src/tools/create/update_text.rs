@@ -113,5 +113,5 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
         args.background.get(),
     )?;
     edits::replace(tl, ti, e).map_err(edit_error)?;
-    Ok(json!({ "success": true, "elementId": element_id }).into())
+    Ok(crate::text::obj([("success", serde_json::Value::from(true)), ("elementId", serde_json::Value::from(element_id))]).into())
 }

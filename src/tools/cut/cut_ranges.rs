@@ -127,15 +127,25 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     };
     let ids = &mut ctx.ids;
     let report = ranges::cut(tl, &spans, &tracks, ripple, |prefix| ids.next(prefix));
-    let pieces: Vec<Value> = report.pieces.iter().map(|(id, from, track)| json!({ "elementId": id, "splitFrom": from, "trackId": track })).collect();
-    Ok(json!({
-        "success": true,
-        "ranges": spans.iter().map(|s| json!({ "start": seconds(s.start), "end": seconds(s.end) })).collect::<Vec<_>>(),
-        "removedDuration": seconds(spans.iter().map(|s| s.ticks()).sum()),
-        "removedElements": report.removed,
-        "shortenedElements": report.shortened,
-        "newElements": pieces,
-        "shiftedElements": report.shifted,
-    })
+    let pieces: Vec<Value> = report
+        .pieces
+        .iter()
+        .map(|(id, from, track)| {
+            crate::text::obj([
+                ("elementId", serde_json::Value::from(id.as_str())),
+                ("splitFrom", serde_json::Value::from(from.as_str())),
+                ("trackId", serde_json::Value::from(track.as_str())),
+            ])
+        })
+        .collect();
+    Ok(crate::text::obj([
+        ("success", true.into()),
+        ("ranges", spans.iter().map(|s| crate::text::obj([("start", seconds(s.start)), ("end", seconds(s.end))])).collect()),
+        ("removedDuration", seconds(spans.iter().map(|s| s.ticks()).sum())),
+        ("removedElements", report.removed.into()),
+        ("shortenedElements", report.shortened.into()),
+        ("newElements", pieces.into()),
+        ("shiftedElements", report.shifted.into()),
+    ])
     .into())
 }

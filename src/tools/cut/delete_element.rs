@@ -37,5 +37,5 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     let tl = timeline_mut(&mut ctx.timeline)?;
     let (ti, _) = element_on_track(tl, track_id, element_id, ToolError::element_not_found)?;
     tl.track_mut(ti).elements.retain(|e| e.id != element_id);
-    Ok(json!({ "success": true }).into())
+    Ok(crate::text::obj([("success", serde_json::Value::from(true))]).into())
 }

@@ -39,5 +39,5 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     }
     let found = locate_all(tl, &ids)?;
     edits::remove_at(tl, &found);
-    Ok(json!({ "success": true, "deletedElements": ids }).into())
+    Ok(crate::text::obj([("success", serde_json::Value::from(true)), ("deletedElements", serde_json::Value::from(ids))]).into())
 }

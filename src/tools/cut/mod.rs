@@ -5,7 +5,7 @@ pub mod delete_element;
 pub mod delete_timeline_elements;
 pub mod split;
 
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::{element_on_track, locate_all, seconds, timeline_mut, Ctx, Output, ToolError};
 use crate::edits;

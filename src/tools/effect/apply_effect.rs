@@ -70,5 +70,10 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     let ids = &mut ctx.ids;
     let ti = edits::place(tl, TrackType::Effect, e, || ids.next('t')).map_err(|_| ToolError::placement_failed())?;
     let track_id = tl.tracks[ti].id.clone();
-    Ok(json!({ "elementId": id, "trackId": track_id, "appliedParams": params }).into())
+    Ok(crate::text::obj([
+        ("elementId", serde_json::Value::from(id)),
+        ("trackId", serde_json::Value::from(track_id)),
+        ("appliedParams", serde_json::Value::from(params)),
+    ])
+    .into())
 }

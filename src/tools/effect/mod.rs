@@ -4,7 +4,7 @@
 pub mod apply_effect;
 pub mod update_effect;
 
-use serde_json::{json, Map};
+use serde_json::Map;
 
 use super::{edit_error, timeline_mut, Ctx, Output, ToolError};
 use crate::edits;

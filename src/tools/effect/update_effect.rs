@@ -66,5 +66,10 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     let mut e = (**current).clone();
     e.params = Some(params.clone());
     edits::replace(tl, ti, e).map_err(edit_error)?;
-    Ok(json!({ "success": true, "elementId": id, "appliedParams": params }).into())
+    Ok(crate::text::obj([
+        ("success", serde_json::Value::from(true)),
+        ("elementId", serde_json::Value::from(id)),
+        ("appliedParams", serde_json::Value::from(params)),
+    ])
+    .into())
 }

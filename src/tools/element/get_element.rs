@@ -54,31 +54,31 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     let track_id = tl.tracks[ti].id.clone();
     let canvas_h = ctx.settings().canvas.height;
     let mut o = Map::new();
-    o.insert("elementId".into(), e.id.as_str().into());
-    o.insert("ref".into(), reference(ctx, &e).into());
-    o.insert("trackId".into(), track_id.into());
-    o.insert("type".into(), e.kind.as_str().into());
+    crate::text::put(&mut o, "elementId", e.id.as_str().into());
+    crate::text::put(&mut o, "ref", reference(ctx, &e).into());
+    crate::text::put(&mut o, "trackId", track_id.into());
+    crate::text::put(&mut o, "type", e.kind.as_str().into());
     if let Some(n) = &e.name {
-        o.insert("name".into(), n.as_str().into());
+        crate::text::put(&mut o, "name", n.as_str().into());
     }
     for (key, v) in [("assetId", e.asset_id.as_deref()), ("stickerId", e.sticker_id.as_deref()), ("effectType", e.effect_type.as_deref())] {
         if let Some(v) = v {
             o.insert(key.into(), v.into());
         }
     }
-    o.insert("start".into(), seconds(e.start));
-    o.insert("end".into(), seconds(e.end()));
-    o.insert("duration".into(), seconds(e.duration));
+    crate::text::put(&mut o, "start", seconds(e.start));
+    crate::text::put(&mut o, "end", seconds(e.end()));
+    crate::text::put(&mut o, "duration", seconds(e.duration));
     if e.kind.is_timed_media() {
         o.insert(
             "source".into(),
-            json!({
-                "trimStart": seconds(e.trim_start),
-                "trimEnd": seconds(e.trim_end),
-                "start": seconds(e.trim_start),
-                "end": seconds(e.trim_start + e.source_ticks(e.duration)),
-                "rate": crate::effects::number(e.rate()),
-            }),
+            crate::text::obj([
+                ("trimStart", seconds(e.trim_start)),
+                ("trimEnd", seconds(e.trim_end)),
+                ("start", seconds(e.trim_start)),
+                ("end", seconds(e.trim_start + e.source_ticks(e.duration))),
+                ("rate", crate::effects::number(e.rate())),
+            ]),
         );
     }
     let mut props = Map::new();
@@ -90,30 +90,31 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
         props.insert(p.path.into(), prop(p.value(&e, canvas_h), None));
     }
     if !props.is_empty() {
-        o.insert("properties".into(), Value::Object(props));
+        crate::text::put(&mut o, "properties", Value::Object(props));
     }
     if e.kind == ElementType::Text {
-        o.insert("text".into(), e.content.clone().unwrap_or_default().into());
+        crate::text::put(&mut o, "text", e.content.clone().unwrap_or_default().into());
         let mut style = Map::new();
         for p in ["fontSize", "fontFamily", "fontWeight", "fontStyle", "textAlign", "textDecoration", "letterSpacing", "lineHeight"]
             .into_iter()
             .filter_map(properties::find)
         {
             let value = p.value(&e, canvas_h);
-            style.insert(p.path.into(), if p.unit.is_empty() { value } else { json!({ "value": value, "unit": p.unit }) });
+            style
+                .insert(p.path.into(), if p.unit.is_empty() { value } else { crate::text::obj([("value", value), ("unit", serde_json::Value::from(p.unit))]) });
         }
-        style.insert("background".into(), e.background.clone().map_or(Value::Bool(false), Value::from));
-        o.insert("textStyle".into(), Value::Object(style));
+        crate::text::put(&mut style, "background", e.background.clone().map_or(Value::Bool(false), Value::from));
+        crate::text::put(&mut o, "textStyle", Value::Object(style));
         if let Some(p) = &e.position {
-            o.insert("position".into(), p.as_str().into());
+            crate::text::put(&mut o, "position", p.as_str().into());
         }
     }
     if e.kind == ElementType::Effect {
-        o.insert("params".into(), Value::Object(e.params.clone().unwrap_or_default()));
+        crate::text::put(&mut o, "params", Value::Object(e.params.clone().unwrap_or_default()));
     }
     if let Some((shape, params)) = crate::masks::first(&e).filter(|_| crate::masks::takes_mask(&e)) {
         o.insert("mask".into(), json!({ "type": shape, "params": params }));
     }
-    o.insert("keyframes".into(), crate::tools::keyframe::summary(&e));
+    crate::text::put(&mut o, "keyframes", crate::tools::keyframe::summary(&e));
     Ok(Value::Object(o).into())
 }

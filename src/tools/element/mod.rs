@@ -48,9 +48,9 @@ pub(super) fn find<'a>(tl: &'a Timeline, id: &str) -> Result<(usize, usize, &'a 
 
 fn prop(value: Value, unit: Option<&str>) -> Value {
     let mut o = Map::new();
-    o.insert("value".into(), value);
+    crate::text::put(&mut o, "value", value);
     if let Some(u) = unit {
-        o.insert("unit".into(), u.into());
+        crate::text::put(&mut o, "unit", u.into());
     }
     Value::Object(o)
 }
@@ -201,18 +201,18 @@ pub(crate) fn default_margin(canvas: Canvas) -> f64 {
 fn clip_summary(e: &Element) -> Value {
     let v = |path: &str| properties::find(path).map_or(Value::Null, |p| p.value(e, 0));
     let mut o = Map::new();
-    o.insert("elementId".into(), e.id.as_str().into());
+    crate::text::put(&mut o, "elementId", e.id.as_str().into());
     if is_visual(e.kind) {
-        o.insert("position".into(), json!({ "x": v("transform.positionX"), "y": v("transform.positionY") }));
-        o.insert("scale".into(), json!({ "x": v("transform.scaleX"), "y": v("transform.scaleY") }));
-        o.insert("rotation".into(), v("transform.rotate"));
-        o.insert("opacity".into(), v("opacity"));
-        o.insert("blendMode".into(), v("blendMode"));
-        o.insert("hidden".into(), v("hidden"));
+        crate::text::put(&mut o, "position", crate::text::obj([("x", v("transform.positionX")), ("y", v("transform.positionY"))]));
+        crate::text::put(&mut o, "scale", crate::text::obj([("x", v("transform.scaleX")), ("y", v("transform.scaleY"))]));
+        crate::text::put(&mut o, "rotation", v("transform.rotate"));
+        crate::text::put(&mut o, "opacity", v("opacity"));
+        crate::text::put(&mut o, "blendMode", v("blendMode"));
+        crate::text::put(&mut o, "hidden", v("hidden"));
     }
     if e.kind.has_volume() {
-        o.insert("volume".into(), v("volume"));
-        o.insert("muted".into(), v("muted"));
+        crate::text::put(&mut o, "volume", v("volume"));
+        crate::text::put(&mut o, "muted", v("muted"));
     }
     Value::Object(o)
 }

@@ -310,7 +310,7 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
         }
         summary.push(entry);
     }
-    let mut out = json!({ "success": true, "elements": summary });
+    let mut out = crate::text::obj([("success", serde_json::Value::from(true)), ("elements", serde_json::Value::from(summary))]);
     if !warnings.is_empty() {
         out["warnings"] = json!(warnings);
     }

@@ -61,17 +61,23 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
         .params
         .iter()
         .map(|p| {
-            json!({
-                "key": p.key,
-                "label": p.label,
-                "type": "number",
-                "default": effects::number(p.default),
-                "min": effects::number(p.min),
-                "max": effects::number(p.max),
-                "step": effects::number(p.step),
-                "description": p.description(),
-            })
+            crate::text::obj([
+                ("key", serde_json::Value::from(p.key)),
+                ("label", serde_json::Value::from(p.label)),
+                ("type", serde_json::Value::from("number")),
+                ("default", effects::number(p.default)),
+                ("min", effects::number(p.min)),
+                ("max", effects::number(p.max)),
+                ("step", effects::number(p.step)),
+                ("description", serde_json::Value::from(p.description())),
+            ])
         })
         .collect();
-    Ok(json!({ "id": def.id, "name": def.name, "description": def.description, "params": params }).into())
+    Ok(crate::text::obj([
+        ("id", serde_json::Value::from(def.id)),
+        ("name", serde_json::Value::from(def.name)),
+        ("description", serde_json::Value::from(def.description)),
+        ("params", serde_json::Value::from(params)),
+    ])
+    .into())
 }

@@ -39,6 +39,17 @@ returns! {
 
 pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     let query = args.query.string("query")?.unwrap_or("");
-    let list: Vec<Value> = ctx.effects.search(query).into_iter().map(|e| json!({ "id": e.id, "name": e.name, "description": e.description })).collect();
-    Ok(json!({ "effects": list }).into())
+    let list: Vec<Value> = ctx
+        .effects
+        .search(query)
+        .into_iter()
+        .map(|e| {
+            crate::text::obj([
+                ("id", serde_json::Value::from(e.id)),
+                ("name", serde_json::Value::from(e.name)),
+                ("description", serde_json::Value::from(e.description)),
+            ])
+        })
+        .collect();
+    Ok(crate::text::obj([("effects", serde_json::Value::from(list))]).into())
 }

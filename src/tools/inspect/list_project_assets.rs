@@ -68,16 +68,16 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
             };
             keep.then(|| {
                 let mut o = Map::new();
-                o.insert("id".into(), a.id.clone().into());
-                o.insert("name".into(), a.name.clone().into());
-                o.insert("type".into(), a.kind.as_str().into());
+                crate::text::put(&mut o, "id", a.id.clone().into());
+                crate::text::put(&mut o, "name", a.name.clone().into());
+                crate::text::put(&mut o, "type", a.kind.as_str().into());
                 if let Some(d) = a.duration {
-                    o.insert("duration".into(), effects::number(d));
+                    crate::text::put(&mut o, "duration", effects::number(d));
                 }
-                o.insert("usedInTimeline".into(), in_use.into());
+                crate::text::put(&mut o, "usedInTimeline", in_use.into());
                 Value::Object(o)
             })
         })
         .collect();
-    Ok(json!({ "assets": assets }).into())
+    Ok(crate::text::obj([("assets", serde_json::Value::from(assets))]).into())
 }

@@ -65,9 +65,13 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     let mut total = 0;
     for (id, name, provider) in catalog.chain(builtin) {
         if total < limit {
-            list.push(json!({ "id": id, "name": name, "provider": provider }));
+            list.push(crate::text::obj([
+                ("id", serde_json::Value::from(id)),
+                ("name", serde_json::Value::from(name)),
+                ("provider", serde_json::Value::from(provider)),
+            ]));
         }
         total += 1;
     }
-    Ok(json!({ "stickers": list, "total": total }).into())
+    Ok(crate::text::obj([("stickers", serde_json::Value::from(list)), ("total", serde_json::Value::from(total))]).into())
 }

@@ -8,7 +8,7 @@ pub mod list_timeline;
 
 use std::collections::HashSet;
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 use super::{listing, Ctx, Output, ToolError};
 use crate::effects;

@@ -50,14 +50,14 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     let props: Vec<Value> = properties::animatable(e.kind)
         .into_iter()
         .map(|p| {
-            let mut o = json!({
-                "property": p.path,
-                "type": if p.kind == PropertyKind::Color { "color" } else { "number" },
-                "unit": p.unit,
-                "value": animation::base_value(e, p.path).unwrap_or(Value::Null),
-                "animated": e.animations.as_ref().is_some_and(|a| a.contains(p.path)),
-                "description": p.description,
-            });
+            let mut o = crate::text::obj([
+                ("property", p.path.into()),
+                ("type", if p.kind == PropertyKind::Color { "color" } else { "number" }.into()),
+                ("unit", p.unit.into()),
+                ("value", animation::base_value(e, p.path).unwrap_or(Value::Null)),
+                ("animated", e.animations.as_ref().is_some_and(|a| a.contains(p.path)).into()),
+                ("description", p.description.into()),
+            ]);
             if let Some(min) = p.min {
                 o["min"] = crate::effects::number(min);
             }
@@ -67,5 +67,10 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
             o
         })
         .collect();
-    Ok(json!({ "elementId": e.id.as_str(), "type": e.kind.as_str(), "properties": props }).into())
+    Ok(crate::text::obj([
+        ("elementId", serde_json::Value::from(e.id.as_str())),
+        ("type", serde_json::Value::from(e.kind.as_str())),
+        ("properties", serde_json::Value::from(props)),
+    ])
+    .into())
 }

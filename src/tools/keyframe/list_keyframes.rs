@@ -41,5 +41,5 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     if let (Some(p), Value::Array(list)) = (only, &mut all) {
         list.retain(|entry| entry["property"] == p);
     }
-    Ok(json!({ "elementId": e.id.as_str(), "duration": seconds(e.duration), "properties": all }).into())
+    Ok(crate::text::obj([("elementId", serde_json::Value::from(e.id.as_str())), ("duration", seconds(e.duration)), ("properties", all)]).into())
 }

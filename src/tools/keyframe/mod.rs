@@ -75,15 +75,15 @@ fn path_keys(e: &Element, path: &str, data: &Animation) -> Vec<Value> {
             .iter()
             .map(|k| {
                 let ticks = k.ticks().unwrap_or(0);
-                let mut o = json!({
-                    "keyframeId": id(k),
-                    "time": seconds(ticks),
-                    "value": k.value().map_or(Value::Null, KeyValue::to_value),
-                    "interpolation": interpolation(k),
-                });
+                let mut o = crate::text::obj([
+                    ("keyframeId", id(k)),
+                    ("time", seconds(ticks)),
+                    ("value", k.value().map_or(Value::Null, KeyValue::to_value)),
+                    ("interpolation", serde_json::Value::from(interpolation(k))),
+                ]);
                 for (name, side) in [("leftHandle", Side::Left), ("rightHandle", Side::Right)] {
                     if let Some((dt, dv)) = k.handle(side).and_then(Handle::get) {
-                        o[name] = json!({ "dt": seconds(dt.round() as i64), "dv": crate::effects::number(dv) });
+                        o[name] = crate::text::obj([("dt", seconds(dt.round() as i64)), ("dv", crate::effects::number(dv))]);
                     }
                 }
                 o
@@ -96,12 +96,12 @@ fn path_keys(e: &Element, path: &str, data: &Animation) -> Vec<Value> {
         .iter()
         .map(|k| {
             let ticks = k.ticks().unwrap_or(0);
-            json!({
-                "keyframeId": id(k),
-                "time": seconds(ticks),
-                "value": animation::value_at(e, path, ticks).unwrap_or(Value::Null),
-                "interpolation": interpolation(k),
-            })
+            crate::text::obj([
+                ("keyframeId", id(k)),
+                ("time", seconds(ticks)),
+                ("value", animation::value_at(e, path, ticks).unwrap_or(Value::Null)),
+                ("interpolation", serde_json::Value::from(interpolation(k))),
+            ])
         })
         .collect()
 }
@@ -113,7 +113,9 @@ pub fn summary(e: &Element) -> Value {
         anims
             .iter()
             .filter(|(path, _)| !matches!(*path, "bindings" | "channels"))
-            .map(|(path, data)| json!({ "property": path, "keyframes": path_keys(e, path, data) }))
+            .map(|(path, data)| {
+                crate::text::obj([("property", serde_json::Value::from(path)), ("keyframes", serde_json::Value::from(path_keys(e, path, data)))])
+            })
             .collect(),
     )
 }

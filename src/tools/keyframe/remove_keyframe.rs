@@ -61,5 +61,12 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     let keys = e.animations.as_ref().and_then(|a| a.get(&path)).map(|d| path_keys(&e, &path, d)).unwrap_or_default();
     let element_id = e.id.clone();
     timeline_mut(&mut ctx.timeline)?.track_mut(ti).elements[ei] = std::sync::Arc::new(e);
-    Ok(json!({ "success": true, "elementId": element_id.as_str(), "property": path, "removedTime": seconds(time), "keyframes": keys }).into())
+    Ok(crate::text::obj([
+        ("success", serde_json::Value::from(true)),
+        ("elementId", serde_json::Value::from(element_id.as_str())),
+        ("property", serde_json::Value::from(path)),
+        ("removedTime", seconds(time)),
+        ("keyframes", serde_json::Value::from(keys)),
+    ])
+    .into())
 }

@@ -117,7 +117,7 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
         if let Some((dt, dv)) = right {
             match next_time {
                 Some(next) => {
-                    list[i].set_handle_numbers(Side::Right, Some(Number::from(dt.clamp(0.0, (next - time) as f64).round() as i64)), animation::number(dv))
+                    list[i].set_handle_numbers(Side::Right, Some(Number::from(clamp(dt, 0.0, (next - time) as f64).round() as i64)), animation::number(dv))
                 }
                 None => no_next = true,
             }
@@ -125,7 +125,7 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
         if let Some((dt, dv)) = left {
             match prev_time {
                 Some(prev) => {
-                    list[i].set_handle_numbers(Side::Left, Some(Number::from(dt.clamp(-((time - prev) as f64), 0.0).round() as i64)), animation::number(dv))
+                    list[i].set_handle_numbers(Side::Left, Some(Number::from(clamp(dt, -((time - prev) as f64), 0.0).round() as i64)), animation::number(dv))
                 }
                 None => no_prev = true,
             }
@@ -150,5 +150,23 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     let keys = path_keys(&e, &path, e.animations.as_ref().and_then(|a| a.get(&path)).expect("set above"));
     let element_id = e.id.clone();
     timeline_mut(&mut ctx.timeline)?.track_mut(ti).elements[ei] = std::sync::Arc::new(e);
-    Ok(json!({ "success": true, "elementId": element_id.as_str(), "property": path, "keyframes": keys }).into())
+    Ok(crate::text::obj([
+        ("success", serde_json::Value::from(true)),
+        ("elementId", serde_json::Value::from(element_id.as_str())),
+        ("property", serde_json::Value::from(path)),
+        ("keyframes", serde_json::Value::from(keys)),
+    ])
+    .into())
+}
+
+/// `v.clamp(lo, hi)` without its `lo <= hi` assertion (the keys are in time order, so it holds),
+/// whose message would keep core's float printing in the engine wasm.
+fn clamp(v: f64, lo: f64, hi: f64) -> f64 {
+    if v < lo {
+        lo
+    } else if v > hi {
+        hi
+    } else {
+        v
+    }
 }

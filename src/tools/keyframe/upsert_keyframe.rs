@@ -1,6 +1,7 @@
 //! upsert_keyframe (Add or change keyframe): its definition, argument and result types, and run function.
 
 use super::*;
+use crate::text::Num;
 use crate::tools::registry::prelude::*;
 
 pub static DEF: ToolDef = ToolDef {
@@ -50,8 +51,8 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     let prop = properties::animatable_of(e.kind, path).ok_or_else(|| not_animatable(e, path))?;
     let time = key_time(args.time.read().ok(), e)?;
     let range = match (prop.min, prop.max) {
-        (Some(a), Some(b)) => format!("a number from {a} to {b} ({})", prop.unit),
-        (Some(a), None) => format!("a number >= {a} ({})", prop.unit),
+        (Some(a), Some(b)) => format!("a number from {} to {} ({})", Num(a), Num(b), prop.unit),
+        (Some(a), None) => format!("a number >= {} ({})", Num(a), prop.unit),
         _ => format!("a number ({})", prop.unit),
     };
     let out_of_range = |what: &str| ToolError::new(ErrorCode::PropertyOutOfRange, format!("Property \"{path}\" must be {what}")).with("property", path);
@@ -99,5 +100,12 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     let element_id = e.id.clone();
     tl.track_mut(ti).elements[ei] = std::sync::Arc::new(e);
     let key = keys.iter().find(|k| k["keyframeId"] == key_id.as_str()).cloned().unwrap_or(Value::Null);
-    Ok(json!({ "success": true, "elementId": element_id.as_str(), "property": path, "keyframe": key, "keyframes": keys }).into())
+    Ok(crate::text::obj([
+        ("success", serde_json::Value::from(true)),
+        ("elementId", serde_json::Value::from(element_id.as_str())),
+        ("property", serde_json::Value::from(path)),
+        ("keyframe", key),
+        ("keyframes", serde_json::Value::from(keys)),
+    ])
+    .into())
 }

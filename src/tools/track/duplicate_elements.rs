@@ -88,7 +88,15 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
         None => None,
         Some(t) => Some(tl.tracks[tl.track_index(t).ok_or_else(|| ToolError::target_track_not_found(t))?].id.clone()),
     };
-    let report = |copy: &str, source: &str, track: &str, (cs, ce): (i64, i64)| json!({ "elementId": copy, "sourceId": source, "trackId": track, "start": seconds(cs), "end": seconds(ce) });
+    let report = |copy: &str, source: &str, track: &str, (cs, ce): (i64, i64)| {
+        crate::text::obj([
+            ("elementId", serde_json::Value::from(copy)),
+            ("sourceId", serde_json::Value::from(source)),
+            ("trackId", serde_json::Value::from(track)),
+            ("start", seconds(cs)),
+            ("end", seconds(ce)),
+        ])
+    };
     let mut out: Vec<Option<Value>> = vec![None; originals.len()];
     // Copies whose own track is busy are placed after every copy that stays: in list order, one
     // could take the free slot of a later copy's own track.
@@ -137,5 +145,5 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
         out[n] = Some(report(new_id.as_str(), source.as_str(), &tl.tracks[placed].id, span));
     }
     let out: Vec<Value> = out.into_iter().flatten().collect();
-    Ok(json!({ "success": true, "elements": out }).into())
+    Ok(crate::text::obj([("success", serde_json::Value::from(true)), ("elements", serde_json::Value::from(out))]).into())
 }

@@ -5,7 +5,7 @@ pub mod move_track;
 pub mod update_track;
 
 use crate::error_code::ErrorCode;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::{edit_error, locate_all, seconds, timeline_mut, Ctx, Output, ToolError};
 use crate::animation::Animation;

@@ -86,5 +86,11 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     let track = tl.tracks.remove(from);
     tl.tracks.insert(to, track);
     let order: Vec<&str> = tl.tracks.iter().map(|t| t.id.as_str()).collect();
-    Ok(json!({ "success": true, "trackId": id, "index": to, "tracks": order }).into())
+    Ok(crate::text::obj([
+        ("success", serde_json::Value::from(true)),
+        ("trackId", serde_json::Value::from(id)),
+        ("index", serde_json::Value::from(to)),
+        ("tracks", serde_json::Value::from(order)),
+    ])
+    .into())
 }

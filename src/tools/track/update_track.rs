@@ -77,7 +77,11 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     if let Some(n) = name {
         track.name = Some(n);
     }
-    let mut out = json!({ "success": true, "trackId": track.id, "type": track.kind.as_str() });
+    let mut out = crate::text::obj([
+        ("success", serde_json::Value::from(true)),
+        ("trackId", serde_json::Value::from(track.id.as_str())),
+        ("type", serde_json::Value::from(track.kind.as_str())),
+    ]);
     if let Some(n) = &track.name {
         out["name"] = n.as_str().into();
     }
