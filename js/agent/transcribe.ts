@@ -5,11 +5,12 @@
 // Word times are checked (in order, inside the media) before anyone sees them. It edits nothing;
 // add_captions makes captions of its words (the agent passes them on: captionWords).
 
+import type { TranscribeRequest } from "../transcribe-request.js";
 import { elementSpan, type PlacedElement } from "../media/target.js";
 import { defineHostTool, hostToolInfo, toolError, type HostTool, type HostToolContext } from "../host-tools.js";
 import type { TranscribeVideoArgs, TranscribeVideoResult } from "../generated/tools.js";
 import type { NeuralCutEditor } from "../editor.js";
-import type { AssetJson, AssetSource, ToolErrorResult } from "../types.js";
+import type { AssetJson, ToolErrorResult } from "../types.js";
 import { responseText, type GenerateResponse, type ProxyClient } from "./client.js";
 import { taskConfig } from "./models.js";
 
@@ -29,16 +30,7 @@ export interface SourceSegment {
 }
 
 /** A host-provided transcriber, e.g. Whisper running in a worker. */
-export type LocalTranscriber = (request: {
-  asset: AssetJson;
-  source: AssetSource;
-  language?: string;
-  modelId?: string;
-  signal?: AbortSignal;
-  /** How far it is, 0..1 (the agent shows it as the asset's transcription progress), and
-   * "loading" while its model loads. */
-  onProgress?: (fraction: number, phase?: "loading") => void;
-}) => Promise<{ segments: SourceSegment[]; language?: string }>;
+export type LocalTranscriber = (request: TranscribeRequest) => Promise<{ segments: SourceSegment[]; language?: string }>;
 
 /** The one host-tool contract (js/host-tools.ts); re-exported for the agent's hosts. */
 export type { HostTool } from "../host-tools.js";

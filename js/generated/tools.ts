@@ -828,7 +828,7 @@ export interface AddCaptionsArgs {
 
 /** Result of `add_captions`. */
 export interface AddCaptionsResult {
-  /** The captions track (import_subtitles may add more for overlapping cues) */
+  /** The captions tracks, top first (more than one when cues overlap) */
   trackIds: string[];
   /** Captions added */
   count: number;
@@ -4464,7 +4464,7 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
           "items": {
             "type": "string"
           },
-          "description": "The captions track (import_subtitles may add more for overlapping cues)"
+          "description": "The captions tracks, top first (more than one when cues overlap)"
         },
         "count": {
           "type": "integer",

@@ -5,13 +5,15 @@
 import { asNeuralCutError, NeuralCutError } from "../errors.js";
 import { URL_SOURCE_OPTIONS } from "../media/url-options.js";
 import type { LocalTranscriber } from "../agent/transcribe.js";
-import type { AssetJson, AssetSource } from "../types.js";
+import type { TranscribeRequest } from "../transcribe-request.js";
+import type { AssetSource } from "../types.js";
 import { checkOptions, WhisperEngine, type DeviceChoice, type Transformers, type WhisperOptions, type WhisperProgress, type WhisperResult } from "./core.js";
 import { decode16k, decodeMono } from "./decode.js";
 import type { FromWorker, ToWorker } from "./protocol.js";
 
 export { DEFAULT_WHISPER_MODEL, WHISPER_MODELS, WhisperEngine, modelName } from "./core.js";
 export type { DeviceChoice, Transformers, WhisperOptions, WhisperProgress, WhisperResult } from "./core.js";
+export type { TranscribeRequest } from "../transcribe-request.js";
 export { Resampler, resample, downmix, WHISPER_RATE } from "./resample.js";
 export { stitch, cutPoint, windowsOf, segmentsOf, type TimedWord, type WindowWords } from "./stitch.js";
 // decode16k and decodeMono stay in ./decode.js: their mediabunny types need lib esnext, which a
@@ -32,18 +34,19 @@ export interface WhisperTranscriberOptions extends WhisperOptions {
   onProgress?: (progress: TranscriberProgress) => void;
 }
 
-/** What transcribe_video asks a LocalTranscriber (js/agent/transcribe.ts). */
-export interface TranscribeRequest {
-  asset: AssetJson;
-  source: AssetSource;
-  language?: string;
-  modelId?: string;
-  signal?: AbortSignal;
-  onProgress?: (fraction: number, phase?: "loading") => void;
-}
+/** One transcription, in the worker or in this thread: the page's decoder, the source, the
+ * language asked for, the signal, and where progress goes. */
+type Job = (
+  mediabunny: typeof import("mediabunny"),
+  source: import("mediabunny").Source,
+  language: string | undefined,
+  signal: AbortSignal | undefined,
+  report: (p: WhisperProgress, overall: number) => void,
+) => Promise<WhisperResult>;
 
-/** transcribe_video's LocalTranscriber (js/agent/transcribe.ts), written out here so that these
- * typings do not pull in the agent's (and through them mediabunny's, which need lib esnext). */
+/** transcribe_video's LocalTranscriber (js/agent/transcribe.ts), its request from
+ * js/transcribe-request.ts, so that these typings do not pull in the agent's (and through them
+ * mediabunny's, which need lib esnext). */
 export interface WhisperTranscriber {
   (request: TranscribeRequest): Promise<{ segments: WhisperResult["segments"]; language?: string }>;
   /** The device Whisper runs on and how it was chosen, once a transcription has loaded it. */
@@ -86,13 +89,7 @@ export function createWhisperTranscriber(options: WhisperTranscriberOptions = {}
   }
 
   /** Runs one job in the worker: the page decodes and posts, the worker resamples and hears. */
-  function inWorker(
-    mediabunny: typeof import("mediabunny"),
-    source: import("mediabunny").Source,
-    language: string | undefined,
-    signal: AbortSignal | undefined,
-    report: (p: WhisperProgress, overall: number) => void,
-  ): Promise<WhisperResult> {
+  const inWorker: Job = (mediabunny, source, language, signal, report) => {
     let w: Worker;
     try {
       w = theWorker();
@@ -152,15 +149,9 @@ export function createWhisperTranscriber(options: WhisperTranscriberOptions = {}
         },
       );
     });
-  }
+  };
 
-  async function inThread(
-    mediabunny: typeof import("mediabunny"),
-    source: import("mediabunny").Source,
-    language: string | undefined,
-    signal: AbortSignal | undefined,
-    report: (p: WhisperProgress, overall: number) => void,
-  ): Promise<WhisperResult> {
+  const inThread: Job = async (mediabunny, source, language, signal, report) => {
     engine ??= new WhisperEngine(transformers ?? (async () => (await import("@huggingface/transformers")) as unknown as Transformers), whisper);
     report({ phase: "decoding", fraction: 0 }, 0);
     const { audio } = await decode16k(mediabunny, source, { signal, onProgress: (f) => report({ phase: "decoding", fraction: f }, DECODE_SHARE * f) });
@@ -169,7 +160,7 @@ export function createWhisperTranscriber(options: WhisperTranscriberOptions = {}
       signal,
       onProgress: (p) => report(p, DECODE_SHARE + (1 - DECODE_SHARE) * p.fraction * +(p.phase === "transcribing")),
     });
-  }
+  };
 
   const transcribe = async ({ asset, source, language, signal, onProgress: toolProgress }: TranscribeRequest) => {
     if (signal?.aborted) throw signal.reason;

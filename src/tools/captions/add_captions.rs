@@ -75,7 +75,7 @@ impl Read for Word {
 
 returns! {
     pub struct Returns {
-        /// The captions track (import_subtitles may add more for overlapping cues)
+        /// The captions tracks, top first (more than one when cues overlap)
         track_ids: Vec<String>,
         /// Captions added
         count: u32,

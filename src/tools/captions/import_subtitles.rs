@@ -29,18 +29,8 @@ arguments! {
     }
 }
 
-returns! {
-    pub struct Returns {
-        /// The captions tracks, top first (more than one when cues overlap)
-        track_ids: Vec<String>,
-        /// Captions added
-        count: u32,
-        /// The first caption's start, seconds
-        start: f64,
-        /// The last caption's end, seconds
-        end: f64,
-    }
-}
+// The same answer as add_captions: the tracks, how many captions, their span.
+pub use super::add_captions::Returns;
 
 pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     let format = args.format.choice("format")?;
