@@ -284,7 +284,8 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
                 animated.join(", ")
             ));
         }
-        let half = half_extent(ctx, &e, canvas, (e.scale_x.unwrap_or(1.0), e.scale_y.unwrap_or(1.0)));
+        // Measured only for a mask (a call without one never reads it).
+        let half = if mask.is_some() { half_extent(ctx, &e, canvas, (e.scale_x.unwrap_or(1.0), e.scale_y.unwrap_or(1.0))) } else { (0.0, 0.0) };
         sizes.push((2.0 * half.0, 2.0 * half.1));
         updated.push(((ti, ei), e, old_duration));
     }
