@@ -454,7 +454,7 @@ Object.defineProperty(NeuralCutEditor.prototype, Symbol.for("neuralcut.testOnlyP
 });
 
 /** Every element type, in the order `editor.elementKinds()` lists them. */
-export const ELEMENT_KINDS = ["video", "image", "audio", "text", "sticker", "effect"] as const;
+export const ELEMENT_KINDS = ["video", "image", "audio", "text", "sticker", "graphic", "effect"] as const;
 /** An element type a host may draw (`createEditor({ elementKinds })`). */
 export type ElementKind = (typeof ELEMENT_KINDS)[number];
 

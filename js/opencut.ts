@@ -15,8 +15,9 @@ export const OPENCUT_EFFECTS: readonly EffectType[] = ["blur"];
 
 /** The element types OpenCut classic at cf5e79e draws as published: its sticker providers are
  * registered with the wrong call and its compositor cannot read an effect element's passes, so
- * stickers and effect elements stop its preview (docs/opencut.md gives the two-line fix). */
-export const OPENCUT_ELEMENT_KINDS: readonly ElementKind[] = ["video", "image", "audio", "text"];
+ * stickers and effect elements stop its preview (docs/opencut.md gives the two-line fix). Its
+ * graphics (shapes) draw through their own registry, which is registered right. */
+export const OPENCUT_ELEMENT_KINDS: readonly ElementKind[] = ["video", "image", "audio", "text", "graphic"];
 
 /** An OpenCut element: the fields NeuralCut reads, and everything else, which it keeps. */
 export interface OpenCutElement {

@@ -1,9 +1,7 @@
-// The pictures and boxes of non-text layers the renderer draws itself: a graphic's shape, the
-// frame's background colour, and the contain fit of a media layer whose size only its picture tells.
+// The frame's background colour and the contain fit of a media layer whose size only its picture
+// tells (a graphic's shape is drawn by render-graphic.ts).
 import type { Frame, FramePlacement, MediaFrameLayer } from "./generated/tools.js";
 import { placeLayerJson } from "./wasm/neuralcut_engine.js";
-
-const GRAPHIC_SIZE = 512;
 
 /** `#rgb`, `#rrggbb`, `#rrggbbaa` or any CSS colour (through a 2D context) → 0–1 RGBA. */
 export function parseColour(css: string): [number, number, number, number] {
@@ -26,27 +24,4 @@ export function parseColour(css: string): [number, number, number, number] {
  * through the engine (loaded with the editor whose frame this is). */
 export function placeLayer(layer: MediaFrameLayer, frame: Frame, sw: number, sh: number): FramePlacement {
   return JSON.parse(placeLayerJson(JSON.stringify(layer.transform), frame.width, frame.height, sw, sh)) as FramePlacement;
-}
-
-export function drawGraphic(definition: string, fill: string): OffscreenCanvas {
-  const c = new OffscreenCanvas(GRAPHIC_SIZE, GRAPHIC_SIZE);
-  const ctx = c.getContext("2d")!;
-  ctx.fillStyle = fill;
-  const m = GRAPHIC_SIZE / 2;
-  ctx.beginPath();
-  if (definition === "ellipse" || definition === "circle") ctx.ellipse(m, m, m, m, 0, 0, Math.PI * 2);
-  else if (definition === "rectangle" || definition === "square") ctx.rect(0, 0, GRAPHIC_SIZE, GRAPHIC_SIZE);
-  else {
-    // Polygons and stars: a regular polygon (points alternate radius for a star).
-    const star = definition === "star";
-    const n = star ? 10 : definition === "triangle" ? 3 : definition === "hexagon" ? 6 : definition === "diamond" ? 4 : 5;
-    for (let i = 0; i < n; i++) {
-      const r = star && i % 2 ? m * 0.55 : m;
-      const a = -Math.PI / 2 + (i * 2 * Math.PI) / n;
-      ctx.lineTo(m + r * Math.cos(a), m + r * Math.sin(a));
-    }
-    ctx.closePath();
-  }
-  ctx.fill();
-  return c;
 }

@@ -4,7 +4,7 @@
 import { NeuralCutError } from "./errors.js";
 import { SequentialVideoFrames } from "./media/video-frames.js";
 import { videoTargetTime } from "./media/video-time.js";
-import { drawGraphic } from "./render-layers.js";
+import { drawGraphic, graphicKey } from "./render-graphic.js";
 import type { MediaFrameLayer } from "./generated/tools.js";
 import type { CreateFrameRendererOptions, LayerSource } from "./render.js";
 
@@ -242,10 +242,9 @@ export function createLayerSources(options: Pick<CreateFrameRendererOptions, "ed
       const key = keyOf(given);
       return key !== undefined && uploaded[i] === key ? { reuse: true, key } : { s: given, key };
     }
-    if (layer.mediaType === "graphic") {
-      const definition = layer.stickerId?.slice("graphic:".length) ?? "rectangle";
-      const key = `graphic ${definition} ${layer.fill ?? "#ffffff"}`;
-      return uploaded[i] === key ? { reuse: true, key } : { s: drawGraphic(definition, layer.fill ?? "#ffffff"), key };
+    if (layer.graphic) {
+      const key = graphicKey(layer.graphic);
+      return uploaded[i] === key ? { reuse: true, key } : { s: drawGraphic(layer.graphic), key };
     }
     const url = urlOf(layer);
     if (!url)

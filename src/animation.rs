@@ -35,7 +35,7 @@ use crate::model::Element;
 /// it sets none; `None` when it has no such property (crate::properties).
 pub fn base_value(e: &Element, path: &str) -> Option<Value> {
     // Keyframable properties never default by canvas size, so any height gives the same value.
-    crate::properties::animatable_of(e.kind, path).map(|p| p.value(e, 0))
+    crate::properties::animatable_of(e, path).map(|p| p.value(e, 0))
 }
 
 /// The value of `property` at `local_ticks` from the element's start, as OpenCut renders it (see

@@ -8,7 +8,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
 use crate::animation::Animations;
-use crate::model::{Element, ElementType, Timeline, Track, TrackType};
+use crate::model::{Element, Timeline, Track, TrackType};
 
 /// Why an edit could not be made.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -56,9 +56,9 @@ pub fn place(tl: &mut Timeline, kind: TrackType, element: Element, new_track_id:
     if kind == TrackType::Main {
         return Err(blocked.unwrap_or(EditError::Incompatible { track: String::new() }));
     }
-    // A sticker gets a graphic track of its own where OpenCut's insertion makes one: on top
+    // A sticker or graphic gets a graphic track of its own where OpenCut's insertion makes one: on top
     // (`getHighestInsertIndexForTrack`); other kinds where [`add_track`] puts them.
-    let ti = add_track_at(tl, kind, new_track_id(), element.kind == ElementType::Sticker);
+    let ti = add_track_at(tl, kind, new_track_id(), element.kind.is_graphic());
     insert(tl, ti, element)?;
     Ok(ti)
 }

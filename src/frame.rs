@@ -158,17 +158,16 @@ pub struct ClipEffect {
 pub struct MediaLayer {
     pub element_id: String,
     pub track_id: String,
-    /// video, image, sticker or graphic (an OpenCut shape, `stickerId` `graphic:<definitionId>`,
-    /// its definition params in `params`).
+    /// video, image, sticker or graphic (one of OpenCut's shapes, drawn from `graphic`).
     #[schemars(extend("enum" = ["video", "image", "sticker", "graphic"]))]
     pub media_type: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub asset_id: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sticker_id: Option<String>,
-    /// A graphic's fill colour (OpenCut's definition param `fill`).
+    /// A graphic's shape and its definition params at this time.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub fill: Option<String>,
+    pub graphic: Option<FrameGraphic>,
     /// Where the picture comes from, when the project knows (a sticker's catalog URL).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
@@ -195,6 +194,33 @@ pub struct MediaLayer {
     /// filled in: the compositor shows only the picture inside it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mask: Option<FrameMask>,
+}
+
+/// A graphic as the compositor draws it into OpenCut's 512 × 512 source: its definition and each
+/// of the definition's params at this time (keyframes applied, defaults filled in; crate::graphics).
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(rename = "FrameGraphic")]
+pub struct FrameGraphic {
+    /// rectangle, ellipse, polygon or star
+    pub definition_id: String,
+    /// fill, stroke (colours), strokeWidth (px of the 512 source), strokeAlign (inside, center,
+    /// outside), and the shape's own: cornerRadius (rectangle, polygon), sides (polygon), points
+    /// and depth (star).
+    #[schemars(with = "BTreeMap<String, Value>")]
+    pub params: Map<String, Value>,
+}
+
+fn frame_graphic(at: At) -> Option<FrameGraphic> {
+    let id = at.el.definition_id.as_deref()?;
+    let shape = crate::graphics::shape(id)?;
+    let mut params = Map::new();
+    for key in shape.params {
+        let path = format!("{}{key}", crate::graphics::PATH_PREFIX);
+        let v = at.value(&path).unwrap_or_else(|| at.default(&path));
+        params.insert(key.to_string(), v);
+    }
+    Some(FrameGraphic { definition_id: id.to_string(), params })
 }
 
 /// A mask as the compositor draws it: OpenCut's shape and every parameter (feather and stroke
@@ -425,7 +451,7 @@ pub const STICKER_FALLBACK_SIZE: u32 = 200;
 /// else the catalog entry's `width`/`height`; a graphic is OpenCut's 512 square. OpenCut's
 /// renderer draws it fitted to the canvas from this size (or the image's own without one).
 pub fn sticker_size(el: &Element, entry: Option<&Sticker>) -> Option<(u32, u32)> {
-    if el.sticker_id.as_deref().is_some_and(|id| id.starts_with("graphic:")) {
+    if el.kind == ElementType::Graphic {
         return Some((GRAPHIC_SOURCE_SIZE, GRAPHIC_SOURCE_SIZE));
     }
     let w = size_of(el.extra.get("intrinsicWidth")).or_else(|| size_of(entry.and_then(|s| s.extra.get("width"))));
@@ -470,12 +496,14 @@ pub fn frame_at(project: &Project, tick: i64) -> Frame {
                     Ok(layer) => frame.layers.push(Layer::Media(layer)),
                     Err(reason) => skip(&mut frame, reason),
                 },
-                ElementType::Sticker => {
-                    let sticker_id = el.sticker_id.clone().unwrap_or_default();
-                    let entry = project.sticker(&sticker_id);
+                ElementType::Graphic if el.definition_id.as_deref().and_then(crate::graphics::shape).is_none() => {
+                    skip(&mut frame, format!("unknown graphic \"{}\"", el.definition_id.as_deref().unwrap_or_default()));
+                }
+                ElementType::Sticker | ElementType::Graphic => {
+                    let graphic = el.kind == ElementType::Graphic;
+                    let entry = el.sticker_id.as_deref().and_then(|id| project.sticker(id));
                     let size = sticker_size(el, entry);
                     let (sw, sh) = (size.map(|s| s.0), size.map(|s| s.1));
-                    let graphic = sticker_id.starts_with("graphic:");
                     let tr = transform(at);
                     frame.layers.push(Layer::Media(MediaLayer {
                         element_id: el.id.to_string(),
@@ -483,8 +511,8 @@ pub fn frame_at(project: &Project, tick: i64) -> Frame {
                         media_type: if graphic { "graphic" } else { "sticker" },
                         asset_id: None,
                         url: entry.and_then(|s| s.url.clone()),
-                        sticker_id: Some(sticker_id),
-                        fill: graphic.then(|| at.text("fill")),
+                        sticker_id: el.sticker_id.clone(),
+                        graphic: frame_graphic(at),
                         source_time: None,
                         source_tick: None,
                         source_width: sw,
@@ -539,7 +567,7 @@ fn media_layer(project: &Project, at: At, track_id: &str, cw: f64, ch: f64) -> R
         media_type: if el.kind == ElementType::Video { "video" } else { "image" },
         asset_id: Some(asset.id.clone()),
         sticker_id: None,
-        fill: None,
+        graphic: None,
         url: asset.extra.get("url").and_then(Value::as_str).map(str::to_string),
         source_time,
         source_tick,

@@ -8,6 +8,7 @@ pub mod edits;
 pub mod effects;
 pub mod error_code;
 pub mod frame;
+pub mod graphics;
 pub mod history;
 pub mod main_start;
 pub mod masks;

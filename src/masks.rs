@@ -96,15 +96,10 @@ pub fn defaults(kind: &str, width: f64, height: f64) -> Map<String, Value> {
     p
 }
 
-/// Whether `e` can carry a mask: video, image and graphic elements (a sticker whose id is
-/// `graphic:<definition>`), as in OpenCut.
+/// Whether `e` can carry a mask: video, image and graphic elements, as in OpenCut.
 pub fn takes_mask(e: &Element) -> bool {
     use crate::model::ElementType;
-    match e.kind {
-        ElementType::Video | ElementType::Image => true,
-        ElementType::Sticker => e.sticker_id.as_deref().is_some_and(|s| s.starts_with("graphic:")),
-        _ => false,
-    }
+    matches!(e.kind, ElementType::Video | ElementType::Image | ElementType::Graphic)
 }
 
 /// The element's first mask: its type and parameters, if it has one.

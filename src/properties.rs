@@ -40,12 +40,13 @@ pub enum Default {
 /// Which element types have a property.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Scope {
-    /// Drawn elements: video, image, text, sticker.
+    /// Drawn elements: video, image, text, sticker, graphic.
     Visual,
     /// Elements that make sound: video and audio.
     Audible,
     Text,
-    Sticker,
+    /// Graphics whose shape has this definition param (crate::graphics).
+    Graphic,
 }
 
 impl Scope {
@@ -54,14 +55,14 @@ impl Scope {
             Scope::Visual => is_visual(kind),
             Scope::Audible => kind.has_volume(),
             Scope::Text => kind == ElementType::Text,
-            Scope::Sticker => kind == ElementType::Sticker,
+            Scope::Graphic => kind == ElementType::Graphic,
         }
     }
 }
 
 /// Whether elements of `kind` are drawn (and so have a transform, opacity, blend mode, hidden).
 pub fn is_visual(kind: ElementType) -> bool {
-    matches!(kind, ElementType::Video | ElementType::Image | ElementType::Text | ElementType::Sticker)
+    matches!(kind, ElementType::Video | ElementType::Image | ElementType::Text | ElementType::Sticker | ElementType::Graphic)
 }
 
 /// One element property.
@@ -87,9 +88,20 @@ pub struct Property {
 }
 
 impl Property {
-    /// Whether elements of `kind` have this property.
+    /// Whether elements of `kind` have this property (a graphic param: some shape has it).
     pub fn applies(&self, kind: ElementType) -> bool {
         self.scope.covers(kind)
+    }
+
+    /// Whether `e` has this property: its type does, and a graphic's shape has the param.
+    pub fn applies_to(&self, e: &Element) -> bool {
+        self.applies(e.kind) && (self.scope != Scope::Graphic || crate::graphics::has(e.definition_id.as_deref(), self.param_key()))
+    }
+
+    /// The key OpenCut keeps this property under in an element's `params`: the path, less the
+    /// `params.` of a graphic's definition param (whose animation path keeps it).
+    pub fn param_key(&self) -> &'static str {
+        self.path.strip_prefix(crate::graphics::PATH_PREFIX).unwrap_or(self.path)
     }
 
     /// The default at this canvas height.
@@ -110,7 +122,7 @@ impl Property {
     /// Sets the element's own value in this property's unit (`None` clears it, so the default
     /// applies); a value of the wrong kind clears it too.
     pub fn set(&self, e: &mut Element, value: Option<Value>) {
-        (self.set)(e, value)
+        (self.set)(e, value.filter(|v| self.accepts(v)))
     }
 
     /// Whether `v` is a value of this property's kind.
@@ -184,6 +196,26 @@ macro_rules! field {
     };
 }
 
+/// The getter and setter of a graphic's definition param, kept in `params` under OpenCut's key.
+macro_rules! param {
+    ($key:literal) => {
+        (|e: &Element| e.params.as_ref().and_then(|p| p.get($key)).cloned(), |e: &mut Element, v: Option<Value>| set_param(e, $key, v))
+    };
+}
+
+fn set_param(e: &mut Element, key: &str, v: Option<Value>) {
+    match v {
+        Some(v) => {
+            e.params.get_or_insert_with(serde_json::Map::new).insert(key.into(), v);
+        }
+        None => {
+            if let Some(p) = &mut e.params {
+                p.remove(key);
+            }
+        }
+    }
+}
+
 type Access = (fn(&Element) -> Option<Value>, fn(&mut Element, Option<Value>));
 
 const fn prop(path: &'static str, kind: PropertyKind, unit: &'static str, default: Default, scope: Scope, (get, set): Access) -> Property {
@@ -236,6 +268,8 @@ pub const FONT_WEIGHTS: [&str; 2] = ["normal", "bold"];
 pub const FONT_STYLES: [&str; 2] = ["normal", "italic"];
 pub const TEXT_ALIGNS: [&str; 3] = ["left", "center", "right"];
 pub const TEXT_DECORATIONS: [&str; 3] = ["none", "underline", "line-through"];
+/// Where a graphic's stroke sits on its outline (graphics/definitions/shared.ts).
+pub const STROKE_ALIGNS: [&str; 3] = ["inside", "center", "outside"];
 
 use PropertyKind as K;
 use Scope as S;
@@ -307,8 +341,24 @@ pub const PROPERTIES: &[Property] = &[
     range(prop("letterSpacing", K::Number, "px", Default::Number(0.0), S::Text, field!(num letter_spacing)), Some(-100.0), None),
     range(prop("lineHeight", K::Number, "× font size", Default::Number(1.2), S::Text, field!(num line_height)), Some(0.1), None),
     prop("background.enabled", K::Flag, "", Default::Flag(false), S::Text, BACKGROUND_ENABLED),
-    // A graphic's fill (OpenCut's shapes travel as stickers `graphic:<definitionId>`).
-    prop("fill", K::Color, "hex colour", Default::Text("#ffffff"), S::Sticker, field!(text fill)),
+    // A graphic's definition params (graphics/definitions/*), animated at `params.<key>`.
+    animated(prop("params.fill", K::Color, "hex colour", Default::Text("#ffffff"), S::Graphic, param!("fill")), "Shape fill colour"),
+    animated(prop("params.stroke", K::Color, "hex colour", Default::Text("#000000"), S::Graphic, param!("stroke")), "Outline colour"),
+    animated(
+        range(prop("params.strokeWidth", K::Number, "px of the 512 px shape", Default::Number(0.0), S::Graphic, param!("strokeWidth")), Some(0.0), Some(64.0)),
+        "Outline width; 0 draws none",
+    ),
+    options(prop("params.strokeAlign", K::Text, "", Default::Text("center"), S::Graphic, param!("strokeAlign")), &STROKE_ALIGNS),
+    animated(
+        range(prop("params.cornerRadius", K::Number, "%", Default::Number(0.0), S::Graphic, param!("cornerRadius")), Some(0.0), Some(50.0)),
+        "Corner rounding (rectangle, polygon); 50 is fully round",
+    ),
+    animated(range(prop("params.sides", K::Number, "count", Default::Number(5.0), S::Graphic, param!("sides")), Some(3.0), Some(12.0)), "Polygon sides"),
+    animated(range(prop("params.points", K::Number, "count", Default::Number(5.0), S::Graphic, param!("points")), Some(3.0), Some(12.0)), "Star points"),
+    animated(
+        range(prop("params.depth", K::Number, "%", Default::Number(45.0), S::Graphic, param!("depth")), Some(1.0), Some(99.0)),
+        "Star inner radius, percent of the outer",
+    ),
 ];
 
 /// The property at `path`, whatever the element type.
@@ -316,25 +366,25 @@ pub fn find(path: &str) -> Option<&'static Property> {
     PROPERTIES.iter().find(|p| p.path == path)
 }
 
-/// The property `path` of an element of `kind`.
-pub fn of(kind: ElementType, path: &str) -> Option<&'static Property> {
-    find(path).filter(|p| p.applies(kind))
+/// The property `path` of `e`.
+pub fn of(e: &Element, path: &str) -> Option<&'static Property> {
+    find(path).filter(|p| p.applies_to(e))
 }
 
-/// The keyframable properties of an element of `kind`, in table order.
-pub fn animatable(kind: ElementType) -> Vec<&'static Property> {
-    PROPERTIES.iter().filter(|p| p.animatable && p.applies(kind)).collect()
+/// The keyframable properties of `e`, in table order.
+pub fn animatable(e: &Element) -> Vec<&'static Property> {
+    PROPERTIES.iter().filter(|p| p.animatable && p.applies_to(e)).collect()
 }
 
-/// The keyframable property `path` of an element of `kind`.
-pub fn animatable_of(kind: ElementType, path: &str) -> Option<&'static Property> {
-    of(kind, path).filter(|p| p.animatable)
+/// The keyframable property `path` of `e`.
+pub fn animatable_of(e: &Element, path: &str) -> Option<&'static Property> {
+    of(e, path).filter(|p| p.animatable)
 }
 
 /// The element's value of `path` at `local_ticks` from its start: the keyframed value where the
 /// property has keyframes, else its own, else the default. `None` when it has no such property.
 pub fn value_at(e: &Element, path: &str, local_ticks: i64, canvas_height: u32) -> Option<Value> {
-    let p = of(e.kind, path)?;
+    let p = of(e, path)?;
     // Only a property with a channel goes to the evaluator (which looks the property up again
     // for its base); the frame reads some twenty properties per layer, most of them unanimated.
     if p.animatable && e.animations.as_ref().is_some_and(|a| a.contains(path)) {

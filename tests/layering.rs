@@ -248,6 +248,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("masks", 0),
     ("effects", 0),
     ("stickers", 0),
+    ("graphics", 0),
     ("editor", 1),
     ("frame", 1),
     ("audio", 1),

@@ -255,7 +255,7 @@ fn the_listing_shows_what_opencut_shows() {
     assert_eq!(find("a-extract")["assetId"], "m-video");
     assert_eq!(find("a-whoosh")["assetId"], "library:https://cdn.example.com/sfx/whoosh.mp3");
     assert_eq!(find("s-flag")["stickerId"], "flags:US");
-    assert_eq!(find("g-rect")["stickerId"], "graphic:rectangle");
+    assert_eq!((&find("g-rect")["shape"], &find("g-rect")["params"]["fill"]), (&json!("rectangle"), &json!("#ff0000")));
     assert_eq!(find("e-blur")["params"], json!({ "intensity": 15 }));
 
     let assets = call(&mut ed, "list_project_assets", json!({}));

@@ -4,52 +4,13 @@
 //! and reading the result back and writing it again gives the same scene. Expected values are
 //! written out by hand from OpenCut's code (params/registry.ts, animation/keyframes.ts).
 
-use std::path::PathBuf;
-
 use neuralcut::animation::value_at;
 use neuralcut::opencut;
 use neuralcut::Editor;
 use serde_json::{json, Value};
 
-fn fixture(name: &str) -> Value {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("tests/fixtures/opencut/{name}.json"));
-    serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap()
-}
-
-fn loaded() -> Editor {
-    let mut ed = Editor::new();
-    opencut::load_scene(&mut ed, &fixture("v31")).unwrap();
-    ed
-}
-
-fn call(ed: &mut Editor, tool: &str, args: Value) -> Value {
-    ed.call_tool(tool, &args).unwrap_or_else(|e| panic!("{tool} {args}: {}", e.to_json()))
-}
-
-fn all_tracks(tracks: &Value) -> Vec<&Value> {
-    let mut out: Vec<&Value> = tracks["overlay"].as_array().unwrap().iter().collect();
-    out.push(&tracks["main"]);
-    out.extend(tracks["audio"].as_array().unwrap().iter());
-    out
-}
-
-fn element(tracks: &Value, id: &str) -> Value {
-    all_tracks(tracks).into_iter().flat_map(|t| t["elements"].as_array().unwrap().iter()).find(|e| e["id"] == id).cloned().unwrap_or_else(|| panic!("no {id}"))
-}
-
-fn track(tracks: &Value, id: &str) -> Value {
-    all_tracks(tracks).into_iter().find(|t| t["id"] == id).cloned().unwrap_or_else(|| panic!("no track {id}"))
-}
-
-/// Writing the scene, reading it back into a fresh editor and writing again changes nothing.
-fn assert_round_trips(ed: &Editor) {
-    let written = opencut::scene(ed).unwrap();
-    let mut again = Editor::new();
-    let mut scene = fixture("v31");
-    scene["tracks"] = written["tracks"].clone();
-    opencut::load_scene(&mut again, &scene).unwrap();
-    assert_eq!(opencut::scene(&again).unwrap(), written);
-}
+mod support;
+use support::opencut::*;
 
 #[test]
 fn update_clip_rewrites_only_the_params_it_changes() {
@@ -85,7 +46,7 @@ fn update_clip_rewrites_only_the_params_it_changes() {
     for id in ["t-title", "cap-1", "s-flag", "g-rect", "v-pip", "a-extract", "a-whoosh", "v-fast", "e-blur"] {
         assert_eq!(element(&after, id), element(&before, id), "{id} changed");
     }
-    assert_round_trips(&ed);
+    assert_round_trips(&mut ed);
 }
 
 #[test]
@@ -120,7 +81,7 @@ fn keyframes_are_written_as_opencut_v30_animations() {
         color,
         &json!({ "r": one(1, &color["r"]["keys"][0]["id"]), "g": one(1, &color["g"]["keys"][0]["id"]), "b": one(1, &color["b"]["keys"][0]["id"]), "a": one(1, &color["a"]["keys"][0]["id"]) })
     );
-    assert_round_trips(&ed);
+    assert_round_trips(&mut ed);
 
     // The evaluator reads OpenCut's keys and the new ones alike.
     let project = ed.project().unwrap();
@@ -141,7 +102,7 @@ fn removing_opencut_keys_drops_the_channel_as_opencut_does() {
     call(&mut ed, "remove_keyframe", json!({ "elementId": "t-title", "property": "opacity", "time": 0.25 }));
     let after = opencut::scene(&ed).unwrap()["tracks"].clone();
     assert_eq!(element(&after, "t-title").get("animations"), None);
-    assert_round_trips(&ed);
+    assert_round_trips(&mut ed);
 }
 
 #[test]
@@ -163,7 +124,7 @@ fn duplicates_carry_params_and_animations_with_new_ids() {
         assert_ne!(x["id"], y["id"], "keyframe ids are new");
         assert_eq!((&x["time"], &x["value"], &x["segmentToNext"]), (&y["time"], &y["value"], &y["segmentToNext"]));
     }
-    assert_round_trips(&ed);
+    assert_round_trips(&mut ed);
 }
 
 #[test]
@@ -182,7 +143,7 @@ fn track_switches_and_order_are_opencut_track_flags_and_order() {
     let list = call(&mut ed, "list_timeline", json!({}));
     let captions = list["tracks"].as_array().unwrap().iter().find(|t| t["trackId"] == "caption-track").unwrap();
     assert_eq!((&captions["hidden"], &captions["name"]), (&json!(true), &json!("Subtitles")));
-    assert_round_trips(&ed);
+    assert_round_trips(&mut ed);
 }
 
 /// OpenCut's splitAnimationsAtTime (animation/keyframes.ts at cf5e79e), worked by hand for a title
@@ -292,7 +253,7 @@ fn split_pieces_carry_animations_as_opencut_splits_them() {
         json!({ "id": "p2", "time": 90000, "value": 300, "segmentToNext": "linear", "tangentMode": "flat", "leftHandle": { "dt": -30000, "dv": 0 } })
     );
     assert_eq!((lx["keys"].as_array().unwrap().len(), rx["keys"].as_array().unwrap().len()), (2, 2));
-    assert_round_trips(&ed);
+    assert_round_trips(&mut ed);
 }
 
 #[test]
@@ -329,7 +290,7 @@ fn speed_is_written_as_opencut_s_speed_panel_and_update_pipeline_write_it() {
     for id in ["t-title", "cap-1", "s-flag", "g-rect", "v-pip", "i-card", "a-extract", "a-music", "e-blur"] {
         assert_eq!(element(&after, id), element(&before, id), "{id} changed");
     }
-    assert_round_trips(&ed);
+    assert_round_trips(&mut ed);
 }
 
 #[test]
@@ -364,7 +325,7 @@ fn masks_are_written_as_opencut_s_masks_panel_writes_them() {
     for id in ["t-title", "cap-1", "s-flag", "v-intro", "v-fast", "a-extract", "a-music", "a-whoosh", "e-blur"] {
         assert_eq!(element(&after, id), element(&before, id), "{id} changed");
     }
-    assert_round_trips(&ed);
+    assert_round_trips(&mut ed);
     // The frame carries the mask the compositor draws, every parameter filled in.
     let frame = ed.frame_at(0.5).unwrap().unwrap();
     let card_layer = frame.layers.iter().find_map(|l| match l {
@@ -383,7 +344,8 @@ fn masks_are_written_as_opencut_s_masks_panel_writes_them() {
 #[test]
 fn a_host_that_draws_no_stickers_or_effect_elements_gets_none_added() {
     let mut ed = loaded();
-    ed.set_element_kinds(&["video", "image", "audio", "text"]).unwrap();
+    // OpenCut classic as published: its graphics draw, its stickers and effect elements do not.
+    ed.set_element_kinds(&["video", "image", "audio", "text", "graphic"]).unwrap();
     let before = opencut::scene(&ed).unwrap();
     for (tool, args, kind) in [
         ("add_sticker", json!({ "stickerId": "flags:FR", "start": 20, "end": 22, "position": "center" }), "sticker"),
@@ -393,7 +355,7 @@ fn a_host_that_draws_no_stickers_or_effect_elements_gets_none_added() {
         let err = ed.call_tool(tool, &args).unwrap_err().to_json();
         assert_eq!(err["code"], "ELEMENT_KIND_NOT_DRAWN", "{tool}");
         assert_eq!(err["error"], format!("This host does not draw {kind} elements"));
-        assert_eq!(err["hint"], "Its preview shows only: video, image, audio, text. list_timeline's notDrawn names the rest.");
+        assert_eq!(err["hint"], "Its preview shows only: video, image, audio, text, graphic. list_timeline's notDrawn names the rest.");
     }
     assert_eq!(opencut::scene(&ed).unwrap(), before);
     assert!(!ed.can_undo());
@@ -401,12 +363,16 @@ fn a_host_that_draws_no_stickers_or_effect_elements_gets_none_added() {
     assert_eq!(listed["notDrawn"], json!(["sticker", "effect"]));
     // What the host draws is still added; a host that draws everything (the default) lists no notDrawn.
     call(&mut ed, "add_text", json!({ "text": "Hi", "start": 20, "end": 22, "position": "center" }));
-    ed.set_element_kinds(&["video", "image", "audio", "text", "sticker", "effect"]).unwrap();
+    call(&mut ed, "add_graphic", json!({ "shape": "ellipse", "start": 20, "end": 22 }));
+    ed.set_element_kinds(&["video", "image", "audio", "text"]).unwrap();
+    let err = ed.call_tool("add_graphic", &json!({ "shape": "ellipse", "start": 22, "end": 24 })).unwrap_err().to_json();
+    assert_eq!(err["error"], "This host does not draw graphic elements");
+    ed.set_element_kinds(&["video", "image", "audio", "text", "sticker", "graphic", "effect"]).unwrap();
     assert!(call(&mut ed, "list_timeline", json!({})).get("notDrawn").is_none());
     call(&mut ed, "add_sticker", json!({ "stickerId": "flags:FR", "start": 20, "end": 22, "position": "center" }));
     // An unknown type is refused and changes nothing.
     let err = ed.set_element_kinds(&["video", "hologram"]).unwrap_err();
     assert_eq!(err.code.as_str(), "INVALID_ELEMENT_KINDS");
-    assert_eq!(err.message, "Unknown element type \"hologram\" in elementKinds; element types: video, image, audio, text, sticker, effect");
-    assert_eq!(ed.element_kinds().names(true).len(), 6);
+    assert_eq!(err.message, "Unknown element type \"hologram\" in elementKinds; element types: video, image, audio, text, sticker, graphic, effect");
+    assert_eq!(ed.element_kinds().names(true).len(), 7);
 }

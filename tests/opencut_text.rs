@@ -5,49 +5,11 @@
 //! written out by hand from OpenCut's code (params/registry.ts, timeline/defaults.ts,
 //! project/types.ts), never taken from the adapter's output.
 
-use std::path::PathBuf;
-
 use neuralcut::opencut;
-use neuralcut::Editor;
 use serde_json::{json, Map, Value};
 
-fn fixture(name: &str) -> Value {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("tests/fixtures/opencut/{name}.json"));
-    serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap()
-}
-
-fn loaded() -> Editor {
-    let mut ed = Editor::new();
-    opencut::load_scene(&mut ed, &fixture("v31")).unwrap();
-    ed
-}
-
-fn call(ed: &mut Editor, tool: &str, args: Value) -> Value {
-    ed.call_tool(tool, &args).unwrap_or_else(|e| panic!("{tool} {args}: {}", e.to_json()))
-}
-
-fn element(tracks: &Value, id: &str) -> Value {
-    let overlay = tracks["overlay"].as_array().unwrap().iter();
-    let all = overlay.chain(std::iter::once(&tracks["main"])).chain(tracks["audio"].as_array().unwrap().iter());
-    all.flat_map(|t| t["elements"].as_array().unwrap().iter()).find(|e| e["id"] == id).cloned().unwrap_or_else(|| panic!("no {id}"))
-}
-
-/// The scene written, read back into a fresh editor (with the settings it carries) and written
-/// again is the same; the reloaded editor lists the same timeline.
-fn assert_round_trips(ed: &mut Editor) {
-    let written = opencut::scene(ed).unwrap();
-    let mut scene = fixture("v31");
-    scene["tracks"] = written["tracks"].clone();
-    if let Some(bg) = written.get("settings").and_then(|s| s.get("background")) {
-        scene["settings"]["background"] = bg.clone();
-    }
-    let mut again = Editor::new();
-    opencut::load_scene(&mut again, &scene).unwrap();
-    assert_eq!(opencut::scene(&again).unwrap(), written);
-    // A text's named `position` is NeuralCut's note, not an OpenCut param: OpenCut keeps the point.
-    let listed = |ed: &mut Editor| call(ed, "list_timeline", json!({})).to_string().replace(r#","position":"center""#, "");
-    assert_eq!(listed(&mut again), listed(ed));
-}
+mod support;
+use support::opencut::*;
 
 /// A new text's params (timeline/defaults.ts `defaultTextElement`) with `changes` over them.
 fn text_params(changes: Value) -> Value {

@@ -522,6 +522,7 @@ case_files!(
     delete_element,
     set_volume,
     add_sticker,
+    add_graphic,
     list_stickers,
     list_effects,
     get_effect,
@@ -573,8 +574,8 @@ fn every_registered_tool_has_cases() {
     assert!(missing.is_empty(), "tools without cases: {missing:?}");
     assert_eq!(
         registry::names().len(),
-        37,
-        "17 spec tools plus list_stickers, undo, redo, batch, the ten of issue 21, cut_ranges and check_timeline (issue 33), add_captions, import_subtitles, export_subtitles and update_project (issue 34)"
+        38,
+        "17 spec tools plus list_stickers, undo, redo, batch, the ten of issue 21, cut_ranges and check_timeline (issue 33), add_captions, import_subtitles, export_subtitles, update_project and add_graphic (issue 34)"
     );
 }
 

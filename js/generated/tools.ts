@@ -410,6 +410,45 @@ export interface AddStickerResult {
   trackId: string;
 }
 
+/** Arguments of `add_graphic`: Add shape */
+export interface AddGraphicArgs {
+  /** Which of OpenCut's shapes */
+  shape: "rectangle" | "ellipse" | "polygon" | "star";
+  /** When it appears, in timeline seconds */
+  start: number;
+  /** When it disappears, in timeline seconds */
+  end: number;
+  /** Where in the frame (default center) */
+  position?: "top-left" | "top-right" | "center" | "bottom-left" | "bottom-right";
+  /** Drawn size in canvas pixels: one number for a square, or {width, height} */
+  size?: unknown;
+  /** Fill colour: #rrggbb, #rrggbbaa, rgb(r, g, b) or rgba(r, g, b, a) (default #ffffff) */
+  fill?: string;
+  /** An outline (default none) */
+  stroke?: {
+    /** Outline colour: #rrggbb, #rrggbbaa, rgb(r, g, b) or rgba(r, g, b, a) (default #000000) */
+    color?: string;
+    /** Outline width in pixels of the 512-pixel shape, growing with its drawn size (default 0: no outline) */
+    width?: number;
+    /** Where the outline sits on the shape's edge (default center) */
+    align?: "inside" | "center" | "outside";
+  };
+  /** Rectangle or polygon: corner rounding 0 to 50 (50 fully round; default 0) */
+  cornerRadius?: number;
+  /** Polygon: sides, 3 to 12 (default 5) */
+  sides?: number;
+  /** Star: points, 3 to 12 (default 5) */
+  points?: number;
+  /** Star: inner radius, percent of the outer, 1 to 99 (default 45) */
+  depth?: number;
+}
+
+/** Result of `add_graphic`. */
+export interface AddGraphicResult {
+  elementId: string;
+  trackId: string;
+}
+
 /** Arguments of `list_effects`: List effects */
 export interface ListEffectsArgs {
   /** Filter by name or keyword */
@@ -562,6 +601,28 @@ export interface UpdateClipArgs {
     strokeWidth?: number;
     /** Where the outline runs: inside, on or outside the shape's edge */
     strokeAlign?: "inside" | "center" | "outside";
+  };
+  /** A graphic's look (add_graphic's): fill, stroke {color, width, align}, cornerRadius, sides, points, depth; only the keys given change */
+  graphic?: {
+    /** Fill colour: #rrggbb, #rrggbbaa, rgb(r, g, b) or rgba(r, g, b, a) */
+    fill?: string;
+    /** A graphic's outline, OpenCut's stroke group. */
+    stroke?: {
+      /** Outline colour: #rrggbb, #rrggbbaa, rgb(r, g, b) or rgba(r, g, b, a) (default #000000) */
+      color?: string;
+      /** Outline width in pixels of the 512-pixel shape, growing with its drawn size (default 0: no outline) */
+      width?: number;
+      /** Where the outline sits on the shape's edge (default center) */
+      align?: "inside" | "center" | "outside";
+    };
+    /** Corner rounding of a rectangle or polygon, 0 to 50 (50 fully round) */
+    cornerRadius?: number;
+    /** A polygon's sides, 3 to 12 */
+    sides?: number;
+    /** A star's points, 3 to 12 */
+    points?: number;
+    /** A star's inner radius, percent of its outer radius, 1 to 99 */
+    depth?: number;
   };
 }
 
@@ -936,6 +997,7 @@ export interface ToolArgsMap {
   set_volume: SetVolumeArgs;
   list_stickers: ListStickersArgs;
   add_sticker: AddStickerArgs;
+  add_graphic: AddGraphicArgs;
   list_effects: ListEffectsArgs;
   get_effect: GetEffectArgs;
   apply_effect: ApplyEffectArgs;
@@ -977,6 +1039,7 @@ export interface ToolResultMap {
   set_volume: SetVolumeResult;
   list_stickers: ListStickersResult;
   add_sticker: AddStickerResult;
+  add_graphic: AddGraphicResult;
   list_effects: ListEffectsResult;
   get_effect: GetEffectResult;
   apply_effect: ApplyEffectResult;
@@ -1021,6 +1084,7 @@ export const TOOL_NAMES: readonly ToolName[] = [
   "set_volume",
   "list_stickers",
   "add_sticker",
+  "add_graphic",
   "list_effects",
   "get_effect",
   "apply_effect",
@@ -1077,12 +1141,13 @@ export const TOOL_ERRORS: Readonly<Record<ToolName, readonly string[]>> = {
   set_volume: ["Volume must be between 0 and 1","Element does not support volume","Element not found"],
   list_stickers: ["No active project","Argument \"limit\" must be a whole number from 1 to 500"],
   add_sticker: ["Sticker not found","Invalid time range","This host does not draw <type> elements"],
+  add_graphic: ["Invalid time range","Argument \"<name>\" must be <rule>","<A shape> has no <param>; it takes <params>","This host does not draw <type> elements"],
   list_effects: [],
   get_effect: ["Invalid effect type","Effect not found: <type>"],
   apply_effect: ["Invalid effect type","Effect not found: <type>","Invalid start time","Invalid end time","Invalid time range","Invalid effect parameters","Unknown parameter: <key>","Parameter '<key>' must be >= <min>","Parameter '<key>' must be <= <max>","No active timeline","Failed to place effect element","This host does not draw <type> elements"],
   update_effect: ["Invalid element id","params is required and must be a non-empty object","No active timeline","Timeline element not found: <id>","Element is not an effect","Effect not found: <type>","Unknown parameter: <key>","Parameter '<key>' must be >= <min>","Parameter '<key>' must be <= <max>","Invalid effect parameters"],
   get_element: ["Invalid element id","Timeline element not found: <id>","Unknown reference <ref>; candidates: <refs>","No active timeline"],
-  update_clip: ["Invalid element ids","Timeline elements not found: <ids>","Property \"<name>\" must be <range>","Element <id> is <a type> element and has no <property>","update_clip needs at least one property to change","Element <id> on track <id> is in the way (<start>s to <end>s)","No active timeline"],
+  update_clip: ["Invalid element ids","Timeline elements not found: <ids>","Property \"<name>\" must be <range>","Element <id> is <a type> element and has no <property>","update_clip needs at least one property to change","Element <id> on track <id> is in the way (<start>s to <end>s)","<A shape> has no <param>; it takes <params>","Argument \"<name>\" must be <rule>","No active timeline"],
   update_project: ["update_project needs background","No active timeline"],
   duplicate_elements: ["Invalid element ids","Timeline elements not found: <ids>","Invalid start time","Give offset or startTime, not both","Target track not found: <id>","Target track <id> is <a type> track and cannot hold <type> elements","Element <id> on track <id> is in the way (<start>s to <end>s)","This host does not draw <type> elements"],
   update_track: ["Invalid track id","Track not found: <id>","update_track needs muted, hidden or name","Track <id> is <a type> track, which cannot be muted (it makes no sound)","Track <id> is an audio track, which cannot be hidden (mute it instead)"],
@@ -1230,6 +1295,17 @@ export interface Frame {
 /** One drawn layer. */
 export type FrameLayer = MediaFrameLayer | TextFrameLayer | EffectFrameLayer;
 
+/** A graphic as the compositor draws it into OpenCut's 512 × 512 source: its definition and each
+ * of the definition's params at this time (keyframes applied, defaults filled in; crate::graphics). */
+export interface FrameGraphic {
+  /** rectangle, ellipse, polygon or star */
+  definitionId: string;
+  /** fill, stroke (colours), strokeWidth (px of the 512 source), strokeAlign (inside, center,
+   * outside), and the shape's own: cornerRadius (rectangle, polygon), sides (polygon), points
+   * and depth (star). */
+  params: { [key: string]: unknown };
+}
+
 /** The transform params as they are at this time (before any fit). */
 export interface FrameTransform {
   x: number;
@@ -1275,13 +1351,12 @@ export interface MediaFrameLayer {
   kind: "media";
   elementId: string;
   trackId: string;
-  /** video, image, sticker or graphic (an OpenCut shape, `stickerId` `graphic:<definitionId>`,
-   * its definition params in `params`). */
+  /** video, image, sticker or graphic (one of OpenCut's shapes, drawn from `graphic`). */
   mediaType: "video" | "image" | "sticker" | "graphic";
   assetId?: string;
   stickerId?: string;
-  /** A graphic's fill colour (OpenCut's definition param `fill`). */
-  fill?: string;
+  /** A graphic's shape and its definition params at this time. */
+  graphic?: FrameGraphic;
   /** Where the picture comes from, when the project knows (a sticker's catalog URL). */
   url?: string;
   /** Video: the source time to show, in seconds and ticks (trim and retime applied). */
@@ -2894,6 +2969,157 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
     }
   },
   {
+    "name": "add_graphic",
+    "title": "Add shape",
+    "description": "Add one of OpenCut's shapes (rectangle, ellipse, polygon or star) from start to end (timeline seconds): fill colour, an outline (stroke {color, width, align}), and the shape's own settings (cornerRadius for a rectangle or polygon, sides for a polygon, points and depth for a star). size is its drawn size in canvas pixels, one number for a square or {width, height} (default a fifth of the frame's shorter side); position is a corner or the center (default center). It goes on the first overlay track of stickers and shapes free at that time, or a new overlay track on top, as OpenCut's graphic tracks. update_clip moves, scales, masks or restyles it (its graphic argument); the keyframe tools animate params.fill, params.stroke, params.strokeWidth and the shape's numbers.",
+    "inputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "shape": {
+          "type": "string",
+          "enum": [
+            "rectangle",
+            "ellipse",
+            "polygon",
+            "star"
+          ],
+          "description": "Which of OpenCut's shapes"
+        },
+        "start": {
+          "type": "number",
+          "minimum": 0,
+          "description": "When it appears, in timeline seconds"
+        },
+        "end": {
+          "type": "number",
+          "minimum": 0,
+          "description": "When it disappears, in timeline seconds"
+        },
+        "position": {
+          "type": "string",
+          "enum": [
+            "top-left",
+            "top-right",
+            "center",
+            "bottom-left",
+            "bottom-right"
+          ],
+          "description": "Where in the frame (default center)"
+        },
+        "size": {
+          "oneOf": [
+            {
+              "type": "number",
+              "exclusiveMinimum": 0
+            },
+            {
+              "type": "object",
+              "properties": {
+                "width": {
+                  "type": "number",
+                  "exclusiveMinimum": 0
+                },
+                "height": {
+                  "type": "number",
+                  "exclusiveMinimum": 0
+                }
+              },
+              "required": [
+                "width",
+                "height"
+              ],
+              "additionalProperties": false
+            }
+          ],
+          "description": "Drawn size in canvas pixels: one number for a square, or {width, height}"
+        },
+        "fill": {
+          "type": "string",
+          "description": "Fill colour: #rrggbb, #rrggbbaa, rgb(r, g, b) or rgba(r, g, b, a) (default #ffffff)"
+        },
+        "stroke": {
+          "type": "object",
+          "properties": {
+            "color": {
+              "type": "string",
+              "description": "Outline colour: #rrggbb, #rrggbbaa, rgb(r, g, b) or rgba(r, g, b, a) (default #000000)"
+            },
+            "width": {
+              "type": "number",
+              "minimum": 0,
+              "maximum": 64,
+              "description": "Outline width in pixels of the 512-pixel shape, growing with its drawn size (default 0: no outline)"
+            },
+            "align": {
+              "type": "string",
+              "enum": [
+                "inside",
+                "center",
+                "outside"
+              ],
+              "description": "Where the outline sits on the shape's edge (default center)"
+            }
+          },
+          "additionalProperties": false,
+          "description": "An outline (default none)"
+        },
+        "cornerRadius": {
+          "type": "number",
+          "minimum": 0,
+          "maximum": 50,
+          "description": "Rectangle or polygon: corner rounding 0 to 50 (50 fully round; default 0)"
+        },
+        "sides": {
+          "type": "number",
+          "minimum": 3,
+          "maximum": 12,
+          "description": "Polygon: sides, 3 to 12 (default 5)"
+        },
+        "points": {
+          "type": "number",
+          "minimum": 3,
+          "maximum": 12,
+          "description": "Star: points, 3 to 12 (default 5)"
+        },
+        "depth": {
+          "type": "number",
+          "minimum": 1,
+          "maximum": 99,
+          "description": "Star: inner radius, percent of the outer, 1 to 99 (default 45)"
+        }
+      },
+      "required": [
+        "shape",
+        "start",
+        "end"
+      ],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "object",
+      "properties": {
+        "elementId": {
+          "type": "string"
+        },
+        "trackId": {
+          "type": "string"
+        }
+      },
+      "required": [
+        "elementId",
+        "trackId"
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": false,
+      "idempotentHint": false,
+      "openWorldHint": false
+    }
+  },
+  {
     "name": "list_effects",
     "title": "List effects",
     "description": "List the available visual effects (id, name, description). Optional query filters by name or keyword, case-insensitively. First step of list_effects, get_effect, apply_effect. Reads only.",
@@ -3280,7 +3506,7 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
   {
     "name": "update_clip",
     "title": "Update clip properties",
-    "description": "Change how one or many elements look or sound, as one undo step: position (an anchor such as \"top-right\" or {\"anchor\":\"bottom-left\",\"margin\":40}, which keeps the element inside the frame that many pixels from the edges; or {\"x\":px,\"y\":px} from the canvas centre, +y down), scale (factor >= 0.01, or {\"x\":…,\"y\":…}), rotation (degrees -360 to 360, clockwise), opacity (0 to 1), blendMode (normal, multiply, screen, overlay, …), hidden (visual elements), volume (dB -60 to 20; 0 plays as recorded), muted, speed (0.01 to 5: 2 plays twice as fast and makes the clip half as long; OpenCut's rate, the clip's end following) and maintainPitch (keep the sound's pitch at that speed) (video and audio), and mask (video, image and graphic: {\"type\": rectangle, ellipse, diamond, star, heart, cinematic-bars or split, centerX, centerY, width, height, rotation, feather, inverted, strokeColor, strokeWidth, strokeAlign}, OpenCut's masks; {\"type\": \"none\"} takes it away). Only the properties given change. Example, a small logo in the corner: {\"elementIds\":[\"clip-1\"],\"scale\":0.3,\"position\":\"top-right\"}.",
+    "description": "Change how one or many elements look or sound, as one undo step: position (an anchor such as \"top-right\" or {\"anchor\":\"bottom-left\",\"margin\":40}, which keeps the element inside the frame that many pixels from the edges; or {\"x\":px,\"y\":px} from the canvas centre, +y down), scale (factor >= 0.01, or {\"x\":…,\"y\":…}), rotation (degrees -360 to 360, clockwise), opacity (0 to 1), blendMode (normal, multiply, screen, overlay, …), hidden (visual elements), volume (dB -60 to 20; 0 plays as recorded), muted, speed (0.01 to 5: 2 plays twice as fast and makes the clip half as long; OpenCut's rate, the clip's end following) and maintainPitch (keep the sound's pitch at that speed) (video and audio), and mask (video, image and graphic: {\"type\": rectangle, ellipse, diamond, star, heart, cinematic-bars or split, centerX, centerY, width, height, rotation, feather, inverted, strokeColor, strokeWidth, strokeAlign}, OpenCut's masks; {\"type\": \"none\"} takes it away), and graphic (a shape from add_graphic: {fill, stroke: {color, width, align}, cornerRadius, sides, points, depth}). Only the properties given change. Example, a small logo in the corner: {\"elementIds\":[\"clip-1\"],\"scale\":0.3,\"position\":\"top-right\"}.",
     "inputSchema": {
       "$schema": "https://json-schema.org/draft/2020-12/schema",
       "type": "object",
@@ -3518,6 +3744,67 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
           ],
           "additionalProperties": false,
           "description": "A shape that shows only part of a video, image or graphic (OpenCut's masks); the same type again changes only the parameters given, another starts from OpenCut's defaults (a centred square of 0.6 of the shorter side)"
+        },
+        "graphic": {
+          "type": "object",
+          "properties": {
+            "fill": {
+              "type": "string",
+              "description": "Fill colour: #rrggbb, #rrggbbaa, rgb(r, g, b) or rgba(r, g, b, a)"
+            },
+            "stroke": {
+              "type": "object",
+              "properties": {
+                "color": {
+                  "type": "string",
+                  "description": "Outline colour: #rrggbb, #rrggbbaa, rgb(r, g, b) or rgba(r, g, b, a) (default #000000)"
+                },
+                "width": {
+                  "type": "number",
+                  "minimum": 0,
+                  "maximum": 64,
+                  "description": "Outline width in pixels of the 512-pixel shape, growing with its drawn size (default 0: no outline)"
+                },
+                "align": {
+                  "type": "string",
+                  "enum": [
+                    "inside",
+                    "center",
+                    "outside"
+                  ],
+                  "description": "Where the outline sits on the shape's edge (default center)"
+                }
+              },
+              "additionalProperties": false,
+              "description": "A graphic's outline, OpenCut's stroke group."
+            },
+            "cornerRadius": {
+              "type": "number",
+              "minimum": 0,
+              "maximum": 50,
+              "description": "Corner rounding of a rectangle or polygon, 0 to 50 (50 fully round)"
+            },
+            "sides": {
+              "type": "number",
+              "minimum": 3,
+              "maximum": 12,
+              "description": "A polygon's sides, 3 to 12"
+            },
+            "points": {
+              "type": "number",
+              "minimum": 3,
+              "maximum": 12,
+              "description": "A star's points, 3 to 12"
+            },
+            "depth": {
+              "type": "number",
+              "minimum": 1,
+              "maximum": 99,
+              "description": "A star's inner radius, percent of its outer radius, 1 to 99"
+            }
+          },
+          "additionalProperties": false,
+          "description": "A graphic's look (add_graphic's): fill, stroke {color, width, align}, cornerRadius, sides, points, depth; only the keys given change"
         }
       },
       "required": [
@@ -6990,6 +7277,7 @@ export const TOOL_SUMMARIES: Readonly<Record<ToolName | HostToolName, string>> =
   set_volume: "Set the volume of {elementId} to {volume}",
   list_stickers: "Find stickers[ for {query:q}]",
   add_sticker: "Add sticker {stickerId} at {start:time}",
+  add_graphic: "Add a {shape} at {start:time}",
   list_effects: "List effects[ for {query:q}]",
   get_effect: "Look up effect {effectType}",
   apply_effect: "Apply {effectType} from {start:time} to {end:time}",

@@ -229,7 +229,7 @@ impl Field for super::TrackType {
 impl Field for super::ElementType {
     fn read(v: Value) -> Result<Self> {
         use super::ElementType::*;
-        Ok([Video, Image, Audio, Text, Sticker, Effect][variant(v, &["video", "image", "audio", "text", "sticker", "effect"])?])
+        Ok([Video, Image, Audio, Text, Sticker, Graphic, Effect][variant(v, &["video", "image", "audio", "text", "sticker", "graphic", "effect"])?])
     }
 }
 

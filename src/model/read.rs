@@ -259,7 +259,7 @@ fn text_slot<'e>(e: &'e mut Element, key: &str) -> Option<&'e mut Option<String>
         "textDecoration" => &mut e.text_decoration,
         "blendMode" => &mut e.blend_mode,
         "backgroundColor" => &mut e.background_color,
-        "fill" => &mut e.fill,
+        "definitionId" => &mut e.definition_id,
         _ => return None,
     })
 }

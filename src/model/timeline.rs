@@ -40,7 +40,7 @@ impl TrackType {
         use ElementType as E;
         match self {
             TrackType::Main => matches!(kind, E::Video | E::Image),
-            TrackType::Overlay => matches!(kind, E::Video | E::Image | E::Sticker),
+            TrackType::Overlay => matches!(kind, E::Video | E::Image | E::Sticker | E::Graphic),
             TrackType::Text => kind == E::Text,
             TrackType::Effect => kind == E::Effect,
             TrackType::Audio => kind == E::Audio,
@@ -62,12 +62,14 @@ pub enum ElementType {
     Audio,
     Text,
     Sticker,
+    /// A shape drawn from one of OpenCut's graphic definitions (crate::graphics).
+    Graphic,
     Effect,
 }
 
 impl ElementType {
-    pub const ALL: [ElementType; 6] =
-        [ElementType::Video, ElementType::Image, ElementType::Audio, ElementType::Text, ElementType::Sticker, ElementType::Effect];
+    pub const ALL: [ElementType; 7] =
+        [ElementType::Video, ElementType::Image, ElementType::Audio, ElementType::Text, ElementType::Sticker, ElementType::Graphic, ElementType::Effect];
 
     pub fn as_str(self) -> &'static str {
         match self {
@@ -76,6 +78,7 @@ impl ElementType {
             ElementType::Audio => "audio",
             ElementType::Text => "text",
             ElementType::Sticker => "sticker",
+            ElementType::Graphic => "graphic",
             ElementType::Effect => "effect",
         }
     }
@@ -87,6 +90,11 @@ impl ElementType {
 
     pub fn has_volume(self) -> bool {
         self.is_timed_media()
+    }
+
+    /// Stickers and graphics: what OpenCut keeps on graphic tracks, never with video or images.
+    pub fn is_graphic(self) -> bool {
+        matches!(self, ElementType::Sticker | ElementType::Graphic)
     }
 }
 
@@ -235,9 +243,10 @@ pub struct Element {
     pub background_offset_y: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub background_corner_radius: Option<f64>,
-    /// A graphic sticker's fill colour.
+    /// A graphic's shape: OpenCut's `definitionId` (crate::graphics); its definition params
+    /// (fill, stroke, …) are in `params`, as an effect element's are.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub fill: Option<String>,
+    pub definition_id: Option<String>,
     /// Whether a video's own sound plays (absent is on).
     #[serde(default, rename = "isSourceAudioEnabled", skip_serializing_if = "Option::is_none")]
     pub source_audio: Option<bool>,
@@ -295,7 +304,7 @@ impl Element {
             background_offset_x: None,
             background_offset_y: None,
             background_corner_radius: None,
-            fill: None,
+            definition_id: None,
             source_audio: None,
             animations: None,
             extra: Map::new(),
@@ -434,17 +443,17 @@ impl Track {
         self.elements[from..].iter().take_while(|e| e.start < end).map(|e| e.as_ref()).find(|e| !skip(&e.id))
     }
 
-    /// What an overlay track holds as OpenCut stores it: a graphic track (stickers, `Some(true)`)
+    /// What an overlay track holds as OpenCut stores it: a graphic track (stickers and graphics, `Some(true)`)
     /// or a video track (video and images, `Some(false)`), never both (OpenCut's
     /// validateElementTrackCompatibility); `None` while it is empty. Judged by its first element.
     pub fn overlay_group(&self) -> Option<bool> {
-        (self.kind == TrackType::Overlay).then(|| self.elements.first().map(|e| e.kind == ElementType::Sticker)).flatten()
+        (self.kind == TrackType::Overlay).then(|| self.elements.first().map(|e| e.kind.is_graphic())).flatten()
     }
 
     /// Whether a new element of `kind` may join this track: its type accepts it, and an overlay
     /// track takes only its group (see [`Track::overlay_group`]).
     pub fn takes(&self, kind: ElementType) -> bool {
-        self.kind.accepts(kind) && self.overlay_group().is_none_or(|stickers| stickers == (kind == ElementType::Sticker))
+        self.kind.accepts(kind) && self.overlay_group().is_none_or(|graphic| graphic == kind.is_graphic())
     }
 
     /// Inserts keeping the order by start. The caller has checked for overlap.

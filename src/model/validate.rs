@@ -143,6 +143,7 @@ fn check_element_fields(assets: &[super::Asset], e: &super::Element) -> Result<(
         }
         ElementType::Text if e.content.is_none() => return Err("text element without content".into()),
         ElementType::Sticker if e.sticker_id.is_none() => return Err("sticker element without stickerId".into()),
+        ElementType::Graphic if e.definition_id.is_none() => return Err("graphic element without definitionId".into()),
         ElementType::Effect if e.effect_type.is_none() => return Err("effect element without effectType".into()),
         _ => {}
     }

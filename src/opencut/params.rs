@@ -1,6 +1,7 @@
 //! OpenCut's element `params` (storage v31) and the NeuralCut fields read from them.
 //!
-//! A property's param key is its public path (crate::properties), so the adapter walks the one
+//! A property's param key is its public path (crate::properties; a graphic's definition params drop
+//! the `params.` their animation path has), so the adapter walks the one
 //! property table and says only how OpenCut keeps each: not in params, read only when present, or
 //! always read with a missing or mistyped key standing for the property's default (as OpenCut's
 //! renderers read it). Two differ in units (`fontSize` in OpenCut's unit, the text box as
@@ -68,7 +69,8 @@ fn rule(kind: &str, p: &Property) -> Rule {
         {
             Rule::Present
         }
-        "fill" if kind == "graphic" => Rule::Present,
+        // Any shape's params: a key the shape lacks is never present.
+        path if kind == "graphic" && path.starts_with(crate::graphics::PATH_PREFIX) => Rule::Present,
         _ => Rule::Absent,
     }
 }
@@ -79,7 +81,7 @@ pub type Refusal = (&'static str, String);
 /// Reads an element's `params` onto `e` as OpenCut shows them.
 pub fn read(kind: &str, params: &Map<String, Value>, canvas_height: u32, e: &mut Element) -> Result<(), Refusal> {
     for p in PROPERTIES {
-        let given = params.get(p.path).filter(|v| p.accepts(v)).cloned();
+        let given = params.get(p.param_key()).filter(|v| p.accepts(v)).cloned();
         match rule(kind, p) {
             Rule::Absent | Rule::Special => {}
             Rule::Present => p.set(e, given),
@@ -121,7 +123,7 @@ pub fn write(kind: &str, e: &Element, params: &mut Map<String, Value>, canvas_he
     };
     for p in PROPERTIES.iter().filter(|p| matches!(rule(kind, p), Rule::Present | Rule::Defaulted)) {
         if let Some(v) = p.own(e).filter(|v| Some(v) != p.own(&was).as_ref()) {
-            set(params, p.path, v);
+            set(params, p.param_key(), v);
         }
     }
     // OpenCut has no silent volume (its quietest, −60 dB, plays at gain 0.001; audio-state.ts):
@@ -163,11 +165,11 @@ mod tests {
             ("audio", ElementType::Audio),
             ("text", ElementType::Text),
             ("sticker", ElementType::Sticker),
-            ("graphic", ElementType::Sticker),
+            ("graphic", ElementType::Graphic),
         ];
         for (kind, t) in kinds {
             for p in PROPERTIES.iter().filter(|p| p.applies(t)) {
-                let elsewhere = p.path == "hidden" || (p.path == "fill" && kind == "sticker");
+                let elsewhere = p.path == "hidden";
                 assert_eq!(rule(kind, p) == Rule::Absent, elsewhere, "{kind}: {}", p.path);
             }
         }
@@ -210,7 +212,7 @@ mod tests {
                 crate::properties::PropertyKind::Text => json!("x"),
                 crate::properties::PropertyKind::Flag => json!(true),
             };
-            every.insert(p.path.into(), v);
+            every.insert(p.param_key().into(), v);
         }
         let fields = |kind: &str, t: ElementType, params: &Map<String, Value>| -> Vec<String> {
             let mut e = Element::new("e1".into(), t, 0, 1);
@@ -251,7 +253,7 @@ mod tests {
             ("audio", ElementType::Audio, sorted(&[&["volume", "muted"]]), sorted(&[&["volume", "muted"]])),
             ("text", ElementType::Text, sorted(&[&visual, &text]), sorted(&[&["x", "y"], &text[..9]]).into_iter().filter(|k| k != "background").collect()),
             ("sticker", ElementType::Sticker, sorted(&[&visual]), sorted(&[&["x", "y"]])),
-            ("graphic", ElementType::Sticker, sorted(&[&visual, &["fill"]]), sorted(&[&["x", "y"]])),
+            ("graphic", ElementType::Graphic, sorted(&[&visual, &["params"]]), sorted(&[&["x", "y"]])),
         ];
         for (kind, t, all, none) in cases {
             assert_eq!(fields(kind, t, &every), all, "{kind}, every key given");

@@ -58,7 +58,7 @@ const ELEMENT_FIELDS: [&str; 45] = [
     "backgroundOffsetX",
     "backgroundOffsetY",
     "backgroundCornerRadius",
-    "fill",
+    "definitionId",
     "isSourceAudioEnabled",
     "animations",
     STASH,
@@ -329,9 +329,8 @@ fn read_element(v: &Value, base: &str, track_type: &str, r: &mut Reader) -> Resu
         "image" => ElementType::Image,
         "audio" => ElementType::Audio,
         "text" => ElementType::Text,
-        // NeuralCut has no graphic element: a graphic (a shape drawn from a definition) behaves like
-        // a sticker on the timeline and is written back as a graphic.
-        "sticker" | "graphic" => ElementType::Sticker,
+        "sticker" => ElementType::Sticker,
+        "graphic" => ElementType::Graphic,
         "effect" => ElementType::Effect,
         other => return Err(err(path, format!("unknown element type \"{other}\""))),
     };
@@ -451,8 +450,9 @@ fn read_element(v: &Value, base: &str, track_type: &str, r: &mut Reader) -> Resu
         }
         "graphic" => {
             let def = string(o, "definitionId", path, "a graphic element")?;
-            e.sticker_id = Some(format!("graphic:{def}"));
-            crate::text::put(&mut stash, "type", "graphic".into());
+            // An id OpenCut's registry does not know is kept; the frame skips it (as OpenCut fails to).
+            e.definition_id = Some(def.to_string());
+            handled.push("definitionId");
         }
         "effect" => {
             e.effect_type = Some(string(o, "effectType", path, "an effect element")?.to_string());
@@ -520,7 +520,7 @@ mod tests {
         // A second object: one json! of every field passes the macro recursion limit.
         let more = json!({
             "letterSpacing": 1, "lineHeight": 1, "backgroundColor": "#000", "backgroundPaddingX": 1, "backgroundPaddingY": 1,
-            "backgroundOffsetX": 1, "backgroundOffsetY": 1, "backgroundCornerRadius": 1, "fill": "#fff", "isSourceAudioEnabled": true,
+            "backgroundOffsetX": 1, "backgroundOffsetY": 1, "backgroundCornerRadius": 1, "definitionId": "star", "isSourceAudioEnabled": true,
         });
         let mut all = all;
         all.as_object_mut().unwrap().extend(more.as_object().unwrap().clone());
@@ -567,7 +567,7 @@ mod tests {
             background_offset_x: _,
             background_offset_y: _,
             background_corner_radius: _,
-            fill: _,
+            definition_id: _,
             source_audio: _,
             animations: _,
             extra,

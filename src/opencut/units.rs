@@ -60,8 +60,9 @@ pub fn frame_rate(v: &Value) -> Option<FrameRate> {
 }
 
 /// OpenCut's `params` for a new element of `kind` (its params registry, params/registry.ts, and
-/// timeline/defaults.ts): every key with its default. Effect elements hold their effect's params.
-pub fn default_params(kind: &str) -> Map<String, Value> {
+/// timeline/defaults.ts), then a graphic's definition params (`definition`'s, in its order):
+/// every key with its default. Effect elements hold their effect's params.
+pub fn default_params(kind: &str, definition: Option<&str>) -> Map<String, Value> {
     let mut p = Map::new();
     if kind == "text" {
         let text = json!({
@@ -100,6 +101,9 @@ pub fn default_params(kind: &str) -> Map<String, Value> {
     if matches!(kind, "video" | "audio") {
         crate::text::put(&mut p, "volume", 0.into());
         crate::text::put(&mut p, "muted", false.into());
+    }
+    if let Some(shape) = definition.and_then(crate::graphics::shape) {
+        p.extend(crate::graphics::defaults(shape));
     }
     p
 }

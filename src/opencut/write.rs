@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 
 use super::read::{accepts, IMPORTED};
 use super::{params, units, STASH};
-use crate::model::{Element, ElementType, Project, Timeline, Track, TrackType};
+use crate::model::{Element, Project, Timeline, Track, TrackType};
 
 /// Writes the scene's `{ tracks: { overlay, main, audio } }`.
 pub fn write_scene(project: &Project, tl: &Timeline) -> Value {
@@ -58,7 +58,7 @@ fn stash(extra: &Map<String, Value>) -> Option<&Map<String, Value>> {
 /// track of both (a NeuralCut project's own) keeps its imported kind, video without one.
 fn overlay_kind(track: &Track) -> &'static str {
     let imported = stash(&track.extra).and_then(|s| s.get("type")).and_then(Value::as_str);
-    let stickers = track.elements.iter().filter(|e| e.kind == ElementType::Sticker).count();
+    let stickers = track.elements.iter().filter(|e| e.kind.is_graphic()).count();
     match imported {
         _ if stickers > 0 && stickers == track.elements.len() => "graphic",
         _ if stickers == 0 && !track.elements.is_empty() => "video",
@@ -67,14 +67,9 @@ fn overlay_kind(track: &Track) -> &'static str {
     }
 }
 
-/// The OpenCut type of an element: its NeuralCut type, except that graphics travel as stickers.
+/// The OpenCut type of an element: its NeuralCut type.
 pub(super) fn element_type(e: &Element) -> &'static str {
-    let graphic = stash(&e.extra).and_then(|s| s.get("type")).and_then(Value::as_str) == Some("graphic");
-    if graphic && e.kind == ElementType::Sticker {
-        "graphic"
-    } else {
-        e.kind.as_str()
-    }
+    e.kind.as_str()
 }
 
 /// Whether the element was created by NeuralCut's tools rather than read from OpenCut (or cut
@@ -167,6 +162,9 @@ impl Writer<'_> {
             "sticker" => {
                 crate::text::put(&mut o, "stickerId", e.sticker_id.clone().unwrap_or_default().into());
             }
+            "graphic" => {
+                crate::text::put(&mut o, "definitionId", e.definition_id.clone().unwrap_or_default().into());
+            }
             "effect" => {
                 crate::text::put(&mut o, "effectType", e.effect_type.clone().unwrap_or_default().into());
             }
@@ -190,7 +188,7 @@ impl Writer<'_> {
         } else {
             let original = stash.and_then(|s| s.get("params")).and_then(Value::as_object);
             let mut p = match (native, original) {
-                (true, _) => units::default_params(kind),
+                (true, _) => units::default_params(kind, e.definition_id.as_deref()),
                 (false, Some(p)) => p.clone(),
                 (false, None) => Map::new(),
             };

@@ -94,7 +94,7 @@ spec_errors! {
 }
 
 /// "a" or "an" before a track type (an overlay, an effect, an audio track).
-fn article(word: &str) -> &'static str {
+pub(crate) fn article(word: &str) -> &'static str {
     if word.starts_with(['a', 'e', 'i', 'o', 'u']) {
         "an"
     } else {

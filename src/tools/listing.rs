@@ -136,6 +136,7 @@ fn element(w: &mut Writer, c: &Common, refs: &mut Refs) {
         ElementType::Audio => r#","type":"audio""#,
         ElementType::Text => r#","type":"text""#,
         ElementType::Sticker => r#","type":"sticker""#,
+        ElementType::Graphic => r#","type":"graphic""#,
         ElementType::Effect => r#","type":"effect""#,
     });
     if let Some(a) = c.asset_id {
@@ -188,6 +189,15 @@ fn element(w: &mut Writer, c: &Common, refs: &mut Refs) {
         ElementType::Sticker => {
             w.raw(r#","stickerId":"#);
             w.string(e.sticker_id.as_deref().unwrap_or_default());
+            w.position(e);
+        }
+        ElementType::Graphic => {
+            w.raw(r#","shape":"#);
+            w.string(e.definition_id.as_deref().unwrap_or_default());
+            if let Some(p) = &e.params {
+                w.raw(r#","params":"#);
+                w.serde(p);
+            }
             w.position(e);
         }
         ElementType::Effect => {

@@ -21,7 +21,7 @@ use super::ToolError;
 use crate::model::{ElementType, Timeline};
 
 /// The reference classes, in the order their names are tried.
-const CLASSES: [&str; 4] = ["clip", "text", "sticker", "effect"];
+const CLASSES: [&str; 5] = ["clip", "text", "sticker", "effect", "graphic"];
 
 fn class_of(kind: ElementType) -> usize {
     match kind {
@@ -29,6 +29,7 @@ fn class_of(kind: ElementType) -> usize {
         ElementType::Text => 1,
         ElementType::Sticker => 2,
         ElementType::Effect => 3,
+        ElementType::Graphic => 4,
     }
 }
 
@@ -37,7 +38,7 @@ fn class_of(kind: ElementType) -> usize {
 pub struct Refs {
     by_id: HashMap<SmolStr, (usize, u32)>,
     by_ref: HashMap<(usize, u32), SmolStr>,
-    next: [u32; 4],
+    next: [u32; 5],
 }
 
 impl Refs {

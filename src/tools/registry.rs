@@ -220,6 +220,7 @@ pub static TOOLS: &[&ToolDef] = &[
     &create::set_volume::DEF,
     &inspect::list_stickers::DEF,
     &create::add_sticker::DEF,
+    &create::add_graphic::DEF,
     &inspect::list_effects::DEF,
     &inspect::get_effect::DEF,
     &effect::apply_effect::DEF,

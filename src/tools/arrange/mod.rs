@@ -7,4 +7,4 @@ use serde_json::Value;
 
 use super::{edit_error, locate_all, seconds, timeline_mut, Ctx, Output, ToolError};
 use crate::edits::{self, Move};
-use crate::model::{Element, ElementType, TrackType};
+use crate::model::{Element, TrackType};

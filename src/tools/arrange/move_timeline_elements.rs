@@ -73,7 +73,7 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
             let mut moved_here = vec![false; track.elements.len()];
             found.iter().filter(|p| p.0 == ti).for_each(|p| moved_here[p.1] = true);
             let first_staying = moved_here.iter().position(|m| !m).unwrap_or(moved_here.len());
-            let sticker = |e: &Element| e.kind == ElementType::Sticker;
+            let sticker = |e: &Element| e.kind.is_graphic();
             let group = track.elements.get(first_staying).map(|e| sticker(e)).or_else(|| found.first().map(|p| sticker(element(p))));
             if let Some(e) = group.and_then(|g| found.iter().map(element).find(|e| sticker(e) != g)) {
                 return Err(ToolError::other_overlay_kind(&track.id, group == Some(true), e.kind.as_str()));

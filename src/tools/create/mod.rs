@@ -1,6 +1,7 @@
 //! Tools that add or change one element: add_text, update_text, add_media_to_timeline,
-//! add_sticker, set_volume.
+//! add_sticker, add_graphic, set_volume.
 
+pub mod add_graphic;
 pub mod add_media_to_timeline;
 pub mod add_sticker;
 pub mod add_text;
@@ -107,7 +108,12 @@ fn set_text_style(e: &mut Element, given: &[(&'static str, Option<&Value>)], bac
 
 /// One value onto its property, or the error naming it and what the property takes.
 fn set_checked(e: &mut Element, path: &str, v: &Value) -> Result<(), ToolError> {
-    let p = properties::find(path).expect("a text param of the table");
+    set_named(e, path, path, v)
+}
+
+/// [`set_checked`] for an argument whose name is not the property's path (`stroke.width`).
+pub(crate) fn set_named(e: &mut Element, path: &str, argument: &str, v: &Value) -> Result<(), ToolError> {
+    let p = properties::find(path).expect("a property of the table");
     let ok = match p.kind {
         PropertyKind::Number => {
             v.as_f64().is_some_and(|n| n.is_finite() && p.min.is_none_or(|m| n >= m) && p.max.is_none_or(|m| n <= m) && (path != "fontSize" || n > 0.0))
@@ -129,7 +135,7 @@ fn set_checked(e: &mut Element, path: &str, v: &Value) -> Result<(), ToolError> 
             PropertyKind::Text => "a non-empty string".to_string(),
             PropertyKind::Flag => "true or false".to_string(),
         };
-        return Err(ToolError::invalid_argument(path, &rule));
+        return Err(ToolError::invalid_argument(argument, &rule));
     }
     p.set(e, Some(v.clone()));
     Ok(())

@@ -82,11 +82,11 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
         );
     }
     let mut props = Map::new();
-    for p in properties::animatable(e.kind) {
+    for p in properties::animatable(&e) {
         let value = animation::base_value(&e, p.path).unwrap_or(Value::Null);
         props.insert(p.path.into(), prop(value, Some(p.unit)));
     }
-    for p in ["blendMode", "hidden", "muted"].into_iter().filter_map(|path| properties::of(e.kind, path)) {
+    for p in ["blendMode", "hidden", "muted", "params.strokeAlign"].into_iter().filter_map(|path| properties::of(&e, path)) {
         props.insert(p.path.into(), prop(p.value(&e, canvas_h), None));
     }
     if !props.is_empty() {
@@ -111,6 +111,9 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     }
     if e.kind == ElementType::Effect {
         crate::text::put(&mut o, "params", Value::Object(e.params.clone().unwrap_or_default()));
+    }
+    if let Some(d) = &e.definition_id {
+        crate::text::put(&mut o, "shape", d.as_str().into());
     }
     if let Some((shape, params)) = crate::masks::first(&e).filter(|_| crate::masks::takes_mask(&e)) {
         o.insert("mask".into(), json!({ "type": shape, "params": params }));

@@ -2,6 +2,7 @@
 //! audio params on one or many elements at once.
 
 pub mod get_element;
+pub mod graphic;
 pub mod mask;
 pub mod update_clip;
 
@@ -69,13 +70,7 @@ fn unsupported(e: &Element, property: &str) -> ToolError {
     .with("element", e.id.as_str())
 }
 
-fn article(word: &str) -> &'static str {
-    if word.starts_with(['a', 'e', 'i', 'o', 'u']) {
-        "an"
-    } else {
-        "a"
-    }
-}
+use crate::tools::error::article;
 
 fn number_in(arg: &Arg<Option<f64>>, key: &str, min: f64, max: Option<f64>, range: &str) -> Result<Option<f64>, ToolError> {
     match arg.read() {
@@ -149,7 +144,7 @@ pub(crate) fn half_extent(ctx: &Ctx, e: &Element, canvas: Canvas, scale: (f64, f
             let asset = e.asset_id.as_deref().and_then(|id| ctx.asset(id));
             asset.and_then(|a| Some((a.width? as f64, a.height? as f64)))
         }
-        ElementType::Sticker => {
+        ElementType::Sticker | ElementType::Graphic => {
             let fallback = (crate::frame::STICKER_FALLBACK_SIZE, crate::frame::STICKER_FALLBACK_SIZE);
             let (w, h) = crate::frame::sticker_size(e, e.sticker_id.as_deref().and_then(|id| ctx.sticker(id))).unwrap_or(fallback);
             Some((w as f64, h as f64))

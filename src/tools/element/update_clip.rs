@@ -7,11 +7,11 @@ pub static DEF: ToolDef = ToolDef {
     name: "update_clip",
     title: text!("Update clip properties"),
     summary: text!("Change {elementIds:n clip}"),
-    description: text!("Change how one or many elements look or sound, as one undo step: position (an anchor such as \"top-right\" or {\"anchor\":\"bottom-left\",\"margin\":40}, which keeps the element inside the frame that many pixels from the edges; or {\"x\":px,\"y\":px} from the canvas centre, +y down), scale (factor >= 0.01, or {\"x\":…,\"y\":…}), rotation (degrees -360 to 360, clockwise), opacity (0 to 1), blendMode (normal, multiply, screen, overlay, …), hidden (visual elements), volume (dB -60 to 20; 0 plays as recorded), muted, speed (0.01 to 5: 2 plays twice as fast and makes the clip half as long; OpenCut's rate, the clip's end following) and maintainPitch (keep the sound's pitch at that speed) (video and audio), and mask (video, image and graphic: {\"type\": rectangle, ellipse, diamond, star, heart, cinematic-bars or split, centerX, centerY, width, height, rotation, feather, inverted, strokeColor, strokeWidth, strokeAlign}, OpenCut's masks; {\"type\": \"none\"} takes it away). Only the properties given change. Example, a small logo in the corner: {\"elementIds\":[\"clip-1\"],\"scale\":0.3,\"position\":\"top-right\"}."),
+    description: text!("Change how one or many elements look or sound, as one undo step: position (an anchor such as \"top-right\" or {\"anchor\":\"bottom-left\",\"margin\":40}, which keeps the element inside the frame that many pixels from the edges; or {\"x\":px,\"y\":px} from the canvas centre, +y down), scale (factor >= 0.01, or {\"x\":…,\"y\":…}), rotation (degrees -360 to 360, clockwise), opacity (0 to 1), blendMode (normal, multiply, screen, overlay, …), hidden (visual elements), volume (dB -60 to 20; 0 plays as recorded), muted, speed (0.01 to 5: 2 plays twice as fast and makes the clip half as long; OpenCut's rate, the clip's end following) and maintainPitch (keep the sound's pitch at that speed) (video and audio), and mask (video, image and graphic: {\"type\": rectangle, ellipse, diamond, star, heart, cinematic-bars or split, centerX, centerY, width, height, rotation, feather, inverted, strokeColor, strokeWidth, strokeAlign}, OpenCut's masks; {\"type\": \"none\"} takes it away), and graphic (a shape from add_graphic: {fill, stroke: {color, width, align}, cornerRadius, sides, points, depth}). Only the properties given change. Example, a small logo in the corner: {\"elementIds\":[\"clip-1\"],\"scale\":0.3,\"position\":\"top-right\"}."),
     types: Types::of::<Arguments, Returns>(),
     kind: Kind::Edit,
     annotations: CHANGE,
-    errors: list!(&["Invalid element ids", NOT_FOUND_IDS, "Property \"<name>\" must be <range>", "Element <id> is <a type> element and has no <property>", "update_clip needs at least one property to change", "Element <id> on track <id> is in the way (<start>s to <end>s)", "No active timeline"]),
+    errors: list!(&["Invalid element ids", NOT_FOUND_IDS, "Property \"<name>\" must be <range>", "Element <id> is <a type> element and has no <property>", "update_clip needs at least one property to change", "Element <id> on track <id> is in the way (<start>s to <end>s)", "<A shape> has no <param>; it takes <params>", "Argument \"<name>\" must be <rule>", "No active timeline"]),
     example: text!(r#"{"elementIds":["e6"],"scale":0.5,"position":{"anchor":"top-right","margin":40},"opacity":0.8}"#),
     run: typed!(run),
 };
@@ -51,6 +51,8 @@ arguments! {
         maintain_pitch: Arg<Option<bool>>,
         /// A shape that shows only part of a video, image or graphic (OpenCut's masks); the same type again changes only the parameters given, another starts from OpenCut's defaults (a centred square of 0.6 of the shorter side)
         mask: Arg<Option<super::mask::MaskArg>>,
+        /// A graphic's look (add_graphic's): fill, stroke {color, width, align}, cornerRadius, sides, points, depth; only the keys given change
+        graphic: Arg<Option<super::graphic::GraphicLook>>,
     }
 }
 
@@ -173,6 +175,7 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
         Ok(Some(v)) => Some(super::mask::parse(v)?),
         Err(Bad) => return Err(out_of_range("mask", "an object with a type")),
     };
+    let graphic = args.graphic.read().map_err(|_| ToolError::invalid_argument("graphic", "an object of fill, stroke, cornerRadius, sides, points, depth"))?;
     if position.is_none()
         && scale.is_none()
         && rotation.is_none()
@@ -183,9 +186,10 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
         && hidden.is_none()
         && !retimed
         && mask.is_none()
+        && graphic.is_none()
     {
         return Err(ToolError::new(ErrorCode::NoProperties, "update_clip needs at least one property to change")
-            .with_hint("Give position, scale, rotation, opacity, blendMode, volume, muted, hidden, speed, maintainPitch or mask."));
+            .with_hint("Give position, scale, rotation, opacity, blendMode, volume, muted, hidden, speed, maintainPitch, mask or graphic."));
     }
     let canvas = ctx.settings().canvas;
     let tl = ctx.timeline()?;
@@ -210,6 +214,7 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
             ("speed", speed.is_some(), e.kind.is_timed_media()),
             ("maintainPitch", pitch.is_some(), e.kind.is_timed_media()),
             ("mask", mask.is_some(), crate::masks::takes_mask(&e)),
+            ("graphic", graphic.is_some(), e.kind == ElementType::Graphic),
         ];
         if let Some((name, _, _)) = checks.iter().find(|(_, given, ok)| *given && !*ok) {
             return Err(unsupported(&e, name));
@@ -232,6 +237,9 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
         }
         if let Some(r) = rotation {
             e.rotate = Some(r);
+        }
+        if let Some(look) = graphic {
+            super::graphic::set(&mut e, look, "graphic.")?;
         }
         if let Some(o) = opacity {
             e.opacity = Some(o);
@@ -261,7 +269,7 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
                 let (x, y) = anchored(anchor, margin.unwrap_or_else(|| default_margin(canvas)), half, canvas);
                 e.x = Some(x);
                 e.y = Some(y);
-                e.position = matches!(e.kind, ElementType::Text | ElementType::Sticker).then(|| anchor.to_string());
+                e.position = matches!(e.kind, ElementType::Text | ElementType::Sticker | ElementType::Graphic).then(|| anchor.to_string());
             }
         }
         let animated: Vec<&str> = [
@@ -272,6 +280,13 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
             ("transform.rotate", rotation.is_some()),
             ("opacity", opacity.is_some()),
             ("volume", volume.is_some()),
+            ("params.fill", graphic.is_some_and(|g| g.contains_key("fill"))),
+            ("params.stroke", graphic.and_then(|g| g.get("stroke")).is_some_and(|s| s.get("color").is_some())),
+            ("params.strokeWidth", graphic.and_then(|g| g.get("stroke")).is_some_and(|s| s.get("width").is_some())),
+            ("params.cornerRadius", graphic.is_some_and(|g| g.contains_key("cornerRadius"))),
+            ("params.sides", graphic.is_some_and(|g| g.contains_key("sides"))),
+            ("params.points", graphic.is_some_and(|g| g.contains_key("points"))),
+            ("params.depth", graphic.is_some_and(|g| g.contains_key("depth"))),
         ]
         .into_iter()
         .filter(|(path, given)| *given && e.animations.as_ref().is_some_and(|a| a.contains(path)))

@@ -47,7 +47,7 @@ returns! {
 pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     let id = args.element_id.id(ToolError::invalid_element_id)?;
     let (_, _, e) = find(ctx.timeline()?, id)?;
-    let props: Vec<Value> = properties::animatable(e.kind)
+    let props: Vec<Value> = properties::animatable(e)
         .into_iter()
         .map(|p| {
             let mut o = crate::text::obj([

@@ -48,7 +48,7 @@ fn interpolation(key: &Key) -> &'static str {
 }
 
 fn not_animatable(e: &Element, property: &str) -> ToolError {
-    let list: Vec<&str> = properties::animatable(e.kind).iter().map(|p| p.path).collect();
+    let list: Vec<&str> = properties::animatable(e).iter().map(|p| p.path).collect();
     let message = if list.is_empty() {
         format!("Property \"{property}\" cannot be animated: {} elements have no animatable properties", e.kind.as_str())
     } else {
@@ -219,7 +219,7 @@ fn target_key<'a>(ctx: &'a Ctx, args: KeyArgs) -> Result<(usize, usize, &'a Elem
     let id = args.element_id.id(ToolError::invalid_element_id)?;
     let path = property_arg(args.property)?;
     let (ti, ei, e) = find(ctx.timeline()?, id)?;
-    if properties::animatable_of(e.kind, path).is_none() && !e.animations.as_ref().is_some_and(|a| a.contains(path)) {
+    if properties::animatable_of(e, path).is_none() && !e.animations.as_ref().is_some_and(|a| a.contains(path)) {
         return Err(not_animatable(e, path));
     }
     let key_id = args.keyframe_id.string("keyframeId")?;

@@ -48,7 +48,7 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     let path = property_arg(&args.property)?;
     let interp = args.interpolation.choice("interpolation")?;
     let (ti, ei, e) = find(ctx.timeline()?, id)?;
-    let prop = properties::animatable_of(e.kind, path).ok_or_else(|| not_animatable(e, path))?;
+    let prop = properties::animatable_of(e, path).ok_or_else(|| not_animatable(e, path))?;
     let time = key_time(args.time.read().ok(), e)?;
     let range = match (prop.min, prop.max) {
         (Some(a), Some(b)) => format!("a number from {} to {} ({})", Num(a), Num(b), prop.unit),

@@ -1,0 +1,126 @@
+//! A graphic's look as the tools take it (add_graphic, and update_clip's `graphic`): fill, an
+//! aligned stroke and its shape's own params, each checked against its property
+//! (crate::properties) and against the shape (crate::graphics), and written under OpenCut's keys.
+
+use schemars::JsonSchema;
+use serde_json::{Map, Value};
+
+use crate::error_code::ErrorCode;
+use crate::graphics;
+use crate::model::Element;
+use crate::tools::args::Read;
+use crate::tools::create::set_named;
+use crate::tools::ToolError;
+
+/// A graphic's outline, OpenCut's stroke group.
+#[derive(JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[allow(dead_code)]
+pub struct GraphicStroke {
+    /// Outline colour: #rrggbb, #rrggbbaa, rgb(r, g, b) or rgba(r, g, b, a) (default #000000)
+    color: Option<String>,
+    /// Outline width in pixels of the 512-pixel shape, growing with its drawn size (default 0: no outline)
+    #[schemars(range(min = 0, max = 64))]
+    width: Option<f64>,
+    /// Where the outline sits on the shape's edge (default center)
+    #[schemars(extend("enum" = crate::properties::STROKE_ALIGNS))]
+    align: Option<String>,
+}
+
+impl Read for GraphicStroke {
+    type Out<'a> = &'a Map<String, Value>;
+    fn of(v: &Value) -> Option<&Map<String, Value>> {
+        v.as_object()
+    }
+}
+
+/// What update_clip's `graphic` changes: the keys add_graphic takes for a graphic's look.
+#[derive(JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[allow(dead_code)]
+pub struct GraphicLook {
+    /// Fill colour: #rrggbb, #rrggbbaa, rgb(r, g, b) or rgba(r, g, b, a)
+    fill: Option<String>,
+    stroke: Option<GraphicStroke>,
+    /// Corner rounding of a rectangle or polygon, 0 to 50 (50 fully round)
+    #[schemars(range(min = 0, max = 50))]
+    corner_radius: Option<f64>,
+    /// A polygon's sides, 3 to 12
+    #[schemars(range(min = 3, max = 12))]
+    sides: Option<f64>,
+    /// A star's points, 3 to 12
+    #[schemars(range(min = 3, max = 12))]
+    points: Option<f64>,
+    /// A star's inner radius, percent of its outer radius, 1 to 99
+    #[schemars(range(min = 1, max = 99))]
+    depth: Option<f64>,
+}
+
+impl Read for GraphicLook {
+    type Out<'a> = &'a Map<String, Value>;
+    fn of(v: &Value) -> Option<&Map<String, Value>> {
+        v.as_object()
+    }
+}
+
+/// The look's keys besides `stroke`, each OpenCut's definition param of the same name.
+pub const LOOK: [&str; 5] = ["fill", "cornerRadius", "sides", "points", "depth"];
+
+/// The stroke's keys and the definition params they set.
+const STROKE: [(&str, &str); 3] = [("color", "stroke"), ("width", "strokeWidth"), ("align", "strokeAlign")];
+
+/// Sets the look given as an object of [`LOOK`] keys and `stroke` on `e`, a graphic: each value
+/// checked against its property and the shape. Callers work on a copy and drop it on an error.
+/// `prefix` goes before each argument name in errors (`graphic.` for update_clip's).
+pub fn set(e: &mut Element, look: &Map<String, Value>, prefix: &str) -> Result<(), ToolError> {
+    if let Some(k) = look.keys().find(|k| *k != "stroke" && !LOOK.contains(&k.as_str())) {
+        return Err(ToolError::invalid_argument(&format!("{prefix}{k}"), "one of a graphic's params: fill, stroke, cornerRadius, sides, points, depth"));
+    }
+    for key in LOOK {
+        if let Some(v) = look.get(key) {
+            param(e, key, &format!("{prefix}{key}"), v)?;
+        }
+    }
+    match look.get("stroke") {
+        None => Ok(()),
+        Some(Value::Object(s)) => {
+            if let Some(k) = s.keys().find(|k| !STROKE.iter().any(|(name, _)| name == k)) {
+                return Err(ToolError::invalid_argument(&format!("{prefix}stroke.{k}"), "one of color, width, align"));
+            }
+            for (name, key) in STROKE {
+                if let Some(v) = s.get(name) {
+                    param(e, key, &format!("{prefix}stroke.{name}"), v)?;
+                }
+            }
+            Ok(())
+        }
+        Some(_) => Err(ToolError::invalid_argument(&format!("{prefix}stroke"), "an object of color, width, align")),
+    }
+}
+
+/// One definition param onto `e`, refused when its shape does not have it.
+fn param(e: &mut Element, key: &str, argument: &str, v: &Value) -> Result<(), ToolError> {
+    let shape = e.definition_id.as_deref().and_then(graphics::shape);
+    if !graphics::has(e.definition_id.as_deref(), key) {
+        let id = shape.map_or("graphic", |s| s.id);
+        // The argument names: fill, stroke, then the shape's own.
+        let own = shape.map_or(&[][..], |s| s.params).iter().filter(|k| LOOK.contains(k) && **k != "fill");
+        let takes: Vec<&str> = ["fill", "stroke"].into_iter().chain(own.copied()).collect();
+        let takes = takes.join(", ");
+        return Err(ToolError::new(
+            ErrorCode::PropertyNotSupported,
+            format!("{} {id} has no {key}; it takes {takes}", crate::text::capitalize(crate::tools::error::article(id))),
+        )
+        .with("property", argument)
+        .with("element", e.id.as_str()));
+    }
+    set_named(e, &format!("{}{key}", graphics::PATH_PREFIX), argument, v)?;
+    // OpenCut rounds sides and points when it draws (polygon.ts, star.ts); store what it draws.
+    if matches!(key, "sides" | "points") {
+        if let Some(params) = e.params.as_mut() {
+            let n = params.get(key).and_then(Value::as_f64).unwrap_or(5.0).round();
+            params.insert(key.into(), crate::effects::number(n));
+        }
+    }
+    Ok(())
+}
