@@ -7,7 +7,7 @@ import { loadEngine } from "./engine.js";
 import { NeuralCutError } from "./errors.js";
 import type { EffectBackend } from "./effects.js";
 import { pictureSize as sizeOf } from "./media/picture-size.js";
-import { chooseCompositor } from "./render-backend.js";
+import { chooseCompositor, type LayerDraw } from "./render-backend.js";
 import { parseColour, placeLayer } from "./render-layers.js";
 import { createMasks, DRAWN_MASKS } from "./render-mask.js";
 import { createLayerSources, stage } from "./render-sources.js";
@@ -161,6 +161,25 @@ export async function createFrameRenderer(options: CreateFrameRendererOptions): 
     if (kept[i] !== own) kept[i]?.close();
     kept[i] = own;
   };
+  // Every picture reaches the compositor in straight alpha, as its shaders blend. WebGPU's
+  // copyExternalImageToTexture converts any source (premultipliedAlpha: false) and WebGL2's
+  // texImage2D converts canvases and images, but WebGL may ignore UNPACK_PREMULTIPLY_ALPHA_WEBGL
+  // for an ImageBitmap and Chromium does: a premultiplied bitmap (of a 2D canvas: text, masks,
+  // graphics, video frames; a decoded PNG) had its alpha applied twice. (wgpu's own WebGL
+  // backend refuses that copy: UNRESTRICTED_EXTERNAL_TEXTURE_COPIES.) So WebGL2 gets a straight copy.
+  const straightBitmaps = backend === "webgl2" && !inner.keepsSources;
+  /** Uploads `layer.source` to its slot and draws it; `own` is the renderer's bitmap of it. */
+  const upload = async (layer: LayerDraw, own: ImageBitmap | undefined) => {
+    let copy: ImageBitmap | undefined;
+    try {
+      if (straightBitmaps && typeof ImageBitmap !== "undefined" && layer.source instanceof ImageBitmap)
+        copy = await createImageBitmap(layer.source, { premultiplyAlpha: "none" });
+      await inner.drawLayer(copy ? { ...layer, source: copy } : layer);
+    } finally {
+      copy?.close();
+      handOver(layer.slot, own);
+    }
+  };
   const maxSize = inner.maxSize;
   let text: OffscreenCanvas | undefined;
   // What each layer slot of the GPU compositor holds, so that a picture already uploaded (an
@@ -215,11 +234,7 @@ export async function createFrameRenderer(options: CreateFrameRendererOptions): 
             drawText(ctx, layer, layout, scale, box.x, box.y);
             // WebGL2 copies only ImageBitmap, canvas elements and images, not OffscreenCanvas.
             const bitmap = text.transferToImageBitmap();
-            try {
-              await inner.drawLayer({ source: bitmap, slot: i, ...boxQuad(box), ...look(layer) });
-            } finally {
-              handOver(i, bitmap);
-            }
+            await upload({ source: bitmap, slot: i, ...boxQuad(box), ...look(layer) }, bitmap);
           }
           uploaded[i] = key;
         } else {
@@ -271,11 +286,7 @@ export async function createFrameRenderer(options: CreateFrameRendererOptions): 
         source = own = through;
       }
       uploaded[i] = undefined;
-      try {
-        await inner.drawLayer({ source, slot: i, ...scaled(p, scale), ...look(layer) });
-      } finally {
-        handOver(i, own);
-      }
+      await upload({ source, slot: i, ...scaled(p, scale), ...look(layer) }, own);
       uploaded[i] = masked ? { masked: got.key } : got.key;
       sizes[i] = [sw, sh];
       drawn.push(layer.elementId);
