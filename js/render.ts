@@ -12,7 +12,7 @@ import { parseColour, placeLayer } from "./render-layers.js";
 import { createMasks, DRAWN_MASKS } from "./render-mask.js";
 import { createLayerSources, stage } from "./render-sources.js";
 import { drawText, layoutText, textBox } from "./render-text.js";
-import type { AssetJson, Frame, FramePlacement, MediaFrameLayer, TextFrameLayer } from "./generated/tools.js";
+import type { AssetJson, Frame, FrameMask, FramePlacement, MediaFrameLayer, TextFrameLayer } from "./generated/tools.js";
 
 // The frame as data and the audio plan: generated from src/frame.rs and src/audio.rs.
 export type {
@@ -143,6 +143,11 @@ const boxQuad = (box: { x: number; y: number; w: number; h: number }): FramePlac
   flipY: false,
 });
 
+/** What a slot's masked picture depends on besides its source: the mask and the element's drawn
+ * size (canvas pixels, where render-mask.ts measures it); undefined for a layer drawn unmasked. */
+const maskKey = (mask: FrameMask | undefined, p: FramePlacement): string | undefined =>
+  mask && DRAWN_MASKS.has(mask.type) ? `${Math.max(1, Math.round(p.width))}x${Math.max(1, Math.round(p.height))} ${JSON.stringify(mask)}` : undefined;
+
 /** How a layer is blended: its opacity, blend mode and clip effects. */
 const look = (layer: MediaFrameLayer | TextFrameLayer) => ({ opacity: layer.opacity, blendMode: layer.blendMode, effects: layer.effects });
 
@@ -186,6 +191,7 @@ export async function createFrameRenderer(options: CreateFrameRendererOptions): 
   // image, a sticker, the same video frame, unchanged text) is drawn again without an upload.
   const uploaded: unknown[] = [];
   const masks = createMasks();
+  const maskedAs: (string | undefined)[] = []; // the maskKey each slot's picture went through
   const textBoxes: ({ x: number; y: number; w: number; h: number } | null)[] = [];
   const sizes: [number, number][] = []; // the source size of what each slot holds
   let last: { width: number; height: number } | undefined;
@@ -244,7 +250,12 @@ export async function createFrameRenderer(options: CreateFrameRendererOptions): 
         drawn.push(layer.elementId);
         continue;
       }
-      const got = (await sources[i])!;
+      let got = (await sources[i])!;
+      if (!("e" in got) && got.reuse && maskedAs[i] !== maskKey(layer.mask, layer.placement ?? placeLayer(layer, frame, ...sizes[i]))) {
+        // The slot's picture went through another mask (or none, or has one now): load it again.
+        uploaded[i] = undefined;
+        got = await pictures.sourceFor(layer, i).catch((e: unknown) => ({ e }));
+      }
       if ("e" in got) {
         missing.push({ elementId: layer.elementId, reason: got.e instanceof Error ? got.e.message : String(got.e) });
         continue;
@@ -277,9 +288,9 @@ export async function createFrameRenderer(options: CreateFrameRendererOptions): 
         source = own = await createImageBitmap(source);
       }
       const p = layer.placement ?? placeLayer(layer, frame, sw, sh);
-      // A mask is applied to the picture itself (render-mask.ts), so every backend draws it;
-      // such a slot is never reused as it is.
-      const masked = layer.mask && DRAWN_MASKS.has(layer.mask.type);
+      // A mask is applied to the picture itself (render-mask.ts), so every backend draws it; the
+      // slot keeps the masked picture, drawn again while its source and mask stay the same.
+      const masked = maskKey(layer.mask, p);
       if (masked) {
         const through = await masks.apply(source as CanvasImageSource, sw, sh, layer.mask!, p);
         if (own) handOver(i, own);
@@ -287,7 +298,8 @@ export async function createFrameRenderer(options: CreateFrameRendererOptions): 
       }
       uploaded[i] = undefined;
       await upload({ source, slot: i, ...scaled(p, scale), ...look(layer) }, own);
-      uploaded[i] = masked ? { masked: got.key } : got.key;
+      uploaded[i] = got.key;
+      maskedAs[i] = masked;
       sizes[i] = [sw, sh];
       drawn.push(layer.elementId);
     }
