@@ -8,7 +8,8 @@
 //   glyphs, where every pixel must be the text colour over the backdrop at one coverage for all
 //   three channels (a double premultiply bends each channel differently), and the same pixels
 //   on the three backends;
-// - a masked opaque picture: its feather ramp (OpenCut's smoothstep, as render-masks.test).
+// - a masked opaque picture: its feather ramp (OpenCut's smoothstep, as render-masks.test);
+// - a white ellipse graphic's antialiased edge, one coverage for all three channels as for text.
 // Tolerance 3/255, 6/255 on the feather ramp (rasterisers place a shape's edge differently).
 //
 // Needs `npm run build` first (dist/render.js). NEURALCUT_DIST points at another build.
@@ -173,11 +174,69 @@ async function runInPage({ base, backend, row }) {
     const { drawn, missing, p } = await frame();
     out.mask = { drawn, missing, inside: px(p, 160, 90), ramp6: px(p, 85, 90), ramp1: px(p, 79, 90), outside: px(p, 65, 90) };
   }
+  // 4. A white ellipse graphic drawn one source pixel per canvas pixel (512 px: contain × 512 / 180),
+  // centred at x 300 so its left edge (x 44 at the middle row, 54 at the top) is in view.
+  window.__step = "graphic";
+  loadOpenCutScene(
+    editor,
+    scene(
+      [],
+      [],
+      [
+        {
+          id: "t-gfx",
+          name: "gfx",
+          type: "graphic",
+          hidden: false,
+          elements: [
+            {
+              id: "shape",
+              type: "graphic",
+              name: "Ellipse",
+              definitionId: "ellipse",
+              startTime: 0,
+              duration: 4 * S,
+              trimStart: 0,
+              trimEnd: 0,
+              params: {
+                ...visual({ "transform.positionX": 140, "transform.scaleX": 512 / 180, "transform.scaleY": 512 / 180 }),
+                fill: "#ffffff",
+                stroke: "#000000",
+                strokeWidth: 0,
+                strokeAlign: "center",
+                cornerRadius: 0,
+              },
+            },
+          ],
+        },
+      ],
+    ),
+  );
+  {
+    const { drawn, missing, p } = await frame();
+    out.graphic = { drawn, missing, edge: [] };
+    for (let y = 0; y < 180; y += 4) for (let x = 40; x < 60; x++) out.graphic.edge.push(px(p, x, y));
+  }
   r.destroy();
   return out;
 }
 
 const near = (got, want, tol = 3) => got.length === want.length && got.every((c, i) => Math.abs(c - want[i]) <= tol);
+
+/** Each pixel is white over the backdrop at one coverage: read it from the blue channel (the
+ * widest range, 51 → 255) and the red and green must follow; at least `edges` pixels are partly
+ * covered (an antialiased edge). */
+function oneCoverage(pixels, what, edges) {
+  let partly = 0;
+  pixels.forEach((p, i) => {
+    const a = (p[2] - BG[2]) / (255 - BG[2]);
+    assert.ok(a > -0.02 && a < 1.02, `${what}, pixel ${i}: ${p} is not white over the backdrop`);
+    const want = over([255, 255, 255], Math.min(1, Math.max(0, a)));
+    assert.ok(near(p, want), `${what}, pixel ${i}: ${p}, white at coverage ${a.toFixed(3)} is ${want}`);
+    if (a > 0.15 && a < 0.85) partly++;
+  });
+  assert.ok(partly >= edges, `${what}: ${partly} antialiased pixels (coverage 0.15–0.85), want at least ${edges}`);
+}
 
 describe("translucent pictures blended once on every backend", { timeout: 300_000 }, () => {
   let server;
@@ -193,7 +252,7 @@ describe("translucent pictures blended once on every backend", { timeout: 300_00
     ["webgl2", []],
     ["canvas2d", []],
   ]) {
-    test(`a half-transparent PNG, text and its antialiased edges, a feathered mask on ${backend}`, async () => {
+    test(`a half-transparent PNG, text and its antialiased edges, a feathered mask, a graphic's edge on ${backend}`, async () => {
       const browser = await launchChromium(flags);
       try {
         const page = await browser.newPage();
@@ -211,18 +270,10 @@ describe("translucent pictures blended once on every backend", { timeout: 300_00
         assert.deepEqual([text.drawn, text.missing], [["solid", "faint"], []]);
         const faint = over([255, 255, 255], A); // [230, 179, 154]
         assert.ok(near(text.faint, faint), `translucent text: ${text.faint}, want ${faint}`);
-        // Each pixel of the row is white over the backdrop at one coverage: read it from the blue
-        // channel (the widest range, 51 → 255) and the red and green must follow.
-        let edges = 0;
-        text.row.forEach((p, i) => {
-          const a = (p[2] - BG[2]) / (255 - BG[2]);
-          assert.ok(a > -0.02 && a < 1.02, `text row x ${ROW.from + i}: ${p} is not white over the backdrop`);
-          const want = over([255, 255, 255], Math.min(1, Math.max(0, a)));
-          assert.ok(near(p, want), `text edge at x ${ROW.from + i}: ${p}, white at coverage ${a.toFixed(3)} is ${want}`);
-          if (a > 0.15 && a < 0.85) edges++;
-        });
-        assert.ok(edges >= 4, `the row crosses antialiased glyph edges (${edges} pixels between 0.15 and 0.85 coverage)`);
+        oneCoverage(text.row, "text row", 4);
         rows[backend] = text.row;
+        assert.deepEqual([out.graphic.drawn, out.graphic.missing], [["shape"], []]);
+        oneCoverage(out.graphic.edge, "ellipse graphic's edge", 10);
 
         assert.deepEqual([mask.drawn, mask.missing], [["pic"], []]);
         const blue = [0, 0, 255];
