@@ -207,9 +207,7 @@ export function createMasks() {
         ctx.stroke(maskPath(mask, w, h, align));
         ctx.restore();
       }
-      // Straight alpha: WebGL2 uploads a bitmap's bytes as they are, and a canvas's own bitmap
-      // is premultiplied (the feather's 0.896 came out 0.8 there, 0.896 twice).
-      return createImageBitmap(out, { premultiplyAlpha: "none" });
+      return out.transferToImageBitmap();
     },
   };
 }

@@ -7,12 +7,12 @@ import { loadEngine } from "./engine.js";
 import { NeuralCutError } from "./errors.js";
 import type { EffectBackend } from "./effects.js";
 import { pictureSize as sizeOf } from "./media/picture-size.js";
-import { chooseCompositor } from "./render-backend.js";
+import { chooseCompositor, type LayerDraw } from "./render-backend.js";
 import { parseColour, placeLayer } from "./render-layers.js";
 import { createMasks, DRAWN_MASKS } from "./render-mask.js";
 import { createLayerSources, stage } from "./render-sources.js";
 import { drawText, layoutText, textBox } from "./render-text.js";
-import type { AssetJson, Frame, FramePlacement, MediaFrameLayer, TextFrameLayer } from "./generated/tools.js";
+import type { AssetJson, Frame, FrameMask, FramePlacement, MediaFrameLayer, TextFrameLayer } from "./generated/tools.js";
 
 // The frame as data and the audio plan: generated from src/frame.rs and src/audio.rs.
 export type {
@@ -143,6 +143,11 @@ const boxQuad = (box: { x: number; y: number; w: number; h: number }): FramePlac
   flipY: false,
 });
 
+/** What a slot's masked picture depends on besides its source: the mask and the element's drawn
+ * size (canvas pixels, where render-mask.ts measures it); undefined for a layer drawn unmasked. */
+const maskKey = (mask: FrameMask | undefined, p: FramePlacement): string | undefined =>
+  mask && DRAWN_MASKS.has(mask.type) ? `${Math.max(1, Math.round(p.width))}x${Math.max(1, Math.round(p.height))} ${JSON.stringify(mask)}` : undefined;
+
 /** How a layer is blended: its opacity, blend mode and clip effects. */
 const look = (layer: MediaFrameLayer | TextFrameLayer) => ({ opacity: layer.opacity, blendMode: layer.blendMode, effects: layer.effects });
 
@@ -161,12 +166,32 @@ export async function createFrameRenderer(options: CreateFrameRendererOptions): 
     if (kept[i] !== own) kept[i]?.close();
     kept[i] = own;
   };
+  // Every picture reaches the compositor in straight alpha, as its shaders blend. WebGPU's
+  // copyExternalImageToTexture converts any source (premultipliedAlpha: false) and WebGL2's
+  // texImage2D converts canvases and images, but WebGL may ignore UNPACK_PREMULTIPLY_ALPHA_WEBGL
+  // for an ImageBitmap and Chromium does: a premultiplied bitmap (of a 2D canvas: text, masks,
+  // graphics, video frames; a decoded PNG) had its alpha applied twice. (wgpu's own WebGL
+  // backend refuses that copy: UNRESTRICTED_EXTERNAL_TEXTURE_COPIES.) So WebGL2 gets a straight copy.
+  const straightBitmaps = backend === "webgl2" && !inner.keepsSources;
+  /** Uploads `layer.source` to its slot and draws it; `own` is the renderer's bitmap of it. */
+  const upload = async (layer: LayerDraw, own: ImageBitmap | undefined) => {
+    let copy: ImageBitmap | undefined;
+    try {
+      if (straightBitmaps && typeof ImageBitmap !== "undefined" && layer.source instanceof ImageBitmap)
+        copy = await createImageBitmap(layer.source, { premultiplyAlpha: "none" });
+      await inner.drawLayer(copy ? { ...layer, source: copy } : layer);
+    } finally {
+      copy?.close();
+      handOver(layer.slot, own);
+    }
+  };
   const maxSize = inner.maxSize;
   let text: OffscreenCanvas | undefined;
   // What each layer slot of the GPU compositor holds, so that a picture already uploaded (an
   // image, a sticker, the same video frame, unchanged text) is drawn again without an upload.
   const uploaded: unknown[] = [];
   const masks = createMasks();
+  const maskedAs: (string | undefined)[] = []; // the maskKey each slot's picture went through
   const textBoxes: ({ x: number; y: number; w: number; h: number } | null)[] = [];
   const sizes: [number, number][] = []; // the source size of what each slot holds
   let last: { width: number; height: number } | undefined;
@@ -215,11 +240,7 @@ export async function createFrameRenderer(options: CreateFrameRendererOptions): 
             drawText(ctx, layer, layout, scale, box.x, box.y);
             // WebGL2 copies only ImageBitmap, canvas elements and images, not OffscreenCanvas.
             const bitmap = text.transferToImageBitmap();
-            try {
-              await inner.drawLayer({ source: bitmap, slot: i, ...boxQuad(box), ...look(layer) });
-            } finally {
-              handOver(i, bitmap);
-            }
+            await upload({ source: bitmap, slot: i, ...boxQuad(box), ...look(layer) }, bitmap);
           }
           uploaded[i] = key;
         } else {
@@ -229,7 +250,12 @@ export async function createFrameRenderer(options: CreateFrameRendererOptions): 
         drawn.push(layer.elementId);
         continue;
       }
-      const got = (await sources[i])!;
+      let got = (await sources[i])!;
+      if (!("e" in got) && got.reuse && maskedAs[i] !== maskKey(layer.mask, layer.placement ?? placeLayer(layer, frame, ...sizes[i]))) {
+        // The slot's picture went through another mask (or none, or has one now): load it again.
+        uploaded[i] = undefined;
+        got = await pictures.sourceFor(layer, i).catch((e: unknown) => ({ e }));
+      }
       if ("e" in got) {
         missing.push({ elementId: layer.elementId, reason: got.e instanceof Error ? got.e.message : String(got.e) });
         continue;
@@ -262,21 +288,18 @@ export async function createFrameRenderer(options: CreateFrameRendererOptions): 
         source = own = await createImageBitmap(source);
       }
       const p = layer.placement ?? placeLayer(layer, frame, sw, sh);
-      // A mask is applied to the picture itself (render-mask.ts), so every backend draws it;
-      // such a slot is never reused as it is.
-      const masked = layer.mask && DRAWN_MASKS.has(layer.mask.type);
+      // A mask is applied to the picture itself (render-mask.ts), so every backend draws it; the
+      // slot keeps the masked picture, drawn again while its source and mask stay the same.
+      const masked = maskKey(layer.mask, p);
       if (masked) {
         const through = await masks.apply(source as CanvasImageSource, sw, sh, layer.mask!, p);
         if (own) handOver(i, own);
         source = own = through;
       }
       uploaded[i] = undefined;
-      try {
-        await inner.drawLayer({ source, slot: i, ...scaled(p, scale), ...look(layer) });
-      } finally {
-        handOver(i, own);
-      }
-      uploaded[i] = masked ? { masked: got.key } : got.key;
+      await upload({ source, slot: i, ...scaled(p, scale), ...look(layer) }, own);
+      uploaded[i] = got.key;
+      maskedAs[i] = masked;
       sizes[i] = [sw, sh];
       drawn.push(layer.elementId);
     }

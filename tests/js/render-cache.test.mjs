@@ -1,6 +1,7 @@
 // neuralcut/render over a long session: pictures no frame uses are let go beyond a few, a picture
-// every frame uses is kept, and a picture let go is loaded again when it returns. Headless
-// Chromium, on Canvas2D (which keeps the pictures it draws) and WebGL2 (which keeps textures).
+// every frame uses is kept, and a picture let go is loaded again when it returns; a masked still
+// image is masked once while its mask stays the same. Headless Chromium, on Canvas2D (which
+// keeps the pictures it draws) and WebGL2 (which keeps textures).
 // Needs `npm run build` first.
 import { strict as assert } from "node:assert";
 import { dirname, join } from "node:path";
@@ -133,6 +134,125 @@ for (const backend of ["canvas2d", "webgl2"]) {
       assert.equal(out.frames.at(-1).cached, 10, "the limit is reached and held");
       assert.equal(out.decodedOnce, IMAGES + 1, "each picture decoded once, the logo once (never let go)");
       assert.deepEqual(out.again, { picture: out.colours[0], logo: [255, 255, 255], decodes: 1 });
+    } finally {
+      await page.close();
+    }
+  });
+}
+
+/** Runs in the page: one still image through a mask over eight frames, the mask changed once. */
+async function maskedInPage({ backend }) {
+  const { createEditor } = await import("/dist/index.js");
+  const { createFrameRenderer } = await import("/dist/render.js");
+  const { loadOpenCutScene } = await import("/dist/opencut.js");
+  const S = 120_000;
+  // Counts mask work: render-mask.ts keeps the picture where the mask is with "destination-in".
+  let masked = 0;
+  const drawImage = OffscreenCanvasRenderingContext2D.prototype.drawImage;
+  OffscreenCanvasRenderingContext2D.prototype.drawImage = function (...args) {
+    if (this.globalCompositeOperation === "destination-in") masked++;
+    return drawImage.apply(this, args);
+  };
+  // One picture pixel per canvas pixel: the mask is applied at the picture's own size.
+  const c = new OffscreenCanvas(160, 90);
+  const g = c.getContext("2d");
+  g.fillStyle = "#ff0000";
+  g.fillRect(0, 0, 160, 90);
+  const red = await c.convertToBlob({ type: "image/png" });
+  const mask = (type) => ({
+    id: "m",
+    type,
+    params: {
+      feather: 0,
+      inverted: false,
+      strokeColor: "#ffffff",
+      strokeWidth: 0,
+      strokeAlign: "center",
+      centerX: 0,
+      centerY: 0,
+      width: 0.5,
+      height: 0.5,
+      rotation: 0,
+      scale: 1,
+    },
+  });
+  // The same picture and size, so the same masked picture, moved from x −20 to +20 at 2 s; an
+  // ellipse instead of the rectangle from 4 s.
+  const el = (id, start, x, type) => ({
+    id,
+    type: "image",
+    name: id,
+    mediaId: "red",
+    startTime: start * S,
+    duration: 2 * S,
+    trimStart: 0,
+    trimEnd: 0,
+    hidden: false,
+    params: {
+      "transform.positionX": x,
+      "transform.positionY": 0,
+      "transform.scaleX": 1,
+      "transform.scaleY": 1,
+      "transform.rotate": 0,
+      opacity: 1,
+      blendMode: "normal",
+    },
+    masks: [mask(type)],
+  });
+  const editor = await createEditor();
+  loadOpenCutScene(
+    editor,
+    {
+      settings: { fps: { numerator: 30, denominator: 1 }, canvasSize: { width: 160, height: 90 }, background: { type: "color", color: "#000000" } },
+      assets: [{ id: "red", name: "red.png", type: "image", width: 160, height: 90 }],
+      tracks: {
+        overlay: [],
+        main: {
+          id: "t-main",
+          name: "Main",
+          type: "video",
+          hidden: false,
+          muted: false,
+          elements: [el("a", 0, -20, "rectangle"), el("b", 2, 20, "rectangle"), el("c", 4, 0, "ellipse")],
+        },
+        audio: [],
+      },
+    },
+    { sources: new Map([["red", { file: red }]]) },
+  );
+  const r = await createFrameRenderer({ editor, backend });
+  const px = async (x, y) => Array.from((await r.readPixels({ x, y, width: 1, height: 1 })).slice(0, 3));
+  const frames = [];
+  for (const t of [0.25, 0.75, 1.25, 1.75, 2.5, 3.5, 4.5, 5.5]) {
+    const f = await r.render(t);
+    // The rectangle's box: x 20–100 (a), 60–140 (b); the ellipse's about (80, 45), 40 × 22.5.
+    frames.push({ t, drawn: f.drawn, masked, probes: [await px(30, 45), await px(130, 45), await px(80, 45), await px(45, 26)] });
+  }
+  r.destroy();
+  return { backend: r.backend, frames };
+}
+
+for (const backend of ["canvas2d", "webgl2"]) {
+  test(`${backend}: a masked still image is masked once, moved without masking again, masked again when its mask changes`, async () => {
+    const page = await chrome.browser.newPage();
+    try {
+      await page.goto(`${chrome.server.url}/tests/js/page.html`);
+      const out = await page.evaluate(maskedInPage, { backend });
+      assert.equal(out.backend, backend);
+      const [R, K] = [
+        [255, 0, 0],
+        [0, 0, 0],
+      ];
+      for (const f of out.frames) {
+        const want = f.t < 2 ? [R, K, R, R] : f.t < 4 ? [K, R, R, K] : [K, K, R, K];
+        assert.deepEqual(f.probes, want, `${f.t} s: the masked picture`);
+        assert.equal(f.drawn.length, 1, `${f.t} s: one layer drawn`);
+      }
+      assert.deepEqual(
+        out.frames.map((f) => f.masked),
+        [1, 1, 1, 1, 1, 1, 2, 2],
+        "mask work after each frame: once for the rectangle (moved at 2 s), once for the ellipse",
+      );
     } finally {
       await page.close();
     }
