@@ -10,6 +10,11 @@
 //   answers words at known times): captions at the word times mapped through the clip's trim.
 // - speed, in Node: a talk at double speed with its pitch kept, then the gap after it closed;
 //   its pause, measured again, sits at half its source time.
+// - masks, in Node: a guest clip made a circle picture-in-picture in a corner (update_clip's
+//   scale, anchor and ellipse mask, the circle sized from the default's fractions); a mask
+//   keyframe is refused, as the recipe says.
+// - text-styling, in Node: a two-line lower third (add_text's OpenCut settings and box), moved to
+//   the lower left with update_clip, its colour keyframed white then gold.
 //
 // Needs `npm run build` first, ffmpeg (scripts/setup.sh) and Chromium.
 import assert from "node:assert/strict";
@@ -41,6 +46,20 @@ after(async () => {
 
 const TICKS = 120_000;
 const AIR = 0.15;
+
+// A script step that throws would leave the agent's request unanswered (the fake never replies)
+// and the test hanging; this ends the run instead and keeps the failure for the test to throw.
+function guard(failures, fake) {
+  return (fn) => (body) => {
+    try {
+      return fn(body);
+    } catch (e) {
+      failures.push(e);
+      fake.script.length = 0;
+      return modelTurn([{ text: "(a script step failed)" }]);
+    }
+  };
+}
 
 test("remove-silences, end to end: detect_silences then one cut_ranges; the pauses are gone and the speech stays", async () => {
   // Speech 0–2, 3.5–5 and 7–8 s; pauses 2–3.5 and 5–7 s; a short breath 7.6–7.8 s stays.
@@ -371,5 +390,249 @@ test("speed, end to end: update_clip at 2x keeping the pitch, the gap after it c
       [0, 4 * TICKS, null],
       [4 * TICKS, 2 * TICKS, null],
     ],
+  );
+});
+
+test("masks, end to end: a circle picture-in-picture as tall as the guest clip, in the bottom-right corner; masks take no keyframes", async () => {
+  const editor = await createEditor();
+  const host = editor.addAsset({ name: "host.mp4", type: "video", duration: 10, width: 1920, height: 1080 });
+  const guest = editor.addAsset({ name: "guest.mp4", type: "video", duration: 10, width: 1920, height: 1080 });
+  const main = await editor.callTool("add_media_to_timeline", { assetId: host, startTime: 0, trackType: "main" });
+  const over = await editor.callTool("add_media_to_timeline", { assetId: guest, startTime: 0, trackType: "overlay" });
+  const before = structuredClone(editor.project().timeline.tracks);
+  const agent = createAgent({ editor, proxyUrl: stack.proxy.url, model: MODEL, fetch: browserFetch(), sleep: noWait });
+  let defaults;
+  let refused;
+  resetFake(stack.fake);
+  const failures = [];
+  const step = guard(failures, stack.fake);
+  stack.fake.script.push(
+    modelTurn([call("load_skill", { name: "masks" })]),
+    step((body) => {
+      const loaded = responses(body)[0].response;
+      assert.equal(loaded.error, undefined, JSON.stringify(loaded.error));
+      assert.match(loaded.output.body, /"type": "ellipse"/);
+      return modelTurn([call("list_timeline", {})]);
+    }),
+    step((body) => {
+      const overlay = responses(body)[0].response.output.tracks.find((t) => t.type === "overlay").elements[0];
+      // Step 4 as written: scaled down, anchored, a circle with a white ring.
+      return modelTurn([
+        call("update_clip", {
+          elementIds: [overlay.elementId],
+          scale: 0.4,
+          position: { anchor: "bottom-right", margin: 40 },
+          mask: { type: "ellipse", strokeWidth: 6, strokeColor: "#ffffff" },
+        }),
+      ]);
+    }),
+    modelTurn([call("get_element", { elementId: over.elementId })]),
+    step((body) => {
+      defaults = responses(body)[0].response.output.mask;
+      const width = defaults.params.width / defaults.params.height;
+      return modelTurn([
+        call("update_clip", { elementIds: [over.elementId], mask: { type: "ellipse", height: 1, width, centerX: 0.5 - width / 2 } }),
+        // Step 8: the recipe says masks take no keyframes; the tool agrees.
+        call("upsert_keyframe", { elementId: over.elementId, property: "mask.width", time: 0, value: 0.5 }),
+      ]);
+    }),
+    step((body) => {
+      const [set, keyframe] = responses(body);
+      assert.equal(set.response.error, undefined, JSON.stringify(set.response));
+      refused = keyframe.response.error;
+      return modelTurn([{ text: "The guest is now a circle in the bottom-right corner." }]);
+    }),
+  );
+  const answer = await agent.send("Put the guest in a circle in the bottom-right corner, with a white ring.");
+  if (failures.length > 0) throw failures[0];
+  assert.match(answer, /circle/);
+  // OpenCut's default square on a 768 × 432 element: 0.6 × 432 = 259.2 px, 0.3375 of its width.
+  assert.equal(defaults.type, "ellipse");
+  assert.ok(Math.abs(defaults.params.width - 0.3375) < 1e-12 && defaults.params.height === 0.6, JSON.stringify(defaults));
+  assert.equal(refused.code, "PROPERTY_NOT_ANIMATABLE");
+  // By hand: the guest at 0.4 is 768 × 432; anchored 40 px from the bottom-right, its centre is
+  // at (960 − 40 − 384, 540 − 40 − 216). The circle is the clip's height, 432 px: 0.5625 of its
+  // width, its centre 0.21875 of the width right of the clip's, so it ends at the clip's right
+  // edge. The ring and the rest of the default stay; the mask keeps its id.
+  const tracks = editor.project().timeline.tracks;
+  const guestEl = tracks.flatMap((t) => t.elements).find((e) => e.id === over.elementId);
+  // The width came from the default's fractions (0.3375 / 0.6 in binary): exact to 1e-12.
+  const got = structuredClone(guestEl);
+  const params = got.masks[0].params;
+  for (const [k, v] of [
+    ["width", 0.5625],
+    ["centerX", 0.21875],
+  ]) {
+    assert.ok(Math.abs(params[k] - v) < 1e-12, `${k}: ${params[k]}`);
+    params[k] = v;
+  }
+  assert.deepEqual(got, {
+    id: over.elementId,
+    type: "video",
+    name: "guest.mp4",
+    start: 0,
+    duration: 10 * TICKS,
+    assetId: guest,
+    x: 536,
+    y: 284,
+    scaleX: 0.4,
+    scaleY: 0.4,
+    masks: [
+      {
+        id: guestEl.masks[0].id,
+        type: "ellipse",
+        params: {
+          feather: 0,
+          inverted: false,
+          strokeColor: "#ffffff",
+          strokeWidth: 6,
+          strokeAlign: "center",
+          centerX: 0.21875,
+          centerY: 0,
+          width: 0.5625,
+          height: 1,
+          rotation: 0,
+          scale: 1,
+        },
+      },
+    ],
+  });
+  assert.match(guestEl.masks[0].id, /^m/);
+  // The host clip and the track order are as they were.
+  assert.deepEqual(
+    tracks.map((t) => t.id),
+    before.map((t) => t.id),
+  );
+  assert.deepEqual(
+    tracks.flatMap((t) => t.elements).find((e) => e.id === main.elementId),
+    before.flatMap((t) => t.elements).find((e) => e.id === main.elementId),
+  );
+  // list_timeline names the shape; one undo takes the run back.
+  const listed = await editor.callTool("list_timeline", {});
+  assert.equal(listed.tracks.flatMap((t) => t.elements).find((e) => e.elementId === over.elementId).mask, "ellipse");
+  editor.undo();
+  assert.deepEqual(editor.project().timeline.tracks, before);
+});
+
+test("text-styling, end to end: a lower third (two lines, left-aligned, a blue box) moved to the lower left, its colour keyframed", async () => {
+  const editor = await createEditor();
+  const host = editor.addAsset({ name: "host.mp4", type: "video", duration: 8, width: 1920, height: 1080 });
+  await editor.callTool("add_media_to_timeline", { assetId: host, startTime: 0, trackType: "main" });
+  const agent = createAgent({ editor, proxyUrl: stack.proxy.url, model: MODEL, fetch: browserFetch(), sleep: noWait });
+  let added;
+  resetFake(stack.fake);
+  const failures = [];
+  const step = guard(failures, stack.fake);
+  stack.fake.script.push(
+    modelTurn([call("load_skill", { name: "text-styling" })]),
+    step((body) => {
+      const loaded = responses(body)[0].response;
+      assert.equal(loaded.error, undefined, JSON.stringify(loaded.error));
+      assert.match(loaded.output.body, /lower third/);
+      // Step 5 as written.
+      return modelTurn([
+        call("add_text", {
+          text: "Ada Lovelace\nMathematician",
+          start: 1,
+          end: 6,
+          position: "bottom",
+          style: "label",
+          textAlign: "left",
+          fontSize: 40,
+          lineHeight: 1.3,
+          color: "#ffffff",
+          background: { color: "#1e3a8a", paddingX: 24, paddingY: 12, cornerRadius: 20 },
+        }),
+      ]);
+    }),
+    step((body) => {
+      added = responses(body)[0].response.output;
+      return modelTurn([call("update_clip", { elementIds: [added.elementId], position: { anchor: "bottom-left", margin: 60 } })]);
+    }),
+    // Step 6: white, then gold from 2 s into the element, held.
+    modelTurn([
+      call("upsert_keyframe", { elementId: "text-1", property: "color", time: 0, value: "#ffffff", interpolation: "hold" }),
+      call("upsert_keyframe", { elementId: "text-1", property: "color", time: 2, value: "#fbbf24" }),
+    ]),
+    step((body) => {
+      for (const r of responses(body)) assert.equal(r.response.error, undefined, JSON.stringify(r.response));
+      return modelTurn([{ text: "Added the lower third for Ada Lovelace, turning gold at 3 s." }]);
+    }),
+  );
+  const answer = await agent.send("Add a lower third for Ada Lovelace, mathematician, from 1 to 6 s; make it turn gold after two seconds.");
+  if (failures.length > 0) throw failures[0];
+  assert.match(answer, /lower third/);
+  // By hand: a text element 1–6 s on a new text track on top. The label preset (bold) under the
+  // settings given; the box on in #1e3a8a. update_clip counts text as a box a fifth of the
+  // canvas's shorter side (216 px), so 60 px in from the bottom-left its position is
+  // (−(960 − 60 − 108), 540 − 60 − 108): with textAlign left, the text's left edge.
+  const tracks = editor.project().timeline.tracks;
+  assert.deepEqual(
+    tracks.map((t) => [t.id, t.type]),
+    [
+      [added.trackId, "text"],
+      ["t1", "main"],
+    ],
+  );
+  const { animations, ...el } = tracks[0].elements[0];
+  assert.equal(tracks[0].elements.length, 1);
+  assert.deepEqual(el, {
+    id: added.elementId,
+    type: "text",
+    name: "Ada Lovelace\nMathematician",
+    start: TICKS,
+    duration: 5 * TICKS,
+    content: "Ada Lovelace\nMathematician",
+    style: "label",
+    position: "bottom-left",
+    x: -792,
+    y: 372,
+    fontSize: 40,
+    color: "#ffffff",
+    fontWeight: "bold",
+    background: "#1e3a8a",
+    textAlign: "left",
+    lineHeight: 1.3,
+    backgroundPaddingX: 24,
+    backgroundPaddingY: 12,
+    backgroundCornerRadius: 20,
+  });
+  // The colour's keyframes as the tools read them back: white held until 2 s, then gold.
+  const got = await editor.callTool("get_element", { elementId: added.elementId });
+  assert.deepEqual(
+    got.keyframes.flatMap((p) => p.keyframes.map((k) => [p.property, k.time, k.value, k.interpolation])),
+    [
+      ["color", 0, "#ffffff", "hold"],
+      ["color", 2, "#fbbf24", "linear"],
+    ],
+  );
+  // Stored as OpenCut stores a colour's keyframes: a channel each for r, g, b, a in linear light
+  // (the sRGB curve undone), times in ticks from the element's start, hold as a step.
+  const linear = (hex) => {
+    const c = Number.parseInt(hex, 16) / 255;
+    return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  };
+  const want = { r: [1, linear("fb")], g: [1, linear("bf")], b: [1, linear("24")], a: [1, 1] };
+  assert.deepEqual(Object.keys(animations), ["color"]);
+  assert.deepEqual(Object.keys(animations.color), ["r", "g", "b", "a"]);
+  for (const [ch, values] of Object.entries(want)) {
+    const keys = animations.color[ch].keys;
+    assert.deepEqual(
+      keys.map((k) => [k.time, k.segmentToNext]),
+      [
+        [0, "step"],
+        [2 * TICKS, "linear"],
+      ],
+      ch,
+    );
+    keys.forEach((k, i) => assert.ok(Math.abs(k.value - values[i]) < 1e-9, `${ch}: ${JSON.stringify(keys)}`));
+  }
+  editor.undo();
+  assert.equal(
+    editor
+      .project()
+      .timeline.tracks.flatMap((t) => t.elements)
+      .filter((e) => e.type === "text").length,
+    0,
   );
 });
