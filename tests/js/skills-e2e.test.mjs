@@ -12,7 +12,8 @@
 //   its pause, measured again, sits at half its source time.
 // - masks, in Node: a guest clip made a circle picture-in-picture in a corner (update_clip's
 //   scale, anchor and ellipse mask, the circle sized from the default's fractions); a mask
-//   keyframe is refused, as the recipe says.
+//   keyframe is refused, as the recipe says; the frame drawn in Chromium shows the circle and
+//   its ring 40 px in from the corner.
 // - text-styling, in Node: a two-line lower third (add_text's OpenCut settings and box), moved to
 //   the lower left with update_clip, its colour keyframed white then gold.
 //
@@ -393,6 +394,25 @@ test("speed, end to end: update_clip at 2x keeping the pitch, the gap after it c
   );
 });
 
+const [GREEN, RED, WHITE] = [
+  [0, 255, 0],
+  [255, 0, 0],
+  [255, 255, 255],
+];
+// [x, y, colour] on the masks run's frame at half size (the test works them out).
+const PIP_PROBES = [
+  [832, 412, RED], // the circle's centre
+  [934, 412, RED], // just inside its right edge
+  [946, 412, GREEN], // just outside it, past the guest's frame
+  [832, 514, RED], // just inside its bottom
+  [832, 526, GREEN], // below it
+  [724, 412, WHITE], // the ring at its left end
+  [732, 412, RED], // inside the ring
+  [716, 412, GREEN], // the guest's frame outside the circle: the host shows
+  [560, 310, GREEN], // the guest frame's top-left corner, masked away
+  [100, 100, GREEN], // the host elsewhere
+];
+
 test("masks, end to end: a circle picture-in-picture as tall as the guest clip, in the bottom-right corner; masks take no keyframes", async () => {
   const editor = await createEditor();
   const host = editor.addAsset({ name: "host.mp4", type: "video", duration: 10, width: 1920, height: 1080 });
@@ -507,9 +527,51 @@ test("masks, end to end: a circle picture-in-picture as tall as the guest clip, 
     tracks.flatMap((t) => t.elements).find((e) => e.id === main.elementId),
     before.flatMap((t) => t.elements).find((e) => e.id === main.elementId),
   );
-  // list_timeline names the shape; one undo takes the run back.
+  // list_timeline names the shape.
   const listed = await editor.callTool("list_timeline", {});
   assert.equal(listed.tracks.flatMap((t) => t.elements).find((e) => e.elementId === over.elementId).mask, "ellipse");
+
+  // Drawn (neuralcut/render, Canvas2D, in Chromium, at half size): the host green, the guest red.
+  // On the canvas the circle's centre is (960 + 536 + 168, 540 + 284) = (1664, 824), radius 216:
+  // at half size (832, 412), radius 108, its right edge at x 940 (40 px in from the canvas's
+  // right at full size) and its bottom at y 520 (40 px up). The 6 px ring centred on the edge is
+  // 3 px here: at the circle's left end (x 724) it is white.
+  const page = await chrome.browser.newPage();
+  let px;
+  try {
+    await page.goto(`${chrome.server.url}/tests/js/page.html`);
+    px = await page.evaluate(
+      async ({ project, host, probes }) => {
+        const { createEditor } = await import("/dist/index.js");
+        const { createFrameRenderer } = await import("/dist/render.js");
+        const solid = (color) => {
+          const c = new OffscreenCanvas(1920, 1080);
+          const g = c.getContext("2d");
+          g.fillStyle = color;
+          g.fillRect(0, 0, 1920, 1080);
+          return c;
+        };
+        const [green, red] = [solid("#00ff00"), solid("#ff0000")];
+        const shown = await createEditor({ project });
+        const r = await createFrameRenderer({ editor: shown, backend: "canvas2d", media: (l) => (l.assetId === host ? green : red) });
+        await r.render(1, { width: 960 });
+        const p = await r.readPixels();
+        r.destroy();
+        return probes.map(([x, y]) => Array.from(p.slice((y * 960 + x) * 4, (y * 960 + x) * 4 + 3)));
+      },
+      { project: editor.project(), host, probes: PIP_PROBES.map(([x, y]) => [x, y]) },
+    );
+  } finally {
+    await page.close();
+  }
+  PIP_PROBES.forEach(([x, y, want], i) =>
+    assert.ok(
+      px[i].every((c, k) => Math.abs(c - want[k]) <= 16),
+      `(${x}, ${y}): ${JSON.stringify(px[i])}, want ${JSON.stringify(want)}`,
+    ),
+  );
+
+  // One undo takes the run back.
   editor.undo();
   assert.deepEqual(editor.project().timeline.tracks, before);
 });
