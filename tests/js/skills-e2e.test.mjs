@@ -16,6 +16,8 @@
 //   its ring 40 px in from the corner.
 // - text-styling, in Node: a two-line lower third (add_text's OpenCut settings and box), moved to
 //   the lower left with update_clip, its colour keyframed white then gold.
+// - canvas-background, in Node: update_project's blur behind a vertical clip; drawn in Chromium,
+//   the bars show the clip blurred where they were black before.
 //
 // Needs `npm run build` first, ffmpeg (scripts/setup.sh) and Chromium.
 import assert from "node:assert/strict";
@@ -697,4 +699,90 @@ test("text-styling, end to end: a lower third (two lines, left-aligned, a blue b
       .filter((e) => e.type === "text").length,
     0,
   );
+});
+
+test("canvas-background, end to end: a vertical clip's bars filled with the blurred clip (update_project blur 200), drawn in Chromium", async () => {
+  const editor = await createEditor();
+  const tall = editor.addAsset({ name: "tall.mp4", type: "video", duration: 6, width: 1080, height: 1920 });
+  await editor.callTool("add_media_to_timeline", { assetId: tall, startTime: 0, trackType: "main" });
+  const before = editor.project();
+  const agent = createAgent({ editor, proxyUrl: stack.proxy.url, model: MODEL, fetch: browserFetch(), sleep: noWait });
+  let set;
+  let listed;
+  resetFake(stack.fake);
+  const failures = [];
+  const step = guard(failures, stack.fake);
+  stack.fake.script.push(
+    modelTurn([call("load_skill", { name: "canvas-background" })]),
+    step((body) => {
+      const loaded = responses(body)[0].response;
+      assert.equal(loaded.error, undefined, JSON.stringify(loaded.error));
+      assert.match(loaded.output.body, /"blurIntensity": 200/);
+      return modelTurn([call("update_project", { background: { type: "blur", blurIntensity: 200 } })]);
+    }),
+    step((body) => {
+      set = responses(body)[0].response;
+      return modelTurn([call("list_timeline", {})]);
+    }),
+    step((body) => {
+      listed = responses(body)[0].response.output;
+      return modelTurn([{ text: "The bars now show the clip, blurred." }]);
+    }),
+  );
+  const answer = await agent.send("Fill the black bars beside the vertical clip.");
+  if (failures.length > 0) throw failures[0];
+  assert.match(answer, /blurred/);
+  assert.deepEqual(set.output, { success: true, background: { type: "blur", blurIntensity: 200 } });
+  assert.deepEqual(listed.background, { type: "blur", blurIntensity: 200 });
+  // By hand: the settings gain the background and nothing else changes; the timeline is as it was.
+  const after = editor.project();
+  assert.deepEqual(after.settings, { ...before.settings, background: { type: "blur", blurIntensity: 200 } });
+  assert.deepEqual(after.timeline, before.timeline);
+
+  // Drawn at half size: the clip (red, 1080 × 1920) is fitted to 607.5 × 1080, x 656–1264 at full
+  // size, 328–632 here. Under it the same picture covers the canvas, blurred (σ 40 px): a solid
+  // red stays red, so the bar at x 200 is red; with the default black background it is black.
+  const page = await chrome.browser.newPage();
+  let px;
+  try {
+    await page.goto(`${chrome.server.url}/tests/js/page.html`);
+    px = await page.evaluate(
+      async (projects) => {
+        const { createEditor } = await import("/dist/index.js");
+        const { createFrameRenderer } = await import("/dist/render.js");
+        const red = new OffscreenCanvas(1080, 1920);
+        const g = red.getContext("2d");
+        g.fillStyle = "#ff0000";
+        g.fillRect(0, 0, 1080, 1920);
+        const out = [];
+        for (const project of projects) {
+          const shown = await createEditor({ project });
+          const r = await createFrameRenderer({ editor: shown, backend: "canvas2d", media: () => red });
+          await r.render(1, { width: 960 });
+          const p = await r.readPixels();
+          r.destroy();
+          out.push(
+            [
+              [200, 270],
+              [480, 270],
+              [900, 100],
+            ].map(([x, y]) => Array.from(p.slice((y * 960 + x) * 4, (y * 960 + x) * 4 + 3))),
+          );
+        }
+        return out;
+      },
+      [after, before],
+    );
+  } finally {
+    await page.close();
+  }
+  const near = (got, want) => got.every((c, k) => Math.abs(c - want[k]) <= 16);
+  const [blurred, plain] = px;
+  assert.ok(
+    blurred.every((c) => near(c, RED)),
+    `with the blur: ${JSON.stringify(blurred)}`,
+  );
+  assert.ok(near(plain[1], RED) && near(plain[0], [0, 0, 0]) && near(plain[2], [0, 0, 0]), `without: ${JSON.stringify(plain)}`);
+  editor.undo();
+  assert.deepEqual(editor.project().settings, before.settings);
 });
