@@ -15,7 +15,8 @@
 //   keyframe is refused, as the recipe says; the frame drawn in Chromium shows the circle and
 //   its ring 40 px in from the corner.
 // - text-styling, in Node: a two-line lower third (add_text's OpenCut settings and box), moved to
-//   the lower left with update_clip, its colour keyframed white then gold.
+//   the lower left with update_clip, its colour keyframed white then gold; drawn in Chromium,
+//   its box sits where OpenCut's padding (scaled by the font size) puts it.
 // - canvas-background, in Node: update_project's blur behind a vertical clip; drawn in Chromium,
 //   the bars show the clip blurred where they were black before.
 //
@@ -578,6 +579,16 @@ test("masks, end to end: a circle picture-in-picture as tall as the guest clip, 
   assert.deepEqual(editor.project().timeline.tracks, before);
 });
 
+const BLUE = [0x1e, 0x3a, 0x8a];
+// [x, y, colour] on the text-styling run's frame at half size (the test works them out).
+const BOX_PROBES = [
+  [80, 456, BLUE], // left of the text, in the box's padding
+  [80, 440, BLUE],
+  [72, 456, GREEN], // left of the box
+  [80, 420, GREEN], // above it
+  [80, 492, GREEN], // below it
+];
+
 test("text-styling, end to end: a lower third (two lines, left-aligned, a blue box) moved to the lower left, its colour keyframed", async () => {
   const editor = await createEditor();
   const host = editor.addAsset({ name: "host.mp4", type: "video", duration: 8, width: 1920, height: 1080 });
@@ -605,7 +616,7 @@ test("text-styling, end to end: a lower third (two lines, left-aligned, a blue b
           fontSize: 40,
           lineHeight: 1.3,
           color: "#ffffff",
-          background: { color: "#1e3a8a", paddingX: 24, paddingY: 12, cornerRadius: 20 },
+          background: { color: "#1e3a8a", paddingX: 72, paddingY: 36, cornerRadius: 20 },
         }),
       ]);
     }),
@@ -657,8 +668,8 @@ test("text-styling, end to end: a lower third (two lines, left-aligned, a blue b
     background: "#1e3a8a",
     textAlign: "left",
     lineHeight: 1.3,
-    backgroundPaddingX: 24,
-    backgroundPaddingY: 12,
+    backgroundPaddingX: 72,
+    backgroundPaddingY: 36,
     backgroundCornerRadius: 20,
   });
   // The colour's keyframes as the tools read them back: white held until 2 s, then gold.
@@ -691,6 +702,40 @@ test("text-styling, end to end: a lower third (two lines, left-aligned, a blue b
     );
     keys.forEach((k, i) => assert.ok(Math.abs(k.value - values[i]) < 1e-9, `${ch}: ${JSON.stringify(keys)}`));
   }
+  // Drawn at half size over a green host: OpenCut's box padding is 72 and 36 at its default size
+  // (a sixth of 1080: 180 px), 16 and 8 px at 40 px. The left-aligned block starts at x 168 and
+  // spans y 860–964 (two lines of 40 × 1.3), so the box is x ≥ 152, y 852–972: at half size
+  // x ≥ 76, y 426–486. Probed left of the text, where no glyph is.
+  const page = await chrome.browser.newPage();
+  let px;
+  try {
+    await page.goto(`${chrome.server.url}/tests/js/page.html`);
+    px = await page.evaluate(
+      async ({ project, probes }) => {
+        const { createEditor } = await import("/dist/index.js");
+        const { createFrameRenderer } = await import("/dist/render.js");
+        const green = new OffscreenCanvas(1920, 1080);
+        const g = green.getContext("2d");
+        g.fillStyle = "#00ff00";
+        g.fillRect(0, 0, 1920, 1080);
+        const shown = await createEditor({ project });
+        const r = await createFrameRenderer({ editor: shown, backend: "canvas2d", media: () => green });
+        await r.render(2, { width: 960 });
+        const p = await r.readPixels();
+        r.destroy();
+        return probes.map(([x, y]) => Array.from(p.slice((y * 960 + x) * 4, (y * 960 + x) * 4 + 3)));
+      },
+      { project: editor.project(), probes: BOX_PROBES },
+    );
+  } finally {
+    await page.close();
+  }
+  BOX_PROBES.forEach(([x, y, want], i) =>
+    assert.ok(
+      px[i].every((c, k) => Math.abs(c - want[k]) <= 16),
+      `(${x}, ${y}): ${JSON.stringify(px[i])}, want ${JSON.stringify(want)}`,
+    ),
+  );
   editor.undo();
   assert.equal(
     editor
