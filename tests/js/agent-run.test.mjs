@@ -557,7 +557,7 @@ test("list_skills and load_skill serve the built-in recipes and the host's; a lo
       assert.equal(missing.response.error.code, "SKILL_NOT_FOUND");
       assert.match(
         missing.response.error.error,
-        /available: captions, remove-silences, cut-to-scenes, speed, vertical-short, talking-head, b-roll, brand-intro/,
+        /available: captions, remove-silences, cut-to-scenes, speed, vertical-short, talking-head, b-roll, masks, text-styling, canvas-background, brand-intro/,
       );
       // Following the recipe: a caption per segment with add_text, style subtitle.
       return modelTurn([call("add_text", { text: "Hello there", start: 0.5, end: 2, position: "bottom", style: "subtitle" })]);
@@ -567,7 +567,19 @@ test("list_skills and load_skill serve the built-in recipes and the host's; a lo
   await agent.send("Caption the clip.");
   assert.deepEqual(
     listed.map((k) => k.name),
-    ["captions", "remove-silences", "cut-to-scenes", "speed", "vertical-short", "talking-head", "b-roll", "brand-intro"],
+    [
+      "captions",
+      "remove-silences",
+      "cut-to-scenes",
+      "speed",
+      "vertical-short",
+      "talking-head",
+      "b-roll",
+      "masks",
+      "text-styling",
+      "canvas-background",
+      "brand-intro",
+    ],
   );
   assert.ok(listed.every((k) => k.description.length > 10));
   assert.equal(loaded.name, "captions");
@@ -593,7 +605,10 @@ test("every tool and argument a built-in skill names exists in the registry", ()
     walk(t.outputSchema);
   }
   const skills = new Set(BUILT_IN_SKILLS.map((k) => k.name));
-  assert.deepEqual([...skills], ["captions", "remove-silences", "cut-to-scenes", "speed", "vertical-short", "talking-head", "b-roll"]);
+  assert.deepEqual(
+    [...skills],
+    ["captions", "remove-silences", "cut-to-scenes", "speed", "vertical-short", "talking-head", "b-roll", "masks", "text-styling", "canvas-background"],
+  );
   for (const k of BUILT_IN_SKILLS) {
     const named = [...k.body.matchAll(/`([a-z][a-zA-Z_]*)`/g)].map((m) => m[1]);
     const toolNames = named.filter((n) => tools.has(n));

@@ -10,6 +10,7 @@
 //   answers words at known times): captions at the word times mapped through the clip's trim.
 // - speed, in Node: a talk at double speed with its pitch kept, then the gap after it closed;
 //   its pause, measured again, sits at half its source time.
+// The skills for the picture (masks, text-styling, canvas-background): skills-look-e2e.test.mjs.
 //
 // Needs `npm run build` first, ffmpeg (scripts/setup.sh) and Chromium.
 import assert from "node:assert/strict";

@@ -4,11 +4,14 @@
 // Each is a TypeScript module holding markdown, so the package needs no loader for .md files.
 
 import { BROLL } from "./b-roll.js";
+import { CANVAS_BACKGROUND } from "./canvas-background.js";
 import { CAPTIONS } from "./captions.js";
 import { CUT_TO_SCENES } from "./cut-to-scenes.js";
+import { MASKS } from "./masks.js";
 import { REMOVE_SILENCES } from "./remove-silences.js";
 import { SPEED } from "./speed.js";
 import { TALKING_HEAD } from "./talking-head.js";
+import { TEXT_STYLING } from "./text-styling.js";
 import { VERTICAL_SHORT } from "./vertical-short.js";
 
 /** A recipe the agent can load: `name` (kebab-case), a one-line `description`, a markdown `body`. */
@@ -19,4 +22,15 @@ export interface Skill {
 }
 
 /** The skills every agent has, in the order list_skills gives them. */
-export const BUILT_IN_SKILLS: readonly Skill[] = Object.freeze([CAPTIONS, REMOVE_SILENCES, CUT_TO_SCENES, SPEED, VERTICAL_SHORT, TALKING_HEAD, BROLL]);
+export const BUILT_IN_SKILLS: readonly Skill[] = Object.freeze([
+  CAPTIONS,
+  REMOVE_SILENCES,
+  CUT_TO_SCENES,
+  SPEED,
+  VERTICAL_SHORT,
+  TALKING_HEAD,
+  BROLL,
+  MASKS,
+  TEXT_STYLING,
+  CANVAS_BACKGROUND,
+]);
