@@ -6651,7 +6651,7 @@ export const HOST_TOOL_CATALOG: readonly HostToolInfo[] = [
   {
     "name": "list_skills",
     "title": "List skills",
-    "description": "List the editing recipes (skills) available here, with a one-line description each: captions from a transcript, removing silences, vertical shorts, talking-head edits, b-roll, and any the app adds. Load one with load_skill before a task it covers.",
+    "description": "List the editing recipes (skills) available here, with a one-line description each: captions from a transcript, removing silences, cutting at scene changes, speed, vertical shorts, talking-head edits, b-roll, masks, text styling, the canvas background, shapes, and any the app adds. Load one with load_skill before a task it covers.",
     "inputSchema": {
       "$schema": "https://json-schema.org/draft/2020-12/schema",
       "type": "object",

@@ -393,7 +393,7 @@ pub static HOST_TOOLS: &[ToolDef] = &[
         name: "list_skills",
         title: text!("List skills"),
         summary: text!("List skills"),
-        description: text!("List the editing recipes (skills) available here, with a one-line description each: captions from a transcript, removing silences, vertical shorts, talking-head edits, b-roll, and any the app adds. Load one with load_skill before a task it covers."),
+        description: text!("List the editing recipes (skills) available here, with a one-line description each: captions from a transcript, removing silences, cutting at scene changes, speed, vertical shorts, talking-head edits, b-roll, masks, text styling, the canvas background, shapes, and any the app adds. Load one with load_skill before a task it covers."),
         types: Types::of::<host::list_skills::Arguments, host::list_skills::Returns>(),
         kind: Kind::Host,
         annotations: READ,

@@ -557,7 +557,7 @@ test("list_skills and load_skill serve the built-in recipes and the host's; a lo
       assert.equal(missing.response.error.code, "SKILL_NOT_FOUND");
       assert.match(
         missing.response.error.error,
-        /available: captions, remove-silences, cut-to-scenes, speed, vertical-short, talking-head, b-roll, masks, text-styling, canvas-background, brand-intro/,
+        /available: captions, remove-silences, cut-to-scenes, speed, vertical-short, talking-head, b-roll, masks, text-styling, canvas-background, shapes, brand-intro/,
       );
       // Following the recipe: a caption per segment with add_text, style subtitle.
       return modelTurn([call("add_text", { text: "Hello there", start: 0.5, end: 2, position: "bottom", style: "subtitle" })]);
@@ -578,6 +578,7 @@ test("list_skills and load_skill serve the built-in recipes and the host's; a lo
       "masks",
       "text-styling",
       "canvas-background",
+      "shapes",
       "brand-intro",
     ],
   );
@@ -607,7 +608,19 @@ test("every tool and argument a built-in skill names exists in the registry", ()
   const skills = new Set(BUILT_IN_SKILLS.map((k) => k.name));
   assert.deepEqual(
     [...skills],
-    ["captions", "remove-silences", "cut-to-scenes", "speed", "vertical-short", "talking-head", "b-roll", "masks", "text-styling", "canvas-background"],
+    [
+      "captions",
+      "remove-silences",
+      "cut-to-scenes",
+      "speed",
+      "vertical-short",
+      "talking-head",
+      "b-roll",
+      "masks",
+      "text-styling",
+      "canvas-background",
+      "shapes",
+    ],
   );
   for (const k of BUILT_IN_SKILLS) {
     const named = [...k.body.matchAll(/`([a-z][a-zA-Z_]*)`/g)].map((m) => m[1]);

@@ -130,7 +130,15 @@ async function runInPage({ base, backend, cases }) {
   const editor = await createEditor();
   const r = await createFrameRenderer({ editor, backend });
   const out = { backend: r.backend, cases: {} };
-  const visual = { "transform.positionX": 0, "transform.positionY": 0, "transform.scaleX": 1, "transform.scaleY": 1, "transform.rotate": 0, opacity: 1, blendMode: "normal" };
+  const visual = {
+    "transform.positionX": 0,
+    "transform.positionY": 0,
+    "transform.scaleX": 1,
+    "transform.scaleY": 1,
+    "transform.rotate": 0,
+    opacity: 1,
+    blendMode: "normal",
+  };
   for (const [name, [definitionId, params, probes]] of Object.entries(cases)) {
     loadOpenCutScene(editor, {
       settings: { fps: { numerator: 30, denominator: 1 }, canvasSize: { width: 512, height: 512 }, background: { type: "color", color: "#000000" } },
@@ -142,7 +150,19 @@ async function runInPage({ base, backend, cases }) {
             name: "Graphic track",
             type: "graphic",
             hidden: false,
-            elements: [{ id: "shape", type: "graphic", name: "Shape", definitionId, startTime: 0, duration: 120_000, trimStart: 0, trimEnd: 0, params: { ...visual, ...params } }],
+            elements: [
+              {
+                id: "shape",
+                type: "graphic",
+                name: "Shape",
+                definitionId,
+                startTime: 0,
+                duration: 120_000,
+                trimStart: 0,
+                trimEnd: 0,
+                params: { ...visual, ...params },
+              },
+            ],
           },
         ],
         main: { id: "t-main", name: "Main", type: "video", hidden: false, muted: false, elements: [] },

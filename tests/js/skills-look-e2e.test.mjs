@@ -11,6 +11,8 @@
 //   OpenCut's padding (scaled by the font size) and the left alignment put it.
 // - canvas-background: update_project's blur behind a vertical clip; drawn, the bars show the
 //   clip blurred where they were black before.
+// - shapes: a rounded lower-third bar (add_graphic) given a white inside outline (update_clip's
+//   graphic); drawn, its fill, outline and cut-off corner where OpenCut's rectangle puts them.
 //
 // Needs `npm run build` first and Chromium.
 import assert from "node:assert/strict";
@@ -435,4 +437,92 @@ test("canvas-background, end to end: a vertical clip's bars filled with the blur
   assert.ok(near(plain[1], RED) && near(plain[0], [0, 0, 0]) && near(plain[2], [0, 0, 0]), `without: ${JSON.stringify(plain)}`);
   editor.undo();
   assert.deepEqual(editor.project().settings, before.settings);
+});
+
+test("shapes, end to end: a rounded lower-third bar (add_graphic) given a white inside outline (update_clip's graphic), drawn in Chromium", async () => {
+  const editor = await createEditor();
+  const clip = editor.addAsset({ name: "talk.mp4", type: "video", duration: 6, width: 1920, height: 1080 });
+  await editor.callTool("add_media_to_timeline", { assetId: clip, startTime: 0, trackType: "main" });
+  const before = editor.project();
+  const agent = createAgent({ editor, proxyUrl: stack.proxy.url, model: MODEL, fetch: browserFetch(), sleep: noWait });
+  let added;
+  resetFake(stack.fake);
+  const failures = [];
+  const step = guard(failures, stack.fake);
+  stack.fake.script.push(
+    modelTurn([call("load_skill", { name: "shapes" })]),
+    step((body) => {
+      const loaded = responses(body)[0].response;
+      assert.equal(loaded.error, undefined, JSON.stringify(loaded.error));
+      assert.match(loaded.output.body, /add_graphic/);
+      return modelTurn([
+        call("add_graphic", {
+          shape: "rectangle",
+          start: 0,
+          end: 4,
+          fill: "#1e3a8a",
+          cornerRadius: 20,
+          size: { width: 800, height: 160 },
+          position: "bottom-left",
+        }),
+      ]);
+    }),
+    step((body) => {
+      added = responses(body)[0].response;
+      assert.equal(added.error, undefined, JSON.stringify(added.error));
+      return modelTurn([call("update_clip", { elementIds: [added.output.elementId], graphic: { stroke: { color: "#ffffff", width: 8, align: "inside" } } })]);
+    }),
+    step((body) => {
+      const set = responses(body)[0].response;
+      assert.equal(set.error, undefined, JSON.stringify(set.error));
+      return modelTurn([{ text: "Added a rounded bar with a white outline in the lower left." }]);
+    }),
+  );
+  const answer = await agent.send("Put a rounded blue bar with a white outline in the lower left for the name.");
+  if (failures.length > 0) throw failures[0];
+  assert.match(answer, /rounded bar/);
+  // By hand: 800 × 160 px is scale 800/1080 × 160/1080 of the 512 square fitted to the 1080 px
+  // side; its centre 54 px (5 % of 1080) in from the corner: x = -(960 - 54 - 400), y = 540 - 54 - 80.
+  const after = editor.project();
+  const track = after.timeline.tracks.find((t) => t.elements.some((e) => e.type === "graphic"));
+  assert.equal(track.id, added.output.trackId);
+  assert.deepEqual(track.elements, [
+    {
+      id: added.output.elementId,
+      type: "graphic",
+      name: "Rectangle",
+      start: 0,
+      duration: 4 * TICKS,
+      position: "bottom-left",
+      x: -506,
+      y: 406,
+      definitionId: "rectangle",
+      params: { fill: "#1e3a8a", stroke: "#ffffff", strokeWidth: 8, strokeAlign: "inside", cornerRadius: 20 },
+      scaleX: 800 / 1080,
+      scaleY: 160 / 1080,
+    },
+  ]);
+  assert.deepEqual(
+    after.timeline.tracks.filter((t) => t.id !== track.id),
+    before.timeline.tracks,
+  );
+
+  // Drawn at half size: the bar spans x 27–427, y 433–513. The source's 8 px inside outline is
+  // 8 × 800/512 = 12.5 px wide at full size, 6.25 here; the corner radius, 20/50 of half the
+  // 512 side (102.4 source px), is 80 × 16 px here, so the bar's very corner shows the clip.
+  const probes = [
+    [227, 473],
+    [30, 473],
+    [28, 434],
+    [60, 473],
+  ];
+  const px = await drawn(after, 1, { [clip]: "#00ff00" }, probes);
+  const near = (got, want) => got.every((c, k) => Math.abs(c - want[k]) <= 16);
+  assert.ok(near(px[0], BLUE), `fill: ${px[0]}`);
+  assert.ok(near(px[1], WHITE), `outline: ${px[1]}`);
+  assert.ok(near(px[2], GREEN), `corner: ${px[2]}`);
+  assert.ok(near(px[3], BLUE), `inside the outline: ${px[3]}`);
+  // The agent's message is one undo step: the bar and its outline go together.
+  editor.undo();
+  assert.deepEqual(editor.project().timeline, before.timeline);
 });

@@ -9,6 +9,7 @@ import { CAPTIONS } from "./captions.js";
 import { CUT_TO_SCENES } from "./cut-to-scenes.js";
 import { MASKS } from "./masks.js";
 import { REMOVE_SILENCES } from "./remove-silences.js";
+import { SHAPES } from "./shapes.js";
 import { SPEED } from "./speed.js";
 import { TALKING_HEAD } from "./talking-head.js";
 import { TEXT_STYLING } from "./text-styling.js";
@@ -33,4 +34,5 @@ export const BUILT_IN_SKILLS: readonly Skill[] = Object.freeze([
   MASKS,
   TEXT_STYLING,
   CANVAS_BACKGROUND,
+  SHAPES,
 ]);
