@@ -237,14 +237,15 @@ export function createLayerSources(options: Pick<CreateFrameRendererOptions, "ed
 
   /** The layer's picture, or `reuse` when slot `i` already holds it. */
   const sourceFor = async (layer: MediaFrameLayer, i: number): Promise<{ s?: LayerSource; reuse?: true; key: unknown }> => {
+    // A graphic is drawn here from its params, never asked of the host's media callback.
+    if (layer.graphic) {
+      const key = graphicKey(layer.graphic);
+      return uploaded[i] === key ? { reuse: true, key } : { s: drawGraphic(layer.graphic), key };
+    }
     const given = media ? await media(layer) : null;
     if (given) {
       const key = keyOf(given);
       return key !== undefined && uploaded[i] === key ? { reuse: true, key } : { s: given, key };
-    }
-    if (layer.graphic) {
-      const key = graphicKey(layer.graphic);
-      return uploaded[i] === key ? { reuse: true, key } : { s: drawGraphic(layer.graphic), key };
     }
     const url = urlOf(layer);
     if (!url)

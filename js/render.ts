@@ -57,7 +57,8 @@ export interface CreateFrameRendererOptions {
   /**
    * The picture for a media layer, when the host has it (a decoded video frame at
    * `layer.sourceTime`, an image it already holds). Return null or undefined to let the renderer
-   * load it from the editor's asset sources.
+   * load it from the editor's asset sources. Not asked for graphics, which the renderer draws from
+   * their params.
    */
   media?: (layer: MediaFrameLayer) => LayerSource | null | undefined | Promise<LayerSource | null | undefined>;
   /**

@@ -26,7 +26,7 @@ function throwsCode(fn, code) {
 
 test("exports the tick rate and the tool names", () => {
   assert.equal(TICKS_PER_SECOND, 120000);
-  assert.equal(TOOL_NAMES.length, 37);
+  assert.equal(TOOL_NAMES.length, 38);
   assert.ok(TOOL_NAMES.includes("split"));
 });
 

@@ -139,6 +139,7 @@ const SUCCESSES = [
   ["delete_element", { trackId: "t12", elementId: "e22" }],
   ["set_volume", { trackId: "t14", elementId: "e26", volume: 0.5 }],
   ["add_sticker", { stickerId: "flags:us", start: 1, end: 3, position: "top-left" }],
+  ["add_graphic", { shape: "star", start: 1, end: 3, fill: "#ffcc00", stroke: { width: 4 }, points: 6 }],
   ["list_stickers", { query: "europe", limit: 3 }],
   ["list_effects", { query: "vintage" }],
   ["get_effect", { effectType: "vignette" }],

@@ -471,8 +471,9 @@ test("the bridge declares what OpenCut classic draws: no sticker or effect eleme
   const core = fakeOpenCut(scene("v31"));
   const neuralcut = await pkg.createEditor();
   const bridge = wire(neuralcut, core);
-  assert.deepStrictEqual(neuralcut.elementKinds(), ["video", "image", "audio", "text"]);
-  assert.deepStrictEqual([...OPENCUT_ELEMENT_KINDS], ["video", "image", "audio", "text"]);
+  // Its graphics draw as published (their registry is registered right), its stickers and effect elements do not.
+  assert.deepStrictEqual(neuralcut.elementKinds(), ["video", "image", "audio", "text", "graphic"]);
+  assert.deepStrictEqual([...OPENCUT_ELEMENT_KINDS], ["video", "image", "audio", "text", "graphic"]);
   const sticker = await bridge.callTool("add_sticker", { stickerId: "flags:FR", start: 20, end: 22, position: "center" });
   assert.equal(sticker.code, "ELEMENT_KIND_NOT_DRAWN");
   assert.equal(sticker.error, "This host does not draw sticker elements");
@@ -494,7 +495,7 @@ test("the bridge declares what OpenCut classic draws: no sticker or effect eleme
     () => neuralcut.setElementKinds(undefined),
     (e) => e.code === "INVALID_ELEMENT_KINDS",
   );
-  assert.deepStrictEqual(neuralcut.elementKinds(), ["video", "image", "audio", "text"], "a refused set changes nothing");
+  assert.deepStrictEqual(neuralcut.elementKinds(), ["video", "image", "audio", "text", "graphic"], "a refused set changes nothing");
 });
 
 test("the effect tools offer only what OpenCut renders", async () => {

@@ -37,7 +37,7 @@ const result = {
 
 const EXPECTED = {
   ticks: 120000,
-  tools: 37,
+  tools: 38,
   elements: [
     [0, 4],
     [4, 10],

@@ -122,6 +122,7 @@ const successes = [
   ["delete_element", { trackId: "t12", elementId: "e22" }, { success: true }],
   ["set_volume", { trackId: "t14", elementId: "e26", volume: 0.5 }, { success: true, volume: 0.5 }],
   ["add_sticker", { stickerId: "flags:us", start: 1, end: 3, position: "top-left" }, null],
+  ["add_graphic", { shape: "polygon", start: 1, end: 3, sides: 6, fill: "#00ff00" }, { elementId: "e30", trackId: "t31" }],
   ["list_stickers", { query: "france" }, { stickers: [{ id: "flags:FR", name: "France", provider: "flags" }], total: 1 }],
   ["list_effects", { query: "vintage" }, { effects: [{ id: "sepia", name: "Sepia", description: "Warm brown vintage tone." }] }],
   [

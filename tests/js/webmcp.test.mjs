@@ -52,6 +52,7 @@ delete_element                 no  yes yes no  no
 set_volume                     no  yes yes no  no
 list_stickers                  yes no  yes no  yes
 add_sticker                    no  no  no  no  no
+add_graphic                    no  no  no  no  no
 list_effects                   yes no  yes no  no
 get_effect                     yes no  yes no  no
 apply_effect                   no  no  no  no  no
@@ -216,6 +217,7 @@ const CALLS = {
   set_volume: { trackId: "t14", elementId: "e25", volume: 0.5 },
   list_stickers: {},
   add_sticker: { stickerId: "emoji:star", start: 1, end: 2, position: "center" },
+  add_graphic: { shape: "ellipse", start: 1, end: 2 },
   list_effects: {},
   get_effect: { effectType: "blur" },
   apply_effect: { effectType: "blur", start: 0, end: 1 },
