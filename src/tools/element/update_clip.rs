@@ -214,6 +214,9 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
         if let Some((name, _, _)) = checks.iter().find(|(_, given, ok)| *given && !*ok) {
             return Err(unsupported(&e, name));
         }
+        if let Some(change) = &mask {
+            super::mask::check(&e, change)?;
+        }
         let old_duration = e.duration;
         if retimed {
             // As OpenCut's update pipeline derives it: the trims stay, the visible source span
@@ -293,7 +296,7 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     let tl = timeline_mut(&mut ctx.timeline)?;
     for (((ti, ei), mut e, old_duration), size) in updated.into_iter().zip(sizes) {
         if let Some(change) = &mask {
-            super::mask::apply(&mut e, change, size, || ctx.ids.next('m'));
+            super::mask::apply(&mut e, change, size, |c| ctx.ids.next(c));
         }
         let mut entry = clip_summary(&e);
         if retimed {
