@@ -68,11 +68,12 @@ const SIZE: [Param; 2] = [
 ];
 
 /// Text and freeform masks grow uniformly (their panels' Scale, 1 % to 500 %).
-const SCALE: [Param; 1] = [n("scale", 0.01, Some(5.0), "from 0.01 to 5 (a factor)")];
+const SCALE: Param = n("scale", 0.01, Some(5.0), "from 0.01 to 5 (a factor)");
 
 /// The text mask's own (TextMaskParams; ranges from its panel, masks/components/masks-tab.tsx,
 /// and text/typography.ts).
-const TEXT: [Param; 8] = [
+const TEXT: [Param; 9] = [
+    SCALE,
     n("fontSize", 5.0, Some(300.0), "from 5 to 300 (OpenCut's text size: 15 is a sixth of the element's height)"),
     n("letterSpacing", -100.0, Some(500.0), "from -100 to 500 (pixels)"),
     n("lineHeight", 0.1, Some(10.0), "from 0.1 to 10 (a factor of the font size)"),
@@ -84,9 +85,10 @@ const TEXT: [Param; 8] = [
 ];
 
 /// The freeform mask's own: its path and whether it is closed (open, OpenCut draws no mask).
-const FREEFORM: [Param; 2] = [t("path", Takes::Path, "a list of 1 to 1000 points {x, y, inX, inY, outX, outY}"), t("closed", Takes::Bool, "true or false")];
+const FREEFORM: [Param; 3] =
+    [SCALE, t("path", Takes::Path, "a list of 1 to 1000 points {x, y, inX, inY, outX, outY}"), t("closed", Takes::Bool, "true or false")];
 
-/// The most points a freeform path takes, and the fewest a closed one needs.
+/// The fewest points a closed freeform path needs, and the most a path takes.
 pub const PATH_POINTS: (usize, usize) = (3, 1000);
 
 /// A path point's coordinates, fractions of the element's width (x) or height (y) times the
@@ -102,22 +104,34 @@ pub fn is_box(kind: &str) -> bool {
     !matches!(kind, "split" | "text" | "freeform")
 }
 
-/// The parameters `kind` takes.
-pub fn params(kind: &str) -> impl Iterator<Item = &'static Param> {
+/// The parameters `kind` takes, in three lists.
+fn lists(kind: &str) -> [&'static [Param]; 3] {
     let own: &'static [Param] = match kind {
         "split" => &[],
         "text" => &TEXT,
         "freeform" => &FREEFORM,
         _ => &SIZE,
     };
-    let scale: &'static [Param] = if matches!(kind, "text" | "freeform") { &SCALE } else { &[] };
-    BASE.iter().chain(PLACE.iter()).chain(own.iter()).chain(scale.iter())
+    [&BASE, &PLACE, own]
+}
+
+/// The parameter `key` of `kind`, if it takes one.
+pub fn param(kind: &str, key: &str) -> Option<&'static Param> {
+    lists(kind).into_iter().flatten().find(|p| p.key == key)
 }
 
 /// Every parameter key `kind` takes, for messages: the numbers, then the rest.
-pub fn keys(kind: &str) -> Vec<&'static str> {
-    let number = |p: &&Param| matches!(p.takes, Takes::Number(..));
-    params(kind).filter(number).chain(params(kind).filter(|p| !number(p))).map(|p| p.key).collect()
+pub fn keys(kind: &str) -> String {
+    let mut out = String::new();
+    for numbers in [true, false] {
+        for p in lists(kind).into_iter().flatten().filter(|p| matches!(p.takes, Takes::Number(..)) == numbers) {
+            if !out.is_empty() {
+                out.push_str(", ");
+            }
+            out.push_str(p.key);
+        }
+    }
+    out
 }
 
 /// A new mask's parameters as OpenCut's `buildDefault` makes them for an element drawn
@@ -125,30 +139,16 @@ pub fn keys(kind: &str) -> Vec<&'static str> {
 /// band as wide as the diagonal, 0.6 high; split: a vertical line through the centre; text:
 /// "Mask" in Arial at size 15; freeform: an empty open path).
 pub fn defaults(kind: &str, width: f64, height: f64) -> Map<String, Value> {
-    let mut p = Map::new();
-    p.insert("feather".into(), 0.into());
-    p.insert("inverted".into(), false.into());
-    p.insert("strokeColor".into(), "#ffffff".into());
-    p.insert("strokeWidth".into(), 0.into());
-    p.insert("strokeAlign".into(), "center".into());
-    match kind {
+    // Read from JSON text: the wasm's parser is smaller than an insert per key.
+    let own = match kind {
         "text" => {
-            p.insert("content".into(), "Mask".into());
-            p.insert("fontSize".into(), 15.into());
-            for (k, v) in [("fontFamily", "Arial"), ("fontWeight", "normal"), ("fontStyle", "normal"), ("textDecoration", "none")] {
-                p.insert(k.into(), v.into());
-            }
-            p.insert("letterSpacing".into(), 0.into());
-            p.insert("lineHeight".into(), crate::effects::number(1.2));
+            r#","content":"Mask","fontSize":15,"fontFamily":"Arial","fontWeight":"normal","fontStyle":"normal","textDecoration":"none","letterSpacing":0,"lineHeight":1.2"#
         }
-        "freeform" => {
-            p.insert("path".into(), Value::Array(Vec::new()));
-            p.insert("closed".into(), false.into());
-        }
-        _ => {}
-    }
-    p.insert("centerX".into(), 0.into());
-    p.insert("centerY".into(), 0.into());
+        "freeform" => r#","path":[],"closed":false"#,
+        _ => "",
+    };
+    let text = format!(r##"{{"feather":0,"inverted":false,"strokeColor":"#ffffff","strokeWidth":0,"strokeAlign":"center"{own},"centerX":0,"centerY":0}}"##);
+    let Ok(Value::Object(mut p)) = serde_json::from_str::<Value>(&text) else { unreachable!("the defaults are JSON") };
     if is_box(kind) {
         let (w, h) = (width.abs(), height.abs());
         let (mw, mh) = if kind == "cinematic-bars" {
@@ -228,6 +228,6 @@ mod tests {
         assert_eq!(band["height"].as_f64(), Some(0.6));
         let line = defaults("split", 1920.0, 1080.0);
         assert!(!line.contains_key("width") && !line.contains_key("scale"));
-        assert_eq!(keys("split"), ["feather", "strokeWidth", "centerX", "centerY", "rotation", "inverted", "strokeColor", "strokeAlign"]);
+        assert_eq!(keys("split"), "feather, strokeWidth, centerX, centerY, rotation, inverted, strokeColor, strokeAlign");
     }
 }

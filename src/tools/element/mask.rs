@@ -136,8 +136,8 @@ pub fn parse(v: &Value) -> Result<MaskChange, ToolError> {
         if key == "type" {
             continue;
         }
-        let Some(p) = masks::params(kind).find(|p| p.key == key) else {
-            return Err(out_of_range("mask", &format!("{{type, ...}} with only: {}", masks::keys(kind).join(", "))));
+        let Some(p) = masks::param(kind, key) else {
+            return Err(out_of_range("mask", &format!("{{type, ...}} with only: {}", masks::keys(kind))));
         };
         let ok = match p.takes {
             Takes::Number(min, max) => value.as_f64().is_some_and(|x| x.is_finite() && x >= min && max.is_none_or(|m| x <= m)),
@@ -167,11 +167,10 @@ fn path(v: &Value, range: &str) -> Result<Value, ToolError> {
         let at = |k: &str| format!("mask.path[{i}]{k}");
         let o = point.as_object().filter(|o| o.keys().all(|k| k == "id" || masks::POINT_KEYS.contains(&k.as_str())));
         let o = o.ok_or_else(|| out_of_range(&at(""), "a point {x, y, inX, inY, outX, outY} (id and the handles may be left out)"))?;
+        // The id first, as OpenCut's pen writes a point; null until `apply` gives it one.
         let mut q = Map::new();
-        if let Some(id) = o.get("id") {
-            id.as_str().filter(|s| !s.is_empty()).ok_or_else(|| out_of_range(&at(".id"), "a point id (a string)"))?;
-            q.insert("id".into(), id.clone());
-        }
+        let id = o.get("id").map_or(Some(Value::Null), |id| id.as_str().filter(|s| !s.is_empty()).map(Value::from));
+        q.insert("id".into(), id.ok_or_else(|| out_of_range(&at(".id"), "a point id (a string)"))?);
         for k in masks::POINT_KEYS {
             let (most, range) = masks::POINT_RANGE;
             let x = match o.get(k) {
@@ -210,9 +209,11 @@ pub fn check(e: &Element, change: &MaskChange) -> Result<(), ToolError> {
     let MaskChange::Set { kind: "freeform", given } = change else {
         return Ok(());
     };
-    let (_, params) = next(e, "freeform", given, (0.0, 0.0));
-    let points = params.get("path").and_then(Value::as_array).map_or(0, Vec::len);
-    if params.get("closed") == Some(&Value::Bool(true)) && points < masks::PATH_POINTS.0 {
+    let old = masks::first(e).filter(|(k, _)| *k == "freeform").map(|(_, p)| p);
+    let get = |k: &str| given.get(k).or_else(|| old?.get(k));
+    // A new path is closed unless the call says not; an old one without `closed` is open.
+    let closed = get("closed").map_or(old.is_none(), |c| c == &Value::Bool(true));
+    if closed && get("path").and_then(Value::as_array).map_or(0, Vec::len) < masks::PATH_POINTS.0 {
         return Err(out_of_range("mask.path", "at least 3 points for a closed path (closed: false keeps an open one, which masks nothing)"));
     }
     Ok(())
@@ -221,27 +222,20 @@ pub fn check(e: &Element, change: &MaskChange) -> Result<(), ToolError> {
 /// Gives `e` the mask `change` asks for (`next`); its id and its path points' ids (by position)
 /// stay when the shape does, new ones come from `new_id`.
 pub fn apply(e: &mut Element, change: &MaskChange, size: (f64, f64), mut new_id: impl FnMut(char) -> String) {
-    match change {
-        MaskChange::Remove => masks::set(e, None),
-        MaskChange::Set { kind, given } => {
-            let (same, mut params) = next(e, kind, given, size);
-            let id = masks::first_id(e).filter(|_| same).map_or_else(|| new_id('m'), str::to_string);
-            if let Some(Value::Array(points)) = given.get("path") {
-                let old = masks::first(e).filter(|_| same).and_then(|(_, p)| p.get("path")?.as_array());
-                let ids = points.iter().enumerate().map(|(i, p)| {
-                    let kept = p.get("id").or_else(|| old?.get(i)?.get("id")).and_then(Value::as_str);
-                    kept.map_or_else(|| new_id('p'), str::to_string)
-                });
-                // The id first, as OpenCut's pen writes a point.
-                let path = ids.zip(points).map(|(id, p)| {
-                    let mut q = Map::with_capacity(7);
-                    q.insert("id".into(), id.into());
-                    q.extend(p.as_object().into_iter().flatten().filter(|(k, _)| *k != "id").map(|(k, v)| (k.clone(), v.clone())));
-                    Value::Object(q)
-                });
-                params.insert("path".into(), Value::Array(path.collect()));
+    let MaskChange::Set { kind, given } = change else {
+        return masks::set(e, None);
+    };
+    let (same, mut params) = next(e, kind, given, size);
+    let old = masks::first(e).filter(|_| same);
+    let id = old.and(masks::first_id(e)).map_or_else(|| new_id('m'), str::to_string);
+    let old_path = old.and_then(|(_, p)| p.get("path")?.as_array());
+    if let Some(Value::Array(points)) = params.get_mut("path") {
+        for (i, point) in points.iter_mut().enumerate() {
+            if point["id"].is_null() {
+                let kept = old_path.and_then(|o| o.get(i)?.get("id")?.as_str());
+                point["id"] = kept.map_or_else(|| new_id('p'), str::to_string).into();
             }
-            masks::set(e, Some(json!({ "id": id, "type": kind, "params": params })));
         }
     }
+    masks::set(e, Some(json!({ "id": id, "type": kind, "params": params })));
 }
