@@ -217,8 +217,14 @@ const I = {
   rotation: 0,
   scale: 1,
 };
-/** The text cases; `right` is the stem's right edge, 160 + the centred glyph's measured ink right. */
-const textCases = (right) => ({
+/** OpenCut's feather: a smoothstep from -feather/2 to +feather/2 across the signed distance. */
+const soft = (feather, d) => {
+  const t = Math.min(1, Math.max(0, (d + feather / 2) / feather));
+  return Math.round(255 * t * t * (3 - 2 * t));
+};
+
+/** The text cases; `[left, right]` are the stem's edges, 160 ∓ the centred glyph's measured ink. */
+const textCases = ([left, right]) => ({
   text: [
     { type: "text", params: I },
     [
@@ -245,6 +251,16 @@ const textCases = (right) => ({
       [225, 90, RED],
       [240, 72, BLACK],
       [160, 90, BLACK],
+    ],
+  ],
+  // Feather 100 on the stem: its centre pixel is as far from the nearest pixel outside the glyph as
+  // the nearer edge (the first column whose centre is past it); the glyph's top and bottom are
+  // over 50 px away. A measured edge is a pixel out at most: 3.4 levels of the ramp.
+  "feather text": [
+    { type: "text", params: { ...I, feather: 100 } },
+    [
+      [160, 90, [soft(100, Math.min(Math.ceil(right - 0.5) - 160, 160 - Math.floor(left - 0.5))), 0, 0]],
+      [20, 20, BLACK],
     ],
   ],
   // An 8 px outline cut to the outside of the glyph: just past the stem's edge it is green, the
@@ -346,14 +362,15 @@ describe("masks drawn by neuralcut/render", { timeout: 300_000 }, () => {
       try {
         const page = await browser.newPage();
         await page.goto(`${server.url}/tests/js/page.html`);
-        // The stem's ink right of its centre, in the font the page resolves "Arial" to.
-        const right = await page.evaluate(() => {
+        // The stem's ink edges, in the font the page resolves "Arial" to.
+        const edges = await page.evaluate(() => {
           const g = new OffscreenCanvas(1, 1).getContext("2d");
           g.font = "bold 180px Arial, sans-serif";
           g.textAlign = "center";
-          return 160 + g.measureText("I").actualBoundingBoxRight;
+          const m = g.measureText("I");
+          return [160 - m.actualBoundingBoxLeft, 160 + m.actualBoundingBoxRight];
         });
-        const all = { ...CASES, ...textCases(right) };
+        const all = { ...CASES, ...textCases(edges) };
         const cases = Object.fromEntries(Object.entries(all).map(([k, [mask, probes]]) => [k, [mask, probes.map(([x, y]) => [x, y])]]));
         const out = await page.evaluate(runInPage, { base: `${server.url}/${relative(root, dist)}`, backend, cases });
         assert.equal(out.backend, backend);
