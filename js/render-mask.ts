@@ -1,18 +1,84 @@
-// Masks drawn as OpenCut classic draws them (masks/builtin/definitions, its frame descriptor's
-// buildMaskArtifacts and rust/crates/masks at cf5e79e): the shape is a path at the element's
-// drawn size in canvas pixels; a feather is a smoothstep across the signed distance to the
-// outline, from -feather/2 to +feather/2 (OpenCut finds the distance with a jump flood on the GPU,
-// here an exact distance transform); a split's feather is a linear ramp across its line; inverted
-// flips it; the picture is kept where the mask is, and the outline (strokeWidth) is drawn over
-// the masked picture. Applied to the layer's picture before any backend draws it, so Canvas2D,
-// WebGL2 and WebGPU show the same mask.
-import type { FrameMask } from "./generated/tools.js";
+// Masks drawn as OpenCut classic draws them (masks/builtin/definitions, masks/freeform, its frame
+// descriptor's buildMaskArtifacts and rust/crates/masks at cf5e79e): the shape is a path (a text
+// mask: white glyphs) at the element's drawn size in canvas pixels; a feather is a smoothstep
+// across the signed distance to the outline, from -feather/2 to +feather/2 (OpenCut finds the
+// distance with a jump flood on the GPU, here an exact distance transform); a split's feather is
+// a linear ramp across its line; inverted flips it; the picture is kept where the mask is, and
+// the outline (strokeWidth) is drawn over the masked picture. Applied to the layer's picture
+// before any backend draws it, so Canvas2D, WebGL2 and WebGPU show the same mask.
+import type { FrameMask, TextFrameLayer } from "./generated/tools.js";
+import { drawText, layoutText } from "./render-text.js";
 
 type P = Record<string, unknown>;
 const num = (p: P, k: string, d = 0) => (typeof p[k] === "number" ? (p[k] as number) : d);
+const str = (p: P, k: string, d: string) => (typeof p[k] === "string" ? (p[k] as string) : d);
 
-/** The shapes drawn here (crate::masks::KINDS); OpenCut's text and freeform masks are not. */
-export const DRAWN_MASKS: ReadonlySet<string> = new Set(["rectangle", "ellipse", "diamond", "star", "heart", "cinematic-bars", "split"]);
+/** The shapes drawn here: crate::masks::KINDS. */
+export const DRAWN_MASKS: ReadonlySet<string> = new Set(["rectangle", "ellipse", "diamond", "star", "heart", "cinematic-bars", "split", "text", "freeform"]);
+
+/** A text mask as the text layer it draws (masks/builtin/definitions/text.ts): white, centred on
+ * the mask's centre, OpenCut's size 15 a sixth of the element's height over 90, then scaled and
+ * turned about that centre. */
+function textLayer(p: P, w: number, h: number): TextFrameLayer {
+  const s = num(p, "scale", 1);
+  return {
+    kind: "text",
+    elementId: "",
+    trackId: "",
+    content: str(p, "content", "Mask"),
+    fontFamily: str(p, "fontFamily", "Arial"),
+    fontSize: (num(p, "fontSize", 15) * h) / 90,
+    fontWeight: str(p, "fontWeight", "normal"),
+    fontStyle: str(p, "fontStyle", "normal"),
+    color: "#ffffff",
+    textAlign: "center",
+    textDecoration: str(p, "textDecoration", "none"),
+    letterSpacing: num(p, "letterSpacing"),
+    lineHeight: num(p, "lineHeight", 1.2),
+    anchorX: w / 2 + num(p, "centerX") * w,
+    anchorY: h / 2 + num(p, "centerY") * h,
+    transform: { x: 0, y: 0, scaleX: s, scaleY: s, rotation: num(p, "rotation") },
+    opacity: 1,
+    blendMode: "normal",
+    effects: [],
+  };
+}
+
+/** Draws a text mask's glyphs white (fill) or their outline (OpenCut's strokeMeasuredTextLayout:
+ * round joins, no decoration) on `ctx`, a `w` × `h` canvas. */
+function drawTextMask(ctx: OffscreenCanvasRenderingContext2D, p: P, w: number, h: number, outline: boolean) {
+  const t = textLayer(p, w, h);
+  const layout = layoutText(ctx, t);
+  if (!outline) return drawText(ctx, t, layout, 1, 0, 0);
+  ctx.save();
+  ctx.translate(t.anchorX, t.anchorY);
+  ctx.scale(t.transform.scaleX, t.transform.scaleY);
+  if (t.transform.rotation) ctx.rotate((t.transform.rotation * Math.PI) / 180);
+  layout.lines.forEach((line, i) => ctx.strokeText(line, 0, layout.top + (i + 0.5) * layout.lineHeight));
+  ctx.restore();
+}
+
+/** A freeform path (masks/freeform/path.ts buildFreeformPath2D): each point a cubic bezier's
+ * anchor, fractions of the box times the mask's scale from its centre, turned about it; the last
+ * segment back to the first point when closed. */
+function freeformPath(p: P, w: number, h: number): Path2D {
+  const path = new Path2D();
+  const points = (Array.isArray(p.path) ? p.path : []) as P[];
+  if (points.length === 0) return path;
+  const [cx, cy, s] = [w / 2 + num(p, "centerX") * w, h / 2 + num(p, "centerY") * h, num(p, "scale", 1)];
+  const rad = (num(p, "rotation") * Math.PI) / 180;
+  const at = (q: P, dx = "", dy = ""): [number, number] => {
+    const x = (num(q, "x") + (dx ? num(q, dx) : 0)) * w * s;
+    const y = (num(q, "y") + (dy ? num(q, dy) : 0)) * h * s;
+    return [cx + x * Math.cos(rad) - y * Math.sin(rad), cy + x * Math.sin(rad) + y * Math.cos(rad)];
+  };
+  path.moveTo(...at(points[0]));
+  const closed = p.closed === true && points.length > 1;
+  const ends = closed ? [...points.slice(1), points[0]] : points.slice(1);
+  ends.forEach((q, i) => path.bezierCurveTo(...at(points[i], "outX", "outY"), ...at(q, "inX", "inY"), ...at(q)));
+  if (closed) path.closePath();
+  return path;
+}
 
 function rotate(x: number, y: number, cx: number, cy: number, rad: number): [number, number] {
   const [dx, dy] = [x - cx, y - cy];
@@ -29,6 +95,7 @@ function polygon(points: [number, number][]): Path2D {
 /** The shape's outline in a `w` × `h` box, grown by `grow` pixels (a stroke's alignment). */
 export function maskPath(mask: FrameMask, w: number, h: number, grow = 0): Path2D {
   const p = mask.params as P;
+  if (mask.type === "freeform") return freeformPath(p, w, h);
   const cx = w / 2 + num(p, "centerX") * w;
   const cy = h / 2 + num(p, "centerY") * h;
   const rad = (num(p, "rotation") * Math.PI) / 180;
@@ -154,6 +221,8 @@ export function maskCanvas(mask: FrameMask, w: number, h: number): OffscreenCanv
     ramp.addColorStop(1, "white");
     ctx.fillStyle = ramp;
     ctx.fillRect(0, 0, w, h);
+  } else if (mask.type === "text") {
+    drawTextMask(ctx, p, w, h, false);
   } else {
     ctx.fill(maskPath(mask, w, h));
   }
@@ -171,6 +240,30 @@ export function maskCanvas(mask: FrameMask, w: number, h: number): OffscreenCanv
   return canvas;
 }
 
+/** A text or freeform mask's outline on its own `w` × `h` canvas, as their renderStroke draws it:
+ * centred on the edge with round joins, then cut to the inside or the outside of the shape. */
+function outlineCanvas(mask: FrameMask, w: number, h: number): OffscreenCanvas {
+  const p = mask.params as P;
+  const canvas = new OffscreenCanvas(w, h);
+  const ctx = canvas.getContext("2d")!;
+  ctx.strokeStyle = str(p, "strokeColor", "#ffffff");
+  ctx.lineWidth = num(p, "strokeWidth");
+  ctx.lineJoin = "round";
+  ctx.lineCap = "round";
+  const shape = (outline: boolean) => {
+    if (mask.type === "text") drawTextMask(ctx, p, w, h, outline);
+    else if (outline) ctx.stroke(maskPath(mask, w, h));
+    else ctx.fill(maskPath(mask, w, h));
+  };
+  shape(true);
+  if (p.strokeAlign === "inside" || p.strokeAlign === "outside") {
+    ctx.globalCompositeOperation = p.strokeAlign === "inside" ? "destination-in" : "destination-out";
+    ctx.fillStyle = "#ffffff";
+    shape(false);
+  }
+  return canvas;
+}
+
 /** Caches each layer's mask by what it depends on (its parameters and drawn size). */
 export function createMasks() {
   const cache = new Map<string, OffscreenCanvas>();
@@ -183,12 +276,16 @@ export function createMasks() {
     async apply(source: CanvasImageSource, sw: number, sh: number, mask: FrameMask, drawn: { width: number; height: number }): Promise<ImageBitmap> {
       const [w, h] = [Math.max(1, Math.round(drawn.width)), Math.max(1, Math.round(drawn.height))];
       const key = `${w}x${h} ${JSON.stringify(mask)}`;
-      let m = cache.get(key);
-      if (!m) {
-        m = maskCanvas(mask, w, h);
-        if (cache.size > 32) cache.clear();
-        cache.set(key, m);
-      }
+      const cached = (k: string, make: () => OffscreenCanvas) => {
+        let c = cache.get(k);
+        if (!c) {
+          c = make();
+          if (cache.size > 32) cache.clear();
+          cache.set(k, c);
+        }
+        return c;
+      };
+      const m = cached(key, () => maskCanvas(mask, w, h));
       const out = new OffscreenCanvas(sw, sh);
       const ctx = out.getContext("2d")!;
       ctx.drawImage(source, 0, 0, sw, sh);
@@ -197,7 +294,15 @@ export function createMasks() {
       ctx.globalCompositeOperation = "source-over";
       const p = mask.params as P;
       const stroke = num(p, "strokeWidth");
-      if (stroke > 0) {
+      if (stroke > 0 && (mask.type === "text" || mask.type === "freeform")) {
+        ctx.drawImage(
+          cached(`${key} outline`, () => outlineCanvas(mask, w, h)),
+          0,
+          0,
+          sw,
+          sh,
+        );
+      } else if (stroke > 0) {
         // The outline over the masked picture, in the element's drawn pixels.
         const align = p.strokeAlign === "inside" ? -stroke / 2 : p.strokeAlign === "outside" ? stroke / 2 : 0;
         ctx.save();

@@ -228,8 +228,7 @@ fn frame_graphic(at: At) -> Option<FrameGraphic> {
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 #[schemars(rename = "FrameMask")]
 pub struct FrameMask {
-    /// rectangle, ellipse, diamond, star, heart, cinematic-bars, split (drawn), or text and
-    /// freeform (OpenCut's, not drawn here)
+    /// rectangle, ellipse, diamond, star, heart, cinematic-bars, split, text or freeform
     #[serde(rename = "type")]
     pub kind: String,
     #[schemars(with = "BTreeMap<String, Value>")]
@@ -244,7 +243,8 @@ fn frame_mask(el: &Element) -> Option<FrameMask> {
     let (kind, given) = crate::masks::first(el)?;
     let mut params = if crate::masks::KINDS.contains(&kind) { crate::masks::defaults(kind, 1.0, 1.0) } else { Map::new() };
     params.extend(given.iter().map(|(k, v)| (k.clone(), v.clone())));
-    Some(FrameMask { kind: kind.to_string(), params })
+    // OpenCut leaves the element whole when its mask is not active (an open path, no text).
+    crate::masks::is_active(kind, &params).then(|| FrameMask { kind: kind.to_string(), params })
 }
 
 /// A text block's background box, in pixels.

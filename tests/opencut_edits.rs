@@ -338,6 +338,84 @@ fn masks_are_written_as_opencut_s_masks_panel_writes_them() {
     assert_eq!(mask.params["inverted"], true);
 }
 
+/// A text mask as OpenCut's `buildDefault` makes it (masks/builtin/definitions/text.ts) with its
+/// panel's edits, and a freeform path as its pen leaves one (masks/freeform/definition.ts:
+/// UUID point ids, points recentred on their box, closed when the pen returns to the first).
+fn text_and_freeform_scene() -> (Value, Value, Value) {
+    let text = json!([{ "id": "6f1c2f0e-3b7a-4c55-9d2e-0a4f8b1c7e21", "type": "text", "params": {
+        "feather": 6, "inverted": false, "strokeColor": "#ffcc00", "strokeWidth": 2, "strokeAlign": "outside",
+        "content": "OPEN\nCUT", "fontSize": 40, "fontFamily": "Arial", "fontWeight": "bold", "fontStyle": "normal",
+        "textDecoration": "none", "letterSpacing": 0, "lineHeight": 1.2, "centerX": 0, "centerY": 0.1, "rotation": 0, "scale": 1.25
+    } }]);
+    let point = |id: &str, x: f64, y: f64, out_x: f64| json!({ "id": id, "x": x, "y": y, "inX": -out_x, "inY": 0, "outX": out_x, "outY": 0 });
+    let freeform = json!([{ "id": "0b5e9a53-8f64-4d3e-a1c2-7d9e3f2b6a10", "type": "freeform", "params": {
+        "feather": 0, "inverted": true, "strokeColor": "#ffffff", "strokeWidth": 0, "strokeAlign": "center",
+        "path": [
+            point("c2a7e6f4-1d3b-4e8a-9f5c-2b7d6e1a3c90", 0.0, -0.25, 0.1),
+            point("9e4b1c7d-5a2f-4b6e-8d3c-1f7a9e2b5c40", 0.25, 0.25, 0.0),
+            point("3d8f2a6c-7e1b-4c9d-a5f3-6b2e8d1c4a70", -0.25, 0.25, 0.0)
+        ],
+        "closed": true, "centerX": -0.1, "centerY": 0.05, "rotation": 15, "scale": 1
+    } }]);
+    let mut scene = fixture("v31");
+    for t in scene["tracks"]["overlay"].as_array_mut().unwrap() {
+        for e in t["elements"].as_array_mut().unwrap() {
+            match e["id"].as_str() {
+                Some("i-card") => e["masks"] = text.clone(),
+                Some("g-rect") => e["masks"] = freeform.clone(),
+                _ => {}
+            }
+        }
+    }
+    (scene, text, freeform)
+}
+
+#[test]
+fn text_and_freeform_masks_made_by_opencut_round_trip_and_take_update_clip_s_edits() {
+    let (scene, text, freeform) = text_and_freeform_scene();
+    let mut ed = Editor::new();
+    opencut::load_scene(&mut ed, &scene).unwrap();
+    // Read back losslessly: written as loaded, listed and shown as the box masks are.
+    assert_eq!(opencut::scene(&ed).unwrap()["tracks"], scene["tracks"]);
+    assert_round_trips(&ed);
+    let shown = call(&mut ed, "get_element", json!({ "elementId": "g-rect" }));
+    assert_eq!(shown["mask"], json!({ "type": "freeform", "params": freeform[0]["params"] }));
+    assert_eq!(call(&mut ed, "get_element", json!({ "elementId": "i-card" }))["mask"]["params"], text[0]["params"]);
+    let listed = call(&mut ed, "list_timeline", json!({})).to_string();
+    assert!(listed.contains(r#""elementId":"i-card""#) && listed.contains(r#""mask":"text""#) && listed.contains(r#""mask":"freeform""#), "{listed}");
+    // The frame carries each mask whole for the compositor.
+    let mask_of = |ed: &Editor, t: f64, id: &str| {
+        ed.frame_at(t).unwrap().unwrap().layers.iter().find_map(|l| match l {
+            neuralcut::frame::Layer::Media(m) if m.element_id == id => Some(m.mask.clone()),
+            _ => None,
+        })
+    };
+    let card = mask_of(&ed, 0.5, "i-card").flatten().expect("i-card is drawn through its text mask");
+    assert_eq!((card.kind.as_str(), &Value::Object(card.params)), ("text", &text[0]["params"]));
+
+    // update_clip changes what it is given and nothing else: the ids, the other params, the points.
+    call(&mut ed, "update_clip", json!({ "elementIds": ["i-card"], "mask": { "type": "text", "content": "NEW", "fontFamily": "Georgia" } }));
+    call(&mut ed, "update_clip", json!({ "elementIds": ["g-rect"], "mask": { "type": "freeform", "rotation": 90, "feather": 12 } }));
+    let after = opencut::scene(&ed).unwrap()["tracks"].clone();
+    let mut want_text = text.clone();
+    want_text[0]["params"]["content"] = json!("NEW");
+    want_text[0]["params"]["fontFamily"] = json!("Georgia");
+    assert_eq!(element(&after, "i-card")["masks"], want_text);
+    let mut want_free = freeform.clone();
+    want_free[0]["params"]["rotation"] = json!(90);
+    want_free[0]["params"]["feather"] = json!(12);
+    assert_eq!(element(&after, "g-rect")["masks"], want_free);
+    for id in ["t-title", "v-pip", "v-intro", "e-blur"] {
+        assert_eq!(element(&after, id), element(&scene["tracks"], id), "{id} changed");
+    }
+    assert_round_trips(&ed);
+
+    // An open path (OpenCut's isActive) leaves the element whole: the frame has no mask for it.
+    call(&mut ed, "update_clip", json!({ "elementIds": ["g-rect"], "mask": { "type": "freeform", "closed": false } }));
+    assert_eq!(element(&opencut::scene(&ed).unwrap()["tracks"], "g-rect")["masks"][0]["params"]["closed"], false);
+    assert_eq!(mask_of(&ed, 6.5, "g-rect"), Some(None), "g-rect is drawn, unmasked");
+}
+
 /// OpenCut classic at cf5e79e draws no sticker and no effect element (docs/opencut.md): a host
 /// that says so (`connectOpenCut`'s default, `elementKinds` without them) gets refusals from the
 /// tools that would add one, and list_timeline names what is not drawn. Nothing changes.

@@ -577,10 +577,10 @@ export interface UpdateClipArgs {
   speed?: number;
   /** Keep the sound's pitch when the speed is not 1 (OpenCut's option; off by default, as there) */
   maintainPitch?: boolean;
-  /** A shape that shows only part of a video, image or graphic (OpenCut's masks); the same type again changes only the parameters given, another starts from OpenCut's defaults (a centred square of 0.6 of the shorter side) */
+  /** A shape that shows only part of a video, image or graphic (OpenCut's masks: box shapes, split, text, freeform); the same type again changes only the parameters given, another starts from OpenCut's defaults (a centred square of 0.6 of the shorter side; "Mask" in Arial) */
   mask?: {
     /** The shape, or "none" to take the mask away */
-    type: "none" | "rectangle" | "ellipse" | "diamond" | "star" | "heart" | "cinematic-bars" | "split";
+    type: "none" | "rectangle" | "ellipse" | "diamond" | "star" | "heart" | "cinematic-bars" | "split" | "text" | "freeform";
     /** The shape's centre from the element's centre, a fraction of its width (-1 to 1) */
     centerX?: number;
     /** The same, a fraction of its height, +y down */
@@ -591,6 +591,8 @@ export interface UpdateClipArgs {
     height?: number;
     /** Degrees, clockwise (a split's line turns about its centre) */
     rotation?: number;
+    /** Text and freeform: a factor on the shape's size (default 1) */
+    scale?: number;
     /** Soft edge, in canvas pixels across the outline */
     feather?: number;
     /** Show what is outside the shape instead */
@@ -601,6 +603,39 @@ export interface UpdateClipArgs {
     strokeWidth?: number;
     /** Where the outline runs: inside, on or outside the shape's edge */
     strokeAlign?: "inside" | "center" | "outside";
+    /** Text: the words the picture shows through (default "Mask"; lines split at \n) */
+    content?: string;
+    /** Text: OpenCut's text size (default 15, a sixth of the element's height per line) */
+    fontSize?: number;
+    /** Text: font family (default Arial) */
+    fontFamily?: string;
+    /** Text */
+    fontWeight?: "normal" | "bold";
+    /** Text */
+    fontStyle?: "normal" | "italic";
+    /** Text */
+    textDecoration?: "none" | "underline" | "line-through";
+    /** Text: extra pixels between letters */
+    letterSpacing?: number;
+    /** Text: line spacing, a factor of the font size (default 1.2) */
+    lineHeight?: number;
+    /** Freeform: the outline's points in order, each a cubic bezier's anchor with its in and out handles */
+    path?: {
+      /** The point's id as get_element shows it (kept; new points get one) */
+      id?: string;
+      /** Anchor, a fraction of the element's width from the mask's centre (-10 to 10) */
+      x: number;
+      /** Anchor, a fraction of its height, +y down */
+      y: number;
+      /** Handle into the point, an offset from it (default 0: a corner) */
+      inX?: number;
+      inY?: number;
+      /** Handle out of the point, an offset from it */
+      outX?: number;
+      outY?: number;
+    }[];
+    /** Freeform: whether the last point joins the first (default true for a new path; an open path masks nothing) */
+    closed?: boolean;
   };
   /** A graphic's look (add_graphic's): fill, stroke {color, width, align}, cornerRadius, sides, points, depth; only the keys given change */
   graphic?: {
@@ -1340,8 +1375,7 @@ export interface FrameClipEffect {
 /** A mask as the compositor draws it: OpenCut's shape and every parameter (feather and stroke
  * width in canvas pixels, centre and size as fractions of the element's drawn size). */
 export interface FrameMask {
-  /** rectangle, ellipse, diamond, star, heart, cinematic-bars, split (drawn), or text and
-   * freeform (OpenCut's, not drawn here) */
+  /** rectangle, ellipse, diamond, star, heart, cinematic-bars, split, text or freeform */
   type: string;
   params: { [key: string]: unknown };
 }
@@ -3506,7 +3540,7 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
   {
     "name": "update_clip",
     "title": "Update clip properties",
-    "description": "Change how one or many elements look or sound, as one undo step: position (an anchor such as \"top-right\" or {\"anchor\":\"bottom-left\",\"margin\":40}, which keeps the element inside the frame that many pixels from the edges; or {\"x\":px,\"y\":px} from the canvas centre, +y down), scale (factor >= 0.01, or {\"x\":…,\"y\":…}), rotation (degrees -360 to 360, clockwise), opacity (0 to 1), blendMode (normal, multiply, screen, overlay, …), hidden (visual elements), volume (dB -60 to 20; 0 plays as recorded), muted, speed (0.01 to 5: 2 plays twice as fast and makes the clip half as long; OpenCut's rate, the clip's end following) and maintainPitch (keep the sound's pitch at that speed) (video and audio), and mask (video, image and graphic: {\"type\": rectangle, ellipse, diamond, star, heart, cinematic-bars or split, centerX, centerY, width, height, rotation, feather, inverted, strokeColor, strokeWidth, strokeAlign}, OpenCut's masks; {\"type\": \"none\"} takes it away), and graphic (a shape from add_graphic: {fill, stroke: {color, width, align}, cornerRadius, sides, points, depth}). Only the properties given change. Example, a small logo in the corner: {\"elementIds\":[\"clip-1\"],\"scale\":0.3,\"position\":\"top-right\"}.",
+    "description": "Change how one or many elements look or sound, as one undo step: position (an anchor such as \"top-right\" or {\"anchor\":\"bottom-left\",\"margin\":40}, which keeps the element inside the frame that many pixels from the edges; or {\"x\":px,\"y\":px} from the canvas centre, +y down), scale (factor >= 0.01, or {\"x\":…,\"y\":…}), rotation (degrees -360 to 360, clockwise), opacity (0 to 1), blendMode (normal, multiply, screen, overlay, …), hidden (visual elements), volume (dB -60 to 20; 0 plays as recorded), muted, speed (0.01 to 5: 2 plays twice as fast and makes the clip half as long; OpenCut's rate, the clip's end following) and maintainPitch (keep the sound's pitch at that speed) (video and audio), and mask (video, image and graphic: {\"type\": rectangle, ellipse, diamond, star, heart, cinematic-bars or split, centerX, centerY, width, height, rotation, feather, inverted, strokeColor, strokeWidth, strokeAlign}; {\"type\": \"text\", content, fontSize, fontFamily, fontWeight, fontStyle, textDecoration, letterSpacing, lineHeight, scale, ...} shows the picture through the words; {\"type\": \"freeform\", path: [{x, y, inX, inY, outX, outY}, ...] (3 or more bezier points, fractions of the element's size from the mask's centre), closed, scale, ...}, OpenCut's masks; {\"type\": \"none\"} takes it away), and graphic (a shape from add_graphic: {fill, stroke: {color, width, align}, cornerRadius, sides, points, depth}). Only the properties given change. Example, a small logo in the corner: {\"elementIds\":[\"clip-1\"],\"scale\":0.3,\"position\":\"top-right\"}.",
     "inputSchema": {
       "$schema": "https://json-schema.org/draft/2020-12/schema",
       "type": "object",
@@ -3677,7 +3711,9 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
                 "star",
                 "heart",
                 "cinematic-bars",
-                "split"
+                "split",
+                "text",
+                "freeform"
               ],
               "description": "The shape, or \"none\" to take the mask away"
             },
@@ -3709,6 +3745,12 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
               "maximum": 360,
               "description": "Degrees, clockwise (a split's line turns about its centre)"
             },
+            "scale": {
+              "type": "number",
+              "minimum": 0.01,
+              "maximum": 5,
+              "description": "Text and freeform: a factor on the shape's size (default 1)"
+            },
             "feather": {
               "type": "number",
               "minimum": 0,
@@ -3737,13 +3779,114 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
                 "outside"
               ],
               "description": "Where the outline runs: inside, on or outside the shape's edge"
+            },
+            "content": {
+              "type": "string",
+              "maxLength": 1000,
+              "minLength": 1,
+              "description": "Text: the words the picture shows through (default \"Mask\"; lines split at \\n)"
+            },
+            "fontSize": {
+              "type": "number",
+              "minimum": 5,
+              "maximum": 300,
+              "description": "Text: OpenCut's text size (default 15, a sixth of the element's height per line)"
+            },
+            "fontFamily": {
+              "type": "string",
+              "maxLength": 200,
+              "minLength": 1,
+              "description": "Text: font family (default Arial)"
+            },
+            "fontWeight": {
+              "type": "string",
+              "enum": [
+                "normal",
+                "bold"
+              ],
+              "description": "Text"
+            },
+            "fontStyle": {
+              "type": "string",
+              "enum": [
+                "normal",
+                "italic"
+              ],
+              "description": "Text"
+            },
+            "textDecoration": {
+              "type": "string",
+              "enum": [
+                "none",
+                "underline",
+                "line-through"
+              ],
+              "description": "Text"
+            },
+            "letterSpacing": {
+              "type": "number",
+              "minimum": -100,
+              "maximum": 500,
+              "description": "Text: extra pixels between letters"
+            },
+            "lineHeight": {
+              "type": "number",
+              "minimum": 0.1,
+              "maximum": 10,
+              "description": "Text: line spacing, a factor of the font size (default 1.2)"
+            },
+            "path": {
+              "type": "array",
+              "maxItems": 1000,
+              "items": {
+                "type": "object",
+                "properties": {
+                  "id": {
+                    "type": "string",
+                    "description": "The point's id as get_element shows it (kept; new points get one)"
+                  },
+                  "x": {
+                    "type": "number",
+                    "description": "Anchor, a fraction of the element's width from the mask's centre (-10 to 10)"
+                  },
+                  "y": {
+                    "type": "number",
+                    "description": "Anchor, a fraction of its height, +y down"
+                  },
+                  "inX": {
+                    "type": "number",
+                    "description": "Handle into the point, an offset from it (default 0: a corner)"
+                  },
+                  "inY": {
+                    "type": "number"
+                  },
+                  "outX": {
+                    "type": "number",
+                    "description": "Handle out of the point, an offset from it"
+                  },
+                  "outY": {
+                    "type": "number"
+                  }
+                },
+                "required": [
+                  "x",
+                  "y"
+                ],
+                "additionalProperties": false
+              },
+              "minItems": 1,
+              "description": "Freeform: the outline's points in order, each a cubic bezier's anchor with its in and out handles"
+            },
+            "closed": {
+              "type": "boolean",
+              "description": "Freeform: whether the last point joins the first (default true for a new path; an open path masks nothing)"
             }
           },
           "required": [
             "type"
           ],
           "additionalProperties": false,
-          "description": "A shape that shows only part of a video, image or graphic (OpenCut's masks); the same type again changes only the parameters given, another starts from OpenCut's defaults (a centred square of 0.6 of the shorter side)"
+          "description": "A shape that shows only part of a video, image or graphic (OpenCut's masks: box shapes, split, text, freeform); the same type again changes only the parameters given, another starts from OpenCut's defaults (a centred square of 0.6 of the shorter side; \"Mask\" in Arial)"
         },
         "graphic": {
           "type": "object",

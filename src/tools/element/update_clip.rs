@@ -7,7 +7,7 @@ pub static DEF: ToolDef = ToolDef {
     name: "update_clip",
     title: text!("Update clip properties"),
     summary: text!("Change {elementIds:n clip}"),
-    description: text!("Change how one or many elements look or sound, as one undo step: position (an anchor such as \"top-right\" or {\"anchor\":\"bottom-left\",\"margin\":40}, which keeps the element inside the frame that many pixels from the edges; or {\"x\":px,\"y\":px} from the canvas centre, +y down), scale (factor >= 0.01, or {\"x\":…,\"y\":…}), rotation (degrees -360 to 360, clockwise), opacity (0 to 1), blendMode (normal, multiply, screen, overlay, …), hidden (visual elements), volume (dB -60 to 20; 0 plays as recorded), muted, speed (0.01 to 5: 2 plays twice as fast and makes the clip half as long; OpenCut's rate, the clip's end following) and maintainPitch (keep the sound's pitch at that speed) (video and audio), and mask (video, image and graphic: {\"type\": rectangle, ellipse, diamond, star, heart, cinematic-bars or split, centerX, centerY, width, height, rotation, feather, inverted, strokeColor, strokeWidth, strokeAlign}, OpenCut's masks; {\"type\": \"none\"} takes it away), and graphic (a shape from add_graphic: {fill, stroke: {color, width, align}, cornerRadius, sides, points, depth}). Only the properties given change. Example, a small logo in the corner: {\"elementIds\":[\"clip-1\"],\"scale\":0.3,\"position\":\"top-right\"}."),
+    description: text!("Change how one or many elements look or sound, as one undo step: position (an anchor such as \"top-right\" or {\"anchor\":\"bottom-left\",\"margin\":40}, which keeps the element inside the frame that many pixels from the edges; or {\"x\":px,\"y\":px} from the canvas centre, +y down), scale (factor >= 0.01, or {\"x\":…,\"y\":…}), rotation (degrees -360 to 360, clockwise), opacity (0 to 1), blendMode (normal, multiply, screen, overlay, …), hidden (visual elements), volume (dB -60 to 20; 0 plays as recorded), muted, speed (0.01 to 5: 2 plays twice as fast and makes the clip half as long; OpenCut's rate, the clip's end following) and maintainPitch (keep the sound's pitch at that speed) (video and audio), and mask (video, image and graphic: {\"type\": rectangle, ellipse, diamond, star, heart, cinematic-bars or split, centerX, centerY, width, height, rotation, feather, inverted, strokeColor, strokeWidth, strokeAlign}; {\"type\": \"text\", content, fontSize, fontFamily, fontWeight, fontStyle, textDecoration, letterSpacing, lineHeight, scale, ...} shows the picture through the words; {\"type\": \"freeform\", path: [{x, y, inX, inY, outX, outY}, ...] (3 or more bezier points, fractions of the element's size from the mask's centre), closed, scale, ...}, OpenCut's masks; {\"type\": \"none\"} takes it away), and graphic (a shape from add_graphic: {fill, stroke: {color, width, align}, cornerRadius, sides, points, depth}). Only the properties given change. Example, a small logo in the corner: {\"elementIds\":[\"clip-1\"],\"scale\":0.3,\"position\":\"top-right\"}."),
     types: Types::of::<Arguments, Returns>(),
     kind: Kind::Edit,
     annotations: CHANGE,
@@ -49,7 +49,7 @@ arguments! {
         speed: Arg<Option<f64>>,
         /// Keep the sound's pitch when the speed is not 1 (OpenCut's option; off by default, as there)
         maintain_pitch: Arg<Option<bool>>,
-        /// A shape that shows only part of a video, image or graphic (OpenCut's masks); the same type again changes only the parameters given, another starts from OpenCut's defaults (a centred square of 0.6 of the shorter side)
+        /// A shape that shows only part of a video, image or graphic (OpenCut's masks: box shapes, split, text, freeform); the same type again changes only the parameters given, another starts from OpenCut's defaults (a centred square of 0.6 of the shorter side; "Mask" in Arial)
         mask: Arg<Option<super::mask::MaskArg>>,
         /// A graphic's look (add_graphic's): fill, stroke {color, width, align}, cornerRadius, sides, points, depth; only the keys given change
         graphic: Arg<Option<super::graphic::GraphicLook>>,
@@ -219,6 +219,9 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
         if let Some((name, _, _)) = checks.iter().find(|(_, given, ok)| *given && !*ok) {
             return Err(unsupported(&e, name));
         }
+        if let Some(change) = &mask {
+            super::mask::check(&e, change)?;
+        }
         let old_duration = e.duration;
         if retimed {
             // As OpenCut's update pipeline derives it: the trims stay, the visible source span
@@ -308,7 +311,7 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     let tl = timeline_mut(&mut ctx.timeline)?;
     for (((ti, ei), mut e, old_duration), size) in updated.into_iter().zip(sizes) {
         if let Some(change) = &mask {
-            super::mask::apply(&mut e, change, size, || ctx.ids.next('m'));
+            super::mask::apply(&mut e, change, size, |c| ctx.ids.next(c));
         }
         let mut entry = clip_summary(&e);
         if retimed {
