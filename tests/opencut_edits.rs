@@ -377,7 +377,7 @@ fn text_and_freeform_masks_made_by_opencut_round_trip_and_take_update_clip_s_edi
     opencut::load_scene(&mut ed, &scene).unwrap();
     // Read back losslessly: written as loaded, listed and shown as the box masks are.
     assert_eq!(opencut::scene(&ed).unwrap()["tracks"], scene["tracks"]);
-    assert_round_trips(&ed);
+    assert_round_trips(&mut ed);
     let shown = call(&mut ed, "get_element", json!({ "elementId": "g-rect" }));
     assert_eq!(shown["mask"], json!({ "type": "freeform", "params": freeform[0]["params"] }));
     assert_eq!(call(&mut ed, "get_element", json!({ "elementId": "i-card" }))["mask"]["params"], text[0]["params"]);
@@ -408,7 +408,7 @@ fn text_and_freeform_masks_made_by_opencut_round_trip_and_take_update_clip_s_edi
     for id in ["t-title", "v-pip", "v-intro", "e-blur"] {
         assert_eq!(element(&after, id), element(&scene["tracks"], id), "{id} changed");
     }
-    assert_round_trips(&ed);
+    assert_round_trips(&mut ed);
 
     // An open path (OpenCut's isActive) leaves the element whole: the frame has no mask for it.
     call(&mut ed, "update_clip", json!({ "elementIds": ["g-rect"], "mask": { "type": "freeform", "closed": false } }));
