@@ -4,7 +4,7 @@
 import { loadEngine, openEngine, type WasmEditor } from "./engine.js";
 import { NeuralCutError, rethrow } from "./errors.js";
 import { OptionsRefusal, optionsJson } from "./options-json.js";
-import type { AudioPlan, Frame } from "./generated/tools.js";
+import type { AudioPlan, ElementKind, Frame } from "./generated/tools.js";
 import { TOOL_CATALOG, type ActiveEffect, type EffectType, type ToolArgsMap, type ToolInfo, type ToolName, type ToolResultMap } from "./generated/tools.js";
 import type {
   AddAssetOptions,
@@ -453,10 +453,7 @@ Object.defineProperty(NeuralCutEditor.prototype, Symbol.for("neuralcut.testOnlyP
   },
 });
 
-/** Every element type, in the order `editor.elementKinds()` lists them. */
-export const ELEMENT_KINDS = ["video", "image", "audio", "text", "sticker", "graphic", "effect"] as const;
-/** An element type a host may draw (`createEditor({ elementKinds })`). */
-export type ElementKind = (typeof ELEMENT_KINDS)[number];
+export { ELEMENT_KINDS, type ElementKind } from "./generated/tools.js";
 
 /** The `elementKinds` option: an array of strings (the engine checks that each is an element type). */
 function checkElementKinds(kinds: unknown): readonly string[] | undefined {

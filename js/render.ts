@@ -211,11 +211,6 @@ export async function createFrameRenderer(options: CreateFrameRendererOptions): 
     const scale = width / frame.width;
     const height = Math.max(1, Math.round(frame.height * scale));
     if (height > maxSize) throw new NeuralCutError("INVALID_OPTIONS", `the frame would be ${width}x${height}, over this GPU's ${maxSize}`);
-    // A masked picture is masked again each frame: its slot's upload is not reused, even when the
-    // slot held the same picture unmasked the frame before (a mask just added).
-    frame.layers.forEach((l, i) => {
-      if (l.kind === "media" && l.mask && DRAWN_MASKS.has(l.mask.type)) uploaded[i] = undefined;
-    });
     // Sources load in parallel; drawing is in layer order.
     const sources = frame.layers.map((l, i) => (l.kind === "media" ? pictures.sourceFor(l, i).catch((e: unknown) => ({ e })) : null));
     const [r, g, b, a] = parseColour(frame.background);

@@ -208,22 +208,22 @@ export interface AddTextArgs {
   position: "top" | "center" | "bottom";
   /** Style preset (default plain) */
   style?: "plain" | "subtitle" | "hook" | "label";
-  /** Font family, a name from the host's font list (default Arial) */
+  /** Font family, a name from the host's font list (OpenCut's default Arial) */
   fontFamily?: string;
-  /** Text size in canvas pixels (default from the style preset) */
+  /** Text size in canvas pixels */
   fontSize?: number;
   /** Text colour: #rrggbb, #rrggbbaa, rgb(r, g, b) or rgba(r, g, b, a) */
   color?: string;
   fontWeight?: "normal" | "bold";
   fontStyle?: "normal" | "italic";
-  /** Which edge of the text sits on its position (default center) */
+  /** Which edge of the text sits on its position (OpenCut's default center) */
   textAlign?: "left" | "center" | "right";
   textDecoration?: "none" | "underline" | "line-through";
-  /** Extra pixels between letters (default 0) */
+  /** Extra pixels between letters (OpenCut's default 0) */
   letterSpacing?: number;
-  /** Line spacing, a multiple of the font size (default 1.2) */
+  /** Line spacing, a multiple of the font size (OpenCut's default 1.2) */
   lineHeight?: number;
-  /** A box behind the text; drawn unless enabled is false */
+  /** A box behind the text; drawn unless enabled is false (update_text: only the keys given change) */
   background?: {
     /** Whether the box is drawn (default true: giving background turns it on) */
     enabled?: boolean;
@@ -262,7 +262,7 @@ export interface UpdateTextArgs {
   end?: number;
   /** New position */
   position?: "top" | "center" | "bottom";
-  /** Font family, a name from the host's font list */
+  /** Font family, a name from the host's font list (OpenCut's default Arial) */
   fontFamily?: string;
   /** Text size in canvas pixels */
   fontSize?: number;
@@ -270,14 +270,14 @@ export interface UpdateTextArgs {
   color?: string;
   fontWeight?: "normal" | "bold";
   fontStyle?: "normal" | "italic";
-  /** Which edge of the text sits on its position */
+  /** Which edge of the text sits on its position (OpenCut's default center) */
   textAlign?: "left" | "center" | "right";
   textDecoration?: "none" | "underline" | "line-through";
-  /** Extra pixels between letters */
+  /** Extra pixels between letters (OpenCut's default 0) */
   letterSpacing?: number;
-  /** Line spacing, a multiple of the font size */
+  /** Line spacing, a multiple of the font size (OpenCut's default 1.2) */
   lineHeight?: number;
-  /** A box behind the text; drawn unless enabled is false (only the keys given change) */
+  /** A box behind the text; drawn unless enabled is false (update_text: only the keys given change) */
   background?: {
     /** Whether the box is drawn (default true: giving background turns it on) */
     enabled?: boolean;
@@ -1208,6 +1208,11 @@ export { ERROR_CODES, type ErrorCode } from "./error-codes.js";
 
 /** The engine's unit of time: every time in a project is a whole number of ticks (src/time.rs). */
 export const TICKS_PER_SECOND = 120000;
+
+/** Every element type, in the order `editor.elementKinds()` lists them (src/model/timeline.rs). */
+export const ELEMENT_KINDS = ["video", "image", "audio", "text", "sticker", "graphic", "effect"] as const;
+/** An element type a host may draw (`createEditor({ elementKinds })`). */
+export type ElementKind = (typeof ELEMENT_KINDS)[number];
 
 /** An effect type of the effect registry: what `createEditor({ effects })` takes. */
 export type EffectType = "blur" | "brightness-contrast" | "grayscale" | "saturation" | "sepia" | "invert" | "vignette";
@@ -2341,12 +2346,12 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
         "fontFamily": {
           "type": "string",
           "minLength": 1,
-          "description": "Font family, a name from the host's font list (default Arial)"
+          "description": "Font family, a name from the host's font list (OpenCut's default Arial)"
         },
         "fontSize": {
           "type": "number",
           "minimum": 0,
-          "description": "Text size in canvas pixels (default from the style preset)"
+          "description": "Text size in canvas pixels"
         },
         "color": {
           "type": "string",
@@ -2373,7 +2378,7 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
             "center",
             "right"
           ],
-          "description": "Which edge of the text sits on its position (default center)"
+          "description": "Which edge of the text sits on its position (OpenCut's default center)"
         },
         "textDecoration": {
           "type": "string",
@@ -2386,12 +2391,12 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
         "letterSpacing": {
           "type": "number",
           "minimum": -100,
-          "description": "Extra pixels between letters (default 0)"
+          "description": "Extra pixels between letters (OpenCut's default 0)"
         },
         "lineHeight": {
           "type": "number",
           "minimum": 0.1,
-          "description": "Line spacing, a multiple of the font size (default 1.2)"
+          "description": "Line spacing, a multiple of the font size (OpenCut's default 1.2)"
         },
         "background": {
           "type": "object",
@@ -2432,7 +2437,7 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
             }
           },
           "additionalProperties": false,
-          "description": "A box behind the text; drawn unless enabled is false"
+          "description": "A box behind the text; drawn unless enabled is false (update_text: only the keys given change)"
         }
       },
       "required": [
@@ -2511,7 +2516,7 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
         "fontFamily": {
           "type": "string",
           "minLength": 1,
-          "description": "Font family, a name from the host's font list"
+          "description": "Font family, a name from the host's font list (OpenCut's default Arial)"
         },
         "fontSize": {
           "type": "number",
@@ -2543,7 +2548,7 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
             "center",
             "right"
           ],
-          "description": "Which edge of the text sits on its position"
+          "description": "Which edge of the text sits on its position (OpenCut's default center)"
         },
         "textDecoration": {
           "type": "string",
@@ -2556,12 +2561,12 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
         "letterSpacing": {
           "type": "number",
           "minimum": -100,
-          "description": "Extra pixels between letters"
+          "description": "Extra pixels between letters (OpenCut's default 0)"
         },
         "lineHeight": {
           "type": "number",
           "minimum": 0.1,
-          "description": "Line spacing, a multiple of the font size"
+          "description": "Line spacing, a multiple of the font size (OpenCut's default 1.2)"
         },
         "background": {
           "type": "object",
@@ -2602,7 +2607,7 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
             }
           },
           "additionalProperties": false,
-          "description": "A box behind the text; drawn unless enabled is false (only the keys given change)"
+          "description": "A box behind the text; drawn unless enabled is false (update_text: only the keys given change)"
         }
       },
       "required": [

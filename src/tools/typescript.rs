@@ -198,6 +198,12 @@ pub fn typings() -> String {
         "/** The engine's unit of time: every time in a project is a whole number of ticks (src/time.rs). */\nexport const TICKS_PER_SECOND = {};\n",
         crate::time::TICKS_PER_SECOND
     );
+    let kinds: Vec<String> = crate::model::ElementType::ALL.iter().map(|k| literal(&Value::from(k.as_str()))).collect();
+    let _ = writeln!(
+        out,
+        "/** Every element type, in the order `editor.elementKinds()` lists them (src/model/timeline.rs). */\nexport const ELEMENT_KINDS = [{}] as const;\n/** An element type a host may draw (`createEditor({{ elementKinds }})`). */\nexport type ElementKind = (typeof ELEMENT_KINDS)[number];\n",
+        kinds.join(", ")
+    );
     let effects: Vec<String> = crate::effects::EFFECTS.iter().map(|e| literal(&Value::from(e.id))).collect();
     let _ = writeln!(
         out,

@@ -16,41 +16,19 @@ pub static DEF: ToolDef = ToolDef {
     run: typed!(run),
 };
 
-arguments! {
-    pub struct Arguments {
-        /// The text to show
-        text: Arg<NonEmpty>,
-        /// When it appears, in timeline seconds
-        #[schemars(range(min = 0))]
-        start: Arg<f64>,
-        /// When it disappears, in timeline seconds
-        #[schemars(range(min = 0))]
-        end: Arg<f64>,
-        /// Where in the frame
-        position: Arg<Choice<TextPositions>>,
-        /// Style preset (default plain)
-        style: Arg<Option<Choice<TextStyles>>>,
-        /// Font family, a name from the host's font list (default Arial)
-        font_family: Arg<Option<NonEmpty>>,
-        /// Text size in canvas pixels (default from the style preset)
-        #[schemars(range(min = 0))]
-        font_size: Arg<Option<f64>>,
-        /// Text colour: #rrggbb, #rrggbbaa, rgb(r, g, b) or rgba(r, g, b, a)
-        color: Arg<Option<String>>,
-        font_weight: Arg<Option<Choice<FontWeights>>>,
-        font_style: Arg<Option<Choice<FontStyles>>>,
-        /// Which edge of the text sits on its position (default center)
-        text_align: Arg<Option<Choice<TextAligns>>>,
-        text_decoration: Arg<Option<Choice<TextDecorations>>>,
-        /// Extra pixels between letters (default 0)
-        #[schemars(range(min = -100))]
-        letter_spacing: Arg<Option<f64>>,
-        /// Line spacing, a multiple of the font size (default 1.2)
-        #[schemars(range(min = 0.1))]
-        line_height: Arg<Option<f64>>,
-        /// A box behind the text; drawn unless enabled is false
-        background: Arg<Option<TextBox>>,
-    }
+text_arguments! {
+    /// The text to show
+    text: Arg<NonEmpty>,
+    /// When it appears, in timeline seconds
+    #[schemars(range(min = 0))]
+    start: Arg<f64>,
+    /// When it disappears, in timeline seconds
+    #[schemars(range(min = 0))]
+    end: Arg<f64>,
+    /// Where in the frame
+    position: Arg<Choice<TextPositions>>,
+    /// Style preset (default plain)
+    style: Arg<Option<Choice<TextStyles>>>,
 }
 
 returns! {
@@ -73,21 +51,7 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     e.name = Some(text_name(text).into());
     e.content = Some(text.to_string());
     apply_style(&mut e, style, canvas);
-    set_text_style(
-        &mut e,
-        &[
-            ("fontFamily", args.font_family.get()),
-            ("fontSize", args.font_size.get()),
-            ("color", args.color.get()),
-            ("fontWeight", args.font_weight.get()),
-            ("fontStyle", args.font_style.get()),
-            ("textAlign", args.text_align.get()),
-            ("textDecoration", args.text_decoration.get()),
-            ("letterSpacing", args.letter_spacing.get()),
-            ("lineHeight", args.line_height.get()),
-        ],
-        args.background.get(),
-    )?;
+    set_text_style(&mut e, &args.text_settings(), args.background.get())?;
     set_position(&mut e, position, canvas);
     let ids = &mut ctx.ids;
     let ti = edits::place(tl, TrackType::Text, e, || ids.next('t')).map_err(edit_error)?;

@@ -35,6 +35,56 @@ crate::tools::args::choices! {
     TextDecorations = properties::TEXT_DECORATIONS;
 }
 
+/// A text tool's `Arguments`: its own fields, then OpenCut's text settings, declared once for
+/// add_text and update_text (with `text_settings()`, the settings given, each under its property path).
+macro_rules! text_arguments {
+    ($($own:tt)*) => {
+        crate::tools::registry::arguments! {
+            pub struct Arguments {
+                $($own)*
+                /// Font family, a name from the host's font list (OpenCut's default Arial)
+                font_family: Arg<Option<NonEmpty>>,
+                /// Text size in canvas pixels
+                #[schemars(range(min = 0))]
+                font_size: Arg<Option<f64>>,
+                /// Text colour: #rrggbb, #rrggbbaa, rgb(r, g, b) or rgba(r, g, b, a)
+                color: Arg<Option<String>>,
+                font_weight: Arg<Option<Choice<FontWeights>>>,
+                font_style: Arg<Option<Choice<FontStyles>>>,
+                /// Which edge of the text sits on its position (OpenCut's default center)
+                text_align: Arg<Option<Choice<TextAligns>>>,
+                text_decoration: Arg<Option<Choice<TextDecorations>>>,
+                /// Extra pixels between letters (OpenCut's default 0)
+                #[schemars(range(min = -100))]
+                letter_spacing: Arg<Option<f64>>,
+                /// Line spacing, a multiple of the font size (OpenCut's default 1.2)
+                #[schemars(range(min = 0.1))]
+                line_height: Arg<Option<f64>>,
+                /// A box behind the text; drawn unless enabled is false (update_text: only the keys given change)
+                background: Arg<Option<TextBox>>,
+            }
+        }
+
+        impl Arguments {
+            /// The text settings given, each under its property path.
+            fn text_settings(&self) -> [(&'static str, Option<&serde_json::Value>); 9] {
+                [
+                    ("fontFamily", self.font_family.get()),
+                    ("fontSize", self.font_size.get()),
+                    ("color", self.color.get()),
+                    ("fontWeight", self.font_weight.get()),
+                    ("fontStyle", self.font_style.get()),
+                    ("textAlign", self.text_align.get()),
+                    ("textDecoration", self.text_decoration.get()),
+                    ("letterSpacing", self.letter_spacing.get()),
+                    ("lineHeight", self.line_height.get()),
+                ]
+            }
+        }
+    };
+}
+pub(crate) use text_arguments;
+
 /// The text's background box, OpenCut's `background.*` params. Read as an object; each key is
 /// checked against its property (crate::properties).
 #[derive(schemars::JsonSchema)]

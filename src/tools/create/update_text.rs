@@ -16,43 +16,21 @@ pub static DEF: ToolDef = ToolDef {
     run: typed!(run),
 };
 
-arguments! {
-    pub struct Arguments {
-        /// Track id from list_timeline
-        track_id: Arg<NonEmpty>,
-        /// Text element id from list_timeline
-        element_id: Arg<NonEmpty>,
-        /// New text
-        text: Arg<Option<NonEmpty>>,
-        /// New start, in timeline seconds
-        #[schemars(range(min = 0))]
-        start: Arg<Option<f64>>,
-        /// New end, in timeline seconds
-        #[schemars(range(min = 0))]
-        end: Arg<Option<f64>>,
-        /// New position
-        position: Arg<Option<Choice<TextPositions>>>,
-        /// Font family, a name from the host's font list
-        font_family: Arg<Option<NonEmpty>>,
-        /// Text size in canvas pixels
-        #[schemars(range(min = 0))]
-        font_size: Arg<Option<f64>>,
-        /// Text colour: #rrggbb, #rrggbbaa, rgb(r, g, b) or rgba(r, g, b, a)
-        color: Arg<Option<String>>,
-        font_weight: Arg<Option<Choice<FontWeights>>>,
-        font_style: Arg<Option<Choice<FontStyles>>>,
-        /// Which edge of the text sits on its position
-        text_align: Arg<Option<Choice<TextAligns>>>,
-        text_decoration: Arg<Option<Choice<TextDecorations>>>,
-        /// Extra pixels between letters
-        #[schemars(range(min = -100))]
-        letter_spacing: Arg<Option<f64>>,
-        /// Line spacing, a multiple of the font size
-        #[schemars(range(min = 0.1))]
-        line_height: Arg<Option<f64>>,
-        /// A box behind the text; drawn unless enabled is false (only the keys given change)
-        background: Arg<Option<TextBox>>,
-    }
+text_arguments! {
+    /// Track id from list_timeline
+    track_id: Arg<NonEmpty>,
+    /// Text element id from list_timeline
+    element_id: Arg<NonEmpty>,
+    /// New text
+    text: Arg<Option<NonEmpty>>,
+    /// New start, in timeline seconds
+    #[schemars(range(min = 0))]
+    start: Arg<Option<f64>>,
+    /// New end, in timeline seconds
+    #[schemars(range(min = 0))]
+    end: Arg<Option<f64>>,
+    /// New position
+    position: Arg<Option<Choice<TextPositions>>>,
 }
 
 returns! {
@@ -97,21 +75,7 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     if let Some(p) = position {
         set_position(&mut e, p, canvas);
     }
-    set_text_style(
-        &mut e,
-        &[
-            ("fontFamily", args.font_family.get()),
-            ("fontSize", args.font_size.get()),
-            ("color", args.color.get()),
-            ("fontWeight", args.font_weight.get()),
-            ("fontStyle", args.font_style.get()),
-            ("textAlign", args.text_align.get()),
-            ("textDecoration", args.text_decoration.get()),
-            ("letterSpacing", args.letter_spacing.get()),
-            ("lineHeight", args.line_height.get()),
-        ],
-        args.background.get(),
-    )?;
+    set_text_style(&mut e, &args.text_settings(), args.background.get())?;
     edits::replace(tl, ti, e).map_err(edit_error)?;
     Ok(crate::text::obj([("success", serde_json::Value::from(true)), ("elementId", serde_json::Value::from(element_id))]).into())
 }
