@@ -21,6 +21,17 @@ export function launchChromium(extraArgs = []) {
   });
 }
 
+/** Chromium's switches for WebGPU on SwiftShader, the software adapter every machine here has. */
+export const WEBGPU_FLAGS = ["--enable-unsafe-webgpu", "--use-webgpu-adapter=swiftshader"];
+
+/** The renderer's three backends and the switches Chromium needs for each: the pixel tests run
+ * every case on all of them. */
+export const RENDER_BACKENDS = [
+  ["webgpu", WEBGPU_FLAGS],
+  ["webgl2", []],
+  ["canvas2d", []],
+];
+
 const TYPES = {
   ".html": "text/html",
   ".js": "text/javascript",

@@ -18,12 +18,11 @@ import { fileURLToPath } from "node:url";
 
 import { chromium } from "playwright-core";
 
-import { serveDir } from "./browser.mjs";
+import { WEBGPU_FLAGS, serveDir } from "./browser.mjs";
 import { CHROMIUM_FLAGS } from "../../dist/render-headless.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const dist = process.env.NEURALCUT_DIST ?? join(root, "dist");
-const WEBGPU_FLAGS = ["--enable-unsafe-webgpu", "--use-webgpu-adapter=swiftshader"];
 // A real video source: the demo's sample clip (demo/media/README.md), handed to the page as bytes.
 const videoBase64 = readFileSync(join(root, "demo", "media", "clip.webm")).toString("base64");
 

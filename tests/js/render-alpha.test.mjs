@@ -19,7 +19,7 @@ import { dirname, join, relative } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 
-import { launchChromium, serveDir } from "./browser.mjs";
+import { RENDER_BACKENDS, launchChromium, serveDir } from "./browser.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const dist = process.env.NEURALCUT_DIST ?? join(root, "dist");
@@ -247,11 +247,7 @@ describe("translucent pictures blended once on every backend", { timeout: 300_00
   });
   after(() => server?.close());
 
-  for (const [backend, flags] of [
-    ["webgpu", ["--enable-unsafe-webgpu", "--use-webgpu-adapter=swiftshader"]],
-    ["webgl2", []],
-    ["canvas2d", []],
-  ]) {
+  for (const [backend, flags] of RENDER_BACKENDS) {
     test(`a half-transparent PNG, text and its antialiased edges, a feathered mask, a graphic's edge on ${backend}`, async () => {
       const browser = await launchChromium(flags);
       try {

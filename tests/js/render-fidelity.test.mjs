@@ -13,7 +13,7 @@ import { dirname, join, relative } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 
-import { launchChromium, serveDir } from "./browser.mjs";
+import { RENDER_BACKENDS, launchChromium, serveDir } from "./browser.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const dist = process.env.NEURALCUT_DIST ?? join(root, "dist");
@@ -492,11 +492,7 @@ describe("neuralcut/render fidelity in Chromium", { timeout: 600_000 }, () => {
   });
   after(() => server?.close());
 
-  for (const [backend, flags] of [
-    ["webgpu", ["--enable-unsafe-webgpu", "--use-webgpu-adapter=swiftshader"]],
-    ["webgl2", []],
-    ["canvas2d", []],
-  ]) {
+  for (const [backend, flags] of RENDER_BACKENDS) {
     test(`bars per second, every blend mode and every effect on ${backend}`, async () => {
       const browser = await launchChromium(flags);
       try {

@@ -11,7 +11,7 @@ import { dirname, join, relative } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 
-import { launchChromium, serveDir } from "./browser.mjs";
+import { RENDER_BACKENDS, launchChromium, serveDir } from "./browser.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const dist = process.env.NEURALCUT_DIST ?? join(root, "dist");
@@ -191,11 +191,7 @@ describe("graphics drawn by neuralcut/render as OpenCut draws them", { timeout: 
   });
   after(() => server?.close());
 
-  for (const [backend, flags] of [
-    ["webgpu", ["--enable-unsafe-webgpu", "--use-webgpu-adapter=swiftshader"]],
-    ["webgl2", []],
-    ["canvas2d", []],
-  ]) {
+  for (const [backend, flags] of RENDER_BACKENDS) {
     test(`rectangles, ellipses, polygons and stars with their corners, points and aligned strokes on ${backend}`, async () => {
       const browser = await launchChromium(flags);
       try {

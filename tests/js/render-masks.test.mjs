@@ -11,7 +11,7 @@ import { dirname, join, relative } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 
-import { launchChromium, serveDir } from "./browser.mjs";
+import { RENDER_BACKENDS, launchChromium, serveDir } from "./browser.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const dist = process.env.NEURALCUT_DIST ?? join(root, "dist");
@@ -352,11 +352,7 @@ describe("masks drawn by neuralcut/render", { timeout: 300_000 }, () => {
   });
   after(() => server?.close());
 
-  for (const [backend, flags] of [
-    ["webgpu", ["--enable-unsafe-webgpu", "--use-webgpu-adapter=swiftshader"]],
-    ["webgl2", []],
-    ["canvas2d", []],
-  ]) {
+  for (const [backend, flags] of RENDER_BACKENDS) {
     test(`every mask shape, its feather, inversion and outline on ${backend}`, async () => {
       const browser = await launchChromium(flags);
       try {

@@ -10,11 +10,10 @@ import { dirname, join, relative } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 
-import { launchChromium, serveDir } from "./browser.mjs";
+import { WEBGPU_FLAGS, launchChromium, serveDir } from "./browser.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const dist = process.env.NEURALCUT_DIST ?? join(root, "dist");
-const WEBGPU_FLAGS = ["--enable-unsafe-webgpu", "--use-webgpu-adapter=swiftshader"];
 const S = 120_000;
 
 function visual(changes = {}) {
