@@ -6,15 +6,15 @@
 // a linear ramp across its line; inverted flips it; the picture is kept where the mask is, and
 // the outline (strokeWidth) is drawn over the masked picture. Applied to the layer's picture
 // before any backend draws it, so Canvas2D, WebGL2 and WebGPU show the same mask.
-import type { FrameMask, TextFrameLayer } from "./generated/tools.js";
+import { type FrameMask, MASK_TYPES, type TextFrameLayer } from "./generated/tools.js";
 import { drawText, layoutText } from "./render-text.js";
 
 type P = Record<string, unknown>;
 const num = (p: P, k: string, d = 0) => (typeof p[k] === "number" ? (p[k] as number) : d);
 const str = (p: P, k: string, d: string) => (typeof p[k] === "string" ? (p[k] as string) : d);
 
-/** The shapes drawn here: crate::masks::KINDS. */
-export const DRAWN_MASKS: ReadonlySet<string> = new Set(["rectangle", "ellipse", "diamond", "star", "heart", "cinematic-bars", "split", "text", "freeform"]);
+/** The shapes drawn here: every one of OpenCut's (crate::masks::KINDS, generated). */
+export const DRAWN_MASKS: ReadonlySet<string> = new Set(MASK_TYPES);
 
 /** A text mask as the text layer it draws (masks/builtin/definitions/text.ts): white, centred on
  * the mask's centre, OpenCut's size 15 a sixth of the element's height over 90, then scaled and
@@ -63,7 +63,8 @@ function drawTextMask(ctx: OffscreenCanvasRenderingContext2D, p: P, w: number, h
  * segment back to the first point when closed. */
 function freeformPath(p: P, w: number, h: number): Path2D {
   const path = new Path2D();
-  const points = (Array.isArray(p.path) ? p.path : []) as P[];
+  // A scene's odd entry (null, a number) is no point: left out rather than failing the frame.
+  const points = (Array.isArray(p.path) ? p.path : []).filter((q) => q !== null && typeof q === "object") as P[];
   if (points.length === 0) return path;
   const [cx, cy, s] = [w / 2 + num(p, "centerX") * w, h / 2 + num(p, "centerY") * h, num(p, "scale", 1)];
   const rad = (num(p, "rotation") * Math.PI) / 180;

@@ -43,7 +43,7 @@ const fn t(key: &'static str, takes: Takes, range: &'static str) -> Param {
 }
 
 /// Stroke alignment choices.
-pub const STROKE_ALIGN: [&str; 3] = ["inside", "center", "outside"];
+pub use crate::properties::STROKE_ALIGNS as STROKE_ALIGN;
 
 /// Every shape's (OpenCut's BaseMaskParams): feather and stroke width in canvas pixels.
 const BASE: [Param; 5] = [
@@ -79,9 +79,9 @@ const TEXT: [Param; 9] = [
     n("lineHeight", 0.1, Some(10.0), "from 0.1 to 10 (a factor of the font size)"),
     t("content", Takes::Text(1000), "a text of 1 to 1000 characters, not only spaces"),
     t("fontFamily", Takes::Text(200), "a font family name of 1 to 200 characters"),
-    t("fontWeight", Takes::Word(&["normal", "bold"]), "normal or bold"),
-    t("fontStyle", Takes::Word(&["normal", "italic"]), "normal or italic"),
-    t("textDecoration", Takes::Word(&["none", "underline", "line-through"]), "none, underline or line-through"),
+    t("fontWeight", Takes::Word(&crate::properties::FONT_WEIGHTS), "normal or bold"),
+    t("fontStyle", Takes::Word(&crate::properties::FONT_STYLES), "normal or italic"),
+    t("textDecoration", Takes::Word(&crate::properties::TEXT_DECORATIONS), "none, underline or line-through"),
 ];
 
 /// The freeform mask's own: its path and whether it is closed (open, OpenCut draws no mask).

@@ -763,7 +763,7 @@ fn a_sticker_is_not_moved_onto_a_video_overlay_track() {
     assert_eq!(err["code"], "INCOMPATIBLE_TRACK");
     let args = json!({ "elementIds": ["v-pip"], "start": 20, "targetTrackId": "gfx-track" });
     let err = ed.call_tool("move_timeline_elements", &args).unwrap_err().to_json();
-    assert_eq!(err["error"], "Target track gfx-track is a sticker overlay track and cannot hold video elements");
+    assert_eq!(err["error"], "Target track gfx-track is a graphic overlay track and cannot hold video elements");
     assert_eq!(tracks(&ed), before);
 }
 

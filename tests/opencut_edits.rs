@@ -416,6 +416,33 @@ fn text_and_freeform_masks_made_by_opencut_round_trip_and_take_update_clip_s_edi
     assert_eq!(mask_of(&ed, 6.5, "g-rect"), Some(None), "g-rect is drawn, unmasked");
 }
 
+/// A scene's freeform path with entries that are no points (a number, null, a string) and two
+/// points of one id: update_clip on another param neither panics nor touches the odd entries, and
+/// the points come out with one id each (OpenCut's pen removes points by id).
+#[test]
+fn a_hostile_freeform_path_is_kept_and_its_ids_made_unique() {
+    let (mut scene, _, _) = text_and_freeform_scene();
+    let odd = json!([7, null, "x", { "id": "p1", "x": 0, "y": -0.2, "inX": 0, "inY": 0, "outX": 0, "outY": 0 },
+        { "id": "p1", "x": 0.2, "y": 0.2, "inX": 0, "inY": 0, "outX": 0, "outY": 0 }]);
+    for t in scene["tracks"]["overlay"].as_array_mut().unwrap() {
+        for e in t["elements"].as_array_mut().unwrap() {
+            if e["id"] == "g-rect" {
+                e["masks"][0]["params"]["path"] = odd.clone();
+            }
+        }
+    }
+    let mut ed = Editor::new();
+    opencut::load_scene(&mut ed, &scene).unwrap();
+    call(&mut ed, "update_clip", json!({ "elementIds": ["g-rect"], "mask": { "type": "freeform", "feather": 5 } }));
+    let path = element(&opencut::scene(&ed).unwrap()["tracks"], "g-rect")["masks"][0]["params"]["path"].clone();
+    assert_eq!((&path[0], &path[1], &path[2]), (&json!(7), &Value::Null, &json!("x")));
+    assert_eq!(path[3]["id"], "p1");
+    assert!(path[4]["id"].is_string() && path[4]["id"] != "p1", "{path}");
+    assert_eq!((&path[4]["x"], &path[4]["y"]), (&json!(0.2), &json!(0.2)));
+    // The frame still carries it (the compositor leaves the odd entries out).
+    assert!(ed.frame_at(6.5).unwrap().is_some());
+}
+
 /// OpenCut classic at cf5e79e draws no sticker and no effect element (docs/opencut.md): a host
 /// that says so (`connectOpenCut`'s default, `elementKinds` without them) gets refusals from the
 /// tools that would add one, and list_timeline names what is not drawn. Nothing changes.

@@ -97,4 +97,22 @@ fn an_unknown_definition_is_kept_and_not_drawn() {
     assert_eq!(element(&written["tracks"], "g-rect")["definitionId"], "blob");
     let err = ed.call_tool("update_clip", &json!({ "elementIds": ["g-rect"], "graphic": { "fill": "#ffffff" } })).unwrap_err();
     assert_eq!(err.to_json()["code"], "PROPERTY_NOT_SUPPORTED");
+    assert_eq!(err.to_json()["error"], "Graphic g-rect has the shape \"blob\", which OpenCut does not draw; its look cannot be set");
+}
+
+#[test]
+fn a_project_saved_when_graphics_were_stickers_reads_them_as_graphics() {
+    // Before issue 34's graphic type, an imported OpenCut graphic was saved in NeuralCut's own
+    // project as a sticker `graphic:<definitionId>` with a top-level `fill`.
+    let mut project = serde_json::from_str::<serde_json::Value>(&neuralcut::Editor::new().project_json().unwrap()).unwrap();
+    project["timeline"] = json!({ "tracks": [
+        { "id": "t1", "type": "main", "elements": [] },
+        { "id": "t2", "type": "overlay", "elements": [{ "id": "g1", "type": "sticker", "stickerId": "graphic:star", "fill": "#ff0000", "start": 0, "duration": 120000 }] }
+    ] });
+    let mut ed = neuralcut::Editor::from_json(&project.to_string()).unwrap();
+    let got = call(&mut ed, "get_element", json!({ "elementId": "g1" }));
+    assert_eq!((&got["type"], &got["shape"], &got["properties"]["params.fill"]["value"]), (&json!("graphic"), &json!("star"), &json!("#ff0000")));
+    let saved: serde_json::Value = serde_json::from_str(&ed.project_json().unwrap()).unwrap();
+    let g = &saved["timeline"]["tracks"][1]["elements"][0];
+    assert_eq!(g, &json!({ "id": "g1", "type": "graphic", "start": 0, "duration": 120000, "definitionId": "star", "params": { "fill": "#ff0000" } }));
 }

@@ -1214,6 +1214,9 @@ export const ELEMENT_KINDS = ["video", "image", "audio", "text", "sticker", "gra
 /** An element type a host may draw (`createEditor({ elementKinds })`). */
 export type ElementKind = (typeof ELEMENT_KINDS)[number];
 
+/** OpenCut's mask shapes, every one of which update_clip sets and the renderers draw (src/masks.rs). */
+export const MASK_TYPES = ["rectangle", "ellipse", "diamond", "star", "heart", "cinematic-bars", "split", "text", "freeform"] as const;
+
 /** An effect type of the effect registry: what `createEditor({ effects })` takes. */
 export type EffectType = "blur" | "brightness-contrast" | "grayscale" | "saturation" | "sepia" | "invert" | "vignette";
 
@@ -2944,7 +2947,7 @@ export const TOOL_CATALOG: readonly ToolInfo[] = [
   {
     "name": "add_sticker",
     "title": "Add sticker",
-    "description": "Add a sticker (stickerId from list_stickers, provider:value such as flags:US or shapes:star; flag codes in any case) from start to end (timeline seconds) at a corner or the center of the frame, a fifth of the frame's shorter side tall (scale 0.2; update_clip rescales it). It goes on the first overlay track of stickers free at that time (never one holding video or images, as OpenCut keeps stickers on graphic tracks), or a new overlay track on top.",
+    "description": "Add a sticker (stickerId from list_stickers, provider:value such as flags:US or shapes:star; flag codes in any case) from start to end (timeline seconds) at a corner or the center of the frame, a fifth of the frame's shorter side tall (scale 0.2; update_clip rescales it). It goes on the first overlay track of stickers and shapes free at that time (never one holding video or images, as OpenCut keeps stickers on graphic tracks), or a new overlay track on top.",
     "inputSchema": {
       "$schema": "https://json-schema.org/draft/2020-12/schema",
       "type": "object",

@@ -217,7 +217,22 @@ pub(super) fn element(v: Value) -> Result<Element> {
     e.kind = required(kind, "type")?;
     e.start = required(start, "start")?;
     e.duration = required(duration, "duration")?;
+    graphic_from_sticker(&mut e);
     Ok(e)
+}
+
+/// A project saved before graphics had a type of their own kept an OpenCut graphic as a sticker
+/// `graphic:<definitionId>` with a top-level `fill`: it is read as the graphic it is.
+fn graphic_from_sticker(e: &mut Element) {
+    let Some(def) = e.sticker_id.as_deref().and_then(|s| s.strip_prefix("graphic:")).filter(|_| e.kind == super::ElementType::Sticker) else {
+        return;
+    };
+    e.definition_id = Some(def.to_string());
+    e.kind = super::ElementType::Graphic;
+    e.sticker_id = None;
+    if let Some(fill) = e.extra.remove("fill") {
+        e.params.get_or_insert_with(Map::new).insert("fill".into(), fill);
+    }
 }
 
 /// The element's optional number saved under `key`.

@@ -20,9 +20,10 @@
 //! `retime` as they are. The params NeuralCut models ([`params`]: position, volume, muted, text
 //! content and style) are read as OpenCut's renderers read them and rewritten only when a tool
 //! changed them, so untouched keys come back byte for byte; the rest of `params` passes through.
-//! Top-level copies left by OpenCut's v28→v29 migration are never read. A `graphic` element
-//! travels as a sticker with `stickerId` `graphic:<definitionId>`; library audio (`sourceType:
-//! "library"`) is given an audio asset `library:<url>`; extracted audio plays its video's asset.
+//! Top-level copies left by OpenCut's v28→v29 migration are never read. A `graphic` element is
+//! NeuralCut's graphic, its `definitionId` kept and its definition params in `params`
+//! (crate::graphics); library audio (`sourceType: "library"`) is given an audio asset
+//! `library:<url>`; extracted audio plays its video's asset.
 //!
 //! Every other field, known or not, waits in the element's (track's) `extra` map and is written
 //! back unchanged; an element made by a split is a copy of its parent, so it carries them too.

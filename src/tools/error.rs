@@ -178,9 +178,9 @@ impl ToolError {
     /// An overlay track of one OpenCut kind asked to take an element of the other: OpenCut keeps
     /// stickers on graphic tracks and video and images on video tracks, never together.
     pub fn other_overlay_kind(track_id: &str, stickers: bool, element_type: &str) -> ToolError {
-        let kind = if stickers { "sticker overlay" } else { "video overlay" };
+        let kind = if stickers { "graphic overlay" } else { "video overlay" };
         ToolError::incompatible_track(track_id, kind, element_type)
-            .with_hint("An overlay track holds stickers or video and images, never both, as OpenCut's graphic and video tracks do: choose an overlay track of the element's kind, or leave out targetTrackId.")
+            .with_hint("An overlay track holds stickers and graphics or video and images, never both, as OpenCut's graphic and video tracks do: choose an overlay track of the element's kind, or leave out targetTrackId.")
     }
 
     pub fn unknown_tool(name: &str, known: &[&str]) -> ToolError {

@@ -204,6 +204,12 @@ pub fn typings() -> String {
         "/** Every element type, in the order `editor.elementKinds()` lists them (src/model/timeline.rs). */\nexport const ELEMENT_KINDS = [{}] as const;\n/** An element type a host may draw (`createEditor({{ elementKinds }})`). */\nexport type ElementKind = (typeof ELEMENT_KINDS)[number];\n",
         kinds.join(", ")
     );
+    let masks: Vec<String> = crate::masks::KINDS.iter().map(|k| literal(&Value::from(*k))).collect();
+    let _ = writeln!(
+        out,
+        "/** OpenCut's mask shapes, every one of which update_clip sets and the renderers draw (src/masks.rs). */\nexport const MASK_TYPES = [{}] as const;\n",
+        masks.join(", ")
+    );
     let effects: Vec<String> = crate::effects::EFFECTS.iter().map(|e| literal(&Value::from(e.id))).collect();
     let _ = writeln!(
         out,

@@ -2,7 +2,8 @@ import type { Skill } from "./index.js";
 
 export const MASKS: Skill = {
   name: "masks",
-  description: "Show only part of a video or image with a mask: a circle picture-in-picture, letterbox bars, a spotlight, a split screen.",
+  description:
+    "Show only part of a video or image with a mask: a circle picture-in-picture, letterbox bars, a spotlight, words as a window, a drawn shape, a split screen.",
   body: `# Masks: show part of a clip
 
 1. Call \`list_timeline\` and find the video or image element (masks work on video, image and graphic elements, not on text). An element that has a mask names its shape as \`mask\`; \`get_element\` shows the mask's \`params\`.
@@ -11,8 +12,9 @@ export const MASKS: Skill = {
 4. Circle picture-in-picture, the second clip on an overlay track: \`update_clip\` with \`{ "elementIds": ["<id>"], "scale": 0.4, "position": { "anchor": "bottom-right", "margin": 40 }, "mask": { "type": "ellipse", "strokeWidth": 6, "strokeColor": "#ffffff" } }\`. For a circle as tall as the clip, read the default's \`width\` and \`height\` with \`get_element\` and set \`{ "type": "ellipse", "height": 1, "width": <width ÷ height>, "centerX": <0.5 − that width ÷ 2> }\`: the circle then touches the clip's right edge, so it sits in the anchored corner (a negative \`centerX\` for a left corner). A clip taller than wide the other way round: \`"width": 1\`, \`height\` the default's height ÷ width, \`centerY\` 0.5 − that height ÷ 2 for a bottom corner.
 5. Letterbox bars on a clip that fills the frame: \`{ "type": "cinematic-bars", "height": <canvas aspect ÷ the look's aspect> }\`, 0.744 for 2.39:1 on a 16:9 canvas. The band shows; the bars are the canvas background (black unless \`update_project\` set another; a blur background would show through them, so give it a colour).
 6. Spotlight: \`{ "type": "ellipse", "centerX": …, "centerY": …, "width": …, "height": …, "feather": 80 }\` over the subject: only a soft circle of the clip shows, the rest is the canvas background or the track below. With \`"inverted": true\` the same circle is hidden instead (a face, a number plate) and the rest of the clip stays.
-7. Split screen: split keeps the part of the element on the side its \`rotation\` points to: 0 the right half, 90 the bottom, 180 the left, 270 the top; \`centerX\` or \`centerY\` moves the line. The main clip with \`{ "type": "split", "rotation": 180 }\` and another on an overlay track with \`{ "type": "split", "rotation": 0 }\` show the left half of one and the right half of the other.
-8. Masks cannot be keyframed (not in OpenCut either: \`list_animatable_properties\` does not list them, and \`upsert_keyframe\` answers \`PROPERTY_NOT_ANIMATABLE\`). A mask moves and scales with its clip, so keyframes on the clip's position or scale carry it along; for a shape that changes mid-clip, \`split\` the clip at that time and mask each piece.
-9. Call \`get_element\` to confirm the mask, and \`render_preview\` when it is offered to see it; tell the user the shape and where it is.
+7. Words as a window: \`{ "type": "text", "content": "OPEN", "fontSize": 60, "fontWeight": "bold" }\` shows the clip only through the letters (\`fontSize\` in OpenCut's unit, 5 to 300, a 90th of the element's height each; \`fontFamily\`, \`fontStyle\`, \`textDecoration\`, \`letterSpacing\`, \`lineHeight\`, \`scale\` too). A hand-drawn shape: \`{ "type": "freeform", "path": [{ "x": 0, "y": -0.3 }, { "x": 0.3, "y": 0.3 }, { "x": -0.3, "y": 0.3 }] }\`, points as fractions of the element's size from the mask's centre (3 or more; \`inX\`, \`inY\`, \`outX\`, \`outY\` bend the edges), closed unless \`"closed": false\`, which masks nothing.
+8. Split screen: split keeps the part of the element on the side its \`rotation\` points to: 0 the right half, 90 the bottom, 180 the left, 270 the top; \`centerX\` or \`centerY\` moves the line. The main clip with \`{ "type": "split", "rotation": 180 }\` and another on an overlay track with \`{ "type": "split", "rotation": 0 }\` show the left half of one and the right half of the other.
+9. Masks cannot be keyframed (not in OpenCut either: \`list_animatable_properties\` does not list them, and \`upsert_keyframe\` answers \`PROPERTY_NOT_ANIMATABLE\`). A mask moves and scales with its clip, so keyframes on the clip's position or scale carry it along; for a shape that changes mid-clip, \`split\` the clip at that time and mask each piece.
+10. Call \`get_element\` to confirm the mask, and \`render_preview\` when it is offered to see it; tell the user the shape and where it is.
 `,
 };

@@ -94,9 +94,10 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     let canvas = ctx.settings().canvas;
     // OpenCut fits the 512-pixel square to the canvas: at scale 1 it is the shorter side tall.
     let side = canvas.width.min(canvas.height) as f64;
-    let (w, h) = match args.size.get() {
-        None => (side * add_sticker::STICKER_SCALE, side * add_sticker::STICKER_SCALE),
-        Some(v) => size(v).ok_or_else(|| ToolError::invalid_argument("size", SIZE_RULE))?,
+    let (w, h) = match args.size.read() {
+        Ok(None) => (side * add_sticker::STICKER_SCALE, side * add_sticker::STICKER_SCALE),
+        Ok(Some(v)) => size(v).ok_or_else(|| ToolError::invalid_argument("size", SIZE_RULE))?,
+        Err(Bad) => return Err(ToolError::invalid_argument("size", SIZE_RULE)),
     };
     let (sx, sy) = (w / side, h / side);
     let scale = crate::properties::find("transform.scaleX").and_then(|p| p.min).unwrap_or(0.01);
@@ -110,9 +111,12 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     // Every definition param at its default, as OpenCut's buildGraphicElement writes them.
     e.params = Some(graphics::defaults(shape));
     let mut look = Map::new();
+    let stroke = args.stroke.read().map_err(|_| ToolError::invalid_argument("stroke", "an object of color, width, align"))?;
+    if let Some(s) = stroke {
+        look.insert("stroke".into(), Value::Object(s.clone()));
+    }
     let given = [
         ("fill", args.fill.get()),
-        ("stroke", args.stroke.get()),
         ("cornerRadius", args.corner_radius.get()),
         ("sides", args.sides.get()),
         ("points", args.points.get()),

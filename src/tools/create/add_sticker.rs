@@ -7,7 +7,7 @@ pub static DEF: ToolDef = ToolDef {
     name: "add_sticker",
     title: text!("Add sticker"),
     summary: text!("Add sticker {stickerId} at {start:time}"),
-    description: text!("Add a sticker (stickerId from list_stickers, provider:value such as flags:US or shapes:star; flag codes in any case) from start to end (timeline seconds) at a corner or the center of the frame, a fifth of the frame's shorter side tall (scale 0.2; update_clip rescales it). It goes on the first overlay track of stickers free at that time (never one holding video or images, as OpenCut keeps stickers on graphic tracks), or a new overlay track on top."),
+    description: text!("Add a sticker (stickerId from list_stickers, provider:value such as flags:US or shapes:star; flag codes in any case) from start to end (timeline seconds) at a corner or the center of the frame, a fifth of the frame's shorter side tall (scale 0.2; update_clip rescales it). It goes on the first overlay track of stickers and shapes free at that time (never one holding video or images, as OpenCut keeps stickers on graphic tracks), or a new overlay track on top."),
     types: Types::of::<Arguments, Returns>(),
     kind: Kind::Edit,
     annotations: ADD,

@@ -69,6 +69,15 @@ pub const LOOK: [&str; 5] = ["fill", "cornerRadius", "sides", "points", "depth"]
 /// The stroke's keys and the definition params they set.
 const STROKE: [(&str, &str); 3] = [("color", "stroke"), ("width", "strokeWidth"), ("align", "strokeAlign")];
 
+/// The property paths a look sets (`params.fill`, `params.strokeWidth`, …), for the warning about
+/// keyframes that override them.
+pub fn paths(look: &Map<String, Value>) -> Vec<String> {
+    let stroke = look.get("stroke").and_then(Value::as_object);
+    let keys = LOOK.iter().filter(|k| look.contains_key(**k)).copied();
+    let stroke_keys = STROKE.iter().filter(|(name, _)| stroke.is_some_and(|s| s.contains_key(*name))).map(|(_, key)| *key);
+    keys.chain(stroke_keys).map(|k| format!("{}{k}", graphics::PATH_PREFIX)).collect()
+}
+
 /// Sets the look given as an object of [`LOOK`] keys and `stroke` on `e`, a graphic: each value
 /// checked against its property and the shape. Callers work on a copy and drop it on an error.
 /// `prefix` goes before each argument name in errors (`graphic.` for update_clip's).
@@ -100,19 +109,18 @@ pub fn set(e: &mut Element, look: &Map<String, Value>, prefix: &str) -> Result<(
 
 /// One definition param onto `e`, refused when its shape does not have it.
 fn param(e: &mut Element, key: &str, argument: &str, v: &Value) -> Result<(), ToolError> {
-    let shape = e.definition_id.as_deref().and_then(graphics::shape);
-    if !graphics::has(e.definition_id.as_deref(), key) {
-        let id = shape.map_or("graphic", |s| s.id);
+    let def = e.definition_id.as_deref().unwrap_or_default();
+    let Some(shape) = graphics::shape(def) else {
+        let msg = format!("Graphic {} has the shape \"{def}\", which OpenCut does not draw; its look cannot be set", e.id);
+        return Err(ToolError::new(ErrorCode::PropertyNotSupported, msg).with("property", argument).with("element", e.id.as_str()));
+    };
+    if !shape.params.contains(&key) {
         // The argument names: fill, stroke, then the shape's own.
-        let own = shape.map_or(&[][..], |s| s.params).iter().filter(|k| LOOK.contains(k) && **k != "fill");
-        let takes: Vec<&str> = ["fill", "stroke"].into_iter().chain(own.copied()).collect();
-        let takes = takes.join(", ");
-        return Err(ToolError::new(
-            ErrorCode::PropertyNotSupported,
-            format!("{} {id} has no {key}; it takes {takes}", crate::text::capitalize(crate::tools::error::article(id))),
-        )
-        .with("property", argument)
-        .with("element", e.id.as_str()));
+        let own = shape.params.iter().filter(|k| LOOK.contains(k) && **k != "fill").copied();
+        let takes: Vec<&str> = ["fill", "stroke"].into_iter().chain(own).collect();
+        let a = crate::text::capitalize(crate::tools::error::article(shape.id));
+        let msg = format!("{a} {} has no {key}; it takes {}", shape.id, takes.join(", "));
+        return Err(ToolError::new(ErrorCode::PropertyNotSupported, msg).with("property", argument).with("element", e.id.as_str()));
     }
     set_named(e, &format!("{}{key}", graphics::PATH_PREFIX), argument, v)?;
     // OpenCut rounds sides and points when it draws (polygon.ts, star.ts); store what it draws.

@@ -60,13 +60,13 @@ pub struct MaskArg {
     #[schemars(length(min = 1, max = 200))]
     font_family: Option<String>,
     /// Text
-    #[schemars(extend("enum" = ["normal", "bold"]))]
+    #[schemars(extend("enum" = crate::properties::FONT_WEIGHTS))]
     font_weight: Option<String>,
     /// Text
-    #[schemars(extend("enum" = ["normal", "italic"]))]
+    #[schemars(extend("enum" = crate::properties::FONT_STYLES))]
     font_style: Option<String>,
     /// Text
-    #[schemars(extend("enum" = ["none", "underline", "line-through"]))]
+    #[schemars(extend("enum" = crate::properties::TEXT_DECORATIONS))]
     text_decoration: Option<String>,
     /// Text: extra pixels between letters
     #[schemars(range(min = -100, max = 500))]
@@ -230,11 +230,17 @@ pub fn apply(e: &mut Element, change: &MaskChange, size: (f64, f64), mut new_id:
     let id = old.and(masks::first_id(e)).map_or_else(|| new_id('m'), str::to_string);
     let old_path = old.and_then(|(_, p)| p.get("path")?.as_array());
     if let Some(Value::Array(points)) = params.get_mut("path") {
+        // Every point keeps one id of its own: OpenCut's pen removes points by id, so two alike
+        // would go together; a point without one takes the old path's at its place, if free.
+        let mut used: Vec<String> = Vec::with_capacity(points.len());
         for (i, point) in points.iter_mut().enumerate() {
-            if point["id"].is_null() {
-                let kept = old_path.and_then(|o| o.get(i)?.get("id")?.as_str());
-                point["id"] = kept.map_or_else(|| new_id('p'), str::to_string).into();
-            }
+            // An imported path's odd entry (not a point) is kept as it came; OpenCut skips it too.
+            let Some(o) = point.as_object_mut() else { continue };
+            let own = o.get("id").and_then(Value::as_str).map(str::to_string);
+            let kept = own.or_else(|| old_path.and_then(|p| p.get(i)?.get("id")?.as_str()).map(str::to_string));
+            let id = kept.filter(|k| !used.contains(k)).unwrap_or_else(|| new_id('p'));
+            o.insert("id".into(), id.as_str().into());
+            used.push(id);
         }
     }
     masks::set(e, Some(json!({ "id": id, "type": kind, "params": params })));

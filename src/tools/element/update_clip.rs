@@ -275,7 +275,7 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
                 e.position = matches!(e.kind, ElementType::Text | ElementType::Sticker | ElementType::Graphic).then(|| anchor.to_string());
             }
         }
-        let animated: Vec<&str> = [
+        let animated: Vec<String> = [
             ("transform.positionX", position.is_some()),
             ("transform.positionY", position.is_some()),
             ("transform.scaleX", scale.is_some()),
@@ -283,17 +283,12 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
             ("transform.rotate", rotation.is_some()),
             ("opacity", opacity.is_some()),
             ("volume", volume.is_some()),
-            ("params.fill", graphic.is_some_and(|g| g.contains_key("fill"))),
-            ("params.stroke", graphic.and_then(|g| g.get("stroke")).is_some_and(|s| s.get("color").is_some())),
-            ("params.strokeWidth", graphic.and_then(|g| g.get("stroke")).is_some_and(|s| s.get("width").is_some())),
-            ("params.cornerRadius", graphic.is_some_and(|g| g.contains_key("cornerRadius"))),
-            ("params.sides", graphic.is_some_and(|g| g.contains_key("sides"))),
-            ("params.points", graphic.is_some_and(|g| g.contains_key("points"))),
-            ("params.depth", graphic.is_some_and(|g| g.contains_key("depth"))),
         ]
         .into_iter()
-        .filter(|(path, given)| *given && e.animations.as_ref().is_some_and(|a| a.contains(path)))
-        .map(|(path, _)| path)
+        .filter(|(_, given)| *given)
+        .map(|(path, _)| path.to_string())
+        .chain(graphic.map(super::graphic::paths).unwrap_or_default())
+        .filter(|path| e.animations.as_ref().is_some_and(|a| a.contains(path)))
         .collect();
         if !animated.is_empty() {
             warnings.push(format!(
