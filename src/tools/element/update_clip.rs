@@ -132,7 +132,7 @@ impl Read for ClipScale {
 pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
     let ids = args.element_ids.id_list(ToolError::invalid_element_ids)?;
     let position = position(args.position.get())?;
-    let scale = match args.scale.get() {
+    let scale = match args.scale.read().map_err(|_| out_of_range("scale", "a factor >= 0.01, or {\"x\": factor, \"y\": factor}"))? {
         None => None,
         Some(Value::Object(o)) => {
             if o.keys().any(|k| k != "x" && k != "y") || o.is_empty() {
