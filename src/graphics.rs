@@ -38,12 +38,18 @@ pub fn has(id: Option<&str>, key: &str) -> bool {
 /// The property path of a definition param: OpenCut animates `params.<key>`.
 pub const PATH_PREFIX: &str = "params.";
 
+/// The property of the definition param `key` (its path `params.<key>`), found without building
+/// the path: the frame asks for each of a graphic's params on every frame.
+pub fn property(key: &str) -> Option<&'static crate::properties::Property> {
+    crate::properties::PROPERTIES.iter().find(|p| p.path.strip_prefix(PATH_PREFIX) == Some(key))
+}
+
 /// A new graphic's params: every definition param of `shape` at its default, in OpenCut's order
 /// (its `buildDefaultParamValues`).
 pub fn defaults(shape: &Shape) -> serde_json::Map<String, serde_json::Value> {
     let mut p = serde_json::Map::new();
     for key in shape.params {
-        if let Some(prop) = crate::properties::find(&format!("{PATH_PREFIX}{key}")) {
+        if let Some(prop) = property(key) {
             p.insert(key.to_string(), prop.default_value(0));
         }
     }
@@ -60,7 +66,7 @@ mod tests {
     fn definition_params_are_the_graphic_properties() {
         for s in &SHAPES {
             for key in s.params {
-                let p = crate::properties::find(&format!("{PATH_PREFIX}{key}")).unwrap_or_else(|| panic!("{}: {key}", s.id));
+                let p = property(key).unwrap_or_else(|| panic!("{}: {key}", s.id));
                 assert!(p.applies(crate::model::ElementType::Graphic), "{key}");
             }
         }

@@ -30,8 +30,8 @@ pub(super) fn frame_graphic(at: At) -> Option<FrameGraphic> {
     let shape = crate::graphics::shape(id)?;
     let mut params = Map::new();
     for key in shape.params {
-        let path = format!("{}{key}", crate::graphics::PATH_PREFIX);
-        let v = at.value(&path).unwrap_or_else(|| at.default(&path));
+        let Some(p) = crate::graphics::property(key) else { continue };
+        let v = at.value(p.path).unwrap_or_else(|| at.default(p.path));
         params.insert(key.to_string(), v);
     }
     Some(FrameGraphic { definition_id: id.to_string(), params })

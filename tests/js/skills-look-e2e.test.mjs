@@ -50,6 +50,18 @@ function guard(failures, fake) {
   };
 }
 
+/** Runs the in-page agent on `prompt` with the fake model's turns from `script(step)` (`step`
+ * wraps a turn that checks what the agent sent); a failed check ends the run and is thrown. */
+async function runSkill(editor, script, prompt) {
+  const agent = createAgent({ editor, proxyUrl: stack.proxy.url, model: MODEL, fetch: browserFetch(), sleep: noWait });
+  resetFake(stack.fake);
+  const failures = [];
+  stack.fake.script.push(...script(guard(failures, stack.fake)));
+  const answer = await agent.send(prompt);
+  if (failures.length > 0) throw failures[0];
+  return answer;
+}
+
 /** The RGB at each [x, y] of `project`'s frame at `time`, drawn 960 wide in Chromium, each asset
  * a solid picture of its colour in `colours` (by asset id) at its own size. */
 async function drawn(project, time, colours, probes) {
@@ -108,51 +120,49 @@ test("masks, end to end: a circle picture-in-picture as tall as the guest clip, 
   const main = await editor.callTool("add_media_to_timeline", { assetId: host, startTime: 0, trackType: "main" });
   const over = await editor.callTool("add_media_to_timeline", { assetId: guest, startTime: 0, trackType: "overlay" });
   const before = structuredClone(editor.project().timeline.tracks);
-  const agent = createAgent({ editor, proxyUrl: stack.proxy.url, model: MODEL, fetch: browserFetch(), sleep: noWait });
   let defaults;
   let refused;
-  resetFake(stack.fake);
-  const failures = [];
-  const step = guard(failures, stack.fake);
-  stack.fake.script.push(
-    modelTurn([call("load_skill", { name: "masks" })]),
-    step((body) => {
-      const loaded = responses(body)[0].response;
-      assert.equal(loaded.error, undefined, JSON.stringify(loaded.error));
-      assert.match(loaded.output.body, /"type": "ellipse"/);
-      return modelTurn([call("list_timeline", {})]);
-    }),
-    step((body) => {
-      const overlay = responses(body)[0].response.output.tracks.find((t) => t.type === "overlay").elements[0];
-      // Step 4 as written: scaled down, anchored, a circle with a white ring.
-      return modelTurn([
-        call("update_clip", {
-          elementIds: [overlay.elementId],
-          scale: 0.4,
-          position: { anchor: "bottom-right", margin: 40 },
-          mask: { type: "ellipse", strokeWidth: 6, strokeColor: "#ffffff" },
-        }),
-      ]);
-    }),
-    modelTurn([call("get_element", { elementId: over.elementId })]),
-    step((body) => {
-      defaults = responses(body)[0].response.output.mask;
-      const width = defaults.params.width / defaults.params.height;
-      return modelTurn([
-        call("update_clip", { elementIds: [over.elementId], mask: { type: "ellipse", height: 1, width, centerX: 0.5 - width / 2 } }),
-        // Step 8: the recipe says masks take no keyframes; the tool agrees.
-        call("upsert_keyframe", { elementId: over.elementId, property: "mask.width", time: 0, value: 0.5 }),
-      ]);
-    }),
-    step((body) => {
-      const [set, keyframe] = responses(body);
-      assert.equal(set.response.error, undefined, JSON.stringify(set.response));
-      refused = keyframe.response.error;
-      return modelTurn([{ text: "The guest is now a circle in the bottom-right corner." }]);
-    }),
+  const answer = await runSkill(
+    editor,
+    (step) => [
+      modelTurn([call("load_skill", { name: "masks" })]),
+      step((body) => {
+        const loaded = responses(body)[0].response;
+        assert.equal(loaded.error, undefined, JSON.stringify(loaded.error));
+        assert.match(loaded.output.body, /"type": "ellipse"/);
+        return modelTurn([call("list_timeline", {})]);
+      }),
+      step((body) => {
+        const overlay = responses(body)[0].response.output.tracks.find((t) => t.type === "overlay").elements[0];
+        // Step 4 as written: scaled down, anchored, a circle with a white ring.
+        return modelTurn([
+          call("update_clip", {
+            elementIds: [overlay.elementId],
+            scale: 0.4,
+            position: { anchor: "bottom-right", margin: 40 },
+            mask: { type: "ellipse", strokeWidth: 6, strokeColor: "#ffffff" },
+          }),
+        ]);
+      }),
+      modelTurn([call("get_element", { elementId: over.elementId })]),
+      step((body) => {
+        defaults = responses(body)[0].response.output.mask;
+        const width = defaults.params.width / defaults.params.height;
+        return modelTurn([
+          call("update_clip", { elementIds: [over.elementId], mask: { type: "ellipse", height: 1, width, centerX: 0.5 - width / 2 } }),
+          // Step 8: the recipe says masks take no keyframes; the tool agrees.
+          call("upsert_keyframe", { elementId: over.elementId, property: "mask.width", time: 0, value: 0.5 }),
+        ]);
+      }),
+      step((body) => {
+        const [set, keyframe] = responses(body);
+        assert.equal(set.response.error, undefined, JSON.stringify(set.response));
+        refused = keyframe.response.error;
+        return modelTurn([{ text: "The guest is now a circle in the bottom-right corner." }]);
+      }),
+    ],
+    "Put the guest in a circle in the bottom-right corner, with a white ring.",
   );
-  const answer = await agent.send("Put the guest in a circle in the bottom-right corner, with a white ring.");
-  if (failures.length > 0) throw failures[0];
   assert.match(answer, /circle/);
   // OpenCut's default square on a 768 × 432 element: 0.6 × 432 = 259.2 px, 0.3375 of its width.
   assert.equal(defaults.type, "ellipse");
@@ -251,49 +261,47 @@ test("text-styling, end to end: a lower third (two lines, left-aligned, a blue b
   const editor = await createEditor();
   const host = editor.addAsset({ name: "host.mp4", type: "video", duration: 8, width: 1920, height: 1080 });
   await editor.callTool("add_media_to_timeline", { assetId: host, startTime: 0, trackType: "main" });
-  const agent = createAgent({ editor, proxyUrl: stack.proxy.url, model: MODEL, fetch: browserFetch(), sleep: noWait });
   let added;
-  resetFake(stack.fake);
-  const failures = [];
-  const step = guard(failures, stack.fake);
-  stack.fake.script.push(
-    modelTurn([call("load_skill", { name: "text-styling" })]),
-    step((body) => {
-      const loaded = responses(body)[0].response;
-      assert.equal(loaded.error, undefined, JSON.stringify(loaded.error));
-      assert.match(loaded.output.body, /lower third/);
-      // Step 5 as written.
-      return modelTurn([
-        call("add_text", {
-          text: "Ada Lovelace\nMathematician",
-          start: 1,
-          end: 6,
-          position: "bottom",
-          style: "label",
-          textAlign: "left",
-          fontSize: 40,
-          lineHeight: 1.3,
-          color: "#ffffff",
-          background: { color: "#1e3a8a", paddingX: 72, paddingY: 36, cornerRadius: 20 },
-        }),
-      ]);
-    }),
-    step((body) => {
-      added = responses(body)[0].response.output;
-      return modelTurn([call("update_clip", { elementIds: [added.elementId], position: { anchor: "bottom-left", margin: 60 } })]);
-    }),
-    // Step 6: white, then gold from 2 s into the element, held.
-    modelTurn([
-      call("upsert_keyframe", { elementId: "text-1", property: "color", time: 0, value: "#ffffff", interpolation: "hold" }),
-      call("upsert_keyframe", { elementId: "text-1", property: "color", time: 2, value: "#fbbf24" }),
-    ]),
-    step((body) => {
-      for (const r of responses(body)) assert.equal(r.response.error, undefined, JSON.stringify(r.response));
-      return modelTurn([{ text: "Added the lower third for Ada Lovelace, turning gold at 3 s." }]);
-    }),
+  const answer = await runSkill(
+    editor,
+    (step) => [
+      modelTurn([call("load_skill", { name: "text-styling" })]),
+      step((body) => {
+        const loaded = responses(body)[0].response;
+        assert.equal(loaded.error, undefined, JSON.stringify(loaded.error));
+        assert.match(loaded.output.body, /lower third/);
+        // Step 5 as written.
+        return modelTurn([
+          call("add_text", {
+            text: "Ada Lovelace\nMathematician",
+            start: 1,
+            end: 6,
+            position: "bottom",
+            style: "label",
+            textAlign: "left",
+            fontSize: 40,
+            lineHeight: 1.3,
+            color: "#ffffff",
+            background: { color: "#1e3a8a", paddingX: 72, paddingY: 36, cornerRadius: 20 },
+          }),
+        ]);
+      }),
+      step((body) => {
+        added = responses(body)[0].response.output;
+        return modelTurn([call("update_clip", { elementIds: [added.elementId], position: { anchor: "bottom-left", margin: 60 } })]);
+      }),
+      // Step 6: white, then gold from 2 s into the element, held.
+      modelTurn([
+        call("upsert_keyframe", { elementId: "text-1", property: "color", time: 0, value: "#ffffff", interpolation: "hold" }),
+        call("upsert_keyframe", { elementId: "text-1", property: "color", time: 2, value: "#fbbf24" }),
+      ]),
+      step((body) => {
+        for (const r of responses(body)) assert.equal(r.response.error, undefined, JSON.stringify(r.response));
+        return modelTurn([{ text: "Added the lower third for Ada Lovelace, turning gold at 3 s." }]);
+      }),
+    ],
+    "Add a lower third for Ada Lovelace, mathematician, from 1 to 6 s; make it turn gold after two seconds.",
   );
-  const answer = await agent.send("Add a lower third for Ada Lovelace, mathematician, from 1 to 6 s; make it turn gold after two seconds.");
-  if (failures.length > 0) throw failures[0];
   assert.match(answer, /lower third/);
   // By hand: a text element 1–6 s on a new text track on top. The label preset (bold) under the
   // settings given; the box on in #1e3a8a. update_clip counts text as a box a fifth of the
@@ -386,31 +394,29 @@ test("canvas-background, end to end: a vertical clip's bars filled with the blur
   const tall = editor.addAsset({ name: "tall.mp4", type: "video", duration: 6, width: 1080, height: 1920 });
   await editor.callTool("add_media_to_timeline", { assetId: tall, startTime: 0, trackType: "main" });
   const before = editor.project();
-  const agent = createAgent({ editor, proxyUrl: stack.proxy.url, model: MODEL, fetch: browserFetch(), sleep: noWait });
   let set;
   let listed;
-  resetFake(stack.fake);
-  const failures = [];
-  const step = guard(failures, stack.fake);
-  stack.fake.script.push(
-    modelTurn([call("load_skill", { name: "canvas-background" })]),
-    step((body) => {
-      const loaded = responses(body)[0].response;
-      assert.equal(loaded.error, undefined, JSON.stringify(loaded.error));
-      assert.match(loaded.output.body, /"blurIntensity": 200/);
-      return modelTurn([call("update_project", { background: { type: "blur", blurIntensity: 200 } })]);
-    }),
-    step((body) => {
-      set = responses(body)[0].response;
-      return modelTurn([call("list_timeline", {})]);
-    }),
-    step((body) => {
-      listed = responses(body)[0].response.output;
-      return modelTurn([{ text: "The bars now show the clip, blurred." }]);
-    }),
+  const answer = await runSkill(
+    editor,
+    (step) => [
+      modelTurn([call("load_skill", { name: "canvas-background" })]),
+      step((body) => {
+        const loaded = responses(body)[0].response;
+        assert.equal(loaded.error, undefined, JSON.stringify(loaded.error));
+        assert.match(loaded.output.body, /"blurIntensity": 200/);
+        return modelTurn([call("update_project", { background: { type: "blur", blurIntensity: 200 } })]);
+      }),
+      step((body) => {
+        set = responses(body)[0].response;
+        return modelTurn([call("list_timeline", {})]);
+      }),
+      step((body) => {
+        listed = responses(body)[0].response.output;
+        return modelTurn([{ text: "The bars now show the clip, blurred." }]);
+      }),
+    ],
+    "Fill the black bars beside the vertical clip.",
   );
-  const answer = await agent.send("Fill the black bars beside the vertical clip.");
-  if (failures.length > 0) throw failures[0];
   assert.match(answer, /blurred/);
   assert.deepEqual(set.output, { success: true, background: { type: "blur", blurIntensity: 200 } });
   assert.deepEqual(listed.background, { type: "blur", blurIntensity: 200 });
@@ -444,42 +450,40 @@ test("shapes, end to end: a rounded lower-third bar (add_graphic) given a white 
   const clip = editor.addAsset({ name: "talk.mp4", type: "video", duration: 6, width: 1920, height: 1080 });
   await editor.callTool("add_media_to_timeline", { assetId: clip, startTime: 0, trackType: "main" });
   const before = editor.project();
-  const agent = createAgent({ editor, proxyUrl: stack.proxy.url, model: MODEL, fetch: browserFetch(), sleep: noWait });
   let added;
-  resetFake(stack.fake);
-  const failures = [];
-  const step = guard(failures, stack.fake);
-  stack.fake.script.push(
-    modelTurn([call("load_skill", { name: "shapes" })]),
-    step((body) => {
-      const loaded = responses(body)[0].response;
-      assert.equal(loaded.error, undefined, JSON.stringify(loaded.error));
-      assert.match(loaded.output.body, /add_graphic/);
-      return modelTurn([
-        call("add_graphic", {
-          shape: "rectangle",
-          start: 0,
-          end: 4,
-          fill: "#1e3a8a",
-          cornerRadius: 20,
-          size: { width: 800, height: 160 },
-          position: "bottom-left",
-        }),
-      ]);
-    }),
-    step((body) => {
-      added = responses(body)[0].response;
-      assert.equal(added.error, undefined, JSON.stringify(added.error));
-      return modelTurn([call("update_clip", { elementIds: [added.output.elementId], graphic: { stroke: { color: "#ffffff", width: 8, align: "inside" } } })]);
-    }),
-    step((body) => {
-      const set = responses(body)[0].response;
-      assert.equal(set.error, undefined, JSON.stringify(set.error));
-      return modelTurn([{ text: "Added a rounded bar with a white outline in the lower left." }]);
-    }),
+  const answer = await runSkill(
+    editor,
+    (step) => [
+      modelTurn([call("load_skill", { name: "shapes" })]),
+      step((body) => {
+        const loaded = responses(body)[0].response;
+        assert.equal(loaded.error, undefined, JSON.stringify(loaded.error));
+        assert.match(loaded.output.body, /add_graphic/);
+        return modelTurn([
+          call("add_graphic", {
+            shape: "rectangle",
+            start: 0,
+            end: 4,
+            fill: "#1e3a8a",
+            cornerRadius: 20,
+            size: { width: 800, height: 160 },
+            position: "bottom-left",
+          }),
+        ]);
+      }),
+      step((body) => {
+        added = responses(body)[0].response;
+        assert.equal(added.error, undefined, JSON.stringify(added.error));
+        return modelTurn([call("update_clip", { elementIds: [added.output.elementId], graphic: { stroke: { color: "#ffffff", width: 8, align: "inside" } } })]);
+      }),
+      step((body) => {
+        const set = responses(body)[0].response;
+        assert.equal(set.error, undefined, JSON.stringify(set.error));
+        return modelTurn([{ text: "Added a rounded bar with a white outline in the lower left." }]);
+      }),
+    ],
+    "Put a rounded blue bar with a white outline in the lower left for the name.",
   );
-  const answer = await agent.send("Put a rounded blue bar with a white outline in the lower left for the name.");
-  if (failures.length > 0) throw failures[0];
   assert.match(answer, /rounded bar/);
   // By hand: 800 × 160 px is scale 800/1080 × 160/1080 of the 512 square fitted to the 1080 px
   // side; its centre 54 px (5 % of 1080) in from the corner: x = -(960 - 54 - 400), y = 540 - 54 - 80.

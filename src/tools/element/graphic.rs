@@ -122,7 +122,8 @@ fn param(e: &mut Element, key: &str, argument: &str, v: &Value) -> Result<(), To
         let msg = format!("{a} {} has no {key}; it takes {}", shape.id, takes.join(", "));
         return Err(ToolError::new(ErrorCode::PropertyNotSupported, msg).with("property", argument).with("element", e.id.as_str()));
     }
-    set_named(e, &format!("{}{key}", graphics::PATH_PREFIX), argument, v)?;
+    let path = graphics::property(key).expect("every definition param is a property (graphics::tests)").path;
+    set_named(e, path, argument, v)?;
     // OpenCut rounds sides and points when it draws (polygon.ts, star.ts); store what it draws.
     if matches!(key, "sides" | "points") {
         if let Some(params) = e.params.as_mut() {
