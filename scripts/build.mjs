@@ -44,6 +44,21 @@ function size(file) {
   return `${bytes.length.toLocaleString("en")} bytes, ${gzipSync(bytes, { level: 9 }).length.toLocaleString("en")} gzipped`;
 }
 
+// Code no module may link, found by name in the name section wasm-bindgen keeps (wasm-opt strips
+// it afterwards). Core's float printing (Grisu, Dragon and their bignum: 14 KB raw in the engine
+// when one `format!("{lo}")` of an f64 brought it back) prints through `text::Num` instead.
+const FORBIDDEN = [{ name: "::fmt::float::", instead: "print an f64 with text::Num (src/text.rs), or effects::Limit in the effects module" }];
+
+function forbidNames(wasm, outName) {
+  const names = readFileSync(wasm).toString("latin1");
+  for (const { name, instead } of FORBIDDEN) {
+    if (names.includes(name)) {
+      console.error(`\n[build] FAILED: ${outName} links ${name} (${instead})`);
+      process.exit(1);
+    }
+  }
+}
+
 /** Builds one wasm artefact into dist/wasm/. */
 function buildWasm({ outName, features, optLevel, rustflags, bindgenFlags = [], wasmOpt = ["-Oz"], what }) {
   step(`${outName}: ${what}`);
@@ -60,6 +75,7 @@ function buildWasm({ outName, features, optLevel, rustflags, bindgenFlags = [], 
   const raw = join(targetDir, "wasm32-unknown-unknown", "release", "neuralcut.wasm");
   run("wasm-bindgen", ["--target", "web", ...bindgenFlags, "--out-dir", relative(root, wasmOut), "--out-name", outName, relative(root, raw)]);
   const wasm = join(wasmOut, `${outName}_bg.wasm`);
+  forbidNames(wasm, outName);
   if (args.has("--no-opt")) {
     console.log("[build] skipping wasm-opt (--no-opt)");
   } else {

@@ -16,6 +16,7 @@ use crate::edits;
 use crate::model::{AssetType, Canvas, Element, ElementType, TrackType};
 use crate::properties::{self, PropertyKind};
 use crate::stickers;
+use crate::text::Num;
 use crate::time::TICKS_PER_SECOND;
 
 /// How long an image stays on screen when add_media_to_timeline is given no duration.
@@ -175,8 +176,8 @@ pub(crate) fn set_named(e: &mut Element, path: &str, argument: &str, v: &Value) 
     if !ok {
         let rule = match p.kind {
             PropertyKind::Number => match (p.min, p.max) {
-                (Some(lo), Some(hi)) => format!("a number from {lo} to {hi}"),
-                (Some(lo), None) => format!("a number >= {lo}"),
+                (Some(lo), Some(hi)) => format!("a number from {} to {}", Num(lo), Num(hi)),
+                (Some(lo), None) => format!("a number >= {}", Num(lo)),
                 _ if path == "fontSize" => "a number of pixels > 0".to_string(),
                 _ => "a number".to_string(),
             },
