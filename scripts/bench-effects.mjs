@@ -71,7 +71,7 @@ function sizes() {
     mkdirSync(dir, { recursive: true });
     const target = join(root, "target", "bench-effects");
     // The shipped module's flags (wasm SIMD), so that only the feature differs.
-    const { rustflags } = ARTEFACTS.find((a) => a.outName === "neuralcut_effects");
+    const { rustflags, wasmOpt } = ARTEFACTS.find((a) => a.outName === "neuralcut_effects");
     sh("cargo", ["build", "--release", "--target", "wasm32-unknown-unknown", "--lib", "--no-default-features", "--features", "effects"], {
       env: { CARGO_TARGET_DIR: target, CARGO_PROFILE_RELEASE_STRIP: "false", ...(rustflags ? { RUSTFLAGS: rustflags } : {}) },
     });
@@ -85,7 +85,7 @@ function sizes() {
       join(target, "wasm32-unknown-unknown", "release", "neuralcut.wasm"),
     ]);
     const wasm = join(dir, "neuralcut_effects_bg.wasm");
-    sh(join(root, "node_modules", ".bin", "wasm-opt"), ["-Oz", "--strip-debug", "--strip-producers", wasm, "-o", wasm]);
+    sh(join(root, "node_modules", ".bin", "wasm-opt"), [...wasmOpt, "--strip-debug", "--strip-producers", wasm, "-o", wasm]);
     out["effects, WebGPU only"] = { bytes: readFileSync(wasm).length, gzip: gz(wasm) };
   }
   if (existsSync(engine)) {
