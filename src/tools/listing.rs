@@ -42,9 +42,12 @@ pub fn list(tl: &Timeline, cache: Option<&mut ListingCache>) -> Output {
     let mut fresh = Vec::with_capacity(tl.tracks.len());
     for track in &tl.tracks {
         let cached = cache.tracks.iter().position(|(weak, _)| std::ptr::eq(weak.as_ptr(), Arc::as_ptr(track)));
+        // The same address is the same track: the entry's `Weak` keeps the allocation, so no other
+        // track can be made there, and a track cannot change in place while a `Weak` to it exists
+        // (`Arc::get_mut` refuses, `Arc::make_mut` moves it).
         let text = match cached.map(|i| cache.tracks.swap_remove(i)) {
-            Some((weak, text)) if weak.upgrade().is_some_and(|t| Arc::ptr_eq(&t, track)) => text,
-            _ => track_text(track, &mut cache.refs),
+            Some((_, text)) => text,
+            None => track_text(track, &mut cache.refs),
         };
         fresh.push((Arc::downgrade(track), text));
     }
@@ -384,6 +387,27 @@ mod tests {
         let mut w = Writer::with_capacity(32);
         w.seconds(ticks);
         w.finish()
+    }
+
+    /// After an edit that replaces one track, list_timeline writes that track again and reuses the
+    /// other's text (the same allocation), and the result is what an uncached listing writes.
+    #[test]
+    fn only_a_replaced_track_is_written_again() {
+        let mut tl = Timeline::with_main("main".into());
+        tl.tracks.push(Arc::new(Track::new("a1".into(), crate::model::TrackType::Audio)));
+        let mut cache = ListingCache::default();
+        list(&tl, Some(&mut cache));
+        let texts = |c: &ListingCache| c.tracks.iter().map(|(_, t)| t.as_ptr()).collect::<Vec<_>>();
+        let before = texts(&cache);
+        let mut renamed = (*tl.tracks[1]).clone();
+        renamed.name = Some("Music".into());
+        tl.tracks[1] = Arc::new(renamed);
+        let out = list(&tl, Some(&mut cache)).to_value();
+        let after = texts(&cache);
+        assert_eq!(after[0], before[0], "the main track's text is the cached one");
+        assert_ne!(after[1], before[1], "the renamed track is written again");
+        assert_eq!(out["tracks"][1]["name"], serde_json::json!("Music"), "{out}");
+        assert_eq!(out, list(&tl, None).to_value());
     }
 
     /// The decimal shortcut must write what serde_json writes for the same seconds.
