@@ -410,6 +410,17 @@ mod tests {
         assert_eq!(out, list(&tl, None).to_value());
     }
 
+    /// Strings are written as serde_json writes them, whichever mix of quotes, backslashes and
+    /// control characters they hold (two of a kind must not cancel out in the escape check).
+    #[test]
+    fn strings_match_serde_json() {
+        for s in ["plain", "", "a\"b", "a\"b\"c", "\\\\", "\"\\", "tab\there\nnew", "\u{1}\u{2}", "\u{1}\"", "\\\u{1f}", "é \u{7f}", "x\"\\\u{1}"] {
+            let mut w = Writer::with_capacity(8);
+            w.string(s);
+            assert_eq!(w.finish(), serde_json::to_string(s).unwrap(), "{s:?}");
+        }
+    }
+
     /// The decimal shortcut must write what serde_json writes for the same seconds.
     #[test]
     fn seconds_match_serde_json() {
