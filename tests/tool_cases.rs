@@ -738,6 +738,44 @@ fn unknown_tool_is_an_error_that_lists_the_tools() {
     assert_eq!(snapshot(&ed), before);
 }
 
+/// The demo project with element `from` renamed `to` (an id that is shaped like a reference).
+fn demo_renamed(from: &str, to: &str) -> Editor {
+    let text = fs::read_to_string(root().join("fixtures").join("demo.json")).expect("demo fixture");
+    let renamed = text.replace(&format!("\"id\": \"{from}\""), &format!("\"id\": \"{to}\""));
+    assert_ne!(renamed, text, "{from} is in the demo fixture");
+    Editor::from_json(&renamed).expect("the renamed demo loads")
+}
+
+#[test]
+fn an_element_id_shaped_like_a_reference_is_its_own_reference_or_ambiguous() {
+    // The first clip (e22, clip-1 in listing order) named "clip-1": the name and the reference
+    // are the same element, so the call goes ahead.
+    let mut ed = demo_renamed("e22", "clip-1");
+    let out = call(&mut ed, "delete_timeline_elements", &json!({ "elementIds": ["clip-1"] })).expect("deleted");
+    assert_eq!(out, json!({ "success": true, "deletedElements": ["clip-1"] }));
+    // Named "clip-2" while clip-2 is the next clip (e24): the call is refused and nothing changes.
+    let mut ed = demo_renamed("e22", "clip-2");
+    let before = snapshot(&ed);
+    let err = call(&mut ed, "delete_timeline_elements", &json!({ "elementIds": ["clip-2"] })).unwrap_err().to_json();
+    assert_eq!(err["code"], "AMBIGUOUS_REFERENCE", "{err}");
+    assert_eq!(err["candidates"], json!(["clip-2", "e24"]), "{err}");
+    assert_eq!(snapshot(&ed), before);
+}
+
+#[test]
+fn list_timeline_writes_a_text_style_of_one_field() {
+    // e20 with its font size alone, then with its colour alone.
+    let text = fs::read_to_string(root().join("fixtures").join("demo.json")).expect("demo fixture");
+    let style = r##""fontSize": 80, "color": "#ffffff", "fontWeight": "bold""##;
+    assert!(text.contains(style), "the demo's text style");
+    for (fields, want) in [(r#""fontSize": 80"#, json!({ "fontSize": 80 })), (r##""color": "#ffffff""##, json!({ "color": "#ffffff" }))] {
+        let mut ed = Editor::from_json(&text.replace(style, fields)).expect("the demo loads");
+        let out = call(&mut ed, "list_timeline", &json!({})).expect("listed");
+        let e20 = out["tracks"].as_array().unwrap().iter().flat_map(|t| t["elements"].as_array().unwrap()).find(|e| e["elementId"] == "e20").cloned();
+        assert_eq!(e20.map(|e| e["textStyle"].clone()), Some(want), "{fields}");
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // load_asset_context: the two-step API and the async provider
 
