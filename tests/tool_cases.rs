@@ -886,6 +886,22 @@ fn context_two_step_api() {
 }
 
 #[test]
+fn a_forgotten_context_is_fetched_again() {
+    let mut ed = fixture("demo");
+    let all = [AssetType::Video, AssetType::Audio, AssetType::Image];
+    assert!(!ed.forget_context("a1"), "nothing cached yet");
+    let ContextStep::Fetch(request) = ed.begin_context(&json!({ "assetId": "a1" }), &all, NOW).unwrap() else {
+        panic!("an empty cache must ask the provider");
+    };
+    ed.finish_context(&request, report(URI, ContextStatus::Active, Some(NOW + 3.6e6), None), NOW).unwrap();
+    assert!(ed.forget_context("a1"), "the record is dropped");
+    assert!(ed.context_cache().get("a1").is_none());
+    assert!(!ed.forget_context("a1"), "and only once");
+    let step = ed.begin_context(&json!({ "assetId": "a1" }), &all, NOW + 1000.0).unwrap();
+    assert!(matches!(step, ContextStep::Fetch(_)), "asked of the provider again");
+}
+
+#[test]
 fn context_provider_cache_hit_does_not_call_the_provider() {
     let mut ed = fixture("demo");
     let mut provider = Scripted::new(vec![report(URI, ContextStatus::Active, None, None)]);
