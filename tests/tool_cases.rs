@@ -106,12 +106,20 @@ fn fixture(name: &str) -> Editor {
     match name {
         "none" => Editor::empty(),
         "new" => Editor::new(),
-        _ => {
-            let path = root().join("fixtures").join(format!("{name}.json"));
-            let text = fs::read_to_string(&path).unwrap_or_else(|e| panic!("fixture {}: {e}", path.display()));
-            Editor::from_json(&text).unwrap_or_else(|e| panic!("fixture {name} does not load: {e}"))
-        }
+        _ => Editor::from_json(&fixture_text(name)).unwrap_or_else(|e| panic!("fixture {name} does not load: {e}")),
     }
+}
+
+fn fixture_text(name: &str) -> String {
+    let path = root().join("fixtures").join(format!("{name}.json"));
+    fs::read_to_string(&path).unwrap_or_else(|e| panic!("fixture {}: {e}", path.display()))
+}
+
+/// The demo project with the text `from` of its file written as `to`.
+fn demo_with(from: &str, to: &str) -> Editor {
+    let text = fixture_text("demo");
+    assert!(text.contains(from), "{from} is in the demo fixture");
+    Editor::from_json(&text.replace(from, to)).expect("the edited demo loads")
 }
 
 /// The project JSON (parsed) and the history's shape.
@@ -738,23 +746,19 @@ fn unknown_tool_is_an_error_that_lists_the_tools() {
     assert_eq!(snapshot(&ed), before);
 }
 
-/// The demo project with element `from` renamed `to` (an id that is shaped like a reference).
-fn demo_renamed(from: &str, to: &str) -> Editor {
-    let text = fs::read_to_string(root().join("fixtures").join("demo.json")).expect("demo fixture");
-    let renamed = text.replace(&format!("\"id\": \"{from}\""), &format!("\"id\": \"{to}\""));
-    assert_ne!(renamed, text, "{from} is in the demo fixture");
-    Editor::from_json(&renamed).expect("the renamed demo loads")
-}
-
 #[test]
 fn an_element_id_shaped_like_a_reference_is_its_own_reference_or_ambiguous() {
     // The first clip (e22, clip-1 in listing order) named "clip-1": the name and the reference
     // are the same element, so the call goes ahead.
-    let mut ed = demo_renamed("e22", "clip-1");
+    let mut ed = demo_with(r#""id": "e22""#, r#""id": "clip-1""#);
     let out = call(&mut ed, "delete_timeline_elements", &json!({ "elementIds": ["clip-1"] })).expect("deleted");
     assert_eq!(out, json!({ "success": true, "deletedElements": ["clip-1"] }));
+    // The project is then the demo's with e22 deleted: nothing else moved.
+    let mut plain = fixture("demo");
+    call(&mut plain, "delete_timeline_elements", &json!({ "elementIds": ["e22"] })).expect("deleted");
+    assert_eq!(snapshot(&ed).project, snapshot(&plain).project);
     // Named "clip-2" while clip-2 is the next clip (e24): the call is refused and nothing changes.
-    let mut ed = demo_renamed("e22", "clip-2");
+    let mut ed = demo_with(r#""id": "e22""#, r#""id": "clip-2""#);
     let before = snapshot(&ed);
     let err = call(&mut ed, "delete_timeline_elements", &json!({ "elementIds": ["clip-2"] })).unwrap_err().to_json();
     assert_eq!(err["code"], "AMBIGUOUS_REFERENCE", "{err}");
@@ -765,11 +769,9 @@ fn an_element_id_shaped_like_a_reference_is_its_own_reference_or_ambiguous() {
 #[test]
 fn list_timeline_writes_a_text_style_of_one_field() {
     // e20 with its font size alone, then with its colour alone.
-    let text = fs::read_to_string(root().join("fixtures").join("demo.json")).expect("demo fixture");
     let style = r##""fontSize": 80, "color": "#ffffff", "fontWeight": "bold""##;
-    assert!(text.contains(style), "the demo's text style");
     for (fields, want) in [(r#""fontSize": 80"#, json!({ "fontSize": 80 })), (r##""color": "#ffffff""##, json!({ "color": "#ffffff" }))] {
-        let mut ed = Editor::from_json(&text.replace(style, fields)).expect("the demo loads");
+        let mut ed = demo_with(style, fields);
         let out = call(&mut ed, "list_timeline", &json!({})).expect("listed");
         let e20 = out["tracks"].as_array().unwrap().iter().flat_map(|t| t["elements"].as_array().unwrap()).find(|e| e["elementId"] == "e20").cloned();
         assert_eq!(e20.map(|e| e["textStyle"].clone()), Some(want), "{fields}");
