@@ -292,3 +292,121 @@ pub fn write(format: &str, cues: &[Cue], width: u32, height: u32) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(start: i64, end: i64, text: &str) -> Cue {
+        Cue { start: start * TICKS_PER_MS, end: end * TICKS_PER_MS, text: text.into() }
+    }
+
+    fn srt_time(t: &str) -> Parsed {
+        parse("srt", &format!("{t} --> 99999:00:00,000\nx\n"))
+    }
+
+    #[test]
+    fn a_time_reads_hours_minutes_seconds_and_one_to_three_fraction_digits() {
+        let start = |t: &str| srt_time(t).map(|c| c[0].start / TICKS_PER_MS);
+        assert_eq!(start("01:02:03,004"), Ok(3_723_004));
+        assert_eq!(start("1:02.5"), Ok(62_500), "no hours, one minute digit, 5 is 500 ms");
+        assert_eq!(start("1:02.05"), Ok(62_050));
+        assert_eq!(start("12345:00:00.000"), Ok(12_345 * 3_600_000), "hours up to five digits");
+        assert_eq!(start("00:59:59.999"), Ok(3_599_999));
+        for bad in [
+            "00:00:60,000",
+            "00:60:00,000",
+            "123456:00:00,000",
+            "00:00:01,0000",
+            "00:00:01",
+            "00:00:1,000",
+            "00:000:01,000",
+            "1:00:00:01,000",
+            "00:00:01,",
+            "00:0a:01,000",
+        ] {
+            assert_eq!(srt_time(bad), Err((1, "malformed timing")), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_cue_must_end_after_it_starts_and_hold_text() {
+        assert_eq!(parse("srt", "00:00:01,000 --> 00:00:01,000\nx\n"), Err((1, "the cue ends before it starts")));
+        assert_eq!(parse("srt", "00:00:01,000 --> 00:00:01,001\nx\n"), Ok(vec![ms(1000, 1001, "x")]));
+        assert_eq!(parse("srt", "2\n00:00:01,000 --> 00:00:02,000\n"), Err((2, "the cue has no text")));
+    }
+
+    #[test]
+    fn srt_blocks_may_start_with_a_number_and_name_their_first_line() {
+        let text = "\n\n1\n00:00:01,000 --> 00:00:02,000\n one \n  two\n\n\n00:00:03,000 --> 00:00:04,000 X1:5\nthree\n";
+        assert_eq!(parse("srt", text), Ok(vec![ms(1000, 2000, "one\ntwo"), ms(3000, 4000, "three")]));
+        assert_eq!(parse("srt", "\n\n7\nnot a timing\n"), Err((3, "no timing line (start --> end)")));
+        assert_eq!(parse("srt", "\n7\n00:00:01,000 --> soon\nx\n"), Err((3, "malformed timing")));
+        // A NOTE block is VTT's; in SubRip its timing line makes it a cue.
+        assert_eq!(parse("srt", "NOTE\n00:00:01,000 --> 00:00:02,000\nx\n"), Ok(vec![ms(1000, 2000, "x")]));
+        assert_eq!(parse("srt", ""), Err((0, "no cues found")));
+    }
+
+    #[test]
+    fn vtt_needs_its_header_first_and_skips_its_other_blocks() {
+        let cue = "00:00:01.000 --> 00:00:02.000 align:start\n<b>a</b> &lt;b&gt; &amp;lt; x&nbsp;y\n";
+        assert_eq!(
+            parse("vtt", &format!("WEBVTT - title\nKind: captions\n\nNOTE a note\n\nSTYLE\n::cue {{}}\n\nREGION\nid:r\n\n{cue}")),
+            Ok(vec![ms(1000, 2000, "a <b> &lt; x y")])
+        );
+        assert_eq!(parse("vtt", &format!("\nWEBVTT\n\n{cue}")), Err((1, "a WebVTT file starts with WEBVTT")), "a blank line before the header");
+        assert_eq!(parse("vtt", &format!("WEBVTTX\n\n{cue}")), Err((1, "a WebVTT file starts with WEBVTT")));
+        assert_eq!(parse("vtt", &format!("WEBVTT\nKind: captions\n{cue}")), Err((3, "a blank line must end the WEBVTT header")));
+        assert_eq!(parse("vtt", "WEBVTT\n\nNOTE only a note\n"), Err((0, "no cues found")));
+        // An unclosed tag stays as text.
+        assert_eq!(parse("vtt", "WEBVTT\n\n00:00:01.000 --> 00:00:02.000\na <b c\n"), Ok(vec![ms(1000, 2000, "a <b c")]));
+    }
+
+    #[test]
+    fn ass_reads_dialogue_by_its_format_line_in_the_events_section() {
+        let head = "[Script Info]\nTitle: t\n\n[ Events ]\nFormat: Layer, Start, End, Style, Text\n";
+        let text = format!("{head}Comment: 0,0:00:09.00,0:00:10.00,Default,skip\nDialogue: 0,0:00:01.50,0:00:02.25,Default,{{\\i1}}a, b\\Nc\\nd\\he\n");
+        assert_eq!(parse("ass", &text), Ok(vec![ms(1500, 2250, "a, b\nc\nd e")]));
+        // Only the Events section's lines are read.
+        let elsewhere = "[V4+ Styles]\nFormat: Start, End, Text\nDialogue: 0:00:01.00,0:00:02.00,x\n";
+        assert_eq!(parse("ass", elsewhere), Err((0, "no cues found")));
+        let reordered = "[Events]\nFormat: End, Start, Text\nDialogue: 0:00:02.00,0:00:01.00,x\n";
+        assert_eq!(parse("ass", reordered), Ok(vec![ms(1000, 2000, "x")]));
+        assert_eq!(parse("ass", "[Events]\nFormat: Start, End\n"), Err((2, "the Format line needs Start, End and Text last")));
+        assert_eq!(parse("ass", "[Events]\nFormat: Start, Text, End\n"), Err((2, "the Format line needs Start, End and Text last")));
+        assert_eq!(parse("ass", "[Events]\nFormat: End, Text\n"), Err((2, "the Format line needs Start, End and Text last")));
+        assert_eq!(parse("ass", "[Events]\nFormat: Start, Text\n"), Err((2, "the Format line needs Start, End and Text last")));
+        assert_eq!(parse("ass", "[Events]\nDialogue: 0,0:00:01.00,0:00:02.00,x\n"), Err((2, "a Dialogue line before the Events Format line")));
+        assert_eq!(parse("ass", &format!("{head}Dialogue: 0,0:00:01.00,0:00:02.00\n")), Err((6, "a Dialogue line with fewer fields than its Format line")));
+        assert_eq!(
+            parse("ass", &format!("{head}Dialogue: 0,0:00:01.00,0:00:02.00,Default\n")),
+            Err((6, "a Dialogue line with fewer fields than its Format line"))
+        );
+        assert_eq!(parse("ass", &format!("{head}Dialogue: 0,0:00:01.00,two,Default,x\n")), Err((6, "malformed timing")));
+    }
+
+    #[test]
+    fn written_times_round_to_the_millisecond_and_a_cue_keeps_one() {
+        // 1.5 ms rounds up to 2, 1.49 ms down to 1; a cue shorter than half a millisecond keeps one.
+        let cues = [
+            Cue { start: 180, end: 120 * 1000 + 59, text: "a".into() },
+            Cue { start: 3_600_000 * TICKS_PER_MS, end: 3_600_000 * TICKS_PER_MS + 10, text: "b\nc".into() },
+        ];
+        assert_eq!(write("srt", &cues, 1920, 1080), "1\n00:00:00,002 --> 00:00:01,000\na\n\n2\n01:00:00,000 --> 01:00:00,001\nb\nc\n\n");
+        assert_eq!(write("vtt", &[ms(61_001, 62_010, "x < y & z > w")], 1920, 1080), "WEBVTT\n\n00:01:01.001 --> 00:01:02.010\nx &lt; y &amp; z &gt; w\n\n");
+    }
+
+    #[test]
+    fn ass_is_written_with_its_canvas_and_hundredths() {
+        // 1,004 ms rounds down to 1.00 s, 2,005 ms up to 2.01 s; a cue under half a hundredth keeps one.
+        let cues = [ms(1_004, 2_005, "a\nb"), ms(3_600_000, 3_600_001, "c")];
+        let expected = "[Script Info]\nScriptType: v4.00+\nPlayResX: 1280\nPlayResY: 720\n\n[V4+ Styles]\nFormat: Name, Fontname, Fontsize, PrimaryColour, Bold, Alignment, MarginV\nStyle: Default,Arial,40,&H00FFFFFF,-1,2,36\n\n[Events]\nFormat: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text\nDialogue: 0,0:00:01.00,0:00:02.01,Default,,0,0,0,,a\\Nb\nDialogue: 0,1:00:00.00,1:00:00.01,Default,,0,0,0,,c\n";
+        assert_eq!(write("ass", &cues, 1280, 720), expected);
+    }
+
+    #[test]
+    fn a_cue_text_is_its_trimmed_lines_without_blank_ones() {
+        assert_eq!(clean("  a \n\n \t\n b\r\nc  "), "a\nb\nc");
+        assert_eq!(clean(" \n "), "");
+    }
+}

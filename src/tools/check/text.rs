@@ -184,7 +184,119 @@ pub fn overlapping(tl: &Timeline, window: (i64, i64), c: Canvas, out: &mut Vec<F
 
 #[cfg(test)]
 mod tests {
-    use super::abs_sin;
+    use super::*;
+
+    const CANVAS: Canvas = Canvas { width: 1920.0, height: 1080.0, height_px: 1080, fps: FrameRate::DEFAULT };
+
+    /// Two lines, the longest of 4 characters, at 100 px with 10 px spacing and line height 1.5,
+    /// scaled 2 × 0.5, its anchor 100 px right of and 50 px above the centre: 4 × (100 × 0.55 +
+    /// 10) × 2 = 520 px wide, 2 × 100 × 1.5 × 0.5 = 150 px tall, anchored at (1060, 490).
+    fn styled() -> Element {
+        let mut e = Element::new("e1".into(), ElementType::Text, 0, 120_000);
+        e.content = Some("abcd\nab".into());
+        (e.font_size, e.letter_spacing, e.line_height) = (Some(100.0), Some(10.0), Some(1.5));
+        (e.scale_x, e.scale_y, e.x, e.y) = (Some(2.0), Some(0.5), Some(100.0), Some(-50.0));
+        e
+    }
+
+    fn rect(left: f64, top: f64, right: f64, bottom: f64) -> Rect {
+        Rect { left, top, right, bottom }
+    }
+
+    #[test]
+    fn a_text_box_is_its_longest_line_by_its_lines_placed_by_its_alignment() {
+        let mut e = styled();
+        assert_eq!(text_box(&e, 0, CANVAS), rect(800.0, 415.0, 1320.0, 565.0), "centred on the anchor");
+        e.text_align = Some("left".into());
+        assert_eq!(text_box(&e, 0, CANVAS), rect(1060.0, 415.0, 1580.0, 565.0), "starting at the anchor");
+        e.text_align = Some("right".into());
+        assert_eq!(text_box(&e, 0, CANVAS), rect(540.0, 415.0, 1060.0, 565.0), "ending at the anchor");
+    }
+
+    #[test]
+    fn a_turned_text_box_is_the_bounds_of_the_turned_box() {
+        let mut e = styled();
+        for turn in [90.0, -90.0, 270.0] {
+            e.rotate = Some(turn);
+            assert_eq!(text_box(&e, 0, CANVAS), rect(985.0, 230.0, 1135.0, 750.0), "{turn}°: 150 wide, 520 tall");
+        }
+        e.rotate = Some(180.0);
+        assert_eq!(text_box(&e, 0, CANVAS), rect(800.0, 415.0, 1320.0, 565.0), "a half turn keeps the box");
+        // sin 30° = 0.5 exactly in Bhaskara's form; cos 30° is its value at 120°, 28800 / 33300.
+        e.rotate = Some(30.0);
+        let cos = 28_800.0 / 33_300.0;
+        let (bw, bh) = (520.0 * cos + 150.0 * 0.5, 520.0 * 0.5 + 150.0 * cos);
+        assert_eq!(text_box(&e, 0, CANVAS), rect(1060.0 - bw / 2.0, 490.0 - bh / 2.0, 1060.0 + bw / 2.0, 490.0 + bh / 2.0));
+    }
+
+    #[test]
+    fn an_unstyled_text_box_uses_the_defaults() {
+        // "Default text": 12 characters at a sixth of 1080 px (180), line height 1.2, centred.
+        let e = Element::new("e1".into(), ElementType::Text, 0, 120_000);
+        let (w, h) = (12.0 * (180.0 * ADVANCE), 180.0 * 1.2);
+        assert_eq!(text_box(&e, 0, CANVAS), rect(960.0 - w / 2.0, 540.0 - h / 2.0, 960.0 + w / 2.0, 540.0 + h / 2.0));
+    }
+
+    #[test]
+    fn an_edge_counts_once_passed_by_more_than_the_slack() {
+        let inside = rect(-0.5, -0.5, 1920.5, 1080.5);
+        assert_eq!(edges_passed(inside, CANVAS), Vec::<&str>::new());
+        assert_eq!(edges_passed(rect(-0.6, -0.6, 1920.6, 1080.6), CANVAS), ["left", "top", "right", "bottom"]);
+        assert_eq!(edges_passed(rect(-0.6, 0.0, 100.0, 100.0), CANVAS), ["left"]);
+        assert_eq!(edges_passed(rect(0.0, -0.6, 100.0, 100.0), CANVAS), ["top"]);
+        assert_eq!(edges_passed(rect(0.0, 0.0, 1920.6, 100.0), CANVAS), ["right"]);
+        assert_eq!(edges_passed(rect(0.0, 0.0, 100.0, 1080.6), CANVAS), ["bottom"]);
+    }
+
+    #[test]
+    fn boxes_overlap_once_they_share_more_than_the_slack_on_both_axes() {
+        let a = rect(0.0, 0.0, 100.0, 100.0);
+        assert!(!intersect(a, rect(99.5, 0.0, 200.0, 100.0)), "0.5 px across");
+        assert!(intersect(a, rect(99.4, 0.0, 200.0, 100.0)), "0.6 px across");
+        assert!(!intersect(a, rect(0.0, 99.5, 100.0, 200.0)), "0.5 px down");
+        assert!(intersect(a, rect(0.0, 99.4, 100.0, 200.0)), "0.6 px down");
+        assert!(!intersect(a, rect(99.4, 99.5, 200.0, 200.0)), "across but not down");
+        assert!(!intersect(a, rect(99.5, 99.4, 200.0, 200.0)), "down but not across");
+        assert!(intersect(rect(99.4, 99.4, 200.0, 200.0), a), "either order");
+    }
+
+    #[test]
+    fn a_still_text_is_sampled_once_and_a_moving_one_once_a_frame_up_to_the_cap() {
+        assert_eq!(samples((100, 90_000), false, FrameRate::DEFAULT), [100]);
+        // 30 fps: a frame is 4,000 ticks; the span's end is not a sample.
+        assert_eq!(samples((100, 12_100), true, FrameRate::DEFAULT), [100, 4_100, 8_100]);
+        // 3,000 frames would pass the cap: 2,000 samples, 6,000 ticks apart.
+        let long = samples((0, 12_000_000), true, FrameRate::DEFAULT);
+        assert_eq!((long.len(), long[1], long[1999]), (2000, 6_000, 11_994_000));
+    }
+
+    #[test]
+    fn runs_join_consecutive_bad_samples_and_end_at_the_next_sample() {
+        let ticks = [0, 10, 20, 30, 40];
+        let found = runs(&ticks, 50, |t| [10, 20, 40].contains(&t).then_some(t));
+        assert_eq!(found, vec![(10, 30, vec![10, 20]), (40, 50, vec![40])]);
+        assert_eq!(runs(&ticks, 50, |_| None::<()>), vec![]);
+    }
+
+    #[test]
+    fn only_shown_texts_on_shown_text_tracks_are_checked_in_start_order() {
+        use crate::model::Track;
+        use std::sync::Arc;
+        let text = |id: &str, start: i64| Arc::new(Element::new(id.into(), ElementType::Text, start, 1000));
+        let mut tl = Timeline::with_main("t0".into());
+        let mut shown = Track::new("t1".into(), TrackType::Text);
+        let mut hidden_el = (*text("e3", 0)).clone();
+        hidden_el.hidden = Some(true);
+        shown.elements = vec![text("e2", 500), Arc::new(hidden_el), text("e1", 100)];
+        let mut hidden = Track::new("t2".into(), TrackType::Text);
+        hidden.hidden = Some(true);
+        hidden.elements = vec![text("e4", 0)];
+        let mut other = Track::new("t3".into(), TrackType::Overlay);
+        other.elements = vec![text("e5", 0)];
+        tl.tracks.extend([shown, hidden, other].map(Arc::new));
+        let ids: Vec<&str> = shown_texts(&tl).iter().map(|e| e.id.as_str()).collect();
+        assert_eq!(ids, ["e1", "e2"]);
+    }
 
     #[test]
     fn abs_sin_is_close_to_sin() {
