@@ -266,8 +266,8 @@ mod tests {
         // 30 fps: a frame is 4,000 ticks; the span's end is not a sample.
         assert_eq!(samples((100, 12_100), true, FrameRate::DEFAULT), [100, 4_100, 8_100]);
         // 3,000 frames would pass the cap: 2,000 samples, 6,000 ticks apart.
-        let long = samples((0, 12_000_000), true, FrameRate::DEFAULT);
-        assert_eq!((long.len(), long[1], long[1999]), (2000, 6_000, 11_994_000));
+        let long = samples((1_000_000, 13_000_000), true, FrameRate::DEFAULT);
+        assert_eq!((long.len(), long[1], long[1999]), (2000, 1_006_000, 12_994_000));
     }
 
     #[test]
@@ -276,6 +276,46 @@ mod tests {
         let found = runs(&ticks, 50, |t| [10, 20, 40].contains(&t).then_some(t));
         assert_eq!(found, vec![(10, 30, vec![10, 20]), (40, 50, vec![40])]);
         assert_eq!(runs(&ticks, 50, |_| None::<()>), vec![]);
+    }
+
+    /// "ab" at 100 px (110 × 120 px), centred, on its own text track, from `start` for 40,000
+    /// ticks; with `moves`, its x goes from `x0` px at its start by 1 px every 40 ticks.
+    fn pair_text(id: &str, start: i64, moves: Option<f64>) -> Element {
+        let mut e = Element::new(id.into(), ElementType::Text, start, 40_000);
+        (e.content, e.font_size) = (Some("ab".into()), Some(100.0));
+        if let Some(x0) = moves {
+            let keys = serde_json::json!({ "transform.positionX": { "keys": [
+                { "id": "k1", "time": 0, "value": x0, "segmentToNext": "linear" },
+                { "id": "k2", "time": 40_000, "value": x0 + 1000.0, "segmentToNext": "linear" }
+            ] } });
+            e.animations = keys.as_object().cloned().map(crate::animation::Animations::from_json);
+        }
+        e
+    }
+
+    fn overlaps(a: Element, b: Element) -> Vec<(i64, i64)> {
+        use crate::model::Track;
+        use std::sync::Arc;
+        let mut tl = Timeline::with_main("t0".into());
+        for (i, e) in [a, b].into_iter().enumerate() {
+            let mut track = Track::new(format!("t{}", i + 1), TrackType::Text);
+            track.elements = vec![Arc::new(e)];
+            tl.tracks.push(Arc::new(track));
+        }
+        let mut out = Vec::new();
+        overlapping(&tl, (0, i64::MAX), CANVAS, &mut out);
+        out.iter().map(|f| (f.start, f.end)).collect()
+    }
+
+    #[test]
+    fn a_moving_text_overlaps_another_only_while_their_boxes_meet() {
+        // The first moves: at 8,000 ticks it is 4,000 ticks in, 100 px right of the still one (less
+        // than its 110 px width), at 12,000 it is 200 px right. Sampled a frame apart (4,000).
+        assert_eq!(overlaps(pair_text("e1", 4_000, Some(0.0)), pair_text("e2", 8_000, None)), [(8_000, 12_000)]);
+        // The second moves, from 100 px right at its start (8,000).
+        assert_eq!(overlaps(pair_text("e1", 0, None), pair_text("e2", 8_000, Some(100.0))), [(8_000, 12_000)]);
+        // Neither moves: one sample, the whole time they show together.
+        assert_eq!(overlaps(pair_text("e1", 4_000, None), pair_text("e2", 8_000, None)), [(8_000, 44_000)]);
     }
 
     #[test]
