@@ -71,3 +71,22 @@ pub fn invalid_subtitles((line, why): formats::Bad) -> ToolError {
     let at = if line == 0 { String::new() } else { format!("line {line}: ") };
     ToolError::new(ErrorCode::InvalidSubtitles, format!("Invalid subtitles: {at}{why}"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_caption_is_a_text_named_caption_and_a_number() {
+        let named = |kind, name: &str| {
+            let mut e = Element::new("e1".into(), kind, 0, 1);
+            e.name = Some(name.into());
+            is_caption(&e)
+        };
+        assert!(named(ElementType::Text, "Caption 12"));
+        for other in ["Caption ", "Caption x", "Caption 1a", "Captions", "caption 1"] {
+            assert!(!named(ElementType::Text, other), "{other}");
+        }
+        assert!(!named(ElementType::Video, "Caption 1"));
+    }
+}
