@@ -370,6 +370,9 @@ mod tests {
         // Only the Events section's lines are read.
         let elsewhere = "[V4+ Styles]\nFormat: Start, End, Text\nDialogue: 0:00:01.00,0:00:02.00,x\n";
         assert_eq!(parse("ass", elsewhere), Err((0, "no cues found")));
+        // A line that only starts or only ends like a section header is no header.
+        let stray = "[Events]\nFormat: Start, End, Text\na stray line]\n[or this\nDialogue: 0:00:01.00,0:00:02.00,x\n";
+        assert_eq!(parse("ass", stray), Ok(vec![ms(1000, 2000, "x")]));
         let reordered = "[Events]\nFormat: End, Start, Text\nDialogue: 0:00:02.00,0:00:01.00,x\n";
         assert_eq!(parse("ass", reordered), Ok(vec![ms(1000, 2000, "x")]));
         assert_eq!(parse("ass", "[Events]\nFormat: Start, End\n"), Err((2, "the Format line needs Start, End and Text last")));
