@@ -185,6 +185,8 @@ pub fn overlapping(tl: &Timeline, window: (i64, i64), c: Canvas, out: &mut Vec<F
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::Track;
+    use std::sync::Arc;
 
     const CANVAS: Canvas = Canvas { width: 1920.0, height: 1080.0, height_px: 1080, fps: FrameRate::DEFAULT };
 
@@ -293,15 +295,21 @@ mod tests {
         e
     }
 
-    fn overlaps(a: Element, b: Element) -> Vec<(i64, i64)> {
-        use crate::model::Track;
-        use std::sync::Arc;
+    /// A timeline of the main track and `tracks` above it.
+    fn with_tracks(tracks: impl IntoIterator<Item = Track>) -> Timeline {
         let mut tl = Timeline::with_main("t0".into());
-        for (i, e) in [a, b].into_iter().enumerate() {
-            let mut track = Track::new(format!("t{}", i + 1), TrackType::Text);
-            track.elements = vec![Arc::new(e)];
-            tl.tracks.push(Arc::new(track));
-        }
+        tl.tracks.extend(tracks.into_iter().map(Arc::new));
+        tl
+    }
+
+    fn text_track(id: &str, elements: Vec<Element>) -> Track {
+        let mut track = Track::new(id.into(), TrackType::Text);
+        track.elements = elements.into_iter().map(Arc::new).collect();
+        track
+    }
+
+    fn overlaps(a: Element, b: Element) -> Vec<(i64, i64)> {
+        let tl = with_tracks([text_track("t1", vec![a]), text_track("t2", vec![b])]);
         let mut out = Vec::new();
         overlapping(&tl, (0, i64::MAX), CANVAS, &mut out);
         out.iter().map(|f| (f.start, f.end)).collect()
@@ -320,20 +328,14 @@ mod tests {
 
     #[test]
     fn only_shown_texts_on_shown_text_tracks_are_checked_in_start_order() {
-        use crate::model::Track;
-        use std::sync::Arc;
-        let text = |id: &str, start: i64| Arc::new(Element::new(id.into(), ElementType::Text, start, 1000));
-        let mut tl = Timeline::with_main("t0".into());
-        let mut shown = Track::new("t1".into(), TrackType::Text);
-        let mut hidden_el = (*text("e3", 0)).clone();
-        hidden_el.hidden = Some(true);
-        shown.elements = vec![text("e2", 500), Arc::new(hidden_el), text("e1", 100)];
-        let mut hidden = Track::new("t2".into(), TrackType::Text);
-        hidden.hidden = Some(true);
-        hidden.elements = vec![text("e4", 0)];
+        let text = |id: &str, start: i64| Element::new(id.into(), ElementType::Text, start, 1000);
+        let mut hidden_text = text("e3", 0);
+        hidden_text.hidden = Some(true);
+        let mut hidden_track = text_track("t2", vec![text("e4", 0)]);
+        hidden_track.hidden = Some(true);
         let mut other = Track::new("t3".into(), TrackType::Overlay);
-        other.elements = vec![text("e5", 0)];
-        tl.tracks.extend([shown, hidden, other].map(Arc::new));
+        other.elements = vec![Arc::new(text("e5", 0))];
+        let tl = with_tracks([text_track("t1", vec![text("e2", 500), hidden_text, text("e1", 100)]), hidden_track, other]);
         let ids: Vec<&str> = shown_texts(&tl).iter().map(|e| e.id.as_str()).collect();
         assert_eq!(ids, ["e1", "e2"]);
     }
