@@ -90,25 +90,21 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
             };
             let span = (next - time) as f64;
             // CSS's cubic-bezier control points, as OpenCut handles: flat (dv 0) at an eased end.
-            let (out_x, in_x) = match ease {
-                "ease-in" => (0.42, 1.0),
-                "ease-out" => (0.0, 0.58),
-                "ease-in-out" => (0.42, 0.58),
-                _ => (1.0 / 3.0, 2.0 / 3.0),
+            // "linear" has none: its segment is straight and takes no handles.
+            let curve = match ease {
+                "ease-in" => Some((0.42, 1.0)),
+                "ease-out" => Some((0.0, 0.58)),
+                "ease-in-out" => Some((0.42, 0.58)),
+                _ => None,
             };
-            let linear = ease == "linear";
-            let k = &mut list[i];
-            k.set_segment(if linear { Segment::Linear } else { Segment::Bezier });
-            if linear {
-                k.set_handle(Side::Right, None);
-            } else {
-                k.set_handle_numbers(Side::Right, Some(Number::from((out_x * span).round() as i64)), Some(Number::from(0)));
-            }
-            let n = &mut list[i + 1];
-            if linear {
-                n.set_handle(Side::Left, None);
-            } else {
-                n.set_handle_numbers(Side::Left, Some(Number::from(-((1.0 - in_x) * span).round() as i64)), Some(Number::from(0)));
+            // The right handle's and the next key's left handle's times, in ticks.
+            let handles = curve.map(|(out_x, in_x)| ((out_x * span).round() as i64, -((1.0 - in_x) * span).round() as i64));
+            list[i].set_segment(if handles.is_some() { Segment::Bezier } else { Segment::Linear });
+            for (k, side, dt) in [(i, Side::Right, handles.map(|h| h.0)), (i + 1, Side::Left, handles.map(|h| h.1))] {
+                match dt {
+                    None => list[k].set_handle(side, None),
+                    Some(dt) => list[k].set_handle_numbers(side, Some(Number::from(dt)), Some(Number::from(0))),
+                }
             }
         }
         if let Some(i_) = interp {
