@@ -8,7 +8,7 @@ use std::marker::PhantomData;
 use serde::de::{self, Deserialize, DeserializeOwned, DeserializeSeed, Deserializer, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
-use super::schema::{AnyObject, NumberOrText, ParamValue};
+use super::schema::{NumberOrText, ParamValue};
 use super::{Ctx, Output, ToolError};
 use crate::time::seconds_to_ticks;
 
@@ -263,14 +263,6 @@ impl<T: Read> Read for Vec<T> {
     }
 }
 
-impl Read for AnyObject {
-    type Out<'a> = &'a Map<String, Value>;
-    #[inline(always)]
-    fn of(v: &Value) -> Option<&Map<String, Value>> {
-        v.as_object()
-    }
-}
-
 /// Effect parameters: the effect checks each value by its key, with its own messages.
 impl Read for std::collections::BTreeMap<String, ParamValue> {
     type Out<'a> = &'a Map<String, Value>;
@@ -389,16 +381,8 @@ impl<T: schemars::JsonSchema> schemars::JsonSchema for Arg<T> {
         T::schema_id()
     }
 
-    fn inline_schema() -> bool {
-        true
-    }
-
     fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
         generator.subschema_for::<T>()
-    }
-
-    fn _schemars_private_non_optional_json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        T::_schemars_private_non_optional_json_schema(generator)
     }
 
     fn _schemars_private_is_option() -> bool {
@@ -604,5 +588,14 @@ mod tests {
     fn unknown_keys_fail_before_deserializing() {
         let err = parse(json!({ "firstId": "e1", "extra": 1 })).err().unwrap();
         assert_eq!(err.message, "unknown argument \"extra\" for t; expected: firstId, times");
+    }
+
+    #[test]
+    fn an_argument_type_that_is_not_a_struct_is_refused_and_says_so() {
+        let map = Map::new();
+        let err = i64::deserialize(Checked(&map)).unwrap_err();
+        // Only a log or a panic shows this text: callers get `refused()`'s error.
+        assert_eq!(err.to_string(), "arguments refused");
+        assert_eq!(Args { map: &map }.parse::<i64>().unwrap_err().code, ToolError::arguments_not_object().code);
     }
 }
