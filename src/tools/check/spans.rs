@@ -61,11 +61,12 @@ pub fn effects_without_picture(tl: &Timeline, window: (i64, i64), out: &mut Vec<
         }
         for fx in track.elements.iter().filter(|e| e.kind == ElementType::Effect && e.hidden != Some(true)) {
             let Some(span) = clip((fx.start, fx.end()), window) else { continue };
+            // Every shown picture below; `uncovered` keeps the part of each inside the effect's span.
             let below = tl.tracks[ti + 1..]
                 .iter()
                 .filter(|t| t.kind.is_visual() && t.hidden != Some(true))
                 .flat_map(|t| t.elements.iter())
-                .filter(|e| e.kind != ElementType::Effect && e.hidden != Some(true) && e.start < span.1 && e.end() > span.0)
+                .filter(|e| e.kind != ElementType::Effect && e.hidden != Some(true))
                 .map(|e| (e.start, e.end()));
             for (start, end) in uncovered(span, below) {
                 let message = format!(
