@@ -273,10 +273,6 @@ impl<T: JsonSchema> JsonSchema for List<T> {
         format!("List_of_{}", T::schema_name()).into()
     }
 
-    fn inline_schema() -> bool {
-        true
-    }
-
     fn json_schema(generator: &mut SchemaGenerator) -> Schema {
         let mut map = Map::new();
         map.insert("type".into(), "array".into());
@@ -292,5 +288,26 @@ pub fn one_of(schema: &mut Schema) {
         if let Some(list) = obj.remove("anyOf") {
             obj.insert("oneOf".into(), list);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn field_names_are_the_renamed_declared_ones_and_a_non_struct_has_none() {
+        #[derive(serde::Deserialize)]
+        #[serde(rename_all = "camelCase")]
+        #[allow(dead_code)]
+        struct Two {
+            element_id: u8,
+            at: u8,
+        }
+        assert_eq!(field_names::<Two>(), ["elementId", "at"]);
+        assert!(field_names::<i64>().is_empty());
+        // The reader stops at once; its error's text shows only in a log or a panic.
+        let mut fields: &'static [&'static str] = &[];
+        assert_eq!(i64::deserialize(FieldNames(&mut fields)).unwrap_err().to_string(), "field names read");
     }
 }

@@ -426,6 +426,16 @@ mod tests {
     /// `NEURALCUT_BLESS=1` it rewrites the file and then fails all the same, so a blessed run
     /// never counts as a pass (`npm run typings` runs it again without the switch).
     #[test]
+    fn a_key_is_written_bare_only_when_it_is_a_javascript_identifier() {
+        for key in ["a", "elementId", "_private", "$ref", "x1", "snake_case", "a$b"] {
+            assert!(is_identifier(key), "{key}");
+        }
+        for key in ["", "1x", "transform.scaleX", "with-dash", "two words", "é", "_-"] {
+            assert!(!is_identifier(key), "{key}");
+        }
+    }
+
+    #[test]
     fn committed_typings_match_the_registry() {
         let bless = std::env::var_os("NEURALCUT_BLESS").is_some();
         for (rel, fresh) in [(TYPINGS_PATH, typings()), (ERROR_CODES_PATH, error_codes())] {
@@ -502,7 +512,13 @@ mod tests {
                 }
             }
         }
-        assert!(summary_placeholders("a [b").is_err() && summary_placeholders("a {b").is_err() && summary_placeholders("[a [b]]").is_err());
+        let err = |t: &str| summary_placeholders(t).unwrap_err();
+        assert_eq!(
+            [err("a [b"), err("a {b"), err("[a [b]]"), err("a] b"), err("a} b"), err("[{x}] ]")],
+            ["[ without ]", "{ without }", "nested [", "] without [", "} without {", "] without ["]
+        );
+        let pairs = |v: &[(&str, &str)]| v.iter().map(|(a, f)| (a.to_string(), f.to_string())).collect::<Vec<_>>();
+        assert_eq!(summary_placeholders("Cut {elementId} at {time:time}[ to {end:time}]"), Ok(pairs(&[("elementId", ""), ("time", "time"), ("end", "time")])));
     }
 
     #[test]
