@@ -101,7 +101,65 @@ fn uncovered(window: (i64, i64), spans: impl Iterator<Item = (i64, i64)>) -> Vec
 
 #[cfg(test)]
 mod tests {
-    use super::uncovered;
+    use super::{effects_without_picture, past_source, uncovered, Finding};
+    use crate::model::{Element, ElementType, Timeline, Track, TrackType};
+    use std::sync::Arc;
+
+    const S: i64 = crate::time::TICKS_PER_SECOND;
+
+    /// The main track `t0` (empty unless `main` is given), with `above` on top of it.
+    fn timeline(above: Vec<Track>, main: Vec<Element>) -> Timeline {
+        let mut tl = Timeline::with_main("t0".into());
+        tl.track_mut(0).elements = main.into_iter().map(Arc::new).collect();
+        tl.tracks.splice(0..0, above.into_iter().map(Arc::new));
+        tl
+    }
+
+    fn track(id: &str, kind: TrackType, elements: Vec<Element>) -> Track {
+        let mut t = Track::new(id.into(), kind);
+        t.elements = elements.into_iter().map(Arc::new).collect();
+        t
+    }
+
+    fn spans(found: &[Finding]) -> Vec<(&str, i64, i64)> {
+        found.iter().map(|f| (f.kind, f.start, f.end)).collect()
+    }
+
+    #[test]
+    fn a_trimmed_clip_runs_past_its_source_where_the_source_left_after_the_trim_ends() {
+        // 1 s in, 4 s long, its first second trimmed: a 3 s source runs out 2 s into the clip.
+        let mut clip = Element::new("e1".into(), ElementType::Video, S, 4 * S);
+        clip.trim_start = S;
+        let mut sound = Element::new("e2".into(), ElementType::Audio, 0, 3 * S);
+        sound.trim_start = S;
+        // Its source's whole length, not more: no finding.
+        let fits = Element::new("e3".into(), ElementType::Video, 5 * S, 3 * S);
+        let tl = timeline(vec![track("t1", TrackType::Audio, vec![sound])], vec![clip, fits]);
+        let mut found = Vec::new();
+        past_source(&tl, (0, 10 * S), &|_: &Element| Some(3 * S), &mut found);
+        assert_eq!(spans(&found), [("past-source", 2 * S, 3 * S), ("past-source", 3 * S, 5 * S)]);
+        assert_eq!(
+            found[1].message,
+            "Clip e1 plays past the end of its source from 3 s to 5 s (the picture holds its last frame); shorten it to end at 3 s or trim its start."
+        );
+        assert!(found[0].message.contains("(the sound stops)"), "{}", found[0].message);
+    }
+
+    #[test]
+    fn only_a_shown_effect_on_a_shown_track_is_checked() {
+        let effect = |id: &str, start: i64, hidden: Option<bool>| {
+            let mut e = Element::new(id.into(), ElementType::Effect, start, 2 * S);
+            e.hidden = hidden;
+            e
+        };
+        let mut hidden_track = track("t2", TrackType::Effect, vec![effect("e2", 0, None)]);
+        hidden_track.hidden = Some(true);
+        let tl = timeline(vec![track("t1", TrackType::Effect, vec![effect("e1", 0, None), effect("e3", 3 * S, Some(true))]), hidden_track], Vec::new());
+        let mut found = Vec::new();
+        effects_without_picture(&tl, (0, 10 * S), &mut found);
+        assert_eq!(spans(&found), [("effect-without-picture", 0, 2 * S)]);
+        assert_eq!(found[0].element_ids, ["e1"]);
+    }
 
     #[test]
     fn uncovered_finds_the_holes_between_overlapping_spans() {

@@ -127,7 +127,8 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
                 at
             }
             None => {
-                let own = tl.track_index(&tl_track_id(tl, ti, &original.id)).unwrap_or(ti);
+                // No track is added before the displaced copies are placed, so `ti` still holds.
+                let own = ti;
                 if tl.tracks[own].first_overlap(span.0, span.1, &|_| false).is_some() {
                     displaced.push((n, tl.tracks[own].kind, copy, original.id));
                     continue;

@@ -39,11 +39,6 @@ fn allowed(tl: &Timeline, kind: TrackType) -> Option<(usize, usize)> {
     }
 }
 
-/// The id of the track that holds `element` now (new tracks may have shifted indices).
-fn tl_track_id(tl: &Timeline, _was: usize, element: &str) -> String {
-    tl.element(element).map(|(t, _)| t.id.clone()).unwrap_or_default()
-}
-
 /// Gives the keys of an animated path (each channel of a colour) new ids.
 fn renumber_keys(data: &mut Animation, new_id: &mut dyn FnMut() -> String) {
     data.each_channel(&mut |c| {
@@ -53,4 +48,27 @@ fn renumber_keys(data: &mut Animation, new_id: &mut dyn FnMut() -> String) {
             }
         }
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::allowed;
+    use crate::model::{Timeline, Track, TrackType};
+    use std::sync::Arc;
+
+    fn layout(kinds: &[TrackType]) -> Timeline {
+        let mut tl = Timeline::with_main("t0".into());
+        tl.tracks = kinds.iter().enumerate().map(|(i, k)| Arc::new(Track::new(format!("t{i}"), *k))).collect();
+        tl
+    }
+
+    #[test]
+    fn visual_tracks_move_above_the_main_track_and_audio_below_it() {
+        use TrackType::{Audio, Main, Overlay, Text};
+        let tl = layout(&[Text, Overlay, Main, Audio, Audio]);
+        assert_eq!([allowed(&tl, Text), allowed(&tl, Overlay), allowed(&tl, Audio), allowed(&tl, Main)], [Some((0, 1)), Some((0, 1)), Some((3, 4)), None]);
+        // With the main track on top no place is above it: none is offered rather than 0 to -1.
+        let tl = layout(&[Main, Audio]);
+        assert_eq!([allowed(&tl, Overlay), allowed(&tl, Audio)], [None, Some((1, 1))]);
+    }
 }
