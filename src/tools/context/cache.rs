@@ -98,6 +98,7 @@ mod tests {
                 None => assert_eq!(ours.remove(id), map.remove(id)),
             }
             assert_eq!(ours.values().collect::<Vec<_>>(), map.values().collect::<Vec<_>>());
+            assert_eq!(ours.is_empty(), map.is_empty());
             for probe in ["a0", "a1", "a2", "a3", "a9", "a10", "b"] {
                 assert_eq!(ours.get(probe), map.get(probe));
             }
