@@ -422,9 +422,6 @@ export interface ToolInfo {
 mod tests {
     use super::*;
 
-    /// Fails when the committed typings differ from freshly generated ones. With
-    /// `NEURALCUT_BLESS=1` it rewrites the file and then fails all the same, so a blessed run
-    /// never counts as a pass (`npm run typings` runs it again without the switch).
     #[test]
     fn a_key_is_written_bare_only_when_it_is_a_javascript_identifier() {
         for key in ["a", "elementId", "_private", "$ref", "x1", "snake_case", "a$b"] {
@@ -435,6 +432,9 @@ mod tests {
         }
     }
 
+    /// Fails when the committed typings differ from freshly generated ones. With
+    /// `NEURALCUT_BLESS=1` it rewrites the file and then fails all the same, so a blessed run
+    /// never counts as a pass (`npm run typings` runs it again without the switch).
     #[test]
     fn committed_typings_match_the_registry() {
         let bless = std::env::var_os("NEURALCUT_BLESS").is_some();

@@ -56,6 +56,28 @@ fn secs(ticks: i64) -> String {
     format!("{whole}.{}", digits.trim_end_matches('0'))
 }
 
+/// Timelines for the checks' unit tests.
+#[cfg(test)]
+mod fixtures {
+    use crate::model::{Element, Timeline, Track, TrackType};
+    use std::sync::Arc;
+
+    /// A track of `kind` holding `elements`.
+    pub fn track(id: &str, kind: TrackType, elements: Vec<Element>) -> Track {
+        let mut t = Track::new(id.into(), kind);
+        t.elements = elements.into_iter().map(Arc::new).collect();
+        t
+    }
+
+    /// The main track `t0` holding `main`, with `above` on top of it (in list order, top first).
+    pub fn timeline(above: Vec<Track>, main: Vec<Element>) -> Timeline {
+        let mut tl = Timeline::with_main("t0".into());
+        tl.track_mut(0).elements = main.into_iter().map(Arc::new).collect();
+        tl.tracks.splice(0..0, above.into_iter().map(Arc::new));
+        tl
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::secs;

@@ -101,25 +101,11 @@ fn uncovered(window: (i64, i64), spans: impl Iterator<Item = (i64, i64)>) -> Vec
 
 #[cfg(test)]
 mod tests {
+    use super::super::fixtures::{timeline, track};
     use super::{effects_without_picture, past_source, uncovered, Finding};
-    use crate::model::{Element, ElementType, Timeline, Track, TrackType};
-    use std::sync::Arc;
+    use crate::model::{Element, ElementType, TrackType};
 
     const S: i64 = crate::time::TICKS_PER_SECOND;
-
-    /// The main track `t0` (empty unless `main` is given), with `above` on top of it.
-    fn timeline(above: Vec<Track>, main: Vec<Element>) -> Timeline {
-        let mut tl = Timeline::with_main("t0".into());
-        tl.track_mut(0).elements = main.into_iter().map(Arc::new).collect();
-        tl.tracks.splice(0..0, above.into_iter().map(Arc::new));
-        tl
-    }
-
-    fn track(id: &str, kind: TrackType, elements: Vec<Element>) -> Track {
-        let mut t = Track::new(id.into(), kind);
-        t.elements = elements.into_iter().map(Arc::new).collect();
-        t
-    }
 
     fn spans(found: &[Finding]) -> Vec<(&str, i64, i64)> {
         found.iter().map(|f| (f.kind, f.start, f.end)).collect()

@@ -184,9 +184,9 @@ pub fn overlapping(tl: &Timeline, window: (i64, i64), c: Canvas, out: &mut Vec<F
 
 #[cfg(test)]
 mod tests {
+    use super::super::fixtures::{timeline, track};
     use super::*;
     use crate::model::Track;
-    use std::sync::Arc;
 
     const CANVAS: Canvas = Canvas { width: 1920.0, height: 1080.0, height_px: 1080, fps: FrameRate::DEFAULT };
 
@@ -295,21 +295,12 @@ mod tests {
         e
     }
 
-    /// A timeline of the main track and `tracks` above it.
-    fn with_tracks(tracks: impl IntoIterator<Item = Track>) -> Timeline {
-        let mut tl = Timeline::with_main("t0".into());
-        tl.tracks.extend(tracks.into_iter().map(Arc::new));
-        tl
-    }
-
     fn text_track(id: &str, elements: Vec<Element>) -> Track {
-        let mut track = Track::new(id.into(), TrackType::Text);
-        track.elements = elements.into_iter().map(Arc::new).collect();
-        track
+        track(id, TrackType::Text, elements)
     }
 
     fn overlaps(a: Element, b: Element) -> Vec<(i64, i64)> {
-        let tl = with_tracks([text_track("t1", vec![a]), text_track("t2", vec![b])]);
+        let tl = timeline(vec![text_track("t1", vec![a]), text_track("t2", vec![b])], Vec::new());
         let mut out = Vec::new();
         overlapping(&tl, (0, i64::MAX), CANVAS, &mut out);
         out.iter().map(|f| (f.start, f.end)).collect()
@@ -333,9 +324,8 @@ mod tests {
         hidden_text.hidden = Some(true);
         let mut hidden_track = text_track("t2", vec![text("e4", 0)]);
         hidden_track.hidden = Some(true);
-        let mut other = Track::new("t3".into(), TrackType::Overlay);
-        other.elements = vec![Arc::new(text("e5", 0))];
-        let tl = with_tracks([text_track("t1", vec![text("e2", 500), hidden_text, text("e1", 100)]), hidden_track, other]);
+        let other = track("t3", TrackType::Overlay, vec![text("e5", 0)]);
+        let tl = timeline(vec![text_track("t1", vec![text("e2", 500), hidden_text, text("e1", 100)]), hidden_track, other], Vec::new());
         let ids: Vec<&str> = shown_texts(&tl).iter().map(|e| e.id.as_str()).collect();
         assert_eq!(ids, ["e1", "e2"]);
     }

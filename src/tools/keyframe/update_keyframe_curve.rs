@@ -97,13 +97,17 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
                 "ease-in-out" => Some((0.42, 0.58)),
                 _ => None,
             };
-            // The right handle's and the next key's left handle's times, in ticks.
-            let handles = curve.map(|(out_x, in_x)| ((out_x * span).round() as i64, -((1.0 - in_x) * span).round() as i64));
-            list[i].set_segment(if handles.is_some() { Segment::Bezier } else { Segment::Linear });
-            for (k, side, dt) in [(i, Side::Right, handles.map(|h| h.0)), (i + 1, Side::Left, handles.map(|h| h.1))] {
-                match dt {
-                    None => list[k].set_handle(side, None),
-                    Some(dt) => list[k].set_handle_numbers(side, Some(Number::from(dt)), Some(Number::from(0))),
+            match curve {
+                None => {
+                    list[i].set_segment(Segment::Linear);
+                    list[i].set_handle(Side::Right, None);
+                    list[i + 1].set_handle(Side::Left, None);
+                }
+                Some((out_x, in_x)) => {
+                    // Handle times in ticks; flat, so no value change.
+                    list[i].set_segment(Segment::Bezier);
+                    list[i].set_handle_numbers(Side::Right, Some(Number::from((out_x * span).round() as i64)), Some(Number::from(0)));
+                    list[i + 1].set_handle_numbers(Side::Left, Some(Number::from(-((1.0 - in_x) * span).round() as i64)), Some(Number::from(0)));
                 }
             }
         }
