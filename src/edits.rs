@@ -40,7 +40,7 @@ pub fn insert(tl: &mut Timeline, ti: usize, element: Element) -> Result<(), Edit
 /// and whose range is free, creating a track when none has room. The main track is never duplicated: a collision there is an error.
 /// Returns the index of the track used. This is OpenCut's auto placement (InsertElementCommand
 /// with the `firstAvailable` strategy, timeline/placement/resolve.ts at cf5e79e); the new track
-/// goes where [`add_track`] puts it.
+/// goes where [`add_track_at`] puts it.
 pub fn place(tl: &mut Timeline, kind: TrackType, element: Element, new_track_id: impl FnOnce() -> String) -> Result<usize, EditError> {
     let (start, end) = (element.start, element.end());
     let mut blocked = None;
@@ -57,7 +57,7 @@ pub fn place(tl: &mut Timeline, kind: TrackType, element: Element, new_track_id:
         return Err(blocked.unwrap_or(EditError::Incompatible { track: String::new() }));
     }
     // A sticker or graphic gets a graphic track of its own where OpenCut's insertion makes one: on top
-    // (`getHighestInsertIndexForTrack`); other kinds where [`add_track`] puts them.
+    // (`getHighestInsertIndexForTrack`); other kinds where [`add_track_at`] puts them.
     let ti = add_track_at(tl, kind, new_track_id(), element.kind.is_graphic());
     insert(tl, ti, element)?;
     Ok(ti)
@@ -68,12 +68,8 @@ pub fn place(tl: &mut Timeline, kind: TrackType, element: Element, new_track_id:
 /// text track just above the main track, so it never covers the overlays and titles already
 /// there; an effect track on top of the picture, so it acts on everything; an audio track after
 /// the last one. OpenCut's element insertion puts new tracks on top instead; the issue that
-/// brought OpenCut's placement asked for this rule, and docs/tools-behaviour.md says why.
-pub fn add_track(tl: &mut Timeline, kind: TrackType, id: String) -> usize {
-    add_track_at(tl, kind, id, false)
-}
-
-/// [`add_track`], or on top of every track with `top`.
+/// brought OpenCut's placement asked for this rule, and docs/tools-behaviour.md says why. With
+/// `top` the track goes on top of every track instead.
 fn add_track_at(tl: &mut Timeline, kind: TrackType, id: String, top: bool) -> usize {
     let track = Arc::new(Track::new(id, kind));
     let at = match kind {

@@ -210,3 +210,36 @@ fn undo_inside_a_group_below_its_start_keeps_one_consistent_step() {
     ed.redo().unwrap();
     assert_eq!(timeline(&ed), end);
 }
+
+fn settings(ed: &Editor) -> Value {
+    serde_json::from_str::<Value>(&ed.project_json().unwrap()).unwrap()["settings"].clone()
+}
+
+#[test]
+fn a_group_that_changes_only_the_settings_is_one_step() {
+    let mut ed = demo();
+    let (start_timeline, start_settings) = (timeline(&ed), settings(&ed));
+    ed.begin_group("background");
+    ed.call_tool("update_project", &json!({ "background": "#1e1e1e" })).unwrap();
+    let end_settings = settings(&ed);
+    assert!(ed.end_group());
+    assert_ne!(end_settings, start_settings);
+    assert_eq!(ed.history().undo_labels().collect::<Vec<_>>(), ["background"], "the timeline is as it was, the settings are not");
+    ed.undo().unwrap();
+    assert_eq!((timeline(&ed), settings(&ed)), (start_timeline.clone(), start_settings));
+    ed.redo().unwrap();
+    assert_eq!((timeline(&ed), settings(&ed)), (start_timeline, end_settings));
+}
+
+#[test]
+fn a_group_whose_settings_changes_cancel_out_records_nothing() {
+    let mut ed = demo();
+    ed.call_tool("update_project", &json!({ "background": "#000000" })).unwrap();
+    let (start_timeline, start_settings) = (timeline(&ed), settings(&ed));
+    ed.begin_group("back and forth");
+    ed.call_tool("update_project", &json!({ "background": "#1e1e1e" })).unwrap();
+    ed.call_tool("update_project", &json!({ "background": "#000000" })).unwrap();
+    assert!(ed.end_group());
+    assert_eq!((timeline(&ed), settings(&ed)), (start_timeline, start_settings));
+    assert_eq!(ed.history().undo_labels().collect::<Vec<_>>(), ["update_project"], "only the change before the group");
+}

@@ -447,6 +447,17 @@ fn text_sticker_and_effect_elements_carry_their_field() {
 }
 
 #[test]
+fn a_graphic_element_carries_its_definition() {
+    // A graphic goes on an overlay track of its own (graphics and pictures do not share one).
+    let graphic = |e: Value| with(|p| p["timeline"]["tracks"].as_array_mut().unwrap().push(json!({ "id": "t6", "type": "overlay", "elements": [e] })));
+    Project::from_json(&graphic(json!({ "id": "e10", "type": "graphic", "start": 0, "duration": 120000, "definitionId": "rectangle" })).to_string()).unwrap();
+    assert_invalid(
+        graphic(json!({ "id": "e10", "type": "graphic", "start": 0, "duration": 120000 })),
+        "Invalid project at timeline.tracks[5].elements[0] (\"e10\"): graphic element without definitionId",
+    );
+}
+
+#[test]
 fn volume_is_between_0_and_10() {
     // Linear gain: 0 is silent, 1 plays as recorded, 10 is OpenCut's +20 dB boost, its maximum.
     for (ti, ei, id, v) in [(3, 0, "e6", 10.0001), (2, 2, "e5", -0.0001), (4, 0, "e8", 20.0)] {
