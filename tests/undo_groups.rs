@@ -12,8 +12,17 @@ fn demo() -> Editor {
     Editor::from_json(&text).unwrap()
 }
 
+/// One part of the saved project: "timeline" or "settings".
+fn saved(ed: &Editor, part: &str) -> Value {
+    serde_json::from_str::<Value>(&ed.project_json().unwrap()).unwrap()[part].clone()
+}
+
 fn timeline(ed: &Editor) -> Value {
-    serde_json::from_str::<Value>(&ed.project_json().unwrap()).unwrap()["timeline"].clone()
+    saved(ed, "timeline")
+}
+
+fn settings(ed: &Editor) -> Value {
+    saved(ed, "settings")
 }
 
 fn element_ids(ed: &Editor) -> Vec<String> {
@@ -209,10 +218,6 @@ fn undo_inside_a_group_below_its_start_keeps_one_consistent_step() {
     assert_eq!(timeline(&ed), before_split);
     ed.redo().unwrap();
     assert_eq!(timeline(&ed), end);
-}
-
-fn settings(ed: &Editor) -> Value {
-    serde_json::from_str::<Value>(&ed.project_json().unwrap()).unwrap()["settings"].clone()
 }
 
 #[test]

@@ -127,14 +127,14 @@ pub fn run(ctx: &mut Ctx, args: Arguments) -> Result<Output, ToolError> {
                 at
             }
             None => {
-                // No track is added before the displaced copies are placed, so `ti` still holds.
-                let own = ti;
-                if tl.tracks[own].first_overlap(span.0, span.1, &|_| false).is_some() {
-                    displaced.push((n, tl.tracks[own].kind, copy, original.id));
+                // Its own track. No track is added before the displaced copies are placed, so `ti`
+                // still holds.
+                if tl.tracks[ti].first_overlap(span.0, span.1, &|_| false).is_some() {
+                    displaced.push((n, tl.tracks[ti].kind, copy, original.id));
                     continue;
                 }
-                edits::insert(tl, own, copy).map_err(edit_error)?;
-                own
+                edits::insert(tl, ti, copy).map_err(edit_error)?;
+                ti
             }
         };
         out[n] = Some(report(new_id.as_str(), original.id.as_str(), &tl.tracks[placed].id, span));
